@@ -1,9 +1,18 @@
 """The rules of All Fives, pure and synchronous (RULES.md), and the bots that play them."""
 
 from engine.events import Drew, Event, HandEnded, HandStarted, MatchEnded, Passed, Played
-from engine.layout import Layout
-from engine.match import Deal, HandRecord, Match, RecordedMove, check_deal
+from engine.layout import Layout, layout_from
+from engine.match import (
+    Deal,
+    HandRecord,
+    Match,
+    RecordedMove,
+    blocked_points,
+    check_deal,
+    domino_points,
+)
 from engine.moves import PASS, IllegalMove, Move
+from engine.replay import ReplayError, replay
 from engine.rules import Rules, RulesError, round5
 from engine.tiles import ALL_TILES, End, Tile, mask_of, pips_of, tiles_of
 from engine.view import View
@@ -26,13 +35,18 @@ __all__ = [
     "Passed",
     "Played",
     "RecordedMove",
+    "ReplayError",
     "Rules",
     "RulesError",
     "Tile",
     "View",
+    "blocked_points",
     "check_deal",
+    "domino_points",
+    "layout_from",
     "mask_of",
     "pips_of",
+    "replay",
     "round5",
     "tiles_of",
 ]

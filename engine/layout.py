@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import msgspec
 
-from engine.tiles import HIGH, IS_DOUBLE, LOW, SUIT, End
+from engine.tiles import HIGH, IS_DOUBLE, LOW, SUIT, End, Tile
 
 NOT_OPEN = -1
 
@@ -143,8 +143,6 @@ def layout_from(text: str) -> tuple[Layout, list[int]]:
     No hands are involved: this is for reading positions on paper, as in RULES.md's examples.
     Raises ValueError for a tile that does not fit where it is put.
     """
-    from engine.tiles import End, Tile
-
     layout = Layout()
     totals = []
     for step in filter(None, (s.strip() for s in text.split(";"))):

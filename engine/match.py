@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 import msgspec
 
@@ -108,6 +109,58 @@ class Match(msgspec.Struct, kw_only=True):
         )
         match._start_hand(previous=None)
         return match
+
+    @classmethod
+    def from_view(
+        cls, view: View, hands: list[int], boneyard: list[int], seed: int | None = None
+    ) -> Match:
+        """A full state that agrees with a view, given every seat's hand and the boneyard's order.
+
+        This is how a bot searches: it guesses the hidden tiles (the view's own hand must be kept)
+        and plays the guess out. Later hands are dealt from `seed`.
+        """
+        if view.seat is not None and hands[view.seat] != mask_of(view.hand or ()):
+            raise ValueError("the guessed hands must keep the viewing seat's own tiles")
+        counts = [h.bit_count() for h in hands]
+        if counts != view.hand_counts or len(boneyard) != view.boneyard_size:
+            raise ValueError("the guessed hands and boneyard must have the view's sizes")
+        placed = mask_of(t for e in view.history if isinstance(e, Played) for t in (e.tile,))
+        every = placed | mask_of(boneyard)
+        for h in hands:
+            every |= h
+        if every != FULL_SET or placed.bit_count() + len(boneyard) + sum(counts) != TILE_COUNT:
+            raise ValueError("the guess must account for each of the 28 tiles exactly once")
+        passes = 0
+        for event in reversed(view.history):
+            if not isinstance(event, Passed):
+                break
+            passes += 1
+        legal = view.legal
+        stuck = bool(legal) and legal[0].tile is None
+        forced = NO_TILE
+        if legal and not stuck and isinstance(view.history[-1], Drew):
+            forced = int(legal[0].tile)  # type: ignore[arg-type]
+        placeholder = Deal(tuple(() for _ in hands), (), view.leader)
+        return cls(
+            rules=view.rules,
+            seed=seed,
+            hand_number=view.hand_number,
+            leader=view.leader,
+            hands=list(hands),
+            boneyard=list(boneyard),
+            drawn=0,
+            layout=view.layout.copy(),
+            turn=view.turn if view.turn is not None else 0,
+            passes=passes,
+            forced=forced,
+            stuck=stuck,
+            scores=list(view.scores),
+            over=view.over,
+            winner=view.winner,
+            events=list(view.history),
+            record=[HandRecord(deal=placeholder)],
+            last_hand=view.last_hand,
+        )
 
     @classmethod
     def from_bytes(cls, data: bytes) -> Match:
@@ -371,42 +424,12 @@ class Match(msgspec.Struct, kw_only=True):
         return tuple(pips_of(h) for h in self.hands)
 
     def _count_domino(self, seat: int) -> HandEnded:
-        """Score a hand that `seat` went out in (7.3, 7.4)."""
-        rules = self.rules
         pips = self._all_pips()
-        points = [0] * rules.sides
-        if rules.end_scoring == "penalty":
-            for s, p in enumerate(pips):
-                points[rules.side_of(s)] -= round5(p)
-        else:
-            mine = rules.side_of(seat)
-            left = sum(p for s, p in enumerate(pips) if rules.side_of(s) != mine)
-            points[mine] = round5(left)
-        return HandEnded("domino", seat, tuple(points), pips)
+        return HandEnded("domino", seat, domino_points(self.rules, seat, pips), pips)
 
     def _count_blocked(self) -> HandEnded:
-        """Score a hand that nobody can go on with (7.3, 7.4)."""
-        rules = self.rules
         pips = self._all_pips()
-        points = [0] * rules.sides
-        if rules.end_scoring == "penalty":
-            for s, p in enumerate(pips):
-                points[rules.side_of(s)] -= round5(p)
-        elif rules.partnership:
-            team = [pips[0] + pips[2], pips[1] + pips[3]]
-            if team[0] != team[1]:
-                low = 0 if team[0] < team[1] else 1
-                points[low] = round5(team[1 - low])
-        else:
-            fewest = min(pips)
-            lows = [s for s, p in enumerate(pips) if p == fewest]
-            if len(lows) == 1:
-                points[lows[0]] = round5(sum(pips) - fewest)
-            elif len(lows) == 2 and rules.players == 3:
-                third = next(p for s, p in enumerate(pips) if s not in lows)
-                for s in lows:
-                    points[s] = round5(third / 2)
-        return HandEnded("blocked", None, tuple(points), pips)
+        return HandEnded("blocked", None, blocked_points(self.rules, pips), pips)
 
     def _end_hand(self, result: HandEnded) -> None:
         rules = self.rules
@@ -480,6 +503,42 @@ class Match(msgspec.Struct, kw_only=True):
             f"<Match hand {self.hand_number}, seat {self.turn} to play, scores {self.scores}, "
             f"layout {self.layout}, hands {hands}, boneyard {self.boneyard_left}>"
         )
+
+
+def domino_points(rules: Rules, seat: int, pips: Sequence[int]) -> tuple[int, ...]:
+    """End-of-hand points per side when `seat` went out, given every seat's pips (7.3, 7.4)."""
+    points = [0] * rules.sides
+    if rules.end_scoring == "penalty":
+        for s, p in enumerate(pips):
+            points[rules.side_of(s)] -= round5(p)
+    else:
+        mine = rules.side_of(seat)
+        left = sum(p for s, p in enumerate(pips) if rules.side_of(s) != mine)
+        points[mine] = round5(left)
+    return tuple(points)
+
+
+def blocked_points(rules: Rules, pips: Sequence[int]) -> tuple[int, ...]:
+    """End-of-hand points per side when nobody can play, given every seat's pips (7.3, 7.4)."""
+    points = [0] * rules.sides
+    if rules.end_scoring == "penalty":
+        for s, p in enumerate(pips):
+            points[rules.side_of(s)] -= round5(p)
+    elif rules.partnership:
+        team = [pips[0] + pips[2], pips[1] + pips[3]]
+        if team[0] != team[1]:
+            low = 0 if team[0] < team[1] else 1
+            points[low] = round5(team[1 - low])
+    else:
+        fewest = min(pips)
+        lows = [s for s, p in enumerate(pips) if p == fewest]
+        if len(lows) == 1:
+            points[lows[0]] = round5(sum(pips) - fewest)
+        elif len(lows) == 2 and rules.players == 3:
+            third = next(p for s, p in enumerate(pips) if s not in lows)
+            for s in lows:
+                points[s] = round5(third / 2)
+    return tuple(points)
 
 
 def check_deal(rules: Rules, deal: Deal) -> None:
