@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from engine_helpers import deal_of, match_of, play, tiles
 
@@ -53,7 +55,7 @@ def test_play_passes_in_seat_order() -> None:
     while match.hand_number == 1 and len(seats) < 8:
         seats.append(match.turn)
         match.apply(match.turn, match.legal_moves()[0])
-    assert all(b == (a + 1) % 3 for a, b in zip(seats, seats[1:], strict=False))
+    assert all(b == (a + 1) % 3 for a, b in itertools.pairwise(seats))
 
 
 def test_partners_score_into_one_team_total() -> None:
