@@ -1,0 +1,61 @@
+"""Error codes of the wire protocol and the exception that carries one."""
+
+from __future__ import annotations
+
+BAD_JSON = "bad_json"
+UNKNOWN_TYPE = "unknown_type"
+INVALID = "invalid"
+BAD_VERSION = "bad_version"
+NOT_YOUR_TURN = "not_your_turn"
+ILLEGAL_MOVE = "illegal_move"
+ROOM_FULL = "room_full"
+NO_SUCH_ROOM = "no_such_room"
+BAD_TOKEN = "bad_token"
+RATE_LIMITED = "rate_limited"
+TOO_LARGE = "too_large"
+NOT_HOST = "not_host"
+NOT_IN_ROOM = "not_in_room"
+WRONG_PHASE = "wrong_phase"
+UNAVAILABLE = "unavailable"
+
+ERROR_CODES: frozenset[str] = frozenset(
+    {
+        BAD_JSON,
+        UNKNOWN_TYPE,
+        INVALID,
+        BAD_VERSION,
+        NOT_YOUR_TURN,
+        ILLEGAL_MOVE,
+        ROOM_FULL,
+        NO_SUCH_ROOM,
+        BAD_TOKEN,
+        RATE_LIMITED,
+        TOO_LARGE,
+        NOT_HOST,
+        NOT_IN_ROOM,
+        WRONG_PHASE,
+        UNAVAILABLE,
+    }
+)
+
+
+class ProtocolError(Exception):
+    """A frame or command was refused: `code` (one of ERROR_CODES), a human `message`, its `command`."""
+
+    def __init__(
+        self, code: str, message: str, command: str | None = None, id: int | None = None
+    ) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+        self.command = command
+        self.id = id
+
+
+def explain_validation(message: str, root: str = "message") -> str:
+    """Rewrite msgspec's "Expected `int`, got `str` - at `$.seat`" as "seat: expected `int`, got `str`"."""
+    text, separator, path = message.partition(" - at `$")
+    text = text[:1].lower() + text[1:]
+    if not separator:
+        return text
+    return f"{path.rstrip('`').lstrip('.') or root}: {text}"

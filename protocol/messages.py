@@ -1,0 +1,361 @@
+"""Every message between client and server: JSON objects tagged by "type", as msgspec structs."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, get_args
+
+import msgspec
+from msgspec import Meta, Struct
+
+from protocol.errors import (
+    BAD_JSON,
+    INVALID,
+    TOO_LARGE,
+    UNKNOWN_TYPE,
+    ProtocolError,
+    explain_validation,
+)
+from protocol.records import Record
+from protocol.rules import RoomRules
+from protocol.tiles import TILE_PATTERN, EndName, Tile
+from protocol.views import AnyEvent, BotLevel, MoveSpec, RoomView, Seat
+
+PROTOCOL_VERSION = 1
+MAX_NAME_LENGTH = 24
+MAX_CHAT_LENGTH = 200
+MAX_MESSAGE_BYTES = 4096
+MAX_ROOM_CODE_LENGTH = 16
+MAX_TOKEN_LENGTH = 128
+RATE_BURST = 20
+RATE_PER_SECOND = 10
+
+Name = Annotated[str, Meta(min_length=1, max_length=MAX_NAME_LENGTH)]
+RoomCode = Annotated[str, Meta(min_length=1, max_length=MAX_ROOM_CODE_LENGTH)]
+Token = Annotated[str, Meta(min_length=1, max_length=MAX_TOKEN_LENGTH)]
+Seq = Annotated[int, Meta(ge=0)]
+ChatText = Annotated[str, Meta(min_length=1, max_length=MAX_CHAT_LENGTH)]
+
+
+# Client -> server ---------------------------------------------------------------------------
+
+
+class ClientMessage(Struct, kw_only=True, omit_defaults=True, tag_field="type"):
+    """Base of client messages; `id` (chosen by the client) is echoed by the reply or error."""
+
+    id: int | None = None
+
+
+class Hello(ClientMessage, tag="hello"):
+    """First message of a connection; with `token`, `room` (and `last_seq`) it resumes a seat."""
+
+    version: int
+    name: Name
+    token: Token | None = None
+    room: RoomCode | None = None
+    last_seq: Seq | None = None
+
+
+class CreateRoom(ClientMessage, tag="create_room"):
+    """Open a room with these rules; the creator takes `seat` (default 0) and becomes host."""
+
+    rules: RoomRules
+    seat: Seat | None = None
+
+
+class ListRooms(ClientMessage, tag="list_rooms"):
+    """Ask for the public rooms still waiting for players."""
+
+
+class Join(ClientMessage, tag="join"):
+    """Take a seat in a waiting room: `seat`, or the first free one; `name` overrides hello's."""
+
+    room: RoomCode
+    seat: Seat | None = None
+    name: Name | None = None
+
+
+class Spectate(ClientMessage, tag="spectate"):
+    """Watch a room without a seat."""
+
+    room: RoomCode
+
+
+class Leave(ClientMessage, tag="leave"):
+    """Leave the room (a seat in a match in progress is kept for reconnection, then a bot plays it)."""
+
+
+class AddBot(ClientMessage, tag="add_bot"):
+    """Host: seat a bot in `seat` (or the first free one) at `level`."""
+
+    seat: Seat | None = None
+    level: BotLevel = "normal"
+
+
+class RemoveBot(ClientMessage, tag="remove_bot"):
+    """Host: free the bot's seat in a waiting room."""
+
+    seat: Seat
+
+
+class Start(ClientMessage, tag="start"):
+    """Host: start the match once every seat is taken."""
+
+
+class Play(ClientMessage, tag="play"):
+    """Play a tile; `end` is needed only when the tile fits more than one open end."""
+
+    tile: Tile
+    end: EndName | None = None
+
+
+class Pass(ClientMessage, tag="pass"):
+    """Pass: allowed only when the legal moves are a single pass."""
+
+
+class Hint(ClientMessage, tag="hint"):
+    """Ask which move the strong bot would make now."""
+
+
+class Rematch(ClientMessage, tag="rematch"):
+    """Host: after a finished match, return the room to waiting with the same seats."""
+
+
+class Chat(ClientMessage, tag="chat"):
+    """Say something to the room."""
+
+    text: ChatText
+
+
+class Resync(ClientMessage, tag="resync"):
+    """Ask for a fresh snapshot (after a gap in `seq`)."""
+
+
+class GetRecord(ClientMessage, tag="record"):
+    """Ask for the record of the room's finished match."""
+
+
+class Ping(ClientMessage, tag="ping"):
+    """Keepalive; answered by `pong`."""
+
+
+AnyClientMessage = (
+    Hello
+    | CreateRoom
+    | ListRooms
+    | Join
+    | Spectate
+    | Leave
+    | AddBot
+    | RemoveBot
+    | Start
+    | Play
+    | Pass
+    | Hint
+    | Rematch
+    | Chat
+    | Resync
+    | GetRecord
+    | Ping
+)
+
+
+# Server -> client ---------------------------------------------------------------------------
+
+
+class ServerMessage(Struct, kw_only=True, tag_field="type"):
+    """Base of server messages."""
+
+
+class Welcome(ServerMessage, tag="welcome"):
+    """Answer to hello: the protocol version in use and the server's name and version."""
+
+    version: int
+    server: str
+    id: int | None = None
+
+
+class Joined(ServerMessage, tag="joined"):
+    """You are in `room`: at `seat` with `seat_token` (keep it to reconnect), or spectating (None)."""
+
+    room: RoomCode
+    seat: Seat | None
+    seat_token: str | None
+    id: int | None = None
+
+
+class RoomSummary(Struct, kw_only=True):
+    """A public waiting room in a listing: its rules, who sits where (None = free), the free seats."""
+
+    code: RoomCode
+    rules: RoomRules
+    seats: list[str | None]
+    free_seats: list[Seat]
+
+
+class Rooms(ServerMessage, tag="rooms"):
+    """Answer to list_rooms."""
+
+    rooms: list[RoomSummary]
+    id: int | None = None
+
+
+class Snapshot(ServerMessage, tag="snapshot"):
+    """The whole room document at `seq`; replaces whatever the client held."""
+
+    seq: Seq
+    state: RoomView
+    id: int | None = None
+
+
+class Patch(ServerMessage, tag="patch"):
+    """RFC 6902 operations taking the document from `seq - 1` to `seq`, and the events behind them."""
+
+    seq: Seq
+    ops: list[dict[str, Any]]
+    events: list[AnyEvent] = []
+
+
+class Error(ServerMessage, tag="error"):
+    """A refused message: the `id` and `type` (`command`) it answers, a code and a sentence."""
+
+    id: int | None
+    command: str | None
+    code: str
+    message: str
+
+
+class HintReply(ServerMessage, tag="hint"):
+    """Answer to hint: the suggested move."""
+
+    move: MoveSpec
+    id: int | None = None
+
+
+class RecordReply(ServerMessage, tag="record"):
+    """Answer to record: the finished match as an allfives-record/1 document."""
+
+    record: Record
+    id: int | None = None
+
+
+class Pong(ServerMessage, tag="pong"):
+    """Answer to ping."""
+
+    id: int | None = None
+
+
+class Ack(ServerMessage, tag="ack"):
+    """A command with an `id` was done; its effects came before this in patches."""
+
+    id: int | None = None
+
+
+AnyServerMessage = (
+    Welcome | Joined | Rooms | Snapshot | Patch | Error | HintReply | RecordReply | Pong | Ack
+)
+
+CLIENT_TYPES: dict[str, type[ClientMessage]] = {
+    cls.__struct_config__.tag: cls for cls in get_args(AnyClientMessage)
+}
+SERVER_TYPES: dict[str, type[ServerMessage]] = {
+    cls.__struct_config__.tag: cls for cls in get_args(AnyServerMessage)
+}
+
+_encoder = msgspec.json.Encoder()
+_client_decoder = msgspec.json.Decoder(AnyClientMessage)
+_server_decoder = msgspec.json.Decoder(AnyServerMessage)
+
+
+def encode(message: ClientMessage | ServerMessage) -> bytes:
+    """One message as a JSON frame."""
+    return _encoder.encode(message)
+
+
+def decode_client(data: bytes | str) -> AnyClientMessage:
+    """Read a client frame; ProtocolError (bad_json, unknown_type, invalid, too_large) if refused."""
+    frame = data.encode() if isinstance(data, str) else data
+    if len(frame) > MAX_MESSAGE_BYTES:
+        raise ProtocolError(TOO_LARGE, f"a message may be at most {MAX_MESSAGE_BYTES} bytes")
+    try:
+        message: AnyClientMessage = _client_decoder.decode(frame)
+    except (msgspec.DecodeError, RecursionError):
+        message = _decode_slowly(frame, CLIENT_TYPES)
+    return _check_text(message)
+
+
+def decode_server(data: bytes | str) -> AnyServerMessage:
+    """Read a server frame; ProtocolError (bad_json, unknown_type, invalid) if it is not one."""
+    try:
+        message: AnyServerMessage = _server_decoder.decode(data)
+    except (msgspec.DecodeError, RecursionError):
+        message = _decode_slowly(data, SERVER_TYPES)
+    return message
+
+
+def validate_name(name: str) -> str:
+    """A player name stripped of outer spaces; ValueError unless non-empty, printable and short."""
+    cleaned = name.strip()
+    if not cleaned:
+        raise ValueError("a name cannot be empty")
+    if len(cleaned) > MAX_NAME_LENGTH:
+        raise ValueError(f"a name has at most {MAX_NAME_LENGTH} characters")
+    if not cleaned.isprintable():
+        raise ValueError("a name may hold only printable characters")
+    return cleaned
+
+
+def validate_chat(text: str) -> str:
+    """A chat line stripped of outer spaces; ValueError unless non-empty, printable and short."""
+    cleaned = text.strip()
+    if not cleaned:
+        raise ValueError("a chat line cannot be empty")
+    if len(cleaned) > MAX_CHAT_LENGTH:
+        raise ValueError(f"a chat line has at most {MAX_CHAT_LENGTH} characters")
+    if not cleaned.isprintable():
+        raise ValueError("a chat line may hold only printable characters (one line)")
+    return cleaned
+
+
+def error_for(problem: ProtocolError) -> Error:
+    """The error message that answers a refused frame."""
+    return Error(id=problem.id, command=problem.command, code=problem.code, message=problem.message)
+
+
+def _decode_slowly(data: bytes | str, types: dict[str, Any]) -> Any:
+    """Decode again step by step to say why a frame was refused (or accept it after all)."""
+    try:
+        raw = msgspec.json.decode(data)
+    except msgspec.DecodeError as error:
+        raise ProtocolError(BAD_JSON, f"not JSON: {error}") from None
+    except RecursionError:
+        raise ProtocolError(BAD_JSON, "JSON nested too deeply to read") from None
+    if not isinstance(raw, dict):
+        raise ProtocolError(UNKNOWN_TYPE, 'a message is a JSON object with a "type" field')
+    given_id = raw.get("id")
+    given_id = given_id if isinstance(given_id, int) and not isinstance(given_id, bool) else None
+    kind = raw.get("type")
+    if not isinstance(kind, str) or kind not in types:
+        known = ", ".join(sorted(types))
+        shown = "no type" if kind is None else f"unknown type {kind!r}"
+        raise ProtocolError(UNKNOWN_TYPE, f"{shown}; known types: {known}", None, given_id)
+    try:
+        return msgspec.convert(raw, types[kind])
+    except (msgspec.ValidationError, RecursionError) as error:
+        explanation = explain_validation(str(error)).replace(
+            f"`str` matching regex '{TILE_PATTERN}'", 'a tile like "5-3" (numbers 0 to 6)'
+        )
+        raise ProtocolError(INVALID, explanation, kind, given_id) from None
+
+
+def _check_text(message: AnyClientMessage) -> AnyClientMessage:
+    """Strip and check names and chat lines, which need more than a length limit."""
+    try:
+        if isinstance(message, Hello | Join) and message.name is not None:
+            message.name = validate_name(message.name)
+        elif isinstance(message, Chat):
+            message.text = validate_chat(message.text)
+    except ValueError as error:
+        field_name = "text" if isinstance(message, Chat) else "name"
+        tag = message.__struct_config__.tag
+        raise ProtocolError(INVALID, f"{field_name}: {error}", str(tag), message.id) from None
+    return message

@@ -1,0 +1,80 @@
+"""JSON Patch (RFC 6902) between view documents, and the client side that follows `seq`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jsonpatch
+import msgspec
+
+from protocol.messages import Patch, Snapshot
+from protocol.views import AnyEvent, RoomView
+
+_BAD_PATCH = (
+    jsonpatch.JsonPatchException,
+    jsonpatch.JsonPointerException,
+    msgspec.ValidationError,
+    TypeError,
+    KeyError,
+    IndexError,
+    ValueError,
+)
+
+
+class GapDetected(Exception):
+    """A patch does not follow the document the client holds: ask the server to `resync`."""
+
+
+def to_builtins(value: Any) -> Any:
+    """A struct (or anything msgspec encodes) as plain dicts, lists, strings and numbers."""
+    return msgspec.to_builtins(value)
+
+
+def diff(old: dict[str, Any], new: dict[str, Any]) -> list[dict[str, Any]]:
+    """RFC 6902 operations that turn `old` into `new`."""
+    operations: list[dict[str, Any]] = jsonpatch.make_patch(old, new).patch
+    return operations
+
+
+def apply(document: dict[str, Any], operations: list[dict[str, Any]]) -> dict[str, Any]:
+    """A new document: `document` with the operations applied (the input is left untouched)."""
+    patched: dict[str, Any] = jsonpatch.apply_patch(document, operations, in_place=False)
+    return patched
+
+
+class ClientState:
+    """The room document a client holds, kept current by snapshots and consecutive patches."""
+
+    def __init__(self) -> None:
+        self.document: dict[str, Any] | None = None
+        self.seq: int | None = None
+        self._view: RoomView | None = None
+
+    def on_snapshot(self, message: Snapshot) -> None:
+        """Replace the document with the snapshot's."""
+        self.document = to_builtins(message.state)
+        self.seq = message.seq
+        self._view = message.state
+
+    def on_patch(self, message: Patch) -> list[AnyEvent]:
+        """Apply a patch and return its events; GapDetected (state unchanged) unless it is seq + 1."""
+        if self.document is None or self.seq is None:
+            raise GapDetected(f"patch {message.seq} arrived before any snapshot")
+        if message.seq <= self.seq:
+            return []
+        if message.seq != self.seq + 1:
+            raise GapDetected(f"patch {message.seq} does not follow {self.seq}")
+        try:
+            document = apply(self.document, message.ops)
+            view = msgspec.convert(document, RoomView)
+        except _BAD_PATCH as error:
+            raise GapDetected(f"patch {message.seq} does not apply: {error}") from None
+        self.document, self.seq, self._view = document, message.seq, view
+        return list(message.events)
+
+    @property
+    def view(self) -> RoomView:
+        """The held document as a RoomView; GapDetected before the first snapshot."""
+        if self._view is None:
+            raise GapDetected("no snapshot yet")
+        return self._view

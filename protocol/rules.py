@@ -1,0 +1,70 @@
+"""The game variants of RULES.md as one struct, shared by records, rooms and views."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from msgspec import Meta, Struct
+
+HandSize = Literal["standard", "five", "seven-five"]
+EndScoring = Literal["opponents", "penalty"]
+PlayerCount = Annotated[int, Meta(ge=2, le=4)]
+TargetScore = Annotated[int, Meta(gt=0, multiple_of=5)]
+Reserve = Annotated[int, Meta(ge=0, le=7)]
+TurnSeconds = Annotated[int, Meta(ge=5, le=3600)]
+
+HAND_SIZES: dict[str, dict[int, int]] = {
+    "standard": {2: 9, 3: 7, 4: 5},
+    "five": {2: 5, 3: 5, 4: 5},
+    "seven-five": {2: 7, 3: 5, 4: 5},
+}
+DEFAULT_TARGETS: dict[int, int] = {2: 250, 3: 200, 4: 200}
+
+
+class Rules(Struct, kw_only=True, omit_defaults=True):
+    """The variants of a match (RULES.md); every field but `players` has the RULES.md default."""
+
+    players: PlayerCount
+    teams: bool = True
+    hand_size: HandSize = "standard"
+    target: TargetScore | None = None
+    end_scoring: EndScoring = "opponents"
+    reserve: Reserve = 0
+
+    @property
+    def partnership(self) -> bool:
+        """Whether seats 0+2 and 1+3 play as teams (only ever with 4 players)."""
+        return self.teams and self.players == 4
+
+    @property
+    def tiles_per_hand(self) -> int:
+        """How many tiles each seat is dealt (RULES.md 2.2)."""
+        return HAND_SIZES[self.hand_size][self.players]
+
+    @property
+    def target_score(self) -> int:
+        """The score that wins: `target`, or the default for the player count (RULES.md 8.1)."""
+        return self.target if self.target is not None else DEFAULT_TARGETS[self.players]
+
+    @property
+    def sides(self) -> int:
+        """How many entries a scores list has: 2 teams in a partnership, else one per seat."""
+        return 2 if self.partnership else self.players
+
+
+class RoomRules(Rules, kw_only=True, omit_defaults=False):
+    """The variants of a room's matches plus room options (turn clock, listed publicly)."""
+
+    turn_seconds: TurnSeconds | None = None
+    public: bool = True
+
+    def game_rules(self) -> Rules:
+        """The match variants alone, as a record stores them."""
+        return Rules(
+            players=self.players,
+            teams=self.teams,
+            hand_size=self.hand_size,
+            target=self.target,
+            end_scoring=self.end_scoring,
+            reserve=self.reserve,
+        )

@@ -1,0 +1,223 @@
+"""What one seat (or a spectator) sees of a room: the document the server snapshots and patches."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Annotated, Literal
+
+from msgspec import Meta, Struct, field
+
+from protocol.rules import RoomRules
+from protocol.tiles import EndName, Pip, Tile
+
+Seat = Annotated[int, Meta(ge=0, le=3)]
+Count = Annotated[int, Meta(ge=0)]
+Placed = Annotated[list[Pip], Meta(min_length=2, max_length=2)]
+HandKind = Literal["domino", "blocked", "won"]
+BotLevel = Literal["easy", "normal", "hard"]
+Phase = Literal["waiting", "playing", "finished"]
+Winner = int | list[int] | None
+
+CHAT_HISTORY = 50
+
+
+class Layout(Struct, kw_only=True):
+    """The tiles on the table: the west-to-east line and the spinner's north and south arms."""
+
+    line: list[Placed] = []
+    spinner: Count | None = None
+    north: list[Placed] = []
+    south: list[Placed] = []
+
+
+class Ends(Struct, kw_only=True):
+    """The number open at each end; None where the end is not open."""
+
+    west: Pip | None = None
+    east: Pip | None = None
+    north: Pip | None = None
+    south: Pip | None = None
+
+
+class MoveSpec(Struct, kw_only=True):
+    """A move a seat may make: a tile at an end (end None when only one end fits) or a pass."""
+
+    tile: Tile | None = None
+    end: EndName | None = None
+    pass_: bool = field(default=False, name="pass")
+
+
+class Event(Struct, kw_only=True, tag_field="type"):
+    """Base of the public events of a room, tagged by "type"."""
+
+
+class Played(Event, tag="played"):
+    """A seat placed a tile; `end` is where it went (None for the lead), `points` what it scored."""
+
+    seat: Seat
+    tile: Tile
+    end: EndName | None
+    total: Count
+    points: Count
+
+
+class Drew(Event, tag="drew"):
+    """A seat drew `count` tiles from the boneyard (which tiles stays hidden)."""
+
+    seat: Seat
+    count: Annotated[int, Meta(ge=1)]
+
+
+class Passed(Event, tag="passed"):
+    """A seat could not play and passed."""
+
+    seat: Seat
+
+
+class HandEnded(Event, tag="hand_ended"):
+    """A hand is over: how, by whom, the end-of-hand points (per side) and every seat's pips."""
+
+    kind: HandKind
+    by: Seat | None
+    points: list[int]
+    pips: list[Count]
+
+
+class HandStarted(Event, tag="hand_started"):
+    """A new hand was dealt; `number` counts from 1."""
+
+    number: Annotated[int, Meta(ge=1)]
+    leader: Seat
+
+
+class MatchEnded(Event, tag="match_ended"):
+    """The match is over: the winning seat or team, a list of seats for a shared win, None if abandoned."""
+
+    winner: Winner
+
+
+class ChatLine(Event, tag="chat"):
+    """A chat line; `seat` is None when a spectator wrote it."""
+
+    seat: Seat | None
+    name: str
+    text: str
+
+
+AnyEvent = Played | Drew | Passed | HandEnded | HandStarted | MatchEnded | ChatLine
+
+
+class HandSummary(Struct, kw_only=True):
+    """The result of the previous hand, as shown between hands."""
+
+    kind: HandKind
+    by: Seat | None
+    points: list[int]
+    pips: list[Count]
+
+
+class GameView(Struct, kw_only=True):
+    """The match as one seat sees it: its own tiles, counts of the others, the table and scores."""
+
+    hand_number: Annotated[int, Meta(ge=1)]
+    leader: Seat
+    hand: list[Tile] | None
+    hand_counts: list[Count]
+    boneyard: Count
+    layout: Layout
+    ends: Ends
+    total: Count
+    scores: list[int]
+    target: Annotated[int, Meta(gt=0)]
+    turn: Seat | None
+    legal: list[MoveSpec] = []
+    history: list[AnyEvent] = []
+    last_hand: HandSummary | None = None
+    winner: Winner = None
+    over: bool = False
+
+
+class SeatInfo(Struct, kw_only=True):
+    """Who sits in a seat: name, human or bot (with its level), whether connected."""
+
+    seat: Seat
+    name: str
+    kind: Literal["human", "bot"]
+    level: BotLevel | None = None
+    connected: bool = True
+
+
+class RoomView(Struct, kw_only=True):
+    """A room as its receiver sees it: the whole document a client holds."""
+
+    code: str
+    rules: RoomRules
+    seats: list[SeatInfo | None]
+    you: Seat | None
+    host: Seat | None
+    phase: Phase
+    spectators: Count = 0
+    game: GameView | None = None
+    chat: list[ChatLine] = []
+
+
+def describe(event: AnyEvent, names: Sequence[str], teams: bool = False) -> str:
+    """One sentence for an event, e.g. "Ann played 5-3 east: total 15, scores 15"."""
+    match event:
+        case Played():
+            return _describe_play(event, names)
+        case Drew(seat=seat, count=count):
+            return f"{_name(seat, names)} drew {count} tile{'s' if count != 1 else ''}"
+        case Passed(seat=seat):
+            return f"{_name(seat, names)} passed"
+        case HandEnded():
+            return _describe_hand_end(event, names, teams)
+        case HandStarted(number=number, leader=leader):
+            return f"Hand {number}: {_name(leader, names)} leads"
+        case MatchEnded(winner=winner):
+            return _describe_winner(winner, names, teams)
+        case ChatLine(name=name, text=text):
+            return f"{name}: {text}"
+
+
+def _describe_play(event: Played, names: Sequence[str]) -> str:
+    who = _name(event.seat, names)
+    action = f"led {event.tile}" if event.end is None else f"played {event.tile} {event.end}"
+    scored = f", scores {event.points}" if event.points else ""
+    return f"{who} {action}: total {event.total}{scored}"
+
+
+def _describe_hand_end(event: HandEnded, names: Sequence[str], teams: bool) -> str:
+    by = _name(event.by, names) if event.by is not None else "?"
+    opening = {
+        "domino": f"{by} went out",
+        "blocked": "The hand is blocked",
+        "won": f"{by} reached the target",
+    }[event.kind]
+    gains = [
+        f"{_side(index, names, teams)} {'scores' if points > 0 else 'loses'} {abs(points)}"
+        for index, points in enumerate(event.points)
+        if points
+    ]
+    pips = ", ".join(f"{_name(seat, names)} {count}" for seat, count in enumerate(event.pips))
+    scored = f": {', '.join(gains)}" if gains else ": nobody scores"
+    return f"{opening}{scored if event.kind != 'won' else ''}. Pips left: {pips}"
+
+
+def _describe_winner(winner: Winner, names: Sequence[str], teams: bool) -> str:
+    if winner is None:
+        return "The match ended without a winner"
+    if isinstance(winner, list):
+        return " and ".join(_name(seat, names) for seat in winner) + " share the win"
+    return f"{_side(winner, names, teams)} wins the match"
+
+
+def _name(seat: int, names: Sequence[str]) -> str:
+    return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
+
+
+def _side(index: int, names: Sequence[str], teams: bool) -> str:
+    """A team ("team A (Ann & Cid)") when scores are per team, else the seat's name."""
+    if not teams:
+        return _name(index, names)
+    return f"team {'AB'[index] if index in (0, 1) else index} ({_name(index, names)} & {_name(index + 2, names)})"

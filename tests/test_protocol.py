@@ -1,0 +1,342 @@
+"""The wire protocol: messages round-trip, garbage is refused with a ProtocolError, views describe."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, get_args
+
+import msgspec.inspect as mi
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from protocol.errors import ERROR_CODES, ProtocolError
+from protocol.messages import (
+    CLIENT_TYPES,
+    MAX_CHAT_LENGTH,
+    MAX_MESSAGE_BYTES,
+    MAX_NAME_LENGTH,
+    AnyClientMessage,
+    AnyServerMessage,
+    Chat,
+    ClientMessage,
+    Error,
+    Hello,
+    Join,
+    Play,
+    ServerMessage,
+    decode_client,
+    decode_server,
+    encode,
+    error_for,
+    validate_chat,
+    validate_name,
+)
+from protocol.tiles import ALL_TILES, format_tile, normalize_tile, parse_tile
+from protocol.views import (
+    AnyEvent,
+    ChatLine,
+    Drew,
+    HandEnded,
+    HandStarted,
+    MatchEnded,
+    Passed,
+    Played,
+    describe,
+)
+
+# Strategies built from the msgspec types themselves, so every new message or field is covered.
+
+JSON_SCALARS = (
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**53), 2**53)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=8)
+)
+JSON_VALUES = st.recursive(
+    JSON_SCALARS,
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=6), children, max_size=4)
+    ),
+    max_leaves=20,
+)
+PRINTABLE = st.characters(categories=("L", "M", "N", "P", "S"), include_characters=" ")
+CHECKED_TEXT = {"name": validate_name, "text": validate_chat}
+
+
+def checked_text(check: Any, max_size: int) -> st.SearchStrategy[str]:
+    """Printable, stripped, non-empty text that `check` leaves as it is."""
+    return st.text(PRINTABLE, min_size=1, max_size=max_size).filter(
+        lambda text: text == text.strip() and text != "" and check(text) == text
+    )
+
+
+def for_type(kind: mi.Type, field_name: str = "") -> st.SearchStrategy[Any]:
+    """Values of a msgspec type that satisfy its constraints."""
+    match kind:
+        case mi.Metadata(type=inner):
+            return for_type(inner, field_name)
+        case mi.NoneType():
+            return st.none()
+        case mi.BoolType():
+            return st.booleans()
+        case mi.IntType(gt=gt, ge=ge, lt=lt, le=le, multiple_of=step):
+            low = ge if ge is not None else (gt + 1 if gt is not None else -(2**53))
+            high = le if le is not None else (lt - 1 if lt is not None else 2**53)
+            if step:
+                return st.integers(-(-low // step), high // step).map(lambda n: n * step)
+            return st.integers(low, high)
+        case mi.FloatType():
+            return st.floats(allow_nan=False, allow_infinity=False)
+        case mi.StrType(min_length=low, max_length=high, pattern=pattern):
+            if pattern is not None:
+                return st.from_regex(pattern, fullmatch=True).filter(lambda text: "\n" not in text)
+            if field_name in CHECKED_TEXT and high is not None:
+                return checked_text(CHECKED_TEXT[field_name], high)
+            return st.text(min_size=low or 0, max_size=high if high is not None else 12)
+        case mi.LiteralType(values=values):
+            return st.sampled_from(values)
+        case mi.UnionType(types=types):
+            return st.one_of([for_type(member, field_name) for member in types])
+        case mi.ListType(item_type=item, min_length=low, max_length=high):
+            cap = max(low or 0, 3) if high is None else min(high, max(low or 0, 3))
+            return st.lists(for_type(item, field_name), min_size=low or 0, max_size=cap)
+        case mi.DictType():
+            return st.dictionaries(st.text(max_size=6), JSON_VALUES, max_size=3)
+        case mi.AnyType():
+            return JSON_VALUES
+        case mi.StructType(cls=cls, fields=fields):
+            return st.builds(
+                cls, **{field.name: for_type(field.type, field.name) for field in fields}
+            )
+    raise NotImplementedError(f"no strategy for {kind}")
+
+
+def messages_of(union: Any) -> st.SearchStrategy[Any]:
+    """Any message of a tagged union."""
+    return st.one_of([for_type(mi.type_info(cls)) for cls in get_args(union)])
+
+
+CLIENT_MESSAGES = messages_of(AnyClientMessage)
+SERVER_MESSAGES = messages_of(AnyServerMessage)
+
+
+def refused(data: bytes | str) -> ProtocolError:
+    """The ProtocolError that decoding a client frame raises."""
+    with pytest.raises(ProtocolError) as caught:
+        decode_client(data)
+    return caught.value
+
+
+# Round trips
+
+
+@given(CLIENT_MESSAGES)
+def test_every_client_message_round_trips(message: ClientMessage) -> None:
+    assert decode_client(encode(message)) == message
+    assert decode_client(encode(message).decode()) == message
+
+
+@settings(max_examples=60)
+@given(SERVER_MESSAGES)
+def test_every_server_message_round_trips(message: ServerMessage) -> None:
+    assert decode_server(encode(message)) == message
+
+
+def test_each_message_is_a_json_object_tagged_by_type() -> None:
+    frame = json.loads(encode(Play(tile="5-3", end="east", id=7)))
+    assert frame == {"type": "play", "tile": "5-3", "end": "east", "id": 7}
+    assert json.loads(encode(Hello(version=1, name="Ann"))) == {
+        "type": "hello",
+        "version": 1,
+        "name": "Ann",
+    }
+
+
+# Garbage never gets past the edge as anything but a ProtocolError
+
+
+def decode_or_refuse(frame: bytes | str) -> None:
+    """Decoding either yields a client message or raises a ProtocolError with a known code."""
+    try:
+        message = decode_client(frame)
+    except ProtocolError as problem:
+        assert problem.code in ERROR_CODES
+        assert problem.message
+        return
+    assert isinstance(message, ClientMessage)
+
+
+@given(st.binary(max_size=200) | st.text(max_size=200))
+def test_random_bytes_are_refused_cleanly(frame: bytes | str) -> None:
+    decode_or_refuse(frame)
+
+
+@given(JSON_VALUES)
+def test_random_json_is_refused_cleanly(value: Any) -> None:
+    decode_or_refuse(json.dumps(value))
+
+
+@given(st.sampled_from(sorted(CLIENT_TYPES)), st.dictionaries(st.text(max_size=10), JSON_VALUES))
+def test_known_types_with_random_fields_are_refused_cleanly(
+    kind: str, fields: dict[str, Any]
+) -> None:
+    decode_or_refuse(json.dumps({**fields, "type": kind}))
+
+
+@given(CLIENT_MESSAGES, st.data())
+def test_valid_messages_with_one_field_spoiled_are_refused_cleanly(
+    message: ClientMessage, data: st.DataObject
+) -> None:
+    frame = json.loads(encode(message))
+    key = data.draw(st.sampled_from(sorted(frame)))
+    frame[key] = data.draw(JSON_VALUES)
+    decode_or_refuse(json.dumps(frame))
+
+
+@given(st.binary(max_size=200) | st.text(max_size=200) | JSON_VALUES.map(json.dumps))
+def test_random_frames_to_a_client_raise_only_protocol_errors(frame: bytes | str) -> None:
+    try:
+        assert isinstance(decode_server(frame), ServerMessage)
+    except ProtocolError as problem:
+        assert problem.code in ERROR_CODES
+
+
+def test_deeply_nested_json_is_refused_cleanly() -> None:
+    for frame in ["[" * 2000 + "]" * 2000, '{"type": "chat", "text": ' + "[" * 1500 + "]" * 1500]:
+        problem = refused(frame + "}" * frame.startswith("{"))
+        assert problem.code == "bad_json" and "deeply" in problem.message
+
+
+# Error codes say what went wrong, and echo the id
+
+
+def test_text_that_is_not_json_is_bad_json() -> None:
+    assert refused('{"type": "play",').code == "bad_json"
+
+
+def test_json_that_is_not_a_typed_object_is_unknown_type() -> None:
+    assert refused("[1, 2]").code == "unknown_type"
+    assert refused('{"tile": "5-3"}').code == "unknown_type"
+    problem = refused('{"type": "fly", "id": 4}')
+    assert (problem.code, problem.id, problem.command) == ("unknown_type", 4, None)
+    assert "fly" in problem.message
+
+
+def test_a_known_type_with_a_bad_field_is_invalid_and_names_the_field() -> None:
+    problem = refused('{"type": "play", "tile": "7-1", "id": 9}')
+    assert (problem.code, problem.command, problem.id) == ("invalid", "play", 9)
+    assert problem.message.startswith("tile:")
+    missing = refused('{"type": "join"}')
+    assert missing.code == "invalid" and "room" in missing.message
+    bad_rules = refused('{"type": "create_room", "rules": {"players": 5}}')
+    assert "rules.players" in bad_rules.message
+    bad_end = refused('{"type": "play", "tile": "5-3", "end": "up"}')
+    assert "end" in bad_end.message
+
+
+def test_an_oversized_frame_is_too_large() -> None:
+    frame = json.dumps({"type": "chat", "text": "x" * MAX_MESSAGE_BYTES})
+    assert refused(frame).code == "too_large"
+
+
+def test_error_for_turns_a_refusal_into_an_error_message() -> None:
+    problem = refused('{"type": "play", "tile": "5-3", "end": "up", "id": 2}')
+    error = error_for(problem)
+    assert isinstance(error, Error)
+    assert (error.id, error.command, error.code) == (2, "play", "invalid")
+    assert json.loads(encode(error))["type"] == "error"
+
+
+# Names and chat
+
+
+def test_names_are_stripped_and_must_be_printable_and_short() -> None:
+    hello = decode_client('{"type": "hello", "version": 1, "name": "  Ann  "}')
+    assert isinstance(hello, Hello) and hello.name == "Ann"
+    join = decode_client('{"type": "join", "room": "ABCD", "name": " Bo "}')
+    assert isinstance(join, Join) and join.name == "Bo"
+    for name in ["   ", "Ann\u0007", "x" * (MAX_NAME_LENGTH + 1), "a\nb", ""]:
+        problem = refused(json.dumps({"type": "hello", "version": 1, "name": name}))
+        assert problem.code == "invalid" and problem.message.startswith("name:"), name
+
+
+def test_chat_lines_are_bounded() -> None:
+    chat = decode_client(json.dumps({"type": "chat", "text": " hi all "}))
+    assert isinstance(chat, Chat) and chat.text == "hi all"
+    assert refused(json.dumps({"type": "chat", "text": "x" * (MAX_CHAT_LENGTH + 1)})).code == (
+        "invalid"
+    )
+    assert refused(json.dumps({"type": "chat", "text": "   "})).code == "invalid"
+
+
+def test_validators_raise_value_error_for_bad_text() -> None:
+    assert validate_name(" Cid ") == "Cid"
+    assert validate_chat(" gg ") == "gg"
+    with pytest.raises(ValueError):
+        validate_name("\t")
+    with pytest.raises(ValueError):
+        validate_chat("line\nbreak")
+
+
+# Tiles
+
+
+def test_tiles_parse_in_either_order_and_print_high_end_first() -> None:
+    assert parse_tile("6-4") == parse_tile("4-6") == (6, 4)
+    assert format_tile(4, 6) == format_tile(6, 4) == "6-4"
+    assert normalize_tile("0-3") == "3-0"
+
+
+@pytest.mark.parametrize("text", ["7-1", "6-", "6_4", " 6-4", "64", "-1-2", "6-4 ", "٣-1", ""])
+def test_malformed_tiles_are_refused(text: str) -> None:
+    with pytest.raises(ValueError, match="not a tile"):
+        parse_tile(text)
+
+
+def test_the_set_has_28_distinct_tiles() -> None:
+    assert len(set(ALL_TILES)) == 28
+    assert all(normalize_tile(tile) == tile for tile in ALL_TILES)
+
+
+@given(st.integers(0, 6), st.integers(0, 6))
+def test_format_and_parse_are_inverse(first: int, second: int) -> None:
+    assert parse_tile(format_tile(first, second)) == (max(first, second), min(first, second))
+
+
+# Events in words
+
+NAMES = ["Ann", "Bo", "Cid", "Dee"]
+
+
+def test_a_scoring_play_reads_as_a_sentence() -> None:
+    played = Played(seat=0, tile="5-3", end="east", total=15, points=15)
+    assert describe(played, NAMES) == "Ann played 5-3 east: total 15, scores 15"
+    lead = Played(seat=2, tile="6-6", end=None, total=12, points=0)
+    assert describe(lead, NAMES) == "Cid led 6-6: total 12"
+
+
+def test_every_event_kind_has_a_sentence() -> None:
+    assert describe(Drew(seat=1, count=2), NAMES) == "Bo drew 2 tiles"
+    assert describe(Drew(seat=1, count=1), NAMES) == "Bo drew 1 tile"
+    assert describe(Passed(seat=3), NAMES) == "Dee passed"
+    assert describe(HandStarted(number=2, leader=1), NAMES) == "Hand 2: Bo leads"
+    assert describe(ChatLine(seat=None, name="Eve", text="hi"), NAMES) == "Eve: hi"
+    domino = HandEnded(kind="domino", by=0, points=[20, 0], pips=[0, 9, 4, 9])
+    assert describe(domino, NAMES, teams=True) == (
+        "Ann went out: team A (Ann & Cid) scores 20. Pips left: Ann 0, Bo 9, Cid 4, Dee 9"
+    )
+    blocked = HandEnded(kind="blocked", by=None, points=[0, 0, 0], pips=[3, 3, 3])
+    assert describe(blocked, NAMES[:3]).startswith("The hand is blocked: nobody scores")
+    penalty = HandEnded(kind="domino", by=1, points=[-10, 0], pips=[8, 0])
+    assert "Ann loses 10" in describe(penalty, NAMES[:2])
+    assert describe(MatchEnded(winner=1), NAMES, teams=True) == "team B (Bo & Dee) wins the match"
+    assert describe(MatchEnded(winner=[0, 2]), NAMES[:3]) == "Ann and Cid share the win"
+    assert describe(MatchEnded(winner=None), NAMES) == "The match ended without a winner"
+
+
+@given(messages_of(AnyEvent), st.lists(st.text(min_size=1, max_size=5), max_size=4), st.booleans())
+def test_any_event_reads_as_one_line(event: Any, names: list[str], teams: bool) -> None:
+    sentence = describe(event, names, teams)
+    assert sentence and "\n" not in sentence.replace(getattr(event, "text", ""), "")
