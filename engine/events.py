@@ -7,7 +7,7 @@ from typing import Literal
 import msgspec
 
 
-class Played(msgspec.Struct, tag="played", frozen=True):
+class Played(msgspec.Struct, tag="played", frozen=True, gc=False):
     """A seat placed a tile; `end` is None for the lead. `points` is what the ends total scored."""
 
     seat: int
@@ -17,7 +17,7 @@ class Played(msgspec.Struct, tag="played", frozen=True):
     points: int
 
 
-class Drew(msgspec.Struct, tag="drew", frozen=True):
+class Drew(msgspec.Struct, tag="drew", frozen=True, gc=False):
     """A seat drew tiles from the boneyard; `open` lists the numbers it could not match."""
 
     seat: int
@@ -25,7 +25,7 @@ class Drew(msgspec.Struct, tag="drew", frozen=True):
     open: tuple[int, ...]
 
 
-class Passed(msgspec.Struct, tag="passed", frozen=True):
+class Passed(msgspec.Struct, tag="passed", frozen=True, gc=False):
     """A seat could neither play nor draw; `open` lists the numbers it could not match."""
 
     seat: int
@@ -35,7 +35,7 @@ class Passed(msgspec.Struct, tag="passed", frozen=True):
 HandEndKind = Literal["domino", "blocked", "won"]
 
 
-class HandEnded(msgspec.Struct, tag="hand_ended", frozen=True):
+class HandEnded(msgspec.Struct, tag="hand_ended", frozen=True, gc=False):
     """A hand is over: how, by whom, the end-of-hand points per side, and each seat's pips."""
 
     kind: HandEndKind
@@ -44,7 +44,7 @@ class HandEnded(msgspec.Struct, tag="hand_ended", frozen=True):
     pips: tuple[int, ...]
 
 
-class HandStarted(msgspec.Struct, tag="hand_started", frozen=True):
+class HandStarted(msgspec.Struct, tag="hand_started", frozen=True, gc=False):
     """A new hand was dealt; `leader` leads it."""
 
     number: int

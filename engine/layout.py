@@ -19,13 +19,15 @@ class Layout(msgspec.Struct, kw_only=True):
     each as ``[inner, outer]``.
     """
 
-    lead: list[int] = msgspec.field(default_factory=list)
+    lead: tuple[int, ...] = ()
     open: list[int] = msgspec.field(default_factory=lambda: [NOT_OPEN] * 4)
     weight: list[int] = msgspec.field(default_factory=lambda: [0, 0, 0, 0])
     spinner: int = NOT_OPEN
     spinner_end: int = NOT_OPEN
     spinner_sides: list[bool] = msgspec.field(default_factory=lambda: [False, False])
-    chains: list[list[list[int]]] = msgspec.field(default_factory=lambda: [[], [], [], []])
+    chains: list[tuple[tuple[int, int], ...]] = msgspec.field(
+        default_factory=lambda: [(), (), (), ()]
+    )
     playable: int = 0
 
     @property
@@ -52,7 +54,7 @@ class Layout(msgspec.Struct, kw_only=True):
     def place_lead(self, tile: int) -> None:
         """Lead a tile: its first-written number faces west (5.1); a double is the spinner (5.3)."""
         h, lo = HIGH[tile], LOW[tile]
-        self.lead = [h, lo]
+        self.lead = (h, lo)
         self.open = [h, lo, NOT_OPEN, NOT_OPEN]
         if h == lo:
             self.spinner = h
@@ -69,7 +71,7 @@ class Layout(msgspec.Struct, kw_only=True):
         n = o[end]
         h, lo = HIGH[tile], LOW[tile]
         outer = lo if h == n else h
-        self.chains[end].append([n, outer])
+        self.chains[end] += ((n, outer),)
         sides = self.spinner_sides
         covering_spinner = end < 2 and sides[end]
         if covering_spinner:
@@ -99,13 +101,13 @@ class Layout(msgspec.Struct, kw_only=True):
     def copy(self) -> Layout:
         """An independent copy."""
         return Layout(
-            lead=list(self.lead),
+            lead=self.lead,
             open=list(self.open),
             weight=list(self.weight),
             spinner=self.spinner,
             spinner_end=self.spinner_end,
             spinner_sides=list(self.spinner_sides),
-            chains=[[list(p) for p in chain] for chain in self.chains],
+            chains=list(self.chains),
             playable=self.playable,
         )
 

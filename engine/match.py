@@ -48,7 +48,7 @@ class Deal(msgspec.Struct, frozen=True):
     leader: int
 
 
-class RecordedMove(msgspec.Struct, array_like=True, frozen=True):
+class RecordedMove(msgspec.Struct, array_like=True, frozen=True, gc=False):
     """One turn as a record keeps it: a play (tile, end or None for the lead) or a pass (no tile)."""
 
     seat: int
@@ -195,6 +195,30 @@ class Match(msgspec.Struct, kw_only=True):
             ],
             last_hand=self.last_hand,
             pending_deals=list(self.pending_deals),
+        )
+
+    def copy_for_search(self) -> Match:
+        """A cheaper independent copy that forgets the record and the history: for rollouts."""
+        return Match(
+            rules=self.rules,
+            seed=self.seed,
+            hand_number=self.hand_number,
+            leader=self.leader,
+            hands=list(self.hands),
+            boneyard=self.boneyard,
+            drawn=self.drawn,
+            layout=self.layout.copy(),
+            turn=self.turn,
+            passes=self.passes,
+            forced=self.forced,
+            stuck=self.stuck,
+            scores=list(self.scores),
+            over=self.over,
+            winner=self.winner,
+            events=[],
+            record=[HandRecord(deal=self.record[-1].deal)],
+            last_hand=self.last_hand,
+            pending_deals=[],
         )
 
     # -- asking -----------------------------------------------------------------------------

@@ -1,0 +1,259 @@
+"""A lean copy of a hand for search: the same rules as `engine.match`, on plain ints, for speed.
+
+A `Position` holds only what the rest of a hand needs (hands, boneyard, open ends, scores, whose
+turn). `playout` plays a move and then the rest of the hand with a noisy greedy policy; the
+search calls it thousands of times per decision, so it works on local variables, not objects.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from engine.layout import Layout
+from engine.match import Match, blocked_points, domino_points
+from engine.rules import Rules
+from engine.tiles import HIGH, LOW, PIPS, SUIT
+
+#: SUITX[n] is SUIT[n], and SUITX[-1] is 0: the tiles a closed end (-1) takes.
+SUITX: tuple[int, ...] = (*SUIT, 0)
+LEAD = -1
+
+
+def masks_pips(mask: int) -> int:
+    """The pips of a bitmask of tiles."""
+    total = 0
+    while mask:
+        low_bit = mask & -mask
+        total += PIPS[low_bit.bit_length() - 1]
+        mask ^= low_bit
+    return total
+
+
+def total_after(
+    o: Sequence[int], w: Sequence[int], sp: int, s0: bool, s1: bool, tile: int, end: int
+) -> int:
+    """The ends total once `tile` is placed at `end` (LEAD on an empty layout), without placing it."""
+    h = HIGH[tile]
+    lo = LOW[tile]
+    if end < 0:
+        return 2 * h if h == lo else h + lo
+    if h == lo:
+        if sp < 0:
+            # The first double becomes the spinner, its outer side empty: it counts both halves.
+            return w[0] + w[1] + w[2] + w[3] - w[end] + 2 * h
+        new = 2 * h
+    else:
+        new = lo if h == o[end] else h
+    if end == 0:
+        s0 = False
+    elif end == 1:
+        s1 = False
+    total = w[0] + w[1] + w[2] + w[3] - w[end] + new
+    if s0 or s1:
+        total += 2 * sp
+    return total
+
+
+def points_of(total: int) -> int:
+    """What a total scores: itself when a positive multiple of 5, else nothing."""
+    return total if total % 5 == 0 else 0
+
+
+class Position:
+    """The state of a hand in progress, on plain ints (hands as bitmasks, the boneyard in order)."""
+
+    __slots__ = (
+        "bone",
+        "hands",
+        "open",
+        "passes",
+        "rules",
+        "scores",
+        "sides",
+        "spinner",
+        "turn",
+        "weight",
+    )
+
+    @classmethod
+    def of_match(cls, match: Match) -> Position:
+        """The position of a full engine state (the seat to play, the undrawn boneyard)."""
+        return cls(
+            match.rules,
+            list(match.hands),
+            match.boneyard[match.drawn :],
+            match.layout,
+            match.turn,
+            match.passes,
+            list(match.scores),
+        )
+
+    def __init__(
+        self,
+        rules: Rules,
+        hands: list[int],
+        bone: list[int],
+        layout: Layout,
+        turn: int,
+        passes: int,
+        scores: list[int],
+    ) -> None:
+        self.rules = rules
+        self.hands = hands
+        self.bone = bone
+        self.open = list(layout.open)
+        self.weight = list(layout.weight)
+        self.spinner = layout.spinner
+        self.sides = (layout.spinner_sides[0], layout.spinner_sides[1])
+        self.turn = turn
+        self.passes = passes
+        self.scores = scores
+
+    @property
+    def empty(self) -> bool:
+        """Whether nothing has been led yet."""
+        return self.open[0] < 0
+
+
+def playout(
+    pos: Position, tile: int, end: int, rng: random.Random, noise: float
+) -> tuple[list[int], bool]:
+    """Play `tile` at `end` for the seat to play, then the hand out; returns the scores and whether the match ended.
+
+    Every seat follows the greedy policy (most points, then the heaviest tile), except that with
+    probability `noise` it plays a random legal move instead.
+    """
+    rules = pos.rules
+    players = rules.players
+    side_of = [rules.side_of(s) for s in range(players)]
+    target = rules.winning_score
+    hands = list(pos.hands)
+    bone = pos.bone
+    drawn = 0
+    last = len(bone) - rules.reserve
+    o = list(pos.open)
+    w = list(pos.weight)
+    sp = pos.spinner
+    s0, s1 = pos.sides
+    scores = list(pos.scores)
+    seat = pos.turn
+    passes = pos.passes
+    rand = rng.random
+    while True:
+        # Place `tile` at `end` for `seat`.
+        hands[seat] &= ~(1 << tile)
+        h = HIGH[tile]
+        lo = LOW[tile]
+        if end < 0:
+            o[0] = h
+            o[1] = lo
+            if h == lo:
+                sp = h
+                s0 = s1 = True
+                w[0] = w[1] = 0
+            else:
+                w[0] = h
+                w[1] = lo
+        else:
+            n = o[end]
+            outer = lo if h == n else h
+            covering = (s0 if end == 0 else s1) if end < 2 else False
+            o[end] = outer
+            if h == lo and sp < 0:
+                sp = h
+                w[end] = 0
+                if end == 0:
+                    s0 = True
+                else:
+                    s1 = True
+            else:
+                if end == 0:
+                    s0 = False
+                elif end == 1:
+                    s1 = False
+                w[end] = 2 * h if h == lo else outer
+            if covering and not s0 and not s1:
+                o[2] = o[3] = sp
+        total = w[0] + w[1] + w[2] + w[3]
+        if s0 or s1:
+            total += 2 * sp
+        if total % 5 == 0 and total:
+            side = side_of[seat]
+            scores[side] += total
+            if scores[side] >= target:
+                return scores, True
+        if not hands[seat]:
+            pips = [masks_pips(x) for x in hands]
+            return _end_hand(rules, scores, domino_points(rules, seat, pips), target)
+        passes = 0
+        playable = SUITX[o[0]] | SUITX[o[1]] | SUITX[o[2]] | SUITX[o[3]]
+        # The next seats: draw, pass, or choose a move.
+        while True:
+            seat = seat + 1 if seat + 1 < players else 0
+            hand = hands[seat]
+            forced = -1
+            if not hand & playable:
+                while drawn < last:
+                    t = bone[drawn]
+                    drawn += 1
+                    hand |= 1 << t
+                    if playable >> t & 1:
+                        forced = t
+                        break
+                hands[seat] = hand
+                if forced < 0:
+                    passes += 1
+                    if passes >= players:
+                        pips = [masks_pips(x) for x in hands]
+                        return _end_hand(rules, scores, blocked_points(rules, pips), target)
+                    continue
+            break
+        # Choose a move: from the forced tile, or from the whole hand.
+        candidates = (1 << forced) if forced >= 0 else hand
+        best_key = -1
+        count = 0
+        tile = end = -1
+        pick = rand() < noise
+        base = w[0] + w[1] + w[2] + w[3]
+        for e in range(4):
+            n = o[e]
+            if n < 0:
+                continue
+            fits = candidates & SUIT[n]
+            while fits:
+                low_bit = fits & -fits
+                fits ^= low_bit
+                t = low_bit.bit_length() - 1
+                if pick:
+                    # Reservoir sampling: a uniformly random legal move.
+                    count += 1
+                    if rand() * count < 1:
+                        tile, end = t, e
+                    continue
+                th = HIGH[t]
+                tl = LOW[t]
+                if th == tl:
+                    if sp < 0:
+                        key = base - w[e] + 2 * th
+                        key = (key if key % 5 == 0 else 0) * 64 + 2 * th
+                        if key > best_key:
+                            best_key, tile, end = key, t, e
+                        continue
+                    new = 2 * th
+                else:
+                    new = tl if th == n else th
+                tot = base - w[e] + new
+                if (s1 if e == 0 else s0) if e < 2 else (s0 or s1):
+                    tot += 2 * sp
+                key = (tot if tot % 5 == 0 else 0) * 64 + th + tl
+                if key > best_key:
+                    best_key, tile, end = key, t, e
+
+
+def _end_hand(
+    rules: Rules, scores: list[int], points: Sequence[int], target: int
+) -> tuple[list[int], bool]:
+    for side, p in enumerate(points):
+        scores[side] += p
+    return scores, any(s >= target for s in scores)
