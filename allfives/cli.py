@@ -1,20 +1,36 @@
-"""The `allfives` command: one entry point, one subcommand per tool."""
+"""The `allfives` command: one entry point, one subcommand per tool.
+
+Each subcommand lives in its own module with `add_arguments(parser)` and `run(args) -> int`;
+only the chosen one is imported, so `allfives replay` never loads the server.
+"""
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
+
+#: name -> (module, one-line help). Add a subcommand by adding a line here.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "replay": ("allfives.replay", "check a game record and print it with computed fields"),
+    "arena": ("allfives.arena", "play bots against each other and compare them"),
+}
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Parse the command line and run the chosen subcommand."""
+    """Parse the command line and run the chosen subcommand; returns the exit status."""
+    argv = sys.argv[1:] if argv is None else argv
     parser = argparse.ArgumentParser(prog="allfives", description="All Fives dominoes")
-    sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("version", help="print the version")
+    parser.add_argument("--version", action="version", version="allfives 0.1.0")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    chosen = next((a for a in argv if not a.startswith("-")), None)
+    for name, (module, text) in COMMANDS.items():
+        command = sub.add_parser(name, help=text, description=text)
+        if name == chosen:
+            importlib.import_module(module).add_arguments(command)
     args = parser.parse_args(argv)
-    if args.command == "version":
-        print("allfives 0.1.0")
-    return 0
+    result: int = importlib.import_module(COMMANDS[args.command][0]).run(args)
+    return result
 
 
 if __name__ == "__main__":

@@ -35,8 +35,10 @@ class Rules(msgspec.Struct, frozen=True, kw_only=True):
             raise RulesError(
                 f"the target must be a positive multiple of 5, not {self.target} (8.1)"
             )
-        if self.reserve not in (0, 2):
-            raise RulesError(f"the reserve is 0 or 2 tiles, not {self.reserve} (4.4)")
+        if not 0 <= self.reserve <= 7:
+            raise RulesError(
+                f"the reserve is 0 to 7 tiles (2 in the old custom), not {self.reserve} (4.4)"
+            )
 
     @property
     def partnership(self) -> bool:

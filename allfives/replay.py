@@ -1,0 +1,71 @@
+"""`allfives replay FILE [--json]`: check a game record move by move (RECORD.md).
+
+Exit status 0 for a legal record, 1 for an illegal one (the hand, move number and broken rule are
+said in words), 2 for a file that is not a record. Never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from engine import RulesError
+from protocol.records import Record, RecordFormatError, decode_record, encode_record
+from server.records import ReplayError, match_of, record_of
+
+LEGAL, ILLEGAL, NOT_A_RECORD = 0, 1, 2
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The replay command's options."""
+    parser.add_argument("file", help="the record to check (- for standard input)")
+    parser.add_argument(
+        "--json", action="store_true", help="print the record back with computed fields added"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Check the record; print a verdict (or the annotated record with --json)."""
+    try:
+        data = sys.stdin.buffer.read() if args.file == "-" else Path(args.file).read_bytes()
+    except OSError as error:
+        print(f"allfives replay: cannot read {args.file}: {error.strerror}", file=sys.stderr)
+        return NOT_A_RECORD
+    try:
+        record = decode_record(data)
+        match = match_of(record)
+    except RecordFormatError as error:
+        print(f"allfives replay: not a record: {error}", file=sys.stderr)
+        return NOT_A_RECORD
+    except RulesError as error:
+        print(f"allfives replay: not a record: rules: {error}", file=sys.stderr)
+        return NOT_A_RECORD
+    except ReplayError as error:
+        print(f"allfives replay: illegal: {error}", file=sys.stderr)
+        return ILLEGAL
+    if args.json:
+        annotate(record, record_of(match, record.names))
+        sys.stdout.buffer.write(encode_record(record) + b"\n")
+    else:
+        print(verdict(record, match.over, match.scores, match.winner))
+    return LEGAL
+
+
+def annotate(record: Record, computed: Record) -> None:
+    """Add replay's computed fields to a record, keeping its moves as they were written."""
+    for hand, done in zip(record.hands, computed.hands, strict=False):
+        for move, known in zip(hand.moves, done.moves, strict=True):
+            move.drew, move.total, move.points = known.drew, known.total, known.points
+        hand.result = done.result
+    record.scores = computed.scores
+    record.winner = computed.winner
+
+
+def verdict(record: Record, over: bool, scores: list[int], winner: object) -> str:
+    """One line a person reads: legal, how many hands, the scores, the winner."""
+    sides = "teams" if record.rules.partnership else "seats"
+    text = f"legal: {len(record.hands)} hands; scores by {sides}: {scores}"
+    if not over:
+        return text + "; the match is unfinished"
+    return text + f"; winner: {winner}"

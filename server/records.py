@@ -1,0 +1,111 @@
+"""Game records: an engine match to an `allfives-record/1` record, and a record back to a match."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine import ALL_TILES, Deal, End, HandEnded, Match, Move, ReplayError, Rules, Tile, replay
+from protocol.records import HandResult, Record, RecordHand, RecordMove
+from protocol.rules import Rules as WireRules
+
+END_NAMES = ("west", "east", "north", "south")
+
+
+def rules_to_wire(rules: Rules) -> WireRules:
+    """The engine's rules as the wire and file formats write them."""
+    return WireRules(
+        players=rules.players,
+        teams=rules.teams,
+        hand_size=rules.hand_size,
+        target=rules.target,
+        end_scoring=rules.end_scoring,
+        reserve=rules.reserve,
+    )
+
+
+def rules_from_wire(rules: WireRules) -> Rules:
+    """The rules of a record or a room, checked by the engine (raises engine.RulesError)."""
+    return Rules(
+        players=rules.players,
+        teams=rules.teams,
+        hand_size=rules.hand_size,
+        target=rules.target,
+        end_scoring=rules.end_scoring,
+        reserve=rules.reserve,
+    )
+
+
+def result_to_wire(result: HandEnded) -> HandResult:
+    """A hand's end as a record writes it."""
+    return HandResult(kind=result.kind, by=result.by, points=list(result.points))
+
+
+def record_of(match: Match, names: Sequence[str], computed: bool = True) -> Record:
+    """The record of a match so far; with `computed`, also replay's computed fields (RECORD.md).
+
+    Hands that have been dealt but not yet begun are left out.
+    """
+    hands = []
+    for hand in match.record:
+        if not hand.moves and hand.result is None:
+            continue
+        moves = []
+        for m in hand.moves:
+            if m.tile < 0:
+                move = RecordMove(seat=m.seat, pass_=True)
+            else:
+                end = END_NAMES[m.end] if m.end >= 0 else None
+                move = RecordMove(seat=m.seat, tile=str(ALL_TILES[m.tile]), end=end)
+            if computed:
+                move.drew = m.drew
+                move.points = m.points
+                if m.tile >= 0:
+                    move.total = m.total
+            moves.append(move)
+        hands.append(
+            RecordHand(
+                leader=hand.deal.leader,
+                deal=[[str(ALL_TILES[t]) for t in seat] for seat in hand.deal.hands],
+                boneyard=[str(ALL_TILES[t]) for t in hand.deal.boneyard],
+                moves=moves,
+                result=result_to_wire(hand.result) if computed and hand.result else None,
+            )
+        )
+    record = Record(rules=rules_to_wire(match.rules), names=list(names), hands=hands)
+    if computed:
+        record.scores = list(match.scores)
+        record.winner = list(match.winner) if isinstance(match.winner, tuple) else match.winner
+    return record
+
+
+def match_of(record: Record) -> Match:
+    """Replay a well-formed record through the engine; raises ReplayError at its first illegal move."""
+    rules = rules_from_wire(record.rules)
+    hands = []
+    for hand in record.hands:
+        deal = Deal(
+            tuple(tuple(int(Tile.parse(t)) for t in seat) for seat in hand.deal),
+            tuple(int(Tile.parse(t)) for t in hand.boneyard),
+            hand.leader,
+        )
+        moves = [(m.seat, _move_of(m)) for m in hand.moves]
+        hands.append((deal, moves))
+    return replay(rules, hands)
+
+
+def _move_of(move: RecordMove) -> Move:
+    if move.pass_:
+        return Move()
+    assert move.tile is not None  # a well-formed record's play names its tile
+    end = End(END_NAMES.index(move.end)) if move.end is not None else None
+    return Move(Tile.parse(move.tile), end)
+
+
+__all__ = [
+    "ReplayError",
+    "match_of",
+    "record_of",
+    "result_to_wire",
+    "rules_from_wire",
+    "rules_to_wire",
+]
