@@ -55,6 +55,7 @@ class ProtocolError(Exception):
 def explain_validation(message: str, root: str = "message") -> str:
     """Rewrite msgspec's "Expected `int`, got `str` - at `$.seat`" as "seat: expected `int`, got `str`"."""
     text, separator, path = message.partition(" - at `$")
+    text = text.removeprefix("Object ")
     text = text[:1].lower() + text[1:]
     if not separator:
         return text

@@ -55,8 +55,8 @@ class Record(Struct, kw_only=True, omit_defaults=True, tag_field="format", tag=R
     """A whole match: rules, names, hands; `scores` and `winner` are computed by replay."""
 
     rules: Rules
+    hands: list[RecordHand]
     names: list[str] = []
-    hands: list[RecordHand] = []
     scores: list[int] | None = None
     winner: int | list[int] | None = None
 
