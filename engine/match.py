@@ -304,12 +304,15 @@ class Match(msgspec.Struct, kw_only=True):
     def apply(self, seat: int, move: Move) -> list[Event]:
         """Play a move for a seat; returns the events it caused, or raises IllegalMove."""
         tile, end = self._check(seat, move)
-        first_event = len(self.events)
+        events = self.events
+        first_event = len(events)
         if tile == NO_TILE:
             self._pass(seat)
         else:
             self._play(seat, tile, end)
-        return self.events[first_event:]
+        if self.events is not events:  # a new hand began: its history starts afresh
+            return events[first_event:] + self.events
+        return events[first_event:]
 
     def _check(self, seat: int, move: Move) -> tuple[int, int]:
         """Validate a move against the rules; returns the tile and the end it goes to."""

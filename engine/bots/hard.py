@@ -17,6 +17,7 @@ import random
 import time
 from collections.abc import Callable
 
+from engine.bots.endgame import Endgame, TooDeep
 from engine.bots.infer import Knowledge
 from engine.bots.sim import LEAD, Position, playout
 from engine.bots.simple import decision_rng, greedy_moves
@@ -28,6 +29,10 @@ from engine.view import View
 WIN_VALUE = 150.0
 #: The z-score at which a move is dropped as clearly worse than the best.
 DROP_Z = 3.0
+#: Exact search once nobody can draw and at most this many tiles are left in the hands.
+EXACT_TILES = 14
+#: The most positions one exact search may visit before the bot falls back to playouts.
+EXACT_NODES = 4000
 
 
 class HardBot:
@@ -42,12 +47,14 @@ class HardBot:
         max_samples: int = 1000,
         min_samples: int = 24,
         noise: float = 0.1,
+        exact: bool = True,
     ) -> None:
         self.seed = seed
         self.budget_ms = budget_ms
         self.max_samples = max_samples
         self.min_samples = min_samples
         self.noise = noise
+        self.exact = exact
         #: How many deals the last decision searched.
         self.last_samples = 0
 
@@ -73,6 +80,13 @@ class HardBot:
         active = list(range(len(legal)))
         samples = 0
         slowest = 0.0
+        exact = (
+            self.exact
+            and view.drawable == 0
+            and view.rules.sides == 2
+            and sum(view.hand_counts) <= EXACT_TILES
+        )
+        my_side = view.rules.side_of(me)
         while samples < self.max_samples and len(active) > 1:
             began = time.perf_counter()
             if began + slowest > deadline:
@@ -81,10 +95,20 @@ class HardBot:
             hands[me] = own
             pos = Position(view.rules, hands, boneyard, view.layout, view.turn, 0, view.scores)
             playout_seed = rng.getrandbits(32)
-            for k in active:
-                tile, end = moves[k]
-                scores, over = playout(pos, tile, end, random.Random(playout_seed), self.noise)
-                results[k].append(value(scores, over))
+            if exact:
+                try:
+                    solver = Endgame(pos, value, my_side, EXACT_NODES)
+                    values = [solver.value_of(*moves[k]) for k in active]
+                except TooDeep:
+                    exact = False
+            if not exact:
+                values = []
+                for k in active:
+                    tile, end = moves[k]
+                    scores, over = playout(pos, tile, end, random.Random(playout_seed), self.noise)
+                    values.append(value(scores, over))
+            for k, v in zip(active, values, strict=True):
+                results[k].append(v)
             samples += 1
             slowest = max(slowest, time.perf_counter() - began)
             if samples >= self.min_samples and samples % 8 == 0:

@@ -1,0 +1,176 @@
+"""Exact search of the rest of a hand once nobody can draw: alpha-beta over one sampled deal.
+
+With the boneyard spent (or down to the reserve) a sampled deal leaves no chance in the hand, so
+for two sides (two players, or two partnerships) the rest is a game of perfect information: one
+side maximises the outcome's value, the other minimises it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from engine.bots.sim import SUITX, Position, masks_pips
+from engine.match import blocked_points, domino_points
+from engine.tiles import HIGH, LOW, PIPS, SUIT
+
+Value = Callable[[list[int], bool], float]
+
+
+class TooDeep(Exception):
+    """The search would visit more positions than it is allowed."""
+
+
+class Endgame:
+    """Solves the rest of a hand exactly for one side; `limit` bounds the positions visited."""
+
+    def __init__(self, pos: Position, value: Value, my_side: int, limit: int) -> None:
+        rules = pos.rules
+        self.rules = rules
+        self.players = rules.players
+        self.side_of = [rules.side_of(s) for s in range(rules.players)]
+        self.target = rules.winning_score
+        self.pos = pos
+        self.value = value
+        self.my_side = my_side
+        self.limit = limit
+        self.nodes = 0
+
+    def value_of(self, tile: int, end: int) -> float:
+        """The exact value of playing `tile` at `end` for the seat to play, then best play."""
+        p = self.pos
+        s0, s1 = p.sides
+        return self._play(
+            list(p.hands),
+            p.open,
+            p.weight,
+            p.spinner,
+            s0,
+            s1,
+            list(p.scores),
+            p.turn,
+            tile,
+            end,
+            -1e18,
+            1e18,
+        )
+
+    def _play(
+        self,
+        hands: list[int],
+        o_in: list[int],
+        w_in: list[int],
+        sp: int,
+        s0: bool,
+        s1: bool,
+        scores: list[int],
+        seat: int,
+        tile: int,
+        end: int,
+        alpha: float,
+        beta: float,
+    ) -> float:
+        self.nodes += 1
+        if self.nodes > self.limit:
+            raise TooDeep
+        o = list(o_in)
+        w = list(w_in)
+        hands[seat] &= ~(1 << tile)
+        h = HIGH[tile]
+        lo = LOW[tile]
+        if end < 0:
+            o[0], o[1] = h, lo
+            if h == lo:
+                sp = h
+                s0 = s1 = True
+                w[0] = w[1] = 0
+            else:
+                w[0], w[1] = h, lo
+        else:
+            outer = lo if h == o[end] else h
+            covering = (s0 if end == 0 else s1) if end < 2 else False
+            o[end] = outer
+            if h == lo and sp < 0:
+                sp = h
+                w[end] = 0
+                if end == 0:
+                    s0 = True
+                else:
+                    s1 = True
+            else:
+                if end == 0:
+                    s0 = False
+                elif end == 1:
+                    s1 = False
+                w[end] = 2 * h if h == lo else outer
+            if covering and not s0 and not s1:
+                o[2] = o[3] = sp
+        total = w[0] + w[1] + w[2] + w[3] + (2 * sp if s0 or s1 else 0)
+        if total % 5 == 0 and total:
+            scores = list(scores)
+            scores[self.side_of[seat]] += total
+            if scores[self.side_of[seat]] >= self.target:
+                return self.value(scores, True)
+        if not hands[seat]:
+            pips = [masks_pips(x) for x in hands]
+            return self._ended(scores, domino_points(self.rules, seat, pips))
+        playable = SUITX[o[0]] | SUITX[o[1]] | SUITX[o[2]] | SUITX[o[3]]
+        passes = 0
+        while True:
+            seat = seat + 1 if seat + 1 < self.players else 0
+            if hands[seat] & playable:
+                break
+            passes += 1
+            if passes >= self.players:
+                pips = [masks_pips(x) for x in hands]
+                return self._ended(scores, blocked_points(self.rules, pips))
+        moves = _ordered_moves(hands[seat], o, w, sp, s0, s1)
+        maximising = self.side_of[seat] == self.my_side
+        best = -1e18 if maximising else 1e18
+        for t, e in moves:
+            v = self._play(list(hands), o, w, sp, s0, s1, scores, seat, t, e, alpha, beta)
+            if maximising:
+                if v > best:
+                    best = v
+                    if v > alpha:
+                        alpha = v
+            else:
+                if v < best:
+                    best = v
+                    if v < beta:
+                        beta = v
+            if alpha >= beta:
+                break
+        return best
+
+    def _ended(self, scores: list[int], points: tuple[int, ...]) -> float:
+        final = [s + p for s, p in zip(scores, points, strict=True)]
+        return self.value(final, any(s >= self.target for s in final))
+
+
+def _ordered_moves(
+    hand: int, o: list[int], w: list[int], sp: int, s0: bool, s1: bool
+) -> list[tuple[int, int]]:
+    """The legal plays of a hand, the greedy ones first (it makes alpha-beta cut sooner)."""
+    keyed = []
+    base = w[0] + w[1] + w[2] + w[3]
+    for e in range(4):
+        n = o[e]
+        if n < 0:
+            continue
+        fits = hand & SUIT[n]
+        while fits:
+            low_bit = fits & -fits
+            fits ^= low_bit
+            t = low_bit.bit_length() - 1
+            th, tl = HIGH[t], LOW[t]
+            if th == tl and sp < 0:
+                tot = base - w[e] + 2 * th
+            else:
+                new = 2 * th if th == tl else (tl if th == n else th)
+                tot = base - w[e] + new
+                if (s1 if e == 0 else s0) if e < 2 else (s0 or s1):
+                    tot += 2 * sp
+            key = (tot if tot % 5 == 0 else 0) * 64 + PIPS[t]
+            keyed.append((key, t, e))
+    keyed.sort(reverse=True)
+    return [(t, e) for _, t, e in keyed]
