@@ -1,0 +1,59 @@
+"""Moves for bot seats, stand-ins and hints, computed off the event loop when they cost time.
+
+`easy` and `normal` take microseconds and run in place; `hard` searches for up to its budget
+(200 ms by default) and runs in a process pool, so it never holds the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import secrets
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+
+from engine import Move, View
+from engine.bots import make_bot
+
+CHEAP_LEVELS = frozenset({"easy", "normal"})
+
+
+def choose_move(level: str, view: View, seed: int, budget_ms: float | None) -> Move:
+    """The move a bot of `level` makes from `view` (the seat's own view, never more)."""
+    return make_bot(level, seed, budget_ms=budget_ms).choose(view)
+
+
+class BotRunner:
+    """Runs bot decisions: cheap levels inline, `hard` in a pool of `workers` processes."""
+
+    def __init__(self, workers: int = 1, budget_ms: float | None = 200.0, processes: bool = True):
+        self.workers = workers
+        self.budget_ms = budget_ms
+        self.processes = processes
+        self._pool: Executor | None = None
+
+    async def choose(self, level: str, view: View) -> Move:
+        """A legal move for the view's seat."""
+        seed = secrets.randbits(32)
+        if level in CHEAP_LEVELS or len(view.legal) == 1:
+            return choose_move(level, view, seed, self.budget_ms)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(
+            self._executor(), choose_move, level, view, seed, self.budget_ms
+        )
+
+    def _executor(self) -> Executor:
+        if self._pool is None:
+            if self.processes:
+                context = multiprocessing.get_context("forkserver")
+                # Workers need the bots, never the embedding program's __main__.
+                context.set_forkserver_preload(["server.bots"])
+                self._pool = ProcessPoolExecutor(self.workers, mp_context=context)
+            else:
+                self._pool = ThreadPoolExecutor(self.workers, thread_name_prefix="hard-bot")
+        return self._pool
+
+    def close(self) -> None:
+        """Stop the pool (running decisions are abandoned)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None

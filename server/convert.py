@@ -1,0 +1,134 @@
+"""Engine values as protocol values: a seat's engine `View` becomes the wire `GameView`.
+
+Everything a client receives about a match passes through `game_view` (built from
+`Match.view_for(seat)`, the engine's single place where hidden tiles are removed) and `event`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from engine import End, Move, Rules, Tile, View
+from engine import events as engine_events
+from protocol import views as wire
+from protocol.rules import RoomRules
+from protocol.tiles import END_NAMES
+
+END_BY_NAME = {name: End(index) for index, name in enumerate(END_NAMES)}
+
+
+def engine_rules(rules: RoomRules) -> Rules:
+    """The engine's rules for a room's rules (RulesError if the engine refuses them)."""
+    return Rules(
+        players=rules.players,
+        teams=rules.teams,
+        hand_size=rules.hand_size,
+        target=rules.target,
+        end_scoring=rules.end_scoring,
+        reserve=rules.reserve,
+    )
+
+
+def end_name(end: int | None) -> wire.EndName | None:
+    """The wire name of an end ("west" ...), or None."""
+    return None if end is None else END_NAMES[end]  # type: ignore[return-value]
+
+
+def event(item: engine_events.Event) -> wire.AnyEvent:
+    """One engine event as a wire event (a draw says how many tiles, never which)."""
+    match item:
+        case engine_events.Played(seat, tile, end, total, points):
+            return wire.Played(
+                seat=seat, tile=str(Tile(tile)), end=end_name(end), total=total, points=points
+            )
+        case engine_events.Drew(seat, count, _):
+            return wire.Drew(seat=seat, count=count)
+        case engine_events.Passed(seat, _):
+            return wire.Passed(seat=seat)
+        case engine_events.HandEnded(kind, by, points, pips):
+            return wire.HandEnded(kind=kind, by=by, points=list(points), pips=list(pips))
+        case engine_events.HandStarted(number, leader):
+            return wire.HandStarted(number=number, leader=leader)
+        case engine_events.MatchEnded(winner):
+            return wire.MatchEnded(winner=winner if isinstance(winner, int) else list(winner))
+    raise TypeError(f"not an engine event: {item!r}")
+
+
+def events(items: Iterable[engine_events.Event]) -> list[wire.AnyEvent]:
+    """Engine events as wire events."""
+    return [event(item) for item in items]
+
+
+def move_spec(move: Move, single_end: bool = False) -> wire.MoveSpec:
+    """A move as the wire lists it; `single_end` leaves out an end the tile alone could take."""
+    if move.tile is None:
+        return wire.MoveSpec(pass_=True)
+    end = None if single_end else end_name(move.end)
+    return wire.MoveSpec(tile=str(Tile(move.tile)), end=end)
+
+
+def legal_specs(legal: list[Move]) -> list[wire.MoveSpec]:
+    """The legal moves, with an end only where the tile fits more than one end."""
+    ends_per_tile: dict[int | None, int] = {}
+    for move in legal:
+        ends_per_tile[move.tile] = ends_per_tile.get(move.tile, 0) + 1
+    return [move_spec(move, ends_per_tile[move.tile] == 1) for move in legal]
+
+
+def move_of(tile: str | None, end: str | None) -> Move:
+    """A wire play (tile "5-3", end name or None) or pass (tile None) as an engine move."""
+    if tile is None:
+        return Move()
+    return Move(Tile.parse(tile), None if end is None else END_BY_NAME[end])
+
+
+def layout(view: View) -> tuple[wire.Layout, wire.Ends]:
+    """The table as the wire draws it, and the number open at each end."""
+    table = view.layout
+    line, spinner = table.line()
+    drawn = wire.Layout(
+        line=[list(pair) for pair in line],
+        spinner=spinner,
+        north=[list(pair) for pair in table.chains[End.NORTH]],
+        south=[list(pair) for pair in table.chains[End.SOUTH]],
+    )
+    opened = [n if n >= 0 else None for n in table.open]
+    ends = wire.Ends(west=opened[0], east=opened[1], north=opened[2], south=opened[3])
+    return drawn, ends
+
+
+def hand_summary(result: engine_events.HandEnded | None) -> wire.HandSummary | None:
+    """The previous hand's result as shown between hands."""
+    if result is None:
+        return None
+    return wire.HandSummary(
+        kind=result.kind, by=result.by, points=list(result.points), pips=list(result.pips)
+    )
+
+
+def winner(value: int | tuple[int, ...] | None) -> wire.Winner:
+    """A winning side, or the list of sides sharing the win."""
+    return value if value is None or isinstance(value, int) else list(value)
+
+
+def game_view(view: View) -> wire.GameView:
+    """A seat's (or a spectator's) engine view as the wire's GameView."""
+    drawn, ends = layout(view)
+    return wire.GameView(
+        hand_number=view.hand_number,
+        leader=view.leader,
+        hand=None if view.hand is None else [str(tile) for tile in view.hand],
+        hand_counts=list(view.hand_counts),
+        boneyard=view.boneyard_size,
+        layout=drawn,
+        ends=ends,
+        total=view.total,
+        scores=list(view.scores),
+        target=view.rules.winning_score,
+        turn=view.turn,
+        legal=legal_specs(view.legal),
+        history=events(view.history),
+        last_hand=hand_summary(view.last_hand),
+        winner=winner(view.winner),
+        over=view.over,
+    )

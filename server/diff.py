@@ -1,0 +1,90 @@
+"""A fast RFC 6902 diff for room documents (the general `protocol.patch.diff` is ~50x slower).
+
+It walks both documents once: objects key by key, lists by their common prefix and suffix (so a
+tile leaving a hand is one `remove`, a new history event one `add`), anything else `replace`d.
+Scalars must match in type as well as value (`1` is not `true`). Any result is valid RFC 6902:
+`protocol.patch.apply(old, diff(old, new)) == new` is checked by the tests.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+Operation = dict[str, Any]
+
+
+def diff(old: Any, new: Any) -> list[Operation]:
+    """RFC 6902 operations that turn the JSON document `old` into `new`."""
+    operations: list[Operation] = []
+    _diff(old, new, "", operations)
+    return operations
+
+
+def pointer_token(key: str) -> str:
+    """A key escaped for a JSON pointer (RFC 6901)."""
+    return key.replace("~", "~0").replace("/", "~1") if "~" in key or "/" in key else key
+
+
+def _same(old: Any, new: Any) -> bool:
+    if type(old) is not type(new):
+        return False
+    if isinstance(old, dict):
+        return old.keys() == new.keys() and all(_same(old[k], new[k]) for k in old)
+    if isinstance(old, list):
+        return len(old) == len(new) and all(_same(a, b) for a, b in zip(old, new, strict=True))
+    return bool(old == new)
+
+
+def _diff(old: Any, new: Any, path: str, out: list[Operation]) -> None:
+    if old is new:
+        return
+    kind = type(old)
+    if kind is not type(new):
+        out.append({"op": "replace", "path": path, "value": new})
+    elif kind is dict:
+        _diff_objects(old, new, path, out)
+    elif kind is list:
+        _diff_lists(old, new, path, out)
+    elif old != new:
+        out.append({"op": "replace", "path": path, "value": new})
+
+
+def _diff_objects(
+    old: dict[str, Any], new: dict[str, Any], path: str, out: list[Operation]
+) -> None:
+    for key, value in old.items():
+        here = f"{path}/{pointer_token(key)}"
+        if key not in new:
+            out.append({"op": "remove", "path": here})
+        else:
+            _diff(value, new[key], here, out)
+    for key, value in new.items():
+        if key not in old:
+            out.append({"op": "add", "path": f"{path}/{pointer_token(key)}", "value": value})
+
+
+def _diff_lists(old: list[Any], new: list[Any], path: str, out: list[Operation]) -> None:
+    shorter = min(len(old), len(new))
+    start = 0
+    while start < shorter and _same(old[start], new[start]):
+        start += 1
+    if start == len(old) == len(new):
+        return
+    tail = 0
+    while tail < shorter - start and _same(old[-1 - tail], new[-1 - tail]):
+        tail += 1
+    old_middle = len(old) - start - tail
+    new_middle = len(new) - start - tail
+    if old_middle == new_middle:
+        for offset in range(old_middle):
+            index = start + offset
+            _diff(old[index], new[index], f"{path}/{index}", out)
+        return
+    if old_middle and new_middle:
+        out.append({"op": "replace", "path": path, "value": new})
+        return
+    for _ in range(old_middle):
+        out.append({"op": "remove", "path": f"{path}/{start}"})
+    for offset in range(new_middle):
+        index = start + offset
+        out.append({"op": "add", "path": f"{path}/{index}", "value": new[index]})

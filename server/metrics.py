@@ -1,0 +1,56 @@
+"""Counters for `GET /metrics`, written in the Prometheus text format."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Metrics:
+    """What the server counts; gauges (rooms, connections) are read when the page is written."""
+
+    matches_started: int = 0
+    matches_finished: int = 0
+    moves: int = 0
+    frames_sent: int = 0
+    slow_clients_dropped: int = 0
+    errors: Counter[str] = field(default_factory=Counter)
+
+    def text(self, rooms: int, connections: int, playing: int) -> str:
+        """The metrics page."""
+        lines = [
+            *_metric("allfives_rooms", "gauge", "Rooms open.", rooms),
+            *_metric("allfives_rooms_playing", "gauge", "Rooms with a match in progress.", playing),
+            *_metric("allfives_connections", "gauge", "Open WebSocket connections.", connections),
+            *_metric(
+                "allfives_matches_started_total",
+                "counter",
+                "Matches started.",
+                self.matches_started,
+            ),
+            *_metric(
+                "allfives_matches_finished_total",
+                "counter",
+                "Matches played to the end.",
+                self.matches_finished,
+            ),
+            *_metric("allfives_moves_total", "counter", "Moves applied.", self.moves),
+            *_metric("allfives_frames_sent_total", "counter", "Frames queued.", self.frames_sent),
+            *_metric(
+                "allfives_slow_clients_dropped_total",
+                "counter",
+                "Connections closed because they did not read.",
+                self.slow_clients_dropped,
+            ),
+            "# HELP allfives_errors_total Commands refused, by error code.",
+            "# TYPE allfives_errors_total counter",
+        ]
+        lines += [
+            f'allfives_errors_total{{code="{code}"}} {n}' for code, n in sorted(self.errors.items())
+        ]
+        return "\n".join(lines) + "\n"
+
+
+def _metric(name: str, kind: str, text: str, value: int) -> list[str]:
+    return [f"# HELP {name} {text}", f"# TYPE {name} {kind}", f"{name} {value}"]

@@ -1,0 +1,606 @@
+"""One room as a sans-I/O state machine: commands in, events and replies out, no awaits.
+
+`Room` holds the match, the seats (name, human or bot, connected, a hash of the secret seat
+token), the host, the phase (waiting, playing, finished), chat and a `seq` that grows by one with
+every change. Each method checks its command, raises `RoomError(code, message)` and changes
+nothing when it refuses, or changes the state, bumps `seq` and returns the public events.
+`Room.handle` dispatches a client message to those methods and wraps the result in an `Outcome`.
+The asyncio layer stores the room (`to_bytes`) before anyone sees the result, then publishes the
+change through `server.feed.Feed`.
+
+Forced passes are applied here: whenever the seat to play can neither play nor draw (its only
+legal move is a pass), the room passes for it at once, in the same change as the move before.
+
+Turn clock: when the room has `turn_seconds`, each human turn has that long; at the limit a bot
+plays that turn. A seat whose player is away (disconnected) waits for `turn_seconds`, or for
+`away_seconds` when the room has no clock; after that a bot plays every turn of that seat until
+the player comes back.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import msgspec
+
+from engine import PASS, IllegalMove, Match, Move, RulesError, View
+from protocol import errors
+from protocol import messages as msg
+from protocol.rules import RoomRules
+from protocol.views import CHAT_HISTORY, BotLevel, ChatLine, Phase, SeatInfo
+from server import convert
+
+STAND_IN_LEVEL: BotLevel = "normal"
+DEFAULT_AWAY_SECONDS = 60.0
+
+
+class RoomError(Exception):
+    """A refused command: a stable `code` from protocol.errors and a sentence for the player."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+class SeatState(msgspec.Struct, kw_only=True):
+    """Who holds a seat. Only a hash of a human's seat token is kept."""
+
+    name: str
+    kind: Literal["human", "bot"]
+    level: BotLevel | None = None
+    token_hash: str | None = None
+    connected: bool = False
+    stand_in: bool = False
+
+    def info(self, seat: int) -> SeatInfo:
+        """The seat as every client sees it (never the token)."""
+        return SeatInfo(
+            seat=seat,
+            name=self.name,
+            kind=self.kind,
+            level=self.level,
+            connected=self.connected or self.kind == "bot",
+        )
+
+
+class RoomState(msgspec.Struct, kw_only=True):
+    """Everything a room is, as stored: the match (hidden tiles included) and the room around it."""
+
+    code: str
+    rules: RoomRules
+    seats: list[SeatState | None]
+    host: int | None = None
+    phase: Phase = "waiting"
+    seq: int = 0
+    chat: list[ChatLine] = []
+    match: bytes | None = None
+    finished: bytes | None = None
+    finished_names: list[str] = []
+    matches: int = 0
+    moves: int = 0
+    deadline: float | None = None
+    deadline_move: int = -1
+    spectators: int = 0
+    owner: str = ""
+    empty_since: float | None = None
+
+
+@dataclass
+class Caller:
+    """Who sent a command: their seat in this room (None: not seated), spectating, their name."""
+
+    name: str
+    seat: int | None = None
+    spectating: bool = False
+
+
+@dataclass
+class Outcome:
+    """What a command did: public events (and whether the state changed) and replies to the sender."""
+
+    changed: bool = False
+    events: list[Any] = field(default_factory=list)
+    replies: list[msg.ServerMessage] = field(default_factory=list)
+    seat: int | None = None
+    token: str | None = None
+    spectating: bool | None = None
+    hint: View | None = None
+    finished: bool = False
+    left: bool = False
+
+
+@dataclass
+class BotTurn:
+    """A move a bot must make: for `seat`, at `level`, from `view`; valid while `move_number` holds."""
+
+    seat: int
+    level: BotLevel
+    view: View
+    move_number: int
+
+
+def new_token() -> str:
+    """A fresh secret seat token."""
+    return secrets.token_urlsafe(18)
+
+
+def token_hash(token: str) -> str:
+    """The stored form of a seat token."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class Room:
+    """One room: seats, host, phase, chat, the match and `seq`. See the module docstring."""
+
+    def __init__(self, state: RoomState, match: Match | None = None) -> None:
+        self.state = state
+        self.match = match
+        self.away_seconds = DEFAULT_AWAY_SECONDS
+
+    # -- building and storing --------------------------------------------------------------
+
+    @classmethod
+    def create(cls, code: str, rules: RoomRules, owner: str = "", now: float = 0.0) -> Room:
+        """An empty waiting room with these rules (RoomError `invalid` if the engine refuses them)."""
+        try:
+            convert.engine_rules(rules)
+        except RulesError as error:
+            raise RoomError(errors.INVALID, f"rules: {error}") from None
+        seats: list[SeatState | None] = [None] * rules.players
+        return cls(RoomState(code=code, rules=rules, seats=seats, owner=owner, empty_since=now))
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> Room:
+        """A room as stored by `to_bytes`; every human is marked away until they reconnect."""
+        state = _STATE_DECODER.decode(data)
+        match = Match.from_bytes(state.match) if state.match is not None else None
+        state.match = None
+        for seat in state.seats:
+            if seat is not None:
+                seat.connected = False
+        state.spectators = 0
+        return cls(state, match)
+
+    def to_bytes(self) -> bytes:
+        """The whole room as bytes, hidden tiles included (for the store, never for a client)."""
+        self.state.match = self.match.to_bytes() if self.match is not None else None
+        try:
+            return _STATE_ENCODER.encode(self.state)
+        finally:
+            self.state.match = None
+
+    # -- asking ----------------------------------------------------------------------------
+
+    @property
+    def code(self) -> str:
+        """The room code."""
+        return self.state.code
+
+    @property
+    def seq(self) -> int:
+        """The number of the latest change."""
+        return self.state.seq
+
+    @property
+    def rules(self) -> RoomRules:
+        """The room's rules and options."""
+        return self.state.rules
+
+    @property
+    def phase(self) -> Phase:
+        """waiting, playing or finished."""
+        return self.state.phase
+
+    @property
+    def seats(self) -> list[SeatState | None]:
+        """The seats, None where free."""
+        return self.state.seats
+
+    def free_seats(self) -> list[int]:
+        """Seats nobody holds."""
+        return [i for i, seat in enumerate(self.seats) if seat is None]
+
+    def human_seats(self) -> list[int]:
+        """Seats held by people."""
+        return [i for i, seat in enumerate(self.seats) if seat is not None and seat.kind == "human"]
+
+    def is_empty(self) -> bool:
+        """Whether nobody is connected: no seated player online and no spectator."""
+        if self.state.spectators:
+            return False
+        return not any(seat is not None and seat.connected for seat in self.seats)
+
+    def names(self) -> list[str]:
+        """The name in each seat ("" where free)."""
+        return [seat.name if seat is not None else "" for seat in self.seats]
+
+    def summary(self) -> msg.RoomSummary:
+        """The room as a public listing shows it."""
+        return msg.RoomSummary(
+            code=self.code,
+            rules=self.rules,
+            seats=[seat.name if seat is not None else None for seat in self.seats],
+            free_seats=self.free_seats(),
+        )
+
+    def seat_infos(self) -> list[SeatInfo | None]:
+        """Every seat as clients see it."""
+        return [seat.info(i) if seat is not None else None for i, seat in enumerate(self.seats)]
+
+    def seat_of_token(self, token: str) -> int | None:
+        """The seat a secret token belongs to, if any."""
+        wanted = token_hash(token)
+        for index, seat in enumerate(self.seats):
+            held = seat.token_hash if seat is not None else None
+            if held is not None and hmac.compare_digest(held, wanted):
+                return index
+        return None
+
+    # -- seats -----------------------------------------------------------------------------
+
+    def sit(self, name: str, seat: int | None = None, now: float = 0.0) -> tuple[int, str]:
+        """Seat a person in a waiting room (a chosen seat, or the first free); returns seat and token."""
+        self._require_phase("waiting", "join")
+        seat = self._free_seat(seat)
+        token = new_token()
+        self.seats[seat] = SeatState(
+            name=name, kind="human", token_hash=token_hash(token), connected=True
+        )
+        if self.state.host is None or self.seats[self.state.host] is None:
+            self.state.host = seat
+        self._changed(now)
+        return seat, token
+
+    def add_bot(self, by: int | None, seat: int | None, level: BotLevel, now: float = 0.0) -> int:
+        """Host: seat a bot in a waiting room; returns its seat."""
+        self._require_host(by, "add bots")
+        self._require_phase("waiting", "add bots")
+        seat = self._free_seat(seat)
+        self.seats[seat] = SeatState(name=f"bot:{level}", kind="bot", level=level)
+        self._changed(now)
+        return seat
+
+    def remove_bot(self, by: int | None, seat: int, now: float = 0.0) -> None:
+        """Host: free a bot's seat in a waiting room."""
+        self._require_host(by, "remove bots")
+        self._require_phase("waiting", "remove bots")
+        self._check_seat_number(seat)
+        held = self.seats[seat]
+        if held is None or held.kind != "bot":
+            raise RoomError(errors.INVALID, f"seat {seat} holds no bot")
+        self.seats[seat] = None
+        self._changed(now)
+
+    def leave(self, seat: int, now: float = 0.0) -> None:
+        """A player leaves: the seat is freed before and after a match, kept (away) during one."""
+        held = self.seats[seat]
+        if held is None:
+            return
+        if self.phase == "playing":
+            held.connected = False
+            self._arm_clock(now)
+        else:
+            self.seats[seat] = None
+            if self.state.host == seat:
+                self.state.host = self._next_host()
+        self._changed(now)
+
+    def connect(self, seat: int, now: float = 0.0) -> None:
+        """The player of a seat is back online (a stand-in bot stops playing for them)."""
+        held = self.seats[seat]
+        if held is None or held.kind != "human" or (held.connected and not held.stand_in):
+            return
+        held.connected = True
+        held.stand_in = False
+        self._arm_clock(now)
+        self._changed(now)
+
+    def disconnect(self, seat: int, now: float = 0.0) -> None:
+        """The player of a seat went offline; the seat stays theirs."""
+        held = self.seats[seat]
+        if held is None or held.kind != "human" or not held.connected:
+            return
+        held.connected = False
+        self._arm_clock(now)
+        self._changed(now)
+
+    def watch(self, delta: int, now: float = 0.0) -> None:
+        """A spectator came (+1) or went (-1)."""
+        self.state.spectators = max(0, self.state.spectators + delta)
+        self._changed(now)
+
+    # -- the match -------------------------------------------------------------------------
+
+    def start(self, by: int | None, now: float = 0.0, seed: int | None = None) -> list[Any]:
+        """Host: deal the first hand once every seat is taken; returns the events."""
+        self._require_host(by, "start the match")
+        self._require_phase("waiting", "start")
+        free = self.free_seats()
+        if free:
+            listed = ", ".join(str(s) for s in free)
+            raise RoomError(errors.INVALID, f"every seat must be taken first (free: {listed})")
+        rules = convert.engine_rules(self.rules)
+        self.match = Match.new(rules, seed=secrets.randbits(64) if seed is None else seed)
+        self.state.phase = "playing"
+        self.state.matches += 1
+        self.state.finished = None
+        self.state.finished_names = []
+        self.state.deadline = None
+        self.state.deadline_move = -1
+        events = list(self.match.events)
+        events += self._after_move(now)
+        self._changed(now)
+        return convert.events(events)
+
+    def play(self, seat: int | None, move: Move, now: float = 0.0) -> list[Any]:
+        """Play a seated player's move; returns the public events (forced passes included)."""
+        match = self._require_match(seat)
+        assert seat is not None
+        try:
+            events = match.apply(seat, move)
+        except IllegalMove as error:
+            code = errors.NOT_YOUR_TURN if error.code == "not_your_turn" else errors.ILLEGAL_MOVE
+            raise RoomError(code, f"{error.message} (rule {error.rule})") from None
+        events = [*events, *self._after_move(now)]
+        self._changed(now)
+        return convert.events(events)
+
+    def hint_view(self, seat: int | None) -> View:
+        """The view a hint is computed from: the asking seat's own, on its turn."""
+        match = self._require_match(seat)
+        if match.turn != seat:
+            raise RoomError(errors.NOT_YOUR_TURN, f"it is seat {match.turn}'s turn: no hint now")
+        return match.view_for(seat)
+
+    def bot_turn(self, now: float) -> BotTurn | None:
+        """The bot move due now, if any: a bot's turn, or a human's whose time is up or who is away."""
+        match = self.match
+        if self.phase != "playing" or match is None or match.over:
+            return None
+        seat = match.turn
+        held = self.seats[seat]
+        if held is None:
+            return None
+        if held.kind == "bot":
+            level: BotLevel = held.level or STAND_IN_LEVEL
+        elif held.stand_in or self._overdue(now):
+            level = STAND_IN_LEVEL
+        else:
+            return None
+        return BotTurn(seat, level, match.view_for(seat), self.state.moves)
+
+    def bot_play(self, turn: BotTurn, move: Move, now: float) -> list[Any] | None:
+        """Apply a bot's move if its turn is still current; returns the events, or None if stale."""
+        if self.bot_turn(now) is None or self.state.moves != turn.move_number:
+            return None
+        held = self.seats[turn.seat]
+        if held is not None and held.kind == "human" and not held.connected:
+            held.stand_in = True
+        return self.play(turn.seat, move, now)
+
+    def rematch(self, by: int | None, now: float = 0.0) -> None:
+        """Host: back to waiting with the same seats after a finished match."""
+        self._require_host(by, "call a rematch")
+        self._require_phase("finished", "rematch")
+        self.state.phase = "waiting"
+        self.match = None
+        for held in self.seats:
+            if held is not None:
+                held.stand_in = False
+        self._changed(now)
+
+    def finished_match(self) -> tuple[Match, list[str]]:
+        """The last finished match and its players' names (RoomError while none is finished)."""
+        if self.state.finished is None:
+            raise RoomError(
+                errors.WRONG_PHASE, "no finished match yet: a record exists once a match ends"
+            )
+        return Match.from_bytes(self.state.finished), list(self.state.finished_names)
+
+    def say(self, seat: int | None, name: str, text: str, now: float = 0.0) -> ChatLine:
+        """Add a chat line (the last CHAT_HISTORY are kept)."""
+        line = ChatLine(seat=seat, name=name, text=text)
+        chat = [*self.state.chat, line]
+        self.state.chat = chat[-CHAT_HISTORY:]
+        self._changed(now)
+        return line
+
+    # -- the clock -------------------------------------------------------------------------
+
+    @property
+    def deadline(self) -> float | None:
+        """When the current human turn runs out (wall-clock seconds), if it can."""
+        return self.state.deadline
+
+    def _overdue(self, now: float) -> bool:
+        state = self.state
+        return (
+            state.deadline is not None
+            and state.deadline_move == state.moves
+            and now >= state.deadline
+        )
+
+    def _arm_clock(self, now: float) -> None:
+        """Set or clear the current turn's deadline after a move or a seat's coming and going."""
+        state = self.state
+        match = self.match
+        if self.phase != "playing" or match is None or match.over:
+            state.deadline, state.deadline_move = None, -1
+            return
+        held = self.seats[match.turn]
+        if held is None or held.kind == "bot" or held.stand_in:
+            state.deadline, state.deadline_move = None, -1
+            return
+        limit = self.rules.turn_seconds
+        same_turn = state.deadline_move == state.moves and state.deadline is not None
+        if limit is not None:
+            if not same_turn:
+                state.deadline, state.deadline_move = now + limit, state.moves
+        elif not held.connected:
+            if not same_turn:
+                state.deadline, state.deadline_move = now + self.away_seconds, state.moves
+        else:
+            state.deadline, state.deadline_move = None, -1
+
+    # -- the dispatcher --------------------------------------------------------------------
+
+    def handle(self, caller: Caller, message: msg.ClientMessage, now: float = 0.0) -> Outcome:
+        """Apply one in-room client message for `caller`; RoomError if it is refused."""
+        outcome = Outcome()
+        handler = _HANDLERS.get(type(message))
+        if handler is None:
+            raise RoomError(errors.INVALID, f"{_tag(message)} is not a room command")
+        seq = self.seq
+        handler(self, caller, message, now, outcome)
+        outcome.changed = self.seq != seq
+        answered = any(getattr(reply, "id", None) is not None for reply in outcome.replies)
+        if outcome.changed and message.id is not None and not answered:
+            outcome.replies.append(msg.Ack(id=message.id))
+        return outcome
+
+    def _join(self, caller: Caller, message: msg.Join, now: float, out: Outcome) -> None:
+        if caller.seat is not None:
+            raise RoomError(errors.INVALID, f"you already sit at seat {caller.seat} here")
+        name = message.name or caller.name
+        seat, token = self.sit(name, message.seat, now)
+        if caller.spectating:
+            self.watch(-1, now)
+        out.seat, out.token, out.spectating = seat, token, False
+        out.replies.append(msg.Joined(room=self.code, seat=seat, seat_token=token, id=message.id))
+
+    def _spectate(self, caller: Caller, message: msg.Spectate, now: float, out: Outcome) -> None:
+        if caller.seat is not None or caller.spectating:
+            raise RoomError(errors.INVALID, "you are already in this room")
+        self.watch(+1, now)
+        out.spectating = True
+        out.replies.append(msg.Joined(room=self.code, seat=None, seat_token=None, id=message.id))
+
+    def _leave(self, caller: Caller, message: msg.Leave, now: float, out: Outcome) -> None:
+        if caller.seat is not None:
+            self.leave(caller.seat, now)
+        elif caller.spectating:
+            self.watch(-1, now)
+        else:
+            raise RoomError(errors.NOT_IN_ROOM, "you are not in a room")
+        out.left = True
+
+    def _add_bot(self, caller: Caller, message: msg.AddBot, now: float, out: Outcome) -> None:
+        self.add_bot(caller.seat, message.seat, message.level, now)
+
+    def _remove_bot(self, caller: Caller, message: msg.RemoveBot, now: float, out: Outcome) -> None:
+        self.remove_bot(caller.seat, message.seat, now)
+
+    def _start(self, caller: Caller, message: msg.Start, now: float, out: Outcome) -> None:
+        out.events = self.start(caller.seat, now)
+
+    def _play(self, caller: Caller, message: msg.Play, now: float, out: Outcome) -> None:
+        move = convert.move_of(message.tile, message.end)
+        out.events = self.play(caller.seat, move, now)
+        out.finished = self.phase == "finished"
+
+    def _pass(self, caller: Caller, message: msg.Pass, now: float, out: Outcome) -> None:
+        out.events = self.play(caller.seat, PASS, now)
+        out.finished = self.phase == "finished"
+
+    def _hint(self, caller: Caller, message: msg.Hint, now: float, out: Outcome) -> None:
+        out.hint = self.hint_view(caller.seat)
+
+    def _rematch(self, caller: Caller, message: msg.Rematch, now: float, out: Outcome) -> None:
+        self.rematch(caller.seat, now)
+
+    def _chat(self, caller: Caller, message: msg.Chat, now: float, out: Outcome) -> None:
+        if caller.seat is None and not caller.spectating:
+            raise RoomError(errors.NOT_IN_ROOM, "join or watch a room to chat")
+        out.events = [self.say(caller.seat, caller.name, message.text, now)]
+
+    # -- checks and bookkeeping ------------------------------------------------------------
+
+    def _changed(self, now: float) -> None:
+        self.state.seq += 1
+        if self.is_empty():
+            if self.state.empty_since is None:
+                self.state.empty_since = now
+        else:
+            self.state.empty_since = None
+
+    def _after_move(self, now: float) -> list[Any]:
+        """Pass for a seat that can do nothing else, count the move, and note the match's end."""
+        match = self.match
+        assert match is not None
+        events: list[Any] = []
+        while not match.over and match.legal_moves() == [PASS]:
+            events += match.apply(match.turn, PASS)
+        self.state.moves += 1
+        if match.over:
+            self.state.phase = "finished"
+            self.state.finished = match.to_bytes()
+            self.state.finished_names = self.names()
+        self._arm_clock(now)
+        return events
+
+    def _next_host(self) -> int | None:
+        humans = self.human_seats()
+        online = [s for s in humans if (held := self.seats[s]) is not None and held.connected]
+        return (online or humans or [None])[0]
+
+    def _free_seat(self, seat: int | None) -> int:
+        if seat is None:
+            free = self.free_seats()
+            if not free:
+                raise RoomError(errors.ROOM_FULL, f"room {self.code} has no free seat")
+            return free[0]
+        self._check_seat_number(seat)
+        if self.seats[seat] is not None:
+            raise RoomError(errors.ROOM_FULL, f"seat {seat} of room {self.code} is taken")
+        return seat
+
+    def _check_seat_number(self, seat: int) -> None:
+        if not 0 <= seat < self.rules.players:
+            raise RoomError(
+                errors.INVALID,
+                f"seat: room {self.code} has seats 0 to {self.rules.players - 1}, not {seat}",
+            )
+
+    def _require_phase(self, phase: Phase, doing: str) -> None:
+        if self.phase != phase:
+            raise RoomError(
+                errors.WRONG_PHASE, f"cannot {doing} while the room is {self.phase}, only {phase}"
+            )
+
+    def _require_host(self, seat: int | None, doing: str) -> None:
+        if seat is None or seat != self.state.host:
+            raise RoomError(errors.NOT_HOST, f"only the host may {doing}")
+
+    def _require_match(self, seat: int | None) -> Match:
+        if seat is None:
+            raise RoomError(errors.NOT_IN_ROOM, "take a seat to play")
+        if self.phase != "playing" or self.match is None:
+            raise RoomError(errors.WRONG_PHASE, f"no match in progress (the room is {self.phase})")
+        return self.match
+
+
+def _tag(message: msg.ClientMessage) -> str:
+    return str(message.__struct_config__.tag)
+
+
+_HANDLERS: dict[type[msg.ClientMessage], Any] = {
+    msg.Join: Room._join,
+    msg.Spectate: Room._spectate,
+    msg.Leave: Room._leave,
+    msg.AddBot: Room._add_bot,
+    msg.RemoveBot: Room._remove_bot,
+    msg.Start: Room._start,
+    msg.Play: Room._play,
+    msg.Pass: Room._pass,
+    msg.Hint: Room._hint,
+    msg.Rematch: Room._rematch,
+    msg.Chat: Room._chat,
+}
+
+_STATE_ENCODER = msgspec.msgpack.Encoder()
+_STATE_DECODER = msgspec.msgpack.Decoder(RoomState)

@@ -1,0 +1,100 @@
+"""Where rooms are kept: one small async interface, with `MemoryStore` as the embedded default.
+
+The server calls the store in a fixed order. For each accepted command in a room (commands in a
+room are applied one at a time, under that room's lock):
+
+1. the room applies the command in memory (`server.room.Room`), bumping its `seq`;
+2. `await store.save_room(code, seq, state)` with the whole room as bytes;
+3. only when that returns are replies and patches sent. If it raises `StoreUnavailable`, the room
+   is put back as it was before the command and the sender gets an `unavailable` error.
+
+`seq` grows by exactly one per saved change, so a store may refuse a save whose `seq` is not
+above the one it holds (a sign that another process changed the room). A finished match is also
+saved as an `allfives-record/1` JSON document with `save_record`. A Redis store implements the
+same methods.
+"""
+
+from __future__ import annotations
+
+import abc
+
+import msgspec
+
+
+class StoreUnavailable(Exception):
+    """The store cannot be reached or refused a write: nothing was saved."""
+
+
+class StoredRoom(msgspec.Struct, frozen=True):
+    """A room as saved: its `seq` and its state bytes (`Room.to_bytes`)."""
+
+    seq: int
+    state: bytes
+
+
+class Store(abc.ABC):
+    """Saved rooms and finished-match records, keyed by room code and record key."""
+
+    @abc.abstractmethod
+    async def save_room(self, code: str, seq: int, state: bytes) -> None:
+        """Save a room's state at `seq` (StoreUnavailable if it was not saved)."""
+
+    @abc.abstractmethod
+    async def load_room(self, code: str) -> StoredRoom | None:
+        """The saved state of a room, or None."""
+
+    @abc.abstractmethod
+    async def delete_room(self, code: str) -> None:
+        """Forget a room (an expired one)."""
+
+    @abc.abstractmethod
+    async def room_codes(self) -> list[str]:
+        """The codes of every saved room (read at start-up to resume them)."""
+
+    @abc.abstractmethod
+    async def save_record(self, key: str, record: bytes) -> None:
+        """Keep a finished match's record (JSON) under `key` ("ROOM/match-number")."""
+
+    @abc.abstractmethod
+    async def load_record(self, key: str) -> bytes | None:
+        """A kept record, or None."""
+
+    async def close(self) -> None:  # noqa: B027 - optional: a store with no connections skips it
+        """Release connections (nothing to do for memory)."""
+
+
+class MemoryStore(Store):
+    """Rooms and records in this process's memory: nothing to install, gone when it exits.
+
+    One instance may outlive a server (pass it to a second `run_server`) to resume rooms.
+    """
+
+    def __init__(self) -> None:
+        self.rooms: dict[str, StoredRoom] = {}
+        self.records: dict[str, bytes] = {}
+        self.saves = 0
+
+    async def save_room(self, code: str, seq: int, state: bytes) -> None:
+        """Save a room's state at `seq`."""
+        self.rooms[code] = StoredRoom(seq, state)
+        self.saves += 1
+
+    async def load_room(self, code: str) -> StoredRoom | None:
+        """The saved state of a room, or None."""
+        return self.rooms.get(code)
+
+    async def delete_room(self, code: str) -> None:
+        """Forget a room."""
+        self.rooms.pop(code, None)
+
+    async def room_codes(self) -> list[str]:
+        """The codes of every saved room."""
+        return list(self.rooms)
+
+    async def save_record(self, key: str, record: bytes) -> None:
+        """Keep a finished match's record."""
+        self.records[key] = record
+
+    async def load_record(self, key: str) -> bytes | None:
+        """A kept record, or None."""
+        return self.records.get(key)

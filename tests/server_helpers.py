@@ -1,0 +1,170 @@
+"""Scripted WebSocket clients for the server tests: they speak the protocol and keep every frame."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import random
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+from websockets.asyncio.client import ClientConnection, connect
+
+from protocol import messages as msg
+from protocol.patch import ClientState
+
+TIMEOUT = 10.0
+
+
+class Client:
+    """One connection: sends commands, reads frames into a ClientState, keeps every raw frame."""
+
+    def __init__(self, socket: ClientConnection, name: str) -> None:
+        self.socket = socket
+        self.name = name
+        self.state = ClientState()
+        self.frames: list[str] = []
+        self.inbox: list[msg.AnyServerMessage] = []
+        self.seat: int | None = None
+        self.token: str | None = None
+        self.room: str | None = None
+        self.ids = itertools.count(1)
+        self.on_patch: Callable[[Client, msg.Patch], None] | None = None
+
+    @classmethod
+    async def open(cls, url: str, name: str = "Ann", hello: bool = True, **hello_fields: Any) -> Client:
+        """Connect (and say hello unless told not to)."""
+        client = cls(await connect(url, max_size=2**22), name)
+        if hello:
+            reply = await client.request("hello", version=msg.PROTOCOL_VERSION, name=name, **hello_fields)
+            assert isinstance(reply, msg.Welcome), reply
+        return client
+
+    async def close(self) -> None:
+        """Close the connection."""
+        await self.socket.close()
+
+    async def send(self, kind: str, **fields: Any) -> int:
+        """Send a command with a fresh id; returns the id."""
+        id = next(self.ids)
+        await self.socket.send(msgspec.json.encode({"type": kind, "id": id, **fields}).decode())
+        return id
+
+    async def send_raw(self, frame: str | bytes) -> None:
+        """Send a frame as it is."""
+        await self.socket.send(frame)
+
+    async def receive(self, timeout: float = TIMEOUT) -> msg.AnyServerMessage:
+        """The next message, applied to the client's state."""
+        frame = await asyncio.wait_for(self.socket.recv(), timeout)
+        text = frame if isinstance(frame, str) else frame.decode()
+        self.frames.append(text)
+        message = msg.decode_server(text)
+        if isinstance(message, msg.Snapshot):
+            self.state.on_snapshot(message)
+        elif isinstance(message, msg.Patch):
+            self.state.on_patch(message)
+            if self.on_patch is not None:
+                self.on_patch(self, message)
+        elif isinstance(message, msg.Joined):
+            self.room, self.seat = message.room, message.seat
+            self.token = message.seat_token or self.token
+        return message
+
+    async def until(
+        self, test: Callable[[msg.AnyServerMessage], bool], timeout: float = TIMEOUT
+    ) -> msg.AnyServerMessage:
+        """Read until a message passes `test`; returns it."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            message = await self.receive(max(0.01, deadline - loop.time()))
+            if test(message):
+                return message
+
+    async def request(self, kind: str, **fields: Any) -> msg.AnyServerMessage:
+        """Send a command and read until the reply that carries its id (an error included)."""
+        id = await self.send(kind, **fields)
+        return await self.until(lambda m: getattr(m, "id", None) == id)
+
+    async def error_for(self, kind: str, **fields: Any) -> msg.Error:
+        """Send a command that must be refused; returns the error."""
+        reply = await self.request(kind, **fields)
+        assert isinstance(reply, msg.Error), reply
+        return reply
+
+    async def settle(self, seconds: float = 0.05) -> None:
+        """Read whatever arrives within `seconds`."""
+        with_deadline = asyncio.get_running_loop().time() + seconds
+        while True:
+            left = with_deadline - asyncio.get_running_loop().time()
+            if left <= 0:
+                return
+            try:
+                await self.receive(left)
+            except TimeoutError:
+                return
+
+    @property
+    def document(self) -> dict[str, Any]:
+        """The room document the client holds."""
+        assert self.state.document is not None
+        return self.state.document
+
+    def my_turn(self) -> bool:
+        """Whether the held document says it is this client's turn to play."""
+        if self.state.document is None:
+            return False
+        game = self.document.get("game")
+        return bool(
+            self.document["phase"] == "playing"
+            and game
+            and game["turn"] == self.document["you"]
+            and game["legal"]
+        )
+
+
+async def play_out(client: Client, rng: random.Random, timeout: float = 30.0) -> None:
+    """Play moves chosen at random from the `legal` list until the match is over."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    sent_at = -1
+    while True:
+        document = client.state.document
+        if document is not None and document["phase"] == "finished":
+            return
+        if client.my_turn() and client.state.seq != sent_at:
+            choice = rng.choice(client.document["game"]["legal"])
+            sent_at = client.state.seq or 0
+            if choice.get("pass"):
+                await client.send("pass")
+            else:
+                fields = {"tile": choice["tile"]}
+                if choice.get("end") is not None:
+                    fields["end"] = choice["end"]
+                await client.send("play", **fields)
+        message = await client.receive(max(0.01, deadline - loop.time()))
+        if isinstance(message, msg.Error):
+            raise AssertionError(f"{client.name}: {message}")
+
+
+async def seat_players(
+    url: str, players: int, humans: int, bots: str = "easy", **rules: Any
+) -> list[Client]:
+    """A room with `humans` scripted clients (the first is host) and bots in the other seats."""
+    host = await Client.open(url, "P0")
+    joined = await host.request("create_room", rules={"players": players, **rules})
+    assert isinstance(joined, msg.Joined), joined
+    await host.until(lambda m: isinstance(m, msg.Snapshot))
+    clients = [host]
+    for index in range(1, humans):
+        other = await Client.open(url, f"P{index}")
+        reply = await other.request("join", room=host.room)
+        assert isinstance(reply, msg.Joined), reply
+        await other.until(lambda m: isinstance(m, msg.Snapshot))
+        clients.append(other)
+    for _ in range(players - humans):
+        reply = await host.request("add_bot", level=bots)
+        assert isinstance(reply, msg.Ack), reply
+    return clients
