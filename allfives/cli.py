@@ -14,6 +14,7 @@ import sys
 COMMANDS: dict[str, tuple[str, str]] = {
     "replay": ("allfives.replay", "check a game record and print it with computed fields"),
     "arena": ("allfives.arena", "play bots against each other and compare them"),
+    "serve": ("server.serve", "run the game server (WebSocket, loopback unless told otherwise)"),
 }
 
 

@@ -171,3 +171,22 @@ class Feed:
         self._history_hand = (-1, -1)
         self._history = []
         self._chat_source = None
+
+
+def reference_document(room: Room, receiver: Receiver) -> dict[str, Any]:
+    """A receiver's document built the plain way, straight from its view (to check `Feed`)."""
+    state = room.state
+    match = room.match
+    view = wire.RoomView(
+        code=state.code,
+        rules=state.rules,
+        seats=room.seat_infos(),
+        you=receiver,
+        host=state.host,
+        phase=state.phase,
+        spectators=state.spectators,
+        game=convert.game_view(match.view_for(receiver)) if match is not None else None,
+        chat=list(state.chat),
+    )
+    document: dict[str, Any] = _to_builtins(view)
+    return document

@@ -1,0 +1,100 @@
+"""`allfives serve`: run the game server until SIGTERM or Ctrl-C.
+
+Every option can also come from an environment variable `ALLFIVES_<OPTION>` (for example
+`ALLFIVES_PORT=9000`, `ALLFIVES_MAX_ROOMS_PER_IP=4`); a command-line option wins over the
+environment. It listens on loopback unless told otherwise (`--host 0.0.0.0`) and logs to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import signal
+from collections.abc import Callable
+from typing import Any
+
+from server.app import Config, Server
+
+#: option -> (type, Config field, help).
+OPTIONS: dict[str, tuple[Callable[[str], Any], str, str]] = {
+    "host": (str, "host", "address to listen on (default 127.0.0.1: this machine only)"),
+    "port": (int, "port", "port to listen on (default 8765; 0 picks a free one)"),
+    "certfile": (str, "certfile", "TLS certificate (PEM) to serve wss://"),
+    "keyfile": (str, "keyfile", "TLS private key (PEM) for --certfile"),
+    "max-size": (int, "max_size", "largest frame in bytes; bigger ones close the connection"),
+    "rate": (float, "rate", "messages a second one connection may send on average"),
+    "burst": (int, "burst", "messages one connection may send at once"),
+    "max-connections-per-ip": (int, "max_connections_per_ip", "connections per client address"),
+    "max-rooms-per-ip": (int, "max_rooms_per_ip", "open rooms per client address"),
+    "bot-delay": (float, "bot_delay", "seconds between bot moves"),
+    "away-seconds": (float, "away_seconds", "how long an away player's turn waits for them"),
+    "empty-room-seconds": (float, "empty_room_seconds", "how long an empty room is kept"),
+    "bot-workers": (int, "bot_workers", "processes for the hard bot and hints"),
+}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of `allfives serve`."""
+    defaults = Config()
+    for option, (kind, name, text) in OPTIONS.items():
+        variable = env_name(option)
+        default = getattr(defaults, name)
+        parser.add_argument(
+            f"--{option}",
+            type=kind,
+            default=None,
+            help=f"{text} [${variable}, default {default}]",
+        )
+    parser.add_argument("--log-level", default=os.environ.get("ALLFIVES_LOG_LEVEL", "INFO"))
+
+
+def env_name(option: str) -> str:
+    """The environment variable of an option: --max-size -> ALLFIVES_MAX_SIZE."""
+    return "ALLFIVES_" + option.upper().replace("-", "_")
+
+
+def config_from(args: argparse.Namespace, environ: dict[str, str] | None = None) -> Config:
+    """The server's config from options, then environment variables, then defaults."""
+    environ = dict(os.environ) if environ is None else environ
+    config = Config()
+    for option, (kind, name, _) in OPTIONS.items():
+        value = getattr(args, name, None)
+        if value is None and env_name(option) in environ:
+            value = kind(environ[env_name(option)])
+        if value is not None:
+            setattr(config, name, value)
+    return config
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the server until SIGTERM or SIGINT; returns the exit status."""
+    logging.basicConfig(
+        level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    try:
+        config = config_from(args)
+    except ValueError as error:
+        logging.getLogger("allfives.server").error("bad setting: %s", error)
+        return 2
+    if bool(config.certfile) != bool(config.keyfile):
+        logging.getLogger("allfives.server").error("--certfile and --keyfile go together")
+        return 2
+    asyncio.run(serve_until_stopped(config))
+    return 0
+
+
+async def serve_until_stopped(config: Config) -> None:
+    """Serve until SIGTERM or SIGINT, then close every connection with 1001 and return."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stop.set)
+    server = Server(config)
+    await server.start()
+    print(f"allfives server listening on {server.url}", flush=True)
+    try:
+        await stop.wait()
+    finally:
+        await server.stop()
