@@ -39,8 +39,8 @@ class Ends(Struct, kw_only=True):
     south: Pip | None = None
 
 
-class MoveSpec(Struct, kw_only=True):
-    """A move a seat may make: a tile at an end (end None when only one end fits) or a pass."""
+class MoveSpec(Struct, kw_only=True, omit_defaults=True):
+    """A move: a tile at an end (None only for a lead) or a pass; JSON leaves out empty fields."""
 
     tile: Tile | None = None
     end: EndName | None = None
