@@ -40,7 +40,7 @@ class Ends(Struct, kw_only=True):
 
 
 class MoveSpec(Struct, kw_only=True, omit_defaults=True):
-    """A move: a tile at an end (None only for a lead) or a pass; JSON leaves out empty fields."""
+    """A move: a tile (with its end where it fits more than one) or a pass; JSON omits empty fields."""
 
     tile: Tile | None = None
     end: EndName | None = None

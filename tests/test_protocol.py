@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any, get_args
 
+import msgspec
 import msgspec.inspect as mi
 import pytest
 from hypothesis import given, settings
@@ -23,8 +25,10 @@ from protocol.messages import (
     Error,
     Hello,
     Join,
+    Patch,
     Play,
     ServerMessage,
+    Snapshot,
     decode_client,
     decode_server,
     encode,
@@ -32,6 +36,7 @@ from protocol.messages import (
     validate_chat,
     validate_name,
 )
+from protocol.patch import ClientState
 from protocol.tiles import ALL_TILES, format_tile, normalize_tile, parse_tile
 from protocol.views import (
     AnyEvent,
@@ -42,6 +47,7 @@ from protocol.views import (
     MatchEnded,
     Passed,
     Played,
+    RoomView,
     describe,
 )
 
@@ -340,3 +346,45 @@ def test_every_event_kind_has_a_sentence() -> None:
 def test_any_event_reads_as_one_line(event: Any, names: list[str], teams: bool) -> None:
     sentence = describe(event, names, teams)
     assert sentence and "\n" not in sentence.replace(getattr(event, "text", ""), "")
+
+
+# The protocol README is a spec a client can be written from: its examples must be true
+
+README = Path(__file__).resolve().parent.parent / "protocol" / "README.md"
+
+
+def readme_frames(start: str = "", stop: str = "") -> list[tuple[str, str]]:
+    """The `C:`/`S:` example frames of protocol/README.md (between two headings if given)."""
+    text = README.read_text()
+    if start:
+        text = text[text.index(start) :]
+    if stop:
+        text = text[: text.index(stop)]
+    return [(line[0], line[3:]) for line in text.splitlines() if line[:3] in ("C: ", "S: ")]
+
+
+def test_every_example_frame_in_the_readme_decodes() -> None:
+    frames = readme_frames()
+    assert len(frames) > 40
+    for side, frame in frames:
+        decoded = decode_client(frame) if side == "C" else decode_server(frame)
+        assert json.loads(encode(decoded)) == json.loads(frame) or side == "C", frame
+
+
+def test_the_readme_session_is_a_stream_a_client_can_follow() -> None:
+    client = ClientState()
+    seen: list[str] = []
+    for side, frame in readme_frames("## Example session", "## Python API"):
+        if side == "C":
+            continue
+        message = decode_server(frame)
+        if isinstance(message, Snapshot):
+            client.on_snapshot(message)
+        elif isinstance(message, Patch):
+            names = [seat.name if seat else "?" for seat in client.view.seats]
+            seen += [describe(event, names) for event in client.on_patch(message)]
+    document = README.read_text().split("```json\n", 1)[1].split("```", 1)[0]
+    assert client.view == msgspec.json.decode(document, type=RoomView)
+    assert client.seq == 9
+    assert seen[1] == "Ann led 5-5: total 10, scores 10"
+    assert seen[-1] == "bot:hard played 5-1 north: total 4"
