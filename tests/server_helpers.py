@@ -31,13 +31,18 @@ class Client:
         self.room: str | None = None
         self.ids = itertools.count(1)
         self.on_patch: Callable[[Client, msg.Patch], None] | None = None
+        self.patches = 0
 
     @classmethod
-    async def open(cls, url: str, name: str = "Ann", hello: bool = True, **hello_fields: Any) -> Client:
+    async def open(
+        cls, url: str, name: str = "Ann", hello: bool = True, **hello_fields: Any
+    ) -> Client:
         """Connect (and say hello unless told not to)."""
         client = cls(await connect(url, max_size=2**22), name)
         if hello:
-            reply = await client.request("hello", version=msg.PROTOCOL_VERSION, name=name, **hello_fields)
+            reply = await client.request(
+                "hello", version=msg.PROTOCOL_VERSION, name=name, **hello_fields
+            )
             assert isinstance(reply, msg.Welcome), reply
         return client
 
@@ -65,6 +70,7 @@ class Client:
             self.state.on_snapshot(message)
         elif isinstance(message, msg.Patch):
             self.state.on_patch(message)
+            self.patches += 1
             if self.on_patch is not None:
                 self.on_patch(self, message)
         elif isinstance(message, msg.Joined):

@@ -1,0 +1,221 @@
+"""Whole matches through a real server: scripted humans choosing from `legal`, bots, spectators."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from server_helpers import Client, play_out, seat_players
+
+from protocol import messages as msg
+from server.app import Config, Server, run_server
+from server.feed import Feed, reference_document
+from server.records import match_of
+
+References = dict[tuple[str, Any, int], str]
+
+
+def fast_config(**changes: Any) -> Config:
+    """A test server: ephemeral port, no pause between bot moves, a quick hard bot."""
+    options: dict[str, Any] = {
+        "port": 0,
+        "bot_delay": 0.0,
+        "hard_budget_ms": 5.0,
+        "bot_processes": False,
+        "rate": 1000.0,
+        "burst": 1000,
+    }
+    options.update(changes)
+    return Config(**options)
+
+
+@pytest.fixture
+def references(monkeypatch: pytest.MonkeyPatch) -> References:
+    """Every receiver's document after every change, built the plain way from its own view."""
+    kept: References = {}
+    publish = Feed.publish
+
+    def recording_publish(self: Feed, room: Any, events: list[Any]) -> dict[Any, bytes]:
+        frames = publish(self, room, events)
+        for receiver in self.documents:
+            kept[(room.code, receiver, room.seq)] = json.dumps(
+                reference_document(room, receiver), sort_keys=True
+            )
+        return frames
+
+    monkeypatch.setattr(Feed, "publish", recording_publish)
+    return kept
+
+
+@pytest.fixture
+async def server() -> AsyncIterator[Server]:
+    """A running server on an ephemeral port."""
+    async with run_server(fast_config()) as running:
+        yield running
+
+
+def check_against(references: References, client: Client) -> None:
+    """After each patch, the client's document must be the server's fresh view for it."""
+
+    def check(client: Client, patch: msg.Patch) -> None:
+        key = (client.room, client.document["you"], patch.seq)
+        assert json.dumps(client.document, sort_keys=True) == references[key]
+
+    client.on_patch = check
+
+
+async def finish_and_check(clients: list[Client], seed: int) -> None:
+    """Play the match out, then check each client's state against a fresh snapshot and the record."""
+    await asyncio.gather(*(play_out(c, random.Random(seed + i)) for i, c in enumerate(clients)))
+    for client in clients:
+        held, seq = json.dumps(client.document, sort_keys=True), client.state.seq
+        snapshot = await client.request("resync")
+        assert isinstance(snapshot, msg.Snapshot) and snapshot.seq == seq
+        assert json.dumps(client.document, sort_keys=True) == held
+        assert client.patches > 20
+    host = clients[0]
+    record = await host.request("record")
+    assert isinstance(record, msg.RecordReply)
+    replayed = match_of(record.record)
+    game = host.document["game"]
+    assert replayed.over and game["over"]
+    assert list(replayed.scores) == game["scores"] == record.record.scores
+    winner = replayed.winner
+    assert (list(winner) if isinstance(winner, tuple) else winner) == game["winner"]
+
+
+@pytest.mark.parametrize(
+    ("players", "humans", "bots", "rules"),
+    [
+        (2, 2, "easy", {"target": 100}),
+        (3, 3, "easy", {"target": 100, "end_scoring": "penalty"}),
+        (3, 1, "normal", {"target": 100}),
+        (4, 4, "easy", {"teams": True, "target": 100}),
+        (4, 2, "hard", {"teams": True, "target": 100, "reserve": 2}),
+        (4, 3, "normal", {"teams": False, "target": 100, "hand_size": "five"}),
+    ],
+)
+async def test_a_match_is_played_to_the_end(
+    server: Server,
+    references: References,
+    players: int,
+    humans: int,
+    bots: str,
+    rules: dict[str, Any],
+) -> None:
+    clients = await seat_players(server.url, players, humans, bots, **rules)
+    for client in clients:
+        check_against(references, client)
+    watcher = await Client.open(server.url, "Watcher")
+    assert isinstance(await watcher.request("spectate", room=clients[0].room), msg.Joined)
+    await watcher.until(lambda m: isinstance(m, msg.Snapshot))
+    check_against(references, watcher)
+    assert isinstance(await clients[0].request("start"), msg.Ack)
+    await asyncio.gather(
+        finish_and_check(clients, players * 10 + humans),
+        watcher.until(lambda m: watcher.document["phase"] == "finished", timeout=30),
+    )
+    assert watcher.document["game"]["hand"] is None
+    assert watcher.document["game"]["scores"] == clients[0].document["game"]["scores"]
+    assert server.metrics.matches_finished == 1
+    stored = await server.store.load_record(f"{clients[0].room}/1")
+    assert stored is not None
+
+
+async def test_a_rematch_returns_the_room_to_waiting_with_the_same_seats(server: Server) -> None:
+    clients = await seat_players(server.url, 2, 1, "easy", target=50)
+    host = clients[0]
+    await host.request("start")
+    await play_out(host, random.Random(1))
+    assert isinstance(await host.request("rematch"), msg.Ack)
+    assert host.document["phase"] == "waiting"
+    assert [s["name"] if s else None for s in host.document["seats"]] == ["P0", "bot:easy"]
+    await host.request("start")
+    await play_out(host, random.Random(2))
+    assert server.metrics.matches_finished == 2
+
+
+async def test_a_hint_is_a_legal_move_for_the_asking_seat(server: Server) -> None:
+    clients = await seat_players(server.url, 2, 2)
+    await clients[0].request("start")
+    await asyncio.gather(*(c.settle(0.1) for c in clients))
+    mover = next(c for c in clients if c.my_turn())
+    reply = await mover.request("hint")
+    assert isinstance(reply, msg.HintReply)
+    legal = mover.document["game"]["legal"]
+    assert reply.move.tile in {m.get("tile") for m in legal}
+
+
+async def test_the_hard_bot_thinks_in_another_process() -> None:
+    async with run_server(fast_config(bot_processes=True, hard_budget_ms=50.0)) as running:
+        clients = await seat_players(running.url, 2, 1, "hard", target=50)
+        host = clients[0]
+        await host.request("start")
+        pings = []
+        loop = asyncio.get_running_loop()
+        while host.document["phase"] != "finished":
+            if host.my_turn():
+                await play_out_one(host)
+            started = loop.time()
+            reply = await host.request("ping")
+            assert isinstance(reply, msg.Pong)
+            pings.append(loop.time() - started)
+        assert max(pings) < 0.045, "the event loop was held while the hard bot searched"
+        assert type(running.bots._pool).__name__ == "ProcessPoolExecutor"
+
+
+async def play_out_one(client: Client) -> None:
+    """Play the first legal move."""
+    choice = client.document["game"]["legal"][0]
+    if choice.get("pass"):
+        await client.send("pass")
+    else:
+        await client.send("play", tile=choice["tile"], end=choice.get("end"))
+    await client.until(lambda m: isinstance(m, msg.Ack))
+
+
+async def test_chat_reaches_everyone_in_the_room_and_is_bounded(server: Server) -> None:
+    clients = await seat_players(server.url, 2, 2)
+    watcher = await Client.open(server.url, "Eve")
+    await watcher.request("spectate", room=clients[0].room)
+    for index in range(55):
+        assert isinstance(await clients[0].request("chat", text=f"line {index}"), msg.Ack)
+    await watcher.request("chat", text="hi from the stands")
+    await asyncio.gather(*(c.settle(0.1) for c in [*clients, watcher]))
+    for client in [*clients, watcher]:
+        chat = client.document["chat"]
+        assert len(chat) == 50
+        assert chat[-1] == {
+            "type": "chat",
+            "seat": None,
+            "name": "Eve",
+            "text": "hi from the stands",
+        }
+
+
+async def test_public_waiting_rooms_are_listed(server: Server) -> None:
+    host = await Client.open(server.url, "Host")
+    await host.request("create_room", rules={"players": 3})
+    private = await Client.open(server.url, "Shy")
+    await private.request("create_room", rules={"players": 2, "public": False})
+    looker = await Client.open(server.url, "Looker")
+    reply = await looker.request("list_rooms")
+    assert isinstance(reply, msg.Rooms)
+    assert [(r.code, r.seats, r.free_seats) for r in reply.rooms] == [
+        (host.room, ["Host", None, None], [1, 2])
+    ]
+
+
+async def test_partners_can_choose_opposite_seats(server: Server) -> None:
+    host = await Client.open(server.url, "Ann")
+    await host.request("create_room", rules={"players": 4, "teams": True}, seat=0)
+    partner = await Client.open(server.url, "Cid")
+    joined = await partner.request("join", room=host.room.lower(), seat=2)
+    assert isinstance(joined, msg.Joined) and joined.seat == 2
+    await partner.until(lambda m: isinstance(m, msg.Snapshot))
+    assert partner.document["seats"][2]["name"] == "Cid"
+    assert partner.document["you"] == 2

@@ -1,0 +1,253 @@
+"""The room as a state machine, its per-receiver documents and patches: no sockets involved."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine import PASS, Move
+from protocol import messages as msg
+from protocol.patch import apply
+from protocol.rules import RoomRules
+from server.diff import diff
+from server.feed import SPECTATORS, Feed, reference_document
+from server.room import Caller, Room, RoomError
+
+JSON = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 3)
+    | st.sampled_from([0.5, 1.0])
+    | st.text(max_size=3),
+    lambda inner: (
+        st.lists(inner, max_size=6)
+        | st.dictionaries(
+            st.sampled_from(["a", "b", "~", "/", "a/b", "~1", "0"]), inner, max_size=4
+        )
+    ),
+    max_leaves=30,
+)
+
+
+def exact(value: Any) -> str:
+    """A rendering that tells 1 from 1.0 from true."""
+    return json.dumps(value, sort_keys=True)
+
+
+@given(JSON, JSON)
+def test_the_fast_diff_turns_any_document_into_any_other(old: Any, new: Any) -> None:
+    before = exact(old)
+    assert exact(apply({"d": old}, diff({"d": old}, {"d": new}))) == exact({"d": new})
+    assert exact(old) == before
+
+
+@given(st.lists(st.integers(0, 9), max_size=8), st.data())
+def test_a_tile_leaving_a_hand_is_one_remove(hand: list[int], data: st.DataObject) -> None:
+    if not hand:
+        return
+    index = data.draw(st.integers(0, len(hand) - 1))
+    smaller = hand[:index] + hand[index + 1 :]
+    operations = diff({"hand": hand}, {"hand": smaller})
+    assert len(operations) == 1
+    assert apply({"hand": hand}, operations) == {"hand": smaller}
+
+
+def room_with(players: int = 4, humans: int = 1, **options: Any) -> Room:
+    """A waiting room: humans H0.. in the first seats, easy bots in the rest; H0 hosts."""
+    room = Room.create("TEST", RoomRules(players=players, **options))
+    for index in range(humans):
+        room.sit(f"H{index}")
+    for _ in range(players - humans):
+        room.add_bot(0, None, "easy")
+    return room
+
+
+def test_a_refused_command_changes_nothing() -> None:
+    room = room_with(players=2, humans=2)
+    room.start(0, seed=7)
+    before, seq = room.to_bytes(), room.seq
+    match = room.match
+    assert match is not None
+    other = 1 - match.turn
+    with pytest.raises(RoomError) as refused:
+        room.play(other, match.legal_moves()[0])
+    assert refused.value.code == "not_your_turn"
+    with pytest.raises(RoomError) as illegal:
+        room.play(match.turn, PASS)
+    assert illegal.value.code == "illegal_move"
+    assert "rule 4.1" in illegal.value.message
+    with pytest.raises(RoomError) as host_only:
+        room.handle(Caller("H1", seat=1), msg.Rematch())
+    assert host_only.value.code == "not_host"
+    assert room.to_bytes() == before and room.seq == seq
+
+
+def test_only_the_host_manages_bots_and_only_while_waiting() -> None:
+    room = Room.create("TEST", RoomRules(players=3))
+    room.sit("H0")
+    room.sit("H1")
+    with pytest.raises(RoomError, match="only the host"):
+        room.add_bot(1, None, "hard")
+    room.add_bot(0, 2, "hard")
+    with pytest.raises(RoomError) as full:
+        room.sit("late")
+    assert full.value.code == "room_full"
+    with pytest.raises(RoomError) as not_bot:
+        room.remove_bot(0, 1)
+    assert not_bot.value.code == "invalid"
+    room.start(0, seed=1)
+    with pytest.raises(RoomError) as phase:
+        room.remove_bot(0, 2)
+    assert phase.value.code == "wrong_phase"
+
+
+def test_a_room_cannot_start_with_a_free_seat() -> None:
+    room = Room.create("TEST", RoomRules(players=3))
+    room.sit("H0")
+    with pytest.raises(RoomError, match="free: 1, 2"):
+        room.start(0)
+    assert room.phase == "waiting"
+
+
+def test_the_server_passes_for_a_seat_that_can_do_nothing_else() -> None:
+    rng = random.Random(3)
+    passes = 0
+    for seed in range(40):
+        room = room_with(players=4, humans=4, hand_size="five")
+        room.start(0, seed=seed)
+        match = room.match
+        assert match is not None
+        while room.phase == "playing":
+            assert match.legal_moves() != [PASS], "a forced pass was left to the player"
+            events = room.play(match.turn, rng.choice(match.legal_moves()))
+            passes += sum(1 for e in events if type(e).__name__ == "Passed")
+    assert passes > 0
+
+
+def test_a_room_survives_a_round_trip_through_bytes() -> None:
+    room = room_with(players=4, humans=2)
+    room.start(0, seed=5)
+    room.say(0, "H0", "good luck")
+    copy = Room.from_bytes(room.to_bytes())
+    assert copy.seq == room.seq and copy.names() == room.names()
+    assert copy.match is not None and room.match is not None
+    assert copy.match.to_bytes() == room.match.to_bytes()
+    assert copy.state.chat == room.state.chat
+    assert not any(seat.connected for seat in copy.seats if seat is not None)
+    assert b"token" not in room.to_bytes() or all(
+        seat is None or seat.token_hash is None or len(seat.token_hash) == 64 for seat in room.seats
+    )
+
+
+def test_seat_tokens_are_kept_only_as_hashes() -> None:
+    room = Room.create("TEST", RoomRules(players=2))
+    seat, token = room.sit("H0")
+    assert token.encode() not in room.to_bytes()
+    assert room.seat_of_token(token) == seat
+    assert room.seat_of_token(token + "x") is None
+
+
+def test_an_away_players_turn_waits_then_a_bot_plays_it_until_they_return() -> None:
+    room = room_with(players=2, humans=2)
+    room.away_seconds = 30
+    room.start(0, now=100.0, seed=2)
+    match = room.match
+    assert match is not None
+    seat = match.turn
+    room.disconnect(seat, now=101.0)
+    assert room.bot_turn(now=130.0) is None
+    turn = room.bot_turn(now=131.5)
+    assert turn is not None and turn.seat == seat and turn.view.seat == seat
+    room.bot_play(turn, turn.view.legal[0], now=131.5)
+    seats = room.seats
+    assert seats[seat] is not None and seats[seat].stand_in
+    while match.turn != seat and room.phase == "playing":
+        room.play(match.turn, match.legal_moves()[0], now=132.0)
+    if room.phase == "playing":
+        assert room.bot_turn(now=132.0) is not None, "the stand-in plays at once"
+        room.connect(seat, now=133.0)
+        assert room.bot_turn(now=1000.0) is None, (
+            "the player is back: no clock without turn_seconds"
+        )
+
+
+def test_the_turn_clock_plays_for_a_player_who_runs_out_of_time() -> None:
+    room = room_with(players=2, humans=2, turn_seconds=10)
+    room.start(0, now=0.0, seed=4)
+    assert room.deadline == 10.0
+    assert room.bot_turn(now=9.9) is None
+    turn = room.bot_turn(now=10.0)
+    assert turn is not None
+    room.bot_play(turn, turn.view.legal[0], now=10.0)
+    held = room.seats[turn.seat]
+    assert held is not None and not held.stand_in, "a connected player only loses that turn"
+    assert room.deadline == 20.0
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.integers(2, 4), st.integers(0, 2**32), st.booleans())
+def test_every_patch_turns_each_receivers_document_into_its_fresh_view(
+    players: int, seed: int, spectators: bool
+) -> None:
+    rng = random.Random(seed)
+    room = room_with(players=players, humans=players)
+    feed = Feed()
+    if spectators:
+        room.watch(+1)
+    held = {r: reference_document(room, r) for r in feed.receivers(room)}
+    feed.publish(room, [])
+    room.start(0, seed=seed)
+    match = room.match
+    assert match is not None
+    while room.phase == "playing":
+        if rng.random() < 0.1:
+            room.say(None, "someone", "hello")
+        else:
+            room.play(match.turn, rng.choice(match.legal_moves()))
+        frames = feed.publish(room, [])
+        for receiver, frame in frames.items():
+            patch = msg.decode_server(frame)
+            assert isinstance(patch, msg.Patch) and patch.seq == room.seq
+            held[receiver] = apply(held[receiver], patch.ops)
+            assert exact(held[receiver]) == exact(reference_document(room, receiver))
+    assert set(held) == set(frames)
+    assert (SPECTATORS in held) == spectators
+
+
+def test_a_returning_receiver_gets_the_patches_it_missed_or_a_snapshot() -> None:
+    room = room_with(players=2, humans=2)
+    feed = Feed(keep=4)
+    feed.publish(room, [])
+    room.start(0, seed=9)
+    match = room.match
+    assert match is not None
+    sent = {}
+    for _ in range(6):
+        room.play(match.turn, match.legal_moves()[0])
+        sent[room.seq] = feed.publish(room, [])[0]
+    assert feed.catch_up(room, 0, room.seq) == []
+    assert feed.catch_up(room, 0, room.seq - 3) == [
+        sent[s] for s in range(room.seq - 2, room.seq + 1)
+    ]
+    (snapshot,) = feed.catch_up(room, 0, room.seq - 5)
+    decoded = msg.decode_server(snapshot)
+    assert isinstance(decoded, msg.Snapshot) and decoded.seq == room.seq
+    assert msg.decode_server(feed.catch_up(room, 0, None)[0]) == decoded
+
+
+def test_a_stale_bot_move_is_dropped() -> None:
+    room = room_with(players=2, humans=1)
+    room.start(0, seed=11)
+    match = room.match
+    assert match is not None
+    if match.turn == 0:
+        room.play(0, match.legal_moves()[0])
+    turn = room.bot_turn(now=0.0)
+    assert turn is not None
+    room.bot_play(turn, turn.view.legal[0], now=0.0)
+    assert room.bot_play(turn, Move(), now=0.0) is None
