@@ -1,0 +1,367 @@
+"""`RedisStore`: rooms and records in Redis through asyncio_redis, for `allfives serve --redis`.
+
+Keys (every key starts with `prefix`, "allfives:" by default):
+
+- `allfives:room:<CODE>`: a hash with `seq`, `state` (the room's bytes), `writer` (a random id of
+  the process that wrote it) and `write` (that process's count of saves). It expires `room_ttl`
+  seconds after its last save.
+- `allfives:rooms`: the set of room codes, read at start-up (codes whose room expired are dropped
+  from it when found missing).
+- `allfives:record:<CODE>/<N>`: a finished match's `allfives-record/1` JSON, kept `record_ttl`
+  seconds.
+
+A save is one Lua script, so it is atomic: it writes the room only if the stored `seq` is lower,
+or equal and written by this same process with an earlier save (its own save that timed out and
+was answered `unavailable`, which this one replaces). Anything else means another process
+changed the room: the save is refused with `StoreConflict`. A save returns only once Redis has
+applied it (and, with `appendonly yes`, written it to its append-only file), and the server sends
+nothing before that.
+
+Every call is bounded by `timeout` seconds; a timeout, a lost connection or an error reply
+raises `StoreUnavailable`, never hangs. A lost connection is re-opened in the background with a
+short backoff (`RETRY_FIRST` doubling up to `RETRY_MAX` seconds), so the server recovers on its
+own once Redis is back. See docs/persistence.md.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+import secrets
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+from urllib.parse import unquote, urlsplit
+
+import asyncio_redis
+from asyncio_redis.encoders import BytesEncoder
+
+from server.store import Store, StoredRoom, StoreUnavailable
+
+log = logging.getLogger("allfives.store")
+
+T = TypeVar("T")
+
+DAY = 24 * 60 * 60
+DEFAULT_RECORD_TTL = 30 * DAY
+DEFAULT_ROOM_TTL = 7 * DAY
+DEFAULT_TIMEOUT = 2.0
+RETRY_FIRST = 0.05
+RETRY_MAX = 1.0
+SAVED = -1
+#: What asyncio_redis raises for an error reply (ErrorReply is not an asyncio_redis.Error).
+REDIS_ERRORS = (asyncio_redis.Error, asyncio_redis.ErrorReply)
+
+#: KEYS: room hash, room set. ARGV: seq, writer, write number, state, ttl, code.
+#: Returns SAVED, or the stored seq when the save is refused.
+SAVE_ROOM = """
+local held = redis.call('HMGET', KEYS[1], 'seq', 'writer', 'write')
+local seq = tonumber(ARGV[1])
+if held[1] then
+  local stored = tonumber(held[1])
+  if stored > seq then return stored end
+  if stored == seq and (held[2] ~= ARGV[2] or tonumber(held[3]) > tonumber(ARGV[3])) then
+    return stored
+  end
+end
+redis.call('HSET', KEYS[1], 'seq', ARGV[1], 'writer', ARGV[2], 'write', ARGV[3], 'state', ARGV[4])
+redis.call('EXPIRE', KEYS[1], ARGV[5])
+redis.call('SADD', KEYS[2], ARGV[6])
+return -1
+"""
+
+
+class StoreConflict(StoreUnavailable):
+    """A save was refused because the stored room is newer: another process changed it."""
+
+    def __init__(self, code: str, seq: int, stored: int) -> None:
+        super().__init__(f"room {code}: save of change {seq} refused, Redis holds change {stored}")
+        self.code = code
+        self.seq = seq
+        self.stored = stored
+
+
+@dataclass(frozen=True)
+class RedisAddress:
+    """Where Redis is: host, port, database number and password, from a redis:// URL."""
+
+    host: str
+    port: int
+    db: int = 0
+    password: str | None = None
+
+    def __str__(self) -> str:
+        return f"redis://{self.host}:{self.port}/{self.db}"
+
+
+def parse_url(url: str) -> RedisAddress:
+    """Read `redis://[:password@]host[:port][/db]`; ValueError with the reason otherwise."""
+    parts = urlsplit(url.strip())
+    if parts.scheme != "redis":
+        raise ValueError(f"a Redis URL looks like redis://host:6379/0, not {url!r}")
+    try:
+        port = parts.port or 6379
+    except ValueError:
+        raise ValueError(f"the port of {url!r} is not a number from 1 to 65535") from None
+    path = parts.path.strip("/")
+    if path and not path.isdigit():
+        raise ValueError(f"the database of {url!r} must be a number, like /0")
+    return RedisAddress(
+        host=parts.hostname or "localhost",
+        port=port,
+        db=int(path or 0),
+        password=unquote(parts.password) if parts.password else None,
+    )
+
+
+class RedisStore(Store):
+    """Rooms and records in Redis; see the module docstring for keys, guard and failures."""
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        record_ttl: int = DEFAULT_RECORD_TTL,
+        room_ttl: int = DEFAULT_ROOM_TTL,
+        timeout: float = DEFAULT_TIMEOUT,
+        prefix: str = "allfives:",
+    ) -> None:
+        if record_ttl <= 0 or room_ttl <= 0:
+            raise ValueError("record and room lifetimes must be a positive number of seconds")
+        self.address = parse_url(url)
+        self.record_ttl = record_ttl
+        self.room_ttl = room_ttl
+        self.timeout = timeout
+        self.prefix = prefix.encode()
+        self.writer = secrets.token_hex(8).encode()
+        self._writes = itertools.count(1)
+        self._connection: asyncio_redis.Connection | None = None
+        self._script: Any = None
+        self._connecting: asyncio.Task[None] | None = None
+        self._attempted: asyncio.Future[None] | None = None
+        self._closed = False
+
+    # -- keys ------------------------------------------------------------------------------
+
+    def room_key(self, code: str) -> bytes:
+        """The key of a room's hash."""
+        return self.prefix + b"room:" + code.encode()
+
+    @property
+    def rooms_key(self) -> bytes:
+        """The key of the set of room codes."""
+        return self.prefix + b"rooms"
+
+    def record_key(self, key: str) -> bytes:
+        """The key of a kept record."""
+        return self.prefix + b"record:" + key.encode()
+
+    # -- the Store interface ---------------------------------------------------------------
+
+    async def save_room(self, code: str, seq: int, state: bytes) -> None:
+        """Save a room at `seq` (StoreConflict if Redis holds a newer change of it)."""
+        keys = [self.room_key(code), self.rooms_key]
+        args = [
+            str(seq).encode(),
+            self.writer,
+            str(next(self._writes)).encode(),
+            state,
+            str(self.room_ttl).encode(),
+            code.encode(),
+        ]
+
+        async def run(connection: asyncio_redis.Connection) -> int:
+            try:
+                reply = await self._script.run(keys=keys, args=args)
+            except asyncio_redis.ScriptKilledError:
+                # An error reply: most often NOSCRIPT after a Redis restart. Load it and try once
+                # more; a real refusal (out of memory, disk full) fails again and is reported.
+                self._script = await connection.register_script(SAVE_ROOM)
+                reply = await self._script.run(keys=keys, args=args)
+            result: int = await reply.return_value()
+            return result
+
+        stored = await self._call(f"save room {code}", run)
+        if stored != SAVED:
+            raise StoreConflict(code, seq, stored)
+
+    async def load_room(self, code: str) -> StoredRoom | None:
+        """The saved state of a room, or None (its code is then dropped from the set)."""
+
+        async def run(connection: asyncio_redis.Connection) -> list[bytes | None]:
+            reply = await connection.hmget(self.room_key(code), [b"seq", b"state"])
+            values: list[bytes | None] = await reply.aslist()
+            return values
+
+        seq, state = await self._call(f"load room {code}", run)
+        if seq is None or state is None:
+            await self._call(
+                f"forget room {code}", lambda c: c.srem(self.rooms_key, [code.encode()])
+            )
+            return None
+        return StoredRoom(int(seq), state)
+
+    async def delete_room(self, code: str) -> None:
+        """Forget a room."""
+
+        async def run(connection: asyncio_redis.Connection) -> None:
+            await connection.delete([self.room_key(code)])
+            await connection.srem(self.rooms_key, [code.encode()])
+
+        await self._call(f"delete room {code}", run)
+
+    async def room_codes(self) -> list[str]:
+        """The codes of every saved room."""
+
+        async def run(connection: asyncio_redis.Connection) -> set[bytes]:
+            members: set[bytes] = await (await connection.smembers(self.rooms_key)).asset()
+            return members
+
+        return sorted(code.decode() for code in await self._call("list rooms", run))
+
+    async def save_record(self, key: str, record: bytes) -> None:
+        """Keep a finished match's record for `record_ttl` seconds."""
+        await self._call(
+            f"save record {key}",
+            lambda c: c.set(self.record_key(key), record, expire=self.record_ttl),
+        )
+
+    async def load_record(self, key: str) -> bytes | None:
+        """A kept record, or None."""
+        record: bytes | None = await self._call(
+            f"load record {key}", lambda c: c.get(self.record_key(key))
+        )
+        return record
+
+    async def close(self) -> None:
+        """Close the connection and stop reconnecting."""
+        self._closed = True
+        if self._connecting is not None:
+            self._connecting.cancel()
+        if self._connection is not None:
+            self._connection.close()
+            self._connection = None
+
+    # -- connection ------------------------------------------------------------------------
+
+    @property
+    def connected(self) -> bool:
+        """Whether a connection to Redis is open right now."""
+        connection = self._connection
+        return connection is not None and connection.protocol.is_connected
+
+    async def ping(self) -> None:
+        """Check that Redis answers (StoreUnavailable if not)."""
+        await self._call("ping", lambda c: c.ping())
+
+    async def _call(
+        self, what: str, operation: Callable[[asyncio_redis.Connection], Awaitable[T]]
+    ) -> T:
+        """Run one operation on the connection within `timeout`; StoreUnavailable if it fails."""
+        connection = await self._connection_now()
+        try:
+            return await asyncio.wait_for(operation(connection), self.timeout)
+        except TimeoutError:
+            self._drop(connection, f"{what} timed out after {self.timeout:g}s")
+            raise StoreUnavailable(f"Redis did not answer within {self.timeout:g}s") from None
+        except asyncio_redis.NotConnectedError:
+            self._drop(connection, f"connection lost during {what}")
+            raise StoreUnavailable(f"the connection to Redis was lost during {what}") from None
+        except REDIS_ERRORS as error:
+            raise StoreUnavailable(f"Redis refused to {what}: {error}") from None
+
+    async def _connection_now(self) -> asyncio_redis.Connection:
+        """The open connection; waits for a first attempt to open one, fails fast after that."""
+        if self._closed:
+            raise StoreUnavailable("the store is closed")
+        connection = self._connection
+        if connection is not None and connection.protocol.is_connected:
+            return connection
+        if connection is not None:
+            self._drop(connection, "connection lost")
+        attempted = self._reconnect()
+        if not attempted.done():
+            # The first attempt since the connection was lost (or ever) is worth waiting for.
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(attempted), self.timeout)
+        connection = self._connection
+        if connection is None:
+            raise StoreUnavailable(f"Redis at {self.address} cannot be reached")
+        return connection
+
+    def _drop(self, connection: asyncio_redis.Connection, reason: str) -> None:
+        """Close a connection that failed; the next call opens a new one."""
+        if self._connection is connection:
+            log.warning("Redis at %s: %s; reconnecting", self.address, reason)
+            self._connection = None
+        connection.close()
+
+    def _reconnect(self) -> asyncio.Future[None]:
+        """Start opening a connection in the background unless under way; its first attempt."""
+        if self._connecting is None or self._connecting.done():
+            loop = asyncio.get_running_loop()
+            self._attempted = loop.create_future()
+            self._connecting = loop.create_task(self._keep_trying(self._attempted))
+        assert self._attempted is not None
+        return self._attempted
+
+    async def _keep_trying(self, attempted: asyncio.Future[None]) -> None:
+        """Open a connection, retrying with a short capped backoff until it works or we close."""
+        delay = RETRY_FIRST
+        failures = 0
+        try:
+            while not self._closed:
+                try:
+                    connection = await asyncio.wait_for(self._open(), self.timeout)
+                except (OSError, TimeoutError, *REDIS_ERRORS) as error:
+                    if not failures:
+                        log.warning(
+                            "Redis at %s cannot be reached (%s); retrying", self.address, error
+                        )
+                    failures += 1
+                    _settle(attempted)
+                    await asyncio.sleep(delay)
+                    delay = min(RETRY_MAX, delay * 2)
+                    continue
+                if self._closed:
+                    connection.close()
+                    return
+                if failures:
+                    log.info("Redis at %s is back", self.address)
+                self._connection = connection
+                return
+        finally:
+            _settle(attempted)
+
+    async def _open(self) -> asyncio_redis.Connection:
+        """A new connection, logged in, on the right database, with the save script loaded."""
+        connection = await asyncio_redis.Connection.create(
+            host=self.address.host,
+            port=self.address.port,
+            db=0,
+            encoder=BytesEncoder(),
+            auto_reconnect=False,
+        )
+        try:
+            # Done here rather than by asyncio_redis, which does it in a task that commands
+            # sent right after connecting may overtake.
+            if self.address.password:
+                await connection.auth(self.address.password.encode())
+            if self.address.db:
+                await connection.select(self.address.db)
+            self._script = await connection.register_script(SAVE_ROOM)
+        except BaseException:
+            connection.close()
+            raise
+        return connection
+
+
+def _settle(future: asyncio.Future[None]) -> None:
+    """Mark an attempt as made (once)."""
+    if not future.done():
+        future.set_result(None)
+
+
+__all__ = ["RedisAddress", "RedisStore", "StoreConflict", "parse_url"]
