@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from server.app import Config, Server
+from server.store import StoreUnavailable
 
 #: option -> (type, Config field, help).
 OPTIONS: dict[str, tuple[Callable[[str], Any], str, str]] = {
@@ -47,6 +48,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
             default=None,
             help=f"{text} [${variable}, default {default}]",
         )
+    parser.add_argument(
+        "--redis",
+        metavar="URL",
+        help="keep rooms in Redis at redis://host:port/db instead of memory [$ALLFIVES_REDIS_URL]",
+    )
+    parser.add_argument(
+        "--record-ttl",
+        type=int,
+        metavar="SECONDS",
+        help="with --redis, how long finished-match records are kept "
+        "[$ALLFIVES_RECORD_TTL, default 30 days]",
+    )
     parser.add_argument("--log-level", default=os.environ.get("ALLFIVES_LOG_LEVEL", "INFO"))
 
 
@@ -65,6 +78,12 @@ def config_from(args: argparse.Namespace, environ: dict[str, str] | None = None)
             value = kind(environ[env_name(option)])
         if value is not None:
             setattr(config, name, value)
+    url = getattr(args, "redis", None) or environ.get("ALLFIVES_REDIS_URL")
+    if url:
+        from server.redis_store import DEFAULT_RECORD_TTL, RedisStore
+
+        ttl = getattr(args, "record_ttl", None) or environ.get("ALLFIVES_RECORD_TTL")
+        config.store = RedisStore(url, record_ttl=int(ttl or DEFAULT_RECORD_TTL))
     return config
 
 
@@ -81,7 +100,11 @@ def run(args: argparse.Namespace) -> int:
     if bool(config.certfile) != bool(config.keyfile):
         logging.getLogger("allfives.server").error("--certfile and --keyfile go together")
         return 2
-    asyncio.run(serve_until_stopped(config))
+    try:
+        asyncio.run(serve_until_stopped(config))
+    except StoreUnavailable as error:
+        logging.getLogger("allfives.server").error("cannot load the saved rooms: %s", error)
+        return 1
     return 0
 
 
