@@ -96,6 +96,9 @@ class Connection:
         self.socket = socket
         self.address = address
         self.queue: asyncio.Queue[bytes | None] = asyncio.Queue(server.config.send_queue)
+        self.close_code, self.close_reason = CLOSE_GOING_AWAY, ""
+        self.writer: asyncio.Task[None] | None = None
+        self.closer: asyncio.Task[None] | None = None
         self.bucket = TokenBucket(server.config.rate, server.config.burst, time.monotonic())
         self.name = ""
         self.greeted = False
@@ -125,26 +128,28 @@ class Connection:
         """Queue a message."""
         self.send(msg.encode(message))
 
-    def close(self, code: int, reason: str) -> None:
-        """Close the connection soon, dropping what is still queued."""
+    def close(self, code: int, reason: str, flush: bool = False) -> None:
+        """Close the connection: after what is queued (`flush`), or now, dropping it."""
         if self.closing:
             return
         self.closing = True
-        with contextlib.suppress(asyncio.QueueEmpty):
-            while True:
-                self.queue.get_nowait()
-        self.queue.put_nowait(None)
-        self.server._spawn(self.socket.close(code, reason))
+        self.close_code, self.close_reason = code, reason
+        if flush:
+            with contextlib.suppress(asyncio.QueueFull):
+                self.queue.put_nowait(None)
+                return
+        if self.writer is not None:
+            self.writer.cancel()
+        self.closer = asyncio.get_running_loop().create_task(self.socket.close(code, reason))
 
     async def write(self) -> None:
-        """Send queued frames in order until the connection ends."""
+        """Send queued frames in order; close after them when `close(flush=True)` asked to."""
         socket = self.socket
         queue = self.queue
-        try:
+        with contextlib.suppress(ConnectionClosed):
             while (frame := await queue.get()) is not None:
                 await socket.send(frame, text=True)
-        except ConnectionClosed:
-            pass
+            await socket.close(self.close_code, self.close_reason)
 
 
 class LiveRoom:
@@ -309,17 +314,18 @@ class Server:
         connection = Connection(self, socket, address)
         self.connections.add(connection)
         self.connections_per_ip.add(address)
-        writer = asyncio.get_running_loop().create_task(connection.write())
+        connection.writer = asyncio.get_running_loop().create_task(connection.write())
         try:
             async for frame in socket:
-                if connection.closing:
-                    break
-                await self._on_frame(connection, frame)
+                if not connection.closing:  # still read while closing, to see the close frame
+                    await self._on_frame(connection, frame)
         except ConnectionClosed:
             pass
         finally:
+            if connection.closer is not None:
+                await connection.closer
             connection.closing = True
-            writer.cancel()
+            connection.writer.cancel()
             self.connections.discard(connection)
             self.connections_per_ip.remove(address)
             await self._leave_room(connection, disconnected=True)
@@ -327,7 +333,7 @@ class Server:
     async def _on_frame(self, connection: Connection, frame: str | bytes) -> None:
         if not connection.bucket.allow(time.monotonic()):
             if connection.bucket.refused_in_a_row > self.config.flood_limit:
-                connection.close(CLOSE_POLICY, "flooding: too many messages")
+                connection.close(CLOSE_POLICY, "flooding: too many messages", flush=True)
             elif (
                 connection.bucket.refused_in_a_row == 1
                 or connection.bucket.refused_in_a_row % 10 == 0

@@ -37,11 +37,15 @@ class BotRunner:
         if level in CHEAP_LEVELS or len(view.legal) == 1:
             return choose_move(level, view, seed, self.budget_ms)
         loop = asyncio.get_running_loop()
+        if self._pool is None:
+            # Starting worker processes takes a while: never on the event loop's thread.
+            await loop.run_in_executor(None, self._start)
+        assert self._pool is not None
         return await loop.run_in_executor(
-            self._executor(), choose_move, level, view, seed, self.budget_ms
+            self._pool, choose_move, level, view, seed, self.budget_ms
         )
 
-    def _executor(self) -> Executor:
+    def _start(self) -> None:
         if self._pool is None:
             if self.processes:
                 context = multiprocessing.get_context("forkserver")
@@ -50,7 +54,7 @@ class BotRunner:
                 self._pool = ProcessPoolExecutor(self.workers, mp_context=context)
             else:
                 self._pool = ThreadPoolExecutor(self.workers, thread_name_prefix="hard-bot")
-        return self._pool
+            self._pool.submit(int).result()
 
     def close(self) -> None:
         """Stop the pool (running decisions are abandoned)."""

@@ -80,7 +80,7 @@ def _diff_lists(old: list[Any], new: list[Any], path: str, out: list[Operation])
             index = start + offset
             _diff(old[index], new[index], f"{path}/{index}", out)
         return
-    if old_middle and new_middle:
+    if (old_middle and new_middle) or old_middle + new_middle > len(new) + 1:
         out.append({"op": "replace", "path": path, "value": new})
         return
     for _ in range(old_middle):

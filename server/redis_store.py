@@ -41,6 +41,8 @@ from asyncio_redis.encoders import BytesEncoder
 from server.store import Store, StoredRoom, StoreUnavailable
 
 log = logging.getLogger("allfives.store")
+# asyncio_redis logs every connection attempt at INFO; this module logs what matters itself.
+logging.getLogger("asyncio_redis").setLevel(logging.WARNING)
 
 T = TypeVar("T")
 

@@ -7,7 +7,8 @@ import json
 import random
 
 from server_helpers import Client, play_out, seat_players
-from test_server_play import References, check_against, fast_config, references  # noqa: F401
+from test_server_play import References, check_against, fast_config
+from test_server_play import references as references
 from websockets.exceptions import ConnectionClosed
 
 from protocol import messages as msg

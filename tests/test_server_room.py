@@ -195,7 +195,7 @@ def test_every_patch_turns_each_receivers_document_into_its_fresh_view(
     players: int, seed: int, spectators: bool
 ) -> None:
     rng = random.Random(seed)
-    room = room_with(players=players, humans=players)
+    room = room_with(players=players, humans=players, target=100)
     feed = Feed()
     if spectators:
         room.watch(+1)

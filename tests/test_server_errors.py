@@ -1,0 +1,215 @@
+"""Every refusal a client can meet: a stable code, the command and id it answers, nothing changed."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import socket
+from collections.abc import AsyncIterator
+
+import pytest
+from server_helpers import Client, play_out, seat_players
+from test_server_play import fast_config
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+
+from protocol import errors
+from protocol import messages as msg
+from server.app import Server, run_server
+from server.store import MemoryStore, StoreUnavailable
+
+
+class FlakyStore(MemoryStore):
+    """A memory store that can be switched off, to stand for a store that cannot be reached."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.down = False
+
+    async def save_room(self, code: str, seq: int, state: bytes) -> None:
+        """Save, unless switched off."""
+        if self.down:
+            raise StoreUnavailable("switched off by the test")
+        await super().save_room(code, seq, state)
+
+
+@pytest.fixture
+async def server() -> AsyncIterator[Server]:
+    """A running server with a store the test can switch off."""
+    async with run_server(fast_config(store=FlakyStore())) as running:
+        yield running
+
+
+async def test_frames_that_are_not_commands(server: Server) -> None:
+    client = await Client.open(server.url)
+    await client.send_raw("{not json")
+    assert_error(await client.receive(), "bad_json", None, None)
+    await client.send_raw(b"\xff\xfe\x00")
+    assert_error(await client.receive(), "bad_json", None, None)
+    await client.send_raw('{"type": "dance", "id": 7}')
+    assert_error(await client.receive(), "unknown_type", None, 7)
+    await client.send_raw('{"type": "join", "id": 8}')
+    error = assert_error(await client.receive(), "invalid", "join", 8)
+    assert "room" in error.message
+    await client.send_raw('{"type": "play", "id": 9, "tile": "7-3"}')
+    error = assert_error(await client.receive(), "invalid", "play", 9)
+    assert 'a tile like "5-3"' in error.message
+    await client.send_raw(json.dumps({"type": "chat", "id": 10, "text": "x" * 5000}))
+    assert_error(await client.receive(), "too_large", None, None)
+
+
+async def test_a_frame_above_max_size_closes_the_connection(server: Server) -> None:
+    client = await Client.open(server.url)
+    await client.send_raw("x" * (server.config.max_size + 1))
+    with pytest.raises(ConnectionClosed) as closed:
+        await client.receive()
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+
+
+async def test_hello_comes_first_and_names_the_version(server: Server) -> None:
+    client = await Client.open(server.url, hello=False)
+    assert_error(await client.request("list_rooms"), "invalid", "list_rooms", 1)
+    error = assert_error(
+        await client.request("hello", version=99, name="Ann"), "bad_version", "hello", 2
+    )
+    assert "version 1" in error.message
+    assert isinstance(await client.request("hello", version=1, name="Ann"), msg.Welcome)
+    assert_error(await client.request("hello", version=1, name="Ann"), "invalid", "hello", 4)
+
+
+async def test_room_commands_refused_with_their_codes(server: Server) -> None:
+    host, guest = await seat_players(server.url, 2, 2)
+    outsider = await Client.open(server.url, "Out")
+    assert (await outsider.error_for("start")).code == "not_in_room"
+    assert (await outsider.error_for("record")).code == "not_in_room"
+    assert (await outsider.error_for("join", room="QQQQ")).code == "no_such_room"
+    full = await outsider.error_for("join", room=host.room)
+    assert (full.code, full.command, full.id) == ("room_full", "join", 5)
+    assert (await guest.error_for("start")).code == "not_host"
+    assert (await guest.error_for("add_bot")).code == "not_host"
+    assert (await host.error_for("play", tile="5-3")).code == "wrong_phase"
+    assert (await host.error_for("record")).code == "wrong_phase"
+    assert (await host.error_for("add_bot", seat=1)).code == "room_full"
+    assert (await host.error_for("remove_bot", seat=1)).code == "invalid"
+    assert (await host.error_for("join", room=host.room, seat=1)).code == "invalid"
+    seq = host.state.seq
+    await host.request("start")
+    await asyncio.gather(host.settle(0.05), guest.settle(0.05))
+    mover, waiter = (host, guest) if host.my_turn() else (guest, host)
+    tile = waiter.document["game"]["hand"][0]
+    error = await waiter.error_for("play", tile=tile)
+    assert (error.code, error.command) == ("not_your_turn", "play")
+    held = mover.document["game"]["hand"]
+    not_held = next(t for t in waiter.document["game"]["hand"] if t not in held)
+    error = await mover.error_for("play", tile=not_held)
+    assert error.code == "illegal_move" and "does not hold" in error.message
+    error = await mover.error_for("pass")
+    assert error.code == "illegal_move" and "must play" in error.message
+    assert (await outsider.error_for("join", room=host.room)).code == "wrong_phase"
+    assert (await host.error_for("rematch")).code == "wrong_phase"
+    assert (await waiter.error_for("hint")).code == "not_your_turn"
+    assert host.state.seq is not None and seq is not None and host.state.seq == seq + 1
+    await asyncio.gather(play_out(host, random.Random(1)), play_out(guest, random.Random(2)))
+
+
+async def test_a_bad_token_is_refused(server: Server) -> None:
+    host, _ = await seat_players(server.url, 2, 2)
+    client = await Client.open(server.url, hello=False)
+    await client.send("hello", version=1, name="X", token="not-a-token", room=host.room)
+    await client.until(lambda m: isinstance(m, msg.Welcome))
+    assert_error(await client.receive(), "bad_token", "hello", 1)
+
+
+async def test_while_the_store_is_down_changes_are_refused_and_nothing_is_lost(
+    server: Server,
+) -> None:
+    store = server.store
+    assert isinstance(store, FlakyStore)
+    host, guest = await seat_players(server.url, 2, 2)
+    await host.request("start")
+    await asyncio.gather(host.settle(0.05), guest.settle(0.05))
+    mover = host if host.my_turn() else guest
+    before = json.dumps(mover.document, sort_keys=True)
+    store.down = True
+    choice = mover.document["game"]["legal"][0]
+    error = await mover.error_for("play", tile=choice["tile"], end=choice.get("end"))
+    assert (error.code, error.command) == ("unavailable", "play")
+    assert (await host.error_for("chat", text="hello?")).code == "unavailable"
+    fresh = await mover.request("resync")
+    assert isinstance(fresh, msg.Snapshot)
+    assert json.dumps(mover.document, sort_keys=True) == before
+    store.down = False
+    assert isinstance(
+        await mover.request("play", tile=choice["tile"], end=choice.get("end")), msg.Ack
+    )
+
+
+async def test_a_flood_is_rate_limited_then_disconnected() -> None:
+    async with run_server(fast_config(rate=5.0, burst=5, flood_limit=30)) as server:
+        flooder = await Client.open(server.url, "Flood")
+        calm = await Client.open(server.url, "Calm")
+        for _ in range(60):
+            await flooder.send("ping")
+        codes = []
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                message = await flooder.receive(5.0)
+                codes.append(getattr(message, "code", type(message).__name__))
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+        assert "rate_limited" in codes and codes.count("Pong") <= 6
+        assert isinstance(await calm.request("ping"), msg.Pong)
+
+
+async def test_an_address_is_limited_in_connections_and_rooms() -> None:
+    config = fast_config(max_connections_per_ip=2, max_rooms_per_ip=1)
+    async with run_server(config) as server:
+        first = await Client.open(server.url, "A")
+        second = await Client.open(server.url, "B")
+        with pytest.raises(InvalidStatus) as refused:
+            await connect(server.url)
+        assert refused.value.response.status_code == 429
+        assert isinstance(await first.request("create_room", rules={"players": 2}), msg.Joined)
+        error = await second.error_for("create_room", rules={"players": 2})
+        assert error.code == "rate_limited" and "at most 1 open rooms" in error.message
+        await first.close()
+        await asyncio.sleep(0.05)
+        third = await Client.open(server.url, "C")
+        assert isinstance(await third.request("ping"), msg.Pong)
+
+
+async def test_a_client_that_does_not_read_is_dropped_and_its_room_plays_on() -> None:
+    config = fast_config(send_queue=8, write_limit=2048)
+    async with run_server(config) as server:
+        host, other = await seat_players(server.url, 2, 2)
+        for index in range(50):
+            await host.request("chat", text=f"{index:03d} " + "talk " * 38)
+            await other.settle(0.0)
+        raw = socket.socket()
+        raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 2048)
+        raw.connect(("127.0.0.1", server.port))
+        sleeper = await connect(server.url, sock=raw, max_queue=1)
+        await sleeper.send(json.dumps({"type": "hello", "version": 1, "name": "Zzz"}))
+        await sleeper.send(json.dumps({"type": "spectate", "room": host.room}))
+        for _ in range(400):
+            await sleeper.send(json.dumps({"type": "resync"}))
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 10
+        while server.metrics.slow_clients_dropped == 0 and loop.time() < deadline:
+            started = loop.time()
+            assert isinstance(await other.request("ping"), msg.Pong)
+            assert loop.time() - started < 0.5, "a slow reader slowed the room down"
+        assert server.metrics.slow_clients_dropped == 1
+        assert isinstance(await host.request("chat", text="still here"), msg.Ack)
+        await sleeper.close()
+
+
+def assert_error(
+    message: msg.AnyServerMessage, code: str, command: str | None, id: int | None
+) -> msg.Error:
+    """The message is an error with this code, answering this command and id."""
+    assert isinstance(message, msg.Error), message
+    assert (message.code, message.command, message.id) == (code, command, id), message
+    assert message.code in errors.ERROR_CODES
+    assert message.message
+    return message
