@@ -15,6 +15,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "replay": ("allfives.replay", "check a game record and print it with computed fields"),
     "arena": ("allfives.arena", "play bots against each other and compare them"),
     "serve": ("server.serve", "run the game server (WebSocket, loopback unless told otherwise)"),
+    "play": ("clients.cli.play", "play against bots in this terminal, nothing to set up"),
+    "host": ("clients.cli.host", "run a server here, open a room and print how friends join"),
+    "join": ("clients.cli.join", "sit at a room on a server (or come back to your seat)"),
+    "rooms": ("clients.cli.rooms", "list a server's public rooms waiting for players"),
 }
 
 
