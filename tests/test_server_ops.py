@@ -1,0 +1,180 @@
+"""Running the server: probes, metrics, expiry, a barrage of bad frames, and SIGTERM."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from server_helpers import Client, play_out, seat_players
+from test_server_play import fast_config
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
+
+from protocol import errors
+from protocol import messages as msg
+from server.app import run_server
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def http_get(url: str) -> tuple[int, str]:
+    """Status and body of a GET."""
+    with urllib.request.urlopen(url, timeout=5) as response:
+        return response.status, response.read().decode()
+
+
+async def test_healthz_and_metrics_are_served_on_the_game_port() -> None:
+    async with run_server(fast_config()) as server:
+        clients = await seat_players(server.url, 2, 1, "easy", target=50)
+        await clients[0].error_for("play", tile="9-9")
+        await clients[0].request("start")
+        await play_out(clients[0], random.Random(4))
+        base = f"http://127.0.0.1:{server.port}"
+        status, body = await asyncio.to_thread(http_get, base + "/healthz")
+        assert (status, body) == (200, "ok\n")
+        status, page = await asyncio.to_thread(http_get, base + "/metrics")
+        assert status == 200
+        lines = dict(line.rsplit(" ", 1) for line in page.splitlines() if not line.startswith("#"))
+        assert lines["allfives_rooms"] == "1"
+        assert lines["allfives_connections"] == "1"
+        assert lines["allfives_matches_started_total"] == "1"
+        assert lines["allfives_matches_finished_total"] == "1"
+        assert int(lines["allfives_moves_total"]) > 10
+        assert lines['allfives_errors_total{code="invalid"}'] == "1"
+
+
+async def test_an_empty_room_expires() -> None:
+    config = fast_config(empty_room_seconds=0.2, sweep_seconds=0.05)
+    async with run_server(config) as server:
+        host = await Client.open(server.url, "Host")
+        await host.request("create_room", rules={"players": 2})
+        code = host.room
+        await asyncio.sleep(0.4)
+        assert code in server.rooms, "a room with someone in it stays"
+        await host.close()
+        await asyncio.sleep(0.4)
+        assert code not in server.rooms
+        assert await server.store.load_room(code) is None
+        late = await Client.open(server.url, "Late")
+        assert (await late.error_for("join", room=code)).code == "no_such_room"
+
+
+FRAMES = st.one_of(
+    st.binary(max_size=40),
+    st.text(max_size=40),
+    st.builds(
+        lambda kind, fields: json.dumps({"type": kind, **fields}),
+        st.sampled_from([*msg.CLIENT_TYPES, "", "x", "hello"]),
+        st.dictionaries(
+            st.sampled_from(
+                ["id", "room", "seat", "tile", "end", "text", "version", "name", "rules"]
+            ),
+            st.none()
+            | st.booleans()
+            | st.integers(-5, 10**12)
+            | st.text(max_size=8)
+            | st.lists(st.integers(), max_size=3)
+            | st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
+            max_size=4,
+        ),
+    ),
+    st.integers(4097, 8000).map(lambda n: '{"type":"chat","text":"' + "x" * n + '"}'),
+    st.integers(1, 400).map(lambda n: "[" * n + "]" * n),
+)
+
+
+def test_a_barrage_of_bad_frames_leaves_the_server_and_other_rooms_playing() -> None:
+    async def scenario() -> None:
+        async with run_server(
+            fast_config(max_connections_per_ip=1000, max_rooms_per_ip=1000)
+        ) as server:
+            players = await seat_players(server.url, 2, 2, target=100)
+            await players[0].request("start")
+
+            @settings(
+                max_examples=60,
+                deadline=None,
+                suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+            )
+            @given(st.lists(FRAMES, min_size=1, max_size=6), st.booleans())
+            def barrage(frames: list[str | bytes], greet: bool) -> None:
+                future = asyncio.run_coroutine_threadsafe(
+                    send_barrage(server.url, frames, greet), loop
+                )
+                future.result(30)
+
+            loop = asyncio.get_running_loop()
+            await asyncio.to_thread(barrage)
+            assert sum(server.metrics.errors.values()) > 60
+            await asyncio.gather(*(play_out(p, random.Random(i)) for i, p in enumerate(players)))
+            assert players[0].document["phase"] == "finished"
+            fresh = await seat_players(server.url, 3, 1, "normal", target=50)
+            await fresh[0].request("start")
+            await play_out(fresh[0], random.Random(9))
+
+    asyncio.run(scenario())
+
+
+async def send_barrage(url: str, frames: list[str | bytes], greet: bool) -> None:
+    """Send frames; each is answered by a server message or closes the connection for size."""
+    client = await Client.open(url, "Noise", hello=greet)
+    try:
+        for frame in frames:
+            await client.send_raw(frame)
+        pong = await client.request("ping")
+        assert isinstance(pong, msg.Pong)
+        for text in client.frames:
+            message = msg.decode_server(text)
+            if isinstance(message, msg.Error):
+                assert message.code in errors.ERROR_CODES and message.message
+    except ConnectionClosed as closed:
+        assert closed.rcvd is not None and closed.rcvd.code == 1009
+    finally:
+        await client.close()
+
+
+def test_sigterm_closes_connections_with_1001_and_exits_cleanly() -> None:
+    env = {**os.environ, "ALLFIVES_PORT": "0", "ALLFIVES_BOT_DELAY": "0"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "allfives.cli", "serve", "--host", "127.0.0.1"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        assert "listening on ws://127.0.0.1:" in line, line
+        url = line.split()[-1]
+
+        async def connect_then_terminate() -> int:
+            async with connect(url) as socket:
+                await socket.send(json.dumps({"type": "hello", "version": 1, "name": "Ann"}))
+                await socket.recv()
+                process.send_signal(signal.SIGTERM)
+                try:
+                    await asyncio.wait_for(socket.recv(), 10)
+                except ConnectionClosed as closed:
+                    assert closed.rcvd is not None
+                    return closed.rcvd.code
+            return -1
+
+        assert asyncio.run(connect_then_terminate()) == 1001
+        assert process.wait(10) == 0
+        assert process.stderr is not None
+        assert "stopped" in process.stderr.read()
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
