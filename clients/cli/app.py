@@ -1,0 +1,193 @@
+"""The terminal: the table drawn with rich at the top of the screen, a prompt_toolkit prompt below.
+
+The table is redrawn over itself (cursor home, each row, the rest erased) whenever the room
+changes, inside `run_in_terminal` so the prompt and what the player is typing are kept intact.
+What is typed goes through `commands.interpret`; what it asks for is sent on the `Connection`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import shutil
+import sys
+from collections.abc import Sequence
+from typing import TextIO
+
+from prompt_toolkit import PromptSession
+from prompt_toolkit.application import run_in_terminal
+from prompt_toolkit.formatted_text import FormattedText
+from prompt_toolkit.patch_stdout import patch_stdout
+from rich.console import Console
+from rich.control import Control
+from rich.segment import ControlType
+from rich.text import Text
+
+from clients.cli.commands import Ask, Quit, Refuse, Send, Show, interpret
+from clients.cli.connection import Connection, Fatal
+from clients.cli.render import render
+from clients.cli.state import TableState
+from protocol import messages as msg
+
+RESIZE_CHECK_SECONDS = 0.3
+
+
+class App:
+    """The interactive table for one connection (see the module docstring)."""
+
+    def __init__(
+        self,
+        connection: Connection,
+        join_url: str | None = None,
+        output: TextIO | None = None,
+        remote: bool = True,
+    ) -> None:
+        self.connection = connection
+        self.state: TableState = connection.state
+        self.join_url = join_url
+        self.remote = remote
+        self.console = Console(file=output or sys.stdout, highlight=False, soft_wrap=False)
+        self.pending: Ask | None = None
+        self.extra: list[Text] = []
+        self.session: PromptSession[str] | None = None
+        self.size = self._terminal_size()
+        self._redraw_due = False
+        self._cleared = False
+        self._tasks: set[asyncio.Task[None]] = set()
+        connection.on_change = self.request_redraw
+
+    # -- drawing ---------------------------------------------------------------------------
+
+    @staticmethod
+    def _terminal_size() -> tuple[int, int]:
+        size = shutil.get_terminal_size((80, 24))
+        return size.columns, size.lines
+
+    def request_redraw(self) -> None:
+        """Redraw the table soon (several changes in a row make one redraw)."""
+        if self._redraw_due:
+            return
+        self._redraw_due = True
+        task = asyncio.get_running_loop().create_task(self._redraw())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _redraw(self) -> None:
+        await asyncio.sleep(0)
+        self._redraw_due = False
+        await run_in_terminal(self.paint)
+
+    def paint(self) -> None:
+        """Draw the table from the top of the screen; the prompt comes on the last row."""
+        columns, lines = self.size = self._terminal_size()
+        width = max(20, columns - 1)
+        join_line = None
+        if self.join_url is not None and self.state.room is not None:
+            join_line = f"allfives join {self.join_url} {self.state.room}"
+        body, footer = render(self.state, width, lines - 1, self.pending, join_line, self.extra)
+        body = body[: max(0, lines - 1 - len(footer))]
+        rows = [*body, *([Text()] * (lines - 1 - len(body) - len(footer))), *footer]
+        console = self.console
+        if not self._cleared:
+            console.clear()
+            self._cleared = True
+        console.control(Control.home())
+        erase = Control((ControlType.ERASE_IN_LINE, 0))
+        for row in rows:
+            console.print(row, end="", no_wrap=True, overflow="crop", crop=True)
+            console.control(erase)
+            console.out("")
+        console.file.flush()
+
+    async def _watch_size(self) -> None:
+        while True:
+            await asyncio.sleep(RESIZE_CHECK_SECONDS)
+            if self._terminal_size() != self.size:
+                self._cleared = False
+                self.request_redraw()
+
+    # -- input -----------------------------------------------------------------------------
+
+    def _prompt(self) -> str:
+        if self.pending is not None:
+            letters = "/".join(end[0] for end in self.pending.ends)
+            return f"which end ({letters})? › "
+        return "› "
+
+    def _placeholder(self) -> FormattedText:
+        if self.pending is not None:
+            return FormattedText([("fg:ansibrightblack", "n, s, e or w; Enter alone cancels")])
+        return FormattedText([("fg:ansibrightblack", "a tile number, a tile like 5-3, or /help")])
+
+    async def handle(self, line: str) -> bool:
+        """Act on one typed line; False when the player leaves."""
+        self.extra = []
+        if line.strip() and self.state.notice is not None and self.state.notice.kind != "hint":
+            self.state.notice = None
+        action = interpret(line, self.state.view, self.pending)
+        self.pending = None
+        match action:
+            case Quit():
+                return False
+            case Send(messages=messages):
+                for message in messages:
+                    await self.connection.send(message)
+            case Ask():
+                self.pending = action
+            case Refuse(reason=reason):
+                self.state.say(reason, "error")
+            case Show(text=text):
+                self.extra = [Text(" " + row) for row in text.splitlines()]
+        self.request_redraw()
+        return True
+
+    async def run(self, first: Sequence[msg.ClientMessage] = (), resume: bool = False) -> int:
+        """Play until the player quits (0) or the connection cannot go on (1)."""
+        self.session = PromptSession(placeholder=self._placeholder)
+        link = asyncio.get_running_loop().create_task(self.connection.run(first, resume))
+        watcher = asyncio.get_running_loop().create_task(self._watch_size())
+        link.add_done_callback(self._on_link_done)
+        status = 0
+        try:
+            with patch_stdout(raw=True):
+                self.request_redraw()
+                while not link.done():
+                    try:
+                        line = await self.session.prompt_async(self._prompt)
+                    except (EOFError, KeyboardInterrupt):
+                        break
+                    if not await self.handle(line):
+                        break
+        finally:
+            watcher.cancel()
+            await self.connection.close()
+            if link.done():
+                error = link.exception()
+                if isinstance(error, Fatal):
+                    status = 1
+                    self.console.print(Text(f"allfives: {error}", style="bold red"))
+                elif error is not None:
+                    raise error
+            else:
+                link.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Fatal):
+                    await link
+        self._farewell()
+        return status
+
+    def _on_link_done(self, task: asyncio.Task[None]) -> None:
+        """The connection ended by itself: stop the prompt so `run` can report why."""
+        session = self.session
+        if session is not None and session.app.is_running:
+            session.app.exit(exception=EOFError())
+
+    def _farewell(self) -> None:
+        view = self.state.view
+        if self.remote and view is not None and view.phase == "playing" and self.state.room:
+            self.console.print(
+                Text(
+                    f"You left room {view.code} during a match: a bot plays your seat until you "
+                    "come back with allfives join.",
+                    style="dim",
+                )
+            )

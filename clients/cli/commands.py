@@ -1,0 +1,284 @@
+"""What a typed line means: a move to send, a question back (which end?), a refusal, a command.
+
+Pure: `interpret(line, view, pending)` looks only at the room view. It refuses what the server
+would refuse (not your turn, a tile you do not hold or that fits no end, host-only commands) with
+a sentence, so nothing doomed is sent.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from clients.cli.state import display_names
+from protocol import messages as msg
+from protocol.tiles import format_tile
+from protocol.views import BotLevel, GameView, MoveSpec, RoomView
+
+END_LETTERS = {"n": "north", "s": "south", "e": "east", "w": "west"}
+END_ORDER = ("west", "east", "north", "south")
+BOT_LEVELS: tuple[BotLevel, ...] = ("easy", "normal", "hard")
+
+MOVE = re.compile(
+    r"^(?P<tile>\d+|[0-6]\s*[-|/]\s*[0-6])\s*(?P<end>north|south|east|west|[nsew])?$",
+    re.IGNORECASE,
+)
+
+HELP = """\
+Play: a tile's number (3) or the tile (5-3); add an end to pick it (5-3 n).
+A tile that fits several ends asks which: n(orth), s(outh), e(ast), w(est).
+/hint              what the hard bot would play now
+/chat TEXT         say something to the table
+/bots add LEVEL    seat a bot: easy, normal or hard (host; /bots fill: all seats)
+/bots remove SEAT  free a bot's seat (host)
+/start             deal the first hand (host)       /rematch  play again (host)
+/quit              leave the table (Ctrl-D too)"""
+
+
+@dataclass(frozen=True)
+class Send:
+    """Send these messages to the server."""
+
+    messages: tuple[msg.ClientMessage, ...]
+
+
+@dataclass(frozen=True)
+class Ask:
+    """The tile fits several ends: ask which, then play it there."""
+
+    tile: str
+    ends: tuple[str, ...]
+
+    @property
+    def question(self) -> str:
+        """The question for the player."""
+        choices = " or ".join(f"{end} ({end[0]})" for end in self.ends)
+        return f"{self.tile} fits {choices}: which end?"
+
+
+@dataclass(frozen=True)
+class Refuse:
+    """Nothing is sent: the reason, in words."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
+class Show:
+    """Text for the player (the help)."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class Quit:
+    """Leave the table."""
+
+
+Action = Send | Ask | Refuse | Show | Quit | None
+
+
+def interpret(line: str, view: RoomView | None, pending: Ask | None = None) -> Action:
+    """What a typed line asks for (None: nothing, e.g. an empty line)."""
+    text = line.strip()
+    if pending is not None:
+        chosen = _end_named(text)
+        if chosen is not None:
+            return _play_at(pending.tile, chosen, pending.ends, view)
+        if not text:
+            return Refuse(f"{pending.tile} not played")
+    if not text:
+        return None
+    if text.startswith("/"):
+        return _command(text, view)
+    found = MOVE.match(text)
+    if found is None:
+        if text.lower() in ("pass", "p"):
+            return _pass(view)
+        return Refuse(f"{text!r} is not a move: type a tile's number, a tile like 5-3, or /help")
+    return _move(found.group("tile"), found.group("end"), view)
+
+
+def _end_named(text: str) -> str | None:
+    word = text.lower()
+    if word in END_LETTERS:
+        return END_LETTERS[word]
+    return word if word in END_ORDER else None
+
+
+def _playing(view: RoomView | None) -> tuple[RoomView, GameView] | Refuse:
+    """The view and its match when this client may play now, else why not."""
+    if view is None:
+        return Refuse("not in a room yet")
+    if view.phase != "playing" or view.game is None:
+        if view.phase == "finished":
+            return Refuse("the match is over: /rematch to play again")
+        return Refuse("the match has not started: /start once every seat is taken")
+    if view.you is None:
+        return Refuse("you are watching: only seated players play")
+    return view, view.game
+
+
+def _move(written: str, end_written: str | None, view: RoomView | None) -> Action:
+    checked = _playing(view)
+    if isinstance(checked, Refuse):
+        return checked
+    view, game = checked
+    hand = game.hand or []
+    if written.isdigit():
+        number = int(written)
+        if not 1 <= number <= len(hand):
+            return Refuse(f"there is no tile {number}: your tiles are numbered 1 to {len(hand)}")
+        tile = hand[number - 1]
+    else:
+        first, second = re.findall(r"[0-6]", written)
+        tile = format_tile(int(first), int(second))
+        if tile not in hand:
+            return Refuse(f"you do not hold {tile}")
+    if game.turn != view.you:
+        names = display_names(view)
+        whose = names[game.turn] if game.turn is not None else "nobody"
+        return Refuse(f"it is {whose}'s turn, not yours")
+    specs = [spec for spec in game.legal if spec.tile == tile]
+    if not specs:
+        return Refuse(_why_not(tile, game))
+    ends = tuple(spec.end for spec in specs if spec.end is not None)
+    if not ends:
+        return Send((msg.Play(tile=tile),))
+    chosen = _end_named(end_written) if end_written else None
+    if chosen is not None:
+        return _play_at(tile, chosen, ends, view)
+    if _lone_double(game) and set(ends) == {"west", "east"}:
+        return Send((msg.Play(tile=tile, end="east"),))
+    return Ask(tile, tuple(end for end in END_ORDER if end in ends))
+
+
+def _play_at(tile: str, end: str, ends: tuple[str, ...], view: RoomView | None) -> Action:
+    if end not in ends:
+        return Refuse(f"{tile} cannot go {end}; it fits {' or '.join(ends)}")
+    checked = _playing(view)
+    if isinstance(checked, Refuse):
+        return checked
+    _, game = checked
+    if not any(spec.tile == tile and spec.end == end for spec in game.legal):
+        return Refuse(f"{tile} no longer fits {end}")
+    return Send((msg.Play(tile=tile, end=end),))  # type: ignore[arg-type]
+
+
+def _lone_double(game: GameView) -> bool:
+    """Whether the table holds only a lead double, whose two sides are alike."""
+    layout = game.layout
+    return len(layout.line) == 1 and layout.line[0][0] == layout.line[0][1]
+
+
+def _why_not(tile: str, game: GameView) -> str:
+    playable = sorted({spec.tile for spec in game.legal if spec.tile is not None})
+    if len(playable) == 1:
+        return f"{tile} cannot be played now: only {playable[0]} can"
+    ends = game.ends
+    named = zip(END_ORDER, (ends.west, ends.east, ends.north, ends.south), strict=True)
+    shown = ", ".join(f"{end} {number}" for end, number in named if number is not None)
+    return f"{tile} fits no open end ({shown}); playable: {', '.join(playable)}"
+
+
+def _pass(view: RoomView | None) -> Action:
+    checked = _playing(view)
+    if isinstance(checked, Refuse):
+        return checked
+    view, game = checked
+    if game.turn != view.you:
+        return Refuse("it is not your turn")
+    if game.legal != [MoveSpec(pass_=True)]:
+        return Refuse("you cannot pass while you can play (or draw)")
+    return Send((msg.Pass(),))
+
+
+def _command(text: str, view: RoomView | None) -> Action:
+    word, _, rest = text[1:].partition(" ")
+    word, rest = word.lower(), rest.strip()
+    if word in ("quit", "exit", "q"):
+        return Quit()
+    if word in ("help", "h", "?"):
+        return Show(HELP)
+    if view is None:
+        return Refuse("not in a room yet")
+    match word:
+        case "bots" | "bot":
+            return _bots(rest, view)
+        case "start":
+            return _host_only(view, "waiting", "start") or _start(view)
+        case "chat" | "say":
+            return _chat(rest, view)
+        case "hint":
+            return _hint(view)
+        case "rematch":
+            return _host_only(view, "finished", "call a rematch") or Send((msg.Rematch(),))
+        case "pass":
+            return _pass(view)
+    return Refuse(f"unknown command /{word}: /help lists the commands")
+
+
+def _host_only(view: RoomView, phase: str, doing: str) -> Refuse | None:
+    if view.you is None or view.you != view.host:
+        return Refuse(f"only the host may {doing}")
+    if view.phase != phase:
+        return Refuse(f"cannot {doing} while the room is {view.phase}")
+    return None
+
+
+def _start(view: RoomView) -> Action:
+    free = [str(index) for index, seat in enumerate(view.seats) if seat is None]
+    if free:
+        return Refuse(f"every seat must be taken first (free: {', '.join(free)}): /bots fill")
+    return Send((msg.Start(),))
+
+
+def _bots(rest: str, view: RoomView) -> Action:
+    words = rest.lower().split()
+    verb = words[0] if words else ""
+    if verb not in ("add", "fill", "remove"):
+        return Refuse("write /bots add LEVEL, /bots fill LEVEL or /bots remove SEAT")
+    refused = _host_only(view, "waiting", "add or remove bots")
+    if refused is not None:
+        return refused
+    free = [index for index, seat in enumerate(view.seats) if seat is None]
+    if verb == "remove":
+        return _remove_bot(words[1:], view)
+    level = words[1] if len(words) > 1 else "normal"
+    if level not in BOT_LEVELS:
+        return Refuse(f"no bot level {level!r}: easy, normal or hard")
+    if not free:
+        return Refuse("every seat is taken")
+    count = len(free) if verb == "fill" else 1
+    return Send(tuple(msg.AddBot(level=level) for _ in range(count)))
+
+
+def _remove_bot(words: list[str], view: RoomView) -> Action:
+    bots = [
+        index for index, seat in enumerate(view.seats) if seat is not None and seat.kind == "bot"
+    ]
+    if not words or not words[0].isdigit():
+        listed = ", ".join(str(seat) for seat in bots) or "none"
+        return Refuse(f"write /bots remove SEAT (seats with bots: {listed})")
+    seat = int(words[0])
+    if seat not in bots:
+        return Refuse(f"seat {seat} holds no bot")
+    return Send((msg.RemoveBot(seat=seat),))
+
+
+def _chat(text: str, view: RoomView) -> Action:
+    try:
+        cleaned = msg.validate_chat(text)
+    except ValueError as error:
+        return Refuse(str(error))
+    return Send((msg.Chat(text=cleaned),))
+
+
+def _hint(view: RoomView) -> Action:
+    checked = _playing(view)
+    if isinstance(checked, Refuse):
+        return checked
+    view, game = checked
+    if game.turn != view.you:
+        return Refuse("a hint is for your own turn")
+    return Send((msg.Hint(),))

@@ -1,0 +1,233 @@
+"""One player's connection to a server: greeting, the first commands, and coming back after drops.
+
+`Connection.run(first)` connects, says hello and sends `first` (create a room, join one, seat
+bots...), then feeds every server message to the `TableState` and calls `on_change`. When the
+connection drops it tries again with growing pauses (0.5 s up to 10 s) and resumes the seat with
+its token and the last `seq` it holds, so the server sends only what was missed. A first
+connection that fails is not retried: the address is probably wrong, and the player is told so.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+from collections.abc import Callable, Sequence
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+
+from clients.cli.seats import SeatStore
+from clients.cli.state import TableState
+from protocol import errors
+from protocol import messages as msg
+from protocol.errors import ProtocolError
+
+FIRST_PAUSE = 0.5
+LONGEST_PAUSE = 10.0
+OPEN_TIMEOUT = 10.0
+
+#: What to do once connected, given the public rooms when a `ListRooms` was sent first.
+Chooser = Callable[[list[msg.RoomSummary]], Sequence[msg.ClientMessage]]
+
+
+class Fatal(Exception):
+    """The connection cannot go on (unreachable server, unknown room, refused seat)."""
+
+
+class Connection:
+    """See the module docstring."""
+
+    def __init__(
+        self,
+        url: str,
+        name: str,
+        state: TableState,
+        on_change: Callable[[], None] = lambda: None,
+        seats: SeatStore | None = None,
+    ) -> None:
+        self.url = url
+        self.name = name
+        self.state = state
+        self.on_change = on_change
+        self.seats = seats
+        self.socket: ClientConnection | None = None
+        self.closing = False
+        self.fatal: str | None = None
+        self.connected_once = False
+        self.ids = itertools.count(1)
+        #: Hello, Join and CreateRoom sent, by id: their errors are handled apart.
+        self.sent: dict[int, msg.ClientMessage] = {}
+        self.chooser: Chooser | None = None
+        self.ready = asyncio.Event()
+        self._first: Sequence[msg.ClientMessage] = ()
+        self._resuming = False
+
+    # -- sending ---------------------------------------------------------------------------
+
+    async def send(self, message: msg.ClientMessage) -> bool:
+        """Send a message with a fresh id; False (and a notice) when not connected."""
+        socket = self.socket
+        if socket is None:
+            self.state.say("Not connected: the message was not sent (reconnecting…)", "error")
+            self.on_change()
+            return False
+        message.id = next(self.ids)
+        if isinstance(message, msg.Hello | msg.Join | msg.CreateRoom):
+            self.sent[message.id] = message
+        try:
+            await socket.send(msg.encode(message).decode())
+        except ConnectionClosed:
+            self.state.say("Not connected: the message was not sent (reconnecting…)", "error")
+            self.on_change()
+            return False
+        return True
+
+    # -- the loop --------------------------------------------------------------------------
+
+    async def run(self, first: Sequence[msg.ClientMessage] = (), resume: bool = False) -> None:
+        """Connect, send `first` (or resume the seat in `state`), and read until closed."""
+        self._first = first
+        self._resuming = resume
+        attempt = 0
+        while not self.closing:
+            try:
+                async with connect(
+                    self.url, open_timeout=OPEN_TIMEOUT, max_size=2**22, ping_interval=15
+                ) as socket:
+                    self.socket = socket
+                    attempt = 0
+                    await self._greet()
+                    if self.connected_once:
+                        self.state.say("Connected again: resuming your seat…")
+                        self.on_change()
+                    self.connected_once = True
+                    async for frame in socket:
+                        await self._on_frame(frame)
+                        if self.fatal is not None:
+                            break
+            except (OSError, TimeoutError, InvalidHandshake, InvalidURI) as error:
+                if not self.connected_once:
+                    raise Fatal(f"cannot reach {self.url}: {_reason(error)}") from None
+            except ConnectionClosed:
+                pass
+            finally:
+                self.socket = None
+            if self.fatal is not None:
+                raise Fatal(self.fatal)
+            if self.closing:
+                break
+            pause = min(LONGEST_PAUSE, FIRST_PAUSE * 2**attempt)
+            attempt += 1
+            self.state.say(
+                f"Connection lost: trying again in {pause:g} s (attempt {attempt})", "error"
+            )
+            self.on_change()
+            await asyncio.sleep(pause)
+            self._resuming = self.state.token is not None and self.state.room is not None
+
+    async def close(self) -> None:
+        """Leave: say so to the server (the seat of a match in progress stays yours), then close."""
+        self.closing = True
+        socket = self.socket
+        if socket is not None:
+            with contextlib.suppress(ConnectionClosed):
+                view = self.state.view
+                if view is not None and view.phase != "playing":
+                    await socket.send(msg.encode(msg.Leave()).decode())
+                    self._forget_seat()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(socket.close(), 2.0)
+
+    # -- greeting --------------------------------------------------------------------------
+
+    async def _greet(self) -> None:
+        state = self.state
+        if self._resuming and state.token is not None and state.room is not None:
+            hello = msg.Hello(
+                version=msg.PROTOCOL_VERSION,
+                name=self.name,
+                token=state.token,
+                room=state.room,
+                last_seq=state.seq,
+            )
+            await self.send(hello)
+            return
+        await self.send(msg.Hello(version=msg.PROTOCOL_VERSION, name=self.name))
+        await self._send_first()
+
+    async def _send_first(self) -> None:
+        for message in self._first:
+            await self.send(message)
+        self._first = ()
+
+    # -- receiving -------------------------------------------------------------------------
+
+    async def _on_frame(self, frame: str | bytes) -> None:
+        try:
+            message = msg.decode_server(frame)
+        except ProtocolError as problem:
+            self.state.say(f"The server sent something unreadable: {problem.message}", "error")
+            self.on_change()
+            return
+        answered = getattr(message, "id", None)
+        asked = self.sent.pop(answered, None) if isinstance(answered, int) else None
+        if isinstance(message, msg.Error) and isinstance(asked, msg.Hello):
+            await self._refused_hello(message)
+            return
+        if (
+            isinstance(message, msg.Error)
+            and isinstance(asked, msg.Join | msg.CreateRoom)
+            and self.state.view is None
+        ):
+            doing = "join" if isinstance(asked, msg.Join) else "open"
+            self.fatal = f"could not {doing} the room: {message.message}"
+            return
+        if isinstance(message, msg.Rooms) and self.chooser is not None:
+            chooser, self.chooser = self.chooser, None
+            for reply in chooser(message.rooms):
+                await self.send(reply)
+            return
+        replies = self.state.receive(message)
+        for reply in replies:
+            await self.send(reply)
+        if isinstance(message, msg.Joined):
+            self._joined(message, resumed=isinstance(asked, msg.Hello))
+        if isinstance(message, msg.Snapshot | msg.Patch) and self.state.view is not None:
+            self.ready.set()
+        self.on_change()
+
+    def _joined(self, joined: msg.Joined, resumed: bool) -> None:
+        state = self.state
+        if resumed:
+            self._resuming = False
+            state.say(f"Back in your seat (seat {joined.seat} of room {joined.room})")
+        if self.seats is not None and joined.seat is not None and joined.seat_token:
+            self.seats.save(self.url, joined.room, joined.seat, joined.seat_token)
+
+    async def _refused_hello(self, error: msg.Error) -> None:
+        """The server would not give the seat back: drop the token, then join afresh or give up."""
+        state = self.state
+        room = state.room
+        self._forget_seat()
+        state.token, state.seat, state.room = None, None, None
+        self._resuming = False
+        if error.code in (errors.BAD_TOKEN, errors.NO_SUCH_ROOM) and self._first:
+            state.say(f"Could not resume the saved seat in room {room} ({error.message})")
+            await self._send_first()
+            self.on_change()
+            return
+        self.fatal = f"the server refused to resume the seat: {error.message}"
+
+    def _forget_seat(self) -> None:
+        if self.seats is not None and self.state.room is not None:
+            self.seats.forget(self.url, self.state.room)
+
+
+def _reason(error: BaseException) -> str:
+    if isinstance(error, ConnectionRefusedError):
+        return "connection refused (is a server running there?)"
+    if isinstance(error, TimeoutError):
+        return "no answer (timed out)"
+    text = str(error) or type(error).__name__
+    return text[0].lower() + text[1:] if text else text

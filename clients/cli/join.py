@@ -1,0 +1,70 @@
+"""`allfives join URL [ROOM]`: sit at a room on a server (or come back to the seat you had).
+
+A seat you held at that server and room is resumed with its saved token, so after a crash
+`allfives join` puts you back where you were. Without ROOM you join the first public room
+waiting for players, or open a new one if none is waiting.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable, Sequence
+
+from clients.cli import local
+from clients.cli.app import App
+from clients.cli.connection import Connection
+from clients.cli.seats import SeatStore, normalize_url
+from clients.cli.state import TableState
+from protocol import messages as msg
+from protocol.rules import RoomRules
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options of `allfives join`."""
+    parser.add_argument("url", help="the server, e.g. ws://192.168.1.20:8765")
+    parser.add_argument(
+        "room", nargs="?", default=None, help="the room code (default: any waiting room)"
+    )
+    local.add_name_argument(parser)
+    parser.add_argument(
+        "--players",
+        type=int,
+        choices=(2, 3, 4),
+        default=2,
+        help="players in the room opened when none is waiting (default 2)",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play until you quit; returns the exit status."""
+    local.keep_logs_off_screen()
+    return local.interruptible(join(args))
+
+
+def choose_room(players: int) -> Callable[[list[msg.RoomSummary]], Sequence[msg.ClientMessage]]:
+    """Pick the first waiting room with a free seat, or open a new one."""
+
+    def choose(rooms: list[msg.RoomSummary]) -> Sequence[msg.ClientMessage]:
+        for room in rooms:
+            if room.free_seats:
+                return [msg.Join(room=room.code)]
+        return [msg.CreateRoom(rules=RoomRules(players=players))]
+
+    return choose
+
+
+async def join(args: argparse.Namespace) -> int:
+    """Connect, resume or take a seat, and play."""
+    url = normalize_url(args.url)
+    seats = SeatStore()
+    state = TableState()
+    saved = seats.find(url, args.room)
+    if saved is not None:
+        state.room, state.seat, state.token = saved.room, saved.seat, saved.token
+    connection = Connection(url, args.name or local.default_name(), state, seats=seats)
+    if args.room:
+        first: list[msg.ClientMessage] = [msg.Join(room=args.room.strip().upper())]
+    else:
+        first = [msg.ListRooms()]
+        connection.chooser = choose_room(args.players)
+    return await App(connection).run(first, resume=saved is not None)

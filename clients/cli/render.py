@@ -1,0 +1,376 @@
+"""The table as rich Text rows for a terminal of a given size: pure, no terminal needed.
+
+From top to bottom: a header (room, hand, target, boneyard, and the ends total in the right
+corner, gold on a multiple of five), the players with scores and tile counts (▶ marks whose turn
+it is), the layout, your hand numbered with the playable tiles highlighted, the log, the latest
+notice and a status line saying what to do. Everything also reads without colour: playable
+tiles are listed in the status line and a scoring total carries a ★.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.style import Style
+from rich.text import Text
+
+from clients.cli import layout as drawing
+from clients.cli.commands import Ask
+from clients.cli.state import LogLine, Notice, TableState, display_names
+from protocol.views import GameView, MatchEnded, Played, RoomView, describe
+
+GOLD = Style(bold=True, color="yellow")
+PLAYABLE = Style(bold=True, color="green")
+HINTED = Style(bold=True, color="magenta", underline=True)
+DULL = Style(dim=True)
+RULE = Style(dim=True)
+LOG_STYLES = {
+    "play": Style(),
+    "score": Style(color="yellow"),
+    "hand": Style(bold=True),
+    "match": Style(bold=True, color="green"),
+    "chat": Style(color="cyan"),
+    "info": Style(dim=True, italic=True),
+    "error": Style(color="red"),
+}
+NOTICE_STYLES = {
+    "info": Style(color="cyan"),
+    "error": Style(bold=True, color="red"),
+    "hint": Style(bold=True, color="magenta"),
+}
+TILE_WIDTH = 6
+MAX_LOG_ROWS = 12
+MIN_LOG_ROWS = 3
+
+
+def scoring(total: int) -> bool:
+    """Whether an ends total scores: a multiple of five above zero (RULES.md 6.4)."""
+    return total > 0 and total % 5 == 0
+
+
+def total_text(game: GameView | None) -> Text:
+    """The ends total for the corner: gold and starred when it scores."""
+    if game is None or not game.layout.line:
+        return Text("ends total —", DULL)
+    if scoring(game.total):
+        return Text.assemble("ends total ", (f"{game.total} ★", GOLD))
+    return Text(f"ends total {game.total}")
+
+
+def _spread(left: Text, right: Text, width: int) -> Text:
+    """`left` and `right` on one row, `right` against the right edge."""
+    room = width - left.cell_len - right.cell_len
+    if room < 1:
+        line = left + Text(" ") + right
+        line.truncate(width)
+        return line
+    return Text.assemble(left, " " * room, right)
+
+
+def header(view: RoomView, width: int) -> Text:
+    """Room, hand, target, boneyard; the ends total in the right corner."""
+    game = view.game
+    parts = [Text("All Fives", Style(bold=True)), Text(f"room {view.code}")]
+    if game is not None:
+        parts.append(Text(f"hand {game.hand_number}"))
+        parts.append(Text(f"first to {game.target}"))
+        parts.append(Text(f"boneyard {game.boneyard}"))
+    else:
+        parts.append(Text(f"first to {view.rules.target_score}"))
+    left = Text()
+    for index, part in enumerate(parts):
+        if index:
+            left.append(" · ", DULL)
+        left.append_text(part)
+    return _spread(left, total_text(game), width)
+
+
+def _seat_chunk(view: RoomView, seat: int, names: Sequence[str], score: int | None) -> Text:
+    game = view.game
+    turn = game is not None and game.turn == seat and view.phase == "playing"
+    chunk = Text("▶ " if turn else "  ", GOLD if turn else Style())
+    you = seat == view.you
+    chunk.append(names[seat], Style(bold=True, underline=you) if you or turn else Style())
+    if you:
+        chunk.append(" (you)", DULL)
+    held = view.seats[seat]
+    if held is not None and not held.connected:
+        chunk.append(" away", Style(color="red"))
+    if score is not None:
+        chunk.append(f" {score} pts", Style(bold=True))
+    if game is not None:
+        count = game.hand_counts[seat]
+        chunk.append(f" · {count} tile{'s' if count != 1 else ''}", DULL)
+    return chunk
+
+
+def players(view: RoomView, width: int) -> list[Text]:
+    """Each player (or team) with score and tiles left, on as few rows as fit."""
+    names = display_names(view)
+    game = view.game
+    scores = game.scores if game is not None else None
+    if view.rules.partnership:
+        chunks = []
+        for team in (0, 1):
+            label = Text(f"Team {'AB'[team]}", Style(bold=True))
+            if scores is not None:
+                label.append(f" {scores[team]} pts", Style(bold=True))
+            label.append(":")
+            for seat in (team, team + 2):
+                label.append_text(_seat_chunk(view, seat, names, None))
+            chunks.append(label)
+    else:
+        chunks = [
+            _seat_chunk(view, seat, names, scores[seat] if scores is not None else None)
+            for seat in range(len(view.seats))
+        ]
+    return _pack(chunks, width, Text("  │ ", DULL))
+
+
+def _pack(chunks: Sequence[Text], width: int, separator: Text) -> list[Text]:
+    """Chunks joined on rows no wider than `width`."""
+    rows: list[Text] = []
+    row = Text()
+    for chunk in chunks:
+        if row.cell_len and row.cell_len + separator.cell_len + chunk.cell_len > width:
+            rows.append(row)
+            row = Text()
+        if row.cell_len:
+            row.append_text(separator)
+        row.append_text(chunk)
+    if row.cell_len:
+        rows.append(row)
+    for line in rows:
+        line.truncate(width)
+    return rows
+
+
+def rule(width: int, title: str = "") -> Text:
+    """A thin line across, with a short title at its left."""
+    if not title:
+        return Text("─" * width, RULE)
+    return Text.assemble(
+        ("── ", RULE),
+        (title, Style(dim=True, bold=True)),
+        (" " + "─" * max(0, width - len(title) - 4), RULE),
+    )
+
+
+def last_tile(game: GameView) -> tuple[int, int] | None:
+    """The pips of the tile played last in this hand, to highlight it."""
+    for event in reversed(game.history):
+        if isinstance(event, Played):
+            high, low = event.tile.split("-")
+            return int(high), int(low)
+    return None
+
+
+def table_rows(game: GameView, width: int, arm_rows: int | None) -> list[Text]:
+    """The layout drawn to `width`, or a line saying who leads when it is empty."""
+    if not game.layout.line:
+        return []
+    return drawing.draw(game.layout, width, arm_rows, last_tile(game))
+
+
+def hand_rows(view: RoomView, state: TableState, width: int) -> list[Text]:
+    """Your tiles, numbered, the playable ones highlighted (two rows per row of tiles)."""
+    game = view.game
+    if game is None or game.hand is None:
+        return []
+    legal = {spec.tile for spec in game.legal} if state.my_turn() else set()
+    hinted = state.hint.tile if state.hint is not None else None
+    per_row = max(1, (width - 1) // TILE_WIDTH)
+    rows: list[Text] = []
+    for start in range(0, len(game.hand), per_row):
+        numbers, tiles = Text(" "), Text(" ")
+        for offset, tile in enumerate(game.hand[start : start + per_row]):
+            number = start + offset + 1
+            if tile == hinted:
+                style = HINTED
+            elif legal:
+                style = PLAYABLE if tile in legal else DULL
+            else:
+                style = Style()
+            numbers.append(f"{number:^5} ", style if legal or tile == hinted else DULL)
+            high, low = tile.split("-")
+            tiles.append(f"[{high}|{low}]", style)
+            tiles.append(" ")
+        numbers.rstrip()
+        tiles.rstrip()
+        rows += [numbers, tiles]
+    return rows
+
+
+def log_rows(log: Sequence[LogLine], count: int, width: int) -> list[Text]:
+    """The last `count` log lines, cut to the width."""
+    rows = []
+    for line in list(log)[-count:] if count > 0 else []:
+        text = Text(" " + line.text, LOG_STYLES[line.kind])
+        text.truncate(width, overflow="ellipsis")
+        rows.append(text)
+    return rows
+
+
+def notice_row(notice: Notice | None, width: int) -> list[Text]:
+    """The latest notice (an error in words, a hint, a connection note), if any."""
+    if notice is None:
+        return []
+    mark = {"error": "✗ ", "hint": "", "info": ""}[notice.kind]
+    text = Text(f" {mark}{notice.text}", NOTICE_STYLES[notice.kind])
+    text.truncate(width, overflow="ellipsis")
+    return [text]
+
+
+def status(view: RoomView, state: TableState, pending: Ask | None) -> Text:
+    """One line saying what happens now and what to type."""
+    names = display_names(view)
+    game = view.game
+    if pending is not None:
+        return Text(" " + pending.question, Style(bold=True))
+    if view.phase == "waiting":
+        return _waiting_status(view)
+    if game is None:
+        return Text(" ")
+    if view.phase == "finished" or game.over:
+        teams = view.rules.partnership
+        verdict = describe(MatchEnded(winner=game.winner), names, teams)
+        scores = " to ".join(str(score) for score in sorted(game.scores, reverse=True))
+        after = (
+            " /rematch to play again, /quit to leave"
+            if view.you == view.host
+            else " /quit to leave"
+        )
+        return Text.assemble(
+            (f" {verdict}, {scores}!", Style(bold=True, color="green")), (after, DULL)
+        )
+    if state.my_turn():
+        return _your_turn(game)
+    if game.turn is None:
+        return Text(" ")
+    seat = view.seats[game.turn]
+    who = names[game.turn]
+    if seat is not None and not seat.connected:
+        return Text(f" {who} is away: a bot plays for them if they do not come back", DULL)
+    return Text(f" {who} to play…", DULL)
+
+
+def _your_turn(game: GameView) -> Text:
+    hand = game.hand or []
+    playable = [
+        str(index + 1)
+        for index, tile in enumerate(hand)
+        if any(spec.tile == tile for spec in game.legal)
+    ]
+    if not game.layout.line:
+        what = f"lead any tile, 1 to {len(hand)}"
+    elif len(playable) == 1:
+        what = f"play {playable[0]}"
+    else:
+        what = f"play {', '.join(playable[:-1])} or {playable[-1]}"
+    return Text.assemble(
+        (" Your turn", Style(bold=True, color="green")),
+        f": {what}",
+        (" (its number, or the tile: 5-3)", DULL),
+    )
+
+
+def _waiting_status(view: RoomView) -> Text:
+    free = sum(1 for seat in view.seats if seat is None)
+    if view.you is not None and view.you == view.host:
+        if free:
+            return Text.assemble(
+                (f" {free} free seat{'s' if free != 1 else ''}", Style(bold=True)),
+                ": wait for friends, or /bots fill to seat bots; then /start",
+            )
+        return Text.assemble(
+            (" Every seat is taken", Style(bold=True)), ": /start deals the first hand"
+        )
+    return Text(" Waiting for the host to start the match", DULL)
+
+
+def waiting_rows(view: RoomView, join_line: str | None, width: int) -> list[Text]:
+    """The seats of a room that has not started, and the line friends type to join."""
+    names = display_names(view)
+    rows = [Text(f" Room {view.code}: {_rules_words(view)}", Style(bold=True))]
+    for index, seat in enumerate(view.seats):
+        line = Text(f"   seat {index}  ")
+        if seat is None:
+            line.append("free", DULL)
+        else:
+            line.append(names[index], Style(bold=True))
+            if seat.kind == "bot":
+                line.append(f"  {seat.level} bot", DULL)
+            if index == view.you:
+                line.append("  (you)", DULL)
+            if index == view.host:
+                line.append("  host", DULL)
+        rows.append(line)
+    if join_line:
+        rows += [
+            Text(" "),
+            Text.assemble(" Friends join with:  ", (join_line, Style(bold=True, color="cyan"))),
+        ]
+    for row in rows:
+        row.truncate(width)
+    return rows
+
+
+def _rules_words(view: RoomView) -> str:
+    rules = view.rules
+    words = [f"{rules.players} players"]
+    if rules.partnership:
+        words.append("two teams")
+    words.append(f"first to {rules.target_score}")
+    return ", ".join(words)
+
+
+def render(
+    state: TableState,
+    width: int,
+    height: int,
+    pending: Ask | None = None,
+    join_line: str | None = None,
+    extra: Sequence[Text] = (),
+) -> tuple[list[Text], list[Text]]:
+    """The table for a `width` x `height` screen: rows for the top, and rows for just above the
+    prompt (the notice and the status line). `extra` rows (the help) take the log's place."""
+    view = state.view
+    if view is None:
+        return [], notice_row(state.notice, width) or [Text(" Connecting…", DULL)]
+    top = [header(view, width), *players(view, width), rule(width)]
+    game = view.game
+    bottom: list[Text] = []
+    if game is not None and view.phase != "waiting":
+        bottom += [
+            rule(width, "your tiles" if game.hand is not None else ""),
+            *hand_rows(view, state, width),
+        ]
+    bottom.append(rule(width))
+    tail = [*notice_row(state.notice, width), status(view, state, pending)]
+    spare = height - len(top) - len(bottom) - len(tail)
+    if view.phase == "waiting" or game is None:
+        middle = waiting_rows(view, join_line, width)
+    else:
+        rows = spare - min(MIN_LOG_ROWS, len(state.log))
+        middle = _fit_layout(game, display_names(view), width, rows)
+    room = max(0, spare - len(middle))
+    if extra:
+        below = list(extra)[-room:] if room else []
+    else:
+        below = log_rows(state.log, min(MAX_LOG_ROWS, room, len(state.log)), width)
+    return [*top, *middle, *bottom, *below], tail
+
+
+def _fit_layout(game: GameView, names: Sequence[str], width: int, rows: int) -> list[Text]:
+    """The layout in at most `rows` rows when it can be (the arms shrink first)."""
+    if not game.layout.line:
+        if game.over:
+            return []
+        leader = names[game.leader] if game.leader < len(names) else "the leader"
+        return [Text(f" The table is empty: {leader} leads, with any tile.", DULL)]
+    drawn = table_rows(game, width - 2, None)
+    arm_rows = max(drawing.arm_height(game.layout.north), drawing.arm_height(game.layout.south))
+    while len(drawn) > rows and arm_rows > 0:
+        arm_rows -= 1
+        drawn = table_rows(game, width - 2, arm_rows)
+    return [Text(" ") + row for row in drawn]

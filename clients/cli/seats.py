@@ -1,0 +1,126 @@
+"""Seat tokens kept on disk, so `allfives join` after a crash puts the player back in their seat.
+
+One JSON file, `seats.json`, in `$XDG_CONFIG_HOME/allfives/` (or `~/.config/allfives/`), readable
+by its owner only. Entries are keyed by server URL and room code; stale ones are dropped.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+KEEP_SECONDS = 7 * 24 * 3600
+
+
+def config_dir() -> Path:
+    """Where allfives keeps its files for this user."""
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "allfives"
+
+
+def normalize_url(url: str) -> str:
+    """A server URL written one way: scheme added if missing, lower-case host, a path of at least "/"."""
+    text = url.strip()
+    if "://" not in text:
+        text = "ws://" + text
+    parts = urlsplit(text)
+    return urlunsplit(
+        (parts.scheme.lower(), parts.netloc.lower(), parts.path or "/", parts.query, "")
+    )
+
+
+@dataclass(frozen=True)
+class SavedSeat:
+    """A seat this user held: where, which, and the secret token that gives it back."""
+
+    url: str
+    room: str
+    seat: int
+    token: str
+    saved_at: float
+
+
+class SeatStore:
+    """The saved seats in one file (see the module docstring)."""
+
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = path if path is not None else config_dir() / "seats.json"
+
+    def _read(self) -> dict[str, dict[str, object]]:
+        try:
+            data = json.loads(self.path.read_text())
+        except (OSError, ValueError):
+            return {}
+        return data if isinstance(data, dict) else {}
+
+    def _write(self, data: dict[str, dict[str, object]]) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        partial = self.path.with_suffix(".tmp")
+        with contextlib.suppress(OSError):
+            descriptor = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(descriptor, "w") as file:
+                json.dump(data, file, indent=1)
+            os.replace(partial, self.path)
+
+    @staticmethod
+    def _key(url: str, room: str) -> str:
+        return f"{normalize_url(url)} {room.strip().upper()}"
+
+    def save(self, url: str, room: str, seat: int, token: str) -> None:
+        """Remember a seat."""
+        data = self._fresh(self._read())
+        data[self._key(url, room)] = {
+            "url": normalize_url(url),
+            "room": room.strip().upper(),
+            "seat": seat,
+            "token": token,
+            "saved_at": time.time(),
+        }
+        self._write(data)
+
+    def find(self, url: str, room: str | None = None) -> SavedSeat | None:
+        """The seat saved for this server and room (the latest for the server when room is None)."""
+        found = [
+            seat
+            for seat in map(_seat_of, self._fresh(self._read()).values())
+            if seat is not None
+            and seat.url == normalize_url(url)
+            and (room is None or seat.room == room.strip().upper())
+        ]
+        return max(found, key=lambda seat: seat.saved_at, default=None)
+
+    def forget(self, url: str, room: str) -> None:
+        """Drop a seat (the match is over, or the server no longer knows the token)."""
+        data = self._read()
+        if data.pop(self._key(url, room), None) is not None:
+            self._write(data)
+
+    @staticmethod
+    def _fresh(data: dict[str, dict[str, object]]) -> dict[str, dict[str, object]]:
+        limit = time.time() - KEEP_SECONDS
+        return {
+            key: entry
+            for key, entry in data.items()
+            if isinstance(entry, dict) and _number(entry.get("saved_at")) >= limit
+        }
+
+
+def _number(value: object) -> float:
+    return float(value) if isinstance(value, int | float) else 0.0
+
+
+def _seat_of(entry: dict[str, object]) -> SavedSeat | None:
+    url, room, seat, token = (entry.get(k) for k in ("url", "room", "seat", "token"))
+    if (
+        isinstance(url, str)
+        and isinstance(room, str)
+        and isinstance(seat, int)
+        and isinstance(token, str)
+    ):
+        return SavedSeat(url, room, seat, token, _number(entry.get("saved_at")))
+    return None

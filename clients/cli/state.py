@@ -1,0 +1,183 @@
+"""What the client knows of its room: the view from snapshot and patches, a log, the last notice.
+
+Sans-I/O: `TableState.receive(message)` takes one server message, updates the state, and returns
+the messages the client must send because of it (a `resync` after a gap in `seq`).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from typing import Literal
+
+from protocol import messages as msg
+from protocol.patch import ClientState, GapDetected
+from protocol.views import (
+    AnyEvent,
+    ChatLine,
+    GameView,
+    HandEnded,
+    MatchEnded,
+    MoveSpec,
+    Played,
+    RoomView,
+    describe,
+)
+
+LOG_LENGTH = 200
+LineKind = Literal["play", "score", "hand", "match", "chat", "info", "error"]
+NoticeKind = Literal["info", "error", "hint"]
+
+
+@dataclass(frozen=True)
+class LogLine:
+    """One line of the log: its text and what kind of news it is (for its colour)."""
+
+    text: str
+    kind: LineKind = "play"
+
+
+@dataclass(frozen=True)
+class Notice:
+    """The latest word for the player: an error in words, a hint, a connection note."""
+
+    text: str
+    kind: NoticeKind = "info"
+
+
+def display_names(view: RoomView) -> list[str]:
+    """A name per seat: people by their name, bots as "Bot 2", free seats as "(free)"."""
+    names = []
+    for index, seat in enumerate(view.seats):
+        if seat is None:
+            names.append("(free)")
+        elif seat.kind == "bot":
+            names.append(f"Bot {index}")
+        else:
+            names.append(seat.name)
+    return names
+
+
+def line_kind(event: AnyEvent) -> LineKind:
+    """How an event's log line is shown."""
+    match event:
+        case Played(points=points) if points > 0:
+            return "score"
+        case HandEnded():
+            return "hand"
+        case MatchEnded():
+            return "match"
+        case ChatLine():
+            return "chat"
+    return "play"
+
+
+def describe_move(move: MoveSpec) -> str:
+    """A suggested move in words: "play 5-3 north", "pass"."""
+    if move.pass_ or move.tile is None:
+        return "pass"
+    return f"play {move.tile}" + (f" {move.end}" if move.end else "")
+
+
+class TableState:
+    """The room as this client holds it, plus a log of what happened and the latest notice."""
+
+    def __init__(self) -> None:
+        self.sync = ClientState()
+        self.log: deque[LogLine] = deque(maxlen=LOG_LENGTH)
+        self.notice: Notice | None = None
+        self.room: str | None = None
+        self.seat: int | None = None
+        self.token: str | None = None
+        self.hint: MoveSpec | None = None
+
+    @property
+    def view(self) -> RoomView | None:
+        """The room document, or None before the first snapshot."""
+        try:
+            return self.sync.view
+        except GapDetected:
+            return None
+
+    @property
+    def game(self) -> GameView | None:
+        """The match in the room, if there is one."""
+        view = self.view
+        return view.game if view is not None else None
+
+    @property
+    def seq(self) -> int | None:
+        """The last change this client holds."""
+        return self.sync.seq
+
+    def names(self) -> list[str]:
+        """The display name of each seat."""
+        view = self.view
+        return display_names(view) if view is not None else []
+
+    def my_turn(self) -> bool:
+        """Whether it is this client's turn in a match being played."""
+        view = self.view
+        game = view.game if view is not None else None
+        return (
+            view is not None
+            and game is not None
+            and view.phase == "playing"
+            and view.you is not None
+            and game.turn == view.you
+            and bool(game.legal)
+        )
+
+    def say(self, text: str, kind: NoticeKind = "info") -> None:
+        """Set the notice line."""
+        self.notice = Notice(text, kind)
+
+    def note(self, text: str, kind: LineKind = "info") -> None:
+        """Add a line to the log."""
+        self.log.append(LogLine(text, kind))
+
+    def receive(self, message: msg.AnyServerMessage) -> list[msg.ClientMessage]:
+        """Take one server message; returns what must be sent back (a resync after a gap)."""
+        match message:
+            case msg.Snapshot():
+                first = self.sync.document is None
+                self.sync.on_snapshot(message)
+                if first or not self.log:
+                    self._seed_log()
+            case msg.Patch():
+                try:
+                    events = self.sync.on_patch(message)
+                except GapDetected:
+                    return [msg.Resync()]
+                self._log_events(events)
+            case msg.Joined():
+                self.room, self.seat = message.room, message.seat
+                self.token = message.seat_token or self.token
+            case msg.Error():
+                self.say(error_text(message), "error")
+            case msg.HintReply(move=move):
+                self.hint = move
+                self.say(f"Hint: the hard bot would {describe_move(move)}", "hint")
+        return []
+
+    def _seed_log(self) -> None:
+        game = self.game
+        if game is not None:
+            self._log_events(game.history)
+
+    def _log_events(self, events: list[AnyEvent]) -> None:
+        view = self.view
+        names = self.names()
+        teams = view is not None and view.rules.partnership
+        for event in events:
+            if isinstance(event, Played | HandEnded | MatchEnded):
+                self.hint = None
+                if self.notice is not None and self.notice.kind == "hint":
+                    self.notice = None
+            self.note(describe(event, names, teams), line_kind(event))
+
+
+def error_text(error: msg.Error) -> str:
+    """A server error in words, naming what was refused."""
+    doing = f" ({error.command})" if error.command else ""
+    return f"Refused{doing}: {error.message}"
