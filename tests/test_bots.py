@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 
 from engine_helpers import match_of, play
 from hypothesis import assume, given, settings
@@ -11,6 +12,8 @@ from hypothesis import strategies as st
 
 from engine import Drew, Match, Move, Passed, Played, Rules, View, mask_of
 from engine.bots import LEVELS, Bot, EasyBot, HardBot, NormalBot, make_bot
+from engine.bots.endgame import Endgame
+from engine.bots.hard import outcome_value
 from engine.bots.infer import Knowledge, suits_mask
 from engine.bots.sim import LEAD, Position, playout, points_of, total_after
 from engine.tiles import FULL_SET, PIPS
@@ -29,7 +32,7 @@ RULES = st.builds(
 def quick_bot(level: str, seed: int) -> Bot:
     """A bot that decides the same way on every machine (hard searches a fixed number of deals)."""
     if level == "hard":
-        return HardBot(seed, budget_ms=None, max_samples=8)
+        return HardBot(seed, budget_ms=None, max_samples=8, exact_nodes=5000)
     return make_bot(level, seed)
 
 
@@ -327,3 +330,56 @@ def test_playouts_follow_the_engines_rules_to_the_end_of_the_hand(
     while not match.over and match.hand_number == hand:
         match.apply(match.turn, greedy_engine_move(match))
     assert (scores, over) == (match.scores, match.over)
+
+
+def minimax_on_engine(
+    match: Match, my_side: int, value: Callable[[list[int], bool], float]
+) -> float:
+    """The exact value of the rest of the hand, by trying every move on the engine itself."""
+    hand = match.hand_number
+    outcomes = []
+    for candidate in match.legal_moves():
+        after = match.copy()
+        after.apply(after.turn, candidate)
+        if after.over or after.hand_number != hand:
+            outcomes.append(value(list(after.scores), after.over))
+        else:
+            outcomes.append(minimax_on_engine(after, my_side, value))
+    mine = match.rules.side_of(match.turn) == my_side
+    return max(outcomes) if mine else min(outcomes)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    seed=st.integers(0, 10**6),
+    players=st.sampled_from([2, 4]),
+    hand_size=st.sampled_from(["standard", "five"]),
+    end_scoring=st.sampled_from(["opponents", "penalty"]),
+    target=st.sampled_from([None, 100]),
+)
+def test_exact_endgame_search_agrees_with_trying_every_move_on_the_engine(
+    seed: int, players: int, hand_size: str, end_scoring: str, target: int | None
+) -> None:
+    rules = Rules(players=players, hand_size=hand_size, end_scoring=end_scoring, target=target)  # type: ignore[arg-type]
+    match = Match.new(rules, seed=seed)
+    rng = random.Random(seed)
+    while not match.over and not (
+        match.boneyard_left == 0
+        and sum(h.bit_count() for h in match.hands) <= 8
+        and len(match.legal_moves()) > 1
+    ):
+        match.apply(match.turn, rng.choice(match.legal_moves()))
+    assume(not match.over)
+    view = match.view_for(match.turn)
+    value = outcome_value(view)
+    my_side = rules.side_of(match.turn)
+    solver = Endgame(Position.of_match(match), value, my_side, limit=10**6)
+    for candidate in match.legal_moves():
+        end = LEAD if candidate.end is None else int(candidate.end)
+        after = match.copy()
+        after.apply(after.turn, candidate)
+        if after.over or after.hand_number != match.hand_number:
+            expected = value(list(after.scores), after.over)
+        else:
+            expected = minimax_on_engine(after, my_side, value)
+        assert solver.value_of(int(candidate.tile), end) == expected  # type: ignore[arg-type]

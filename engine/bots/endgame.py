@@ -7,6 +7,8 @@ side maximises the outcome's value, the other minimises it.
 
 from __future__ import annotations
 
+import math
+import time
 from collections.abc import Callable
 
 from engine.bots.sim import SUITX, Position, masks_pips
@@ -21,9 +23,11 @@ class TooDeep(Exception):
 
 
 class Endgame:
-    """Solves the rest of a hand exactly for one side; `limit` bounds the positions visited."""
+    """Solves the rest of a hand exactly for one side, within `limit` positions and a `deadline`."""
 
-    def __init__(self, pos: Position, value: Value, my_side: int, limit: int) -> None:
+    def __init__(
+        self, pos: Position, value: Value, my_side: int, limit: int, deadline: float = math.inf
+    ) -> None:
         rules = pos.rules
         self.rules = rules
         self.players = rules.players
@@ -33,6 +37,7 @@ class Endgame:
         self.value = value
         self.my_side = my_side
         self.limit = limit
+        self.deadline = deadline
         self.nodes = 0
 
     def value_of(self, tile: int, end: int) -> float:
@@ -70,7 +75,9 @@ class Endgame:
         beta: float,
     ) -> float:
         self.nodes += 1
-        if self.nodes > self.limit:
+        if self.nodes & 1023 == 0 and (
+            self.nodes > self.limit or time.perf_counter() > self.deadline
+        ):
             raise TooDeep
         o = list(o_in)
         w = list(w_in)

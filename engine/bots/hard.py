@@ -7,7 +7,9 @@ keeps the move with the best average outcome for its side. Outcomes are valued b
 the hand: the points its side gains less the opponents', with a large premium for reaching the
 target first. Playouts settle what heuristics would guess: leaving a total an opponent can
 count, keeping or spending doubles, shedding heavy tiles before the count, and (since the score is
-the team's) helping the partner.
+the team's) helping the partner. Once nothing is hidden (two players, the boneyard empty) it
+solves the rest of the hand exactly instead (`endgame.Endgame`). Moves that fall clearly behind
+are dropped early, so easy decisions take less than the budget.
 """
 
 from __future__ import annotations
@@ -25,14 +27,18 @@ from engine.moves import Move
 from engine.rules import Rules
 from engine.view import View
 
+Value = Callable[[list[int], bool], float]
+
 #: What reaching the target first is worth, in points.
 WIN_VALUE = 150.0
 #: The z-score at which a move is dropped as clearly worse than the best.
 DROP_Z = 3.0
-#: Exact search once nobody can draw and at most this many tiles are left in the hands.
-EXACT_TILES = 14
-#: The most positions one exact search may visit before the bot falls back to playouts.
-EXACT_NODES = 4000
+#: Points by which a move may trail the best and still be dropped as no better (ties end early).
+INDIFFERENT = 0.25
+#: The share of the budget spent searching; the rest is headroom for the slowest decisions.
+BUDGET_SHARE = 0.85
+#: The most positions the exact endgame search may visit before the bot falls back to playouts.
+EXACT_NODES = 200_000
 
 
 class HardBot:
@@ -48,6 +54,7 @@ class HardBot:
         min_samples: int = 24,
         noise: float = 0.1,
         exact: bool = True,
+        exact_nodes: int = EXACT_NODES,
     ) -> None:
         self.seed = seed
         self.budget_ms = budget_ms
@@ -55,6 +62,7 @@ class HardBot:
         self.min_samples = min_samples
         self.noise = noise
         self.exact = exact
+        self.exact_nodes = exact_nodes
         #: How many deals the last decision searched.
         self.last_samples = 0
 
@@ -66,58 +74,87 @@ class HardBot:
         if len(legal) == 1:
             return legal[0]
         start = time.perf_counter()
-        deadline = math.inf if self.budget_ms is None else start + self.budget_ms / 1000.0
-        rng = decision_rng(self.seed, view)
-        knowledge = Knowledge.of_view(view)
+        share = math.inf if self.budget_ms is None else BUDGET_SHARE * self.budget_ms / 1000.0
+        deadline = start + share
+        deals = Deals(view, decision_rng(self.seed, view))
         value = outcome_value(view)
-        assert view.seat is not None and view.hand is not None and view.turn is not None
-        me = view.seat
-        own = 0
-        for t in view.hand:
-            own |= 1 << t
         moves = [(int(m.tile), LEAD if m.end is None else int(m.end)) for m in legal]  # type: ignore[arg-type]
-        results: list[list[float]] = [[] for _ in legal]
-        active = list(range(len(legal)))
+        if self.exact and nothing_hidden(view):
+            solved = self._solve(deals, moves, value, start + share / 2)
+            if solved is not None:
+                self.last_samples = 1
+                return _best(view, legal, [[v] for v in solved], list(range(len(legal))))
+        results, active = self._sample(deals, moves, value, deadline)
+        return _best(view, legal, results, active)
+
+    def _solve(
+        self, deals: Deals, moves: list[tuple[int, int]], value: Value, deadline: float
+    ) -> list[float] | None:
+        """Each move's exact value when nothing is hidden (None if the search runs too long)."""
+        solver = Endgame(deals.next(), value, deals.my_side, self.exact_nodes, deadline)
+        try:
+            return [solver.value_of(tile, end) for tile, end in moves]
+        except TooDeep:
+            return None
+
+    def _sample(
+        self, deals: Deals, moves: list[tuple[int, int]], value: Value, deadline: float
+    ) -> tuple[list[list[float]], list[int]]:
+        """Play each move out on sampled deals, dropping moves that fall clearly behind.
+
+        Every move is played out with the same random choices on a deal (common random numbers),
+        so moves are compared pairwise on equal terms. Returns the values and the moves left.
+        """
+        results: list[list[float]] = [[] for _ in moves]
+        active = list(range(len(moves)))
         samples = 0
         slowest = 0.0
-        exact = (
-            self.exact
-            and view.drawable == 0
-            and view.rules.sides == 2
-            and sum(view.hand_counts) <= EXACT_TILES
-        )
-        my_side = view.rules.side_of(me)
         while samples < self.max_samples and len(active) > 1:
             began = time.perf_counter()
             if began + slowest > deadline:
                 break
-            hands, boneyard = knowledge.sample(rng)
-            hands[me] = own
-            pos = Position(view.rules, hands, boneyard, view.layout, view.turn, 0, view.scores)
-            playout_seed = rng.getrandbits(32)
-            if exact:
-                try:
-                    solver = Endgame(pos, value, my_side, EXACT_NODES)
-                    values = [solver.value_of(*moves[k]) for k in active]
-                except TooDeep:
-                    exact = False
-            if not exact:
-                values = []
-                for k in active:
-                    tile, end = moves[k]
-                    scores, over = playout(pos, tile, end, random.Random(playout_seed), self.noise)
-                    values.append(value(scores, over))
-            for k, v in zip(active, values, strict=True):
-                results[k].append(v)
+            pos = deals.next()
+            playout_seed = deals.rng.getrandbits(32)
+            for k in active:
+                tile, end = moves[k]
+                scores, over = playout(pos, tile, end, random.Random(playout_seed), self.noise)
+                results[k].append(value(scores, over))
             samples += 1
             slowest = max(slowest, time.perf_counter() - began)
             if samples >= self.min_samples and samples % 8 == 0:
                 active = _still_in_contention(results, active)
         self.last_samples = samples
-        return _best(view, legal, results, active)
+        return results, active
 
 
-def outcome_value(view: View) -> Callable[[list[int], bool], float]:
+class Deals:
+    """Random full positions that agree with a view: its own hand, and guesses for the rest."""
+
+    def __init__(self, view: View, rng: random.Random) -> None:
+        assert view.seat is not None and view.hand is not None and view.turn is not None
+        self.view = view
+        self.rng = rng
+        self.knowledge = Knowledge.of_view(view)
+        self.my_side = view.rules.side_of(view.seat)
+        self.own = 0
+        for t in view.hand:
+            self.own |= 1 << t
+
+    def next(self) -> Position:
+        """Another sampled position, the viewing seat to play."""
+        view = self.view
+        hands, boneyard = self.knowledge.sample(self.rng)
+        hands[self.knowledge.seat] = self.own
+        turn = view.turn if view.turn is not None else 0
+        return Position(view.rules, hands, boneyard, view.layout, turn, 0, view.scores)
+
+
+def nothing_hidden(view: View) -> bool:
+    """Whether the view shows every tile: two players and an empty boneyard (the rest is the other's)."""
+    return view.rules.players == 2 and view.boneyard_size == 0
+
+
+def outcome_value(view: View) -> Value:
     """How good final scores are for the viewing seat's side: points gained against the others."""
     rules: Rules = view.rules
     assert view.seat is not None
@@ -142,7 +179,11 @@ def outcome_value(view: View) -> Callable[[list[int], bool], float]:
 
 
 def _still_in_contention(results: list[list[float]], active: list[int]) -> list[int]:
-    """The moves not clearly worse than the best so far (paired comparison on the same deals)."""
+    """The moves that may still be better than the best so far (paired, on the same deals).
+
+    A move is dropped once it is worse with confidence, or no better than the best by more
+    than `INDIFFERENT` points with confidence (so moves that always come out equal end early).
+    """
     means = {k: sum(results[k]) / len(results[k]) for k in active}
     best = max(active, key=lambda k: means[k])
     keep = [best]
