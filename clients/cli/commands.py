@@ -29,9 +29,11 @@ Play: a tile's number (3) or the tile (5-3); add an end to pick it (5-3 n).
 A tile that fits several ends asks which: n(orth), s(outh), e(ast), w(est).
 /hint              what the hard bot would play now
 /chat TEXT         say something to the table
-/bots add LEVEL    seat a bot: easy, normal or hard (host; /bots fill: all seats)
+/bots add LEVEL    seat a bot: easy, normal or hard (host)
+/bots fill LEVEL   seat bots in every free seat (host)
 /bots remove SEAT  free a bot's seat (host)
-/start             deal the first hand (host)       /rematch  play again (host)
+/start             deal the first hand (host)
+/rematch           play again with the same seats (host)
 /quit              leave the table (Ctrl-D too)"""
 
 

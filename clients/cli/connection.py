@@ -171,7 +171,11 @@ class Connection:
             self.on_change()
             return
         answered = getattr(message, "id", None)
-        asked = self.sent.pop(answered, None) if isinstance(answered, int) else None
+        asked = None
+        if isinstance(answered, int):
+            # A hello is answered by welcome, then by joined or an error with the same id.
+            keep = isinstance(message, msg.Welcome)
+            asked = self.sent.get(answered) if keep else self.sent.pop(answered, None)
         if isinstance(message, msg.Error) and isinstance(asked, msg.Hello):
             await self._refused_hello(message)
             return
@@ -201,6 +205,7 @@ class Connection:
         state = self.state
         if resumed:
             self._resuming = False
+            self._first = ()
             state.say(f"Back in your seat (seat {joined.seat} of room {joined.room})")
         if self.seats is not None and joined.seat is not None and joined.seat_token:
             self.seats.save(self.url, joined.room, joined.seat, joined.seat_token)

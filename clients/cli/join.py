@@ -53,18 +53,27 @@ def choose_room(players: int) -> Callable[[list[msg.RoomSummary]], Sequence[msg.
     return choose
 
 
-async def join(args: argparse.Namespace) -> int:
-    """Connect, resume or take a seat, and play."""
-    url = normalize_url(args.url)
-    seats = SeatStore()
+def plan(
+    url: str, room: str | None, name: str, players: int = 2, seats: SeatStore | None = None
+) -> tuple[Connection, list[msg.ClientMessage], bool]:
+    """The connection, its first messages, and whether it starts by resuming a saved seat."""
+    url = normalize_url(url)
+    seats = seats if seats is not None else SeatStore()
     state = TableState()
-    saved = seats.find(url, args.room)
+    saved = seats.find(url, room)
     if saved is not None:
         state.room, state.seat, state.token = saved.room, saved.seat, saved.token
-    connection = Connection(url, args.name or local.default_name(), state, seats=seats)
-    if args.room:
-        first: list[msg.ClientMessage] = [msg.Join(room=args.room.strip().upper())]
+    connection = Connection(url, name, state, seats=seats)
+    if room:
+        first: list[msg.ClientMessage] = [msg.Join(room=room.strip().upper())]
     else:
         first = [msg.ListRooms()]
-        connection.chooser = choose_room(args.players)
-    return await App(connection).run(first, resume=saved is not None)
+        connection.chooser = choose_room(players)
+    return connection, first, saved is not None
+
+
+async def join(args: argparse.Namespace) -> int:
+    """Connect, resume or take a seat, and play."""
+    name = args.name or local.default_name()
+    connection, first, resume = plan(args.url, args.room, name, args.players)
+    return await App(connection).run(first, resume=resume)

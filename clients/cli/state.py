@@ -17,6 +17,7 @@ from protocol.views import (
     ChatLine,
     GameView,
     HandEnded,
+    HandStarted,
     MatchEnded,
     MoveSpec,
     Played,
@@ -90,6 +91,11 @@ class TableState:
         self.seat: int | None = None
         self.token: str | None = None
         self.hint: MoveSpec | None = None
+        #: A resync was asked for after a gap; patches are ignored until its snapshot comes.
+        self.mending = False
+        #: The hand the log follows and how many of its history events it has told.
+        self._hand: int | None = None
+        self._hand_events = 0
 
     @property
     def view(self) -> RoomView | None:
@@ -140,14 +146,16 @@ class TableState:
         """Take one server message; returns what must be sent back (a resync after a gap)."""
         match message:
             case msg.Snapshot():
-                first = self.sync.document is None
                 self.sync.on_snapshot(message)
-                if first or not self.log:
-                    self._seed_log()
+                self.mending = False
+                self._log_missed()
             case msg.Patch():
                 try:
                     events = self.sync.on_patch(message)
                 except GapDetected:
+                    if self.mending:
+                        return []
+                    self.mending = True
                     return [msg.Resync()]
                 self._log_events(events)
             case msg.Joined():
@@ -160,16 +168,30 @@ class TableState:
                 self.say(f"Hint: the hard bot would {describe_move(move)}", "hint")
         return []
 
-    def _seed_log(self) -> None:
+    def _log_missed(self) -> None:
+        """After a snapshot: log what this hand's history holds that the log does not yet."""
         game = self.game
-        if game is not None:
-            self._log_events(game.history)
+        if game is None:
+            self._hand, self._hand_events = None, 0
+            return
+        if game.hand_number == self._hand:
+            self._log_events(game.history[self._hand_events :])
+            return
+        last = game.last_hand
+        if self._hand is not None and last is not None and game.hand_number == self._hand + 1:
+            ended = HandEnded(kind=last.kind, by=last.by, points=last.points, pips=last.pips)
+            self._log_events([ended])
+        self._log_events(game.history)
 
     def _log_events(self, events: list[AnyEvent]) -> None:
         view = self.view
         names = self.names()
         teams = view is not None and view.rules.partnership
         for event in events:
+            if isinstance(event, HandStarted):
+                self._hand, self._hand_events = event.number, 0
+            if not isinstance(event, ChatLine):
+                self._hand_events += 1
             if isinstance(event, Played | HandEnded | MatchEnded):
                 self.hint = None
                 if self.notice is not None and self.notice.kind == "hint":

@@ -1,0 +1,236 @@
+"""What a typed line means at the table: moves by number or tile, the end question, refusals."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+from clients.cli.commands import Ask, Quit, Refuse, Send, Show, interpret
+from protocol import messages as msg
+from protocol.rules import RoomRules
+from protocol.views import Ends, GameView, Layout, MoveSpec, Phase, RoomView, SeatInfo
+
+
+def make_view(
+    hand: Sequence[str] = ("5-3", "6-6", "4-1"),
+    legal: Sequence[MoveSpec] | None = None,
+    *,
+    turn: int | None = 0,
+    you: int | None = 0,
+    host: int | None = 0,
+    players: int = 2,
+    phase: Phase = "playing",
+    layout: Layout | None = None,
+    ends: Ends | None = None,
+    total: int = 0,
+    scores: Sequence[int] | None = None,
+    seats: Sequence[SeatInfo | None] | None = None,
+    **game: Any,
+) -> RoomView:
+    """A room view as the server would send it to seat `you`, with a match unless waiting."""
+    if seats is None:
+        seats = [SeatInfo(seat=0, name="Ann", kind="human")] + [
+            SeatInfo(seat=index, name="bot:normal", kind="bot", level="normal")
+            for index in range(1, players)
+        ]
+    rules = RoomRules(players=players, target=game.pop("target", 100))
+    view_game = None
+    if phase != "waiting":
+        view_game = GameView(
+            hand_number=1,
+            leader=0,
+            hand=list(hand),
+            hand_counts=[len(hand)] * players,
+            boneyard=28 - len(hand) * players,
+            layout=layout or Layout(),
+            ends=ends or Ends(),
+            total=total,
+            scores=list(scores) if scores is not None else [0] * rules.sides,
+            target=rules.target_score,
+            turn=turn,
+            legal=list(legal) if legal is not None else [MoveSpec(tile=tile) for tile in hand],
+            **game,
+        )
+    return RoomView(
+        code="ABCD", rules=rules, seats=list(seats), you=you, host=host, phase=phase, game=view_game
+    )
+
+
+#: 6-6 spinner with 6-1 east and 6-5 west: open west 5, east 1, north 6, south 6.
+CROSS = Layout(line=[[5, 6], [6, 6], [6, 1]], spinner=1)
+CROSS_ENDS = Ends(west=5, east=1, north=6, south=6)
+CROSS_LEGAL = [
+    MoveSpec(tile="5-1", end="west"),
+    MoveSpec(tile="5-1", end="east"),
+    MoveSpec(tile="6-3", end="north"),
+    MoveSpec(tile="6-3", end="south"),
+    MoveSpec(tile="5-4"),
+]
+
+
+def cross_view(**changes: Any) -> RoomView:
+    """A position where 5-1 fits west or east, 6-3 north or south, 5-4 only west."""
+    fields: dict[str, Any] = {
+        "hand": ["5-1", "5-4", "6-3", "2-2"],
+        "legal": CROSS_LEGAL,
+        "layout": CROSS,
+        "ends": CROSS_ENDS,
+        "total": 12,
+    }
+    fields.update(changes)
+    return make_view(**fields)
+
+
+def sent(action: object) -> list[msg.ClientMessage]:
+    assert isinstance(action, Send), action
+    return list(action.messages)
+
+
+# -- moves ---------------------------------------------------------------------------------
+
+
+def test_a_number_plays_that_tile_of_the_hand() -> None:
+    assert sent(interpret("2", cross_view())) == [msg.Play(tile="5-4")]
+
+
+@pytest.mark.parametrize("typed", ["5-4", "4-5", " 4-5 ", "4 - 5", "5|4"])
+def test_a_tile_is_played_written_in_either_order(typed: str) -> None:
+    assert sent(interpret(typed, cross_view())) == [msg.Play(tile="5-4")]
+
+
+def test_a_tile_that_fits_two_ends_asks_which_and_the_answer_plays_it_there() -> None:
+    view = cross_view()
+    asked = interpret("5-1", view)
+    assert asked == Ask("5-1", ("west", "east"))
+    assert "west (w) or east (e)" in asked.question
+    assert sent(interpret("e", view, asked)) == [msg.Play(tile="5-1", end="east")]
+    assert sent(interpret("WEST", view, asked)) == [msg.Play(tile="5-1", end="west")]
+
+
+def test_the_end_can_be_given_with_the_tile() -> None:
+    view = cross_view()
+    assert sent(interpret("3 s", view)) == [msg.Play(tile="6-3", end="south")]
+    assert sent(interpret("6-3n", view)) == [msg.Play(tile="6-3", end="north")]
+
+
+def test_an_end_the_tile_does_not_fit_is_refused_with_the_ends_it_fits() -> None:
+    view = cross_view()
+    refusal = interpret("6-3 e", view)
+    assert isinstance(refusal, Refuse)
+    assert "cannot go east" in refusal.reason and "north or south" in refusal.reason
+    asked = Ask("6-3", ("north", "south"))
+    assert isinstance(interpret("w", view, asked), Refuse)
+
+
+def test_enter_alone_cancels_the_end_question_and_anything_else_is_read_afresh() -> None:
+    view = cross_view()
+    asked = Ask("5-1", ("west", "east"))
+    cancelled = interpret("", view, asked)
+    assert isinstance(cancelled, Refuse) and "not played" in cancelled.reason
+    assert sent(interpret("2", view, asked)) == [msg.Play(tile="5-4")]
+
+
+def test_a_tile_that_fits_no_end_is_refused_with_the_open_ends_and_the_playable_tiles() -> None:
+    refusal = interpret("2-2", cross_view())
+    assert isinstance(refusal, Refuse)
+    assert "2-2 fits no open end" in refusal.reason
+    assert "west 5, east 1, north 6, south 6" in refusal.reason
+    assert "5-1, 5-4, 6-3" in refusal.reason
+
+
+def test_a_forced_tile_is_named_when_another_is_typed() -> None:
+    view = cross_view(legal=[MoveSpec(tile="6-3", end="north"), MoveSpec(tile="6-3", end="south")])
+    refusal = interpret("5-4", view)
+    assert isinstance(refusal, Refuse) and "only 6-3 can" in refusal.reason
+
+
+def test_a_tile_not_held_and_a_number_out_of_range_are_refused() -> None:
+    view = cross_view()
+    held = interpret("6-5", view)
+    assert isinstance(held, Refuse) and held.reason == "you do not hold 6-5"
+    numbered = interpret("9", view)
+    assert isinstance(numbered, Refuse) and "numbered 1 to 4" in numbered.reason
+
+
+def test_playing_out_of_turn_is_refused_naming_whose_turn_it_is() -> None:
+    refusal = interpret("2", cross_view(turn=1, legal=[]))
+    assert isinstance(refusal, Refuse)
+    assert refusal.reason == "it is Bot 1's turn, not yours"
+
+
+def test_moves_are_refused_before_the_match_starts_and_after_it_ends() -> None:
+    waiting = interpret("1", make_view(phase="waiting"))
+    finished = interpret("1", make_view(phase="finished", turn=None, legal=[]))
+    assert isinstance(waiting, Refuse) and "/start" in waiting.reason
+    assert isinstance(finished, Refuse) and "over" in finished.reason
+
+
+def test_on_a_lone_lead_double_a_tile_goes_east_without_asking() -> None:
+    view = make_view(
+        hand=["5-3"],
+        legal=[MoveSpec(tile="5-3", end="west"), MoveSpec(tile="5-3", end="east")],
+        layout=Layout(line=[[5, 5]], spinner=0),
+        ends=Ends(west=5, east=5),
+        total=10,
+    )
+    assert sent(interpret("1", view)) == [msg.Play(tile="5-3", end="east")]
+
+
+def test_words_that_are_not_moves_are_refused_and_nothing_is_sent() -> None:
+    refusal = interpret("hello", cross_view())
+    assert isinstance(refusal, Refuse) and "/help" in refusal.reason
+    assert interpret("   ", cross_view()) is None
+
+
+# -- commands ------------------------------------------------------------------------------
+
+
+def test_help_and_quit() -> None:
+    shown = interpret("/help", None)
+    assert isinstance(shown, Show) and "/bots add" in shown.text and "/hint" in shown.text
+    assert all(len(line) <= 78 for line in shown.text.splitlines())
+    assert interpret("/quit", cross_view()) == Quit()
+
+
+def test_bots_are_added_by_the_host_of_a_waiting_room() -> None:
+    waiting = make_view(
+        phase="waiting",
+        players=4,
+        seats=[SeatInfo(seat=0, name="Ann", kind="human"), None, None, None],
+    )
+    assert sent(interpret("/bots add hard", waiting)) == [msg.AddBot(level="hard")]
+    assert sent(interpret("/bots add", waiting)) == [msg.AddBot(level="normal")]
+    assert sent(interpret("/bots fill easy", waiting)) == [msg.AddBot(level="easy")] * 3
+    wrong = interpret("/bots add brilliant", waiting)
+    assert isinstance(wrong, Refuse) and "easy, normal or hard" in wrong.reason
+    guest = make_view(phase="waiting", players=4, you=1, seats=waiting.seats)
+    refused = interpret("/bots add", guest)
+    assert isinstance(refused, Refuse) and "only the host" in refused.reason
+
+
+def test_start_needs_every_seat_taken_and_the_host() -> None:
+    seats = [SeatInfo(seat=0, name="Ann", kind="human"), None]
+    early = interpret("/start", make_view(phase="waiting", seats=seats))
+    assert isinstance(early, Refuse) and "free: 1" in early.reason
+    assert sent(interpret("/start", make_view(phase="waiting"))) == [msg.Start()]
+    playing = interpret("/start", cross_view())
+    assert isinstance(playing, Refuse) and "playing" in playing.reason
+
+
+def test_chat_hint_and_rematch() -> None:
+    assert sent(interpret("/chat good game!", cross_view())) == [msg.Chat(text="good game!")]
+    empty = interpret("/chat   ", cross_view())
+    assert isinstance(empty, Refuse) and "empty" in empty.reason
+    assert sent(interpret("/hint", cross_view())) == [msg.Hint()]
+    not_yours = interpret("/hint", cross_view(turn=1, legal=[]))
+    assert isinstance(not_yours, Refuse)
+    over = make_view(phase="finished", turn=None, legal=[])
+    assert sent(interpret("/rematch", over)) == [msg.Rematch()]
+    assert isinstance(interpret("/rematch", cross_view()), Refuse)
+
+
+def test_an_unknown_command_is_refused() -> None:
+    refusal = interpret("/dance", cross_view())
+    assert isinstance(refusal, Refuse) and "unknown command /dance" in refusal.reason

@@ -1,0 +1,217 @@
+"""The table as text: dominoes, the spinner and its arms, the corner total, hands, 80x24 fit."""
+
+from __future__ import annotations
+
+import io
+import itertools
+from typing import Any
+
+import pytest
+from rich.console import Console
+from rich.text import Text
+from test_client_commands import make_view
+
+from clients.cli.commands import Ask
+from clients.cli.render import GOLD, PLAYABLE, header, render
+from clients.cli.state import TableState
+from protocol import messages as msg
+from protocol.views import Ends, HandStarted, Layout, MoveSpec, Played, RoomView, SeatInfo
+
+
+def state_of(view: RoomView) -> TableState:
+    """A client state holding `view` as its snapshot (its history in the log)."""
+    state = TableState()
+    state.receive(msg.Snapshot(seq=1, state=view))
+    return state
+
+
+def screen(view: RoomView, width: int = 80, height: int = 24, **options: Any) -> list[str]:
+    """The table as the App draws it, as plain text rows (no colour)."""
+    body, footer = render(state_of(view), width - 1, height - 1, **options)
+    console = Console(record=True, width=width, no_color=True, file=io.StringIO())
+    for row in [*body, *footer]:
+        console.print(row, no_wrap=True, overflow="crop")
+    return console.export_text().splitlines()
+
+
+def column_of(rows: list[str], text: str) -> tuple[int, int]:
+    """(row, column) of the only row holding `text`."""
+    found = [(index, row.index(text)) for index, row in enumerate(rows) if text in row]
+    assert len(found) == 1, (text, found, "\n".join(rows))
+    return found[0]
+
+
+#: 5-5 spinner with 3-5 west, 5-1 east, 5-2 up north, 5-4 then 4-4 down south.
+STAR = Layout(line=[[3, 5], [5, 5], [5, 1]], spinner=1, north=[[5, 2]], south=[[5, 4], [4, 4]])
+
+
+def test_the_spinner_lies_across_the_line_with_its_arms_above_and_below() -> None:
+    rows = screen(make_view(layout=STAR, ends=Ends(west=3, east=1, north=2, south=8), total=14))
+    line, spinner = column_of(rows, "┣━┫")
+    assert rows[line - 1][spinner : spinner + 3] == "┏5┓"
+    assert rows[line + 1][spinner : spinner + 3] == "┗5┛"
+    assert "[3|5] ┣━┫ [5|1]" in rows[line]
+    # North: 5-2 stands upright, its 5 against the spinner, its open 2 on top.
+    assert rows[line - 2][spinner : spinner + 3] == "└5┘"
+    assert rows[line - 3][spinner : spinner + 3] == "┌2┐"
+    # South: 5-4 upright going down, then the double 4-4 lying across the arm.
+    assert rows[line + 2][spinner : spinner + 3] == "┌5┐"
+    assert rows[line + 3][spinner : spinner + 3] == "└4┘"
+    assert rows[line + 4][spinner - 1 : spinner + 4] == "[4|4]"
+
+
+def test_a_double_on_the_line_is_drawn_across_it() -> None:
+    layout = Layout(line=[[2, 6], [6, 6], [6, 1], [1, 1], [1, 3]], spinner=1)
+    rows = screen(make_view(layout=layout, ends=Ends(west=2, east=3, north=6, south=6), total=5))
+    line, column = column_of(rows, "├─┤")
+    assert rows[line - 1][column : column + 3] == "┌1┐"
+    assert rows[line + 1][column : column + 3] == "└1┘"
+    assert "[2|6] ┣━┫ [6|1] ├─┤ [1|3]" in rows[line]
+
+
+def test_a_long_line_fits_80_columns_keeping_both_ends_and_the_spinner() -> None:
+    chain = [0, 1, 2, 3, 4, 5, 6, 0, 2, 4, 6, 1, 3, 5, 0, 3, 6, 2, 5, 1, 4]
+    line = [[a, b] for a, b in itertools.pairwise(chain)]
+    spinner = 10
+    line.insert(spinner, [chain[spinner], chain[spinner]])
+    layout = Layout(
+        line=line, spinner=spinner, north=[[6, 2], [2, 2], [2, 5], [5, 3]], south=[[6, 4]]
+    )
+    view = make_view(layout=layout, ends=Ends(west=0, east=6, north=3, south=6), total=15)
+    rows = screen(view)
+    assert len(rows) <= 23
+    assert all(len(row) <= 80 for row in rows)
+    line_row, _ = column_of(rows, "┣━┫")
+    drawn = rows[line_row]
+    assert drawn.lstrip().startswith("[0|1]")
+    assert drawn.rstrip().endswith(f"[{line[-1][0]}|{line[-1][1]}]")
+    assert "…" in drawn
+    # The north arm keeps its open end (5-3 shows 3 on top) even if its inner tiles give way.
+    assert any("┌3┐" in row for row in rows[:line_row])
+    wide = screen(view, width=200, height=60)
+    assert "…" not in wide[column_of(wide, "┣━┫")[0]]
+
+
+def test_the_ends_total_turns_gold_only_on_a_multiple_of_five() -> None:
+    def corner(total: int) -> tuple[str, bool]:
+        view = make_view(layout=Layout(line=[[6, 4]]), ends=Ends(west=6, east=4), total=total)
+        text = header(view, 79)
+        gold = any(
+            span.style == GOLD and str(total) in text.plain[span.start : span.end]
+            for span in text.spans
+        )
+        return text.plain, gold
+
+    for total in (5, 10, 15, 20, 45):
+        plain, gold = corner(total)
+        assert plain.rstrip().endswith(f"ends total {total} ★") and gold
+    for total in (0, 3, 12, 21):
+        plain, gold = corner(total)
+        assert plain.rstrip().endswith(f"ends total {total}") and not gold
+
+
+def test_without_colour_the_table_has_no_colour_codes_but_still_marks_a_scoring_total(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    out = io.StringIO()
+    console = Console(file=out, force_terminal=True, width=80)
+    view = make_view(layout=Layout(line=[[6, 4]]), ends=Ends(west=6, east=4), total=10)
+    body, footer = render(state_of(view), 79, 23)
+    for row in [*body, *footer]:
+        console.print(row)
+    drawn = out.getvalue()
+    assert "ends total 10 ★" in Text.from_ansi(drawn).plain
+    for colour_code in ("\x1b[31m", "\x1b[32m", "\x1b[33m", "\x1b[36m", ";33m", ";32m"):
+        assert colour_code not in drawn
+
+
+def test_the_hand_is_numbered_and_the_playable_tiles_are_highlighted_and_listed() -> None:
+    view = make_view(
+        hand=["5-1", "5-4", "6-3", "2-2"],
+        legal=[
+            MoveSpec(tile="5-4"),
+            MoveSpec(tile="6-3", end="north"),
+            MoveSpec(tile="6-3", end="south"),
+        ],
+        layout=Layout(line=[[5, 6], [6, 6], [6, 0]], spinner=1),
+        ends=Ends(west=5, east=0, north=6, south=6),
+        total=5,
+    )
+    rows = screen(view)
+    numbers = next(index for index, row in enumerate(rows) if row.split() == ["1", "2", "3", "4"])
+    assert rows[numbers + 1].split() == ["[5|1]", "[5|4]", "[6|3]", "[2|2]"]
+    assert "Your turn: play 2 or 3" in rows[-1]
+    body, _ = render(state_of(view), 79, 23)
+    tiles_row = next(row for row in body if "[5|4]" in row.plain)
+    styled = {tiles_row.plain[span.start : span.end]: span.style for span in tiles_row.spans}
+    assert styled["[5|4]"] == PLAYABLE and styled["[6|3]"] == PLAYABLE
+    assert styled["[5|1]"] != PLAYABLE and styled["[2|2]"] != PLAYABLE
+
+
+def test_players_scores_tile_counts_boneyard_and_whose_turn() -> None:
+    view = make_view(turn=1, legal=[], scores=[35, 20], target=150)
+    rows = screen(view)
+    assert "first to 150" in rows[0] and "boneyard 22" in rows[0]
+    assert "Ann (you) 35 pts · 3 tiles" in rows[1]
+    assert "▶ Bot 1 20 pts · 3 tiles" in rows[1]
+    assert rows[-1].strip() == "Bot 1 to play…"
+
+
+def test_teams_show_one_score_per_team() -> None:
+    seats = [SeatInfo(seat=0, name="Ann", kind="human")] + [
+        SeatInfo(seat=i, name="x", kind="bot", level="easy") for i in (1, 2, 3)
+    ]
+    view = make_view(players=4, seats=seats, scores=[40, 15], turn=2, legal=[])
+    rows = "\n".join(screen(view))
+    assert "Team A 40 pts:" in rows and "Team B 15 pts:" in rows
+    assert "▶ Bot 2" in rows
+
+
+def test_the_log_tells_what_happened_in_words() -> None:
+    history = [
+        HandStarted(number=1, leader=0),
+        Played(seat=0, tile="5-5", end=None, total=10, points=10),
+        Played(seat=1, tile="5-3", end="east", total=8, points=0),
+    ]
+    view = make_view(
+        layout=Layout(line=[[5, 5], [5, 3]], spinner=0),
+        ends=Ends(west=5, east=3),
+        total=8,
+        history=history,
+    )
+    text = "\n".join(screen(view))
+    assert "Hand 1: Ann leads" in text
+    assert "Ann led 5-5: total 10, scores 10" in text
+    assert "Bot 1 played 5-3 east: total 8" in text
+
+
+def test_the_end_question_and_errors_show_above_the_prompt() -> None:
+    view = make_view()
+    state = state_of(view)
+    state.say("Refused (play): it is not your turn", "error")
+    _, footer = render(state, 79, 23, pending=Ask("5-3", ("west", "north")))
+    assert [row.plain for row in footer] == [
+        " ✗ Refused (play): it is not your turn",
+        " 5-3 fits west (w) or north (n): which end?",
+    ]
+
+
+def test_a_waiting_room_lists_its_seats_and_how_friends_join() -> None:
+    seats = [
+        SeatInfo(seat=0, name="Ann", kind="human"),
+        None,
+        SeatInfo(seat=2, name="b", kind="bot", level="hard"),
+    ]
+    view = make_view(phase="waiting", players=3, seats=seats)
+    text = "\n".join(screen(view, join_line="allfives join ws://10.0.0.5:8765 ABCD"))
+    assert "seat 0  Ann  (you)  host" in text
+    assert "seat 1  free" in text
+    assert "seat 2  Bot 2  hard bot" in text
+    assert "Friends join with:  allfives join ws://10.0.0.5:8765 ABCD" in text
+    assert "1 free seat: wait for friends, or /bots fill to seat bots; then /start" in text
+
+
+def test_a_finished_match_names_the_winner_and_the_scores() -> None:
+    view = make_view(phase="finished", turn=None, legal=[], scores=[55, 30], winner=0, over=True)
+    assert "Ann wins the match, 55 to 30!" in screen(view)[-1]

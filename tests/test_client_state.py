@@ -1,0 +1,320 @@
+"""The client's state and connection against a real embedded server with bots.
+
+The state a client builds from one snapshot and its patches must equal the snapshot the server
+sends when asked afresh; a gap is noticed and mended; a dropped connection comes back to the
+same seat; a saved seat token puts a restarted client back in its seat.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import stat
+import sys
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from websockets.asyncio.client import ClientConnection, connect
+
+from clients.cli import join
+from clients.cli.commands import Ask, Send, interpret
+from clients.cli.connection import Connection, Fatal
+from clients.cli.seats import SeatStore, normalize_url
+from clients.cli.state import TableState
+from protocol import messages as msg
+from protocol.patch import apply, to_builtins
+from protocol.rules import RoomRules
+from server.app import Config, Server, run_server
+
+TIMEOUT = 20.0
+
+
+def fast_config(**changes: Any) -> Config:
+    """An embedded server: ephemeral loopback port, bots without pause, no rate limit to speak of."""
+    options: dict[str, Any] = {
+        "host": "127.0.0.1",
+        "port": 0,
+        "bot_delay": 0.0,
+        "hard_budget_ms": 5.0,
+        "bot_processes": False,
+        "rate": 1000.0,
+        "burst": 1000,
+    }
+    options.update(changes)
+    return Config(**options)
+
+
+@pytest.fixture
+async def server() -> AsyncIterator[Server]:
+    async with run_server(fast_config()) as running:
+        yield running
+
+
+async def send(socket: ClientConnection, message: msg.ClientMessage) -> None:
+    await socket.send(msg.encode(message).decode())
+
+
+async def receive(socket: ClientConnection) -> msg.AnyServerMessage:
+    return msg.decode_server(await asyncio.wait_for(socket.recv(), TIMEOUT))
+
+
+def choose_move(state: TableState, rng: random.Random) -> list[msg.ClientMessage]:
+    """What a player typing at random would send: a tile number, then an end if asked."""
+    game = state.game
+    assert game is not None and game.hand is not None
+    while True:
+        action = interpret(str(rng.randint(1, len(game.hand))), state.view)
+        if isinstance(action, Ask):
+            action = interpret(rng.choice(action.ends)[0], state.view, action)
+        if isinstance(action, Send):
+            return list(action.messages)
+
+
+def a_bot_plays_next(state: TableState, patch: msg.Patch) -> bool:
+    """Whether more patches surely follow this one (so losing it is noticed): a bot's turn."""
+    assert state.sync.document is not None
+    after = apply(state.sync.document, patch.ops)
+    return after["phase"] == "playing" and after["game"]["turn"] not in (None, after["you"])
+
+
+async def test_the_state_built_from_patches_equals_fresh_snapshots_through_a_whole_match(
+    server: Server,
+) -> None:
+    rng = random.Random(5)
+    socket = await connect(server.url)
+    state = TableState()
+    await send(socket, msg.Hello(version=msg.PROTOCOL_VERSION, name="Ann"))
+    await send(socket, msg.CreateRoom(rules=RoomRules(players=3, target=100), seat=0))
+    for level in ("normal", "easy"):
+        await send(socket, msg.AddBot(level=level))
+    await send(socket, msg.Start())
+    patches = compared = dropped = resyncs = 0
+    asked_at: int | None = None
+    events = 0
+    mending = False
+    last_drop = 0
+    while True:
+        message = await receive(socket)
+        if isinstance(message, msg.Snapshot) and message.id == 9999:
+            if not mending:
+                assert message.seq == state.seq
+                assert to_builtins(message.state) == state.sync.document
+                compared += 1
+            continue
+        if isinstance(message, msg.Patch):
+            patches += 1
+            if patches - last_drop >= 6 and not mending and a_bot_plays_next(state, message):
+                dropped, last_drop, mending = dropped + 1, patches, True
+                continue
+            events += len(message.events)
+        before = state.seq
+        replies = state.receive(message)
+        if isinstance(message, msg.Snapshot):
+            mending = False
+        if replies:
+            assert replies == [msg.Resync()] and state.seq == before
+            resyncs += 1
+            mending = True
+        for reply in replies:
+            await send(socket, reply)
+        if isinstance(message, msg.Patch) and not replies and patches % 2 == 0:
+            await send(socket, msg.Resync(id=9999))
+        view = state.view
+        if view is not None and view.phase == "finished":
+            break
+        if state.my_turn() and asked_at != state.seq:
+            asked_at = state.seq
+            for move in choose_move(state, rng):
+                await send(socket, move)
+        assert not isinstance(message, msg.Error), message
+    await socket.close()
+    assert compared >= 5 and dropped >= 1 and resyncs == dropped
+    game = state.game
+    assert game is not None and game.over and max(game.scores) >= 100
+    assert any("wins the match" in line.text for line in state.log)
+
+
+async def wait_until(test: Callable[[], bool], timeout: float = TIMEOUT) -> None:
+    """Let the event loop run until `test()` holds."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not test():
+        assert asyncio.get_running_loop().time() < deadline, "timed out"
+        await asyncio.sleep(0.01)
+
+
+def drop(connection: Connection) -> None:
+    """Cut the connection as a network failure would: no close handshake."""
+    assert connection.socket is not None
+    connection.socket.transport.abort()
+
+
+async def test_a_dropped_connection_comes_back_to_the_same_seat_and_catches_up(
+    server: Server,
+) -> None:
+    state = TableState()
+    changes: list[str] = []
+    connection = Connection(server.url, "Ann", state, lambda: changes.append("x"))
+    first = [
+        msg.CreateRoom(rules=RoomRules(players=2, target=100), seat=1),
+        msg.AddBot(level="easy"),
+        msg.Start(),
+    ]
+    running = asyncio.create_task(connection.run(first))
+    await wait_until(lambda: state.view is not None and state.view.phase == "playing")
+    room, token = state.room, state.token
+    for _ in range(3):
+        seq = state.seq
+        drop(connection)
+        await wait_until(
+            lambda: state.notice is not None and "Connection lost" in state.notice.text
+        )
+        await wait_until(
+            lambda: state.notice is not None and "Back in your seat" in state.notice.text
+        )
+        assert (state.room, state.seat, state.token) == (room, 1, token)
+        view = state.view
+        assert view is not None and view.you == 1 and view.seats[1] is not None
+        assert state.seq is not None and seq is not None and state.seq >= seq
+        socket = connection.socket
+        assert socket is not None
+        await send(socket, msg.Resync(id=777))
+        fresh = await wait_for_snapshot(connection, 777)
+        assert to_builtins(fresh.state) == state.sync.document
+        assert fresh.state.seats[1] is not None and fresh.state.seats[1].connected
+    assert changes
+    await connection.close()
+    await asyncio.wait_for(running, TIMEOUT)
+
+
+async def wait_for_snapshot(connection: Connection, id: int) -> msg.Snapshot:
+    """Catch the snapshot answering `id` before the state takes it."""
+    caught: list[msg.Snapshot] = []
+    original = connection.state.receive
+
+    def spy(message: msg.AnyServerMessage) -> list[msg.ClientMessage]:
+        if isinstance(message, msg.Snapshot) and message.id == id:
+            caught.append(msg.Snapshot(seq=message.seq, state=message.state, id=id))
+            return []
+        return original(message)
+
+    connection.state.receive = spy  # type: ignore[method-assign]
+    try:
+        await wait_until(lambda: bool(caught))
+    finally:
+        connection.state.receive = original  # type: ignore[method-assign]
+    return caught[0]
+
+
+async def host_room(url: str, players: int = 3) -> tuple[ClientConnection, str]:
+    """A waiting public room opened by a scripted host ("Bob" at seat 0)."""
+    socket = await connect(url)
+    await send(socket, msg.Hello(version=msg.PROTOCOL_VERSION, name="Bob"))
+    await send(socket, msg.CreateRoom(rules=RoomRules(players=players), seat=0))
+    while not isinstance(joined := await receive(socket), msg.Joined):
+        pass
+    return socket, joined.room
+
+
+async def test_join_after_a_crash_puts_the_player_back_in_their_saved_seat(
+    server: Server, tmp_path: Path
+) -> None:
+    host, room = await host_room(server.url)
+    seats = SeatStore(tmp_path / "allfives" / "seats.json")
+    connection, first, resume = join.plan(server.url, room.lower(), "Cid", seats=seats)
+    assert not resume
+    running = asyncio.create_task(connection.run(first, resume))
+    await wait_until(lambda: connection.ready.is_set())
+    assert connection.state.seat == 1
+    saved = seats.find(server.url, room)
+    assert saved is not None and (saved.seat, saved.token) == (1, connection.state.token)
+    assert stat.S_IMODE(os.stat(seats.path).st_mode) == 0o600
+    # The client dies: no leave, no close handshake.
+    drop(connection)
+    running.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await running
+    again, first, resume = join.plan(server.url, room, "Cid", seats=seats)
+    assert resume
+    running = asyncio.create_task(again.run(first, resume))
+    await wait_until(lambda: again.ready.is_set())
+    view = again.state.view
+    assert view is not None and view.you == 1
+    assert again.state.notice is not None and "Back in your seat" in again.state.notice.text
+    assert [seat.name if seat else None for seat in view.seats] == ["Bob", "Cid", None]
+    await again.close()
+    await running
+    await host.close()
+
+
+async def test_a_saved_seat_the_server_no_longer_knows_is_dropped_and_the_room_joined(
+    server: Server, tmp_path: Path
+) -> None:
+    host, room = await host_room(server.url)
+    seats = SeatStore(tmp_path / "seats.json")
+    seats.save(server.url, room, 2, "not-a-token-the-server-gave")
+    connection, first, resume = join.plan(server.url, room, "Cid", seats=seats)
+    assert resume
+    running = asyncio.create_task(connection.run(first, resume))
+    await wait_until(lambda: connection.ready.is_set())
+    state = connection.state
+    assert state.seat == 1
+    saved = seats.find(server.url, room)
+    assert saved is not None and saved.token == state.token
+    await connection.close()
+    await running
+    await host.close()
+
+
+async def test_join_without_a_room_takes_a_free_seat_in_a_waiting_room(server: Server) -> None:
+    host, room = await host_room(server.url, players=2)
+    connection, first, _ = join.plan(
+        server.url, None, "Cid", seats=SeatStore(Path("/nonexistent/x"))
+    )
+    running = asyncio.create_task(connection.run(first))
+    await wait_until(lambda: connection.ready.is_set())
+    assert (connection.state.room, connection.state.seat) == (room, 1)
+    await connection.close()
+    await running
+    await host.close()
+
+
+async def test_joining_a_room_that_does_not_exist_ends_with_the_reason(server: Server) -> None:
+    connection = Connection(server.url, "Cid", TableState())
+    with pytest.raises(Fatal, match="could not join the room: there is no room 'ZZZZ'"):
+        await asyncio.wait_for(connection.run([msg.Join(room="ZZZZ")]), TIMEOUT)
+
+
+async def test_a_server_that_cannot_be_reached_is_reported_at_once() -> None:
+    async with run_server(fast_config()) as gone:
+        url = gone.url
+    connection = Connection(url, "Cid", TableState())
+    with pytest.raises(Fatal, match=r"cannot reach .*connection refused"):
+        await asyncio.wait_for(connection.run([]), TIMEOUT)
+
+
+async def test_allfives_rooms_lists_the_waiting_rooms_with_the_line_that_joins_each(
+    server: Server,
+) -> None:
+    async def rooms_output() -> str:
+        process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "allfives.cli",
+            "rooms",
+            server.url.rstrip("/"),
+            stdout=asyncio.subprocess.PIPE,
+            env={**os.environ, "COLUMNS": "160", "NO_COLOR": "1"},
+        )
+        out, _ = await asyncio.wait_for(process.communicate(), TIMEOUT)
+        assert process.returncode == 0
+        return out.decode()
+
+    assert "No public room is waiting for players" in await rooms_output()
+    host, room = await host_room(server.url)
+    listed = await rooms_output()
+    assert room in listed and "Bob, free, free" in listed
+    assert f"allfives join {normalize_url(server.url)} {room}" in listed
+    await host.close()
