@@ -12,8 +12,8 @@ Leaving the block closes every connection with 1001 (going away) and stops the b
 `Config.store` takes any `server.store.Store`; give two servers the same `MemoryStore` one after
 the other and the second resumes the first one's rooms.
 
-Each connection has a bounded send queue (`send_queue` frames): a client that does not read is
-disconnected (1008) instead of slowing its room. Frames above `max_size` bytes close the
+Each connection's send queue is bounded (`send_buffer` bytes waiting in its write buffer): a
+client that does not read is dropped instead of slowing its room. Frames above `max_size` bytes close the
 connection (1009); frames above the protocol's 4 KiB message limit get a `too_large` error. A
 token bucket (`rate` per second, `burst`) answers floods with `rate_limited` and closes the
 connection after `flood_limit` refusals in a row. Addresses are limited to
@@ -35,7 +35,7 @@ from http import HTTPStatus
 from typing import Any
 
 from websockets.asyncio.server import Server as WebSocketServer
-from websockets.asyncio.server import ServerConnection, serve
+from websockets.asyncio.server import ServerConnection, broadcast, serve
 from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
@@ -75,8 +75,7 @@ class Config:
     flood_limit: int = 50
     max_connections_per_ip: int = 32
     max_rooms_per_ip: int = 8
-    send_queue: int = 256
-    write_limit: int = 32768
+    send_buffer: int = 256 * 1024
     bot_delay: float = 0.6
     away_seconds: float = 60.0
     empty_room_seconds: float = 600.0
@@ -85,20 +84,24 @@ class Config:
     bot_workers: int = 1
     bot_processes: bool = True
     keep_patches: int = 32
+    compression: bool = False
     store: Store | None = None
 
 
 class Connection:
-    """One client: its socket, send queue, rate bucket, name, and the room and seat it is in."""
+    """One client: its socket, rate bucket, name, and the room and seat it is in.
+
+    Frames are written at once, never awaited: the connection's send queue is its transport's
+    write buffer, bounded at `Config.send_buffer` bytes. A client that lets it fill (it does not
+    read) is dropped, so it never holds up its room.
+    """
 
     def __init__(self, server: Server, socket: ServerConnection, address: str) -> None:
         self.server = server
         self.socket = socket
+        self.transport = socket.transport
         self.address = address
-        self.queue: asyncio.Queue[bytes | None] = asyncio.Queue(server.config.send_queue)
-        self.close_code, self.close_reason = CLOSE_GOING_AWAY, ""
-        self.writer: asyncio.Task[None] | None = None
-        self.closer: asyncio.Task[None] | None = None
+        self.limit = server.config.send_buffer
         self.bucket = TokenBucket(server.config.rate, server.config.burst, time.monotonic())
         self.name = ""
         self.greeted = False
@@ -106,6 +109,7 @@ class Connection:
         self.seat: int | None = None
         self.spectating = False
         self.closing = False
+        self.closer: asyncio.Task[None] | None = None
 
     @property
     def receiver(self) -> Receiver:
@@ -113,43 +117,28 @@ class Connection:
         return self.seat if self.seat is not None else SPECTATORS
 
     def send(self, frame: bytes) -> None:
-        """Queue a frame; a client whose queue is full is disconnected, never waited for."""
+        """Write a frame now; a client with `send_buffer` bytes unread is dropped instead."""
         if self.closing:
             return
-        try:
-            self.queue.put_nowait(frame)
-        except asyncio.QueueFull:
+        if self.transport.get_write_buffer_size() > self.limit:
             self.server.metrics.slow_clients_dropped += 1
-            self.close(CLOSE_POLICY, "not reading: too many messages waiting")
+            self.closing = True
+            log.info("dropped %s: it does not read what it is sent", self.address)
+            self.transport.abort()
             return
+        broadcast((self.socket,), frame, text=True)
         self.server.metrics.frames_sent += 1
 
     def send_message(self, message: msg.ServerMessage) -> None:
-        """Queue a message."""
+        """Send a message."""
         self.send(msg.encode(message))
 
-    def close(self, code: int, reason: str, flush: bool = False) -> None:
-        """Close the connection: after what is queued (`flush`), or now, dropping it."""
+    def close(self, code: int, reason: str) -> None:
+        """Close the connection after what was already sent."""
         if self.closing:
             return
         self.closing = True
-        self.close_code, self.close_reason = code, reason
-        if flush:
-            with contextlib.suppress(asyncio.QueueFull):
-                self.queue.put_nowait(None)
-                return
-        if self.writer is not None:
-            self.writer.cancel()
         self.closer = asyncio.get_running_loop().create_task(self.socket.close(code, reason))
-
-    async def write(self) -> None:
-        """Send queued frames in order; close after them when `close(flush=True)` asked to."""
-        socket = self.socket
-        queue = self.queue
-        with contextlib.suppress(ConnectionClosed):
-            while (frame := await queue.get()) is not None:
-                await socket.send(frame, text=True)
-            await socket.close(self.close_code, self.close_reason)
 
 
 class LiveRoom:
@@ -164,6 +153,7 @@ class LiveRoom:
         self.phase = room.phase
         self.driver: asyncio.Task[None] | None = None
         self.timer: asyncio.TimerHandle | None = None
+        self.timer_deadline: float | None = None
 
     def connections(self) -> list[Connection]:
         """Every connection in the room."""
@@ -236,9 +226,9 @@ class Server:
             self.config.port,
             process_request=self._process_request,
             max_size=self.config.max_size,
-            write_limit=self.config.write_limit,
             ssl=context,
             server_header=SERVER_NAME,
+            compression="deflate" if self.config.compression else None,
         )
         self._spawn(self._sweep())
         log.info("listening on %s", self.url)
@@ -314,7 +304,6 @@ class Server:
         connection = Connection(self, socket, address)
         self.connections.add(connection)
         self.connections_per_ip.add(address)
-        connection.writer = asyncio.get_running_loop().create_task(connection.write())
         try:
             async for frame in socket:
                 if not connection.closing:  # still read while closing, to see the close frame
@@ -325,7 +314,6 @@ class Server:
             if connection.closer is not None:
                 await connection.closer
             connection.closing = True
-            connection.writer.cancel()
             self.connections.discard(connection)
             self.connections_per_ip.remove(address)
             await self._leave_room(connection, disconnected=True)
@@ -333,7 +321,7 @@ class Server:
     async def _on_frame(self, connection: Connection, frame: str | bytes) -> None:
         if not connection.bucket.allow(time.monotonic()):
             if connection.bucket.refused_in_a_row > self.config.flood_limit:
-                connection.close(CLOSE_POLICY, "flooding: too many messages", flush=True)
+                connection.close(CLOSE_POLICY, "flooding: too many messages")
             elif (
                 connection.bucket.refused_in_a_row == 1
                 or connection.bucket.refused_in_a_row % 10 == 0
@@ -581,7 +569,11 @@ class Server:
         """Make sure a bot move that is due gets made, and the turn clock is set."""
         if self.closing or live.room.code not in self.rooms:
             return
-        if live.driver is None or live.driver.done():
+        if live.driver is not None and not live.driver.done():
+            return
+        if live.room.bot_level_due(time.time()) is None:
+            self._arm_timer(live)
+        else:
             live.driver = asyncio.get_running_loop().create_task(self._drive(live))
 
     async def _drive(self, live: LiveRoom) -> None:
@@ -611,13 +603,20 @@ class Server:
                 self.metrics.moves += 1
 
     def _arm_timer(self, live: LiveRoom) -> None:
+        deadline = live.room.deadline
+        if deadline == live.timer_deadline:
+            return
         if live.timer is not None:
             live.timer.cancel()
             live.timer = None
-        deadline = live.room.deadline
+        live.timer_deadline = deadline
         if deadline is not None:
             delay = max(0.0, deadline - time.time()) + 0.01
-            live.timer = asyncio.get_running_loop().call_later(delay, self._kick, live)
+            live.timer = asyncio.get_running_loop().call_later(delay, self._on_timer, live)
+
+    def _on_timer(self, live: LiveRoom) -> None:
+        live.timer, live.timer_deadline = None, None
+        self._kick(live)
 
     # -- rooms -----------------------------------------------------------------------------
 

@@ -13,10 +13,10 @@ from typing import Any
 Operation = dict[str, Any]
 
 
-def diff(old: Any, new: Any) -> list[Operation]:
-    """RFC 6902 operations that turn the JSON document `old` into `new`."""
+def diff(old: Any, new: Any, path: str = "") -> list[Operation]:
+    """RFC 6902 operations that turn the JSON document `old` (found at `path`) into `new`."""
     operations: list[Operation] = []
-    _diff(old, new, "", operations)
+    _diff(old, new, path, operations)
     return operations
 
 
@@ -26,13 +26,29 @@ def pointer_token(key: str) -> str:
 
 
 def _same(old: Any, new: Any) -> bool:
+    """JSON equality: Python's `==` (fast, and enough to tell most values apart) made strict."""
+    return old is new or (old == new and _strictly_same(old, new))
+
+
+def _strictly_same(old: Any, new: Any) -> bool:
+    """Whether two values that compare equal (`==`) also agree in every type (1 is not true)."""
     if type(old) is not type(new):
         return False
-    if isinstance(old, dict):
-        return old.keys() == new.keys() and all(_same(old[k], new[k]) for k in old)
-    if isinstance(old, list):
-        return len(old) == len(new) and all(_same(a, b) for a, b in zip(old, new, strict=True))
-    return bool(old == new)
+    if type(old) is dict:
+        pairs: Any = ((old[key], new[key]) for key in old)
+    elif type(old) is list:
+        pairs = zip(old, new, strict=True)
+    else:
+        return True
+    for a, b in pairs:
+        if a is b:
+            continue
+        kind = type(a)
+        if kind is not type(b):
+            return False
+        if (kind is dict or kind is list) and not _strictly_same(a, b):
+            return False
+    return True
 
 
 def _diff(old: Any, new: Any, path: str, out: list[Operation]) -> None:
@@ -66,12 +82,18 @@ def _diff_objects(
 def _diff_lists(old: list[Any], new: list[Any], path: str, out: list[Operation]) -> None:
     shorter = min(len(old), len(new))
     start = 0
-    while start < shorter and _same(old[start], new[start]):
+    while start < shorter:
+        a, b = old[start], new[start]
+        if a is not b and not _same(a, b):
+            break
         start += 1
     if start == len(old) == len(new):
         return
     tail = 0
-    while tail < shorter - start and _same(old[-1 - tail], new[-1 - tail]):
+    while tail < shorter - start:
+        a, b = old[-1 - tail], new[-1 - tail]
+        if a is not b and not _same(a, b):
+            break
         tail += 1
     old_middle = len(old) - start - tail
     new_middle = len(new) - start - tail

@@ -28,7 +28,7 @@ SPECTATORS: Receiver = None
 DEFAULT_KEEP = 32
 
 _to_builtins = msgspec.to_builtins
-_encode = msg.encode
+_encode = msgspec.json.Encoder().encode
 
 
 class Feed:
@@ -42,6 +42,11 @@ class Feed:
         self._history: list[Any] = []
         self._chat_source: list[wire.ChatLine] | None = None
         self._chat: list[Any] = []
+        self._rules_source: Any = None
+        self._rules: Any = None
+        self._seats_source: Any = None
+        self._seats: Any = None
+        self.public: dict[str, Any] | None = None
 
     # -- building documents ----------------------------------------------------------------
 
@@ -55,34 +60,49 @@ class Feed:
     def documents_for(
         self, room: Room, receivers: list[Receiver]
     ) -> dict[Receiver, dict[str, Any]]:
-        """The current document of each receiver, as plain JSON values.
+        """The current document of each receiver, as plain JSON values."""
+        return self._build(room, receivers)[1]
 
-        Parts every receiver shares (seats, chat, the table and history) are built once and the
-        same objects are reused, which keeps memory low and makes diffs cheap.
+    def _build(
+        self, room: Room, receivers: list[Receiver]
+    ) -> tuple[dict[str, Any], dict[Receiver, dict[str, Any]]]:
+        """The spectators' document and each receiver's.
+
+        Parts every receiver shares (rules, seats, chat, the table and history) are built once
+        and the same objects are reused, which keeps memory low and makes diffs cheap.
         """
-        base = self._room_base(room)
+        public = self._room_base(room)
         match = room.match
-        public: dict[str, Any] | None = None
         if match is not None:
-            public = self._public_game(match.view_for(None), room.state.matches)
+            public["game"] = self._public_game(match.view_for(None), room.state.matches)
         documents: dict[Receiver, dict[str, Any]] = {}
         for receiver in receivers:
-            document = dict(base)
+            if receiver is SPECTATORS:
+                documents[receiver] = public
+                continue
+            document = dict(public)
             document["you"] = receiver
-            if match is not None and public is not None:
-                document["game"] = self._own_game(public, match.view_for(receiver))
+            if match is not None:
+                document["game"] = self._own_game(public["game"], match.view_for(receiver))
             documents[receiver] = document
-        return documents
+        return public, documents
 
     def _room_base(self, room: Room) -> dict[str, Any]:
         state = room.state
         if self._chat_source is not state.chat:
             self._chat_source = state.chat
             self._chat = _to_builtins(state.chat)
+        if self._rules_source is not state.rules:
+            self._rules_source = state.rules
+            self._rules = _to_builtins(state.rules)
+        seats = room.seat_infos()
+        if seats != self._seats_source:
+            self._seats_source = seats
+            self._seats = _to_builtins(seats)
         return {
             "code": state.code,
-            "rules": _to_builtins(state.rules),
-            "seats": _to_builtins(room.seat_infos()),
+            "rules": self._rules,
+            "seats": self._seats,
             "you": None,
             "host": state.host,
             "phase": state.phase,
@@ -129,8 +149,13 @@ class Feed:
         for gone in set(self.documents) - set(receivers):
             del self.documents[gone]
             self.frames.pop(gone, None)
-        documents = self.documents_for(room, receivers)
-        seq = room.seq
+        public, documents = self._build(room, receivers)
+        common = diff(self.public, public) if self.public is not None else None
+        self.public = public
+        shared = common is not None and not any(op["path"] in ("", "/game") for op in common)
+        common_json = _encode(common) if shared else b""
+        head = b'{"type":"patch","seq":%d,"ops":' % room.seq
+        tail = b',"events":' + _encode(events) + b"}"
         frames: dict[Receiver, bytes] = {}
         for receiver, document in documents.items():
             previous = self.documents.get(receiver)
@@ -138,8 +163,18 @@ class Feed:
             if previous is None:
                 self.frames[receiver] = deque(maxlen=self.keep)
                 continue
-            frame = _encode(msg.Patch(seq=seq, ops=diff(previous, document), events=events))
-            self.frames[receiver].append((seq, frame))
+            if shared and (receiver is SPECTATORS or document["game"] is None):
+                ops_json = common_json
+            elif shared:
+                # Seat documents differ from the spectators' only in `you`, `hand` and `legal`.
+                old_game, game = previous["game"], document["game"]
+                own = diff(old_game["hand"], game["hand"], "/game/hand")
+                own += diff(old_game["legal"], game["legal"], "/game/legal")
+                ops_json = _join_arrays(common_json, _encode(own)) if own else common_json
+            else:
+                ops_json = _encode(diff(previous, document))
+            frame = head + ops_json + tail
+            self.frames[receiver].append((room.seq, frame))
             frames[receiver] = frame
         return frames
 
@@ -166,11 +201,19 @@ class Feed:
 
     def reset(self) -> None:
         """Forget every document (after the room was reloaded from the store)."""
+        self.public = None
         self.documents.clear()
         self.frames.clear()
         self._history_hand = (-1, -1)
         self._history = []
         self._chat_source = None
+
+
+def _join_arrays(first: bytes, second: bytes) -> bytes:
+    """Two JSON arrays as one: b"[1]" and b"[2]" give b"[1,2]"."""
+    if first == b"[]":
+        return second
+    return first[:-1] + b"," + second[1:]
 
 
 def reference_document(room: Room, receiver: Receiver) -> dict[str, Any]:

@@ -357,22 +357,27 @@ class Room:
             raise RoomError(errors.NOT_YOUR_TURN, f"it is seat {match.turn}'s turn: no hint now")
         return match.view_for(seat)
 
-    def bot_turn(self, now: float) -> BotTurn | None:
-        """The bot move due now, if any: a bot's turn, or a human's whose time is up or who is away."""
+    def bot_level_due(self, now: float) -> BotLevel | None:
+        """The level of the bot that must move now, if one must (see `bot_turn`)."""
         match = self.match
         if self.phase != "playing" or match is None or match.over:
             return None
-        seat = match.turn
-        held = self.seats[seat]
+        held = self.seats[match.turn]
         if held is None:
             return None
         if held.kind == "bot":
-            level: BotLevel = held.level or STAND_IN_LEVEL
-        elif held.stand_in or self._overdue(now):
-            level = STAND_IN_LEVEL
-        else:
+            return held.level or STAND_IN_LEVEL
+        if held.stand_in or self._overdue(now):
+            return STAND_IN_LEVEL
+        return None
+
+    def bot_turn(self, now: float) -> BotTurn | None:
+        """The bot move due now, if any: a bot's turn, or a human's whose time is up or who is away."""
+        level = self.bot_level_due(now)
+        if level is None or self.match is None:
             return None
-        return BotTurn(seat, level, match.view_for(seat), self.state.moves)
+        seat = self.match.turn
+        return BotTurn(seat, level, self.match.view_for(seat), self.state.moves)
 
     def bot_play(self, turn: BotTurn, move: Move, now: float) -> list[Any] | None:
         """Apply a bot's move if its turn is still current; returns the events, or None if stale."""

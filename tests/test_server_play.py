@@ -151,21 +151,25 @@ async def test_a_hint_is_a_legal_move_for_the_asking_seat(server: Server) -> Non
 
 
 async def test_the_hard_bot_thinks_in_another_process() -> None:
-    async with run_server(fast_config(bot_processes=True, hard_budget_ms=50.0)) as running:
-        clients = await seat_players(running.url, 2, 1, "hard", target=50)
-        host = clients[0]
+    budget = 0.3
+    async with run_server(fast_config(bot_processes=True, hard_budget_ms=1000 * budget)) as running:
+        (host,) = await seat_players(running.url, 2, 1, "hard")
         await host.request("start")
-        pings = []
         loop = asyncio.get_running_loop()
-        while host.document["phase"] != "finished":
+        pings: list[float] = []
+        bot_turns = 0
+        while bot_turns < 3 and host.document["phase"] == "playing":
             if host.my_turn():
                 await play_out_one(host)
+                bot_turns += 1
+                continue
             started = loop.time()
             reply = await host.request("ping")
             assert isinstance(reply, msg.Pong)
             pings.append(loop.time() - started)
-        assert max(pings) < 0.045, "the event loop was held while the hard bot searched"
         assert type(running.bots._pool).__name__ == "ProcessPoolExecutor"
+        assert len(pings) >= 12
+        assert sorted(pings)[len(pings) // 2] < budget / 3, "the event loop waited for the bot"
 
 
 async def play_out_one(client: Client) -> None:
