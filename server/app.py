@@ -122,9 +122,10 @@ class Connection:
             return
         if self.transport.get_write_buffer_size() > self.limit:
             self.server.metrics.slow_clients_dropped += 1
-            self.closing = True
             log.info("dropped %s: it does not read what it is sent", self.address)
-            self.transport.abort()
+            self.close(CLOSE_POLICY, "not reading: too much waiting to be sent")
+            # Its buffer is not drained by waiting for a close handshake it will not read.
+            asyncio.get_running_loop().call_later(1.0, self.transport.abort)
             return
         broadcast((self.socket,), frame, text=True)
         self.server.metrics.frames_sent += 1
