@@ -1,0 +1,212 @@
+"""End to end: the real `allfives play` in a terminal (tmux), a whole match typed move by move.
+
+The test reads the screen as a player would: whose turn it is, the hand, the corner total, the
+scores; it types tile numbers, tiles and end letters, and checks what the screen shows back.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+WIDTH, HEIGHT = 80, 24
+MATCH_SECONDS = 90.0
+
+pytestmark = pytest.mark.skipif(
+    shutil.which("tmux") is None and os.environ.get("CI") != "true",
+    reason="tmux is not installed",
+)
+
+
+class Terminal:
+    """A tmux server of our own (its own socket) with one 80x24 window running a command."""
+
+    def __init__(self) -> None:
+        self.socket = f"allfives-test-{uuid.uuid4().hex[:10]}"
+
+    def tmux(self, *args: str) -> str:
+        done = subprocess.run(
+            ["tmux", "-L", self.socket, "-f", "/dev/null", *args],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        return done.stdout
+
+    def start(self, command: list[str], env: dict[str, str]) -> None:
+        assigned = [f"{key}={value}" for key, value in env.items()]
+        line = f"cd {shlex.quote(str(ROOT))} && env {shlex.join(assigned + command)}"
+        line += "; echo EXITED $?; sleep 600"
+        self.tmux("new-session", "-d", "-s", "t", "-x", str(WIDTH), "-y", str(HEIGHT), line)
+
+    def screen(self) -> list[str]:
+        """What the window shows, once two looks in a row agree (never a half-drawn table)."""
+        seen = self.tmux("capture-pane", "-p", "-t", "t")
+        while True:
+            time.sleep(0.03)
+            again = self.tmux("capture-pane", "-p", "-t", "t")
+            if again == seen:
+                return seen.splitlines()
+            seen = again
+
+    def type(self, text: str) -> None:
+        self.tmux("send-keys", "-t", "t", "-l", text)
+        self.tmux("send-keys", "-t", "t", "Enter")
+
+    def wait_for(self, pattern: str, timeout: float = 20.0) -> list[str]:
+        deadline = time.monotonic() + timeout
+        while True:
+            rows = self.screen()
+            if re.search(pattern, "\n".join(rows)):
+                return rows
+            if time.monotonic() > deadline:
+                raise AssertionError(f"no {pattern!r} on the screen:\n" + "\n".join(rows))
+            time.sleep(0.05)
+
+    def close(self) -> None:
+        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)
+
+
+@pytest.fixture
+def terminal() -> Iterator[Terminal]:
+    running = Terminal()
+    try:
+        yield running
+    finally:
+        running.close()
+
+
+def status(rows: list[str]) -> str:
+    """The status line: the last non-empty row above the prompt."""
+    return next(row for row in reversed(rows[:-1]) if row.strip()).strip()
+
+
+def hand(rows: list[str]) -> list[str]:
+    """The tiles of the hand, in their numbered order, read off the screen."""
+    start = next(i for i, row in enumerate(rows) if "your tiles" in row)
+    tiles = []
+    for row in rows[start + 1 :]:
+        if row.startswith("─"):
+            break
+        tiles += [f"{a}-{b}" for a, b in re.findall(r"\[(\d)\|(\d)\]", row)]
+    return tiles
+
+
+def scores(rows: list[str]) -> dict[str, int]:
+    """Each player's score from the players row."""
+    return {
+        name: int(points)
+        for name, points in re.findall(r"(Tess|Bot 1)(?: \(you\))? (\d+) pts", rows[1])
+    }
+
+
+def corner_total(rows: list[str]) -> int | None:
+    found = re.search(r"ends total (\d+)( ★)?\s*$", rows[0])
+    if found is None:
+        return None
+    total = int(found.group(1))
+    assert bool(found.group(2)) == (total > 0 and total % 5 == 0), rows[0]
+    return total
+
+
+def last_logged_total(rows: list[str]) -> int | None:
+    totals = [int(t) for row in rows for t in re.findall(r": total (\d+)", row)]
+    return totals[-1] if totals else None
+
+
+def test_a_whole_match_against_a_bot_typed_in_a_terminal(
+    terminal: Terminal, tmp_path: Path
+) -> None:
+    env = {
+        "ALLFIVES_BOT_DELAY": "0.05",
+        "XDG_CONFIG_HOME": str(tmp_path),
+        "TERM": "xterm-256color",
+        "PYTHONPATH": str(ROOT),
+    }
+    command = [
+        sys.executable,
+        "-m",
+        "allfives.cli",
+        "play",
+        "--players",
+        "2",
+        "--target",
+        "50",
+        "--name",
+        "Tess",
+    ]
+    terminal.start(command, env)
+    rows = terminal.wait_for(r"Your turn|to play…", timeout=30)
+    assert rows[0].startswith("All Fives · room ") and "first to 50" in rows[0]
+    assert re.search(r"Tess \(you\) \d+ pts · 9 tiles", rows[1]), rows[1]
+    assert re.search(r"Bot 1 \d+ pts · \d tiles", rows[1]), rows[1]
+
+    terminal.type("/help")
+    terminal.wait_for(r"/bots add LEVEL")
+
+    moves = refusals = asked = checked = 0
+    typed_before: list[str] | None = None
+    deadline = time.monotonic() + MATCH_SECONDS
+    while True:
+        assert time.monotonic() < deadline, "the match took too long:\n" + "\n".join(rows)
+        rows = terminal.screen()
+        line = status(rows)
+        if "wins the match" in line:
+            break
+        if rows == typed_before:
+            time.sleep(0.05)
+            continue
+        if line.startswith("Your turn") or "which end?" in line:
+            total, logged = corner_total(rows), last_logged_total(rows)
+            if total is not None and logged is not None:
+                assert total == logged, "\n".join(rows)
+                checked += 1
+        if "which end?" in line:
+            letters = re.findall(r"\((\w)\)", line)
+            terminal.type(letters[-1])
+            asked += 1
+        elif line.startswith("Your turn"):
+            tiles = hand(rows)
+            playable = [int(n) for n in re.findall(r"\d+", line.split("(")[0])]
+            if line.startswith("Your turn: lead any tile"):
+                playable = list(range(1, len(tiles) + 1))
+            unplayable = [n for n in range(1, len(tiles) + 1) if n not in playable]
+            if refusals == 0 and unplayable:
+                terminal.type(tiles[unplayable[0] - 1])
+                refused = terminal.wait_for(r"✗ ")
+                assert "fits no open end" in "\n".join(
+                    refused
+                ) or "cannot be played now" in "\n".join(refused)
+                assert status(refused).startswith("Your turn")
+                refusals += 1
+                continue
+            number = playable[moves % len(playable)]
+            high, low = tiles[number - 1].split("-")
+            terminal.type(str(number) if moves % 2 else f"{low}-{high}")
+            moves += 1
+        else:
+            time.sleep(0.05)
+            continue
+        typed_before = rows
+
+    final = scores(rows)
+    winner = "Tess" if line.startswith("Tess wins") else "Bot 1"
+    assert line.startswith(f"{winner} wins the match, ")
+    assert final[winner] >= 50 and final[winner] > min(final.values())
+    ordered = sorted(final.values(), reverse=True)
+    assert f"{ordered[0]} to {ordered[1]}!" in line
+    assert all(points % 5 == 0 for points in final.values())
+    assert moves >= 3 and checked >= 3
+    terminal.type("/quit")
+    terminal.wait_for(r"EXITED 0")
