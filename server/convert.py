@@ -12,9 +12,10 @@ from engine import End, Move, Rules, Tile, View
 from engine import events as engine_events
 from protocol import views as wire
 from protocol.rules import RoomRules
-from protocol.tiles import END_NAMES
+from protocol.tiles import END_NAMES, EndName
 
 END_BY_NAME = {name: End(index) for index, name in enumerate(END_NAMES)}
+WIRE_ENDS: tuple[EndName, ...] = ("west", "east", "north", "south")
 
 
 def engine_rules(rules: RoomRules) -> Rules:
@@ -29,9 +30,9 @@ def engine_rules(rules: RoomRules) -> Rules:
     )
 
 
-def end_name(end: int | None) -> wire.EndName | None:
+def end_name(end: int | None) -> EndName | None:
     """The wire name of an end ("west" ...), or None."""
-    return None if end is None else END_NAMES[end]  # type: ignore[return-value]
+    return None if end is None else WIRE_ENDS[end]
 
 
 def event(item: engine_events.Event) -> wire.AnyEvent:

@@ -551,7 +551,8 @@ class Room:
     def _next_host(self) -> int | None:
         humans = self.human_seats()
         online = [s for s in humans if (held := self.seats[s]) is not None and held.connected]
-        return (online or humans or [None])[0]
+        choices = online or humans
+        return choices[0] if choices else None
 
     def _free_seat(self, seat: int | None) -> int:
         if seat is None:

@@ -6,12 +6,15 @@ import asyncio
 import json
 import os
 import random
+import shutil
 import signal
+import ssl
 import subprocess
 import sys
 import urllib.request
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from server_helpers import Client, play_out, seat_players
@@ -178,3 +181,24 @@ def test_sigterm_closes_connections_with_1001_and_exits_cleanly() -> None:
         if process.poll() is None:
             process.kill()
             process.wait()
+
+
+async def test_with_a_certificate_the_server_speaks_wss(tmp_path: Path) -> None:
+    if shutil.which("openssl") is None:
+        pytest.skip("openssl is needed to make a test certificate")
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+         "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
+         "-keyout", str(key), "-out", str(cert)],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    config = fast_config(certfile=str(cert), keyfile=str(key))
+    async with run_server(config) as server:
+        assert server.url.startswith("wss://127.0.0.1:")
+        trust = ssl.create_default_context(cafile=str(cert))
+        async with connect(server.url, ssl=trust) as socket:
+            await socket.send(json.dumps({"type": "hello", "version": 1, "name": "Ann", "id": 1}))
+            assert msg.decode_server(await socket.recv()) == msg.Welcome(
+                version=1, server="allfives 0.1.0", id=1
+            )
