@@ -15,6 +15,7 @@ from clients.cli.commands import Ask
 from clients.cli.render import GOLD, PLAYABLE, header, render
 from clients.cli.state import TableState
 from protocol import messages as msg
+from protocol.patch import diff, to_builtins
 from protocol.views import Ends, HandStarted, Layout, MoveSpec, Played, RoomView, SeatInfo
 
 
@@ -215,3 +216,36 @@ def test_a_waiting_room_lists_its_seats_and_how_friends_join() -> None:
 def test_a_finished_match_names_the_winner_and_the_scores() -> None:
     view = make_view(phase="finished", turn=None, legal=[], scores=[55, 30], winner=0, over=True)
     assert "Ann wins the match, 55 to 30!" in screen(view)[-1]
+
+
+def test_the_log_says_who_sits_down_goes_away_and_comes_back() -> None:
+    ann = SeatInfo(seat=0, name="Ann", kind="human")
+    state = state_of(make_view(phase="waiting", players=3, seats=[ann, None, None]))
+    bob = SeatInfo(seat=1, name="Bob", kind="human")
+    bot = SeatInfo(seat=2, name="bot:easy", kind="bot", level="easy")
+    steps = [
+        [ann, bob, None],
+        [ann, bob, bot],
+        [ann, SeatInfo(seat=1, name="Bob", kind="human", connected=False), bot],
+        [ann, bob, bot],
+        [ann, None, bot],
+    ]
+    for seq, seats in enumerate(steps, start=2):
+        before = state.sync.document
+        assert before is not None
+        after = dict(before, seats=[to_builtins(seat) for seat in seats])
+        state.receive(msg.Patch(seq=seq, ops=diff(before, after)))
+    assert [line.text for line in state.log] == [
+        "Bob took seat 1",
+        "an easy bot took seat 2",
+        "Bob is away",
+        "Bob is back",
+        "Bob left seat 1",
+    ]
+
+
+def test_while_disconnected_the_status_says_so_instead_of_asking_for_a_move() -> None:
+    state = state_of(make_view())
+    state.online = False
+    _, footer = render(state, 79, 23)
+    assert footer[-1].plain.startswith(" Not connected")

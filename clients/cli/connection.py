@@ -96,6 +96,7 @@ class Connection:
                     self.url, open_timeout=OPEN_TIMEOUT, max_size=2**22, ping_interval=15
                 ) as socket:
                     self.socket = socket
+                    self.state.online = True
                     attempt = 0
                     await self._greet()
                     if self.connected_once:
@@ -113,6 +114,7 @@ class Connection:
                 pass
             finally:
                 self.socket = None
+                self.state.online = False
             if self.fatal is not None:
                 raise Fatal(self.fatal)
             if self.closing:

@@ -76,4 +76,5 @@ async def join(args: argparse.Namespace) -> int:
     """Connect, resume or take a seat, and play."""
     name = args.name or local.default_name()
     connection, first, resume = plan(args.url, args.room, name, args.players)
-    return await App(connection).run(first, resume=resume)
+    app = App(connection, join_url=connection.url.rstrip("/"))
+    return await app.run(first, resume=resume)

@@ -82,6 +82,9 @@ def header(view: RoomView, width: int) -> Text:
         if index:
             left.append(" · ", DULL)
         left.append_text(part)
+    if game is None:
+        left.truncate(width)
+        return left
     return _spread(left, total_text(game), width)
 
 
@@ -225,6 +228,8 @@ def status(view: RoomView, state: TableState, pending: Ask | None) -> Text:
     """One line saying what happens now and what to type."""
     names = display_names(view)
     game = view.game
+    if not state.online:
+        return Text(" Not connected: the table is as it was when the connection dropped", DULL)
     if pending is not None:
         return Text(" " + pending.question, Style(bold=True))
     if view.phase == "waiting":

@@ -91,6 +91,8 @@ class TableState:
         self.seat: int | None = None
         self.token: str | None = None
         self.hint: MoveSpec | None = None
+        #: Whether the connection is up (a table shown while it is down may be out of date).
+        self.online = True
         #: A resync was asked for after a gap; patches are ignored until its snapshot comes.
         self.mending = False
         #: The hand the log follows and how many of its history events it has told.
@@ -150,6 +152,7 @@ class TableState:
                 self.mending = False
                 self._log_missed()
             case msg.Patch():
+                before = self.view
                 try:
                     events = self.sync.on_patch(message)
                 except GapDetected:
@@ -157,6 +160,7 @@ class TableState:
                         return []
                     self.mending = True
                     return [msg.Resync()]
+                self._log_seat_changes(before, self.view)
                 self._log_events(events)
             case msg.Joined():
                 self.room, self.seat = message.room, message.seat
@@ -167,6 +171,13 @@ class TableState:
                 self.hint = move
                 self.say(f"Hint: the hard bot would {describe_move(move)}", "hint")
         return []
+
+    def _log_seat_changes(self, before: RoomView | None, after: RoomView | None) -> None:
+        """Say who sat down, left, went away or came back."""
+        if before is None or after is None:
+            return
+        for line in seat_changes(before, after):
+            self.note(line, "info")
 
     def _log_missed(self) -> None:
         """After a snapshot: log what this hand's history holds that the log does not yet."""
@@ -197,6 +208,24 @@ class TableState:
                 if self.notice is not None and self.notice.kind == "hint":
                     self.notice = None
             self.note(describe(event, names, teams), line_kind(event))
+
+
+def seat_changes(before: RoomView, after: RoomView) -> list[str]:
+    """Sentences for the seats that changed between two views of a room."""
+    lines = []
+    old_names, new_names = display_names(before), display_names(after)
+    for index, (old, new) in enumerate(zip(before.seats, after.seats, strict=False)):
+        if old == new:
+            continue
+        if old is None and new is not None:
+            article = "an" if (new.level or "").startswith("e") else "a"
+            what = f"{article} {new.level} bot" if new.kind == "bot" else new_names[index]
+            lines.append(f"{what} took seat {index}")
+        elif old is not None and new is None:
+            lines.append(f"{old_names[index]} left seat {index}")
+        elif old is not None and new is not None and old.connected != new.connected:
+            lines.append(f"{new_names[index]} {'is back' if new.connected else 'is away'}")
+    return lines
 
 
 def error_text(error: msg.Error) -> str:
