@@ -165,8 +165,8 @@ def test_teams_show_one_score_per_team() -> None:
     ]
     view = make_view(players=4, seats=seats, scores=[40, 15], turn=2, legal=[])
     rows = "\n".join(screen(view))
-    assert "Team A 40 pts:" in rows and "Team B 15 pts:" in rows
-    assert "▶ Bot 2" in rows
+    assert "Team A 40 pts   Ann (you) 3 tiles  ▶ Bot 2 3 tiles" in rows
+    assert "Team B 15 pts   Bot 1 3 tiles    Bot 3 3 tiles" in rows
 
 
 def test_the_log_tells_what_happened_in_words() -> None:
@@ -220,7 +220,7 @@ def test_a_finished_match_names_the_winner_and_the_scores() -> None:
 
 def test_the_log_says_who_sits_down_goes_away_and_comes_back() -> None:
     ann = SeatInfo(seat=0, name="Ann", kind="human")
-    state = state_of(make_view(phase="waiting", players=3, seats=[ann, None, None]))
+    state = state_of(make_view(phase="waiting", players=3, seats=[ann, None, None], host=None))
     bob = SeatInfo(seat=1, name="Bob", kind="human")
     bot = SeatInfo(seat=2, name="bot:easy", kind="bot", level="easy")
     steps = [
@@ -242,6 +242,17 @@ def test_the_log_says_who_sits_down_goes_away_and_comes_back() -> None:
         "Bob is back",
         "Bob left seat 1",
     ]
+
+
+def test_the_host_is_not_told_of_the_bots_they_seated() -> None:
+    ann = SeatInfo(seat=0, name="Ann", kind="human")
+    state = state_of(make_view(phase="waiting", seats=[ann, None], host=0))
+    before = state.sync.document
+    assert before is not None
+    bot = SeatInfo(seat=1, name="bot:hard", kind="bot", level="hard")
+    after = dict(before, seats=[to_builtins(ann), to_builtins(bot)])
+    state.receive(msg.Patch(seq=2, ops=diff(before, after)))
+    assert not state.log
 
 
 def test_while_disconnected_the_status_says_so_instead_of_asking_for_a_move() -> None:

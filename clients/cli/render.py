@@ -103,7 +103,8 @@ def _seat_chunk(view: RoomView, seat: int, names: Sequence[str], score: int | No
         chunk.append(f" {score} pts", Style(bold=True))
     if game is not None:
         count = game.hand_counts[seat]
-        chunk.append(f" · {count} tile{'s' if count != 1 else ''}", DULL)
+        joint = " · " if score is not None else " "
+        chunk.append(f"{joint}{count} tile{'s' if count != 1 else ''}", DULL)
     return chunk
 
 
@@ -113,20 +114,21 @@ def players(view: RoomView, width: int) -> list[Text]:
     game = view.game
     scores = game.scores if game is not None else None
     if view.rules.partnership:
-        chunks = []
+        rows = []
         for team in (0, 1):
-            label = Text(f"Team {'AB'[team]}", Style(bold=True))
+            row = Text(f"Team {'AB'[team]}", Style(bold=True))
             if scores is not None:
-                label.append(f" {scores[team]} pts", Style(bold=True))
-            label.append(":")
+                row.append(f" {scores[team]} pts", Style(bold=True))
             for seat in (team, team + 2):
-                label.append_text(_seat_chunk(view, seat, names, None))
-            chunks.append(label)
-    else:
-        chunks = [
-            _seat_chunk(view, seat, names, scores[seat] if scores is not None else None)
-            for seat in range(len(view.seats))
-        ]
+                row.append(" " if seat == team else "  ")
+                row.append_text(_seat_chunk(view, seat, names, None))
+            row.truncate(width)
+            rows.append(row)
+        return rows
+    chunks = [
+        _seat_chunk(view, seat, names, scores[seat] if scores is not None else None)
+        for seat in range(len(view.seats))
+    ]
     return _pack(chunks, width, Text("  │ ", DULL))
 
 

@@ -217,6 +217,8 @@ def seat_changes(before: RoomView, after: RoomView) -> list[str]:
     for index, (old, new) in enumerate(zip(before.seats, after.seats, strict=False)):
         if old == new:
             continue
+        if old is None and new is not None and new.kind == "bot" and after.you == after.host:
+            continue  # the host seated it and sees it in the seat list
         if old is None and new is not None:
             article = "an" if (new.level or "").startswith("e") else "a"
             what = f"{article} {new.level} bot" if new.kind == "bot" else new_names[index]
