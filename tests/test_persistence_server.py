@@ -1,0 +1,660 @@
+"""Rooms in Redis through a real server: whole matches, Redis going down, and SIGKILLed servers.
+
+The server runs in this process (`run_server` with a `RedisStore`) or as an `allfives serve
+--redis` process that the tests kill with SIGKILL and start again on the same port. Scripted
+players keep what they saw: every move event of every patch, at its place in its hand, and every
+move of theirs that was acknowledged. Each finished match's record (the `record` command) must
+replay legally and agree with all of it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import random
+import signal
+import sys
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+from redis_server import RedisServer
+from server_helpers import Client, play_out, seat_players
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
+
+from protocol import messages as msg
+from protocol.patch import ClientState
+from protocol.records import Record
+from protocol.views import HandEnded, HandStarted, Passed, Played
+from server.app import Config, run_server
+from server.records import match_of
+from server.redis_store import RedisStore
+from server.room import Room
+
+ROOT = Path(__file__).resolve().parents[1]
+LISTENING = "allfives server listening on "
+DROPPED = (ConnectionClosed, InvalidHandshake, OSError, TimeoutError)
+POLL = 0.1
+
+
+def server_config(store: RedisStore, **changes: Any) -> Config:
+    """An in-process test server on an ephemeral port with a Redis store."""
+    options: dict[str, Any] = {
+        "port": 0,
+        "bot_delay": 0.0,
+        "bot_processes": False,
+        "rate": 1000.0,
+        "burst": 1000,
+        "store": store,
+    }
+    options.update(changes)
+    return Config(**options)
+
+
+@pytest.fixture
+async def store(redis_server: RedisServer) -> AsyncIterator[RedisStore]:
+    """A RedisStore for looking at what a server stored (the server gets its own)."""
+    opened = RedisStore(redis_server.url)
+    yield opened
+    await opened.close()
+
+
+# -- in-process server ---------------------------------------------------------------------
+
+
+async def test_a_match_through_a_redis_backed_server_is_stored_move_by_move(
+    redis_server: RedisServer, store: RedisStore
+) -> None:
+    async with run_server(server_config(RedisStore(redis_server.url))) as server:
+        clients = await seat_players(server.url, 4, 2, "normal", target=100)
+        host = clients[0]
+        assert isinstance(await host.request("start"), msg.Ack)
+        assert host.room is not None
+        seen = []
+        while host.document["phase"] != "finished":
+            mover = next((c for c in clients if c.my_turn()), None)
+            if mover is not None:
+                await play_out_one(mover)
+            await asyncio.gather(*(c.settle(0.01) for c in clients))
+            stored = await store.load_room(host.room)
+            assert stored is not None and host.state.seq is not None
+            # Nothing a client holds is newer than what Redis holds.
+            assert stored.seq >= host.state.seq
+            seen.append(stored.seq)
+        assert len(set(seen)) >= 10
+        record = await host.request("record")
+        assert isinstance(record, msg.RecordReply)
+        check_final(record.record, host.document)
+        kept = await poll(lambda: store.load_record(f"{host.room}/1"))
+        assert msgspec.json.decode(kept, type=Record) == record.record
+        stored = await store.load_room(host.room)
+        assert stored is not None and stored.seq == host.state.seq
+        assert await store.room_codes() == [host.room]
+
+
+async def test_while_redis_is_down_nothing_is_acknowledged_and_play_resumes_when_it_returns(
+    redis_server: RedisServer, store: RedisStore
+) -> None:
+    config = server_config(RedisStore(redis_server.url, timeout=0.5))
+    async with run_server(config) as server:
+        ann, bob = await seat_players(server.url, 3, 2, "easy", target=100)
+        assert isinstance(await ann.request("start"), msg.Ack)
+        mover = await until_someones_turn([ann, bob])
+        other = bob if mover is ann else ann
+        seq = mover.state.seq
+        redis_server.stop()
+
+        choice = mover.document["game"]["legal"][0]
+        refused = await mover.error_for("play", tile=choice["tile"], end=choice.get("end"))
+        assert refused.code == "unavailable"
+        assert (await mover.error_for("chat", text="hello?")).code == "unavailable"
+        assert (await other.error_for("chat", text="anyone?")).code == "unavailable"
+        assert isinstance(await mover.request("ping"), msg.Pong)
+        snapshot = await mover.request("resync")
+        assert isinstance(snapshot, msg.Snapshot) and snapshot.seq == seq
+        await other.settle(0.2)
+        assert mover.state.seq == other.state.seq == seq, "a change nobody stored was sent"
+        assert mover.my_turn()
+
+        redis_server.start()
+        deadline = time.monotonic() + 5
+        while True:
+            reply = await mover.request("play", tile=choice["tile"], end=choice.get("end"))
+            if isinstance(reply, msg.Ack):
+                break
+            assert isinstance(reply, msg.Error) and reply.code == "unavailable", reply
+            assert time.monotonic() < deadline, "the server did not recover once Redis was back"
+            await asyncio.sleep(0.1)
+        await other.settle(0.05)
+        assert other.state.seq is not None and seq is not None and other.state.seq > seq
+        await asyncio.gather(*(play_out(c, random.Random(i)) for i, c in enumerate([ann, bob])))
+        record = await ann.request("record")
+        assert isinstance(record, msg.RecordReply)
+        check_final(record.record, ann.document)
+        assert ann.room is not None
+        stored = await store.load_room(ann.room)
+        assert stored is not None and stored.seq == ann.state.seq
+
+
+# -- a server process killed with SIGKILL ---------------------------------------------------
+
+
+class ServerProcess:
+    """`allfives serve --redis URL` as a child process, restarted on the same port."""
+
+    def __init__(self, redis_url: str, log: Path, *options: str) -> None:
+        self.redis_url = redis_url
+        self.log = log
+        self.options = options
+        self.port = 0
+        self.url = ""
+        self.process: asyncio.subprocess.Process | None = None
+        self.starts = 0
+
+    async def start(self) -> None:
+        """Start the server and wait for its "listening" line."""
+        command = [
+            sys.executable, "-m", "allfives.cli", "serve",
+            "--redis", self.redis_url, "--port", str(self.port),
+            "--rate", "1000", "--burst", "1000", *self.options,
+        ]  # fmt: skip
+        with self.log.open("ab") as log:
+            self.process = await asyncio.create_subprocess_exec(
+                *command, cwd=ROOT, stdout=asyncio.subprocess.PIPE, stderr=log
+            )
+        assert self.process.stdout is not None
+        try:
+            line = (await asyncio.wait_for(self.process.stdout.readline(), 30)).decode()
+        except TimeoutError:
+            line = ""
+        if not line.startswith(LISTENING):
+            await self.kill()
+            raise AssertionError(f"the server did not start:\n{self.log.read_text()[-3000:]}")
+        self.url = line.removeprefix(LISTENING).strip()
+        self.port = int(self.url.rstrip("/").rsplit(":", 1)[1])
+        self.starts += 1
+
+    async def kill(self) -> None:
+        """SIGKILL the server, as a crash would."""
+        if self.process is not None and self.process.returncode is None:
+            self.process.send_signal(signal.SIGKILL)
+            await self.process.wait()
+        self.process = None
+
+
+@contextlib.asynccontextmanager
+async def server_process(
+    redis_server: RedisServer, tmp_path: Path, *options: str
+) -> AsyncIterator[ServerProcess]:
+    """A started server process, killed at the end."""
+    process = ServerProcess(redis_server.url, tmp_path / "server.log", *options)
+    await process.start()
+    try:
+        yield process
+    finally:
+        await process.kill()
+
+
+@dataclass
+class Seen:
+    """What one player saw of one match."""
+
+    moves: list[tuple[int, int, tuple[Any, ...]]] = field(default_factory=list)
+    hand_ends: dict[int, tuple[Any, ...]] = field(default_factory=dict)
+    acknowledged: list[tuple[int, int, str | None]] = field(default_factory=list)
+    final: dict[str, Any] | None = None
+
+
+class Player:
+    """A scripted human that outlives server restarts: it reconnects with its token and last seq.
+
+    It plays a random legal move on its turn and keeps, per match, each move event at its
+    (hand, index) place, each hand's end, and its plays that the server acknowledged.
+    """
+
+    def __init__(self, server: ServerProcess, name: str, seed: int) -> None:
+        self.server = server
+        self.name = name
+        self.rng = random.Random(seed)
+        self.socket: ClientConnection | None = None
+        self.state = ClientState()
+        self.room: str | None = None
+        self.token: str | None = None
+        self.seat: int | None = None
+        self.ids = itertools.count(1)
+        self.matches: list[Seen] = []
+        self.pending: dict[int, tuple[int, int, str | None]] = {}
+        self.replies: dict[int, msg.AnyServerMessage] = {}
+        self.errors: list[msg.Error] = []
+        self.documents: dict[int, str] = {}
+        self.rewritten: list[int] = []
+        self.joined: list[msg.Joined] = []
+        self.sent_at: int | None = -1
+
+    @property
+    def document(self) -> dict[str, Any]:
+        """The room document held."""
+        assert self.state.document is not None
+        return self.state.document
+
+    @property
+    def phase(self) -> str | None:
+        """The room's phase as last seen."""
+        return None if self.state.document is None else str(self.document["phase"])
+
+    def my_turn(self) -> bool:
+        """Whether the held document says this player is to move."""
+        if self.phase != "playing":
+            return False
+        game = self.document["game"]
+        return bool(game["turn"] == self.document["you"] and game["legal"])
+
+    def moves_in_hand(self) -> int:
+        """How many moves the current hand has seen."""
+        if self.phase != "playing":
+            return 0
+        return sum(1 for e in self.document["game"]["history"] if e["type"] in _MOVES)
+
+    # -- the connection --------------------------------------------------------------------
+
+    async def connect(self) -> None:
+        """(Re)connect until the server answers; resume the seat when there is one."""
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                await self._connect_once()
+                return
+            except DROPPED:
+                await self.close()
+                assert time.monotonic() < deadline, f"{self.name} could not reconnect"
+                await asyncio.sleep(0.05)
+
+    async def _connect_once(self) -> None:
+        self.socket = await connect(self.server.url, open_timeout=5)
+        self.pending.clear()
+        hello: dict[str, Any] = {"version": msg.PROTOCOL_VERSION, "name": self.name}
+        if self.token is not None:
+            hello |= {"token": self.token, "room": self.room, "last_seq": self.state.seq}
+        id = await self.send("hello", **hello)
+        if self.token is None:
+            await self.until(lambda: id in self.replies, play=False)
+            return
+        await self.until(lambda: isinstance(self.replies.get(id), msg.Joined | msg.Error), False)
+        reply = self.replies[id]
+        assert isinstance(reply, msg.Joined), f"{self.name} could not resume: {reply}"
+
+    async def close(self) -> None:
+        """Drop the connection."""
+        if self.socket is not None:
+            with contextlib.suppress(*DROPPED):
+                await self.socket.close()
+            self.socket = None
+
+    async def send(self, kind: str, **fields: Any) -> int:
+        """Send a command with a fresh id."""
+        assert self.socket is not None
+        id = next(self.ids)
+        await self.socket.send(msgspec.json.encode({"type": kind, "id": id, **fields}).decode())
+        return id
+
+    async def until(self, done: Callable[[], bool], play: bool = True, timeout: float = 30) -> None:
+        """Read messages (playing on this player's turn) until `done()`."""
+        deadline = time.monotonic() + timeout
+        while not done():
+            if play:
+                await self.play_if_my_turn()
+            assert self.socket is not None
+            assert time.monotonic() < deadline, f"{self.name}: stuck at seq {self.state.seq}"
+            try:
+                frame = await asyncio.wait_for(self.socket.recv(), POLL)
+            except TimeoutError:
+                continue
+            self.receive(msg.decode_server(frame))
+
+    async def drain(self, quiet: float = 0.2) -> None:
+        """Read without playing until nothing arrives for `quiet` seconds."""
+        assert self.socket is not None
+        with contextlib.suppress(TimeoutError):
+            while True:
+                self.receive(msg.decode_server(await asyncio.wait_for(self.socket.recv(), quiet)))
+
+    async def resilient(self, step: Callable[[], Awaitable[None]]) -> None:
+        """Run a step, reconnecting and running it again whenever the server goes away."""
+        while True:
+            try:
+                if self.socket is None:
+                    await self.connect()
+                await step()
+                return
+            except DROPPED:
+                await self.close()
+
+    # -- what arrives ----------------------------------------------------------------------
+
+    def receive(self, message: msg.AnyServerMessage) -> None:
+        """Apply a message to the document and note what it shows."""
+        if isinstance(message, msg.Snapshot):
+            self.state.on_snapshot(message)
+            if self.phase == "playing" and (not self.matches or self.matches[-1].final):
+                self.matches.append(Seen())
+        elif isinstance(message, msg.Patch):
+            place = self._place()
+            self._note(self.state.on_patch(message), *place)
+        if isinstance(message, msg.Snapshot | msg.Patch):
+            self._check_seq_unchanged()
+        elif isinstance(message, msg.Joined):
+            self.room, self.seat = message.room, message.seat
+            self.token = message.seat_token or self.token
+            self.joined.append(message)
+        elif isinstance(message, msg.Ack) and message.id in self.pending:
+            self.matches[-1].acknowledged.append(self.pending.pop(message.id))
+        elif isinstance(message, msg.Error):
+            self.errors.append(message)
+            self.pending.pop(message.id or 0, None)
+        id = getattr(message, "id", None)
+        if id is not None:
+            self.replies[id] = message
+        if self.phase == "finished" and self.matches and self.matches[-1].final is None:
+            self.matches[-1].final = self.document
+
+    def _check_seq_unchanged(self) -> None:
+        """Note when a seq seen before now comes with another document (a change was lost)."""
+        assert self.state.seq is not None
+        document = json.dumps(self.document, sort_keys=True)
+        if self.documents.setdefault(self.state.seq, document) != document:
+            self.rewritten.append(self.state.seq)
+
+    def _place(self) -> tuple[int, int]:
+        """The hand and move index the next move event takes, from the held document."""
+        if self.phase != "playing":
+            return 0, 0
+        return self.document["game"]["hand_number"], self.moves_in_hand()
+
+    def _note(self, events: list[Any], hand: int, index: int) -> None:
+        """Keep each move event of a patch at its place, and each hand's end."""
+        if any(isinstance(event, HandStarted) and event.number == 1 for event in events):
+            self.matches.append(Seen())
+        if not self.matches:
+            return
+        seen = self.matches[-1]
+        for event in events:
+            if isinstance(event, HandStarted):
+                hand, index = event.number, 0
+            elif isinstance(event, Played | Passed):
+                if isinstance(event, Played):
+                    seen.moves.append(
+                        (hand, index, (event.seat, event.tile, event.end, event.total))
+                    )
+                else:
+                    seen.moves.append((hand, index, (event.seat, None, None, None)))
+                index += 1
+            elif isinstance(event, HandEnded):
+                seen.hand_ends[hand] = (event.kind, event.by, event.points)
+
+    async def play_if_my_turn(self) -> None:
+        """Play a random legal move on this player's turn, unless one is on its way."""
+        if not self.my_turn() or self.pending or self.state.seq == self.sent_at:
+            return
+        game = self.document["game"]
+        choice = self.rng.choice(game["legal"])
+        self.sent_at = self.state.seq
+        if choice.get("pass"):
+            self.pending[await self.send("pass")] = (
+                game["hand_number"],
+                self.document["you"],
+                None,
+            )
+            return
+        fields = {"tile": choice["tile"]}
+        if choice.get("end") is not None:
+            fields["end"] = choice["end"]
+        id = await self.send("play", **fields)
+        self.pending[id] = (game["hand_number"], self.document["you"], choice["tile"])
+
+    # -- steps that survive restarts -------------------------------------------------------
+
+    async def request(self, kind: str, **fields: Any) -> msg.AnyServerMessage:
+        """Send a command and read until its reply (while the server stays up)."""
+        id = await self.send(kind, **fields)
+        await self.until(lambda: id in self.replies, play=False)
+        return self.replies[id]
+
+    async def command(self, kind: str, done: Callable[[], bool], **fields: Any) -> None:
+        """Send a command until `done()` holds: again after a reconnect, as a person would."""
+
+        async def step() -> None:
+            while not done():
+                id = await self.send(kind, **fields)
+                await self.until(lambda id=id: id in self.replies or done(), play=False)
+
+        await self.resilient(step)
+
+    async def play_match(self, number: int) -> Seen:
+        """Play until this player has seen match `number` (from 1) finish; what it saw."""
+
+        def finished() -> bool:
+            return len(self.matches) >= number and self.matches[number - 1].final is not None
+
+        await self.resilient(lambda: self.until(finished, timeout=60))
+        return self.matches[number - 1]
+
+    async def fetch_record(self) -> Record:
+        """The room's last finished match, asked for until an answer arrives."""
+        box: list[Record] = []
+
+        async def step() -> None:
+            id = await self.send("record")
+            await self.until(lambda: id in self.replies, play=False)
+            reply = self.replies[id]
+            assert isinstance(reply, msg.RecordReply), reply
+            box.append(reply.record)
+
+        await self.resilient(step)
+        return box[0]
+
+
+_MOVES = ("played", "passed")
+
+
+async def open_room(
+    server: ServerProcess, humans: int, bots: list[str], seed: int, **rules: Any
+) -> list[Player]:
+    """A room with scripted humans (the first hosts) and bots, before any server is killed."""
+    players = [Player(server, f"P{seed}-{index}", seed * 10 + index) for index in range(humans)]
+    host = players[0]
+    await host.connect()
+    full = {"players": humans + len(bots), **rules}
+    assert isinstance(await host.request("create_room", rules=full), msg.Joined)
+    for other in players[1:]:
+        await other.connect()
+        assert isinstance(await other.request("join", room=host.room), msg.Joined)
+    for level in bots:
+        assert isinstance(await host.request("add_bot", level=level), msg.Ack)
+    for player in players:
+        await player.until(lambda player=player: _seated(player, full["players"]), play=False)
+    return players
+
+
+def _seated(player: Player, seats: int) -> bool:
+    return player.state.document is not None and all(player.document["seats"][:seats])
+
+
+async def play_matches(players: list[Player], matches: int) -> list[tuple[Record, list[Seen]]]:
+    """Play `matches` matches in a room (rematch between them); each record and what was seen."""
+    host = players[0]
+    results = []
+    for number in range(1, matches + 1):
+        if number > 1:
+            await host.command("rematch", lambda: host.phase == "waiting")
+        await host.command("start", lambda number=number: len(host.matches) >= number)
+        seen = await asyncio.gather(*(player.play_match(number) for player in players))
+        results.append((await host.fetch_record(), list(seen)))
+    return results
+
+
+def check_match(record: Record, seen: list[Seen]) -> None:
+    """The record replays legally and agrees with every move, hand end and score players saw."""
+    replayed = match_of(record)
+    assert replayed.over
+    assert list(replayed.scores) == record.scores
+    for view in seen:
+        assert view.final is not None
+        assert view.final["game"]["scores"] == record.scores
+        assert view.moves, "a player saw no move events"
+        for hand, index, move in view.moves:
+            kept = record.hands[hand - 1].moves[index]
+            assert move == (kept.seat, kept.tile, kept.end, kept.total), (hand, index)
+        for hand, end in view.hand_ends.items():
+            result = record.hands[hand - 1].result
+            assert result is not None and end == (result.kind, result.by, result.points)
+        for hand, seat, tile in view.acknowledged:
+            moves = record.hands[hand - 1].moves
+            assert any(m.seat == seat and m.tile == tile for m in moves), (
+                "an acknowledged move was lost"
+            )
+
+
+def check_final(record: Record, document: dict[str, Any]) -> None:
+    """A finished match's record replays legally to the scores the client holds."""
+    replayed = match_of(record)
+    assert replayed.over and document["game"]["over"]
+    assert list(replayed.scores) == record.scores == document["game"]["scores"]
+
+
+async def test_a_server_killed_mid_hand_resumes_the_room_exactly(
+    redis_server: RedisServer, store: RedisStore, tmp_path: Path
+) -> None:
+    async with server_process(redis_server, tmp_path, "--bot-delay", "0") as server:
+        ann, bob = await open_room(server, 2, ["easy", "normal"], 1, target=100, turn_seconds=60)
+        await ann.command("start", lambda: len(ann.matches) >= 1)
+        paused = asyncio.Event()
+        bob_plays = asyncio.get_running_loop().create_task(bob.until(paused.is_set))
+        await ann.until(lambda: ann.my_turn() and ann.moves_in_hand() >= 4)
+        paused.set()
+        await bob_plays
+        await asyncio.gather(ann.drain(), bob.drain())
+        assert ann.room is not None and ann.state.seq == bob.state.seq
+        before = {p.name: (p.state.seq, p.document, p.seat, p.token) for p in (ann, bob)}
+        stored_before = await store.load_room(ann.room)
+
+        await server.kill()
+        stored = await store.load_room(ann.room)
+        assert stored is not None and stored_before is not None
+        assert stored.seq == ann.state.seq, "the seq clients saw is the one stored"
+        await server.start()
+        for player in (ann, bob):
+            await player.close()
+            await player.connect()
+        await asyncio.gather(ann.drain(), bob.drain())
+
+        for player in (ann, bob):
+            seq, document, seat, token = before[player.name]
+            assert player.joined[-1].seat == seat and player.token == token
+            assert player.state.seq == seq + 2, "one change each for coming back"
+            assert without_connected(player.document) == without_connected(document)
+        assert [s["kind"] for s in ann.document["seats"]] == ["human", "human", "bot", "bot"]
+        stored_after = await store.load_room(ann.room)
+        assert stored_after is not None
+        old, new = Room.from_bytes(stored_before.state), Room.from_bytes(stored_after.state)
+        assert old.match is not None and new.match is not None
+        assert new.match.to_bytes() == old.match.to_bytes(), "hands and boneyard order kept"
+        assert new.state.deadline == old.state.deadline, "the turn clock kept its deadline"
+        assert new.seats[0] == old.seats[0] and new.seats[2:] == old.seats[2:]
+
+        seen = await asyncio.gather(ann.play_match(1), bob.play_match(1))
+        check_match(await ann.fetch_record(), list(seen))
+        assert not ann.errors and not bob.errors
+        assert not ann.rewritten and not bob.rewritten
+
+
+def without_connected(document: dict[str, Any]) -> dict[str, Any]:
+    """A document with the seats' online flags left out."""
+    seats = [None if s is None else {**s, "connected": None} for s in document["seats"]]
+    return {**document, "seats": seats}
+
+
+async def test_matches_survive_a_server_killed_at_random_moments(
+    redis_server: RedisServer, tmp_path: Path
+) -> None:
+    rng = random.Random(5)
+    async with server_process(redis_server, tmp_path, "--bot-delay", "0.02") as server:
+        rooms = [
+            await open_room(server, 1, ["easy", "normal", "easy"], 1, target=100),
+            await open_room(server, 2, ["normal"], 2, target=100),
+            await open_room(server, 1, ["easy"], 3, target=100),
+        ]
+        players = [player for room in rooms for player in room]
+        stop = asyncio.Event()
+        kills = 0
+
+        def moves_seen() -> int:
+            return sum(len(seen.moves) for player in players for seen in player.matches)
+
+        async def killer() -> None:
+            # Kill after a random number of moves (so the number of kills does not depend on
+            # the machine's speed), a random moment after the last one arrived.
+            nonlocal kills
+            while not stop.is_set():
+                due = moves_seen() + rng.randint(15, 45)
+                while moves_seen() < due and not stop.is_set():
+                    await asyncio.sleep(0.005)
+                await asyncio.sleep(rng.uniform(0, 0.03))
+                if not stop.is_set():
+                    await server.kill()
+                    kills += 1
+                    await server.start()
+
+        killing = asyncio.get_running_loop().create_task(killer())
+        try:
+            results = await asyncio.wait_for(
+                asyncio.gather(*(play_matches(players, 2) for players in rooms)), 80
+            )
+        finally:
+            stop.set()
+            await killing
+        for room in results:
+            for record, seen in room:
+                check_match(record, seen)
+        assert kills >= 5
+        assert sum(len(p.joined) for p in players) > len(players) + kills
+        assert [e for p in players for e in p.errors] == []
+        assert [p.rewritten for p in players] == [[] for _ in players], "a change seen was lost"
+
+
+# -- small helpers --------------------------------------------------------------------------
+
+
+async def play_out_one(client: Client) -> None:
+    """Play the first legal move and wait for its acknowledgement."""
+    choice = client.document["game"]["legal"][0]
+    if choice.get("pass"):
+        reply = await client.request("pass")
+    else:
+        reply = await client.request("play", tile=choice["tile"], end=choice.get("end"))
+    assert isinstance(reply, msg.Ack), reply
+
+
+async def until_someones_turn(clients: list[Client]) -> Client:
+    """Read until one of the clients is to move; that client."""
+    for _ in range(200):
+        mover = next((c for c in clients if c.my_turn()), None)
+        if mover is not None:
+            return mover
+        await asyncio.gather(*(c.settle(0.02) for c in clients))
+    raise AssertionError("nobody's turn came")
+
+
+async def poll(read: Callable[[], Awaitable[bytes | None]], timeout: float = 5.0) -> bytes:
+    """Read until a value is there."""
+    deadline = time.monotonic() + timeout
+    while (value := await read()) is None:
+        assert time.monotonic() < deadline, "never stored"
+        await asyncio.sleep(0.05)
+    return value
