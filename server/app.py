@@ -355,6 +355,15 @@ class Server:
                 errors.UNAVAILABLE,
                 "the game store cannot be reached: nothing was changed, try again soon",
             )
+        except Exception:
+            log.exception("a %s command failed", _tag(message))
+            self._error(
+                connection,
+                message.id,
+                _tag(message),
+                errors.UNAVAILABLE,
+                "the server failed to do that (the failure is logged); try again",
+            )
 
     def _error(
         self, connection: Connection, id: int | None, command: str | None, code: str, text: str
@@ -579,6 +588,14 @@ class Server:
 
     async def _drive(self, live: LiveRoom) -> None:
         """Play bot moves (and moves for players out of time) while they are due."""
+        try:
+            await self._drive_bots(live)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("room %s: the bot driver failed", live.room.code)
+
+    async def _drive_bots(self, live: LiveRoom) -> None:
         while not self.closing and live.room.code in self.rooms:
             turn = live.room.bot_turn(time.time())
             if turn is None:

@@ -7,14 +7,16 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import multiprocessing
 import secrets
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
 
 from engine import Move, View
 from engine.bots import make_bot
 
 CHEAP_LEVELS = frozenset({"easy", "normal"})
+log = logging.getLogger("allfives.server")
 
 
 def choose_move(level: str, view: View, seed: int, budget_ms: float | None) -> Move:
@@ -41,9 +43,16 @@ class BotRunner:
             # Starting worker processes takes a while: never on the event loop's thread.
             await loop.run_in_executor(None, self._start)
         assert self._pool is not None
-        return await loop.run_in_executor(
-            self._pool, choose_move, level, view, seed, self.budget_ms
-        )
+        try:
+            return await loop.run_in_executor(
+                self._pool, choose_move, level, view, seed, self.budget_ms
+            )
+        except (BrokenExecutor, OSError, RuntimeError):
+            log.exception(
+                "the %s bot's pool failed: a new one starts, normal plays this move", level
+            )
+            self.close()
+            return choose_move("normal", view, seed, self.budget_ms)
 
     def _start(self) -> None:
         if self._pool is None:

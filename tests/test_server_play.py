@@ -223,3 +223,18 @@ async def test_partners_can_choose_opposite_seats(server: Server) -> None:
     await partner.until(lambda m: isinstance(m, msg.Snapshot))
     assert partner.document["seats"][2]["name"] == "Cid"
     assert partner.document["you"] == 2
+
+
+async def test_a_match_goes_on_when_the_bot_process_dies() -> None:
+    async with run_server(fast_config(bot_processes=True)) as running:
+        (host,) = await seat_players(running.url, 2, 1, "hard", target=50)
+        await host.request("start")
+        while running.bots._pool is None:
+            if host.my_turn():
+                await play_out_one(host)
+            await host.settle(0.05)
+        pool = running.bots._pool
+        for process in list(getattr(pool, "_processes", {}).values()):
+            process.kill()
+        await play_out(host, random.Random(3))
+        assert host.document["phase"] == "finished"
