@@ -16,7 +16,16 @@ from clients.cli.render import GOLD, PLAYABLE, header, render
 from clients.cli.state import TableState
 from protocol import messages as msg
 from protocol.patch import diff, to_builtins
-from protocol.views import Ends, HandStarted, Layout, MoveSpec, Played, RoomView, SeatInfo
+from protocol.views import (
+    Ends,
+    HandEnded,
+    HandStarted,
+    Layout,
+    MoveSpec,
+    Played,
+    RoomView,
+    SeatInfo,
+)
 
 
 def state_of(view: RoomView) -> TableState:
@@ -260,3 +269,23 @@ def test_while_disconnected_the_status_says_so_instead_of_asking_for_a_move() ->
     state.online = False
     _, footer = render(state, 79, 23)
     assert footer[-1].plain.startswith(" Not connected")
+
+
+def test_before_the_next_lead_the_last_hand_is_shown_as_it_ended() -> None:
+    history = [HandStarted(number=1, leader=0)]
+    layout = Layout(line=[[3, 5], [5, 5]], spinner=1)
+    state = state_of(make_view(layout=layout, ends=Ends(west=3, east=5), total=8, history=history))
+    before = state.sync.document
+    assert before is not None
+    after = to_builtins(make_view(hand=["6-6"], turn=1, legal=[]))
+    after["game"]["hand_number"] = 2
+    events = [
+        Played(seat=0, tile="5-1", end="east", total=4, points=0),
+        HandEnded(kind="domino", by=0, points=[10, 0], pips=[0, 12]),
+        HandStarted(number=2, leader=1),
+    ]
+    state.receive(msg.Patch(seq=2, ops=diff(before, after), events=events))
+    body, _ = render(state, 79, 23)
+    text = "\n".join(row.plain for row in body)
+    assert "How hand 1 ended:" in text
+    assert "[3|5] ┣━┫ [5|1]" in text

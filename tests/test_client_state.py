@@ -23,10 +23,11 @@ from clients.cli import join
 from clients.cli.commands import Ask, Send, interpret
 from clients.cli.connection import Connection, Fatal
 from clients.cli.seats import SeatStore, normalize_url
-from clients.cli.state import TableState
+from clients.cli.state import TableState, final_layout
 from protocol import messages as msg
 from protocol.patch import apply, to_builtins
 from protocol.rules import RoomRules
+from protocol.views import HandStarted, Played
 from server.app import Config, Server, run_server
 
 TIMEOUT = 20.0
@@ -93,9 +94,8 @@ async def test_the_state_built_from_patches_equals_fresh_snapshots_through_a_who
     await send(socket, msg.Start())
     patches = compared = dropped = resyncs = 0
     asked_at: int | None = None
-    events = 0
     mending = False
-    last_drop = 0
+    last_drop = placed = 0
     while True:
         message = await receive(socket)
         if isinstance(message, msg.Snapshot) and message.id == 9999:
@@ -109,9 +109,18 @@ async def test_the_state_built_from_patches_equals_fresh_snapshots_through_a_who
             if patches - last_drop >= 6 and not mending and a_bot_plays_next(state, message):
                 dropped, last_drop, mending = dropped + 1, patches, True
                 continue
-            events += len(message.events)
         before = state.seq
+        layout_before = state.game.layout if state.game is not None else None
         replies = state.receive(message)
+        applied = isinstance(message, msg.Patch) and state.seq == message.seq
+        if isinstance(message, msg.Patch) and applied and layout_before is not None:
+            events = message.events
+            played = [event for event in events if isinstance(event, Played)]
+            new_hand = any(isinstance(event, HandStarted) for event in events)
+            if played and not new_hand:
+                assert state.game is not None
+                assert final_layout(layout_before, events) == state.game.layout
+                placed += len(played)
         if isinstance(message, msg.Snapshot):
             mending = False
         if replies:
@@ -131,7 +140,7 @@ async def test_the_state_built_from_patches_equals_fresh_snapshots_through_a_who
                 await send(socket, move)
         assert not isinstance(message, msg.Error), message
     await socket.close()
-    assert compared >= 5 and dropped >= 1 and resyncs == dropped
+    assert compared >= 5 and dropped >= 1 and resyncs == dropped and placed >= 10
     game = state.game
     assert game is not None and game.over and max(game.scores) >= 100
     assert any("wins the match" in line.text for line in state.log)

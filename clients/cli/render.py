@@ -17,7 +17,7 @@ from rich.text import Text
 from clients.cli import layout as drawing
 from clients.cli.commands import Ask
 from clients.cli.state import LogLine, Notice, TableState, display_names
-from protocol.views import GameView, MatchEnded, Played, RoomView, describe
+from protocol.views import GameView, Layout, MatchEnded, Played, RoomView, describe
 
 GOLD = Style(bold=True, color="yellow")
 PLAYABLE = Style(bold=True, color="green")
@@ -168,13 +168,6 @@ def last_tile(game: GameView) -> tuple[int, int] | None:
             high, low = event.tile.split("-")
             return int(high), int(low)
     return None
-
-
-def table_rows(game: GameView, width: int, arm_rows: int | None) -> list[Text]:
-    """The layout drawn to `width`, or a line saying who leads when it is empty."""
-    if not game.layout.line:
-        return []
-    return drawing.draw(game.layout, width, arm_rows, last_tile(game))
 
 
 def hand_rows(view: RoomView, state: TableState, width: int) -> list[Text]:
@@ -359,7 +352,7 @@ def render(
         middle = waiting_rows(view, join_line, width)
     else:
         rows = spare - min(MIN_LOG_ROWS, len(state.log))
-        middle = _fit_layout(game, display_names(view), width, rows)
+        middle = _fit_layout(game, display_names(view), width, rows, state.last_layout)
     room = max(0, spare - len(middle))
     if extra:
         below = list(extra)[-room:] if room else []
@@ -368,16 +361,37 @@ def render(
     return [*top, *middle, *bottom, *below], tail
 
 
-def _fit_layout(game: GameView, names: Sequence[str], width: int, rows: int) -> list[Text]:
-    """The layout in at most `rows` rows when it can be (the arms shrink first)."""
+def _fit_layout(
+    game: GameView,
+    names: Sequence[str],
+    width: int,
+    rows: int,
+    previous: Layout | None = None,
+) -> list[Text]:
+    """The layout in at most `rows` rows when it can be (the arms shrink first).
+
+    Before the lead of a new hand, the last hand's final layout is shown, dimmed.
+    """
     if not game.layout.line:
         if game.over:
             return []
         leader = names[game.leader] if game.leader < len(names) else "the leader"
-        return [Text(f" The table is empty: {leader} leads, with any tile.", DULL)]
-    drawn = table_rows(game, width - 2, None)
-    arm_rows = max(drawing.arm_height(game.layout.north), drawing.arm_height(game.layout.south))
+        waiting = Text(f" The table is empty: {leader} leads, with any tile.", DULL)
+        if previous is None or not previous.line:
+            return [waiting]
+        caption = Text(f" How hand {game.hand_number - 1} ended:", DULL)
+        drawn = [row.copy() for row in _shrink(previous, None, width, rows - 2)]
+        for row in drawn:
+            row.stylize(DULL)
+        return [waiting, caption, *drawn]
+    return _shrink(game.layout, last_tile(game), width, rows)
+
+
+def _shrink(layout: Layout, last: tuple[int, int] | None, width: int, rows: int) -> list[Text]:
+    """A layout drawn with its arms cut down until it fits `rows` rows (or they are gone)."""
+    drawn = drawing.draw(layout, width - 2, None, last)
+    arm_rows = max(drawing.arm_height(layout.north), drawing.arm_height(layout.south))
     while len(drawn) > rows and arm_rows > 0:
         arm_rows -= 1
-        drawn = table_rows(game, width - 2, arm_rows)
+        drawn = drawing.draw(layout, width - 2, arm_rows, last)
     return [Text(" ") + row for row in drawn]

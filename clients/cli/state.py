@@ -18,6 +18,7 @@ from protocol.views import (
     GameView,
     HandEnded,
     HandStarted,
+    Layout,
     MatchEnded,
     MoveSpec,
     Played,
@@ -91,6 +92,8 @@ class TableState:
         self.seat: int | None = None
         self.token: str | None = None
         self.hint: MoveSpec | None = None
+        #: The previous hand's last layout, shown until the next lead.
+        self.last_layout: Layout | None = None
         #: Whether the connection is up (a table shown while it is down may be out of date).
         self.online = True
         #: A resync was asked for after a gap; patches are ignored until its snapshot comes.
@@ -161,6 +164,7 @@ class TableState:
                     self.mending = True
                     return [msg.Resync()]
                 self._log_seat_changes(before, self.view)
+                self._keep_final_layout(before, events)
                 self._log_events(events)
             case msg.Joined():
                 self.room, self.seat = message.room, message.seat
@@ -171,6 +175,14 @@ class TableState:
                 self.hint = move
                 self.say(f"Hint: the hard bot would {describe_move(move)}", "hint")
         return []
+
+    def _keep_final_layout(self, before: RoomView | None, events: list[AnyEvent]) -> None:
+        """When a hand ends, keep its last layout (the final tile placed) to show until the lead."""
+        game = before.game if before is not None else None
+        if any(isinstance(event, HandStarted) for event in events):
+            self.last_layout = None
+            if game is not None and any(isinstance(event, HandEnded) for event in events):
+                self.last_layout = final_layout(game.layout, events)
 
     def _log_seat_changes(self, before: RoomView | None, after: RoomView | None) -> None:
         """Say who sat down, left, went away or came back."""
@@ -208,6 +220,51 @@ class TableState:
                 if self.notice is not None and self.notice.kind == "hint":
                     self.notice = None
             self.note(describe(event, names, teams), line_kind(event))
+
+
+def final_layout(layout: Layout, events: list[AnyEvent]) -> Layout:
+    """The layout with the tiles played in `events` before the hand ended placed on it."""
+    placed = Layout(
+        line=[list(tile) for tile in layout.line],
+        spinner=layout.spinner,
+        north=[list(tile) for tile in layout.north],
+        south=[list(tile) for tile in layout.south],
+    )
+    for event in events:
+        if isinstance(event, HandEnded):
+            break
+        if isinstance(event, Played):
+            _place(placed, event.tile, event.end)
+    return placed
+
+
+def _place(layout: Layout, tile: str, end: str | None) -> None:
+    """Put a tile on an end of a layout as the server draws it (the matching half inward)."""
+    high, low = (int(pip) for pip in tile.split("-"))
+    double = high == low
+    line = layout.line
+    if end is None or not line:
+        layout.line = [[high, low]]
+        layout.spinner = 0 if double else None
+        return
+    if end in ("north", "south"):
+        arm = layout.north if end == "north" else layout.south
+        assert layout.spinner is not None
+        inner = arm[-1][1] if arm else line[layout.spinner][0]
+        arm.append([inner, low if high == inner else high])
+        return
+    if end == "east":
+        inner = line[-1][1]
+        line.append([inner, low if high == inner else high])
+        if double and layout.spinner is None:
+            layout.spinner = len(line) - 1
+        return
+    inner = line[0][0]
+    line.insert(0, [low if high == inner else high, inner])
+    if layout.spinner is not None:
+        layout.spinner += 1
+    elif double:
+        layout.spinner = 0
 
 
 def seat_changes(before: RoomView, after: RoomView) -> list[str]:
