@@ -593,7 +593,8 @@ class Server:
         except asyncio.CancelledError:
             raise
         except Exception:
-            log.exception("room %s: the bot driver failed", live.room.code)
+            log.exception("room %s: the bot driver failed; it tries again", live.room.code)
+            asyncio.get_running_loop().call_later(1.0, self._kick, live)
 
     async def _drive_bots(self, live: LiveRoom) -> None:
         while not self.closing and live.room.code in self.rooms:

@@ -32,6 +32,7 @@ class BotRunner:
         self.budget_ms = budget_ms
         self.processes = processes
         self._pool: Executor | None = None
+        self._starting = asyncio.Lock()
 
     async def choose(self, level: str, view: View) -> Move:
         """A legal move for the view's seat."""
@@ -39,31 +40,33 @@ class BotRunner:
         if level in CHEAP_LEVELS or len(view.legal) == 1:
             return choose_move(level, view, seed, self.budget_ms)
         loop = asyncio.get_running_loop()
-        if self._pool is None:
-            # Starting worker processes takes a while: never on the event loop's thread.
-            await loop.run_in_executor(None, self._start)
-        assert self._pool is not None
         try:
+            if self._pool is None:
+                async with self._starting:
+                    # Starting worker processes takes a while: never on the event loop's thread.
+                    await loop.run_in_executor(None, self._start)
+            assert self._pool is not None
             return await loop.run_in_executor(
                 self._pool, choose_move, level, view, seed, self.budget_ms
             )
         except (BrokenExecutor, OSError, RuntimeError):
-            log.exception(
-                "the %s bot's pool failed: a new one starts, normal plays this move", level
-            )
+            log.exception("the %s bot's pool failed: a new one starts, normal plays now", level)
             self.close()
             return choose_move("normal", view, seed, self.budget_ms)
 
     def _start(self) -> None:
-        if self._pool is None:
-            if self.processes:
-                context = multiprocessing.get_context("forkserver")
-                # Workers need the bots, never the embedding program's __main__.
-                context.set_forkserver_preload(["server.bots"])
-                self._pool = ProcessPoolExecutor(self.workers, mp_context=context)
-            else:
-                self._pool = ThreadPoolExecutor(self.workers, thread_name_prefix="hard-bot")
-            self._pool.submit(int).result()
+        if self._pool is not None:
+            return
+        pool: Executor
+        if self.processes:
+            context = multiprocessing.get_context("forkserver")
+            # Workers need the bots, never the embedding program's __main__.
+            context.set_forkserver_preload(["server.bots"])
+            pool = ProcessPoolExecutor(self.workers, mp_context=context)
+        else:
+            pool = ThreadPoolExecutor(self.workers, thread_name_prefix="hard-bot")
+        pool.submit(int).result()
+        self._pool = pool
 
     def close(self) -> None:
         """Stop the pool (running decisions are abandoned)."""
