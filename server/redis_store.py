@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import itertools
 import logging
 import secrets
@@ -37,6 +38,7 @@ from urllib.parse import unquote, urlsplit
 
 import asyncio_redis
 from asyncio_redis.encoders import BytesEncoder
+from asyncio_redis.protocol import RedisProtocol
 
 from server.store import Store, StoredRoom, StoreUnavailable
 
@@ -264,7 +266,8 @@ class RedisStore(Store):
         """Run one operation on the connection within `timeout`; StoreUnavailable if it fails."""
         connection = await self._connection_now()
         try:
-            return await asyncio.wait_for(operation(connection), self.timeout)
+            async with asyncio.timeout(self.timeout):
+                return await operation(connection)
         except TimeoutError:
             self._drop(connection, f"{what} timed out after {self.timeout:g}s")
             raise StoreUnavailable(f"Redis did not answer within {self.timeout:g}s") from None
@@ -345,6 +348,8 @@ class RedisStore(Store):
             db=0,
             encoder=BytesEncoder(),
             auto_reconnect=False,
+            # Its per-call argument type checks cost more than the rest of a save.
+            protocol_class=functools.partial(RedisProtocol, enable_typechecking=False),
         )
         try:
             # Done here rather than by asyncio_redis, which does it in a task that commands

@@ -1,0 +1,142 @@
+"""What Redis costs: the same full-speed load on `allfives serve` with memory and with `--redis`.
+
+Each run starts its own redis-server (from PATH, or $ALLFIVES_REDIS_SERVER) on a free port with
+the production settings `appendonly yes` and `appendfsync everysec` (`--fsync always` to see
+that setting), and its own server process per store. The load is bench/load.py's: R rooms of 4
+scripted players, each room moving as soon as all four players saw the last move; a move's delay
+runs from sending the play to the last of the four receiving its patch. Memory and Redis runs
+alternate (`--rounds`) so a warm or busy machine favours neither.
+
+Usage: uv run python bench/persistence.py [--rooms 40] [--seconds 8] [--rounds 2]
+                                          [--fsync everysec|always]
+Prints `name: value` lines; the target is `redis throughput ratio` >= 0.7 (Redis costs at most
+30% of the moves per second).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+# bench/load.py holds the scripted players; this file's folder is first on sys.path.
+from load import (  # type: ignore[import-not-found]
+    Stats,
+    close_tables,
+    open_tables,
+    percentile,
+    play,
+    report,
+    start_process,
+)
+
+
+def free_port() -> int:
+    """A loopback port nothing listens on right now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def start_redis(data_dir: Path, fsync: str) -> tuple[subprocess.Popen[bytes], str]:
+    """A redis-server with an append-only file in `data_dir`; returns it and its URL."""
+    binary = os.environ.get("ALLFIVES_REDIS_SERVER") or shutil.which("redis-server")
+    if binary is None:
+        sys.exit("no redis-server: install it (apt-get install redis-server)")
+    port = free_port()
+    process = subprocess.Popen(
+        [
+            binary, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(data_dir),
+            "--save", "", "--appendonly", "yes", "--appendfsync", fsync,
+            "--protected-mode", "no", "--logfile", str(data_dir / "redis.log"),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2) as probe:
+                probe.sendall(b"PING\r\n")
+                if probe.recv(16).startswith(b"+PONG"):
+                    return process, f"redis://127.0.0.1:{port}/0"
+        except OSError:
+            time.sleep(0.05)
+    process.kill()
+    sys.exit(f"redis-server did not start: see {data_dir / 'redis.log'}")
+
+
+def start_server(redis_url: str | None) -> tuple[subprocess.Popen[str], str]:
+    """`allfives serve`, with `--redis` when given a URL, limits opened up for one address."""
+    arguments = [
+        "-m", "allfives.cli", "serve", "--port", "0", "--bot-delay", "0",
+        "--max-connections-per-ip", "100000", "--max-rooms-per-ip", "100000",
+        "--rate", "1000", "--burst", "1000", "--log-level", "WARNING",
+    ]  # fmt: skip
+    if redis_url:
+        arguments += ["--redis", redis_url]
+    return start_process(arguments)
+
+
+async def run_once(rooms: int, seconds: float, redis_url: str | None, total: Stats) -> None:
+    """Open rooms on a fresh server, play at full speed, add the moves and delays to `total`."""
+    process, url = start_server(redis_url)
+    try:
+        stats = Stats()
+        tables = await open_tables(url, rooms, stats)
+        stats.delays.clear()
+        stats.moves = 0
+        started = time.perf_counter()
+        await play(tables, seconds, 0.0)
+        total.elapsed += time.perf_counter() - started
+        total.moves += stats.moves
+        total.delays += stats.delays
+        await close_tables(tables)
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+async def main(args: argparse.Namespace) -> None:
+    memory, redis = Stats(), Stats()
+    with tempfile.TemporaryDirectory(prefix="allfives-bench-redis-") as data:
+        server, redis_url = start_redis(Path(data), args.fsync)
+        try:
+            for _ in range(args.rounds):
+                await run_once(args.rooms, args.seconds, None, memory)
+                await run_once(args.rooms, args.seconds, redis_url, redis)
+        finally:
+            server.terminate()
+            server.wait(10)
+    report("rooms", args.rooms)
+    report("redis appendfsync", args.fsync)
+    report("memory moves", memory.moves)
+    report("redis moves", redis.moves)
+    report("memory moves/s", memory.moves / memory.elapsed)
+    report("redis moves/s", redis.moves / redis.elapsed)
+    report("memory p50 ms", 1000 * percentile(memory.delays, 0.5))
+    report("redis p50 ms", 1000 * percentile(redis.delays, 0.5))
+    report("memory p99 ms", 1000 * percentile(memory.delays, 0.99))
+    report("redis p99 ms", 1000 * percentile(redis.delays, 0.99))
+    ratio = (redis.moves / redis.elapsed) / (memory.moves / memory.elapsed)
+    report("redis throughput ratio", ratio)
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--rooms", type=int, default=40, help="rooms playing at full speed")
+    parser.add_argument("--seconds", type=float, default=8.0, help="seconds per run")
+    parser.add_argument("--rounds", type=int, default=2, help="memory/Redis run pairs")
+    parser.add_argument("--fsync", choices=["everysec", "always"], default="everysec")
+    asyncio.run(main(parser.parse_args()))
+    os._exit(0)
