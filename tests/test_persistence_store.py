@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import itertools
 import os
@@ -15,6 +16,7 @@ import pytest
 from redis_server import RedisServer
 
 from server.redis_store import RedisStore, StoreConflict, parse_url
+from server.serve import add_arguments, config_from
 from server.store import StoredRoom, StoreUnavailable
 
 T = TypeVar("T")
@@ -235,3 +237,19 @@ async def test_redis_error_replies_become_unavailable(
         assert await store.load_room("ABCD") == StoredRoom(2, b"two")
     finally:
         connection.close()
+
+
+def test_serve_takes_the_redis_url_and_record_lifetime_from_options_or_environment() -> None:
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    environ = {"ALLFIVES_REDIS_URL": "redis://cache:6380/2", "ALLFIVES_RECORD_TTL": "3600"}
+    from_env = config_from(parser.parse_args([]), environ).store
+    assert isinstance(from_env, RedisStore)
+    assert str(from_env.address) == "redis://cache:6380/2" and from_env.record_ttl == 3600
+    given = parser.parse_args(["--redis", "redis://other/1", "--record-ttl", "60"])
+    from_options = config_from(given, environ).store
+    assert isinstance(from_options, RedisStore)
+    assert str(from_options.address) == "redis://other:6379/1" and from_options.record_ttl == 60
+    assert config_from(parser.parse_args([]), {}).store is None
+    with pytest.raises(ValueError, match="redis://host"):
+        config_from(parser.parse_args(["--redis", "localhost:6379"]), {})
