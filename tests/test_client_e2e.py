@@ -34,6 +34,7 @@ class Terminal:
 
     def __init__(self) -> None:
         self.socket = f"allfives-test-{uuid.uuid4().hex[:10]}"
+        self.started = False
 
     def tmux(self, *args: str) -> str:
         done = subprocess.run(
@@ -44,30 +45,37 @@ class Terminal:
         )
         return done.stdout
 
-    def start(self, command: list[str], env: dict[str, str]) -> None:
+    def start(self, command: list[str], env: dict[str, str], window: str = "t") -> None:
+        """Run a command in a new 80x24 window (the first one creates the tmux server)."""
         assigned = [f"{key}={value}" for key, value in env.items()]
         line = f"cd {shlex.quote(str(ROOT))} && env {shlex.join(assigned + command)}"
         line += "; echo EXITED $?; sleep 600"
-        self.tmux("new-session", "-d", "-s", "t", "-x", str(WIDTH), "-y", str(HEIGHT), line)
+        if not self.started:
+            size = ["-x", str(WIDTH), "-y", str(HEIGHT)]
+            self.tmux("new-session", "-d", "-s", "e2e", "-n", window, *size, line)
+            self.started = True
+        else:
+            self.tmux("new-window", "-d", "-t", "e2e", "-n", window, line)
 
-    def screen(self) -> list[str]:
+    def screen(self, window: str = "t") -> list[str]:
         """What the window shows, once two looks in a row agree (never a half-drawn table)."""
-        seen = self.tmux("capture-pane", "-p", "-t", "t")
+        target = f"e2e:{window}"
+        seen = self.tmux("capture-pane", "-p", "-t", target)
         while True:
             time.sleep(0.03)
-            again = self.tmux("capture-pane", "-p", "-t", "t")
+            again = self.tmux("capture-pane", "-p", "-t", target)
             if again == seen:
                 return seen.splitlines()
             seen = again
 
-    def type(self, text: str) -> None:
-        self.tmux("send-keys", "-t", "t", "-l", text)
-        self.tmux("send-keys", "-t", "t", "Enter")
+    def type(self, text: str, window: str = "t") -> None:
+        self.tmux("send-keys", "-t", f"e2e:{window}", "-l", text)
+        self.tmux("send-keys", "-t", f"e2e:{window}", "Enter")
 
-    def wait_for(self, pattern: str, timeout: float = 20.0) -> list[str]:
+    def wait_for(self, pattern: str, timeout: float = 20.0, window: str = "t") -> list[str]:
         deadline = time.monotonic() + timeout
         while True:
-            rows = self.screen()
+            rows = self.screen(window)
             if re.search(pattern, "\n".join(rows)):
                 return rows
             if time.monotonic() > deadline:
@@ -210,3 +218,42 @@ def test_a_whole_match_against_a_bot_typed_in_a_terminal(
     assert moves >= 3 and checked >= 3
     terminal.type("/quit")
     terminal.wait_for(r"EXITED 0")
+
+
+def test_a_host_and_a_friend_who_joins_with_the_printed_line(
+    terminal: Terminal, tmp_path: Path
+) -> None:
+    env = {"ALLFIVES_BOT_DELAY": "0.05", "TERM": "xterm-256color", "PYTHONPATH": str(ROOT)}
+    cli = [sys.executable, "-m", "allfives.cli"]
+    host_env = {**env, "XDG_CONFIG_HOME": str(tmp_path / "host")}
+    terminal.start(
+        [*cli, "host", "--port", "0", "--players", "3", "--name", "Hana"], host_env, "host"
+    )
+    rows = terminal.wait_for(r"Friends join with:", window="host")
+    shown = re.search(r"allfives join (ws://127\.0\.0\.1:\d+) ([A-Z]{4})", "\n".join(rows))
+    assert shown is not None, rows
+    url, room = shown.groups()
+    assert "2 free seats" in status(rows)
+
+    friend_env = {**env, "XDG_CONFIG_HOME": str(tmp_path / "friend")}
+    terminal.start([*cli, "join", url, room.lower(), "--name", "Femi"], friend_env, "friend")
+    friend = terminal.wait_for(r"Waiting for the host to start", window="friend")
+    assert "seat 1  Femi  (you)" in "\n".join(friend)
+    rows = terminal.wait_for(r"Femi took seat 1", window="host")
+
+    terminal.type("/start", "host")
+    terminal.wait_for(r"✗ every seat must be taken first \(free: 2\)", window="host")
+    terminal.type("/bots fill easy", "host")
+    terminal.wait_for(r"seat 2  Bot 2  easy bot", window="host")
+    terminal.type("/start", "friend")
+    terminal.wait_for(r"✗ only the host may start the match", window="friend")
+    terminal.type("/start", "host")
+    terminal.wait_for(r"hand 1 · first to 200", window="friend")
+    terminal.type("/chat good luck", "friend")
+    terminal.wait_for(r"Femi: good luck", window="host")
+
+    terminal.type("/quit", "friend")
+    terminal.wait_for(r"EXITED 0", window="friend")
+    terminal.wait_for(r"Femi is away", window="host")
+    terminal.type("/quit", "host")
+    terminal.wait_for(r"EXITED 0", window="host")

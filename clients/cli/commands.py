@@ -208,7 +208,7 @@ def _command(text: str, view: RoomView | None) -> Action:
         case "bots" | "bot":
             return _bots(rest, view)
         case "start":
-            return _host_only(view, "waiting", "start") or _start(view)
+            return _host_only(view, "waiting", "start the match") or _start(view)
         case "chat" | "say":
             return _chat(rest, view)
         case "hint":
