@@ -325,5 +325,5 @@ async def test_allfives_rooms_lists_the_waiting_rooms_with_the_line_that_joins_e
     host, room = await host_room(server.url)
     listed = await rooms_output()
     assert room in listed and "Bob, free, free" in listed
-    assert f"allfives join {normalize_url(server.url)} {room}" in listed
+    assert f"Join one with: allfives join {normalize_url(server.url).rstrip('/')} {room}" in listed
     await host.close()

@@ -109,7 +109,7 @@ class Connection:
                             break
             except (OSError, TimeoutError, InvalidHandshake, InvalidURI) as error:
                 if not self.connected_once:
-                    raise Fatal(f"cannot reach {self.url}: {_reason(error)}") from None
+                    raise Fatal(f"cannot reach {self.url}: {reason(error)}") from None
             except ConnectionClosed:
                 pass
             finally:
@@ -231,8 +231,9 @@ class Connection:
             self.seats.forget(self.url, self.state.room)
 
 
-def _reason(error: BaseException) -> str:
-    if isinstance(error, ConnectionRefusedError):
+def reason(error: BaseException) -> str:
+    """Why a connection failed, in words."""
+    if isinstance(error, ConnectionRefusedError) or "Connect call failed" in str(error):
         return "connection refused (is a server running there?)"
     if isinstance(error, TimeoutError):
         return "no answer (timed out)"

@@ -11,6 +11,7 @@ from rich.table import Table
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
+from clients.cli.connection import reason
 from clients.cli.seats import normalize_url
 from protocol import messages as msg
 from protocol.errors import ProtocolError
@@ -36,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
         ConnectionClosed,
         ProtocolError,
     ) as error:
-        print(f"allfives rooms: cannot list the rooms of {url}: {error}", file=sys.stderr)
+        print(f"allfives rooms: cannot list the rooms of {url}: {reason(error)}", file=sys.stderr)
         return 1
     print_rooms(url, rooms, Console())
     return 0
@@ -57,22 +58,21 @@ async def list_rooms(url: str) -> list[msg.RoomSummary]:
 
 
 def print_rooms(url: str, rooms: list[msg.RoomSummary], console: Console) -> None:
-    """The rooms as a table, with the command that joins each."""
+    """The rooms as a table, and the command that joins one."""
+    shown = url.rstrip("/")
     if not rooms:
-        console.print(f"No public room is waiting for players at {url}.")
-        console.print(f"Open one with: allfives join {url}", highlight=False)
+        console.print(f"No public room is waiting for players at {shown}.", highlight=False)
+        console.print(f"Open one with: allfives join {shown}", highlight=False)
         return
-    table = Table(title=f"Rooms waiting for players at {url}", title_justify="left")
-    table.add_column("room", style="bold")
-    table.add_column("players")
-    table.add_column("first to", justify="right")
+    table = Table(title=f"Rooms waiting for players at {shown}", title_justify="left")
+    table.add_column("room", style="bold", no_wrap=True)
+    table.add_column("players", no_wrap=True)
+    table.add_column("first to", justify="right", no_wrap=True)
     table.add_column("seats")
-    table.add_column("join with", style="cyan")
     for room in rooms:
         rules = room.rules
         kind = f"{rules.players}" + (" (teams)" if rules.partnership else "")
         seats = ", ".join(name if name is not None else "free" for name in room.seats)
-        table.add_row(
-            room.code, kind, str(rules.target_score), seats, f"allfives join {url} {room.code}"
-        )
+        table.add_row(room.code, kind, str(rules.target_score), seats)
     console.print(table)
+    console.print(f"Join one with: allfives join {shown} {rooms[0].code}", highlight=False)
