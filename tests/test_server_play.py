@@ -173,13 +173,13 @@ async def test_the_hard_bot_thinks_in_another_process() -> None:
 
 
 async def play_out_one(client: Client) -> None:
-    """Play the first legal move."""
+    """Play the first legal move; the server must accept it."""
     choice = client.document["game"]["legal"][0]
     if choice.get("pass"):
-        await client.send("pass")
+        reply = await client.request("pass")
     else:
-        await client.send("play", tile=choice["tile"], end=choice.get("end"))
-    await client.until(lambda m: isinstance(m, msg.Ack))
+        reply = await client.request("play", tile=choice["tile"], end=choice.get("end"))
+    assert isinstance(reply, msg.Ack), reply
 
 
 async def test_chat_reaches_everyone_in_the_room_and_is_bounded(server: Server) -> None:
