@@ -9,7 +9,8 @@ alternate (`--rounds`) so a warm or busy machine favours neither.
 
 Usage: uv run python bench/persistence.py [--rooms 40] [--seconds 8] [--rounds 2]
                                           [--fsync everysec|always]
-Prints `name: value` lines; the target is `redis throughput ratio` >= 0.7 (Redis costs at most
+Prints `name: value` lines, with the CPU time per move of the server and of redis-server (steadier
+than moves per second on a busy machine); the target is `redis throughput ratio` >= 0.7 (Redis costs at most
 30% of the moves per second).
 """
 
@@ -30,6 +31,7 @@ from pathlib import Path
 from load import (  # type: ignore[import-not-found]
     Stats,
     close_tables,
+    cpu_seconds,
     open_tables,
     percentile,
     play,
@@ -86,17 +88,32 @@ def start_server(redis_url: str | None) -> tuple[subprocess.Popen[str], str]:
     return start_process(arguments)
 
 
-async def run_once(rooms: int, seconds: float, redis_url: str | None, total: Stats) -> None:
-    """Open rooms on a fresh server, play at full speed, add the moves and delays to `total`."""
-    process, url = start_server(redis_url)
+class Totals(Stats):
+    """Moves, delays and CPU seconds summed over the runs of one store."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.server_cpu = 0.0
+        self.redis_cpu = 0.0
+
+
+async def run_once(
+    rooms: int, seconds: float, redis: subprocess.Popen[bytes] | None, url: str, total: Totals
+) -> None:
+    """Open rooms on a fresh server, play at full speed, add what was measured to `total`."""
+    process, ws_url = start_server(url if redis else None)
     try:
         stats = Stats()
-        tables = await open_tables(url, rooms, stats)
+        tables = await open_tables(ws_url, rooms, stats)
         stats.delays.clear()
         stats.moves = 0
+        server_cpu = cpu_seconds(process.pid)
+        redis_cpu = cpu_seconds(redis.pid) if redis else 0.0
         started = time.perf_counter()
         await play(tables, seconds, 0.0)
         total.elapsed += time.perf_counter() - started
+        total.server_cpu += cpu_seconds(process.pid) - server_cpu
+        total.redis_cpu += cpu_seconds(redis.pid) - redis_cpu if redis else 0.0
         total.moves += stats.moves
         total.delays += stats.delays
         await close_tables(tables)
@@ -106,13 +123,13 @@ async def run_once(rooms: int, seconds: float, redis_url: str | None, total: Sta
 
 
 async def main(args: argparse.Namespace) -> None:
-    memory, redis = Stats(), Stats()
+    memory, redis = Totals(), Totals()
     with tempfile.TemporaryDirectory(prefix="allfives-bench-redis-") as data:
         server, redis_url = start_redis(Path(data), args.fsync)
         try:
             for _ in range(args.rounds):
-                await run_once(args.rooms, args.seconds, None, memory)
-                await run_once(args.rooms, args.seconds, redis_url, redis)
+                await run_once(args.rooms, args.seconds, None, redis_url, memory)
+                await run_once(args.rooms, args.seconds, server, redis_url, redis)
         finally:
             server.terminate()
             server.wait(10)
@@ -126,6 +143,9 @@ async def main(args: argparse.Namespace) -> None:
     report("redis p50 ms", 1000 * percentile(redis.delays, 0.5))
     report("memory p99 ms", 1000 * percentile(memory.delays, 0.99))
     report("redis p99 ms", 1000 * percentile(redis.delays, 0.99))
+    report("memory server cpu ms per move", 1000 * memory.server_cpu / max(1, memory.moves))
+    report("redis server cpu ms per move", 1000 * redis.server_cpu / max(1, redis.moves))
+    report("redis-server cpu ms per move", 1000 * redis.redis_cpu / max(1, redis.moves))
     ratio = (redis.moves / redis.elapsed) / (memory.moves / memory.elapsed)
     report("redis throughput ratio", ratio)
 
