@@ -163,7 +163,7 @@ def test_a_whole_match_against_a_bot_typed_in_a_terminal(
     terminal.type("/help")
     terminal.wait_for(r"/bots add LEVEL")
 
-    moves = refusals = asked = checked = 0
+    moves = refusals = asked = checked = hints = 0
     typed_before: list[str] | None = None
     deadline = time.monotonic() + MATCH_SECONDS
     while True:
@@ -190,6 +190,13 @@ def test_a_whole_match_against_a_bot_typed_in_a_terminal(
             if line.startswith("Your turn: lead any tile"):
                 playable = list(range(1, len(tiles) + 1))
             unplayable = [n for n in range(1, len(tiles) + 1) if n not in playable]
+            if hints == 0:
+                terminal.type("/hint")
+                hinted = terminal.wait_for(r"Hint: the hard bot would play \d-\d", timeout=30)
+                suggested = re.search(r"would play (\d-\d)", "\n".join(hinted))
+                assert suggested is not None and suggested.group(1) in tiles
+                hints += 1
+                continue
             if refusals == 0 and unplayable:
                 terminal.type(tiles[unplayable[0] - 1])
                 refused = terminal.wait_for(r"✗ ")
