@@ -17,8 +17,8 @@ changed the room: the save is refused with `StoreConflict`. A save returns only 
 applied it (and, with `appendonly yes`, written it to its append-only file), and the server sends
 nothing before that.
 
-Every call is bounded by `timeout` seconds; a timeout, a lost connection or an error reply
-raises `StoreUnavailable`, never hangs. A lost connection is re-opened in the background with a
+Every call is bounded by `timeout` seconds (a watchdog drops a connection whose calls wait that
+long); a stall, a lost connection or an error reply raises `StoreUnavailable`, never hangs. A lost connection is re-opened in the background with a
 short backoff (`RETRY_FIRST` doubling up to `RETRY_MAX` seconds), so the server recovers on its
 own once Redis is back. See docs/persistence.md.
 """
@@ -145,6 +145,10 @@ class RedisStore(Store):
         self._script: Any = None
         self._connecting: asyncio.Task[None] | None = None
         self._attempted: asyncio.Future[None] | None = None
+        self._watching: asyncio.Task[None] | None = None
+        self._waiting = 0
+        self._answered = 0.0
+        self._stalled: asyncio_redis.Connection | None = None
         self._closed = False
 
     # -- keys ------------------------------------------------------------------------------
@@ -242,8 +246,9 @@ class RedisStore(Store):
     async def close(self) -> None:
         """Close the connection and stop reconnecting."""
         self._closed = True
-        if self._connecting is not None:
-            self._connecting.cancel()
+        for task in (self._connecting, self._watching):
+            if task is not None:
+                task.cancel()
         if self._connection is not None:
             self._connection.close()
             self._connection = None
@@ -263,19 +268,43 @@ class RedisStore(Store):
     async def _call(
         self, what: str, operation: Callable[[asyncio_redis.Connection], Awaitable[T]]
     ) -> T:
-        """Run one operation on the connection within `timeout`; StoreUnavailable if it fails."""
+        """Run one operation on the connection; StoreUnavailable if it fails or stalls.
+
+        Rather than a timer per call, `_watch` drops the connection when calls have waited
+        `timeout` seconds with no answer: replies come in order on it, so all are stuck then.
+        """
         connection = await self._connection_now()
+        loop = asyncio.get_running_loop()
+        if not self._waiting:
+            self._answered = loop.time()
+        self._waiting += 1
         try:
-            async with asyncio.timeout(self.timeout):
-                return await operation(connection)
-        except TimeoutError:
-            self._drop(connection, f"{what} timed out after {self.timeout:g}s")
-            raise StoreUnavailable(f"Redis did not answer within {self.timeout:g}s") from None
+            result = await operation(connection)
         except asyncio_redis.NotConnectedError:
+            if self._stalled is connection:
+                raise StoreUnavailable(f"Redis did not answer within {self.timeout:g}s") from None
             self._drop(connection, f"connection lost during {what}")
             raise StoreUnavailable(f"the connection to Redis was lost during {what}") from None
         except REDIS_ERRORS as error:
             raise StoreUnavailable(f"Redis refused to {what}: {error}") from None
+        finally:
+            self._waiting -= 1
+        self._answered = loop.time()
+        return result
+
+    async def _watch(self) -> None:
+        """Drop a connection on which calls have waited `timeout` seconds without an answer."""
+        loop = asyncio.get_running_loop()
+        while not self._closed:
+            await asyncio.sleep(self.timeout / 8)
+            connection = self._connection
+            if (
+                connection is not None
+                and self._waiting
+                and loop.time() - self._answered > self.timeout
+            ):
+                self._stalled = connection
+                self._drop(connection, f"no answer within {self.timeout:g}s")
 
     async def _connection_now(self) -> asyncio_redis.Connection:
         """The open connection; waits for a first attempt to open one, fails fast after that."""
@@ -297,14 +326,19 @@ class RedisStore(Store):
         return connection
 
     def _drop(self, connection: asyncio_redis.Connection, reason: str) -> None:
-        """Close a connection that failed; the next call opens a new one."""
+        """Close a connection that failed at once (its waiting calls fail); reopen on next use."""
         if self._connection is connection:
             log.warning("Redis at %s: %s; reconnecting", self.address, reason)
             self._connection = None
+        transport = connection.protocol.transport
         connection.close()
+        if transport is not None:
+            transport.abort()
 
     def _reconnect(self) -> asyncio.Future[None]:
         """Start opening a connection in the background unless under way; its first attempt."""
+        if self._watching is None:
+            self._watching = asyncio.get_running_loop().create_task(self._watch())
         if self._connecting is None or self._connecting.done():
             loop = asyncio.get_running_loop()
             self._attempted = loop.create_future()
