@@ -116,7 +116,9 @@ class App:
 
     def _placeholder(self) -> FormattedText:
         if self.pending is not None:
-            return FormattedText([("fg:ansibrightblack", "n, s, e or w; Enter alone cancels")])
+            letters = " or ".join(end[0] for end in self.pending.ends)
+            hint = f"{letters}; Enter alone cancels"
+            return FormattedText([("fg:ansibrightblack", hint)])
         return FormattedText([("fg:ansibrightblack", "a tile number, a tile like 5-3, or /help")])
 
     async def handle(self, line: str) -> bool:

@@ -91,7 +91,8 @@ def header(view: RoomView, width: int) -> Text:
 def _seat_chunk(view: RoomView, seat: int, names: Sequence[str], score: int | None) -> Text:
     game = view.game
     turn = game is not None and game.turn == seat and view.phase == "playing"
-    chunk = Text("▶ " if turn else "  ", GOLD if turn else Style())
+    chunk = Text()
+    chunk.append("▶ " if turn else "  ", GOLD if turn else Style())
     you = seat == view.you
     chunk.append(names[seat], Style(bold=True, underline=you) if you or turn else Style())
     if you:
@@ -116,7 +117,8 @@ def players(view: RoomView, width: int) -> list[Text]:
     if view.rules.partnership:
         rows = []
         for team in (0, 1):
-            row = Text(f"Team {'AB'[team]}", Style(bold=True))
+            row = Text()
+            row.append(f"Team {'AB'[team]}", Style(bold=True))
             if scores is not None:
                 row.append(f" {scores[team]} pts", Style(bold=True))
             for seat in (team, team + 2):
