@@ -149,6 +149,7 @@ class RedisStore(Store):
         self._waiting = 0
         self._answered = 0.0
         self._stalled: asyncio_redis.Connection | None = None
+        self._failure = "no connection yet"
         self._closed = False
 
     # -- keys ------------------------------------------------------------------------------
@@ -286,6 +287,7 @@ class RedisStore(Store):
             self._drop(connection, f"connection lost during {what}")
             raise StoreUnavailable(f"the connection to Redis was lost during {what}") from None
         except REDIS_ERRORS as error:
+            self._answered = loop.time()
             raise StoreUnavailable(f"Redis refused to {what}: {error}") from None
         finally:
             self._waiting -= 1
@@ -322,7 +324,7 @@ class RedisStore(Store):
                 await asyncio.wait_for(asyncio.shield(attempted), self.timeout)
         connection = self._connection
         if connection is None:
-            raise StoreUnavailable(f"Redis at {self.address} cannot be reached")
+            raise StoreUnavailable(f"Redis at {self.address} cannot be reached: {self._failure}")
         return connection
 
     def _drop(self, connection: asyncio_redis.Connection, reason: str) -> None:
@@ -355,6 +357,7 @@ class RedisStore(Store):
                 try:
                     connection = await asyncio.wait_for(self._open(), self.timeout)
                 except (OSError, TimeoutError, *REDIS_ERRORS) as error:
+                    self._failure = str(error) or type(error).__name__
                     if not failures:
                         log.warning(
                             "Redis at %s cannot be reached (%s); retrying", self.address, error
