@@ -265,10 +265,13 @@ class Server:
                 continue
             room = Room.from_bytes(stored.state)
             room.away_seconds = self.config.away_seconds
-            if room.state.empty_since is None:
-                room.state.empty_since = now
+            state = stored.state
+            if room.all_away(now):
+                # Whoever was connected is gone: that is a change, stored under a new seq.
+                state = room.to_bytes()
+                await self.store.save_room(code, room.seq, state)
             live = LiveRoom(room, self.config.keep_patches)
-            live.saved = stored.state
+            live.saved = state
             self.rooms[code] = live
             self.rooms_per_ip.add(room.state.owner)
             self._kick(live)
@@ -510,13 +513,12 @@ class Server:
         try:
             await self.store.save_room(room.code, room.seq, state)
         except StoreUnavailable:
-            if not rollback:
-                log.warning("room %s: change %d not stored", room.code, room.seq)
-            else:
+            if rollback:
                 self._restore(live)
                 raise
-        else:
-            live.saved = state
+            log.warning("room %s: change %d not stored", room.code, room.seq)
+        # What clients are sent next is the state to go back to if a later command fails.
+        live.saved = state
         live.broadcast(live.feed.publish(room, events))
         if room.phase == "finished" and live.phase != "finished":
             self.metrics.matches_finished += 1
@@ -525,13 +527,9 @@ class Server:
         self._kick(live)
 
     def _restore(self, live: LiveRoom) -> None:
-        """Put a room back as last stored, keeping who is connected now."""
+        """Put a room back as it was last published (a command that could not be stored)."""
         room = Room.from_bytes(live.saved)
         room.away_seconds = self.config.away_seconds
-        for seat, held in enumerate(room.seats):
-            if held is not None and live.members.get(seat):
-                held.connected = True
-        room.state.spectators = len(live.members.get(SPECTATORS, ()))
         live.room = room
 
     async def _save_record(self, room: Room) -> None:

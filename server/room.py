@@ -156,14 +156,10 @@ class Room:
 
     @classmethod
     def from_bytes(cls, data: bytes) -> Room:
-        """A room as stored by `to_bytes`; every human is marked away until they reconnect."""
+        """A room exactly as stored by `to_bytes` (see `all_away` for a room loaded at start-up)."""
         state = _STATE_DECODER.decode(data)
         match = Match.from_bytes(state.match) if state.match is not None else None
         state.match = None
-        for seat in state.seats:
-            if seat is not None:
-                seat.connected = False
-        state.spectators = 0
         return cls(state, match)
 
     def to_bytes(self) -> bytes:
@@ -308,6 +304,19 @@ class Room:
         held.connected = False
         self._arm_clock(now)
         self._changed(now)
+
+    def all_away(self, now: float = 0.0) -> bool:
+        """Mark every player away and no one watching (a server starting up); True if that changed."""
+        state = self.state
+        online = [seat for seat in state.seats if seat is not None and seat.connected]
+        if not online and not state.spectators:
+            return False
+        for seat in online:
+            seat.connected = False
+        state.spectators = 0
+        self._arm_clock(now)
+        self._changed(now)
+        return True
 
     def watch(self, delta: int, now: float = 0.0) -> None:
         """A spectator came (+1) or went (-1)."""

@@ -167,6 +167,7 @@ async def test_the_hard_bot_thinks_in_another_process() -> None:
             reply = await host.request("ping")
             assert isinstance(reply, msg.Pong)
             pings.append(loop.time() - started)
+            await asyncio.sleep(0.01)  # well under the rate limit
         assert type(running.bots._pool).__name__ == "ProcessPoolExecutor"
         assert len(pings) >= 12
         assert sorted(pings)[len(pings) // 2] < budget / 3, "the event loop waited for the bot"

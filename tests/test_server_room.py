@@ -135,6 +135,8 @@ def test_a_room_survives_a_round_trip_through_bytes() -> None:
     room.say(0, "H0", "good luck")
     copy = Room.from_bytes(room.to_bytes())
     assert copy.seq == room.seq and copy.names() == room.names()
+    assert copy.to_bytes() == room.to_bytes()
+    assert copy.all_away() and copy.seq == room.seq + 1
     assert copy.match is not None and room.match is not None
     assert copy.match.to_bytes() == room.match.to_bytes()
     assert copy.state.chat == room.state.chat
