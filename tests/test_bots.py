@@ -6,7 +6,8 @@ import random
 import time
 from collections.abc import Callable
 
-from engine_helpers import match_of, play
+import pytest
+from engine_helpers import match_of, play, tiles
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -16,6 +17,7 @@ from engine.bots.endgame import Endgame
 from engine.bots.hard import outcome_value
 from engine.bots.infer import Knowledge, suits_mask
 from engine.bots.sim import LEAD, Position, playout, points_of, total_after
+from engine.bots.tells import Tells
 from engine.tiles import FULL_SET, PIPS
 
 RULES = st.builds(
@@ -265,8 +267,9 @@ def test_samples_respect_counts_and_every_void_still_in_force(
     assert knowledge.unseen == FULL_SET & ~played & ~own
     voids = voids_in_force(view)
     rng = random.Random(seed)
-    for _ in range(20):
-        hands, boneyard = knowledge.sample(rng)
+    for attempt in range(20):
+        sample = knowledge.sample if attempt % 2 else knowledge.sample_carefully
+        hands, boneyard = sample(rng)
         assert hands[seat] == 0
         assert [h.bit_count() for i, h in enumerate(hands) if i != seat] == [
             c for i, c in enumerate(view.hand_counts) if i != seat
@@ -279,6 +282,30 @@ def test_samples_respect_counts_and_every_void_still_in_force(
         assert every == knowledge.unseen
         for other, void in voids.items():
             assert hands[other] & void == 0
+
+
+def test_samples_respect_voids_that_leave_little_room() -> None:
+    # Three seats drew or passed on 2-3, 0-3 and 2-3: 11 of the 17 unseen tiles must avoid 2 and 3.
+    match = random_position(Rules(players=4, teams=False), 1_000_000, 26)
+    view = match.view_for(match.turn)
+    voids = voids_in_force(view)
+    assert len(voids) == 3
+    knowledge = Knowledge.of_view(view)
+    rng = random.Random(0)
+    for _ in range(100):
+        hands, _ = knowledge.sample(rng)
+        for other, void in voids.items():
+            assert hands[other] & void == 0
+
+
+def test_a_deal_where_an_opponent_passed_up_points_is_less_likely() -> None:
+    match = match_of(["5-0 6-6 6-5 6-4 6-3", "6-0 1-1 2-1 3-1 4-1"], hand_size="five")
+    play(match, "5-0", "6-0 east")  # 5-5 on the west end would have made 10
+    tells = Tells(match.view_for(0))
+    could_not_score = [0, mask_of(tiles("1-1 2-1 3-1 4-1"))]
+    could_have_scored = [0, mask_of(tiles("5-5 2-1 3-1 4-1"))]
+    assert tells.likelihood(could_not_score) == pytest.approx(1.0)
+    assert tells.likelihood(could_have_scored) == pytest.approx(tells.noise / 2)
 
 
 def voids_in_force(view: View) -> dict[int, int]:

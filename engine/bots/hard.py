@@ -1,15 +1,16 @@
 """The hard bot: determinized Monte Carlo search over deals that agree with what it has seen.
 
 For each decision it samples the unseen tiles into the other hands and the boneyard, consistent
-with the counts and the voids it inferred (`infer.Knowledge`), plays every candidate move out to
-the end of the hand on each sample (`sim.playout`, a noisy greedy policy for every seat), and
-keeps the move with the best average outcome for its side. Outcomes are valued by the match, not
-the hand: the points its side gains less the opponents', with a large premium for reaching the
-target first. Playouts settle what heuristics would guess: leaving a total an opponent can
-count, keeping or spending doubles, shedding heavy tiles before the count, and (since the score is
-the team's) helping the partner. Once nothing is hidden (two players, the boneyard empty) it
-solves the rest of the hand exactly instead (`endgame.Endgame`). Moves that fall clearly behind
-are dropped early, so easy decisions take less than the budget.
+with the counts and the voids it inferred (`infer.Knowledge`), favouring deals that explain the
+plays it has seen (`tells.Tells`: a player who passed up points probably could not score). On
+each deal it plays every candidate move out to the end of the hand (`sim.playout`, a noisy
+greedy policy for every seat) and keeps the move with the best average outcome for its side.
+Outcomes are valued by the match, not the hand: the points its side gains less the opponents',
+with a large premium for reaching the target first. Playouts settle what heuristics would guess:
+leaving a total an opponent can count, keeping or spending doubles, shedding heavy tiles before
+the count, and (since the score is the team's) helping the partner. Once nothing is hidden (two
+players, the boneyard empty) it solves the rest of the hand exactly (`endgame.Endgame`). Moves
+that fall clearly behind are dropped early, so easy decisions take less than the budget.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from engine.bots.endgame import Endgame, TooDeep
 from engine.bots.infer import Knowledge
 from engine.bots.sim import LEAD, Position, playout
 from engine.bots.simple import decision_rng, greedy_moves
+from engine.bots.tells import Tells
 from engine.moves import Move
 from engine.rules import Rules
 from engine.view import View
@@ -37,6 +39,8 @@ DROP_Z = 3.0
 INDIFFERENT = 0.25
 #: The share of the budget spent searching; the rest is headroom for the slowest decisions.
 BUDGET_SHARE = 0.85
+#: Deals drawn for each one searched, the likeliest kept more often (1: no reading of plays).
+TELL_DRAWS = 4
 #: The most positions the exact endgame search may visit before the bot falls back to playouts.
 EXACT_NODES = 200_000
 
@@ -55,6 +59,7 @@ class HardBot:
         noise: float = 0.1,
         exact: bool = True,
         exact_nodes: int = EXACT_NODES,
+        tells: int = TELL_DRAWS,
     ) -> None:
         self.seed = seed
         self.budget_ms = budget_ms
@@ -63,6 +68,7 @@ class HardBot:
         self.noise = noise
         self.exact = exact
         self.exact_nodes = exact_nodes
+        self.tells = tells
         #: How many deals the last decision searched.
         self.last_samples = 0
 
@@ -76,7 +82,7 @@ class HardBot:
         start = time.perf_counter()
         share = math.inf if self.budget_ms is None else BUDGET_SHARE * self.budget_ms / 1000.0
         deadline = start + share
-        deals = Deals(view, decision_rng(self.seed, view))
+        deals = Deals(view, decision_rng(self.seed, view), self.tells)
         value = outcome_value(view)
         moves = [(int(m.tile), LEAD if m.end is None else int(m.end)) for m in legal]  # type: ignore[arg-type]
         if self.exact and nothing_hidden(view):
@@ -128,13 +134,19 @@ class HardBot:
 
 
 class Deals:
-    """Random full positions that agree with a view: its own hand, and guesses for the rest."""
+    """Random full positions that agree with a view: its own hand, and guesses for the rest.
 
-    def __init__(self, view: View, rng: random.Random) -> None:
+    With `draws` > 1, each position is picked among that many deals in proportion to how well
+    it explains the plays seen (`tells.Tells`): sampling-importance-resampling.
+    """
+
+    def __init__(self, view: View, rng: random.Random, draws: int = 1) -> None:
         assert view.seat is not None and view.hand is not None and view.turn is not None
         self.view = view
         self.rng = rng
         self.knowledge = Knowledge.of_view(view)
+        self.tells = Tells(view) if draws > 1 else None
+        self.draws = draws
         self.my_side = view.rules.side_of(view.seat)
         self.own = 0
         for t in view.hand:
@@ -143,10 +155,23 @@ class Deals:
     def next(self) -> Position:
         """Another sampled position, the viewing seat to play."""
         view = self.view
-        hands, boneyard = self.knowledge.sample(self.rng)
+        hands, boneyard = self._draw()
         hands[self.knowledge.seat] = self.own
         turn = view.turn if view.turn is not None else 0
         return Position(view.rules, hands, boneyard, view.layout, turn, 0, view.scores)
+
+    def _draw(self) -> tuple[list[int], list[int]]:
+        sample = self.knowledge.sample
+        if not self.tells:
+            return sample(self.rng)
+        deals = [sample(self.rng) for _ in range(self.draws)]
+        weights = [self.tells.likelihood(hands) for hands, _ in deals]
+        pick = self.rng.random() * sum(weights)
+        for deal, weight in zip(deals, weights, strict=True):
+            pick -= weight
+            if pick <= 0:
+                return deal
+        return deals[-1]
 
 
 def nothing_hidden(view: View) -> bool:

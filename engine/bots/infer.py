@@ -41,13 +41,15 @@ class Group:
 class Knowledge:
     """The hidden tiles as one seat sees them: the unseen mask and each other seat's groups."""
 
-    __slots__ = ("boneyard_size", "groups", "seat", "unseen")
+    __slots__ = ("_cached_order", "_quick_works", "boneyard_size", "groups", "seat", "unseen")
 
     def __init__(self, seat: int, unseen: int, groups: list[list[Group]], boneyard_size: int):
         self.seat = seat
         self.unseen = unseen
         self.groups = groups
         self.boneyard_size = boneyard_size
+        self._cached_order: list[tuple[int, int, int]] | None = None
+        self._quick_works = True
 
     @classmethod
     def of_view(cls, view: View) -> Knowledge:
@@ -96,33 +98,121 @@ class Knowledge:
                 groups[seat] = [Group(view.hand_counts[seat], 0)]
         return cls(me, FULL_SET & ~played & ~own, groups, view.boneyard_size)
 
-    def sample(self, rng: random.Random, tries: int = 20) -> tuple[list[int], list[int]]:
+    def sample(self, rng: random.Random, quick_tries: int = 3) -> tuple[list[int], list[int]]:
         """A random deal of the unseen tiles that respects every count and void: (hands, boneyard).
 
-        The viewing seat's hand comes back as 0 (the caller puts its own tiles there). Groups
-        are filled from the most constrained; after `tries` failures the voids are dropped.
+        The viewing seat's hand comes back as 0 (the caller puts its own tiles there). Quick
+        way: shuffle the unseen tiles and let each group, the most constrained first, take the
+        first tiles it may hold. When voids leave little room that can fail; then (and for the
+        rest of this knowledge's samples) the tiles are placed one by one, each time keeping a
+        way to complete the deal (Hall's condition).
         """
-        order = sorted(
-            ((seat, g) for seat, gs in enumerate(self.groups) for g in gs),
-            key=lambda sg: (self.unseen & ~sg[1].forbidden).bit_count() - sg[1].count,
-        )
-        for attempt in range(tries + 1):
-            strict = attempt < tries
-            left = self.unseen
+        order = self._order()
+        for _ in range(quick_tries if self._quick_works else 0):
+            pool = _bits(self.unseen)
+            rng.shuffle(pool)
             hands = [0] * len(self.groups)
-            for seat, group in order:
-                allowed = left & ~group.forbidden if strict else left
-                pool = _bits(allowed)
-                if len(pool) < group.count:
-                    break
-                for t in rng.sample(pool, group.count):
+            for seat, count, forbidden in order:
+                if not forbidden:
+                    taken, pool = pool[:count], pool[count:]
+                else:
+                    taken, rest = [], []
+                    for t in pool:
+                        if len(taken) < count and not forbidden >> t & 1:
+                            taken.append(t)
+                        else:
+                            rest.append(t)
+                    pool = rest
+                    if len(taken) < count:
+                        break
+                for t in taken:
                     hands[seat] |= 1 << t
-                    left &= ~(1 << t)
             else:
-                boneyard = _bits(left)
-                rng.shuffle(boneyard)
-                return hands, boneyard
-        raise AssertionError("unreachable: without voids every deal fits")
+                return hands, pool
+        self._quick_works = False
+        return self.sample_carefully(rng)
+
+    def sample_carefully(self, rng: random.Random) -> tuple[list[int], list[int]]:
+        """A deal built tile by tile, never leaving the constrained groups without a completion."""
+        order = self._order()
+        # Groups that forbid the same numbers compete for the same tiles: one class for Hall.
+        classes = sorted({forbidden for _, _, forbidden in order if forbidden})
+        needs = [0] * len(classes)
+        for _, count, forbidden in order:
+            if forbidden:
+                needs[classes.index(forbidden)] += count
+        unions = [0] * (1 << len(classes))
+        for subset in range(1, len(unions)):
+            low = (subset & -subset).bit_length() - 1
+            unions[subset] = unions[subset & (subset - 1)] | ~classes[low]
+        left = self.unseen
+        if not _completable(needs, unions, left):
+            return self._sample_ignoring_voids(rng)
+        hands = [0] * len(self.groups)
+        for seat, count, forbidden in order:
+            if not forbidden:
+                continue
+            index = classes.index(forbidden)
+            for _ in range(count):
+                needs[index] -= 1
+                candidates = left & ~forbidden
+                while True:
+                    if not candidates:
+                        return self._sample_ignoring_voids(rng)
+                    bit = _nth_bit(candidates, int(rng.random() * candidates.bit_count()))
+                    if _completable(needs, unions, left & ~bit):
+                        break
+                    candidates &= ~bit
+                left &= ~bit
+                hands[seat] |= bit
+        pool = _bits(left)
+        rng.shuffle(pool)
+        for seat, count, forbidden in order:
+            if not forbidden:
+                for t in pool[:count]:
+                    hands[seat] |= 1 << t
+                pool = pool[count:]
+        return hands, pool
+
+    def _sample_ignoring_voids(self, rng: random.Random) -> tuple[list[int], list[int]]:
+        """A deal by the counts alone (for a history the voids cannot explain)."""
+        pool = _bits(self.unseen)
+        rng.shuffle(pool)
+        hands = [0] * len(self.groups)
+        for seat, count, _ in self._order():
+            for t in pool[:count]:
+                hands[seat] |= 1 << t
+            pool = pool[count:]
+        return hands, pool
+
+    def _order(self) -> list[tuple[int, int, int]]:
+        """Every group as (seat, count, forbidden), those with the least room to spare first."""
+        order = self._cached_order
+        if order is None:
+            unseen = self.unseen
+            order = sorted(
+                ((seat, g.count, g.forbidden) for seat, gs in enumerate(self.groups) for g in gs),
+                key=lambda g: (unseen & ~g[2]).bit_count() - g[1],
+            )
+            self._cached_order = order
+        return order
+
+
+def _completable(needs: list[int], unions: list[int], left: int) -> bool:
+    """Hall's condition: every set of constrained groups has enough tiles it may take between them.
+
+    Groups without voids can take any tile, so only sets of constrained groups need checking.
+    """
+    for subset in range(1, len(unions)):
+        wanted = 0
+        rest = subset
+        while rest:
+            low = rest & -rest
+            wanted += needs[low.bit_length() - 1]
+            rest ^= low
+        if wanted > (left & unions[subset]).bit_count():
+            return False
+    return True
 
 
 def _take(groups: list[Group], tile: int) -> None:
@@ -135,6 +225,13 @@ def _take(groups: list[Group], tile: int) -> None:
         if group.count > 0:
             group.count -= 1
             return
+
+
+def _nth_bit(mask: int, n: int) -> int:
+    """The n-th lowest set bit of a mask (0-based), as a mask."""
+    for _ in range(n):
+        mask &= mask - 1
+    return mask & -mask
 
 
 def _bits(mask: int) -> list[int]:
