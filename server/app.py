@@ -85,6 +85,7 @@ class Config:
     bot_processes: bool = True
     keep_patches: int = 32
     compression: bool = False
+    trust_proxy: bool = False
     store: Store | None = None
 
 
@@ -290,7 +291,7 @@ class Server:
             return _text_response(HTTPStatus.OK, page, "text/plain; version=0.0.4")
         if self.closing:
             return _text_response(HTTPStatus.SERVICE_UNAVAILABLE, "the server is stopping\n")
-        if self.connections_per_ip.full(_address(socket)):
+        if self.connections_per_ip.full(self._client_address(socket, request)):
             self.metrics.errors["too_many_connections"] += 1
             return _text_response(
                 HTTPStatus.TOO_MANY_REQUESTS,
@@ -298,10 +299,18 @@ class Server:
             )
         return None
 
+    def _client_address(self, socket: ServerConnection, request: Request | None) -> str:
+        """The client's address: the socket's peer, or behind a trusted proxy the one it names."""
+        if self.config.trust_proxy and request is not None:
+            named = request.headers.get("X-Real-IP") or request.headers.get("X-Forwarded-For")
+            if named:
+                return named.rsplit(",", 1)[-1].strip()
+        return _address(socket)
+
     # -- connections -----------------------------------------------------------------------
 
     async def _serve(self, socket: ServerConnection) -> None:
-        address = _address(socket)
+        address = self._client_address(socket, socket.request)
         if self.connections_per_ip.full(address):
             await socket.close(CLOSE_POLICY, "too many connections from your address")
             return

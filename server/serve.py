@@ -18,6 +18,16 @@ from typing import Any
 from server.app import Config, Server
 from server.store import StoreUnavailable
 
+
+def yes_or_no(text: str) -> bool:
+    """Read yes/no, true/false, on/off or 1/0."""
+    words = {"yes": True, "true": True, "on": True, "1": True}
+    words |= {"no": False, "false": False, "off": False, "0": False}
+    if text.strip().lower() not in words:
+        raise ValueError(f"expected yes or no, not {text!r}")
+    return words[text.strip().lower()]
+
+
 #: option -> (type, Config field, help).
 OPTIONS: dict[str, tuple[Callable[[str], Any], str, str]] = {
     "host": (str, "host", "address to listen on (default 127.0.0.1: this machine only)"),
@@ -33,6 +43,11 @@ OPTIONS: dict[str, tuple[Callable[[str], Any], str, str]] = {
     "away-seconds": (float, "away_seconds", "how long an away player's turn waits for them"),
     "empty-room-seconds": (float, "empty_room_seconds", "how long an empty room is kept"),
     "bot-workers": (int, "bot_workers", "processes for the hard bot and hints"),
+    "trust-proxy": (
+        yes_or_no,
+        "trust_proxy",
+        "yes: take client addresses from X-Real-IP / X-Forwarded-For (only behind your own proxy)",
+    ),
 }
 
 

@@ -213,3 +213,39 @@ def assert_error(
     assert message.code in errors.ERROR_CODES
     assert message.message
     return message
+
+
+async def test_behind_a_trusted_proxy_limits_count_the_address_it_names() -> None:
+    config = fast_config(max_connections_per_ip=1, trust_proxy=True)
+    async with run_server(config) as server:
+        ann = await connect(server.url, additional_headers={"X-Real-IP": "203.0.113.5"})
+        bob = await connect(server.url, additional_headers={"X-Real-IP": "203.0.113.6"})
+        with pytest.raises(InvalidStatus) as refused:
+            await connect(server.url, additional_headers={"X-Real-IP": "203.0.113.5"})
+        assert refused.value.response.status_code == 429
+        await ann.close()
+        await bob.close()
+    async with run_server(fast_config(max_connections_per_ip=1)) as server:
+        first = await connect(server.url, additional_headers={"X-Real-IP": "203.0.113.5"})
+        with pytest.raises(InvalidStatus):
+            await connect(server.url, additional_headers={"X-Real-IP": "203.0.113.6"})
+        await first.close()
+
+
+def test_serve_options_come_from_the_command_line_or_the_environment() -> None:
+    import argparse
+
+    from server.serve import add_arguments, config_from
+
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    environment = {
+        "ALLFIVES_MAX_ROOMS_PER_IP": "3",
+        "ALLFIVES_TRUST_PROXY": "yes",
+        "ALLFIVES_PORT": "9",
+    }
+    config = config_from(parser.parse_args(["--port", "9100"]), environment)
+    assert (config.port, config.max_rooms_per_ip, config.trust_proxy) == (9100, 3, True)
+    assert config.host == "127.0.0.1"
+    with pytest.raises(ValueError, match="yes or no"):
+        config_from(parser.parse_args([]), {"ALLFIVES_TRUST_PROXY": "maybe"})
