@@ -10,15 +10,21 @@ Embedding (the terminal client and the tests do this)::
 
 Leaving the block closes every connection with 1001 (going away) and stops the bot pool.
 `Config.store` takes any `server.store.Store`; give two servers the same `MemoryStore` one after
-the other and the second resumes the first one's rooms.
+the other and the second resumes the first one's rooms (its players marked away, as a change).
 
-Each connection's send queue is bounded (`send_buffer` bytes waiting in its write buffer): a
-client that does not read is dropped instead of slowing its room. Frames above `max_size` bytes close the
-connection (1009); frames above the protocol's 4 KiB message limit get a `too_large` error. A
-token bucket (`rate` per second, `burst`) answers floods with `rate_limited` and closes the
-connection after `flood_limit` refusals in a row. Addresses are limited to
-`max_connections_per_ip` connections (HTTP 429 beyond) and `max_rooms_per_ip` open rooms.
-`GET /healthz` and `GET /metrics` are served on the same port.
+Each command in a room runs under that room's lock: `Room.handle` applies it, the store saves the
+room, and only then are patches (`server.feed`) and replies sent. Bot moves and the turn clock
+go through the same path (`_drive`, `_arm_timer`).
+
+Frames are written at once; a connection's send queue is its write buffer, bounded at
+`send_buffer` bytes: a client that does not read is closed (1008) instead of slowing its room.
+Frames above `max_size` bytes close the connection (1009); frames above the protocol's 4 KiB
+message limit get `too_large`. A token bucket (`rate` per second, `burst`) answers floods with
+`rate_limited` and closes the connection after `flood_limit` refusals in a row. Addresses are
+limited to `max_connections_per_ip` connections (HTTP 429 beyond) and `max_rooms_per_ip` open
+rooms (`trust_proxy`: the address a reverse proxy names). Compression is off by default: frames
+are small, and it costs memory per connection. `GET /healthz` and `GET /metrics` are served on
+the same port.
 """
 
 from __future__ import annotations
