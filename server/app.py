@@ -14,7 +14,16 @@ the other and the second resumes the first one's rooms (its players marked away,
 
 Each command in a room runs under that room's lock: `Room.handle` applies it, the store saves the
 room, and only then are patches (`server.feed`) and replies sent. Bot moves and the turn clock
-go through the same path (`_drive`, `_arm_timer`).
+go through the same path (`_drive`, `_arm_timer`). Resyncs and reconnections are answered under
+the lock too, so a snapshot's seq is always that of its document.
+
+Several processes: with a `RedisStore`, the server joins the other processes on that Redis
+(`server.cluster`). Rooms are loaded on demand; a save is a compare-and-set on the room's
+version, and when another process changed the room first, the server catches up (from the
+notices every save publishes, or from Redis) and applies the command again (`_change`). Notices
+of other processes' changes are adopted in seq order and sent on as patches. Only the room's
+keeper runs its bots and turn clock; `_tend` renews this process's lease, takes the rooms of dead
+processes, follows Redis, fixes presence and expires empty rooms. See docs/persistence.md.
 
 Frames are written at once; a connection's send queue is its write buffer, bounded at
 `send_buffer` bytes: a client that does not read is closed (1008) instead of slowing its room.
@@ -32,20 +41,25 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 import secrets
+import socket
 import ssl
+import sys
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from http import HTTPStatus
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
+import msgspec
 from websockets.asyncio.server import Server as WebSocketServer
 from websockets.asyncio.server import ServerConnection, broadcast, serve
 from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
+from engine import Move
 from protocol import errors
 from protocol import messages as msg
 from protocol.records import encode_record
@@ -54,10 +68,14 @@ from server.bots import BotRunner
 from server.feed import SPECTATORS, Feed, Receiver
 from server.limits import PerAddress, TokenBucket
 from server.metrics import Metrics
-from server.room import Caller, Room, RoomError
-from server.store import MemoryStore, Store, StoreUnavailable
+from server.room import BotTurn, Caller, Room, RoomError
+from server.store import NO_VERSION, MemoryStore, RoomChanged, Store, StoreUnavailable
+
+if TYPE_CHECKING:
+    from server.cluster import Cluster, Notice
 
 log = logging.getLogger("allfives.server")
+T = TypeVar("T")
 
 SERVER_NAME = "allfives 0.1.0"
 #: Room codes: 4 letters with no vowels (no words) and none that look like digits (I, L, O).
@@ -65,6 +83,13 @@ CODE_ALPHABET = "BCDFGHJKMNPQRSTVWXZ"
 CODE_LENGTH = 4
 CLOSE_GOING_AWAY = 1001
 CLOSE_POLICY = 1008
+CLOSE_SEAT_RESUMED = 4000
+#: How often a change is tried again when other processes keep changing the room first.
+CONFLICT_RETRIES = 8
+#: How long a missing notice is waited for before the room is read from Redis.
+GAP_WAIT = 0.5
+_CODE = re.compile(r"[A-Z0-9]{1,16}")
+_encode = msgspec.json.Encoder().encode
 
 
 @dataclass
@@ -93,6 +118,8 @@ class Config:
     compression: bool = False
     trust_proxy: bool = False
     store: Store | None = None
+    #: With several processes on one Redis: how long a dead process's rooms wait for another.
+    cluster_lease: float = 3.0
 
 
 class Connection:
@@ -150,14 +177,27 @@ class Connection:
 
 
 class LiveRoom:
-    """A room in memory: its state machine, its feed, its lock and who is connected to it."""
+    """A room in memory: its state machine, its feed, its lock and who is connected to it.
 
-    def __init__(self, room: Room, keep: int) -> None:
+    Outside a change (under `lock`) `room` is exactly the stored state `saved`, at `saved_seq`
+    and (several processes) `version`. `kept`: this process runs the room's bots and clock.
+    """
+
+    def __init__(self, room: Room, keep: int, version: str = NO_VERSION) -> None:
         self.room = room
         self.feed = Feed(keep)
+        self.feed.seq = room.seq
         self.lock = asyncio.Lock()
         self.members: dict[Receiver, set[Connection]] = {}
         self.saved: bytes = b""
+        self.saved_seq = room.seq
+        self.version = version
+        self.kept = True
+        self.counted = False
+        self.touched = 0.0
+        self.inbox: dict[int, Notice] = {}
+        self.arrived: asyncio.Event | None = None
+        self.follower: asyncio.Task[None] | None = None
         self.phase = room.phase
         self.driver: asyncio.Task[None] | None = None
         self.timer: asyncio.TimerHandle | None = None
@@ -201,6 +241,12 @@ class Server:
         self.rooms_per_ip = PerAddress(config.max_rooms_per_ip)
         self.websocket_server: WebSocketServer | None = None
         self.closing = False
+        self.starting = False
+        self.cluster: Cluster | None = None
+        #: This process's id in room presence (several processes), "" alone.
+        self.via = ""
+        self._loading: dict[str, asyncio.Task[LiveRoom]] = {}
+        self._early: dict[str, list[bytes]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
 
     # -- addresses -------------------------------------------------------------------------
@@ -222,8 +268,11 @@ class Server:
     # -- start and stop --------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Load saved rooms and start listening."""
-        await self._resume_rooms()
+        """Load saved rooms (with Redis: join the other processes) and start listening."""
+        shared = self._shared_store()
+        if not shared:
+            await self._resume_rooms()
+        self.starting = shared
         context = None
         if self.config.certfile:
             context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
@@ -238,8 +287,23 @@ class Server:
             server_header=SERVER_NAME,
             compression="deflate" if self.config.compression else None,
         )
-        self._spawn(self._sweep())
+        if shared:
+            try:
+                await self._join_cluster()
+            except BaseException:
+                self.websocket_server.close()
+                await self.websocket_server.wait_closed()
+                raise
+            self.starting = False
+            self._spawn(self._tend())
+        else:
+            self._spawn(self._sweep())
         log.info("listening on %s", self.url)
+
+    def _shared_store(self) -> bool:
+        """Whether the store is Redis, shared with other processes (checked without importing it)."""
+        redis_store = sys.modules.get("server.redis_store")
+        return redis_store is not None and isinstance(self.store, redis_store.RedisStore)
 
     async def stop(self) -> None:
         """Close every connection with 1001, stop the clock and the bots, close the store."""
@@ -254,6 +318,8 @@ class Server:
         if self.websocket_server is not None:
             self.websocket_server.close()
             await self.websocket_server.wait_closed()
+        if self.cluster is not None:
+            await self.cluster.close()
         self.bots.close()
         await self.store.close()
         log.info("stopped")
@@ -279,6 +345,7 @@ class Server:
                 await self.store.save_room(code, room.seq, state)
             live = LiveRoom(room, self.config.keep_patches)
             live.saved = state
+            live.counted = True
             self.rooms[code] = live
             self.rooms_per_ip.add(room.state.owner)
             self._kick(live)
@@ -297,6 +364,8 @@ class Server:
             return _text_response(HTTPStatus.OK, page, "text/plain; version=0.0.4")
         if self.closing:
             return _text_response(HTTPStatus.SERVICE_UNAVAILABLE, "the server is stopping\n")
+        if self.starting:
+            return _text_response(HTTPStatus.SERVICE_UNAVAILABLE, "the server is starting\n")
         if self.connections_per_ip.full(self._client_address(socket, request)):
             self.metrics.errors["too_many_connections"] += 1
             return _text_response(
@@ -401,19 +470,22 @@ class Server:
         if not connection.greeted:
             raise RoomError(errors.INVALID, 'say "hello" first, with the protocol version')
         if isinstance(message, msg.ListRooms):
-            connection.send_message(msg.Rooms(rooms=self._public_rooms(), id=message.id))
+            connection.send_message(msg.Rooms(rooms=await self._public_rooms(), id=message.id))
         elif isinstance(message, msg.CreateRoom):
             await self._create(connection, message)
         elif isinstance(message, msg.Join | msg.Spectate):
-            live = self._find(message.room)
+            live = await self._room(message.room)
             if connection.room is not None and connection.room is not live:
                 await self._leave_room(connection, disconnected=False)
             await self._command(live, connection, message)
         elif isinstance(message, msg.Resync):
             live = self._current(connection)
-            connection.send(live.feed.snapshot(live.room, connection.receiver, message.id))
+            async with live.lock:
+                connection.send(live.feed.snapshot(live.room, connection.receiver, message.id))
         elif isinstance(message, msg.GetRecord):
-            self._send_record(self._current(connection), connection, message)
+            live = self._current(connection)
+            async with live.lock:
+                self._send_record(live, connection, message)
         elif isinstance(message, msg.Hint):
             view = (await self._command(self._current(connection), connection, message)).hint
             assert view is not None
@@ -439,7 +511,7 @@ class Server:
             return
         if hello.token is None or hello.room is None:
             raise RoomError(errors.INVALID, "to resume a seat, give both room and token")
-        await self._resume(connection, self._find(hello.room), hello)
+        await self._resume(connection, await self._room(hello.room), hello)
 
     async def _resume(self, connection: Connection, live: LiveRoom, hello: msg.Hello) -> None:
         """Give a returning player their seat back and what they missed."""
@@ -453,11 +525,19 @@ class Server:
             for old in list(live.members.get(seat, ())):
                 live.discard(old)
                 old.room, old.seat = None, None
-                old.close(4000, "this seat was resumed by another connection")
-            seq = live.room.seq
-            live.room.connect(seat, time.time())
-            if live.room.seq != seq:
-                await self._commit(live, [], rollback=False)
+                old.close(CLOSE_SEAT_RESUMED, "this seat was resumed by another connection")
+
+            def back(room: Room) -> tuple[None, list[Any]]:
+                room.connect(seat, time.time(), self.via)
+                return None, []
+
+            try:
+                await self._change(live, back, rollback=False)
+            except StoreUnavailable as error:
+                # Several processes: the seat is served anyway; `_tend` stores it later.
+                log.warning(
+                    "room %s: seat %d is back, not stored yet: %s", live.room.code, seat, error
+                )
             connection.room, connection.seat, connection.spectating = live, seat, False
             live.add(connection)
             connection.send_message(
@@ -472,9 +552,12 @@ class Server:
                 errors.RATE_LIMITED,
                 f"an address may hold at most {self.config.max_rooms_per_ip} open rooms",
             )
-        room = Room.create(self._new_code(), message.rules, connection.address, time.time())
+        code = self._new_code() if self.cluster is None else await self._new_shared_code()
+        room = Room.create(code, message.rules, connection.address, time.time())
         room.away_seconds = self.config.away_seconds
         live = LiveRoom(room, self.config.keep_patches)
+        live.saved = room.to_bytes()
+        live.counted = True
         if connection.room is not None:
             await self._leave_room(connection, disconnected=False)
         self.rooms[room.code] = live
@@ -484,6 +567,9 @@ class Server:
             await self._command(live, connection, join)
         except (RoomError, StoreUnavailable):
             self._forget(live)
+            if self.cluster is not None and live.saved_seq == 0:
+                with contextlib.suppress(StoreUnavailable):
+                    await self.cluster.release(room.code)
             raise
         log.info("room %s created by %s", room.code, connection.address)
 
@@ -492,17 +578,21 @@ class Server:
     ) -> Any:
         """Apply one room command under the room's lock: apply, store, then send."""
         async with live.lock:
-            if live.room.code not in self.rooms:
-                raise RoomError(errors.NO_SUCH_ROOM, f"room {live.room.code} has closed")
+            self._require_open(live)
             here = connection.room is live
             caller = Caller(
                 name=connection.name,
                 seat=connection.seat if here else None,
                 spectating=connection.spectating if here else False,
+                via=self.via,
             )
-            outcome = live.room.handle(caller, message, time.time())
+
+            def handle(room: Room) -> tuple[Any, list[Any]]:
+                outcome = room.handle(caller, message, time.time())
+                return outcome, outcome.events
+
+            outcome = await self._change(live, handle)
             if outcome.changed:
-                await self._commit(live, outcome.events)
                 if isinstance(message, msg.Play | msg.Pass):
                     self.metrics.moves += 1
                 elif isinstance(message, msg.Start):
@@ -521,20 +611,60 @@ class Server:
                 connection.send(live.feed.snapshot(live.room, connection.receiver))
             return outcome
 
+    async def _change(
+        self,
+        live: LiveRoom,
+        apply: Callable[[Room], tuple[T, list[Any]]],
+        rollback: bool = True,
+    ) -> T:
+        """Under the room's lock: apply a change (result and events), store it, send it.
+
+        With several processes, a change another process stored first (`RoomChanged`) makes
+        this one catch up with the room and apply it again, so each room's changes are applied
+        in one order, each once; RoomError if it no longer applies.
+        """
+        for _ in range(CONFLICT_RETRIES):
+            seq = live.room.seq
+            result, events = apply(live.room)
+            if live.room.seq == seq:
+                return result
+            try:
+                await self._commit(live, events, rollback)
+            except RoomChanged as changed:
+                await self._catch_up(live, changed.stored)
+                self._require_open(live)
+                continue
+            return result
+        raise StoreUnavailable(f"room {live.room.code} kept changing; try again")
+
     async def _commit(self, live: LiveRoom, events: list[Any], rollback: bool = True) -> None:
         """Store the room's new state, then send every receiver its patch."""
         room = live.room
         state = room.to_bytes()
-        try:
-            await self.store.save_room(room.code, room.seq, state)
-        except StoreUnavailable:
-            if rollback:
+        published: list[Any] | msgspec.Raw = events
+        if self.cluster is None:
+            try:
+                await self.store.save_room(room.code, room.seq, state)
+            except StoreUnavailable:
+                if rollback:
+                    self._restore(live)
+                    raise
+                log.warning("room %s: change %d not stored", room.code, room.seq)
+        else:
+            encoded = _encode(events)
+            try:
+                live.version = await self.cluster.save(
+                    room.code, room.seq, state, encoded, _listing(room), live.version
+                )
+            except StoreUnavailable:
+                # Shared rooms never hold a change Redis does not (RoomChanged included).
                 self._restore(live)
                 raise
-            log.warning("room %s: change %d not stored", room.code, room.seq)
+            published = msgspec.Raw(encoded)
         # What clients are sent next is the state to go back to if a later command fails.
         live.saved = state
-        live.broadcast(live.feed.publish(room, events))
+        live.saved_seq = room.seq
+        live.broadcast(live.feed.publish(room, published))
         if room.phase == "finished" and live.phase != "finished":
             self.metrics.matches_finished += 1
             self._spawn(self._save_record(room))
@@ -572,25 +702,33 @@ class Server:
             if connection.room is not live:
                 return
             live.discard(connection)
-            room = live.room
-            seq = room.seq
-            now = time.time()
-            if connection.seat is not None:
-                if disconnected:
-                    room.disconnect(connection.seat, now)
-                else:
-                    room.leave(connection.seat, now)
-            elif connection.spectating:
-                room.watch(-1, now)
+            seat, spectating = connection.seat, connection.spectating
             connection.room, connection.seat, connection.spectating = None, None, False
-            if room.seq != seq and room.code in self.rooms:
-                await self._commit(live, [], rollback=False)
+            if self.rooms.get(live.room.code) is not live:
+                return
+
+            def gone(room: Room) -> tuple[None, list[Any]]:
+                now = time.time()
+                if seat is not None:
+                    if disconnected:
+                        room.disconnect(seat, now, self.via)
+                    else:
+                        room.leave(seat, now)
+                elif spectating:
+                    room.watch(-1, now, self.via)
+                return None, []
+
+            try:
+                await self._change(live, gone, rollback=False)
+            except StoreUnavailable as error:
+                # Several processes: `_tend` stores it once Redis answers.
+                log.warning("room %s: a departure not stored yet: %s", live.room.code, error)
 
     # -- bots and the clock ----------------------------------------------------------------
 
     def _kick(self, live: LiveRoom) -> None:
-        """Make sure a bot move that is due gets made, and the turn clock is set."""
-        if self.closing or live.room.code not in self.rooms:
+        """Make sure a bot move that is due gets made, and the turn clock is set (by the keeper)."""
+        if self.closing or not live.kept or self.rooms.get(live.room.code) is not live:
             return
         if live.driver is not None and not live.driver.done():
             return
@@ -610,7 +748,7 @@ class Server:
             asyncio.get_running_loop().call_later(1.0, self._kick, live)
 
     async def _drive_bots(self, live: LiveRoom) -> None:
-        while not self.closing and live.room.code in self.rooms:
+        while not self.closing and live.kept and self.rooms.get(live.room.code) is live:
             turn = live.room.bot_turn(time.time())
             if turn is None:
                 self._arm_timer(live)
@@ -619,19 +757,23 @@ class Server:
                 await asyncio.sleep(self.config.bot_delay)
             move = await self.bots.choose(turn.level, turn.view)
             async with live.lock:
+                if not live.kept or self.rooms.get(live.room.code) is not live:
+                    return
                 try:
-                    events = live.room.bot_play(turn, move, time.time())
+                    events = await self._change(live, _bot_move(turn, move))
                 except RoomError as error:
                     log.error("room %s: a bot's move was refused: %s", live.room.code, error)
                     return
-                if events is None:
-                    continue
-                try:
-                    await self._commit(live, events)
                 except StoreUnavailable:
                     log.warning("room %s: store unavailable, bot waits", live.room.code)
-                    await asyncio.sleep(1.0)
-                    continue
+                    events = None
+                    stalled = True
+                else:
+                    stalled = False
+            if stalled:
+                await asyncio.sleep(1.0)
+                continue
+            if events is not None:
                 self.metrics.moves += 1
 
     def _arm_timer(self, live: LiveRoom) -> None:
@@ -650,20 +792,343 @@ class Server:
         live.timer, live.timer_deadline = None, None
         self._kick(live)
 
+    # -- several processes (server.cluster) ------------------------------------------------
+
+    async def _join_cluster(self) -> None:
+        """Take a lease, subscribe to room notices, and keep the rooms nobody keeps."""
+        from server.cluster import Cluster
+        from server.redis_store import RedisStore
+
+        assert isinstance(self.store, RedisStore)
+        name = f"{socket.gethostname()}:{self.port}"
+        cluster = Cluster(self.store, name, self.config.cluster_lease)
+        cluster.on_notice = self._on_notice
+        self.cluster, self.via = cluster, cluster.id
+        await cluster.beat()
+        await cluster.subscribe()
+        found = await cluster.claim(await self.store.room_codes())
+        for code, status in found.items():
+            if status.kept:
+                with contextlib.suppress(RoomError):
+                    self._keep(await self._room(code), True)
+        await self._check_presence()
+        kept = sum(1 for live in self.rooms.values() if live.kept)
+        log.info("process %s keeps %d rooms", cluster.id, kept)
+
+    async def _new_shared_code(self) -> str:
+        """A room code no process uses, taken in Redis."""
+        assert self.cluster is not None
+        for _ in range(32):
+            code = self._new_code()
+            if await self.cluster.create(code):
+                return code
+        raise StoreUnavailable("no free room code found")
+
+    async def _load(self, code: str) -> LiveRoom:
+        """Read a room from Redis into memory (notices arriving meanwhile are kept)."""
+        assert self.cluster is not None
+        self._early[code] = []
+        try:
+            stored = await self.cluster.load(code)
+        finally:
+            early = self._early.pop(code, [])
+        if stored is None:
+            raise RoomError(errors.NO_SUCH_ROOM, f"there is no room {code!r}")
+        live = self._live(stored.state, stored.version)
+        live.kept = False
+        self.rooms[code] = live
+        for data in early:
+            self._receive(live, data)
+        return live
+
+    def _live(self, state: bytes, version: str) -> LiveRoom:
+        room = Room.from_bytes(state)
+        room.away_seconds = self.config.away_seconds
+        live = LiveRoom(room, self.config.keep_patches, version)
+        live.saved = state
+        return live
+
+    def _keep(self, live: LiveRoom, kept: bool) -> None:
+        """Start or stop running a room's bots and clock (its driver stops by itself)."""
+        if live.kept == kept:
+            return
+        live.kept = kept
+        if kept:
+            log.info("room %s: kept by this process now", live.room.code)
+            self._kick(live)
+        elif live.timer is not None:
+            live.timer.cancel()
+            live.timer, live.timer_deadline = None, None
+
+    def _on_notice(self, code: str, data: bytes) -> None:
+        """A notice from the room's channel (this process's own changes included)."""
+        live = self.rooms.get(code)
+        if live is not None:
+            self._receive(live, data)
+        elif (early := self._early.get(code)) is not None:
+            early.append(data)
+
+    def _receive(self, live: LiveRoom, data: bytes) -> None:
+        from server.cluster import GONE, read_notice
+
+        notice = read_notice(data)
+        if notice is None:
+            return
+        if notice is GONE:
+            self._spawn(self._gone(live))
+            return
+        if notice.seq <= live.saved_seq:
+            return
+        live.inbox[notice.seq] = notice
+        if live.arrived is not None:
+            live.arrived.set()
+        if live.follower is None or live.follower.done():
+            live.follower = self._spawn(self._follow(live))
+
+    async def _follow(self, live: LiveRoom) -> None:
+        async with live.lock:
+            if self.rooms.get(live.room.code) is live and live.inbox:
+                await self._catch_up(live, max(live.inbox))
+
+    async def _catch_up(self, live: LiveRoom, target: int) -> None:
+        """Under the lock: adopt the notices up to seq `target` (and on) in order.
+
+        A notice missing for GAP_WAIT seconds, one from another chain of versions, or a target
+        not above what is held, and the room is read from Redis instead (`_refresh`).
+        """
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + GAP_WAIT
+        if target <= live.saved_seq:
+            await self._refresh(live)
+        while True:
+            notice = live.inbox.pop(live.saved_seq + 1, None)
+            if notice is not None and notice.parent == live.version:
+                self._adopt(live, notice)
+                continue
+            if notice is not None or (live.saved_seq < target and loop.time() >= deadline):
+                await self._refresh(live)
+                break
+            if live.saved_seq >= target:
+                break
+            if live.arrived is None:
+                live.arrived = asyncio.Event()
+            live.arrived.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(live.arrived.wait(), deadline - loop.time())
+        for seq in [seq for seq in live.inbox if seq <= live.saved_seq]:
+            del live.inbox[seq]
+
+    async def _refresh(self, live: LiveRoom) -> None:
+        """Under the lock: hold what Redis holds (as snapshots); write back what Redis lost."""
+        assert self.cluster is not None
+        code = live.room.code
+        stored = await self.cluster.load(code)
+        if stored is None and not live.connections() and not live.kept:
+            self._forget(live)
+            return
+        if stored is None or stored.seq < live.saved_seq:
+            if await self.cluster.restore(code, live.saved_seq, live.saved, live.version):
+                log.warning("room %s: Redis had lost change %d: written back", code, live.saved_seq)
+                return
+            stored = await self.cluster.load(code)
+            if stored is None:
+                return
+        if stored.version != live.version:
+            self._adopt_state(live, stored.seq, stored.version, stored.state)
+
+    def _adopt(self, live: LiveRoom, notice: Notice) -> None:
+        """Take the next change another process stored, and send it on as patches."""
+        links = dict(live.room.state.links)
+        room = Room.from_bytes(notice.state)
+        room.away_seconds = self.config.away_seconds
+        live.room, live.saved, live.saved_seq, live.version = (
+            room,
+            notice.state,
+            notice.seq,
+            notice.version,
+        )
+        live.broadcast(live.feed.publish(room, msgspec.Raw(notice.events)))
+        self._adopted(live, links)
+
+    def _adopt_state(self, live: LiveRoom, seq: int, version: str, state: bytes) -> None:
+        """Take the room as Redis holds it, after a gap: every connection here gets a snapshot."""
+        links = dict(live.room.state.links)
+        room = Room.from_bytes(state)
+        room.away_seconds = self.config.away_seconds
+        live.room, live.saved, live.saved_seq, live.version = room, state, seq, version
+        live.inbox = {s: n for s, n in live.inbox.items() if s > seq}
+        live.feed.reset(seq)
+        for connection in live.connections():
+            connection.send(live.feed.snapshot(room, connection.receiver))
+        self._adopted(live, links)
+
+    def _adopted(self, live: LiveRoom, links: dict[int, str]) -> None:
+        """After taking another process's change: seats resumed elsewhere, the bots and clock."""
+        now = live.room.state.links
+        for seat, group in list(live.members.items()):
+            if seat is None:
+                continue
+            holder = now.get(seat)
+            if holder and holder not in (links.get(seat), self.via):
+                for connection in list(group):
+                    live.discard(connection)
+                    connection.room, connection.seat = None, None
+                    connection.close(CLOSE_SEAT_RESUMED, "this seat was resumed on another server")
+        live.phase = live.room.phase
+        self._kick(live)
+
+    async def _gone(self, live: LiveRoom) -> None:
+        """A room another process expired: forget it here too."""
+        async with live.lock:
+            if self.rooms.get(live.room.code) is not live:
+                return
+            self._forget(live)
+            for connection in live.connections():
+                live.discard(connection)
+                connection.room, connection.seat, connection.spectating = None, None, False
+
+    async def _tend(self) -> None:
+        """Every third of the lease: `_tend_once`, logging what fails."""
+        assert self.cluster is not None
+        while True:
+            await asyncio.sleep(self.cluster.lease / 3)
+            try:
+                await self._tend_once()
+            except StoreUnavailable as error:
+                log.warning("cluster upkeep: %s", error)
+            except Exception:
+                log.exception("cluster upkeep failed")
+
+    async def _tend_once(self) -> None:
+        """Renew the lease, take orphaned rooms, follow Redis, fix presence, expire rooms."""
+        cluster = self.cluster
+        assert cluster is not None
+        await cluster.beat()
+        if not cluster.subscribed:
+            await cluster.subscribe()
+        for code in await cluster.orphans():
+            with contextlib.suppress(RoomError):
+                self._keep(await self._room(code), True)
+        found = await cluster.claim(list(self.rooms))
+        for code, status in found.items():
+            live = self.rooms.get(code)
+            if live is None:
+                continue
+            self._keep(live, status.kept)
+            if status.version != live.version and not live.lock.locked():
+                self._spawn(self._follow_redis(live, status.seq))
+        await self._check_presence()
+        self._let_go()
+        await self._expire_empty()
+
+    async def _follow_redis(self, live: LiveRoom, seq: int) -> None:
+        async with live.lock:
+            if self.rooms.get(live.room.code) is live:
+                await self._catch_up(live, seq)
+
+    async def _check_presence(self) -> None:
+        """Kept rooms: mark away the players of dead processes; all rooms: this one's own."""
+        assert self.cluster is not None
+        kept = [live for live in self.rooms.values() if live.kept]
+        ids = {via for live in kept for via in live.room.state.links.values()}
+        ids.update(via for live in kept for via in live.room.state.watchers)
+        alive = await self.cluster.alive(ids)
+
+        def drop(room: Room) -> tuple[None, list[Any]]:
+            room.drop_links(alive, time.time())
+            return None, []
+
+        for live in kept:
+            async with live.lock:
+                if self.rooms.get(live.room.code) is live:
+                    await self._change(live, drop)
+        for live in list(self.rooms.values()):
+            async with live.lock:
+                for _ in range(8):
+                    fix = self._presence_fix(live)
+                    if fix is None or self.rooms.get(live.room.code) is not live:
+                        break
+                    await self._change(live, fix)
+
+    def _presence_fix(self, live: LiveRoom) -> Callable[[Room], tuple[None, list[Any]]] | None:
+        """One change that makes the room show this process's connections as they are."""
+        state = live.room.state
+        via = self.via
+        for seat in live.members:
+            if seat is None or seat >= len(state.seats):
+                continue
+            held = state.seats[seat]
+            if held is not None and held.kind == "human" and state.links.get(seat) != via:
+                return _presence(Room.connect, seat, via)
+        for seat, holder in state.links.items():
+            if holder == via and seat not in live.members:
+                return _presence(Room.disconnect, seat, via)
+        delta = len(live.members.get(SPECTATORS, ())) - state.watchers.get(via, 0)
+        if delta:
+            return _presence(Room.watch, delta, via)
+        return None
+
+    def _let_go(self) -> None:
+        """Forget rooms this process neither keeps nor serves anyone in."""
+        quiet = time.monotonic() - self.config.cluster_lease
+        for live in list(self.rooms.values()):
+            if live.kept or live.members or live.lock.locked() or live.touched > quiet:
+                continue
+            self._forget(live)
+
+    async def _expire_empty(self) -> None:
+        """Delete the kept rooms nobody has been connected to for `empty_room_seconds`."""
+        assert self.cluster is not None
+        now = time.time()
+        for live in [live for live in self.rooms.values() if live.kept]:
+            since = live.room.state.empty_since
+            if since is None or now - since < self.config.empty_room_seconds or live.members:
+                continue
+            async with live.lock:
+                room = live.room
+                if (
+                    self.rooms.get(room.code) is live
+                    and room.is_empty()
+                    and await self.cluster.delete(room.code, live.version)
+                ):
+                    self._forget(live)
+                    log.info("room %s expired", room.code)
+
     # -- rooms -----------------------------------------------------------------------------
 
-    def _find(self, code: str) -> LiveRoom:
-        live = self.rooms.get(code.strip().upper())
+    async def _room(self, code: str) -> LiveRoom:
+        """The room with this code: in memory, or (several processes) loaded from Redis."""
+        code = code.strip().upper()
+        live = self.rooms.get(code)
         if live is None:
-            raise RoomError(errors.NO_SUCH_ROOM, f"there is no room {code.strip().upper()!r}")
+            if self.cluster is None or not _CODE.fullmatch(code):
+                raise RoomError(errors.NO_SUCH_ROOM, f"there is no room {code!r}")
+            loading = self._loading.get(code)
+            if loading is None:
+                loading = asyncio.get_running_loop().create_task(self._load(code))
+                self._loading[code] = loading
+                loading.add_done_callback(lambda _: self._loading.pop(code, None))
+            live = await asyncio.shield(loading)
+        live.touched = time.monotonic()
         return live
+
+    def _require_open(self, live: LiveRoom) -> None:
+        if self.rooms.get(live.room.code) is not live:
+            raise RoomError(errors.NO_SUCH_ROOM, f"room {live.room.code} has closed")
 
     def _current(self, connection: Connection) -> LiveRoom:
         if connection.room is None:
             raise RoomError(errors.NOT_IN_ROOM, "you are not in a room: join or create one first")
         return connection.room
 
-    def _public_rooms(self) -> list[msg.RoomSummary]:
+    async def _public_rooms(self) -> list[msg.RoomSummary]:
+        if self.cluster is not None:
+            try:
+                listed = await self.cluster.public_rooms()
+            except StoreUnavailable:
+                pass  # then the rooms this process holds
+            else:
+                return [msgspec.convert(summary, msg.RoomSummary) for summary in listed]
         return [
             live.room.summary()
             for live in self.rooms.values()
@@ -678,8 +1143,10 @@ class Server:
 
     def _forget(self, live: LiveRoom) -> None:
         code = live.room.code
-        if self.rooms.pop(code, None) is not None:
-            self.rooms_per_ip.remove(live.room.state.owner)
+        if self.rooms.get(code) is live:
+            del self.rooms[code]
+            if live.counted:
+                self.rooms_per_ip.remove(live.room.state.owner)
         if live.timer is not None:
             live.timer.cancel()
         if live.driver is not None:
@@ -710,6 +1177,35 @@ async def run_server(config: Config | None = None) -> AsyncIterator[Server]:
         yield server
     finally:
         await server.stop()
+
+
+def _bot_move(turn: BotTurn, move: Move) -> Callable[[Room], tuple[list[Any] | None, list[Any]]]:
+    """A change that plays a bot's move if its turn is still current (events, or None)."""
+
+    def play(room: Room) -> tuple[list[Any] | None, list[Any]]:
+        events = room.bot_play(turn, move, time.time())
+        return events, events or []
+
+    return play
+
+
+def _presence(
+    method: Callable[[Room, int, float, str], None], number: int, via: str
+) -> Callable[[Room], tuple[None, list[Any]]]:
+    """A presence change: `method(room, seat or delta, now, via)`."""
+
+    def change(room: Room) -> tuple[None, list[Any]]:
+        method(room, number, time.time(), via)
+        return None, []
+
+    return change
+
+
+def _listing(room: Room) -> bytes:
+    """A room's entry in the shared list of public rooms ("" when it is not listed)."""
+    if room.rules.public and room.phase == "waiting" and room.free_seats():
+        return _encode(room.summary())
+    return b""
 
 
 def _address(socket: ServerConnection) -> str:

@@ -4,8 +4,9 @@ After every change of a room, `Feed.publish` builds each receiver's new document
 `match.view_for(seat)`, the spectators' from `match.view_for(None)`), diffs it against the
 document that receiver holds, and returns one encoded `patch` frame per receiver. It keeps each
 receiver's last `keep` patch frames, so a client that reconnects with the last `seq` it saw gets
-exactly the frames it missed, or a fresh snapshot when they are no longer kept. Sans-I/O: no
-awaits, no sockets.
+exactly the frames it missed, or a fresh snapshot when they are no longer kept. A snapshot of a
+held document carries the `seq` that document was built at (`Feed.seq`), never a newer one.
+Sans-I/O: no awaits, no sockets.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ class Feed:
 
     def __init__(self, keep: int = DEFAULT_KEEP) -> None:
         self.keep = keep
+        self.seq = 0
         self.documents: dict[Receiver, dict[str, Any]] = {}
         self.frames: dict[Receiver, deque[tuple[int, bytes]]] = {}
         self._history_hand = (-1, -1)
@@ -139,12 +141,14 @@ class Feed:
 
     # -- publishing ------------------------------------------------------------------------
 
-    def publish(self, room: Room, events: list[Any]) -> dict[Receiver, bytes]:
+    def publish(self, room: Room, events: list[Any] | msgspec.Raw) -> dict[Receiver, bytes]:
         """After a change: the patch frame for each receiver that already held a document.
 
         Receivers new to the room get their document stored but no patch (they are sent a
-        snapshot); receivers gone from the room are forgotten.
+        snapshot); receivers gone from the room are forgotten. `events` may come already
+        encoded as a JSON array (`msgspec.Raw`).
         """
+        self.seq = room.seq
         receivers = self.receivers(room)
         for gone in set(self.documents) - set(receivers):
             del self.documents[gone]
@@ -181,12 +185,14 @@ class Feed:
     def snapshot(self, room: Room, receiver: Receiver, id: int | None = None) -> bytes:
         """A snapshot frame of a receiver's current document."""
         document = self.documents.get(receiver)
+        seq = self.seq
         if document is None:
             document = self.documents_for(room, [receiver])[receiver]
+            seq = room.seq
             if receiver in self.receivers(room):
                 self.documents[receiver] = document
                 self.frames[receiver] = deque(maxlen=self.keep)
-        return _encode(msg.Snapshot(seq=room.seq, state=document, id=id))  # type: ignore[arg-type]
+        return _encode(msg.Snapshot(seq=seq, state=document, id=id))  # type: ignore[arg-type]
 
     def catch_up(self, room: Room, receiver: Receiver, last_seq: int | None) -> list[bytes]:
         """What a returning receiver missed since `last_seq`: the kept patches, or a snapshot."""
@@ -199,8 +205,9 @@ class Feed:
                 return missed
         return [self.snapshot(room, receiver)]
 
-    def reset(self) -> None:
-        """Forget every document (after the room was reloaded from the store)."""
+    def reset(self, seq: int = 0) -> None:
+        """Forget every document (the room was reloaded at `seq`: snapshots follow, not patches)."""
+        self.seq = seq
         self.public = None
         self.documents.clear()
         self.frames.clear()

@@ -11,6 +11,11 @@ change through `server.feed.Feed`.
 Forced passes are applied here: whenever the seat to play can neither play nor draw (its only
 legal move is a pass), the room passes for it at once, in the same change as the move before.
 
+Presence across server processes: with several processes (`server.cluster`), `links` names the
+process each connected seat is connected through and `watchers` counts spectators per process,
+so the room's keeper can mark away the players of a process that died (`drop_links`). A single
+process passes no `via` and leaves both empty.
+
 Turn clock: when the room has `turn_seconds`, each human turn has that long; at the limit a bot
 plays that turn. A seat whose player is away (disconnected) waits for `turn_seconds`, or for
 `away_seconds` when the room has no clock; after that a bot plays every turn of that seat until
@@ -22,6 +27,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -88,15 +94,18 @@ class RoomState(msgspec.Struct, kw_only=True):
     spectators: int = 0
     owner: str = ""
     empty_since: float | None = None
+    links: dict[int, str] = {}
+    watchers: dict[str, int] = {}
 
 
 @dataclass
 class Caller:
-    """Who sent a command: their seat in this room (None: not seated), spectating, their name."""
+    """Who sent a command: seat in this room (None: not seated), spectating, name, server process."""
 
     name: str
     seat: int | None = None
     spectating: bool = False
+    via: str = ""
 
 
 @dataclass
@@ -239,7 +248,9 @@ class Room:
 
     # -- seats -----------------------------------------------------------------------------
 
-    def sit(self, name: str, seat: int | None = None, now: float = 0.0) -> tuple[int, str]:
+    def sit(
+        self, name: str, seat: int | None = None, now: float = 0.0, via: str = ""
+    ) -> tuple[int, str]:
         """Seat a person in a waiting room (a chosen seat, or the first free); returns seat and token."""
         self._require_phase("waiting", "join")
         seat = self._free_seat(seat)
@@ -247,6 +258,7 @@ class Room:
         self.seats[seat] = SeatState(
             name=name, kind="human", token_hash=token_hash(token), connected=True
         )
+        self._link(seat, via)
         if self.state.host is None or self.seats[self.state.host] is None:
             self.state.host = seat
         self._changed(now)
@@ -277,6 +289,7 @@ class Room:
         held = self.seats[seat]
         if held is None:
             return
+        self.state.links.pop(seat, None)
         if self.phase == "playing":
             held.connected = False
             self._arm_clock(now)
@@ -286,22 +299,32 @@ class Room:
                 self.state.host = self._next_host()
         self._changed(now)
 
-    def connect(self, seat: int, now: float = 0.0) -> None:
-        """The player of a seat is back online (a stand-in bot stops playing for them)."""
+    def connect(self, seat: int, now: float = 0.0, via: str = "") -> None:
+        """The player of a seat is online (through `via`); a stand-in bot stops playing for them."""
         held = self.seats[seat]
-        if held is None or held.kind != "human" or (held.connected and not held.stand_in):
+        if held is None or held.kind != "human":
+            return
+        if held.connected and not held.stand_in and self.state.links.get(seat, "") == via:
             return
         held.connected = True
         held.stand_in = False
+        self._link(seat, via)
         self._arm_clock(now)
         self._changed(now)
 
-    def disconnect(self, seat: int, now: float = 0.0) -> None:
-        """The player of a seat went offline; the seat stays theirs."""
+    def disconnect(self, seat: int, now: float = 0.0, via: str = "") -> None:
+        """The player of a seat went offline; the seat stays theirs.
+
+        With `via`, only if the seat is still connected through that process (not resumed on
+        another one since).
+        """
         held = self.seats[seat]
         if held is None or held.kind != "human" or not held.connected:
             return
+        if self.state.links.get(seat, "") != via:
+            return
         held.connected = False
+        self.state.links.pop(seat, None)
         self._arm_clock(now)
         self._changed(now)
 
@@ -314,14 +337,48 @@ class Room:
         for seat in online:
             seat.connected = False
         state.spectators = 0
+        state.links = {}
+        state.watchers = {}
         self._arm_clock(now)
         self._changed(now)
         return True
 
-    def watch(self, delta: int, now: float = 0.0) -> None:
-        """A spectator came (+1) or went (-1)."""
-        self.state.spectators = max(0, self.state.spectators + delta)
+    def watch(self, delta: int, now: float = 0.0, via: str = "") -> None:
+        """A spectator came (+1) or went (-1) (through the server process `via`)."""
+        state = self.state
+        state.spectators = max(0, state.spectators + delta)
+        if via:
+            count = max(0, state.watchers.get(via, 0) + delta)
+            if count:
+                state.watchers[via] = count
+            else:
+                state.watchers.pop(via, None)
         self._changed(now)
+
+    def drop_links(self, alive: Collection[str], now: float = 0.0) -> bool:
+        """Mark away the players, and forget the spectators, of processes not in `alive`.
+
+        A connected seat with no link counts as linked to a dead process. True if that changed
+        anything (then it is a change, with a new seq).
+        """
+        state = self.state
+        changed = False
+        for index, held in enumerate(state.seats):
+            if held is None or held.kind != "human" or not held.connected:
+                continue
+            if state.links.get(index) not in alive:
+                held.connected = False
+                state.links.pop(index, None)
+                changed = True
+        watchers = {via: count for via, count in state.watchers.items() if via in alive}
+        spectators = sum(watchers.values())
+        if watchers != state.watchers or spectators != state.spectators:
+            state.watchers, state.spectators = watchers, spectators
+            changed = True
+        if changed:
+            self._arm_clock(now)
+            self._changed(now)
+        return changed
 
     # -- the match -------------------------------------------------------------------------
 
@@ -481,16 +538,16 @@ class Room:
         if caller.seat is not None:
             raise RoomError(errors.INVALID, f"you already sit at seat {caller.seat} here")
         name = message.name or caller.name
-        seat, token = self.sit(name, message.seat, now)
+        seat, token = self.sit(name, message.seat, now, caller.via)
         if caller.spectating:
-            self.watch(-1, now)
+            self.watch(-1, now, caller.via)
         out.seat, out.token, out.spectating = seat, token, False
         out.replies.append(msg.Joined(room=self.code, seat=seat, seat_token=token, id=message.id))
 
     def _spectate(self, caller: Caller, message: msg.Spectate, now: float, out: Outcome) -> None:
         if caller.seat is not None or caller.spectating:
             raise RoomError(errors.INVALID, "you are already in this room")
-        self.watch(+1, now)
+        self.watch(+1, now, caller.via)
         out.spectating = True
         out.replies.append(msg.Joined(room=self.code, seat=None, seat_token=None, id=message.id))
 
@@ -498,7 +555,7 @@ class Room:
         if caller.seat is not None:
             self.leave(caller.seat, now)
         elif caller.spectating:
-            self.watch(-1, now)
+            self.watch(-1, now, caller.via)
         else:
             raise RoomError(errors.NOT_IN_ROOM, "you are not in a room")
         out.left = True
@@ -533,6 +590,13 @@ class Room:
         out.events = [self.say(caller.seat, caller.name, message.text, now)]
 
     # -- checks and bookkeeping ------------------------------------------------------------
+
+    def _link(self, seat: int, via: str) -> None:
+        """Note the process a seat is connected through (nothing for a single process)."""
+        if via:
+            self.state.links[seat] = via
+        else:
+            self.state.links.pop(seat, None)
 
     def _changed(self, now: float) -> None:
         self.state.seq += 1

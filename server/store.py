@@ -11,7 +11,8 @@ room are applied one at a time, under that room's lock):
 `seq` grows by exactly one per saved change, so a store may refuse a save whose `seq` is not
 above the one it holds (a sign that another process changed the room). A finished match is also
 saved as an `allfives-record/1` JSON document with `save_record`. A Redis store implements the
-same methods.
+same methods. With several server processes on one Redis, `server.cluster` saves rooms instead
+(a compare-and-set on the room's version, raising `RoomChanged`).
 """
 
 from __future__ import annotations
@@ -20,9 +21,25 @@ import abc
 
 import msgspec
 
+#: The version of a room never saved (`server.cluster` gives each save a version token).
+NO_VERSION = "none"
+
 
 class StoreUnavailable(Exception):
     """The store cannot be reached or refused a write: nothing was saved."""
+
+
+class RoomChanged(StoreUnavailable):
+    """A save was refused: another server process changed the room first (`stored` is its seq).
+
+    Raised by `server.cluster`; the server catches up with the stored room and tries again.
+    """
+
+    def __init__(self, code: str, seq: int, stored: int) -> None:
+        super().__init__(f"room {code}: change {seq} refused, another process stored {stored}")
+        self.code = code
+        self.seq = seq
+        self.stored = stored
 
 
 class StoredRoom(msgspec.Struct, frozen=True):

@@ -1,0 +1,589 @@
+"""Several `allfives serve` processes on one Redis: versioned saves, room notices, room keepers.
+
+Any process may apply a command to its copy of a room. `Cluster.save` (one Lua script, so
+atomic) writes the room only if Redis still holds the version the change was made from, and in
+the same script publishes a notice of the change on the room's channel. Otherwise nothing is
+written and `RoomChanged` is raised: the server catches up with the stored room and applies the
+command again. Each room's saved states thus form one chain, whichever processes made them.
+
+Keys, besides RedisStore's (every key starts with the store's prefix, "allfives:"):
+
+- `allfives:room:<CODE>`: the room hash, with a `version` (a random token per save) besides
+  `seq` and `state`.
+- `allfives:public`: code -> JSON summary of each public room waiting with a free seat.
+- `allfives:process:<NAME>`: the incarnation of process NAME that runs now; it expires `lease`
+  seconds after the last `beat` (a running process beats every `lease / 3` seconds).
+- `allfives:processes`: the names of processes that keep rooms.
+- `allfives:keeper:<CODE>`: `NAME/INCARNATION` of the process that keeps the room: it alone runs
+  the room's bots and turn clock, marks away the players of dead processes and expires the room.
+- `allfives:kept:<NAME>`: the codes process NAME keeps (others take them when it dies).
+
+Notices go to channel `allfives:<DB>:room:<CODE>` (pub/sub ignores database numbers, hence the
+DB in the name); every process subscribes to them all by pattern on a connection of its own. A
+notice is `SEQ VERSION PARENT\\nEVENTS-JSON\\nSTATE`, or `gone` when the room was deleted.
+
+Scripts build key names from the prefix, which is fine on one Redis server (not Redis Cluster).
+See docs/persistence.md, "Several server processes".
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import hashlib
+import logging
+import secrets
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+import asyncio_redis
+import msgspec
+from asyncio_redis.encoders import BytesEncoder
+from asyncio_redis.protocol import RedisProtocol
+
+from server.redis_store import RedisStore
+from server.store import NO_VERSION, RoomChanged, StoreUnavailable
+
+log = logging.getLogger("allfives.cluster")
+
+DEFAULT_LEASE = 3.0
+#: `RoomChanged.stored` when the room is not in Redis at all.
+ABSENT = -2
+
+_ALIVE = """
+local function alive(prefix, id)
+  local slash = string.find(id, '/', 1, true)
+  if not slash then return false end
+  local held = redis.call('GET', prefix .. 'process:' .. string.sub(id, 1, slash - 1))
+  return held == string.sub(id, slash + 1)
+end
+"""
+
+#: KEYS: room, room set, public. ARGV: seq, state, ttl, code, channel, notice head, summary,
+#: version, parent. Returns -1 when saved, else the stored seq (ABSENT: no such room).
+SAVE = """
+local held = redis.call('HMGET', KEYS[1], 'seq', 'version')
+if held[1] then
+  if (held[2] or 'none') ~= ARGV[9] then return tonumber(held[1]) end
+elseif ARGV[9] ~= 'none' then
+  return -2
+end
+redis.call('HSET', KEYS[1], 'seq', ARGV[1], 'state', ARGV[2], 'version', ARGV[8])
+redis.call('EXPIRE', KEYS[1], ARGV[3])
+redis.call('SADD', KEYS[2], ARGV[4])
+if ARGV[7] == '' then
+  redis.call('HDEL', KEYS[3], ARGV[4])
+else
+  redis.call('HSET', KEYS[3], ARGV[4], ARGV[7])
+end
+redis.call('PUBLISH', ARGV[5], ARGV[6] .. ARGV[2])
+return -1
+"""
+
+#: KEYS: room, room set. ARGV: seq, state, version, ttl, code. Writes a room Redis lost (or
+#: holds older) back; returns -1, or the stored seq when Redis holds as new or newer.
+RESTORE = """
+local held = redis.call('HGET', KEYS[1], 'seq')
+if held and tonumber(held) >= tonumber(ARGV[1]) then return tonumber(held) end
+redis.call('HSET', KEYS[1], 'seq', ARGV[1], 'state', ARGV[2], 'version', ARGV[3])
+redis.call('EXPIRE', KEYS[1], ARGV[4])
+redis.call('SADD', KEYS[2], ARGV[5])
+return -1
+"""
+
+#: KEYS: room, room set, public, keeper, kept. ARGV: version, code, channel. 1 if deleted.
+DELETE = """
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  if (redis.call('HGET', KEYS[1], 'version') or 'none') ~= ARGV[1] then return 0 end
+end
+redis.call('DEL', KEYS[1], KEYS[4])
+redis.call('SREM', KEYS[2], ARGV[2])
+redis.call('HDEL', KEYS[3], ARGV[2])
+redis.call('SREM', KEYS[5], ARGV[2])
+redis.call('PUBLISH', ARGV[3], 'gone')
+return 1
+"""
+
+#: KEYS: room, keeper, kept. ARGV: id, code, ttl. 1 if the code was free and is now ours.
+CREATE = """
+if redis.call('EXISTS', KEYS[1]) == 1 or redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
+redis.call('SET', KEYS[2], ARGV[1], 'EX', ARGV[3])
+redis.call('SADD', KEYS[3], ARGV[2])
+return 1
+"""
+
+#: ARGV: prefix, name, id, ttl, codes... For each code: [code, 1 if we keep it now, stored seq
+#: (-1: no room), stored version]. Takes rooms with no keeper or a dead one.
+CLAIM = (
+    _ALIVE
+    + """
+local prefix, name, me, ttl = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+local out = {}
+for i = 5, #ARGV do
+  local code = ARGV[i]
+  local held = redis.call('HMGET', prefix .. 'room:' .. code, 'seq', 'version')
+  local mine = 0
+  if held[1] then
+    local key = prefix .. 'keeper:' .. code
+    local keeper = redis.call('GET', key)
+    if keeper == me then
+      mine = 1
+    elseif not keeper or not alive(prefix, keeper) then
+      if keeper then
+        local slash = string.find(keeper, '/', 1, true)
+        if slash then
+          redis.call('SREM', prefix .. 'kept:' .. string.sub(keeper, 1, slash - 1), code)
+        end
+      end
+      mine = 1
+    end
+    if mine == 1 then
+      redis.call('SET', key, me, 'EX', ttl)
+      redis.call('SADD', prefix .. 'kept:' .. name, code)
+    end
+  end
+  out[#out + 1] = {code, mine, tonumber(held[1] or -1), held[2] or 'none'}
+end
+if #out == 0 then return '[]' end
+return cjson.encode(out)
+"""
+)
+
+#: ARGV: prefix, name, id, ttl. Takes the rooms of processes whose lease expired; their codes.
+ORPHANS = """
+local prefix, name, me, ttl = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+local out = {}
+for _, other in ipairs(redis.call('SMEMBERS', prefix .. 'processes')) do
+  if other ~= name and redis.call('EXISTS', prefix .. 'process:' .. other) == 0 then
+    local kept = prefix .. 'kept:' .. other
+    for _, code in ipairs(redis.call('SMEMBERS', kept)) do
+      local key = prefix .. 'keeper:' .. code
+      local keeper = redis.call('GET', key)
+      local theirs = not keeper or string.sub(keeper, 1, #other + 1) == other .. '/'
+      if theirs and redis.call('EXISTS', prefix .. 'room:' .. code) == 1 then
+        redis.call('SET', key, me, 'EX', ttl)
+        redis.call('SADD', prefix .. 'kept:' .. name, code)
+        out[#out + 1] = code
+      end
+    end
+    redis.call('DEL', kept)
+    redis.call('SREM', prefix .. 'processes', other)
+  end
+end
+if #out == 0 then return '[]' end
+return cjson.encode(out)
+"""
+
+#: ARGV: prefix, ids... Returns the ids whose process runs that incarnation now.
+ALIVE = (
+    _ALIVE
+    + """
+local out = {}
+for i = 2, #ARGV do
+  if alive(ARGV[1], ARGV[i]) then out[#out + 1] = ARGV[i] end
+end
+if #out == 0 then return '[]' end
+return cjson.encode(out)
+"""
+)
+
+#: KEYS: process, processes. ARGV: incarnation, lease ms, name. 1: renewed; 0: it had lapsed (or
+#: first beat); -1: another incarnation held the name (a restart, or two processes, one name).
+BEAT = """
+local held = redis.call('GET', KEYS[1])
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+redis.call('SADD', KEYS[2], ARGV[3])
+if held == ARGV[1] then return 1 end
+if held then return -1 end
+return 0
+"""
+
+#: KEYS: process. ARGV: incarnation. Ends the lease at once (a clean stop).
+LEAVE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 1
+"""
+
+#: ARGV: prefix. The summaries of public rooms waiting with a free seat, as one JSON array.
+PUBLIC = """
+local prefix = ARGV[1]
+local out = {}
+local all = redis.call('HGETALL', prefix .. 'public')
+for i = 1, #all, 2 do
+  if redis.call('EXISTS', prefix .. 'room:' .. all[i]) == 1 then
+    out[#out + 1] = all[i + 1]
+  else
+    redis.call('HDEL', prefix .. 'public', all[i])
+  end
+end
+return '[' .. table.concat(out, ',') .. ']'
+"""
+
+
+class Notice(NamedTuple):
+    """A room change another process (or this one) stored: read from its channel."""
+
+    seq: int
+    version: str
+    parent: str
+    events: bytes
+    state: bytes
+
+
+class Loaded(NamedTuple):
+    """A room as Redis holds it."""
+
+    seq: int
+    version: str
+    state: bytes
+
+
+class Status(NamedTuple):
+    """What `claim` found for a room: whether this process keeps it, and its stored seq/version."""
+
+    kept: bool
+    seq: int
+    version: str
+
+
+#: The notice that says a room was deleted.
+GONE = Notice(-1, "", "", b"", b"")
+
+
+def read_notice(data: bytes) -> Notice | None:
+    """A notice from its bytes (GONE for a deleted room), None if it is not one."""
+    head, _, rest = data.partition(b"\n")
+    if head == b"gone":
+        return GONE
+    parts = head.split(b" ")
+    if len(parts) != 3 or not parts[0].isdigit():
+        return None
+    events, _, state = rest.partition(b"\n")
+    return Notice(int(parts[0]), parts[1].decode(), parts[2].decode(), events, state)
+
+
+class _Script(NamedTuple):
+    source: str
+    sha: str
+
+
+def _script(source: str) -> _Script:
+    return _Script(source, hashlib.sha1(source.encode()).hexdigest())
+
+
+_SCRIPTS = {
+    name: _script(source)
+    for name, source in {
+        "save": SAVE,
+        "restore": RESTORE,
+        "delete": DELETE,
+        "create": CREATE,
+        "claim": CLAIM,
+        "orphans": ORPHANS,
+        "alive": ALIVE,
+        "beat": BEAT,
+        "leave": LEAVE,
+        "public": PUBLIC,
+    }.items()
+}
+
+_json_decode = msgspec.json.Decoder().decode
+
+
+def _bytes(value: str | int | bytes) -> bytes:
+    return value if isinstance(value, bytes) else str(value).encode()
+
+
+class Cluster:
+    """This process's part in a cluster of servers on one Redis; see the module docstring.
+
+    `name` must differ between processes running at once (the server uses `HOST:PORT`); a
+    process started again under the same name takes its predecessor's rooms at once.
+    """
+
+    def __init__(self, store: RedisStore, name: str, lease: float = DEFAULT_LEASE) -> None:
+        if "/" in name or " " in name:
+            raise ValueError(f"a process name has no '/' or space: {name!r}")
+        self.store = store
+        self.name = name
+        self.incarnation = secrets.token_hex(6)
+        self.id = f"{name}/{self.incarnation}"
+        self.lease = lease
+        self.prefix = store.prefix.decode()
+        db = store.address.db
+        self.channel_head = f"{self.prefix}{db}:room:"
+        self.on_notice: Callable[[str, bytes], None] = lambda code, data: None
+        self._subscriber: asyncio_redis.Connection | None = None
+        self._listening: asyncio.Task[None] | None = None
+        self._marks: dict[bytes, asyncio.Future[None]] = {}
+        self._beats = 0
+
+    # -- keys ------------------------------------------------------------------------------
+
+    def _key(self, *parts: str) -> bytes:
+        return (self.prefix + ":".join(parts)).encode()
+
+    def channel(self, code: str) -> bytes:
+        """The pub/sub channel of a room's notices."""
+        return (self.channel_head + code).encode()
+
+    @property
+    def ttl(self) -> int:
+        """Seconds a room's keeper key outlives its last renewal (the rooms' own lifetime)."""
+        return self.store.room_ttl
+
+    # -- rooms -----------------------------------------------------------------------------
+
+    async def save(
+        self, code: str, seq: int, state: bytes, events: bytes, summary: bytes, parent: str
+    ) -> str:
+        """Store a change made from version `parent` and publish its notice; the new version.
+
+        RoomChanged (nothing written) when Redis holds another version than `parent`.
+        """
+        version = secrets.token_hex(8)
+        head = b"%d %s %s\n%s\n" % (seq, version.encode(), parent.encode(), events)
+        keys = [self.store.room_key(code), self.store.rooms_key, self._key("public")]
+        args = [
+            _bytes(seq),
+            state,
+            _bytes(self.ttl),
+            code.encode(),
+            self.channel(code),
+            head,
+            summary,
+            version.encode(),
+            parent.encode(),
+        ]
+        stored = await self._run(f"save room {code}", "save", keys, args)
+        if stored != -1:
+            raise RoomChanged(code, seq, stored)
+        return version
+
+    async def restore(self, code: str, seq: int, state: bytes, version: str) -> bool:
+        """Write back a room Redis lost or holds older; False if it holds as new a change."""
+        keys = [self.store.room_key(code), self.store.rooms_key]
+        args = [_bytes(seq), state, version.encode(), _bytes(self.ttl), code.encode()]
+        return bool(await self._run(f"restore room {code}", "restore", keys, args) == -1)
+
+    async def load(self, code: str) -> Loaded | None:
+        """The stored seq, version and state of a room, or None."""
+
+        async def run(connection: asyncio_redis.Connection) -> list[bytes | None]:
+            reply = await connection.hmget(
+                self.store.room_key(code), [b"seq", b"version", b"state"]
+            )
+            values: list[bytes | None] = await reply.aslist()
+            return values
+
+        seq, version, state = await self.store._call(f"load room {code}", run)
+        if seq is None or state is None:
+            return None
+        return Loaded(int(seq), version.decode() if version else NO_VERSION, state)
+
+    async def delete(self, code: str, version: str) -> bool:
+        """Delete a room still at `version`, tell the others; False if it changed meanwhile."""
+        keys = [
+            self.store.room_key(code),
+            self.store.rooms_key,
+            self._key("public"),
+            self._key("keeper", code),
+            self._key("kept", self.name),
+        ]
+        args = [version.encode(), code.encode(), self.channel(code)]
+        return bool(await self._run(f"delete room {code}", "delete", keys, args))
+
+    async def create(self, code: str) -> bool:
+        """Take a fresh room code (and keep the room); False if it is in use."""
+        keys = [self.store.room_key(code), self._key("keeper", code), self._key("kept", self.name)]
+        args = [self.id.encode(), code.encode(), _bytes(self.ttl)]
+        return bool(await self._run(f"create room {code}", "create", keys, args))
+
+    async def release(self, code: str) -> None:
+        """Give up a code taken by `create` whose room was never stored."""
+
+        async def run(connection: asyncio_redis.Connection) -> None:
+            await connection.delete([self._key("keeper", code)])
+            await connection.srem(self._key("kept", self.name), [code.encode()])
+
+        await self.store._call(f"release room {code}", run)
+
+    async def public_rooms(self) -> list[dict[str, Any]]:
+        """The summaries of public rooms waiting with a free seat, from every process."""
+        text = await self._run("list public rooms", "public", [], [self.prefix.encode()])
+        rooms: list[dict[str, Any]] = _json_decode(text)
+        return rooms
+
+    # -- keepers and liveness --------------------------------------------------------------
+
+    async def beat(self) -> int:
+        """Renew this process's lease (see BEAT for the answer); call every `lease / 3` s."""
+        keys = [self._key("process", self.name), self._key("processes")]
+        args = [self.incarnation.encode(), _bytes(int(self.lease * 1000)), self.name.encode()]
+        answer: int = await self._run("renew the lease", "beat", keys, args)
+        self._beats += 1
+        if answer == -1 and self._beats > 1:
+            log.error("another process runs under the name %s: give each its own", self.name)
+        elif answer == 0 and self._beats > 1:
+            log.warning("this process's lease had lapsed: other processes may take its rooms")
+        return answer
+
+    async def claim(self, codes: list[str]) -> dict[str, Status]:
+        """Keep every room among `codes` with no live keeper; each room's status."""
+        if not codes:
+            return {}
+        args = [self._head_args(), *(code.encode() for code in codes)]
+        text = await self._run("claim rooms", "claim", [], _flatten(args))
+        found: dict[str, Status] = {}
+        for code, kept, seq, version in _json_decode(text):
+            found[code] = Status(bool(kept), int(seq), version)
+        return found
+
+    async def orphans(self) -> list[str]:
+        """Keep the rooms of processes whose lease expired; their codes."""
+        text = await self._run("take orphaned rooms", "orphans", [], _flatten([self._head_args()]))
+        codes: list[str] = _json_decode(text)
+        return codes
+
+    async def alive(self, ids: set[str]) -> set[str]:
+        """Those of the process ids (NAME/INCARNATION) that run now (this one always does)."""
+        others = sorted(ids - {self.id})
+        running = {self.id}
+        if others:
+            args = [self.prefix.encode(), *(i.encode() for i in others)]
+            running.update(_json_decode(await self._run("check processes", "alive", [], args)))
+        return running
+
+    def _head_args(self) -> list[bytes]:
+        return [
+            self.prefix.encode(),
+            self.name.encode(),
+            self.id.encode(),
+            _bytes(self.ttl),
+        ]
+
+    # -- notices ---------------------------------------------------------------------------
+
+    @property
+    def subscribed(self) -> bool:
+        """Whether the notice connection is open."""
+        connection = self._subscriber
+        return connection is not None and connection.protocol.is_connected
+
+    async def subscribe(self) -> None:
+        """(Re)open the notice connection, subscribe to every room, and check that it works."""
+        self._close_subscriber()
+        address = self.store.address
+        timeout = self.store.timeout
+        try:
+            connection = await asyncio.wait_for(
+                asyncio_redis.Connection.create(
+                    host=address.host,
+                    port=address.port,
+                    encoder=BytesEncoder(),
+                    auto_reconnect=False,
+                    protocol_class=functools.partial(RedisProtocol, enable_typechecking=False),
+                ),
+                timeout,
+            )
+        except (OSError, TimeoutError, asyncio_redis.Error) as error:
+            raise StoreUnavailable(f"cannot subscribe to room notices: {error}") from None
+        self._subscriber = connection
+        try:
+            if address.password:
+                await asyncio.wait_for(connection.auth(address.password.encode()), timeout)
+            subscription = await connection.start_subscribe()
+            await subscription.psubscribe([(self.channel_head + "*").encode()])
+            self._listening = asyncio.get_running_loop().create_task(self._listen(subscription))
+            await self._check_subscription(timeout)
+        except (OSError, TimeoutError, asyncio_redis.Error, asyncio_redis.ErrorReply) as error:
+            self._close_subscriber()
+            raise StoreUnavailable(f"cannot subscribe to room notices: {error}") from None
+
+    async def _check_subscription(self, timeout: float) -> None:
+        """Publish marks until one comes back on the notice connection (the subscription is on).
+
+        The subscription is sent on another connection than the marks, so the first marks may
+        reach Redis before it.
+        """
+        token = secrets.token_hex(8).encode()
+        loop = asyncio.get_running_loop()
+        arrived: asyncio.Future[None] = loop.create_future()
+        self._marks[token] = arrived
+        deadline = loop.time() + timeout
+        channel = self.channel("~mark")
+        try:
+            while not arrived.done():
+                if loop.time() > deadline:
+                    raise TimeoutError(f"no notice came back within {timeout:g}s")
+                await self.store._call(
+                    "check the subscription", lambda c: c.publish(channel, b"mark " + token)
+                )
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(asyncio.shield(arrived), 0.05)
+        finally:
+            self._marks.pop(token, None)
+
+    async def _listen(self, subscription: Any) -> None:
+        skip = len(self.channel_head)
+        while True:
+            reply = await subscription.next_published()
+            data: bytes = reply.value
+            if data.startswith(b"mark "):
+                mark = self._marks.get(data[5:])
+                if mark is not None and not mark.done():
+                    mark.set_result(None)
+                continue
+            try:
+                self.on_notice(reply.channel[skip:].decode(), data)
+            except Exception:
+                log.exception("a room notice could not be handled")
+
+    def _close_subscriber(self) -> None:
+        if self._listening is not None:
+            self._listening.cancel()
+            self._listening = None
+        if self._subscriber is not None:
+            transport = self._subscriber.protocol.transport
+            self._subscriber.close()
+            if transport is not None:
+                transport.abort()
+            self._subscriber = None
+
+    async def close(self) -> None:
+        """Stop listening and end the lease at once, so others take this process's rooms."""
+        self._close_subscriber()
+        keys = [self._key("process", self.name)]
+        with contextlib.suppress(StoreUnavailable):
+            await self._run("end the lease", "leave", keys, [self.incarnation.encode()])
+
+    # -- running scripts -------------------------------------------------------------------
+
+    async def _run(self, what: str, name: str, keys: list[bytes], args: list[bytes]) -> Any:
+        """Run one of the scripts (loading it first if Redis does not know it)."""
+        script = _SCRIPTS[name]
+
+        async def run(connection: asyncio_redis.Connection) -> Any:
+            try:
+                reply = await connection.evalsha(script.sha, keys, args)
+            except asyncio_redis.ScriptKilledError:
+                # Any error reply, most often NOSCRIPT: load it and try once more.
+                await connection.script_load(script.source)
+                reply = await connection.evalsha(script.sha, keys, args)
+            return await reply.return_value()
+
+        return await self.store._call(what, run)
+
+
+def _flatten(parts: list[Any]) -> list[bytes]:
+    flat: list[bytes] = []
+    for part in parts:
+        if isinstance(part, list):
+            flat.extend(part)
+        else:
+            flat.append(part)
+    return flat
+
+
+__all__ = ["GONE", "Cluster", "Loaded", "Notice", "Status", "read_notice"]
