@@ -392,7 +392,6 @@ class Match(msgspec.Struct, kw_only=True):
         self.events.append(Played(seat, tile, None if end == NO_TILE else end, total, points))
         self.record[-1].moves.append(RecordedMove(seat, tile, end, drew, total, points))
         self.passes = 0
-        self.forced = NO_TILE
         if points:
             side = rules.side_of(seat)
             self.scores[side] += points
