@@ -84,8 +84,8 @@ CODE_LENGTH = 4
 CLOSE_GOING_AWAY = 1001
 CLOSE_POLICY = 1008
 CLOSE_SEAT_RESUMED = 4000
-#: How often a change is tried again when other processes keep changing the room first.
-CONFLICT_RETRIES = 8
+#: How long a change is tried again while other processes keep changing the room first.
+CHANGE_SECONDS = 3.0
 #: How long a missing notice is waited for before the room is read from Redis.
 GAP_WAIT = 0.5
 _CODE = re.compile(r"[A-Z0-9]{1,16}")
@@ -245,6 +245,8 @@ class Server:
         self.cluster: Cluster | None = None
         #: This process's id in room presence (several processes), "" alone.
         self.via = ""
+        #: Changes another process stored first, so this one applied them again.
+        self.conflicts = 0
         self._loading: dict[str, asyncio.Task[LiveRoom]] = {}
         self._early: dict[str, list[bytes]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -623,7 +625,9 @@ class Server:
         this one catch up with the room and apply it again, so each room's changes are applied
         in one order, each once; RoomError if it no longer applies.
         """
-        for _ in range(CONFLICT_RETRIES):
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + CHANGE_SECONDS
+        while True:
             seq = live.room.seq
             result, events = apply(live.room)
             if live.room.seq == seq:
@@ -631,11 +635,29 @@ class Server:
             try:
                 await self._commit(live, events, rollback)
             except RoomChanged as changed:
-                await self._catch_up(live, changed.stored)
+                self.conflicts += 1
+                if loop.time() > deadline:
+                    raise StoreUnavailable(f"room {live.room.code} kept changing") from None
+                if changed.stored == RoomChanged.BUSY:
+                    # Another process has the next turn: its notice comes first.
+                    await self._next_notice(live, GAP_WAIT)
+                    if live.inbox:
+                        await self._catch_up(live, max(live.inbox))
+                else:
+                    await self._catch_up(live, changed.stored)
                 self._require_open(live)
                 continue
             return result
-        raise StoreUnavailable(f"room {live.room.code} kept changing; try again")
+
+    async def _next_notice(self, live: LiveRoom, timeout: float) -> None:
+        """Wait until a notice newer than the room held has arrived (at most `timeout` s)."""
+        if any(seq > live.saved_seq for seq in live.inbox):
+            return
+        if live.arrived is None:
+            live.arrived = asyncio.Event()
+        live.arrived.clear()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(live.arrived.wait(), timeout)
 
     async def _commit(self, live: LiveRoom, events: list[Any], rollback: bool = True) -> None:
         """Store the room's new state, then send every receiver its patch."""

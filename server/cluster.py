@@ -48,8 +48,8 @@ from server.store import NO_VERSION, RoomChanged, StoreUnavailable
 log = logging.getLogger("allfives.cluster")
 
 DEFAULT_LEASE = 3.0
-#: `RoomChanged.stored` when the room is not in Redis at all.
-ABSENT = -2
+#: How long a process refused for another's change has the next turn in that room.
+PRIORITY_MS = 500
 
 _ALIVE = """
 local function alive(prefix, id)
@@ -61,14 +61,28 @@ end
 """
 
 #: KEYS: room, room set, public. ARGV: seq, state, ttl, code, channel, notice head, summary,
-#: version, parent. Returns -1 when saved, else the stored seq (ABSENT: no such room).
+#: version, parent, process id, priority ms. Returns -1 when saved, else the stored seq, ABSENT
+#: (no such room) or BUSY (another process has the next turn).
+#: A process refused for another's change becomes the room's `next` writer for `priority` ms
+#: (unless one already is): the others are refused (BUSY) until it has saved, so no process is
+#: starved by one that keeps changing the room.
 SAVE = """
-local held = redis.call('HMGET', KEYS[1], 'seq', 'version')
+local held = redis.call('HMGET', KEYS[1], 'seq', 'version', 'next', 'next_until')
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local waiting = held[3] and tonumber(held[4]) > now
 if held[1] then
-  if (held[2] or 'none') ~= ARGV[9] then return tonumber(held[1]) end
+  if waiting and held[3] ~= ARGV[10] then return -3 end
+  if (held[2] or 'none') ~= ARGV[9] then
+    if not waiting then
+      redis.call('HSET', KEYS[1], 'next', ARGV[10], 'next_until', now + tonumber(ARGV[11]))
+    end
+    return tonumber(held[1])
+  end
 elseif ARGV[9] ~= 'none' then
   return -2
 end
+if held[3] then redis.call('HDEL', KEYS[1], 'next', 'next_until') end
 redis.call('HSET', KEYS[1], 'seq', ARGV[1], 'state', ARGV[2], 'version', ARGV[8])
 redis.call('EXPIRE', KEYS[1], ARGV[3])
 redis.call('SADD', KEYS[2], ARGV[4])
@@ -355,6 +369,8 @@ class Cluster:
             summary,
             version.encode(),
             parent.encode(),
+            self.id.encode(),
+            _bytes(PRIORITY_MS),
         ]
         stored = await self._run(f"save room {code}", "save", keys, args)
         if stored != -1:

@@ -33,7 +33,12 @@ class RoomChanged(StoreUnavailable):
     """A save was refused: another server process changed the room first (`stored` is its seq).
 
     Raised by `server.cluster`; the server catches up with the stored room and tries again.
+    `stored` is ABSENT when Redis does not hold the room, BUSY when another process that was
+    refused before has the next turn.
     """
+
+    ABSENT = -2
+    BUSY = -3
 
     def __init__(self, code: str, seq: int, stored: int) -> None:
         super().__init__(f"room {code}: change {seq} refused, another process stored {stored}")

@@ -1,0 +1,407 @@
+"""Several servers on one Redis: clients of one room on different processes play together.
+
+Servers run in this process (`run_server`, each with its own `RedisStore` on the same real
+redis-server) or as `allfives serve --redis` processes on loopback, the topology of
+docker-compose.yml without Docker, one of which is killed with SIGKILL. Every client checks
+what it holds: each patch follows the last `seq` (a gap fails the test), and each snapshot
+answering a `resync` equals the document the client held at that `seq`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import signal
+import sys
+import time
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from redis_server import RedisServer
+from server_helpers import Client
+from websockets.asyncio.client import connect
+
+from protocol import messages as msg
+from protocol.patch import ClientState, to_builtins
+from protocol.records import Record
+from protocol.views import AnyEvent, ChatLine, Passed, Played
+from server.app import Config, Server, run_server
+from server.records import match_of
+from server.redis_store import RedisStore
+from server.store import MemoryStore
+
+ROOT = Path(__file__).resolve().parents[1]
+LISTENING = "allfives server listening on "
+LEASE = 1.5
+
+
+class CheckedState(ClientState):
+    """A client's document that checks every snapshot against what it held, and keeps events."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.events: list[AnyEvent] = []
+        self.checked = 0
+
+    def on_snapshot(self, message: msg.Snapshot) -> None:
+        """Check a snapshot of the seq held against the document held, then take it."""
+        if self.document is not None and self.seq is not None:
+            assert message.seq >= self.seq, f"snapshot {message.seq} older than {self.seq}"
+            if message.seq == self.seq:
+                assert to_builtins(message.state) == self.document, f"seq {self.seq} differs"
+                self.checked += 1
+        super().on_snapshot(message)
+
+    def on_patch(self, message: msg.Patch) -> list[AnyEvent]:
+        """Apply a patch (GapDetected fails the test) and keep its events."""
+        events = super().on_patch(message)
+        self.events += events
+        return events
+
+
+async def open_client(url: str, name: str, **hello: Any) -> Client:
+    """A connected client with a checked document."""
+    client = Client(await connect(url, max_size=2**22), name)
+    client.state = CheckedState()
+    reply = await client.request("hello", version=msg.PROTOCOL_VERSION, name=name, **hello)
+    assert isinstance(reply, msg.Welcome), reply
+    return client
+
+
+async def reconnect(old: Client, url: str) -> Client:
+    """The same player on another server: its token, room and last seq, and what it held."""
+    client = Client(await connect(url, max_size=2**22), old.name)
+    client.state, client.token, client.room, client.seat = old.state, old.token, old.room, old.seat
+    hello = {"token": old.token, "room": old.room, "last_seq": old.state.seq}
+    await client.send("hello", version=msg.PROTOCOL_VERSION, name=old.name, **hello)
+    joined = await client.until(lambda m: isinstance(m, msg.Joined | msg.Error))
+    assert isinstance(joined, msg.Joined) and joined.seat == old.seat, joined
+    return client
+
+
+async def sit(url: str, name: str, room: str) -> Client:
+    """A client that joined `room` and holds its snapshot."""
+    client = await open_client(url, name)
+    assert isinstance(await client.request("join", room=room), msg.Joined)
+    await client.until(lambda m: isinstance(m, msg.Snapshot))
+    return client
+
+
+def check_resync(client: Client, reply: msg.AnyServerMessage) -> None:
+    """A resync's snapshot was compared with the document held (CheckedState did it)."""
+    assert isinstance(reply, msg.Snapshot), reply
+    assert client.state.seq == reply.seq
+
+
+async def play(
+    clients: list[Client], rng: random.Random, done: Callable[[], bool], timeout: float = 60
+) -> None:
+    """Each client plays a random legal move on its turn until `done()`; resyncs now and then."""
+    deadline = time.monotonic() + timeout
+    sent: dict[str, int | None] = {}
+    rounds = 0
+    while not done():
+        assert time.monotonic() < deadline, f"stuck at {[c.state.seq for c in clients]}"
+        for client in clients:
+            if client.my_turn() and sent.get(client.name) != client.state.seq:
+                sent[client.name] = client.state.seq
+                choice = rng.choice(client.document["game"]["legal"])
+                if choice.get("pass"):
+                    await client.send("pass")
+                else:
+                    await client.send("play", tile=choice["tile"], end=choice.get("end"))
+        await asyncio.gather(*(client.settle(0.01) for client in clients))
+        rounds += 1
+        if rounds % 7 == 0:
+            checker = rng.choice(clients)
+            check_resync(checker, await checker.request("resync"))
+    for client in clients:
+        assert '"type":"error"' not in "".join(client.frames), f"{client.name} was refused"
+
+
+def finished(clients: list[Client]) -> Callable[[], bool]:
+    """Whether every client holds a finished match."""
+    return lambda: all(c.document["phase"] == "finished" for c in clients)
+
+
+def moves_in(events: list[AnyEvent]) -> list[tuple[int, str | None, str | None]]:
+    """The plays and passes among events, in order."""
+    return [
+        (e.seat, e.tile, e.end) if isinstance(e, Played) else (e.seat, None, None)
+        for e in events
+        if isinstance(e, Played | Passed)
+    ]
+
+
+def check_record(record: Record, document: dict[str, Any], events: list[AnyEvent]) -> None:
+    """The record replays legally to the scores held, with exactly the moves a client saw."""
+    replayed = match_of(record)
+    assert replayed.over and document["game"]["over"]
+    assert list(replayed.scores) == record.scores == document["game"]["scores"]
+    kept = [(m.seat, m.tile, m.end) for hand in record.hands for m in hand.moves]
+    assert moves_in(events) == kept
+
+
+def cluster_config(redis: RedisServer, **changes: Any) -> Config:
+    """An in-process server on an ephemeral port sharing the test's Redis."""
+    options: dict[str, Any] = {
+        "port": 0,
+        "bot_delay": 0.0,
+        "bot_processes": False,
+        "rate": 1000.0,
+        "burst": 1000,
+        "store": RedisStore(redis.url),
+        "cluster_lease": LEASE,
+    }
+    options.update(changes)
+    return Config(**options)
+
+
+@contextlib.asynccontextmanager
+async def two_servers(redis: RedisServer, **changes: Any) -> AsyncIterator[tuple[Server, Server]]:
+    """Two in-process servers on one Redis."""
+    async with (
+        run_server(cluster_config(redis, **changes)) as first,
+        run_server(cluster_config(redis, **changes)) as second,
+    ):
+        yield first, second
+
+
+# -- two servers in this process ---------------------------------------------------------------
+
+
+async def test_players_on_two_servers_play_a_match_with_bots(redis_server: RedisServer) -> None:
+    async with two_servers(redis_server) as (a, b):
+        ann = await open_client(a.url, "Ann")
+        joined = await ann.request("create_room", rules={"players": 4, "target": 100})
+        assert isinstance(joined, msg.Joined) and joined.room is not None
+        await ann.until(lambda m: isinstance(m, msg.Snapshot))
+        bob = await sit(b.url, "Bob", joined.room)
+        sue = await open_client(b.url, "Sue")
+        assert isinstance(await sue.request("spectate", room=joined.room), msg.Joined)
+        await sue.until(lambda m: isinstance(m, msg.Snapshot))
+        for level in ("easy", "normal"):
+            assert isinstance(await ann.request("add_bot", level=level), msg.Ack)
+        assert isinstance(await ann.request("start"), msg.Ack)
+        players = [ann, bob, sue]
+
+        await play(players, random.Random(1), finished(players))
+
+        await asyncio.gather(*(c.settle(0.1) for c in players))
+        assert ann.state.seq == bob.state.seq == sue.state.seq
+        assert ann.document["game"]["scores"] == sue.document["game"]["scores"]
+        for client in players:
+            check_resync(client, await client.request("resync"))
+        assert sum(c.state.checked for c in players) >= 5  # type: ignore[attr-defined]
+        record = await bob.request("record")
+        assert isinstance(record, msg.RecordReply)
+        check_record(record.record, sue.document, sue.state.events)  # type: ignore[attr-defined]
+        assert a.rooms[joined.room].kept and not b.rooms[joined.room].kept
+
+
+async def test_commands_sent_at_once_on_two_servers_are_applied_once_each_in_one_order(
+    redis_server: RedisServer,
+) -> None:
+    async with two_servers(redis_server) as (a, b):
+        ann = await open_client(a.url, "Ann")
+        joined = await ann.request("create_room", rules={"players": 3})
+        assert isinstance(joined, msg.Joined) and joined.room is not None
+        await ann.until(lambda m: isinstance(m, msg.Snapshot))
+        room = joined.room
+        listed = await (await open_client(b.url, "Lee")).request("list_rooms")
+        assert isinstance(listed, msg.Rooms) and [r.code for r in listed.rooms] == [room]
+        bob = await sit(b.url, "Bob", room)
+        await ann.settle(0.1)
+        start = ann.state.seq
+        assert start is not None and bob.state.seq == start
+
+        lines = 30
+        sent: dict[str, list[int]] = {}
+        for client in (ann, bob):
+            sent[client.name] = [
+                await client.send("chat", text=f"{client.name} {i}") for i in range(lines)
+            ]
+
+        async def replies(client: Client) -> list[msg.AnyServerMessage]:
+            wanted = set(sent[client.name])
+            got = []
+            while wanted:
+                message = await client.receive()
+                if getattr(message, "id", None) in wanted:
+                    wanted.discard(message.id)  # type: ignore[union-attr]
+                    got.append(message)
+            return got
+
+        for reply in [r for c in (ann, bob) for r in await replies(c)]:
+            assert isinstance(reply, msg.Ack), reply
+        await asyncio.gather(ann.settle(0.2), bob.settle(0.2))
+        said = {
+            c.name: [(e.name, e.text) for e in c.state.events if isinstance(e, ChatLine)]  # type: ignore[attr-defined]
+            for c in (ann, bob)
+        }
+        assert said["Ann"] == said["Bob"], "the two servers applied the lines in other orders"
+        expected = {(name, f"{name} {i}") for name in ("Ann", "Bob") for i in range(lines)}
+        assert sorted(said["Ann"]) == sorted(expected), "a line was lost or applied twice"
+        assert ann.state.seq == bob.state.seq == start + 2 * lines
+        assert a.conflicts + b.conflicts > 0, "the commands never met: nothing was tested"
+
+        # The last seat, asked for from both servers at once: one gets it.
+        cy, di = await open_client(a.url, "Cy"), await open_client(b.url, "Di")
+        answers = await asyncio.gather(cy.request("join", room=room), di.request("join", room=room))
+        assert sorted(type(r).__name__ for r in answers) == ["Error", "Joined"], answers
+        refused = next(r for r in answers if isinstance(r, msg.Error))
+        assert refused.code == "room_full"
+        await asyncio.gather(ann.settle(0.1), bob.settle(0.1))
+        winner = "Cy" if isinstance(answers[0], msg.Joined) else "Di"
+        assert [s["name"] for s in ann.document["seats"]] == ["Ann", "Bob", winner]
+        assert ann.document == {**bob.document, "you": ann.document["you"]}
+
+
+async def test_a_room_is_found_and_resumed_through_either_server(
+    redis_server: RedisServer,
+) -> None:
+    async with two_servers(redis_server) as (a, b):
+        ann = await open_client(a.url, "Ann")
+        joined = await ann.request("create_room", rules={"players": 2})
+        assert isinstance(joined, msg.Joined) and joined.room is not None
+        await ann.until(lambda m: isinstance(m, msg.Snapshot))
+        assert isinstance(await ann.request("add_bot", level="easy"), msg.Ack)
+        assert isinstance(await ann.request("start"), msg.Ack)
+        await ann.settle(0.1)
+        await ann.close()
+        # Back through the other server: the patches missed, then the seat connected again.
+        back = await reconnect(ann, b.url)
+        await back.settle(0.2)
+        assert back.document["seats"][0]["connected"] is True
+        check_resync(back, await back.request("resync"))
+        # A second connection for the seat on the first server closes this one (4000).
+        again = await reconnect(back, a.url)
+        await again.settle(0.1)
+        with pytest.raises(Exception, match="4000"):
+            for _ in range(50):
+                await back.receive(0.1)
+        await play([again], random.Random(2), finished([again]))
+        missing = await open_client(b.url, "Max")
+        assert (await missing.error_for("join", room="ZZZZ")).code == "no_such_room"
+
+
+class SlowStore(MemoryStore):
+    """Memory that takes its time to save, so commands and resyncs meet mid-save."""
+
+    async def save_room(self, code: str, seq: int, state: bytes) -> None:
+        """Save after a pause."""
+        await asyncio.sleep(0.05)
+        await super().save_room(code, seq, state)
+
+
+async def test_a_resync_during_a_save_answers_with_the_document_of_its_seq() -> None:
+    config = Config(port=0, bot_delay=0.0, bot_processes=False, store=SlowStore())
+    async with run_server(config) as server:
+        ann = await open_client(server.url, "Ann")
+        joined = await ann.request("create_room", rules={"players": 2})
+        assert isinstance(joined, msg.Joined) and joined.room is not None
+        await ann.until(lambda m: isinstance(m, msg.Snapshot))
+        bob = await sit(server.url, "Bob", joined.room)
+        for text in ("one", "two", "three"):
+            await ann.send("chat", text=text)
+            check_resync(bob, await bob.request("resync"))
+        await asyncio.gather(ann.settle(0.3), bob.settle(0.1))
+        check_resync(bob, await bob.request("resync"))
+        assert [line["text"] for line in bob.document["chat"]] == ["one", "two", "three"]
+        assert bob.state.checked >= 4  # type: ignore[attr-defined]
+
+
+# -- server processes on loopback, one killed ------------------------------------------------
+
+
+class ServeProcess:
+    """`allfives serve --redis URL --port 0` as a child process."""
+
+    def __init__(self, redis_url: str, log: Path) -> None:
+        self.redis_url = redis_url
+        self.log = log
+        self.url = ""
+        self.process: asyncio.subprocess.Process | None = None
+
+    async def start(self) -> None:
+        """Start it and wait for its "listening" line."""
+        command = [
+            sys.executable, "-m", "allfives.cli", "serve", "--redis", self.redis_url,
+            "--port", "0", "--rate", "1000", "--burst", "1000", "--bot-delay", "0.02",
+            "--away-seconds", "1",
+        ]  # fmt: skip
+        with self.log.open("ab") as log:
+            self.process = await asyncio.create_subprocess_exec(
+                *command, cwd=ROOT, stdout=asyncio.subprocess.PIPE, stderr=log
+            )
+        assert self.process.stdout is not None
+        line = (await asyncio.wait_for(self.process.stdout.readline(), 30)).decode()
+        assert line.startswith(LISTENING), self.log.read_text()[-3000:]
+        self.url = line.removeprefix(LISTENING).strip()
+
+    async def kill(self) -> None:
+        """SIGKILL it."""
+        if self.process is not None and self.process.returncode is None:
+            self.process.send_signal(signal.SIGKILL)
+            await self.process.wait()
+
+
+async def test_a_server_killed_mid_hand_its_players_and_bots_carry_on_through_the_other(
+    redis_server: RedisServer, tmp_path: Path
+) -> None:
+    first = ServeProcess(redis_server.url, tmp_path / "first.log")
+    second = ServeProcess(redis_server.url, tmp_path / "second.log")
+    await asyncio.gather(first.start(), second.start())
+    try:
+        # Ann hosts on the first server, which keeps the room (runs its bots); Bob plays and
+        # Sue watches through the second.
+        ann = await open_client(first.url, "Ann")
+        joined = await ann.request("create_room", rules={"players": 4, "target": 100})
+        assert isinstance(joined, msg.Joined) and joined.room is not None
+        await ann.until(lambda m: isinstance(m, msg.Snapshot))
+        bob = await sit(second.url, "Bob", joined.room)
+        sue = await open_client(second.url, "Sue")
+        assert isinstance(await sue.request("spectate", room=joined.room), msg.Joined)
+        await sue.until(lambda m: isinstance(m, msg.Snapshot))
+        for level in ("easy", "normal"):
+            assert isinstance(await ann.request("add_bot", level=level), msg.Ack)
+        assert isinstance(await ann.request("start"), msg.Ack)
+        rng = random.Random(3)
+
+        def mid_hand() -> bool:
+            game = sue.document["game"]
+            return game is not None and sum(e["type"] == "played" for e in game["history"]) >= 5
+
+        await play([ann, bob, sue], rng, mid_hand)
+        await first.kill()
+        killed = time.monotonic()
+
+        # Ann comes back through the second server with her token and last seq.
+        ann = await reconnect(ann, second.url)
+        players = [ann, bob, sue]
+        bots = {2, 3}
+        seen = len(moves_in(sue.state.events))  # type: ignore[attr-defined]
+
+        def a_bot_moved() -> bool:
+            later = moves_in(sue.state.events)[seen:]  # type: ignore[attr-defined]
+            return any(seat in bots for seat, _, _ in later) or finished(players)()
+
+        await play(players, rng, a_bot_moved, timeout=20)
+        taken_over = time.monotonic() - killed
+        assert taken_over < LEASE_OF_SERVE + 5, f"bots waited {taken_over:.1f}s"
+        await play(players, rng, finished(players))
+        for client in players:
+            check_resync(client, await client.request("resync"))
+        record = await bob.request("record")
+        assert isinstance(record, msg.RecordReply)
+        check_record(record.record, sue.document, sue.state.events)  # type: ignore[attr-defined]
+        assert ann.document["seats"][0]["connected"] is True
+    finally:
+        await asyncio.gather(first.kill(), second.kill())
+
+
+#: The lease of `allfives serve` (Config's default).
+LEASE_OF_SERVE = Config().cluster_lease
