@@ -248,7 +248,7 @@ class Server:
         #: Changes another process stored first, so this one applied them again.
         self.conflicts = 0
         self._loading: dict[str, asyncio.Task[LiveRoom]] = {}
-        self._early: dict[str, list[bytes]] = {}
+        self._early: dict[str, list[Notice]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
 
     # -- addresses -------------------------------------------------------------------------
@@ -623,13 +623,21 @@ class Server:
 
         With several processes, a change another process stored first (`RoomChanged`) makes
         this one catch up with the room and apply it again, so each room's changes are applied
-        in one order, each once; RoomError if it no longer applies.
+        in one order, each once; RoomError if it no longer applies. A refusal is checked against
+        the version Redis holds first, so a copy behind Redis never refuses what it would allow.
         """
         loop = asyncio.get_running_loop()
         deadline = loop.time() + CHANGE_SECONDS
+        checked = self.cluster is None
         while True:
             seq = live.room.seq
-            result, events = apply(live.room)
+            try:
+                result, events = apply(live.room)
+            except RoomError:
+                if checked or not await self._behind(live):
+                    raise
+                checked = True
+                continue
             if live.room.seq == seq:
                 return result
             try:
@@ -648,6 +656,19 @@ class Server:
                 self._require_open(live)
                 continue
             return result
+
+    async def _behind(self, live: LiveRoom) -> bool:
+        """Under the lock: whether Redis holds another version of the room (then caught up)."""
+        assert self.cluster is not None
+        try:
+            stored = await self.cluster.head(live.room.code)
+        except StoreUnavailable:
+            return False
+        if stored is None or stored[1] == live.version:
+            return False
+        await self._catch_up(live, stored[0])
+        self._require_open(live)
+        return True
 
     async def _next_notice(self, live: LiveRoom, timeout: float) -> None:
         """Wait until a notice newer than the room held has arrived (at most `timeout` s)."""
@@ -851,6 +872,7 @@ class Server:
         assert self.cluster is not None
         self._early[code] = []
         try:
+            await self.cluster.follow(code)
             stored = await self.cluster.load(code)
         finally:
             early = self._early.pop(code, [])
@@ -859,8 +881,8 @@ class Server:
         live = self._live(stored.state, stored.version)
         live.kept = False
         self.rooms[code] = live
-        for data in early:
-            self._receive(live, data)
+        for notice in early:
+            self._receive(live, notice)
         return live
 
     def _live(self, state: bytes, version: str) -> LiveRoom:
@@ -882,21 +904,23 @@ class Server:
             live.timer.cancel()
             live.timer, live.timer_deadline = None, None
 
-    def _on_notice(self, code: str, data: bytes) -> None:
-        """A notice from the room's channel (this process's own changes included)."""
-        live = self.rooms.get(code)
-        if live is not None:
-            self._receive(live, data)
-        elif (early := self._early.get(code)) is not None:
-            early.append(data)
-
-    def _receive(self, live: LiveRoom, data: bytes) -> None:
-        from server.cluster import GONE, read_notice
+    def _on_notice(self, data: bytes) -> None:
+        """A notice of another process's change, from this process's channel."""
+        from server.cluster import read_notice
 
         notice = read_notice(data)
         if notice is None:
             return
-        if notice is GONE:
+        live = self.rooms.get(notice.code)
+        if live is not None:
+            self._receive(live, notice)
+        elif (early := self._early.get(notice.code)) is not None:
+            early.append(notice)
+
+    def _receive(self, live: LiveRoom, notice: Notice) -> None:
+        from server.cluster import GONE
+
+        if notice.seq == GONE:
             self._spawn(self._gone(live))
             return
         if notice.seq <= live.saved_seq:
@@ -1040,7 +1064,7 @@ class Server:
             if status.version != live.version and not live.lock.locked():
                 self._spawn(self._follow_redis(live, status.seq))
         await self._check_presence()
-        self._let_go()
+        await self._let_go()
         await self._expire_empty()
 
     async def _follow_redis(self, live: LiveRoom, seq: int) -> None:
@@ -1090,13 +1114,16 @@ class Server:
             return _presence(Room.watch, delta, via)
         return None
 
-    def _let_go(self) -> None:
+    async def _let_go(self) -> None:
         """Forget rooms this process neither keeps nor serves anyone in."""
+        assert self.cluster is not None
         quiet = time.monotonic() - self.config.cluster_lease
         for live in list(self.rooms.values()):
             if live.kept or live.members or live.lock.locked() or live.touched > quiet:
                 continue
             self._forget(live)
+            with contextlib.suppress(StoreUnavailable):
+                await self.cluster.unfollow(live.room.code)
 
     async def _expire_empty(self) -> None:
         """Delete the kept rooms nobody has been connected to for `empty_room_seconds`."""

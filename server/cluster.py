@@ -2,9 +2,10 @@
 
 Any process may apply a command to its copy of a room. `Cluster.save` (one Lua script, so
 atomic) writes the room only if Redis still holds the version the change was made from, and in
-the same script publishes a notice of the change on the room's channel. Otherwise nothing is
-written and `RoomChanged` is raised: the server catches up with the stored room and applies the
-command again. Each room's saved states thus form one chain, whichever processes made them.
+the same script publishes a notice of the change to every other process that holds the room.
+Otherwise nothing is written and `RoomChanged` is raised: the server catches up with the stored
+room and applies the command again. Each room's saved states thus form one chain, whichever
+processes made them.
 
 Keys, besides RedisStore's (every key starts with the store's prefix, "allfives:"):
 
@@ -17,10 +18,13 @@ Keys, besides RedisStore's (every key starts with the store's prefix, "allfives:
 - `allfives:keeper:<CODE>`: `NAME/INCARNATION` of the process that keeps the room: it alone runs
   the room's bots and turn clock, marks away the players of dead processes and expires the room.
 - `allfives:kept:<NAME>`: the codes process NAME keeps (others take them when it dies).
+- `allfives:followers:<CODE>`: the names of the processes that hold the room in memory.
 
-Notices go to channel `allfives:<DB>:room:<CODE>` (pub/sub ignores database numbers, hence the
-DB in the name); every process subscribes to them all by pattern on a connection of its own. A
-notice is `SEQ VERSION PARENT\\nEVENTS-JSON\\nSTATE`, or `gone` when the room was deleted.
+Each process listens on its own channel, `allfives:<DB>:process:<NAME>` (pub/sub ignores
+database numbers, hence the DB in the name), on a connection of its own. A save publishes its
+notice to the channels of the room's followers but the writer's, so one process alone on a
+Redis publishes nothing. A notice is `CODE SEQ VERSION PARENT\\nEVENTS-JSON\\nSTATE`, or
+`CODE gone` when the room was deleted.
 
 Scripts build key names from the prefix, which is fine on one Redis server (not Redis Cluster).
 See docs/persistence.md, "Several server processes".
@@ -60,9 +64,9 @@ local function alive(prefix, id)
 end
 """
 
-#: KEYS: room, room set, public. ARGV: seq, state, ttl, code, channel, notice head, summary,
-#: version, parent, process id, priority ms. Returns -1 when saved, else the stored seq, ABSENT
-#: (no such room) or BUSY (another process has the next turn).
+#: KEYS: room, room set, public, followers. ARGV: seq, state, ttl, code, channel head, notice
+#: head, summary, version, parent, process id, priority ms, process name. Returns -1 when saved,
+#: else the stored seq, ABSENT (no such room) or BUSY (another process has the next turn).
 #: A process refused for another's change becomes the room's `next` writer for `priority` ms
 #: (unless one already is): the others are refused (BUSY) until it has saved, so no process is
 #: starved by one that keeps changing the room.
@@ -91,7 +95,9 @@ if ARGV[7] == '' then
 else
   redis.call('HSET', KEYS[3], ARGV[4], ARGV[7])
 end
-redis.call('PUBLISH', ARGV[5], ARGV[6] .. ARGV[2])
+for _, name in ipairs(redis.call('SMEMBERS', KEYS[4])) do
+  if name ~= ARGV[12] then redis.call('PUBLISH', ARGV[5] .. name, ARGV[6] .. ARGV[2]) end
+end
 return -1
 """
 
@@ -106,29 +112,36 @@ redis.call('SADD', KEYS[2], ARGV[5])
 return -1
 """
 
-#: KEYS: room, room set, public, keeper, kept. ARGV: version, code, channel. 1 if deleted.
+#: KEYS: room, room set, public, keeper, kept, followers. ARGV: version, code, channel head,
+#: process name. 1 if deleted (the followers are told).
 DELETE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then
   if (redis.call('HGET', KEYS[1], 'version') or 'none') ~= ARGV[1] then return 0 end
 end
-redis.call('DEL', KEYS[1], KEYS[4])
+for _, name in ipairs(redis.call('SMEMBERS', KEYS[6])) do
+  if name ~= ARGV[4] then redis.call('PUBLISH', ARGV[3] .. name, ARGV[2] .. ' gone') end
+end
+redis.call('DEL', KEYS[1], KEYS[4], KEYS[6])
 redis.call('SREM', KEYS[2], ARGV[2])
 redis.call('HDEL', KEYS[3], ARGV[2])
 redis.call('SREM', KEYS[5], ARGV[2])
-redis.call('PUBLISH', ARGV[3], 'gone')
 return 1
 """
 
-#: KEYS: room, keeper, kept. ARGV: id, code, ttl. 1 if the code was free and is now ours.
+#: KEYS: room, keeper, kept, followers. ARGV: id, code, ttl, name. 1 if the code was free and is
+#: now ours (kept and followed).
 CREATE = """
 if redis.call('EXISTS', KEYS[1]) == 1 or redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
 redis.call('SET', KEYS[2], ARGV[1], 'EX', ARGV[3])
 redis.call('SADD', KEYS[3], ARGV[2])
+redis.call('SADD', KEYS[4], ARGV[4])
+redis.call('EXPIRE', KEYS[4], ARGV[3])
 return 1
 """
 
-#: ARGV: prefix, name, id, ttl, codes... For each code: [code, 1 if we keep it now, stored seq
-#: (-1: no room), stored version]. Takes rooms with no keeper or a dead one.
+#: ARGV: prefix, name, id, ttl, codes... (rooms held in memory) For each code: [code, 1 if we
+#: keep it now, stored seq (-1: no room), stored version]. Takes rooms with no keeper or a dead
+#: one, and notes this process among each room's followers.
 CLAIM = (
     _ALIVE
     + """
@@ -139,6 +152,9 @@ for i = 5, #ARGV do
   local held = redis.call('HMGET', prefix .. 'room:' .. code, 'seq', 'version')
   local mine = 0
   if held[1] then
+    local followers = prefix .. 'followers:' .. code
+    redis.call('SADD', followers, name)
+    redis.call('EXPIRE', followers, ttl)
     local key = prefix .. 'keeper:' .. code
     local keeper = redis.call('GET', key)
     if keeper == me then
@@ -236,8 +252,9 @@ return '[' .. table.concat(out, ',') .. ']'
 
 
 class Notice(NamedTuple):
-    """A room change another process (or this one) stored: read from its channel."""
+    """A room change another process stored, read from this process's channel."""
 
+    code: str
     seq: int
     version: str
     parent: str
@@ -261,20 +278,21 @@ class Status(NamedTuple):
     version: str
 
 
-#: The notice that says a room was deleted.
-GONE = Notice(-1, "", "", b"", b"")
+#: The seq of a notice that says a room was deleted.
+GONE = -1
 
 
 def read_notice(data: bytes) -> Notice | None:
-    """A notice from its bytes (GONE for a deleted room), None if it is not one."""
+    """A notice from its bytes (seq GONE for a deleted room), None if it is not one."""
     head, _, rest = data.partition(b"\n")
-    if head == b"gone":
-        return GONE
     parts = head.split(b" ")
-    if len(parts) != 3 or not parts[0].isdigit():
+    if len(parts) == 2 and parts[1] == b"gone":
+        return Notice(parts[0].decode(), GONE, "", "", b"", b"")
+    if len(parts) != 4 or not parts[1].isdigit():
         return None
     events, _, state = rest.partition(b"\n")
-    return Notice(int(parts[0]), parts[1].decode(), parts[2].decode(), events, state)
+    code, seq, version, parent = (part.decode() for part in parts)
+    return Notice(code, int(seq), version, parent, events, state)
 
 
 class _Script(NamedTuple):
@@ -325,9 +343,9 @@ class Cluster:
         self.id = f"{name}/{self.incarnation}"
         self.lease = lease
         self.prefix = store.prefix.decode()
-        db = store.address.db
-        self.channel_head = f"{self.prefix}{db}:room:"
-        self.on_notice: Callable[[str, bytes], None] = lambda code, data: None
+        self.channel_head = f"{self.prefix}{store.address.db}:process:".encode()
+        self.channel = self.channel_head + name.encode()
+        self.on_notice: Callable[[bytes], None] = lambda data: None
         self._subscriber: asyncio_redis.Connection | None = None
         self._listening: asyncio.Task[None] | None = None
         self._marks: dict[bytes, asyncio.Future[None]] = {}
@@ -337,10 +355,6 @@ class Cluster:
 
     def _key(self, *parts: str) -> bytes:
         return (self.prefix + ":".join(parts)).encode()
-
-    def channel(self, code: str) -> bytes:
-        """The pub/sub channel of a room's notices."""
-        return (self.channel_head + code).encode()
 
     @property
     def ttl(self) -> int:
@@ -357,20 +371,32 @@ class Cluster:
         RoomChanged (nothing written) when Redis holds another version than `parent`.
         """
         version = secrets.token_hex(8)
-        head = b"%d %s %s\n%s\n" % (seq, version.encode(), parent.encode(), events)
-        keys = [self.store.room_key(code), self.store.rooms_key, self._key("public")]
+        head = b"%s %d %s %s\n%s\n" % (
+            code.encode(),
+            seq,
+            version.encode(),
+            parent.encode(),
+            events,
+        )
+        keys = [
+            self.store.room_key(code),
+            self.store.rooms_key,
+            self._key("public"),
+            self._key("followers", code),
+        ]
         args = [
             _bytes(seq),
             state,
             _bytes(self.ttl),
             code.encode(),
-            self.channel(code),
+            self.channel_head,
             head,
             summary,
             version.encode(),
             parent.encode(),
             self.id.encode(),
             _bytes(PRIORITY_MS),
+            self.name.encode(),
         ]
         stored = await self._run(f"save room {code}", "save", keys, args)
         if stored != -1:
@@ -398,6 +424,19 @@ class Cluster:
             return None
         return Loaded(int(seq), version.decode() if version else NO_VERSION, state)
 
+    async def head(self, code: str) -> tuple[int, str] | None:
+        """The stored seq and version of a room, or None."""
+
+        async def run(connection: asyncio_redis.Connection) -> list[bytes | None]:
+            reply = await connection.hmget(self.store.room_key(code), [b"seq", b"version"])
+            values: list[bytes | None] = await reply.aslist()
+            return values
+
+        seq, version = await self.store._call(f"read room {code}", run)
+        if seq is None:
+            return None
+        return int(seq), version.decode() if version else NO_VERSION
+
     async def delete(self, code: str, version: str) -> bool:
         """Delete a room still at `version`, tell the others; False if it changed meanwhile."""
         keys = [
@@ -406,24 +445,45 @@ class Cluster:
             self._key("public"),
             self._key("keeper", code),
             self._key("kept", self.name),
+            self._key("followers", code),
         ]
-        args = [version.encode(), code.encode(), self.channel(code)]
+        args = [version.encode(), code.encode(), self.channel_head, self.name.encode()]
         return bool(await self._run(f"delete room {code}", "delete", keys, args))
 
     async def create(self, code: str) -> bool:
-        """Take a fresh room code (and keep the room); False if it is in use."""
-        keys = [self.store.room_key(code), self._key("keeper", code), self._key("kept", self.name)]
-        args = [self.id.encode(), code.encode(), _bytes(self.ttl)]
+        """Take a fresh room code (kept and followed here); False if it is in use."""
+        keys = [
+            self.store.room_key(code),
+            self._key("keeper", code),
+            self._key("kept", self.name),
+            self._key("followers", code),
+        ]
+        args = [self.id.encode(), code.encode(), _bytes(self.ttl), self.name.encode()]
         return bool(await self._run(f"create room {code}", "create", keys, args))
 
     async def release(self, code: str) -> None:
         """Give up a code taken by `create` whose room was never stored."""
 
         async def run(connection: asyncio_redis.Connection) -> None:
-            await connection.delete([self._key("keeper", code)])
+            await connection.delete([self._key("keeper", code), self._key("followers", code)])
             await connection.srem(self._key("kept", self.name), [code.encode()])
 
         await self.store._call(f"release room {code}", run)
+
+    async def follow(self, code: str) -> None:
+        """Have this process told of the room's changes (before reading it)."""
+        key = self._key("followers", code)
+
+        async def run(connection: asyncio_redis.Connection) -> None:
+            await connection.sadd(key, [self.name.encode()])
+            await connection.expire(key, self.ttl)
+
+        await self.store._call(f"follow room {code}", run)
+
+    async def unfollow(self, code: str) -> None:
+        """Stop being told of the room's changes."""
+        key = self._key("followers", code)
+        await self.store._call(f"unfollow room {code}", lambda c: c.srem(key, [self.name.encode()]))
 
     async def public_rooms(self) -> list[dict[str, Any]]:
         """The summaries of public rooms waiting with a free seat, from every process."""
@@ -488,7 +548,7 @@ class Cluster:
         return connection is not None and connection.protocol.is_connected
 
     async def subscribe(self) -> None:
-        """(Re)open the notice connection, subscribe to every room, and check that it works."""
+        """(Re)open the notice connection, subscribe to this process's channel, check it works."""
         self._close_subscriber()
         address = self.store.address
         timeout = self.store.timeout
@@ -510,7 +570,7 @@ class Cluster:
             if address.password:
                 await asyncio.wait_for(connection.auth(address.password.encode()), timeout)
             subscription = await connection.start_subscribe()
-            await subscription.psubscribe([(self.channel_head + "*").encode()])
+            await subscription.subscribe([self.channel])
             self._listening = asyncio.get_running_loop().create_task(self._listen(subscription))
             await self._check_subscription(timeout)
         except (OSError, TimeoutError, asyncio_redis.Error, asyncio_redis.ErrorReply) as error:
@@ -528,7 +588,7 @@ class Cluster:
         arrived: asyncio.Future[None] = loop.create_future()
         self._marks[token] = arrived
         deadline = loop.time() + timeout
-        channel = self.channel("~mark")
+        channel = self.channel
         try:
             while not arrived.done():
                 if loop.time() > deadline:
@@ -542,7 +602,6 @@ class Cluster:
             self._marks.pop(token, None)
 
     async def _listen(self, subscription: Any) -> None:
-        skip = len(self.channel_head)
         while True:
             reply = await subscription.next_published()
             data: bytes = reply.value
@@ -552,7 +611,7 @@ class Cluster:
                     mark.set_result(None)
                 continue
             try:
-                self.on_notice(reply.channel[skip:].decode(), data)
+                self.on_notice(data)
             except Exception:
                 log.exception("a room notice could not be handled")
 

@@ -1,0 +1,155 @@
+"""Two `allfives serve` processes on one Redis against one: moves per second and p99 delay.
+
+Starts a redis-server (from PATH, or $ALLFIVES_REDIS_SERVER) with `appendonly yes` and
+`appendfsync everysec`, then for each layout fresh server processes with `--redis`, and plays
+bench/load.py's full-speed load (R rooms of 4 scripted players; a move's delay runs from sending
+the play to the last of the four receiving its patch):
+
+- `one`: one process, every player on it (what bench/persistence.py calls redis);
+- `split`: two processes, each room's players two and two on both, so every move is saved by
+  one process and reaches the other through Redis (a notice) before its players see it;
+- `spread`: two processes, each room wholly on one of them (alternating): what a second process
+  adds when nginx happens to put a room's players together.
+
+Runs alternate (`--rounds`) so a warm or busy machine favours none. The clients all run in this
+one process, which limits what two servers can show on a small machine.
+
+Usage: uv run python bench/cluster.py [--rooms 40] [--seconds 8] [--rounds 1]
+Prints `name: value` lines.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import itertools
+import os
+import random
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+# bench/ is first on sys.path when this file runs as a script.
+from load import (  # type: ignore[import-not-found]
+    Player,
+    Stats,
+    Table,
+    close_tables,
+    cpu_seconds,
+    percentile,
+    play,
+    report,
+    start_process,
+)
+from persistence import start_redis  # type: ignore[import-not-found]
+from websockets.asyncio.client import connect
+
+LAYOUTS = ("one", "split", "spread")
+
+
+def start_server(redis_url: str) -> tuple[subprocess.Popen[str], str]:
+    """`allfives serve --redis` with limits opened up for one address holding every client."""
+    return start_process(
+        [
+            "-m", "allfives.cli", "serve", "--port", "0", "--bot-delay", "0",
+            "--redis", redis_url,
+            "--max-connections-per-ip", "100000", "--max-rooms-per-ip", "100000",
+            "--rate", "1000", "--burst", "1000", "--log-level", "WARNING",
+        ]
+    )  # fmt: skip
+
+
+async def open_table(urls: list[str], stats: Stats, rng: random.Random) -> Table:
+    """A room whose four players connect to `urls[i % len(urls)]`; started."""
+    table = Table(stats, rng)
+    joined: dict[str, object] = {}
+    for index in range(4):
+        url = urls[index % len(urls)]
+        socket = await connect(url, compression=None, open_timeout=60, max_size=2**20)
+        player = Player(socket, table)
+        table.players.append(player)
+        asyncio.get_running_loop().create_task(player.read())
+        await player.request({"type": "hello", "version": 1, "name": f"P{index}"})
+        if index == 0:
+            rules = {"players": 4, "teams": True, "public": False}
+            joined = await player.request({"type": "create_room", "rules": rules})
+        else:
+            await player.request({"type": "join", "room": joined["room"]})
+    await table.players[0].request({"type": "start", "id": 1})
+    await table.until_all_reach(max(p.seq for p in table.players))
+    return table
+
+
+class Totals(Stats):
+    """Moves, delays and server CPU summed over the runs of one layout."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.server_cpu = 0.0
+
+
+async def run_once(layout: str, rooms: int, seconds: float, redis_url: str, total: Totals) -> None:
+    """Fresh servers for one layout, the load at full speed; adds what was measured to `total`."""
+    count = 1 if layout == "one" else 2
+    servers = [start_server(redis_url) for _ in range(count)]
+    urls = [url for _, url in servers]
+    try:
+        stats = Stats()
+        tables = []
+        for index in range(rooms):
+            chosen = urls if layout == "split" else [urls[index % count]]
+            tables.append(await open_table(chosen, stats, random.Random(index)))
+        stats.delays.clear()
+        stats.moves = 0
+        cpu = sum(cpu_seconds(process.pid) for process, _ in servers)
+        started = time.perf_counter()
+        await play(tables, seconds, 0.0)
+        total.elapsed += time.perf_counter() - started
+        total.server_cpu += sum(cpu_seconds(process.pid) for process, _ in servers) - cpu
+        total.moves += stats.moves
+        total.delays += stats.delays
+        await close_tables(tables)
+    finally:
+        for process, _ in servers:
+            process.terminate()
+        for process, _ in servers:
+            process.wait(10)
+
+
+async def main(args: argparse.Namespace) -> None:
+    totals = {layout: Totals() for layout in LAYOUTS}
+    databases = itertools.count(1)
+    with tempfile.TemporaryDirectory(prefix="allfives-bench-cluster-") as data:
+        redis, redis_url = start_redis(Path(data), "everysec")
+        base = redis_url.rsplit("/", 1)[0]
+        try:
+            for _ in range(args.rounds):
+                for layout in LAYOUTS:
+                    # A database of its own per run: no rooms left over from the one before.
+                    url = f"{base}/{next(databases)}"
+                    await run_once(layout, args.rooms, args.seconds, url, totals[layout])
+        finally:
+            redis.terminate()
+            redis.wait(10)
+    report("rooms", args.rooms)
+    report("cores", os.cpu_count() or 0)
+    for layout, total in totals.items():
+        report(f"{layout} moves/s", total.moves / total.elapsed)
+        report(f"{layout} p50 ms", 1000 * percentile(total.delays, 0.5))
+        report(f"{layout} p99 ms", 1000 * percentile(total.delays, 0.99))
+        report(f"{layout} server cpu ms per move", 1000 * total.server_cpu / max(1, total.moves))
+    one = totals["one"].moves / totals["one"].elapsed
+    report("split/one throughput ratio", totals["split"].moves / totals["split"].elapsed / one)
+    report("spread/one throughput ratio", totals["spread"].moves / totals["spread"].elapsed / one)
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--rooms", type=int, default=40, help="rooms playing at full speed")
+    parser.add_argument("--seconds", type=float, default=8.0, help="seconds per run")
+    parser.add_argument("--rounds", type=int, default=1, help="runs of each layout")
+    asyncio.run(main(parser.parse_args()))
+    os._exit(0)
