@@ -520,6 +520,8 @@ class Server:
         async with live.lock:
             assert hello.token is not None
             seat = live.room.seat_of_token(hello.token)
+            if seat is None and self.cluster is not None and await self._behind(live):
+                seat = live.room.seat_of_token(hello.token)
             if seat is None:
                 raise RoomError(
                     errors.BAD_TOKEN, f"that token holds no seat in room {live.room.code}"
@@ -1050,8 +1052,7 @@ class Server:
         cluster = self.cluster
         assert cluster is not None
         await cluster.beat()
-        if not cluster.subscribed:
-            await cluster.subscribe()
+        await cluster.keep_subscribed()
         for code in await cluster.orphans():
             with contextlib.suppress(RoomError):
                 self._keep(await self._room(code), True)
@@ -1060,7 +1061,8 @@ class Server:
             live = self.rooms.get(code)
             if live is None:
                 continue
-            self._keep(live, status.kept)
+            if status.seq >= 0:  # else Redis lost the room: `_follow_redis` writes it back
+                self._keep(live, status.kept)
             if status.version != live.version and not live.lock.locked():
                 self._spawn(self._follow_redis(live, status.seq))
         await self._check_presence()
@@ -1078,10 +1080,10 @@ class Server:
         kept = [live for live in self.rooms.values() if live.kept]
         ids = {via for live in kept for via in live.room.state.links.values()}
         ids.update(via for live in kept for via in live.room.state.watchers)
-        alive = await self.cluster.alive(ids)
+        dead = ids - await self.cluster.alive(ids)
 
         def drop(room: Room) -> tuple[None, list[Any]]:
-            room.drop_links(alive, time.time())
+            room.drop_links(dead, time.time())
             return None, []
 
         for live in kept:

@@ -577,6 +577,17 @@ class Cluster:
             self._close_subscriber()
             raise StoreUnavailable(f"cannot subscribe to room notices: {error}") from None
 
+    async def keep_subscribed(self) -> None:
+        """Check that the notice connection works (a mark comes back); else open it again."""
+        if self.subscribed:
+            try:
+                await self._check_subscription(self.store.timeout)
+            except TimeoutError:
+                log.warning("room notices stopped arriving; subscribing again")
+            else:
+                return
+        await self.subscribe()
+
     async def _check_subscription(self, timeout: float) -> None:
         """Publish marks until one comes back on the notice connection (the subscription is on).
 

@@ -355,10 +355,11 @@ class Room:
                 state.watchers.pop(via, None)
         self._changed(now)
 
-    def drop_links(self, alive: Collection[str], now: float = 0.0) -> bool:
-        """Mark away the players, and forget the spectators, of processes not in `alive`.
+    def drop_links(self, dead: Collection[str], now: float = 0.0) -> bool:
+        """Mark away the players, and forget the spectators, of the server processes in `dead`.
 
-        A connected seat with no link counts as linked to a dead process. True if that changed
+        A connected seat with no link counts as linked to a dead process too (several processes
+        always link seats), and spectators are those `watchers` counts. True if that changed
         anything (then it is a change, with a new seq).
         """
         state = self.state
@@ -366,11 +367,12 @@ class Room:
         for index, held in enumerate(state.seats):
             if held is None or held.kind != "human" or not held.connected:
                 continue
-            if state.links.get(index) not in alive:
+            link = state.links.get(index)
+            if link is None or link in dead:
                 held.connected = False
                 state.links.pop(index, None)
                 changed = True
-        watchers = {via: count for via, count in state.watchers.items() if via in alive}
+        watchers = {via: count for via, count in state.watchers.items() if via not in dead}
         spectators = sum(watchers.values())
         if watchers != state.watchers or spectators != state.spectators:
             state.watchers, state.spectators = watchers, spectators

@@ -31,6 +31,7 @@ from protocol.views import AnyEvent, ChatLine, Passed, Played
 from server.app import Config, Server, run_server
 from server.records import match_of
 from server.redis_store import RedisStore
+from server.room import Room
 from server.store import MemoryStore
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -60,6 +61,12 @@ class CheckedState(ClientState):
         events = super().on_patch(message)
         self.events += events
         return events
+
+
+def held(client: Client) -> CheckedState:
+    """What a client holds, with its events."""
+    assert isinstance(client.state, CheckedState)
+    return client.state
 
 
 async def open_client(url: str, name: str, **hello: Any) -> Client:
@@ -195,10 +202,10 @@ async def test_players_on_two_servers_play_a_match_with_bots(redis_server: Redis
         assert ann.document["game"]["scores"] == sue.document["game"]["scores"]
         for client in players:
             check_resync(client, await client.request("resync"))
-        assert sum(c.state.checked for c in players) >= 5  # type: ignore[attr-defined]
+        assert sum(held(c).checked for c in players) >= 5
         record = await bob.request("record")
         assert isinstance(record, msg.RecordReply)
-        check_record(record.record, sue.document, sue.state.events)  # type: ignore[attr-defined]
+        check_record(record.record, sue.document, held(sue).events)
         assert a.rooms[joined.room].kept and not b.rooms[joined.room].kept
 
 
@@ -239,7 +246,7 @@ async def test_commands_sent_at_once_on_two_servers_are_applied_once_each_in_one
             assert isinstance(reply, msg.Ack), reply
         await asyncio.gather(ann.settle(0.2), bob.settle(0.2))
         said = {
-            c.name: [(e.name, e.text) for e in c.state.events if isinstance(e, ChatLine)]  # type: ignore[attr-defined]
+            c.name: [(e.name, e.text) for e in held(c).events if isinstance(e, ChatLine)]
             for c in (ann, bob)
         }
         assert said["Ann"] == said["Bob"], "the two servers applied the lines in other orders"
@@ -311,7 +318,7 @@ async def test_a_resync_during_a_save_answers_with_the_document_of_its_seq() -> 
         await asyncio.gather(ann.settle(0.3), bob.settle(0.1))
         check_resync(bob, await bob.request("resync"))
         assert [line["text"] for line in bob.document["chat"]] == ["one", "two", "three"]
-        assert bob.state.checked >= 4  # type: ignore[attr-defined]
+        assert held(bob).checked >= 4
 
 
 # -- server processes on loopback, one killed ------------------------------------------------
@@ -375,7 +382,17 @@ async def test_a_server_killed_mid_hand_its_players_and_bots_carry_on_through_th
             game = sue.document["game"]
             return game is not None and sum(e["type"] == "played" for e in game["history"]) >= 5
 
+        # Cy, alone with a bot in a room of the first server, will not come back.
+        cy = await open_client(first.url, "Cy")
+        alone = await cy.request("create_room", rules={"players": 2, "target": 50})
+        assert isinstance(alone, msg.Joined) and alone.room is not None
+        assert isinstance(await cy.request("add_bot", level="easy"), msg.Ack)
+        assert isinstance(await cy.request("start"), msg.Ack)
+
         await play([ann, bob, sue], rng, mid_hand)
+        store = RedisStore(redis_server.url)
+        before = await store.load_room(alone.room)
+        assert before is not None
         await first.kill()
         killed = time.monotonic()
 
@@ -383,10 +400,10 @@ async def test_a_server_killed_mid_hand_its_players_and_bots_carry_on_through_th
         ann = await reconnect(ann, second.url)
         players = [ann, bob, sue]
         bots = {2, 3}
-        seen = len(moves_in(sue.state.events))  # type: ignore[attr-defined]
+        seen = len(moves_in(held(sue).events))
 
         def a_bot_moved() -> bool:
-            later = moves_in(sue.state.events)[seen:]  # type: ignore[attr-defined]
+            later = moves_in(held(sue).events)[seen:]
             return any(seat in bots for seat, _, _ in later) or finished(players)()
 
         await play(players, rng, a_bot_moved, timeout=20)
@@ -397,10 +414,52 @@ async def test_a_server_killed_mid_hand_its_players_and_bots_carry_on_through_th
             check_resync(client, await client.request("resync"))
         record = await bob.request("record")
         assert isinstance(record, msg.RecordReply)
-        check_record(record.record, sue.document, sue.state.events)  # type: ignore[attr-defined]
+        check_record(record.record, sue.document, held(sue).events)
         assert ann.document["seats"][0]["connected"] is True
+
+        # Cy's room was held by no one left: the second server took it, marked Cy away and
+        # let a stand-in play for him; its match went on to the end without a client.
+        async def cy_finished() -> Room:
+            stored = await store.load_room(alone.room)  # type: ignore[arg-type]
+            assert stored is not None
+            return Room.from_bytes(stored.state)
+
+        deadline = time.monotonic() + 30
+        while (room := await cy_finished()).phase != "finished":
+            assert time.monotonic() < deadline, f"Cy's room stopped at {room.seq}"
+            await asyncio.sleep(0.2)
+        assert room.seq > before.seq + 10
+        seat = room.seats[0]
+        assert seat is not None and not seat.connected and seat.stand_in
+        await store.close()
     finally:
         await asyncio.gather(first.kill(), second.kill())
+
+
+async def test_a_server_stopping_hands_its_rooms_over_at_once(redis_server: RedisServer) -> None:
+    async with run_server(cluster_config(redis_server)) as b:
+        async with run_server(cluster_config(redis_server)) as a:
+            ann = await open_client(a.url, "Ann")
+            joined = await ann.request("create_room", rules={"players": 3, "target": 100})
+            assert isinstance(joined, msg.Joined) and joined.room is not None
+            await ann.until(lambda m: isinstance(m, msg.Snapshot))
+            bob = await sit(b.url, "Bob", joined.room)
+            assert isinstance(await ann.request("add_bot", level="easy"), msg.Ack)
+            assert isinstance(await ann.request("start"), msg.Ack)
+            await play([ann, bob], random.Random(4), lambda: len(moves_in(held(bob).events)) > 6)
+            assert a.rooms[joined.room].kept and not b.rooms[joined.room].kept
+        stopped = time.monotonic()
+        seen = len(moves_in(held(bob).events))
+        ann = await reconnect(ann, b.url)
+
+        def the_bot_moved() -> bool:
+            later = moves_in(held(bob).events)[seen:]
+            return any(seat == 2 for seat, _, _ in later) or finished([bob])()
+
+        await play([ann, bob], random.Random(5), the_bot_moved)
+        assert time.monotonic() - stopped < LEASE, "the rooms waited for the lease to run out"
+        assert b.rooms[joined.room].kept
+        await play([ann, bob], random.Random(6), finished([ann, bob]))
 
 
 #: The lease of `allfives serve` (Config's default).
