@@ -59,7 +59,7 @@ class HardBot:
         noise: float = 0.1,
         exact: bool = True,
         exact_nodes: int = EXACT_NODES,
-        tells: int = TELL_DRAWS,
+        tell_draws: int = TELL_DRAWS,
     ) -> None:
         self.seed = seed
         self.budget_ms = budget_ms
@@ -68,7 +68,7 @@ class HardBot:
         self.noise = noise
         self.exact = exact
         self.exact_nodes = exact_nodes
-        self.tells = tells
+        self.tell_draws = tell_draws
         #: How many deals the last decision searched.
         self.last_samples = 0
 
@@ -82,7 +82,7 @@ class HardBot:
         start = time.perf_counter()
         share = math.inf if self.budget_ms is None else BUDGET_SHARE * self.budget_ms / 1000.0
         deadline = start + share
-        deals = Deals(view, decision_rng(self.seed, view), self.tells)
+        deals = Deals(view, decision_rng(self.seed, view), self.tell_draws)
         value = outcome_value(view)
         moves = [(int(m.tile), LEAD if m.end is None else int(m.end)) for m in legal]  # type: ignore[arg-type]
         if self.exact and nothing_hidden(view):
