@@ -631,33 +631,46 @@ class Server:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + CHANGE_SECONDS
         checked = self.cluster is None
-        while True:
-            seq = live.room.seq
-            try:
-                result, events = apply(live.room)
-            except RoomError:
-                if checked or not await self._behind(live):
-                    raise
-                checked = True
-                continue
-            if live.room.seq == seq:
+        turn = False  # this process was given the room's next turn, and has not used it
+        try:
+            while True:
+                seq = live.room.seq
+                try:
+                    result, events = apply(live.room)
+                except RoomError:
+                    if checked or not await self._behind(live):
+                        raise
+                    checked = True
+                    continue
+                if live.room.seq == seq:
+                    return result
+                try:
+                    await self._commit(live, events, rollback)
+                except RoomChanged as changed:
+                    self.conflicts += 1
+                    if loop.time() > deadline:
+                        raise StoreUnavailable(f"room {live.room.code} kept changing") from None
+                    if changed.stored == RoomChanged.BUSY:
+                        # Another process has the next turn: its notice comes first.
+                        await self._next_notice(live, GAP_WAIT)
+                        if live.inbox:
+                            await self._catch_up(live, max(live.inbox))
+                    else:
+                        turn = True
+                        await self._catch_up(live, changed.stored)
+                    self._require_open(live)
+                    continue
+                turn = False
                 return result
-            try:
-                await self._commit(live, events, rollback)
-            except RoomChanged as changed:
-                self.conflicts += 1
-                if loop.time() > deadline:
-                    raise StoreUnavailable(f"room {live.room.code} kept changing") from None
-                if changed.stored == RoomChanged.BUSY:
-                    # Another process has the next turn: its notice comes first.
-                    await self._next_notice(live, GAP_WAIT)
-                    if live.inbox:
-                        await self._catch_up(live, max(live.inbox))
-                else:
-                    await self._catch_up(live, changed.stored)
-                self._require_open(live)
-                continue
-            return result
+        finally:
+            if turn and self.cluster is not None:
+                # Refused after all, or no change left to make: let the others go first.
+                self._spawn(self._yield_turn(live.room.code))
+
+    async def _yield_turn(self, code: str) -> None:
+        assert self.cluster is not None
+        with contextlib.suppress(StoreUnavailable):
+            await self.cluster.yield_turn(code)
 
     async def _behind(self, live: LiveRoom) -> bool:
         """Under the lock: whether Redis holds another version of the room (then caught up)."""
@@ -935,6 +948,8 @@ class Server:
 
     async def _follow(self, live: LiveRoom) -> None:
         async with live.lock:
+            for seq in [seq for seq in live.inbox if seq <= live.saved_seq]:
+                del live.inbox[seq]  # taken meanwhile, by a command that caught up
             if self.rooms.get(live.room.code) is live and live.inbox:
                 await self._catch_up(live, max(live.inbox))
 

@@ -101,6 +101,14 @@ end
 return -1
 """
 
+#: KEYS: room. ARGV: process id. Gives up the room's next turn, if this process has it.
+YIELD = """
+if redis.call('HGET', KEYS[1], 'next') == ARGV[1] then
+  redis.call('HDEL', KEYS[1], 'next', 'next_until')
+end
+return 1
+"""
+
 #: KEYS: room, room set. ARGV: seq, state, version, ttl, code. Writes a room Redis lost (or
 #: holds older) back; returns -1, or the stored seq when Redis holds as new or newer.
 RESTORE = """
@@ -309,6 +317,7 @@ _SCRIPTS = {
     for name, source in {
         "save": SAVE,
         "restore": RESTORE,
+        "yield": YIELD,
         "delete": DELETE,
         "create": CREATE,
         "claim": CLAIM,
@@ -402,6 +411,11 @@ class Cluster:
         if stored != -1:
             raise RoomChanged(code, seq, stored)
         return version
+
+    async def yield_turn(self, code: str) -> None:
+        """Give up the room's next turn (given when a save was refused) without saving."""
+        keys = [self.store.room_key(code)]
+        await self._run(f"yield room {code}", "yield", keys, [self.id.encode()])
 
     async def restore(self, code: str, seq: int, state: bytes, version: str) -> bool:
         """Write back a room Redis lost or holds older; False if it holds as new a change."""
