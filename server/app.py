@@ -992,11 +992,12 @@ class Server:
         if stored is None or stored.seq < live.saved_seq:
             if await self.cluster.restore(code, live.saved_seq, live.saved, live.version):
                 log.warning("room %s: Redis had lost change %d: written back", code, live.saved_seq)
-                return
+                # Another process may hold a newer copy: it writes it back at its next beat.
+                await asyncio.sleep(self.cluster.lease / 2)
             stored = await self.cluster.load(code)
             if stored is None:
                 return
-        if stored.version != live.version:
+        if stored.version != live.version and stored.seq >= live.saved_seq:
             self._adopt_state(live, stored.seq, stored.version, stored.state)
 
     def _adopt(self, live: LiveRoom, notice: Notice) -> None:
