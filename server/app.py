@@ -22,8 +22,9 @@ Several processes: with a `RedisStore`, the server joins the other processes on 
 version, and when another process changed the room first, the server catches up (from the
 notices every save publishes, or from Redis) and applies the command again (`_change`). Notices
 of other processes' changes are adopted in seq order and sent on as patches. Only the room's
-keeper runs its bots and turn clock; `_tend` renews this process's lease, takes the rooms of dead
-processes, follows Redis, fixes presence and expires empty rooms. See docs/persistence.md.
+keeper runs its bots and turn clock. `_renew_lease` keeps this process's lease; `_tend` takes the
+rooms of dead processes, follows Redis, fixes presence and expires empty rooms. See
+docs/persistence.md, "Several server processes".
 
 Frames are written at once; a connection's send queue is its write buffer, bounded at
 `send_buffer` bytes: a client that does not read is closed (1008) instead of slowing its room.
@@ -297,6 +298,7 @@ class Server:
                 await self.websocket_server.wait_closed()
                 raise
             self.starting = False
+            self._spawn(self._renew_lease())
             self._spawn(self._tend())
         else:
             self._spawn(self._sweep())
@@ -1051,6 +1053,16 @@ class Server:
                 live.discard(connection)
                 connection.room, connection.seat, connection.spectating = None, None, False
 
+    async def _renew_lease(self) -> None:
+        """Every third of the lease, whatever else is slow: renew it."""
+        assert self.cluster is not None
+        while True:
+            await asyncio.sleep(self.cluster.lease / 3)
+            try:
+                await self.cluster.beat()
+            except StoreUnavailable as error:
+                log.warning("lease not renewed: %s", error)
+
     async def _tend(self) -> None:
         """Every third of the lease: `_tend_once`, logging what fails."""
         assert self.cluster is not None
@@ -1064,10 +1076,9 @@ class Server:
                 log.exception("cluster upkeep failed")
 
     async def _tend_once(self) -> None:
-        """Renew the lease, take orphaned rooms, follow Redis, fix presence, expire rooms."""
+        """Take orphaned rooms, follow Redis, fix presence, expire rooms."""
         cluster = self.cluster
         assert cluster is not None
-        await cluster.beat()
         await cluster.keep_subscribed()
         for code in await cluster.orphans():
             with contextlib.suppress(RoomError):
