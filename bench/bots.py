@@ -10,7 +10,13 @@ from __future__ import annotations
 
 import argparse
 import random
+import sys
 import time
+from pathlib import Path
+
+# Run as a script, this folder comes first on sys.path, and bench/engine.py would hide the package.
+if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
+    sys.path.pop(0)
 
 from engine import Match, Rules, View
 from engine.bots import HardBot, NormalBot
