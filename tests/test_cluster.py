@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import random
 import signal
 import sys
@@ -110,13 +111,17 @@ async def play(
 ) -> None:
     """Each client plays a random legal move on its turn until `done()`; resyncs now and then."""
     deadline = time.monotonic() + timeout
-    sent: dict[str, int | None] = {}
+    sent: dict[str, tuple[int, int]] = {}
     rounds = 0
     while not done():
         assert time.monotonic() < deadline, f"stuck at {[c.state.seq for c in clients]}"
         for client in clients:
-            if client.my_turn() and sent.get(client.name) != client.state.seq:
-                sent[client.name] = client.state.seq
+            if not client.my_turn():
+                continue
+            game = client.document["game"]
+            turn = (game["hand_number"], len(game["history"]))  # a chat line changes the seq
+            if sent.get(client.name) != turn:
+                sent[client.name] = turn
                 choice = rng.choice(client.document["game"]["legal"])
                 if choice.get("pass"):
                     await client.send("pass")
@@ -207,10 +212,22 @@ async def test_players_on_two_servers_play_a_match_with_bots(redis_server: Redis
         assert isinstance(await ann.request("start"), msg.Ack)
         players = [ann, bob, sue]
 
-        await play(players, random.Random(1), finished(players))
+        async def chatter(rng: random.Random) -> None:
+            # Chat lines from both servers meet the moves: compare-and-set at work.
+            for number in itertools.count():
+                await rng.choice(players).send("chat", text=f"line {number}")
+                await asyncio.sleep(rng.uniform(0.002, 0.01))
 
-        await asyncio.gather(*(c.settle(0.1) for c in players))
+        chatting = asyncio.get_running_loop().create_task(chatter(random.Random(2)))
+        try:
+            await play(players, random.Random(1), finished(players))
+        finally:
+            chatting.cancel()
+
+        await asyncio.gather(*(c.settle(0.2) for c in players))
         assert ann.state.seq == bob.state.seq == sue.state.seq
+        said = [[e.text for e in held(c).events if isinstance(e, ChatLine)] for c in players]
+        assert said[0] == said[1] == said[2] and len(said[0]) >= 5
         assert ann.document["game"]["scores"] == sue.document["game"]["scores"]
         for client in players:
             await check_resync(client)
