@@ -1091,15 +1091,23 @@ class Server:
             if status.seq >= 0:  # else Redis lost the room: `_follow_redis` writes it back
                 self._keep(live, status.kept)
             if status.version != live.version and not live.lock.locked():
-                self._spawn(self._follow_redis(live, status.seq))
+                self._spawn(self._follow_redis(live))
         await self._check_presence()
         await self._let_go()
         await self._expire_empty()
 
-    async def _follow_redis(self, live: LiveRoom, seq: int) -> None:
+    async def _follow_redis(self, live: LiveRoom) -> None:
+        """Catch up with Redis, whose version of the room differed from this copy's a moment ago.
+
+        Read again under the lock: the copy may have caught up meanwhile, or a notice be on its way.
+        """
+        assert self.cluster is not None
         async with live.lock:
-            if self.rooms.get(live.room.code) is live:
-                await self._catch_up(live, seq)
+            if self.rooms.get(live.room.code) is not live:
+                return
+            stored = await self.cluster.head(live.room.code)
+            if stored is None or stored[1] != live.version:
+                await self._catch_up(live, -1 if stored is None else stored[0])
 
     async def _check_presence(self) -> None:
         """Kept rooms: mark away the players of dead processes; all rooms: this one's own."""
