@@ -173,29 +173,14 @@ class Match(msgspec.Struct, kw_only=True):
 
     def copy(self) -> Match:
         """An independent copy of the state, for search."""
-        return Match(
-            rules=self.rules,
-            seed=self.seed,
-            hand_number=self.hand_number,
-            leader=self.leader,
-            hands=list(self.hands),
-            boneyard=self.boneyard,
-            drawn=self.drawn,
-            layout=self.layout.copy(),
-            turn=self.turn,
-            passes=self.passes,
-            forced=self.forced,
-            stuck=self.stuck,
-            scores=list(self.scores),
-            over=self.over,
-            winner=self.winner,
-            events=list(self.events),
-            record=[
-                HandRecord(deal=h.deal, moves=list(h.moves), result=h.result) for h in self.record
-            ],
-            last_hand=self.last_hand,
-            pending_deals=list(self.pending_deals),
-        )
+        twin = self.copy_for_search()
+        twin.events = list(self.events)
+        twin.record = [
+            HandRecord(deal=h.deal, moves=list(h.moves), result=h.result) for h in self.record
+        ]
+        twin.pending_deals = list(self.pending_deals)
+        twin.drew_this_turn = self.drew_this_turn
+        return twin
 
     def copy_for_search(self) -> Match:
         """A cheaper independent copy that forgets the record and the history: for rollouts."""

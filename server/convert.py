@@ -13,6 +13,7 @@ from engine import events as engine_events
 from protocol import views as wire
 from protocol.rules import RoomRules
 from protocol.tiles import END_NAMES, EndName
+from server.records import rules_from_wire
 
 END_BY_NAME = {name: End(index) for index, name in enumerate(END_NAMES)}
 WIRE_ENDS: tuple[EndName, ...] = ("west", "east", "north", "south")
@@ -20,14 +21,7 @@ WIRE_ENDS: tuple[EndName, ...] = ("west", "east", "north", "south")
 
 def engine_rules(rules: RoomRules) -> Rules:
     """The engine's rules for a room's rules (RulesError if the engine refuses them)."""
-    return Rules(
-        players=rules.players,
-        teams=rules.teams,
-        hand_size=rules.hand_size,
-        target=rules.target,
-        end_scoring=rules.end_scoring,
-        reserve=rules.reserve,
-    )
+    return rules_from_wire(rules)
 
 
 def end_name(end: int | None) -> EndName | None:
