@@ -64,6 +64,16 @@ def normalized(match: Match, move: Move) -> Move:
     return move
 
 
+def played_for(rules: Rules, seed: int, rng: random.Random, moves: int) -> Match:
+    """A match after up to `moves` random legal moves (fewer if it ends first)."""
+    match = Match.new(rules, seed=seed)
+    for _ in range(moves):
+        if match.over:
+            break
+        match.apply(match.turn, rng.choice(match.legal_moves()))
+    return match
+
+
 def play_out(rules: Rules, seed: int, rng: random.Random, probe: bool) -> Match:
     """Play a random match to its end, checking the invariants after every move."""
     match = Match.new(rules, seed=seed)
@@ -155,11 +165,7 @@ def test_a_record_replays_to_the_same_scores(rules: Rules, seed: int, rng: rando
 def test_a_view_never_depends_on_tiles_its_seat_cannot_see(
     rules: Rules, seed: int, rng: random.Random, stop: int
 ) -> None:
-    match = Match.new(rules, seed=seed)
-    for _ in range(stop):
-        if match.over:
-            break
-        match.apply(match.turn, rng.choice(match.legal_moves()))
+    match = played_for(rules, seed, rng, stop)
     for seat in [*range(rules.players), None]:
         view = match.view_for(seat)
         if seat is not None:
@@ -197,11 +203,7 @@ def test_a_view_never_depends_on_tiles_its_seat_cannot_see(
 def test_the_state_encodes_to_bytes_and_back(
     rules: Rules, seed: int, rng: random.Random, stop: int
 ) -> None:
-    match = Match.new(rules, seed=seed)
-    for _ in range(stop):
-        if match.over:
-            break
-        match.apply(match.turn, rng.choice(match.legal_moves()))
+    match = played_for(rules, seed, rng, stop)
     again = Match.from_bytes(match.to_bytes())
     assert again == match
     if not match.over:
@@ -220,11 +222,7 @@ def test_the_state_encodes_to_bytes_and_back(
 def test_a_state_rebuilt_from_a_view_and_the_true_hidden_tiles_plays_on_identically(
     rules: Rules, seed: int, rng: random.Random, stop: int
 ) -> None:
-    match = Match.new(rules, seed=seed)
-    for _ in range(stop):
-        if match.over:
-            break
-        match.apply(match.turn, rng.choice(match.legal_moves()))
+    match = played_for(rules, seed, rng, stop)
     if match.over:
         return
     view = match.view_for(match.turn)
