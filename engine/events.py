@@ -8,13 +8,17 @@ import msgspec
 
 
 class Played(msgspec.Struct, tag="played", frozen=True, gc=False):
-    """A seat placed a tile; `end` is None for the lead. `points` is what the ends total scored."""
+    """A seat placed a tile; `end` is None for the lead. `points` is what the ends total scored.
+
+    `flipped`: a lead written low number first, its low number west (5.1).
+    """
 
     seat: int
     tile: int
     end: int | None
     total: int
     points: int
+    flipped: bool = False
 
 
 class Drew(msgspec.Struct, tag="drew", frozen=True, gc=False):

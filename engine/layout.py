@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import msgspec
 
-from engine.tiles import HIGH, IS_DOUBLE, LOW, SUIT, End, Tile
+from engine.tiles import HIGH, IS_DOUBLE, LOW, SUIT, End, Tile, is_written_low_first
 
 NOT_OPEN = -1
 
@@ -51,19 +51,23 @@ class Layout(msgspec.Struct, kw_only=True):
         lo = LOW[tile]
         return [e for e in range(4) if o[e] >= 0 and (o[e] == h or o[e] == lo)]
 
-    def place_lead(self, tile: int) -> None:
-        """Lead a tile: its first-written number faces west (5.1); a double is the spinner (5.3)."""
-        h, lo = HIGH[tile], LOW[tile]
-        self.lead = (h, lo)
-        self.open = [h, lo, NOT_OPEN, NOT_OPEN]
-        if h == lo:
-            self.spinner = h
+    def place_lead(self, tile: int, flipped: bool = False) -> None:
+        """Lead a tile: its first-written number faces west (5.1); a double is the spinner (5.3).
+
+        A tile is written high number first (`6-1`: 6 west); `flipped` leads it written low
+        number first (`1-6`: 1 west, 6 east).
+        """
+        west, east = (LOW[tile], HIGH[tile]) if flipped else (HIGH[tile], LOW[tile])
+        self.lead = (west, east)
+        self.open = [west, east, NOT_OPEN, NOT_OPEN]
+        if west == east:
+            self.spinner = west
             self.spinner_end = NOT_OPEN
             self.spinner_sides = [True, True]
             self.weight = [0, 0, 0, 0]
         else:
-            self.weight = [h, lo, 0, 0]
-        self.playable = SUIT[h] | SUIT[lo]
+            self.weight = [west, east, 0, 0]
+        self.playable = SUIT[west] | SUIT[east]
 
     def place(self, tile: int, end: int) -> None:
         """Join a tile to an open end it matches (5.2); the caller has checked that it matches."""
@@ -152,7 +156,8 @@ def layout_from(text: str) -> tuple[Layout, list[int]]:
         if words[0] == "lead":
             if not layout.empty:
                 raise ValueError("only the first tile leads")
-            layout.place_lead(Tile.parse(words[1]))
+            tile = Tile.parse(words[1])
+            layout.place_lead(tile, flipped=is_written_low_first(words[1]))
         else:
             tile = Tile.parse(words[0])
             end = End.parse(words[1])

@@ -27,6 +27,7 @@ from engine.rules import Rules, round5
 from engine.tiles import (
     ALL_TILES,
     FULL_SET,
+    IS_DOUBLE,
     SUIT,
     TILE_COUNT,
     End,
@@ -49,7 +50,10 @@ class Deal(msgspec.Struct, frozen=True):
 
 
 class RecordedMove(msgspec.Struct, array_like=True, frozen=True, gc=False):
-    """One turn as a record keeps it: a play (tile, end or None for the lead) or a pass (no tile)."""
+    """One turn as a record keeps it: a play (tile, end or None for the lead) or a pass (no tile).
+
+    `flipped`: a lead written low number first (5.1).
+    """
 
     seat: int
     tile: int
@@ -57,6 +61,7 @@ class RecordedMove(msgspec.Struct, array_like=True, frozen=True, gc=False):
     drew: int
     total: int
     points: int
+    flipped: bool = False
 
 
 class HandRecord(msgspec.Struct):
@@ -294,7 +299,7 @@ class Match(msgspec.Struct, kw_only=True):
         if tile == NO_TILE:
             self._pass(seat)
         else:
-            self._play(seat, tile, end)
+            self._play(seat, tile, end, move.flipped and end == NO_TILE and not IS_DOUBLE[tile])
         if self.events is not events:  # a new hand began: its history starts afresh
             return events[first_event:] + self.events
         return events[first_event:]
@@ -362,20 +367,22 @@ class Match(msgspec.Struct, kw_only=True):
         names = " or ".join(End(e).name.lower() for e in fits)
         raise IllegalMove("end_required", "5.6", f"{ALL_TILES[tile]} fits {names}: name the end")
 
-    def _play(self, seat: int, tile: int, end: int) -> None:
+    def _play(self, seat: int, tile: int, end: int, flipped: bool = False) -> None:
         rules = self.rules
         self.hands[seat] &= ~(1 << tile)
         layout = self.layout
         if end == NO_TILE:
-            layout.place_lead(tile)
+            layout.place_lead(tile, flipped)
         else:
             layout.place(tile, end)
         total = layout.total()
         points = total if total % 5 == 0 else 0
         drew = self.drew_this_turn
         self.drew_this_turn = 0
-        self.events.append(Played(seat, tile, None if end == NO_TILE else end, total, points))
-        self.record[-1].moves.append(RecordedMove(seat, tile, end, drew, total, points))
+        self.events.append(
+            Played(seat, tile, None if end == NO_TILE else end, total, points, flipped)
+        )
+        self.record[-1].moves.append(RecordedMove(seat, tile, end, drew, total, points, flipped))
         self.passes = 0
         if points:
             side = rules.side_of(seat)

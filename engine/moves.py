@@ -4,14 +4,19 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from engine.tiles import ALL_TILES, End, Tile
+from engine.tiles import ALL_TILES, End, Tile, is_written_low_first
 
 
 class Move(NamedTuple):
-    """A play (`tile`, and `end` where the tile fits more than one end) or, with no tile, a pass."""
+    """A play (`tile`, and `end` where the tile fits more than one end) or, with no tile, a pass.
+
+    A lead takes no end; its first-written number faces west (5.1). A lead written low number
+    first (`1-6`: 1 west, 6 east) is `flipped`; `flipped` means nothing for any other move.
+    """
 
     tile: Tile | None = None
     end: End | None = None
+    flipped: bool = False
 
     @property
     def is_pass(self) -> bool:
@@ -20,19 +25,47 @@ class Move(NamedTuple):
 
     @classmethod
     def parse(cls, text: str) -> Move:
-        """Parse ``"pass"``, ``"5-3"`` or ``"5-3 east"`` (``"5-3 e"``)."""
+        """Parse ``"pass"``, ``"5-3"``, ``"3-5"`` (a lead: 3 west) or ``"5-3 east"`` (``"5-3 e"``)."""
         words = text.split()
         if words == ["pass"]:
             return PASS
         if len(words) not in (1, 2):
             raise ValueError(f"not a move: {text!r} (write 5-3, 5-3 east or pass)")
         end = End.parse(words[1]) if len(words) == 2 else None
-        return cls(Tile.parse(words[0]), end)
+        return cls.written(words[0], end)
+
+    @classmethod
+    def written(cls, tile: str, end: End | None = None) -> Move:
+        """The play of a tile as written: ``"1-6"`` with no end is a lead with 1 west (5.1)."""
+        parsed = Tile.parse(tile)
+        flipped = end is None and is_written_low_first(tile)
+        return cls(parsed, end, flipped)
+
+    @property
+    def west(self) -> int | None:
+        """For a lead, the number that faces west (5.1); None for a pass."""
+        if self.tile is None:
+            return None
+        return self.tile.low if self.flipped else self.tile.high
+
+    def flip(self) -> Move:
+        """The same lead written the other way round (`6-1` <-> `1-6`); a double stays as it is."""
+        if self.tile is None or self.tile.is_double:
+            return self
+        return self._replace(flipped=not self.flipped)
+
+    def written_tile(self) -> str:
+        """The tile as this move writes it: low number first for a flipped lead."""
+        tile = self.tile
+        if tile is None:
+            return ""
+        return f"{tile.low}-{tile.high}" if self.flipped else str(tile)
 
     def __str__(self) -> str:
         if self.tile is None:
             return "pass"
-        return str(self.tile) if self.end is None else f"{self.tile} {self.end}"
+        written = self.written_tile()
+        return written if self.end is None else f"{written} {self.end}"
 
 
 PASS = Move()

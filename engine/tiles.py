@@ -96,6 +96,12 @@ class End(IntEnum):
         raise ValueError(f"not an end: {text!r} (use west, east, north or south)")
 
 
+def is_written_low_first(text: str) -> bool:
+    """Whether a tile written ``"a-b"`` puts the smaller number first (``"1-6"``, not ``"6-1"``)."""
+    first, _, second = text.strip().partition("-")
+    return int(first) < int(second)
+
+
 def tiles_of(mask: int) -> Iterator[Tile]:
     """The tiles of a bitmask, lowest first."""
     while mask:

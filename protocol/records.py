@@ -9,7 +9,7 @@ from msgspec import Struct, field
 
 from protocol.errors import explain_validation
 from protocol.rules import Rules
-from protocol.tiles import ALL_TILES, END_NAMES, normalize_tile
+from protocol.tiles import ALL_TILES, END_NAMES, normalize_tile, parse_tile
 
 RECORD_FORMAT = "allfives-record/1"
 
@@ -172,7 +172,7 @@ def _check_move(move: RecordMove, rules: Rules, where: str) -> None:
             )
     if move.tile is not None:
         try:
-            move.tile = normalize_tile(move.tile)
+            parse_tile(move.tile)  # kept as written: a lead's first number faces west
         except ValueError as error:
             raise RecordFormatError(f"{where}.tile: {error}") from None
 

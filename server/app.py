@@ -494,7 +494,8 @@ class Server:
             view = (await self._command(self._current(connection), connection, message)).hint
             assert view is not None
             move = await self.bots.choose("hard", view)
-            connection.send_message(msg.HintReply(move=convert.move_spec(move), id=message.id))
+            spec = convert.listed_spec(move, view.legal)
+            connection.send_message(msg.HintReply(move=spec, id=message.id))
         else:
             await self._command(self._current(connection), connection, message)
 

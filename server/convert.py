@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from engine import End, Move, Rules, Tile, View
+from engine import ALL_TILES, End, Move, Rules, View
 from engine import events as engine_events
 from protocol import views as wire
 from protocol.rules import RoomRules
@@ -32,9 +32,10 @@ def end_name(end: int | None) -> EndName | None:
 def event(item: engine_events.Event) -> wire.AnyEvent:
     """One engine event as a wire event (a draw says how many tiles, never which)."""
     match item:
-        case engine_events.Played(seat, tile, end, total, points):
+        case engine_events.Played(seat, tile, end, total, points, flipped):
+            written = Move(ALL_TILES[tile], None, flipped).written_tile()
             return wire.Played(
-                seat=seat, tile=str(Tile(tile)), end=end_name(end), total=total, points=points
+                seat=seat, tile=written, end=end_name(end), total=total, points=points
             )
         case engine_events.Drew(seat, count, _):
             return wire.Drew(seat=seat, count=count)
@@ -59,7 +60,12 @@ def move_spec(move: Move, single_end: bool = False) -> wire.MoveSpec:
     if move.tile is None:
         return wire.MoveSpec(pass_=True)
     end = None if single_end else end_name(move.end)
-    return wire.MoveSpec(tile=str(Tile(move.tile)), end=end)
+    return wire.MoveSpec(tile=move.written_tile(), end=end)
+
+
+def listed_spec(move: Move, legal: list[Move]) -> wire.MoveSpec:
+    """A move as `legal_specs` lists it among `legal` (no end where the tile fits only one)."""
+    return move_spec(move, sum(1 for other in legal if other.tile == move.tile) == 1)
 
 
 def legal_specs(legal: list[Move]) -> list[wire.MoveSpec]:
@@ -71,10 +77,13 @@ def legal_specs(legal: list[Move]) -> list[wire.MoveSpec]:
 
 
 def move_of(tile: str | None, end: str | None) -> Move:
-    """A wire play (tile "5-3", end name or None) or pass (tile None) as an engine move."""
+    """A wire play (tile "5-3", end name or None) or pass (tile None) as an engine move.
+
+    A tile with no end keeps its written order: as a lead, "1-6" puts 1 west (5.1).
+    """
     if tile is None:
         return Move()
-    return Move(Tile.parse(tile), None if end is None else END_BY_NAME[end])
+    return Move.written(tile, None if end is None else END_BY_NAME[end])
 
 
 def layout(view: View) -> tuple[wire.Layout, wire.Ends]:

@@ -55,7 +55,8 @@ def record_of(match: Match, names: Sequence[str], computed: bool = True) -> Reco
                 move = RecordMove(seat=m.seat, pass_=True)
             else:
                 end = END_NAMES[m.end] if m.end >= 0 else None
-                move = RecordMove(seat=m.seat, tile=str(ALL_TILES[m.tile]), end=end)
+                written = Move(ALL_TILES[m.tile], None, m.flipped).written_tile()
+                move = RecordMove(seat=m.seat, tile=written, end=end)
             if computed:
                 move.drew = m.drew
                 move.points = m.points
@@ -98,7 +99,7 @@ def _move_of(move: RecordMove) -> Move:
         return Move()
     assert move.tile is not None  # a well-formed record's play names its tile
     end = End(END_NAMES.index(move.end)) if move.end is not None else None
-    return Move(Tile.parse(move.tile), end)
+    return Move.written(move.tile, end)
 
 
 __all__ = [

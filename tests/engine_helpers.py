@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 from engine import ALL_TILES, Deal, Match, Move, Rules, Tile
 
 
@@ -31,3 +33,11 @@ def play(match: Match, *moves: str) -> list[object]:
     for text in moves:
         events += match.apply(match.turn, Move.parse(text))
     return events
+
+
+def random_move(match: Match, rng: random.Random) -> Move:
+    """A random legal move; a lead is written either way round (5.1: its first number faces west)."""
+    move = rng.choice(match.legal_moves())
+    if move.tile is not None and move.end is None and rng.random() < 0.5:
+        return move.flip()
+    return move

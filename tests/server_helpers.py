@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import random
 from collections.abc import Callable
@@ -149,6 +150,8 @@ async def play_out(client: Client, rng: random.Random, timeout: float = 30.0) ->
                 fields = {"tile": choice["tile"]}
                 if choice.get("end") is not None:
                     fields["end"] = choice["end"]
+                elif not client.document["game"]["layout"]["line"] and rng.random() < 0.5:
+                    fields["tile"] = choice["tile"][::-1]  # a lead written the other way round
                 await client.send("play", **fields)
         message = await client.receive(max(0.01, deadline - loop.time()))
         if isinstance(message, msg.Error):
@@ -174,3 +177,18 @@ async def seat_players(
         reply = await host.request("add_bot", level=bots)
         assert isinstance(reply, msg.Ack), reply
     return clients
+
+
+async def until_someone_to_play(clients: list[Client], timeout: float = TIMEOUT) -> Client:
+    """Read on every client until one of them has the turn; returns that client."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        for client in clients:
+            if client.my_turn():
+                return client
+        for client in clients:
+            with contextlib.suppress(TimeoutError):
+                await client.receive(min(0.02, max(0.001, deadline - loop.time())))
+        if loop.time() > deadline:
+            raise TimeoutError("nobody got the turn")

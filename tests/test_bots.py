@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable
 
 import pytest
-from engine_helpers import match_of, play, tiles
+from engine_helpers import match_of, play, random_move, tiles
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -160,7 +160,7 @@ def position_with_a_choice(rules: Rules, seed: int, steps: int) -> Match:
     match = random_position(rules, seed, steps)
     rng = random.Random(seed + 1)
     while not match.over and len(match.legal_moves()) < 2:
-        match.apply(match.turn, rng.choice(match.legal_moves()))
+        match.apply(match.turn, random_move(match, rng))
     return match
 
 
@@ -199,7 +199,7 @@ def test_a_lone_legal_move_is_returned_at_once() -> None:
     rng = random.Random(5)
     match = Match.new(Rules(players=2), seed=5)
     while len(match.legal_moves()) != 1:
-        match.apply(match.turn, rng.choice(match.legal_moves()))
+        match.apply(match.turn, random_move(match, rng))
     bot = HardBot(budget_ms=60_000)
     began = time.perf_counter()
     chosen = bot.choose(match.view_for(match.turn))
@@ -240,7 +240,7 @@ def first_pass_on(numbers: tuple[int, ...]) -> tuple[View, int]:
         match = Match.new(Rules(players=4), seed=seed)
         rng = random.Random(seed)
         while not match.over and match.hand_number == 1:
-            match.apply(match.turn, rng.choice(match.legal_moves()))
+            match.apply(match.turn, random_move(match, rng))
             last = match.events[-1]
             if match.hand_number == 1 and isinstance(last, Passed) and last.open == numbers:
                 if match.hands[last.seat].bit_count() >= 2:
@@ -395,7 +395,7 @@ def test_exact_endgame_search_agrees_with_trying_every_move_on_the_engine(
         and sum(h.bit_count() for h in match.hands) <= 8
         and len(match.legal_moves()) > 1
     ):
-        match.apply(match.turn, rng.choice(match.legal_moves()))
+        match.apply(match.turn, random_move(match, rng))
     assume(not match.over)
     view = match.view_for(match.turn)
     value = outcome_value(view)

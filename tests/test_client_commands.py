@@ -100,6 +100,12 @@ def test_a_tile_is_played_written_in_either_order(typed: str) -> None:
     assert sent(interpret(typed, cross_view())) == [msg.Play(tile="5-4")]
 
 
+@pytest.mark.parametrize(("typed", "lead"), [("4-5", "4-5"), ("5-4", "5-4"), ("2", "5-4")])
+def test_a_lead_is_sent_in_the_order_it_was_typed(typed: str, lead: str) -> None:
+    view = make_view(hand=["5-1", "5-4", "6-3", "2-2"])  # an empty table: this play leads
+    assert sent(interpret(typed, view)) == [msg.Play(tile=lead)]
+
+
 def test_a_tile_that_fits_two_ends_asks_which_and_the_answer_plays_it_there() -> None:
     view = cross_view()
     asked = interpret("5-1", view)

@@ -94,13 +94,16 @@ def test_missing_rules_fields_take_the_rules_md_defaults() -> None:
     assert rules.partnership and rules.target_score == 200 and rules.sides == 2
 
 
-def test_tiles_written_low_end_first_are_read_high_end_first() -> None:
+def test_dealt_tiles_are_read_high_end_first_and_moves_kept_as_written() -> None:
     document = example()
     document["hands"][0]["deal"][3][0] = "3-5"
+    document["hands"][0]["moves"][0]["tile"] = "1-6"
     document["hands"][0]["moves"][1]["tile"] = "3-5"
     document["hands"][0]["boneyard"][0] = "4-4"
     hand = decode_record(json.dumps(document)).hands[0]
-    assert hand.deal[3][0] == "5-3" and hand.moves[1].tile == "5-3"
+    assert hand.deal[3][0] == "5-3"
+    # A lead's first-written number faces west (rules 5.1), so moves keep their order.
+    assert hand.moves[0].tile == "1-6" and hand.moves[1].tile == "3-5"
 
 
 def test_unknown_fields_are_ignored() -> None:

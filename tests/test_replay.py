@@ -9,6 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from engine_helpers import match_of as match_of_hands
+from engine_helpers import play, random_move
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -22,7 +24,7 @@ def finished_match(rules: Rules, seed: int) -> Match:
     match = Match.new(rules, seed=seed)
     rng = random.Random(seed)
     while not match.over:
-        match.apply(match.turn, rng.choice(match.legal_moves()))
+        match.apply(match.turn, random_move(match, rng))
     return match
 
 
@@ -143,8 +145,28 @@ def test_an_unfinished_match_exports_and_replays_to_the_same_position(
     match = Match.new(Rules(players=3), seed=21)
     rng = random.Random(2)
     for _ in range(40):
-        match.apply(match.turn, rng.choice(match.legal_moves()))
+        match.apply(match.turn, random_move(match, rng))
     again = match_of(decode_record(encode_record(record_of(match, ["a", "b", "c"]))))
     assert again.hands == match.hands and again.scores == match.scores and again.turn == match.turn
     assert main(["replay", str(write_record(tmp_path, match))]) == 0
     assert "unfinished" in capsys.readouterr().out
+
+
+def test_a_lead_written_low_number_first_replays_with_that_number_west(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    match = match_of_hands(["6-1 5-5 4-4 0-0 5-0", "6-2 1-2 3-3 3-0 4-0"], hand_size="five")
+    play(match, "1-6", "6-2 east")
+    path = write_record(tmp_path, match)
+    document = json.loads(path.read_text())
+    assert [m["tile"] for m in document["hands"][0]["moves"]] == ["1-6", "6-2"]
+    assert main(["replay", str(path), "--json"]) == 0
+    replayed = json.loads(capsys.readouterr().out)
+    assert [m["total"] for m in replayed["hands"][0]["moves"]] == [7, 3]
+    # The same moves with the lead written high number first put 6 west: 6-2 no longer fits east.
+    document["hands"][0]["moves"][0]["tile"] = "6-1"
+    path.write_text(json.dumps(document))
+    assert main(["replay", str(path)]) == 1
+    assert (
+        "hand 1, move 2: 6-2 does not match the east end (1) (rule 5.2)" in capsys.readouterr().err
+    )

@@ -17,6 +17,7 @@ from engine import (
     Match,
     Move,
     Passed,
+    Played,
     Rules,
     RulesError,
     Tile,
@@ -222,6 +223,36 @@ def test_with_a_reserve_of_two_the_last_two_tiles_are_never_drawn() -> None:
 def test_the_leads_first_written_number_faces_west() -> None:
     layout, _ = layout_from("lead 6-4")
     assert layout.open[End.WEST] == 6 and layout.open[End.EAST] == 4
+    layout, _ = layout_from("lead 4-6")
+    assert layout.open[End.WEST] == 4 and layout.open[End.EAST] == 6
+    assert layout.line() == ([[4, 6]], None)
+
+
+@pytest.mark.parametrize(
+    ("lead", "west", "east", "fits_east", "refused_east"),
+    [("1-6", 1, 6, "6-2", "1-2"), ("6-1", 6, 1, "1-2", "6-2")],
+)
+def test_a_lead_written_either_way_decides_which_end_later_tiles_name(
+    lead: str, west: int, east: int, fits_east: str, refused_east: str
+) -> None:
+    match = match_of(["6-1 5-5 4-4 0-0 5-0", "6-2 1-2 3-3 3-0 4-0"], leader=0, hand_size="five")
+    events = play(match, lead)
+    assert match.layout.open[:2] == [west, east]
+    assert str(Move.parse(lead)) == lead
+    played = events[0]
+    assert isinstance(played, Played) and played.flipped == (lead == "1-6")
+    with pytest.raises(IllegalMove) as refused:
+        play(match, f"{refused_east} east")
+    assert refused.value.code == "does_not_match" and refused.value.rule == "5.2"
+    play(match, f"{fits_east} east")
+    assert match.layout.line()[0] == [[west, east], [east, 2]]
+    # The record keeps the orientation, so a replay agrees.
+    assert match.record[-1].moves[0].flipped == (lead == "1-6")
+
+
+def test_a_double_lead_is_the_same_either_way() -> None:
+    move = Move.parse("5-5")
+    assert move.flip() == move and not move.flipped
 
 
 def test_a_tile_joins_by_its_matching_half_and_its_other_half_becomes_the_end() -> None:

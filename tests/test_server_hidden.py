@@ -18,6 +18,7 @@ from test_server_play import fast_config
 from engine import PASS, Deal, End, Match, Move, Rules, Tile
 from protocol import messages as msg
 from protocol.records import decode_record, encode_record
+from protocol.tiles import normalize_tile
 from server.app import run_server
 from server.records import record_of, rules_from_wire
 
@@ -56,8 +57,8 @@ class Witness:
             return set()
         assert move.tile is not None
         end = None if move.end is None else End[move.end.upper()]
-        self.match.apply(move.seat, Move(Tile.parse(move.tile), end))
-        return {move.tile}
+        self.match.apply(move.seat, Move.written(move.tile, end))
+        return {normalize_tile(move.tile)}
 
 
 def check_frames(client: Client, record_json: bytes, complete: bool = True) -> int:
@@ -74,7 +75,7 @@ def check_frames(client: Client, record_json: bytes, complete: bool = True) -> i
             for event in message.events:
                 if type(event).__name__ in ("Played", "Passed"):
                     allowed |= witness.advance() | witness.visible(seat)
-        named = set(TILE_TEXT.findall(frame))
+        named = {normalize_tile(tile) for tile in TILE_TEXT.findall(frame)}
         assert named <= allowed, f"seat {seat} was shown {sorted(named - allowed)} in {frame}"
         checked += len(named)
     assert witness.done == len(witness.moves) or not complete

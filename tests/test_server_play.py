@@ -8,8 +8,9 @@ import random
 from collections.abc import AsyncIterator
 from typing import Any
 
+import msgspec
 import pytest
-from server_helpers import Client, play_out, seat_players
+from server_helpers import Client, play_out, seat_players, until_someone_to_play
 
 from protocol import messages as msg
 from server.app import Config, Server, run_server
@@ -147,7 +148,25 @@ async def test_a_hint_is_a_legal_move_for_the_asking_seat(server: Server) -> Non
     reply = await mover.request("hint")
     assert isinstance(reply, msg.HintReply)
     legal = mover.document["game"]["legal"]
-    assert reply.move.tile in {m.get("tile") for m in legal}
+    # The hint is written exactly as `legal` lists it: no end where the tile fits one end only.
+    assert msgspec.to_builtins(reply.move) in legal
+
+
+async def test_a_lead_sent_low_number_first_puts_that_number_west(server: Server) -> None:
+    clients = await seat_players(server.url, 2, 2)
+    await clients[0].request("start")
+    leader = await until_someone_to_play(clients)
+    tile = next(t for t in leader.document["game"]["hand"] if t[0] != t[2])
+    high, low = int(tile[0]), int(tile[2])
+    reply = await leader.request("play", tile=f"{low}-{high}")
+    assert isinstance(reply, msg.Ack), reply
+    for client in clients:
+        while client.state.seq != leader.state.seq:
+            await client.receive()
+        game = client.document["game"]
+        assert game["layout"]["line"] == [[low, high]]
+        assert (game["ends"]["west"], game["ends"]["east"]) == (low, high)
+        assert game["history"][-1]["tile"] == f"{low}-{high}"
 
 
 async def test_the_hard_bot_thinks_in_another_process() -> None:

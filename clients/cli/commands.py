@@ -131,10 +131,11 @@ def _move(written: str, end_written: str | None, view: RoomView | None) -> Actio
         number = int(written)
         if not 1 <= number <= len(hand):
             return Refuse(f"there is no tile {number}: your tiles are numbered 1 to {len(hand)}")
-        tile = hand[number - 1]
+        tile = as_written = hand[number - 1]
     else:
         first, second = re.findall(r"[0-6]", written)
         tile = format_tile(int(first), int(second))
+        as_written = f"{first}-{second}"
         if tile not in hand:
             return Refuse(f"you do not hold {tile}")
     if game.turn != view.you:
@@ -146,7 +147,8 @@ def _move(written: str, end_written: str | None, view: RoomView | None) -> Actio
         return Refuse(_why_not(tile, game))
     ends = tuple(spec.end for spec in specs if spec.end is not None)
     if not ends:
-        return Send((msg.Play(tile=tile),))
+        # A lead keeps the order it was typed in: its first number faces west (rules 5.1).
+        return Send((msg.Play(tile=tile if game.layout.line else as_written),))
     chosen = _end_named(end_written) if end_written else None
     if chosen is not None:
         return _play_at(tile, chosen, ends, view)

@@ -88,7 +88,7 @@ class Tells:
                 if index not in forced and event.seat != view.seat:
                     plays.append((index, event.seat, event.tile, end, layout.copy()))
                 if event.end is None:
-                    layout.place_lead(event.tile)
+                    layout.place_lead(event.tile, event.flipped)
                 else:
                     layout.place(event.tile, event.end)
         self.tells: list[Tell] = []
