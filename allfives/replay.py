@@ -1,4 +1,4 @@
-"""`allfives replay FILE [--json]`: check a game record move by move (RECORD.md).
+"""`allfives replay FILE [--json]`: check a game record move by move (docs/records.md).
 
 Exit status 0 for a legal record, 1 for an illegal one (the hand, move number and broken rule are
 said in words), 2 for a file that is not a record. Never a traceback.

@@ -1,4 +1,4 @@
-"""The rules of All Fives, pure and synchronous (RULES.md), and the bots that play them."""
+"""The rules of All Fives, pure and synchronous (docs/rules.md), and the bots that play them."""
 
 from engine.events import Drew, Event, HandEnded, HandStarted, MatchEnded, Passed, Played
 from engine.layout import Layout, layout_from

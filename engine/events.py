@@ -1,4 +1,4 @@
-"""What happened, as public events: the history every view shares (RULES.md 4, 6, 7, 8)."""
+"""What happened, as public events: the history every view shares (docs/rules.md 4, 6, 7, 8)."""
 
 from __future__ import annotations
 

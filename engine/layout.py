@@ -1,4 +1,4 @@
-"""The layout: the line, the spinner and its arms, the open ends and their total (RULES.md 5, 6)."""
+"""The layout: the line, the spinner and its arms, the open ends and their total (docs/rules.md 5, 6)."""
 
 from __future__ import annotations
 
@@ -146,7 +146,7 @@ class Layout(msgspec.Struct, kw_only=True):
 def layout_from(text: str) -> tuple[Layout, list[int]]:
     """Build a layout from ``"lead 5-5; 5-3 east; 5-2 west"``; returns it and the total after each tile.
 
-    No hands are involved: this is for reading positions on paper, as in RULES.md's examples.
+    No hands are involved: this is for reading positions on paper, as in the worked examples of docs/rules.md.
     Raises ValueError for a tile that does not fit where it is put.
     """
     layout = Layout()

@@ -94,7 +94,7 @@ class Match(msgspec.Struct, kw_only=True):
     record: list[HandRecord] = msgspec.field(default_factory=list)
     last_hand: HandEnded | None = None
     pending_deals: list[Deal] = msgspec.field(default_factory=list)
-    #: Tiles the seat to play drew this turn, reported on its move (RECORD.md `drew`).
+    #: Tiles the seat to play drew this turn, reported on its move (docs/records.md `drew`).
     drew_this_turn: int = 0
 
     # -- building -------------------------------------------------------------------------

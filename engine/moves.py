@@ -76,7 +76,7 @@ PLAYS: tuple[tuple[Move, ...], ...] = tuple(tuple(Move(t, e) for t in ALL_TILES)
 
 
 class IllegalMove(ValueError):
-    """A move the rules forbid; `code` is stable, `rule` is the RULES.md section it breaks."""
+    """A move the rules forbid; `code` is stable, `rule` is the section of docs/rules.md it breaks."""
 
     def __init__(self, code: str, rule: str, message: str) -> None:
         super().__init__(f"{message} (rule {rule})")

@@ -1,4 +1,4 @@
-"""Replaying a match from its deals and moves, as a record holds them (RECORD.md)."""
+"""Replaying a match from its deals and moves, as a record holds them (docs/records.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The variants of RULES.md, as one immutable value."""
+"""The variants of docs/rules.md, as one immutable value."""
 
 from __future__ import annotations
 
@@ -11,11 +11,11 @@ EndScoring = Literal["opponents", "penalty"]
 
 
 class RulesError(ValueError):
-    """A set of rules that RULES.md does not allow."""
+    """A set of rules that the rules (docs/rules.md) do not allow."""
 
 
 class Rules(msgspec.Struct, frozen=True, kw_only=True):
-    """Players and variants of a match; missing fields take RULES.md's defaults."""
+    """Players and variants of a match; missing fields take the defaults of docs/rules.md."""
 
     players: int = 4
     teams: bool = True

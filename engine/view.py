@@ -1,4 +1,4 @@
-"""What one seat may know: the single place hidden information is removed (RULES.md, STYLE.md)."""
+"""What one seat may know: the single place hidden information is removed (docs/rules.md)."""
 
 from __future__ import annotations
 

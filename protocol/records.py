@@ -1,4 +1,4 @@
-"""Game records in the `allfives-record/1` format of RECORD.md: types, checks, encode and decode."""
+"""Game records in the `allfives-record/1` format of docs/records.md: types, checks, encode and decode."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The game variants of RULES.md as one struct, shared by records, rooms and views."""
+"""The game variants of docs/rules.md as one struct, shared by records, rooms and views."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ DEFAULT_TARGETS: dict[int, int] = {2: 250, 3: 200, 4: 200}
 
 
 class Rules(Struct, kw_only=True, omit_defaults=True):
-    """The variants of a match (RULES.md); every field but `players` has the RULES.md default."""
+    """The variants of a match (docs/rules.md); every field but `players` has the default of docs/rules.md."""
 
     players: PlayerCount
     teams: bool = True
@@ -38,12 +38,12 @@ class Rules(Struct, kw_only=True, omit_defaults=True):
 
     @property
     def tiles_per_hand(self) -> int:
-        """How many tiles each seat is dealt (RULES.md 2.2)."""
+        """How many tiles each seat is dealt (docs/rules.md 2.2)."""
         return HAND_SIZES[self.hand_size][self.players]
 
     @property
     def target_score(self) -> int:
-        """The score that wins: `target`, or the default for the player count (RULES.md 8.1)."""
+        """The score that wins: `target`, or the default for the player count (docs/rules.md 8.1)."""
         return self.target if self.target is not None else DEFAULT_TARGETS[self.players]
 
     @property

@@ -41,7 +41,7 @@ def result_to_wire(result: HandEnded) -> HandResult:
 
 
 def record_of(match: Match, names: Sequence[str], computed: bool = True) -> Record:
-    """The record of a match so far; with `computed`, also replay's computed fields (RECORD.md).
+    """The record of a match so far; with `computed`, also replay's computed fields (docs/records.md).
 
     Hands that have been dealt but not yet begun are left out.
     """

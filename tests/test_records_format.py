@@ -1,4 +1,4 @@
-"""The allfives-record/1 format: the RECORD.md example reads, records round-trip, non-records are refused."""
+"""The allfives-record/1 format: the docs/records.md example reads, records round-trip, non-records are refused."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ from protocol.records import (
 from protocol.rules import HAND_SIZES, Rules
 from protocol.tiles import ALL_TILES, END_NAMES
 
-# The RECORD.md example with its deal filled in: seat 2 holds 5-5, seat 3 holds 5-3.
+# The docs/records.md example with its deal filled in: seat 2 holds 5-5, seat 3 holds 5-3.
 EXAMPLE = {
     "format": "allfives-record/1",
     "rules": {

@@ -1,4 +1,4 @@
-"""Every rule of RULES.md and every worked example (section 9), as tests that read like the rules."""
+"""Every rule of docs/rules.md and every worked example (section 9), as tests that read like the rules."""
 
 from __future__ import annotations
 

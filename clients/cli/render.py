@@ -44,7 +44,7 @@ MIN_LOG_ROWS = 3
 
 
 def scoring(total: int) -> bool:
-    """Whether an ends total scores: a multiple of five above zero (RULES.md 6.4)."""
+    """Whether an ends total scores: a multiple of five above zero (docs/rules.md 6.4)."""
     return total > 0 and total % 5 == 0
 
 
