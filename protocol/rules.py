@@ -58,6 +58,11 @@ class RoomRules(Rules, kw_only=True, omit_defaults=False):
     turn_seconds: TurnSeconds | None = None
     public: bool = True
 
+    def __post_init__(self) -> None:
+        # Teams exist only with four players; a room says so rather than echo a meaningless flag.
+        if self.players != 4:
+            self.teams = False
+
     def game_rules(self) -> Rules:
         """The match variants alone, as a record stores them."""
         return Rules(

@@ -396,8 +396,6 @@ class Room:
         self.match = Match.new(rules, seed=secrets.randbits(64) if seed is None else seed)
         self.state.phase = "playing"
         self.state.matches += 1
-        self.state.finished = None
-        self.state.finished_names = []
         self.state.deadline = None
         self.state.deadline_move = -1
         events = list(self.match.events)

@@ -8,6 +8,7 @@ from typing import Any, get_args
 
 import msgspec
 import msgspec.inspect as mi
+import protocol_session
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -380,7 +381,7 @@ def test_every_example_frame_in_the_readme_decodes() -> None:
 def test_the_readme_session_is_a_stream_a_client_can_follow() -> None:
     client = ClientState()
     seen: list[str] = []
-    for side, frame in readme_frames("## Example session", "## Python API"):
+    for side, frame in protocol_session.readme_session():
         if side == "C":
             continue
         message = decode_server(frame)
@@ -389,8 +390,18 @@ def test_the_readme_session_is_a_stream_a_client_can_follow() -> None:
         elif isinstance(message, Patch):
             names = [seat.name if seat else "?" for seat in client.view.seats]
             seen += [describe(event, names) for event in client.on_patch(message)]
-    document = README.read_text().split("```json\n", 1)[1].split("```", 1)[0]
+    document = README.read_text().split(protocol_session.DOCUMENT_START)[1]
+    document = document.split("```json\n", 1)[1].split("```", 1)[0]
     assert client.view == msgspec.json.decode(document, type=RoomView)
     assert client.seq == 9
-    assert seen[1] == "Ann led 5-5: total 10, scores 10"
-    assert seen[-1] == "bot:hard played 5-1 north: total 4"
+    led = client.view.game.history[1] if client.view.game else None
+    assert isinstance(led, Played) and led.end is None
+    # The lead was written low number first, and that number is the west end of the line.
+    west, east = (int(n) for n in led.tile.split("-"))
+    assert west < east and seen[1].startswith(f"Ann led {led.tile}")
+
+
+async def test_the_readme_session_is_what_a_real_server_sends() -> None:
+    assert await protocol_session.run_session() == protocol_session.readme_session(), (
+        "protocol/README.md's example is out of date: uv run python tests/protocol_session.py --write"
+    )

@@ -132,11 +132,19 @@ async def test_a_rematch_returns_the_room_to_waiting_with_the_same_seats(server:
     host = clients[0]
     await host.request("start")
     await play_out(host, random.Random(1))
+    first = await host.request("record")
+    assert isinstance(first, msg.RecordReply)
     assert isinstance(await host.request("rematch"), msg.Ack)
     assert host.document["phase"] == "waiting"
     assert [s["name"] if s else None for s in host.document["seats"]] == ["P0", "bot:easy"]
     await host.request("start")
+    # The last finished match stays downloadable until the next one finishes.
+    during = await host.request("record")
+    assert isinstance(during, msg.RecordReply) and during.record == first.record
     await play_out(host, random.Random(2))
+    after = await host.request("record")
+    assert isinstance(after, msg.RecordReply) and after.record != first.record
+    assert host.document["rules"]["teams"] is False  # no teams with two players
     assert server.metrics.matches_finished == 2
 
 
