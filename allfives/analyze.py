@@ -19,6 +19,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 import msgspec
+from rich.text import Text
 
 from allfives.replay import NOT_A_RECORD, load
 from protocol.records import Record, RecordFormatError, check_record
@@ -223,12 +224,10 @@ def display_name(record: Record, seat: int) -> str:
 # -- text -------------------------------------------------------------------------------------
 
 
-def text_of(report: Report, record: Record) -> list[object]:
+def text_of(report: Report, record: Record) -> list[Text | str]:
     """The report as lines for a rich console: every decision per player, then the summary."""
-    from rich.text import Text
-
     rules = record.rules
-    rows: list[object] = [
+    rows: list[Text | str] = [
         Text(
             f"{rules.players} players, {len(record.hands)} hands; each decision weighed by the "
             f"hard bot's search on at most {report.deals} deals (--budget-ms {report.budget_ms:g},"
@@ -247,10 +246,8 @@ def text_of(report: Report, record: Record) -> list[object]:
     return rows
 
 
-def move_text(line: MoveLine, indent: str = "  ") -> object:
+def move_text(line: MoveLine, indent: str = "  ") -> Text:
     """One decision on one line: where, what was played, what was best and what it cost."""
-    from rich.text import Text
-
     text = Text(f"{indent}hand {line.hand:>2} move {line.move:>2}  played {line.played:<10}")
     if line.lost == 0:
         return text.append(" best move", style="green")
@@ -261,18 +258,21 @@ def move_text(line: MoveLine, indent: str = "  ") -> object:
     return text
 
 
-def summary_text(player: PlayerLine) -> list[object]:
+def summary_text(player: PlayerLine) -> list[Text]:
     """A player's points lost per hand and costliest moves."""
-    from rich.text import Text
-
     head = Text(f"  {player.name} (seat {player.seat}): ")
     head.append(f"{player.lost_per_hand:.1f} points lost per hand", style="bold")
     head.append(
-        f" ({player.lost:.1f} over {player.hands} hands, {player.decisions} decisions); "
-        f"{player.costly} {'move' if player.costly == 1 else 'moves'} cost 10 or more"
+        f" ({player.lost:.1f} over {_count(player.hands, 'hand')}, "
+        f"{_count(player.decisions, 'decision')}); "
+        f"{_count(player.costly, 'move')} cost 10 or more"
     )
-    rows: list[object] = [head]
+    rows: list[Text] = [head]
     if player.costliest:
         rows.append(Text("    costliest moves:"))
         rows += [move_text(line, indent="      ") for line in player.costliest]
     return rows
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"

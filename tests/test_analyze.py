@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 from pathlib import Path
@@ -12,11 +13,17 @@ from engine_helpers import paper_view
 
 from allfives.analyze import review_record
 from allfives.cli import main
+from clients.cli import review as review_module
+from clients.cli.connection import Connection
+from clients.cli.state import TableState
 from engine import ALL_TILES, Match, Move, Rules, View, mask_of
 from engine.analysis import COSTLY, Decision, review
 from engine.bots import HardBot, make_bot
 from engine.bots.infer import Knowledge
+from protocol import messages as msg
 from protocol.records import Record, decode_record, encode_record
+from protocol.rules import RoomRules
+from server.app import Config, run_server
 from server.records import match_of, record_of
 
 LOW_BUDGET_MS = 10.0  # 50 deals a decision: enough to rank what these tests compare
@@ -247,3 +254,49 @@ def test_exit_statuses_are_those_of_replay(
 
     status, _, err = analyze(capsys, str(record_file), "--seat", "2")
     assert status == 2 and "no seat 2" in err
+
+
+# -- the terminal client's /review ------------------------------------------------------------------
+
+
+async def test_review_in_the_terminal_client_after_a_match(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(review_module, "BUDGET_MS", 5.0)
+    config = Config(
+        host="127.0.0.1", port=0, bot_delay=0.0, bot_processes=False, rate=1000.0, burst=1000
+    )
+    async with run_server(config) as server:
+        state = TableState()
+        changed = asyncio.Event()
+        connection = Connection(server.url, "Ann", state, on_change=changed.set)
+        first = [
+            msg.CreateRoom(rules=RoomRules(players=2, target=50), seat=0),
+            msg.AddBot(level="normal"),
+        ]
+        link = asyncio.create_task(connection.run(first))
+        refused_early = None
+        played_at = None
+        async with asyncio.timeout(30):
+            while state.view is None or state.view.phase != "finished":
+                await changed.wait()
+                changed.clear()
+                view = state.view
+                if view is None:
+                    continue
+                if view.phase == "waiting" and all(view.seats) and refused_early is None:
+                    refused_early = await review_module.review(connection, state)
+                    await connection.send(msg.Start())
+                game = view.game
+                if state.my_turn() and game is not None and played_at != state.seq:
+                    played_at = state.seq
+                    spec = game.legal[0]
+                    move = msg.Pass() if spec.pass_ else msg.Play(tile=spec.tile, end=spec.end)
+                    await connection.send(move)
+            rows = await review_module.review(connection, state)
+        await connection.close()
+        link.cancel()
+    assert refused_early == "a review is for a finished match: /review once it is over"
+    assert isinstance(rows, list)
+    text = "\n".join(row.plain for row in rows)
+    assert "Ann (seat 0): " in text and "points lost per hand" in text
+    assert "seat 1" not in text  # only the player's own moves
+    assert state.record is not None and state.record.names[0] == "Ann"
