@@ -24,7 +24,7 @@ from engine.bots.simple import points_now
 from engine.events import Played
 from engine.layout import Layout
 from engine.moves import Move
-from engine.tiles import FULL_SET, PIPS, Tile, mask_of, tiles_of
+from engine.tiles import FULL_SET, PIPS, End, Tile, mask_of, tiles_of
 from engine.view import View
 
 #: Deals searched per millisecond of budget (the hard bot's pace on this project's machine).
@@ -34,7 +34,7 @@ MIN_DEALS = 16
 #: A move that costs this many expected points or more is marked.
 COSTLY = 10.0
 #: A double at least this heavy is a "heavy double"; a tile this heavy is worth shedding.
-HEAVY_DOUBLE = 6
+HEAVY_DOUBLE = 8
 HEAVY_TILE = 9
 
 Progress = Callable[[int, int], None]
@@ -211,9 +211,9 @@ def explain(decision: Decision, best: Move, names: Sequence[str] | None = None) 
     scored, could = points_now(view, played), points_now(view, best)
     if could > scored:
         reasons.append(f"passed up {could} points with {best}")
-    gift, saved = opened(view, played), opened(view, best)
+    (gift, reply), (saved, _) = opened(view, played), opened(view, best)
     if gift > saved:
-        whom = _name(names, _next_seat(view))
+        whom = f"{_name(names, _next_seat(view))} ({reply})"
         if scored > 0:
             reasons.append(f"scored {scored} now but opened {gift} for {whom}")
         else:
@@ -228,26 +228,27 @@ def explain(decision: Decision, best: Move, names: Sequence[str] | None = None) 
     return "; ".join(reasons) or None
 
 
-def opened(view: View, move: Move) -> int:
-    """The most an opponent playing next could score with a tile this seat cannot see, after `move`.
-
-    0 when the next seat is a partner or the move ends the hand.
+def opened(view: View, move: Move) -> tuple[int, Move | None]:
+    """The most an opponent playing next could score with a tile this seat cannot see, after
+    `move`, and the play that scores it; (0, None) when the next seat is a partner or the move
+    ends the hand.
     """
     if move.tile is None or view.seat is None or view.hand is None:
-        return 0
+        return 0, None
     if len(view.hand) == 1 or view.rules.side_of(_next_seat(view)) == view.rules.side_of(view.seat):
-        return 0
+        return 0, None
     layout = _after(view, move)
     seen = mask_of(view.hand) | mask_of(e.tile for e in view.history if isinstance(e, Played))
     sides = layout.spinner_sides
-    best = 0
+    best, reply = 0, None
     for tile in tiles_of(FULL_SET & ~seen):
         for end in layout.ends_for(tile):
             total = total_after(
                 layout.open, layout.weight, layout.spinner, sides[0], sides[1], tile, end
             )
-            best = max(best, points_of(total))
-    return best
+            if points_of(total) > best:
+                best, reply = points_of(total), Move(tile, End(end))
+    return best, reply
 
 
 def _kept_heavy(decision: Decision, best: Move) -> Tile | None:

@@ -16,7 +16,7 @@ from allfives.cli import main
 from clients.cli import review as review_module
 from clients.cli.connection import Connection
 from clients.cli.state import TableState
-from engine import ALL_TILES, Match, Move, Rules, View, mask_of
+from engine import ALL_TILES, Match, Move, Rules, Tile, View, mask_of
 from engine.analysis import COSTLY, Decision, review
 from engine.bots import HardBot, make_bot
 from engine.bots.infer import Knowledge
@@ -71,6 +71,23 @@ def test_a_move_that_scores_15_now_beats_one_that_scores_nothing() -> None:
     assert review(best, budget_ms=LOW_BUDGET_MS, seed=3).lost == 0
 
 
+def test_a_heavy_double_kept_to_the_end_of_the_hand_is_named() -> None:
+    view = paper_view("lead 6-3", "6-6 3-1 2-0 4-0 4-2", hand_size="five")
+    kept = tuple(Tile.parse(t) for t in ("6-6", "4-2"))
+    counted = Decision(
+        hand=1, number=2, view=view, played=Move.parse("3-1 east"), kept=kept, counted=True
+    )
+    reason = review(counted, budget_ms=LOW_BUDGET_MS, seed=3).reason
+    assert reason == (
+        "passed up 15 points with 6-6 west; opened 10 for seat 1 (4-1 east); "
+        "kept 6-6 (a heavy double), counted against you when the hand ended"
+    )
+    spent = Decision(hand=1, number=2, view=view, played=Move.parse("3-1 east"), kept=kept[1:])
+    assert review(spent, budget_ms=LOW_BUDGET_MS, seed=3).reason == (
+        "passed up 15 points with 6-6 west; opened 10 for seat 1 (4-1 east)"
+    )
+
+
 def test_a_move_that_hands_the_next_player_20_is_ranked_below_a_safe_one() -> None:
     # 6-6 is the spinner (12) with 6-3 east of it. 4-3 east makes 16 and lets 4-4 make 12 + 8 = 20;
     # 3-2 east makes 14, and nothing unseen then scores.
@@ -80,7 +97,7 @@ def test_a_move_that_hands_the_next_player_20_is_ranked_below_a_safe_one() -> No
     verdict = review(decision, budget_ms=LOW_BUDGET_MS, seed=3)
     assert verdict.best == Move.parse("3-2 east")
     assert verdict.lost >= 5
-    assert verdict.reason == "opened 20 for seat 1"
+    assert verdict.reason == "opened 20 for seat 1 (4-4 east)"
 
 
 def test_a_tile_at_either_side_of_a_lone_double_costs_nothing() -> None:
