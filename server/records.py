@@ -4,7 +4,19 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
-from engine import ALL_TILES, Deal, End, HandEnded, Match, Move, ReplayError, Rules, Tile, replay
+from engine import (
+    ALL_TILES,
+    Deal,
+    End,
+    HandEnded,
+    Match,
+    Move,
+    ReplayError,
+    Rules,
+    Tile,
+    replay,
+    tiles_of,
+)
 from engine.analysis import Decision, as_legal
 from engine.replay import BeforeMove
 from engine.view import View
@@ -131,9 +143,7 @@ def decisions_of(record: Record, seats: Collection[int] | None = None) -> list[D
                 number=number,
                 view=view,
                 played=as_legal(view, move),
-                kept=None
-                if left is None
-                else tuple(ALL_TILES[t] for t in range(28) if left >> t & 1),
+                kept=None if left is None else tuple(tiles_of(left)),
                 counted=result is not None and _counted(match.rules, result, view.seat),
             )
         )
