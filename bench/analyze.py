@@ -83,10 +83,11 @@ def main() -> None:
         seconds += took
         decisions += count
         per_match.append(took)
-    print(f"default budget ms: {DEFAULT_BUDGET_MS:g}")
-    print(f"analysis ms per decision: {1000 * seconds / max(1, decisions):.1f}")
-    print(f"decisions per 2-player match to 250: {decisions / max(1, args.timed):.1f}")
-    print(f"analysis s per 2-player match to 250: {statistics.mean(per_match):.1f}")
+    if per_match:
+        print(f"default budget ms: {DEFAULT_BUDGET_MS:g}")
+        print(f"analysis ms per decision: {1000 * seconds / max(1, decisions):.1f}")
+        print(f"decisions per 2-player match to 250: {decisions / len(per_match):.1f}")
+        print(f"analysis s per 2-player match to 250: {statistics.mean(per_match):.1f}")
 
     tasks = [(args.seed + k, args.rank_budget_ms, args.bot_deals) for k in range(args.matches)]
     lost = dict.fromkeys(LEVELS, 0.0)
