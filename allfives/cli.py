@@ -13,6 +13,7 @@ import sys
 #: name -> (module, one-line help). Add a subcommand by adding a line here.
 COMMANDS: dict[str, tuple[str, str]] = {
     "replay": ("allfives.replay", "check a game record and print it with computed fields"),
+    "analyze": ("allfives.analyze", "the hard bot reviews every decision of a game record"),
     "arena": ("allfives.arena", "play bots against each other and compare them"),
     "serve": ("server.serve", "run the game server (WebSocket, loopback unless told otherwise)"),
     "play": ("clients.cli.play", "play against bots in this terminal, nothing to set up"),

@@ -10,7 +10,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from engine import RulesError
+from engine import Match, RulesError
 from protocol.records import Record, RecordFormatError, decode_record, encode_record
 from server.records import ReplayError, match_of, record_of
 
@@ -27,29 +27,42 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Check the record; print a verdict (or the annotated record with --json)."""
-    try:
-        data = sys.stdin.buffer.read() if args.file == "-" else Path(args.file).read_bytes()
-    except OSError as error:
-        print(f"allfives replay: cannot read {args.file}: {error.strerror}", file=sys.stderr)
-        return NOT_A_RECORD
-    try:
-        record = decode_record(data)
-        match = match_of(record)
-    except RecordFormatError as error:
-        print(f"allfives replay: not a record: {error}", file=sys.stderr)
-        return NOT_A_RECORD
-    except RulesError as error:
-        print(f"allfives replay: not a record: rules: {error}", file=sys.stderr)
-        return NOT_A_RECORD
-    except ReplayError as error:
-        print(f"allfives replay: illegal: {error}", file=sys.stderr)
-        return ILLEGAL
+    loaded = load(args.file, "replay")
+    if isinstance(loaded, int):
+        return loaded
+    record, match = loaded
     if args.json:
         annotate(record, record_of(match, record.names))
         sys.stdout.buffer.write(encode_record(record) + b"\n")
     else:
         print(verdict(record, match.over, match.scores, match.winner))
     return LEGAL
+
+
+def load(file: str, command: str = "replay") -> tuple[Record, Match] | int:
+    """Read a record (a path, or - for standard input) and replay it.
+
+    On failure it says why on stderr, as `allfives COMMAND: ...`, and returns the exit status
+    (ILLEGAL or NOT_A_RECORD); other commands that read records share it.
+    """
+    try:
+        data = sys.stdin.buffer.read() if file == "-" else Path(file).read_bytes()
+    except OSError as error:
+        print(f"allfives {command}: cannot read {file}: {error.strerror}", file=sys.stderr)
+        return NOT_A_RECORD
+    try:
+        record = decode_record(data)
+        match = match_of(record)
+    except RecordFormatError as error:
+        print(f"allfives {command}: not a record: {error}", file=sys.stderr)
+        return NOT_A_RECORD
+    except RulesError as error:
+        print(f"allfives {command}: not a record: rules: {error}", file=sys.stderr)
+        return NOT_A_RECORD
+    except ReplayError as error:
+        print(f"allfives {command}: illegal: {error}", file=sys.stderr)
+        return ILLEGAL
+    return record, match
 
 
 def annotate(record: Record, computed: Record) -> None:

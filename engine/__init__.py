@@ -14,7 +14,7 @@ from engine.match import (
 from engine.moves import PASS, IllegalMove, Move
 from engine.replay import ReplayError, replay
 from engine.rules import Rules, RulesError, round5
-from engine.tiles import ALL_TILES, End, Tile, mask_of, pips_of, tiles_of
+from engine.tiles import ALL_TILES, End, Tile, is_written_low_first, mask_of, pips_of, tiles_of
 from engine.view import View
 
 __all__ = [
@@ -43,6 +43,7 @@ __all__ = [
     "blocked_points",
     "check_deal",
     "domino_points",
+    "is_written_low_first",
     "layout_from",
     "mask_of",
     "pips_of",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from engine.match import Deal, Match
 from engine.moves import IllegalMove, Move
@@ -20,11 +20,20 @@ class ReplayError(ValueError):
         self.error = error
 
 
-def replay(rules: Rules, hands: Sequence[tuple[Deal, Sequence[tuple[int, Move]]]]) -> Match:
+#: Called before each move is applied: the match as it stands, the seat and the move it makes.
+BeforeMove = Callable[[Match, int, Move], None]
+
+
+def replay(
+    rules: Rules,
+    hands: Sequence[tuple[Deal, Sequence[tuple[int, Move]]]],
+    before: BeforeMove | None = None,
+) -> Match:
     """Play the given hands through the engine; raises ReplayError at the first illegal step.
 
     Each hand is its deal and its moves as (seat, move). A hand that is not played to its end
-    must be the last one: the match is then returned unfinished.
+    must be the last one: the match is then returned unfinished. `before`, if given, sees the
+    match before each move (to take a seat's view at that moment); it must not change it.
     """
     if not hands:
         raise ReplayError(1, None, IllegalMove("no_hands", "2", "a record holds at least one hand"))
@@ -42,6 +51,8 @@ def replay(rules: Rules, hands: Sequence[tuple[Deal, Sequence[tuple[int, Move]]]
             if index == len(moves) and number < len(hands):
                 # The next deal is taken when this hand ends, during its last move.
                 match.pending_deals.append(deals[number])
+            if before is not None and seat == match.turn:
+                before(match, seat, move)
             try:
                 match.apply(seat, move)
             except IllegalMove as error:

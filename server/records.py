@@ -2,9 +2,24 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
-from engine import ALL_TILES, Deal, End, HandEnded, Match, Move, ReplayError, Rules, Tile, replay
+from engine import (
+    ALL_TILES,
+    Deal,
+    End,
+    HandEnded,
+    Match,
+    Move,
+    ReplayError,
+    Rules,
+    Tile,
+    replay,
+    tiles_of,
+)
+from engine.analysis import Decision, as_legal
+from engine.replay import BeforeMove
+from engine.view import View
 from protocol.records import HandResult, Record, RecordHand, RecordMove
 from protocol.rules import Rules as WireRules
 
@@ -79,8 +94,11 @@ def record_of(match: Match, names: Sequence[str], computed: bool = True) -> Reco
     return record
 
 
-def match_of(record: Record) -> Match:
-    """Replay a well-formed record through the engine; raises ReplayError at its first illegal move."""
+def match_of(record: Record, before: BeforeMove | None = None) -> Match:
+    """Replay a well-formed record through the engine; raises ReplayError at its first illegal move.
+
+    `before` sees the match before each move (see `engine.replay`).
+    """
     rules = rules_from_wire(record.rules)
     hands = []
     for hand in record.hands:
@@ -91,7 +109,57 @@ def match_of(record: Record) -> Match:
         )
         moves = [(m.seat, _move_of(m)) for m in hand.moves]
         hands.append((deal, moves))
-    return replay(rules, hands)
+    return replay(rules, hands, before)
+
+
+def decisions_of(record: Record, seats: Collection[int] | None = None) -> list[Decision]:
+    """Every move of `seats` (all by default) that had a choice, as the seat saw it then.
+
+    Each decision holds the seat's view just before the move (`Match.view_for`: what it could
+    see, never the others' tiles), the move, and the seat's own tiles when that hand ended.
+    Raises ReplayError like `match_of`.
+    """
+    taken: list[tuple[int, int, View, Move]] = []
+    kept: dict[tuple[int, int], int] = {}
+
+    def before(match: Match, seat: int, move: Move) -> None:
+        hand = match.hand_number
+        held = match.hands[seat]
+        kept[hand, seat] = held & ~(1 << move.tile) if move.tile is not None else held
+        if seats is not None and seat not in seats:
+            return
+        view = match.view_for(seat)
+        if len(view.legal) > 1:
+            taken.append((hand, len(match.record[-1].moves) + 1, view, move))
+
+    match = match_of(record, before)
+    decisions = []
+    for hand, number, view, move in taken:
+        assert view.seat is not None
+        left = kept.get((hand, view.seat))
+        result = match.record[hand - 1].result
+        decisions.append(
+            Decision(
+                hand=hand,
+                number=number,
+                view=view,
+                played=as_legal(view, move),
+                kept=None if left is None else tuple(tiles_of(left)),
+                counted=result is not None and _counted(match.rules, result, view.seat),
+            )
+        )
+    return decisions
+
+
+def _counted(rules: Rules, result: HandEnded, seat: int) -> bool:
+    """Whether the tiles a seat held at the end of a hand counted against its side."""
+    if result.kind == "won":
+        return False
+    mine = rules.side_of(seat)
+    if rules.end_scoring == "penalty":
+        return result.points[mine] < 0
+    others = [p for side, p in enumerate(result.points) if side != mine]
+    return result.points[mine] <= 0 and any(p > 0 for p in others)
 
 
 def _move_of(move: RecordMove) -> Move:
@@ -104,6 +172,7 @@ def _move_of(move: RecordMove) -> Move:
 
 __all__ = [
     "ReplayError",
+    "decisions_of",
     "match_of",
     "record_of",
     "result_to_wire",

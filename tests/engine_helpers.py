@@ -4,7 +4,21 @@ from __future__ import annotations
 
 import random
 
-from engine import ALL_TILES, Deal, Match, Move, Rules, Tile
+from engine import (
+    ALL_TILES,
+    Deal,
+    End,
+    Event,
+    HandStarted,
+    Match,
+    Move,
+    Played,
+    Rules,
+    Tile,
+    View,
+    is_written_low_first,
+    layout_from,
+)
 
 
 def tiles(text: str) -> tuple[int, ...]:
@@ -41,3 +55,55 @@ def random_move(match: Match, rng: random.Random) -> Move:
     if move.tile is not None and move.end is None and rng.random() < 0.5:
         return move.flip()
     return move
+
+
+def paper_view(layout: str, hand: str, seat: int = 0, players: int = 2, **rules: object) -> View:
+    """Seat `seat`'s view, to play, of a hand whose layout is written on paper (`layout_from`).
+
+    The layout's tiles were played in turn, the last one by the seat before `seat`, from a deal
+    of the rules' size with nothing drawn; `hand` is what `seat` holds now.
+    """
+    r = Rules(players=players, **rules)  # type: ignore[arg-type]
+    table, totals = layout_from(layout)
+    steps = [step.split() for step in layout.split(";") if step.strip()]
+    first = (seat - len(steps)) % players
+    history: list[Event] = [HandStarted(1, first)]
+    scores = [0] * r.sides
+    played = [0] * players
+    for index, (words, total) in enumerate(zip(steps, totals, strict=True)):
+        player = (first + index) % players
+        lead = words[0] == "lead"
+        tile = Tile.parse(words[1] if lead else words[0])
+        points = total if total % 5 == 0 else 0
+        end = None if lead else int(End.parse(words[1]))
+        flipped = lead and is_written_low_first(words[1])
+        history.append(Played(player, int(tile), end, total, points, flipped))
+        scores[r.side_of(player)] += points
+        played[player] += 1
+    held = [Tile.parse(t) for t in hand.split()]
+    counts = [r.tiles_per_hand - played[s] for s in range(players)]
+    counts[seat] = len(held)
+    legal = [
+        Move(tile, End(end))
+        for end in range(4)
+        for tile in sorted(held)
+        if end in table.ends_for(tile)
+    ]
+    return View(
+        seat=seat,
+        rules=r,
+        hand_number=1,
+        leader=first,
+        hand=sorted(held),
+        hand_counts=counts,
+        boneyard_size=28 - r.tiles_per_hand * players,
+        layout=table,
+        total=table.total(),
+        scores=scores,
+        turn=seat,
+        legal=legal,
+        history=history,
+        last_hand=None,
+        over=False,
+        winner=None,
+    )

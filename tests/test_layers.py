@@ -1,8 +1,8 @@
 """The layers keep their one-way imports: clients -> protocol <- server -> engine.
 
 engine/ and protocol/ import nothing of the project's other layers; clients import protocol,
-and server only where they run a server inside themselves (`play`, `host`); server never imports
-a client. Read from the source with `ast`, so an import inside a function counts too.
+and more only where they run it inside themselves (a server for `play` and `host`, the analysis
+for `/review`); server never imports a client. Read from the source with `ast`, so an import inside a function counts too.
 """
 
 from __future__ import annotations
@@ -23,8 +23,14 @@ ALLOWED: dict[str, set[str]] = {
     "clients": {"protocol"},
     "allfives": {"engine", "protocol", "server", "clients"},
 }
-#: Client modules that run a server in the process (the embedded modes).
-EMBEDDED_SERVER = {"clients/cli/host.py", "clients/cli/play.py"}
+#: Client modules that run more of the project in the client's own process: a server in the
+#: embedded modes (`play`, `host`), the hard bot's analysis for `/review` (it runs where the
+#: client is, never on the server).
+IN_PROCESS: dict[str, set[str]] = {
+    "clients/cli/host.py": {"server"},
+    "clients/cli/play.py": {"server"},
+    "clients/cli/review.py": {"allfives"},
+}
 
 
 def project_imports(path: Path) -> set[str]:
@@ -50,8 +56,7 @@ def test_a_module_imports_only_the_layers_below_it(path: Path) -> None:
     relative = path.relative_to(ROOT).as_posix()
     layer = relative.split("/")[0]
     allowed = ALLOWED[layer] | {layer}
-    if relative in EMBEDDED_SERVER:
-        allowed |= {"server"}
+    allowed |= IN_PROCESS.get(relative, set())
     wrong = project_imports(path) - allowed
     assert not wrong, f"{relative} imports {sorted(wrong)}; {layer} may import {sorted(allowed)}"
 

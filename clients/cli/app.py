@@ -23,6 +23,7 @@ from rich.control import Control
 from rich.segment import ControlType
 from rich.text import Text
 
+from clients.cli import review
 from clients.cli.commands import Ask, Quit, Refuse, Send, Show, interpret
 from clients.cli.connection import Connection, Fatal
 from clients.cli.render import render
@@ -126,6 +127,8 @@ class App:
         self.extra = []
         if line.strip() and self.state.notice is not None and self.state.notice.kind != "hint":
             self.state.notice = None
+        if review.wanted(line):
+            return await review.run(self)
         action = interpret(line, self.state.view, self.pending)
         self.pending = None
         match action:

@@ -34,6 +34,7 @@ A tile that fits several ends asks which: n(orth), s(outh), e(ast), w(est).
 /bots remove SEAT  free a bot's seat (host)
 /start             deal the first hand (host)
 /rematch           play again with the same seats (host)
+/review            after a match: your costliest moves, by the hard bot
 /quit              leave the table (Ctrl-D too)"""
 
 

@@ -12,6 +12,7 @@ from typing import Literal
 
 from protocol import messages as msg
 from protocol.patch import ClientState, GapDetected
+from protocol.records import Record
 from protocol.views import (
     AnyEvent,
     ChatLine,
@@ -92,6 +93,8 @@ class TableState:
         self.seat: int | None = None
         self.token: str | None = None
         self.hint: MoveSpec | None = None
+        #: The last match record the server sent (asked for with `record`).
+        self.record: Record | None = None
         #: The previous hand's last layout, shown until the next lead.
         self.last_layout: Layout | None = None
         #: Whether the connection is up (a table shown while it is down may be out of date).
@@ -174,6 +177,8 @@ class TableState:
             case msg.HintReply(move=move):
                 self.hint = move
                 self.say(f"Hint: the hard bot would {describe_move(move)}", "hint")
+            case msg.RecordReply(record=record):
+                self.record = record
         return []
 
     def _keep_final_layout(self, before: RoomView | None, events: list[AnyEvent]) -> None:

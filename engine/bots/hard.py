@@ -74,11 +74,21 @@ class HardBot:
 
     def choose(self, view: View) -> Move:
         """The move with the best average outcome over sampled deals (a lone legal move at once)."""
+        return self.evaluate(view).best
+
+    def evaluate(self, view: View) -> Evaluation:
+        """Every legal move's expected value for the seat's side, from the bot's search.
+
+        A lone legal move is returned at once, unsearched (value 0). With `budget_ms` None the
+        search stops only at `max_samples` deals (or when one move is left in contention), so
+        the same seed and view give the same values on any machine.
+        """
         legal = view.legal
         if not legal:
             raise ValueError(f"seat {view.seat} has no move to make: it is not its turn")
         if len(legal) == 1:
-            return legal[0]
+            self.last_samples = 0
+            return Evaluation(view, legal, [[0.0]], [0], exact=False, deals=0)
         start = time.perf_counter()
         share = math.inf if self.budget_ms is None else BUDGET_SHARE * self.budget_ms / 1000.0
         deadline = start + share
@@ -89,9 +99,10 @@ class HardBot:
             solved = self._solve(deals, moves, value, start + share / 2)
             if solved is not None:
                 self.last_samples = 1
-                return _best(view, legal, [[v] for v in solved], list(range(len(legal))))
+                every = list(range(len(legal)))
+                return Evaluation(view, legal, [[v] for v in solved], every, exact=True, deals=1)
         results, active = self._sample(deals, moves, value, deadline)
-        return _best(view, legal, results, active)
+        return Evaluation(view, legal, results, active, exact=False, deals=self.last_samples)
 
     def _solve(
         self, deals: Deals, moves: list[tuple[int, int]], value: Value, deadline: float
@@ -222,6 +233,52 @@ def _still_in_contention(results: list[list[float]], active: list[int]) -> list[
         if (var == 0.0 and mean == 0.0) or mean <= DROP_Z * math.sqrt(var / n):
             keep.append(k)
     return sorted(keep)
+
+
+class Evaluation:
+    """The search's verdict on a decision: each legal move's mean value over the deals it was
+    played out on, and which moves were still in contention when the search stopped.
+
+    Values are points for the seat's side less the others' to the end of the hand, with
+    `WIN_VALUE` for reaching the target first (the match value near the target). A move dropped
+    early as clearly worse keeps the mean of the deals it was played on.
+    """
+
+    def __init__(
+        self,
+        view: View,
+        legal: list[Move],
+        results: list[list[float]],
+        active: list[int],
+        exact: bool,
+        deals: int,
+    ) -> None:
+        self.moves = list(legal)
+        self.values = [sum(r) / len(r) if r else -math.inf for r in results]
+        #: Deals each move was played out on.
+        self.counts = [len(r) for r in results]
+        #: Indices of the moves still in contention (`best` is one of them).
+        self.contenders = list(active)
+        #: Whether the values are exact (nothing hidden: the rest of the hand was solved).
+        self.exact = exact
+        #: How many deals were searched.
+        self.deals = deals
+        self.best = _best(view, legal, results, active)
+
+    def value_of(self, move: Move) -> float:
+        """The mean value of a legal move."""
+        return self.values[self.moves.index(move)]
+
+    def as_dict(self) -> dict[Move, float]:
+        """Every legal move's mean value."""
+        return dict(zip(self.moves, self.values, strict=True))
+
+
+def evaluate(
+    view: View, budget_ms: float | None = 200.0, seed: int = 0, max_samples: int = 1000
+) -> Evaluation:
+    """The hard bot's search on a view: every legal move's value (see `HardBot.evaluate`)."""
+    return HardBot(seed, budget_ms=budget_ms, max_samples=max_samples).evaluate(view)
 
 
 def _best(view: View, legal: list[Move], results: list[list[float]], active: list[int]) -> Move:

@@ -1,0 +1,126 @@
+"""`/review`: after a match, the player's points lost and costliest moves, by the hard bot.
+
+The client downloads the finished match with the protocol's `record` message and analyses it
+here, in its own process (the server runs no analyses for clients). The analysis is the one
+behind `allfives analyze`, reached through its narrow public function
+`allfives.analyze.review_record`: that brings the engine into the client, which otherwise knows
+only the protocol, so it is imported only when a review is asked for. The record comes from the
+server and is checked like a file before anything is analysed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+
+from clients.cli.connection import Connection
+from clients.cli.state import TableState
+from protocol import messages as msg
+from protocol.records import Record
+
+if TYPE_CHECKING:
+    from clients.cli.app import App
+
+#: Search per decision: the same as `allfives analyze` by default.
+BUDGET_MS = 200.0
+#: How long to wait for the server's record.
+WAIT_SECONDS = 15.0
+
+Progress = Callable[[int, int], None]
+
+
+def wanted(line: str) -> bool:
+    """Whether a typed line asks for a review."""
+    return line.strip().lower() == "/review"
+
+
+def refusal(state: TableState) -> str | None:
+    """Why there is nothing to review now (None: a finished match this client played in)."""
+    view = state.view
+    if view is None:
+        return "not in a room yet"
+    if view.phase != "finished":
+        return "a review is for a finished match: /review once it is over"
+    if view.you is None:
+        return "only a seated player has moves to review"
+    return None
+
+
+async def run(app: App) -> bool:
+    """`/review` at the table: the rows take the log's place until the next line is typed."""
+    state = app.state
+    app.extra = []
+    app.pending = None
+    loop = asyncio.get_running_loop()
+
+    def progress(done: int, total: int) -> None:
+        def show() -> None:
+            state.say(f"Reviewing your moves with the hard bot: {done} of {total}")
+            app.request_redraw()
+
+        loop.call_soon_threadsafe(show)
+
+    outcome = await review(app.connection, state, progress)
+    if isinstance(outcome, str):
+        state.say(outcome, "error")
+    else:
+        app.extra = outcome
+        state.say("Review done: what each costly move gave up, by the hard bot's search")
+    app.request_redraw()
+    return True
+
+
+async def review(
+    connection: Connection, state: TableState, progress: Progress | None = None
+) -> list[Text] | str:
+    """The player's review as rows, or why there is none (in words)."""
+    refused = refusal(state)
+    if refused is not None:
+        return refused
+    seat = state.view.you if state.view is not None else None
+    assert seat is not None
+    record = await fetch(connection, state)
+    if isinstance(record, str):
+        return record
+    from allfives.analyze import AnalysisError, review_record, summary_text
+
+    try:
+        report = await asyncio.to_thread(review_record, record, [seat], BUDGET_MS, 0, progress)
+    except AnalysisError as error:
+        return f"the server's record cannot be reviewed: {error}"
+    rows = [Text(" Review of your moves (the hard bot's search, from what you could see)")]
+    for player in report.players:
+        rows += summary_text(player)
+    return rows
+
+
+async def fetch(connection: Connection, state: TableState) -> Record | str:
+    """Ask the server for the finished match's record and wait for it (or for its refusal)."""
+    got = asyncio.Event()
+    notice = state.notice
+    state.record = None
+    previous = connection.on_change
+
+    def changed() -> None:
+        previous()
+        now = state.notice
+        refused = now is not None and now is not notice and now.kind == "error"
+        if state.record is not None or refused:
+            got.set()
+
+    connection.on_change = changed
+    try:
+        if not await connection.send(msg.GetRecord()):
+            return "not connected: the record could not be asked for"
+        await asyncio.wait_for(got.wait(), WAIT_SECONDS)
+    except TimeoutError:
+        return "the server did not send the match's record"
+    finally:
+        connection.on_change = previous
+    if state.record is None:
+        assert state.notice is not None
+        return state.notice.text
+    return state.record
