@@ -19,7 +19,11 @@ from typing import Any, TypeVar
 
 import pytest
 from selenium import webdriver
-from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
+from selenium.common.exceptions import (
+    NoSuchElementException,
+    StaleElementReferenceException,
+    WebDriverException,
+)
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.remote.webdriver import WebDriver
 
@@ -86,12 +90,12 @@ def set_viewport(driver: WebDriver, width: int, height: int) -> None:
 def wait_for(
     condition: Callable[[], T | None], timeout: float = TIMEOUT, what: str = "condition"
 ) -> T:
-    """Poll `condition` until it returns something truthy (a stale element counts as not yet)."""
+    """Poll `condition` until it returns something truthy (a missing or stale element: not yet)."""
     deadline = time.monotonic() + timeout
     while True:
         try:
             value = condition()
-        except StaleElementReferenceException:
+        except (StaleElementReferenceException, NoSuchElementException):
             value = None
         if value:
             return value
@@ -109,14 +113,18 @@ def js_errors(driver: WebDriver) -> list[str]:
     return [entry["message"] for entry in entries if entry.get("level") == "SEVERE"]
 
 
-def screenshot(driver: WebDriver, name: str) -> Path:
-    """Save the whole page as tests/artifacts/NAME.png and say where."""
+def screenshot(driver: WebDriver, name: str, width: int, height: int) -> Path:
+    """Save the page as seen in a `width` x `height` viewport (then the whole page, as
+    NAME-full.png) into tests/artifacts/, and say where."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     path = ARTIFACTS / f"{name}.png"
-    height = driver.execute_script("return document.documentElement.scrollHeight")
-    width = driver.execute_script("return document.documentElement.clientWidth")
-    set_viewport(driver, int(width), int(height))
+    set_viewport(driver, width, height)
+    driver.execute_script("window.scrollTo(0, 0)")
     driver.save_screenshot(str(path))
+    full = driver.execute_script("return document.documentElement.scrollHeight")
+    set_viewport(driver, width, max(height, int(full)))
+    driver.save_screenshot(str(ARTIFACTS / f"{name}-full.png"))
+    set_viewport(driver, width, height)
     print(f"screenshot: {path}")
     return path
 
@@ -154,6 +162,19 @@ class ServerThread:
     def call(self, coroutine: Any) -> Any:
         """Run a coroutine on the server's loop and wait for its result."""
         return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(timeout=TIMEOUT)
+
+    def drop(self, name: str) -> int:
+        """Cut the connections of the player called `name` without a close frame, as a lost
+        network would; returns how many were cut."""
+
+        async def cut() -> int:
+            found = [c for c in self.server.connections if c.name == name]
+            for connection in found:
+                connection.transport.abort()
+            return len(found)
+
+        dropped: int = self.call(cut())
+        return dropped
 
     @property
     def base(self) -> str:

@@ -115,10 +115,10 @@ class App {
         break;
       case "snapshot":
       case "patch":
+        if (this.notice.dataset.kind === "error" && message.events?.some((e) => e.type === "played")) this.say("");
         this.onDocument();
         break;
       case "hint":
-        this.say(this.state.hintText() ?? "", "hint");
         this.drawTable();
         break;
       default:
@@ -241,6 +241,7 @@ class App {
   join(room, seat) {
     const name = this.checkName();
     if (!name) return;
+    this.renameIfNeeded(name); // chat lines carry the hello name
     const message = { type: "join", room: roomCode(room), name };
     if (seat !== null && seat !== undefined) message.seat = seat;
     this.send(message);
@@ -250,7 +251,7 @@ class App {
     this.send({ type: "spectate", room: roomCode(room) });
   }
 
-  /** A new room seats its creator under the hello name: when the player typed another name
+  /** A new room seats its creator (and chat names everyone) by the hello name: when the player typed another name
    *  since, say hello again on a fresh connection (the create waits for its welcome). */
   renameIfNeeded(name) {
     if (this.helloName !== name) this.connection.restart();

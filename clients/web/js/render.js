@@ -57,14 +57,14 @@ export function drawLayout(svg, { layout, leadIndex, history, width, targets = {
   const last = lastPlaced(history, placed);
   svg.replaceChildren();
   let { minX, minY, maxX, maxY } = placed.box;
-  const minWidth = Math.min(2 * halfWidth + 2, 16);
+  const minWidth = Math.min(2 * halfWidth + 2, 24);
   if (maxX - minX < minWidth) {
     const grow = (minWidth - (maxX - minX)) / 2;
     minX -= grow;
     maxX += grow;
   }
-  if (maxY - minY < 5) {
-    const grow = (5 - (maxY - minY)) / 2;
+  if (maxY - minY < 7) {
+    const grow = (7 - (maxY - minY)) / 2;
     minY -= grow;
     maxY += grow;
   }

@@ -9,6 +9,15 @@ import { LEVELS } from "./lobby.js";
 
 const LOG_SHOWN = 60;
 
+/** Whether `part` must be redrawn: its inputs changed since the last time (a redraw of a
+ *  button under the pointer would swallow the click). */
+function changed(cache, part, inputs) {
+  const key = JSON.stringify(inputs);
+  if (cache[part] === key) return false;
+  cache[part] = key;
+  return true;
+}
+
 export class Table {
   /** `actions`: play(tile, end), pass(), hint(), chat(text), start(), rematch(), leave(),
    *  addBot(seat, level), removeBot(seat). */
@@ -16,6 +25,7 @@ export class Table {
     this.actions = actions;
     this.picked = null;
     this.dismissed = null;
+    this.drawn = {};
     this.model = null;
     this.turnKey = null;
     this.turnSince = 0;
@@ -153,6 +163,7 @@ export class Table {
   _drawWaiting(model) {
     this.waiting.hidden = model.phase !== "waiting";
     if (this.waiting.hidden) return;
+    if (!changed(this.drawn, "waiting", [model.seats, model.isHost, model.freeSeats])) return;
     const rows = model.seats.map((seat) => {
       const controls = [];
       if (model.isHost && seat.free) {
@@ -204,11 +215,15 @@ export class Table {
     const game = this.model?.game;
     if (!game) return;
     const width = this.boardWrap.clientWidth || 340;
-    drawLayout(this.svg, { layout: game.layout, leadIndex: game.leadIndex, history: game.history, width, targets: this._targets(game), ends: game.ends });
+    const targets = this._targets(game);
+    const inputs = [game.layout, game.leadIndex, game.ends, width, this.picked, game.history.length];
+    if (!changed(this.drawn, "board", inputs)) return;
+    drawLayout(this.svg, { layout: game.layout, leadIndex: game.leadIndex, history: game.history, width, targets, ends: game.ends });
   }
 
   _drawEnds(game) {
     const tile = game.hand.find((t) => t.tile === this.picked);
+    if (!changed(this.drawn, "ends", [tile ?? null])) return;
     if (!tile) {
       this.endChoice.replaceChildren();
       return;
@@ -222,6 +237,7 @@ export class Table {
   }
 
   _drawHand(game) {
+    if (!changed(this.drawn, "hand", [game.spectator, game.hand, this.picked])) return;
     if (game.spectator) {
       fill(this.hand, h("p", { class: "muted" }, "You are watching: hands are hidden."));
       return;
@@ -256,6 +272,7 @@ export class Table {
   }
 
   _drawButtons(game) {
+    if (!changed(this.drawn, "buttons", [game.myTurn, game.canPass, this.hintText])) return;
     const buttons = [];
     if (game.myTurn) buttons.push(h("button", { type: "button", id: "hint-button", "data-key": "hint", onclick: () => this.actions.hint() }, "Hint"));
     if (game.canPass) buttons.push(h("button", { type: "button", id: "pass-button", "data-key": "pass", onclick: () => this.actions.pass() }, "Pass"));
@@ -267,6 +284,7 @@ export class Table {
     const summary = game.summary;
     this.summary.hidden = !summary || this.dismissed === summary.hand || game.over;
     if (this.summary.hidden) return;
+    if (!changed(this.drawn, "summary", [summary, model.names])) return;
     const sides = model.teams ? ["Team A", "Team B"] : model.names;
     fill(this.summary,
       h("h2", {}, `Hand ${summary.hand} is over`),
@@ -281,6 +299,7 @@ export class Table {
   _drawWinner(model, game) {
     this.winner.hidden = !game.over;
     if (!game.over) return;
+    if (!changed(this.drawn, "winner", [game.winnerText, game.sides, model.isHost])) return;
     fill(this.winner,
       h("h2", { id: "winner-text" }, game.winnerText),
       h("p", {}, `Final scores: ${game.sides.map((side) => `${side.short} ${side.score}`).join(", ")}`),
