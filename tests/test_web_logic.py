@@ -23,7 +23,7 @@ from server_helpers import Client, play_out, seat_players
 from clients.cli.state import TableState
 from protocol import messages as msg
 from protocol import views
-from protocol.patch import apply
+from protocol.patch import apply, to_builtins
 from protocol.views import describe
 from server.app import Config, run_server
 
@@ -114,9 +114,14 @@ async def test_a_real_match_builds_the_servers_document_and_the_terminal_clients
     assert result["seq"] == final.seq
     assert result["doc"] == json.loads(msg.encode(final))["state"]
     cli = TableState()
+    kept = []
     for frame in friend.frames:
         cli.receive(msg.decode_server(frame))
+        kept.append(None if cli.last_layout is None else to_builtins(cli.last_layout))
     assert [line["text"] for line in result["log"]] == [line.text for line in cli.log]
+    # Between hands both keep the ended hand's last table (its final tile placed).
+    assert result["finals"] == kept
+    assert any(layout is not None for layout in kept)
     assert any("wins the match" in line["text"] for line in result["log"])
 
 
@@ -417,4 +422,25 @@ def test_the_socket_url_follows_the_page(page: WebDriver) -> None:
     assert got == ["ws://h:8765/", "wss://games.example/"]
     assert re.fullmatch(
         r"ws://127\.0\.0\.1:\d+/", call(page, "unit.connection.socketUrl(location)")
+    )
+
+
+def test_the_end_of_hand_summary_names_who_went_out_and_the_points(page: WebDriver) -> None:
+    frames = readme_frames()
+    doc: dict[str, Any] | None = None
+    for frame in frames:
+        if frame["type"] == "snapshot":
+            doc = frame["state"]
+        elif frame["type"] == "patch" and doc is not None:
+            doc = apply(doc, frame["ops"])
+    assert doc is not None
+    doc["game"]["hand_number"] = 2
+    doc["game"]["last_hand"] = {"kind": "domino", "by": 1, "points": [0, 15], "pips": [13, 0]}
+    summary = call(page, "unit.model.tableModel(a[0]).game.summary", doc)
+    ended = views.HandEnded(kind="domino", by=1, points=[0, 15], pips=[13, 0])
+    assert summary["hand"] == 1
+    assert (
+        summary["text"]
+        == describe(ended, ["Ann", "Bot 1"])
+        == ("Bot 1 went out: Bot 1 scores 15. Pips left: Ann 13, Bot 1 0")
     )

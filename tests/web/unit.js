@@ -11,8 +11,13 @@ import { halfWidthFor } from "/web/js/render.js";
 /** Feed messages to a fresh RoomState; returns what it sent back after each and where it ended. */
 function feed(messages) {
   const room = new state.RoomState();
-  const sent = messages.map((message) => room.receive(message));
-  return { doc: room.doc, seq: room.seq, mending: room.mending, sent, log: room.log, finalLayout: room.finalLayout };
+  const finals = [];
+  const sent = messages.map((message) => {
+    const reply = room.receive(message);
+    finals.push(room.finalLayout);
+    return reply;
+  });
+  return { doc: room.doc, seq: room.seq, mending: room.mending, sent, log: room.log, finalLayout: room.finalLayout, finals };
 }
 
 window.unit = { describe, geometry, lobby, model, state, text, connection, feed, render_half: halfWidthFor };
