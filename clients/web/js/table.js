@@ -289,11 +289,11 @@ export class Table {
     fill(this.summary,
       h("h2", {}, `Hand ${summary.hand} is over`),
       h("p", {}, summary.text),
-      h("table", {},
-        h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, "points"))),
-        h("tbody", {}, summary.points.map((points, index) => h("tr", {}, h("th", {}, sides[index] ?? `side ${index}`), h("td", {}, String(points)))))),
-      h("p", { class: "muted" }, `Pips left: ${summary.pips.map((pips, seat) => `${model.names[seat]} ${pips}`).join(", ")}`),
-      h("button", { type: "button", "data-key": "summary-ok", onclick: () => { this.dismissed = summary.hand; this.redraw(); } }, "OK"));
+      h("div", { class: "summary-row" },
+        h("table", {},
+          h("thead", {}, h("tr", {}, h("td", {}, ""), summary.points.map((_, index) => h("th", { scope: "col" }, sides[index] ?? `side ${index}`)))),
+          h("tbody", {}, h("tr", {}, h("th", { scope: "row" }, "points"), summary.points.map((points) => h("td", {}, String(points)))))),
+        h("button", { type: "button", "data-key": "summary-ok", onclick: () => { this.dismissed = summary.hand; this.redraw(); } }, "OK")));
   }
 
   _drawWinner(model, game) {
