@@ -237,3 +237,39 @@ def test_a_whole_match_by_clicks_with_a_friend_from_the_link_and_a_reload() -> N
         )
         assert animation == "none"
         screenshot(ann, "lobby-dark-1280x800", *LAPTOP)
+
+
+def test_a_link_whose_seat_is_gone_offers_the_room_again() -> None:
+    """A saved token the room no longer knows, or a room that closed: the join form, in words."""
+    with ServerThread() as server, chromium(*PHONE) as page:
+        open_lobby(page, server.base + "/", "Ann")
+        page.find_element(By.ID, "create-button").click()
+        wait_for(lambda: page.find_elements(By.ID, "start-button"), what="the room")
+        code = page.current_url.rsplit("/", 1)[1]
+        stale = {
+            code: {"token": "t0-not-this-one", "seat": 0},
+            "ZZZZ": {"token": "t0-x", "seat": 0},
+        }
+        page.execute_script(
+            "localStorage.setItem('allfives.seats', JSON.stringify(arguments[0]))", stale
+        )
+
+        page.get(f"{server.base}/r/{code}")
+        notice = wait_for(lambda: page.find_element(By.ID, "notice").text, what="the notice")
+        assert notice == "That seat is no longer yours: sit down again or watch."
+        assert f"Room {code}" in page.find_element(By.ID, "join-form").text
+        assert code not in page.execute_script("return localStorage.getItem('allfives.seats')")
+
+        page.get(f"{server.base}/r/zzzz")
+        notice = wait_for(lambda: page.find_element(By.ID, "notice").text, what="the notice")
+        assert notice == "Room ZZZZ is closed."
+        assert js_errors(page) == []
+
+        # The page's policy holds in the browser: an inline script is refused.
+        page.execute_script(
+            "const s = document.createElement('script'); s.textContent = 'window.injected = 1';"
+            "document.body.append(s);"
+        )
+        refused = wait_for(lambda: js_errors(page), what="the refusal")
+        assert "Content Security Policy" in refused[0]
+        assert page.execute_script("return window.injected") is None

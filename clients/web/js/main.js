@@ -140,13 +140,15 @@ class App {
   }
 
   onError(message) {
-    if (message.code === "bad_token") {
+    if (message.code === "bad_token" || (message.command === "hello" && message.code === "no_such_room")) {
       const room = this.resume?.room ?? linkedRoom();
       if (room) saveSeat(room, null);
       this.resume = null;
       this.state.clear();
       this.showLobby(room);
-      this.say("That seat is no longer yours: sit down again or watch.", "error");
+      this.say(message.code === "bad_token"
+        ? "That seat is no longer yours: sit down again or watch."
+        : `Room ${room} is closed.`, "error");
       this.send({ type: "list_rooms" });
       return;
     }
@@ -188,7 +190,8 @@ class App {
   leave() {
     const room = this.state.room;
     this.send({ type: "leave" });
-    if (room) saveSeat(room, null);
+    // Mid-match the seat stays yours (a bot plays it): keep its token to come back by the link.
+    if (room && this.state.doc?.phase !== "playing") saveSeat(room, null);
     this.resume = null;
     this.watching = null;
     this.state.clear();
