@@ -444,3 +444,14 @@ def test_the_end_of_hand_summary_names_who_went_out_and_the_points(page: WebDriv
         == describe(ended, ["Ann", "Bot 1"])
         == ("Bot 1 went out: Bot 1 scores 15. Pips left: Ann 13, Bot 1 0")
     )
+
+
+def test_the_layout_is_told_in_words_for_screen_readers(page: WebDriver) -> None:
+    layout = {"line": [[0, 5], [5, 5], [5, 3]], "spinner": 1, "north": [[5, 1]], "south": []}
+    ends = {"west": 0, "east": 3, "north": 1, "south": 5}
+    assert call(page, "unit.model.describeLayout(a[0], a[1])", layout, ends) == (
+        "Line, west to east: 0-5, 5-5 (spinner), 5-3. North arm: 5-1. "
+        "Open ends: west 0, east 3, north 1, south 5."
+    )
+    empty = {"line": [], "spinner": None, "north": [], "south": []}
+    assert call(page, "unit.model.describeLayout(a[0], a[1])", empty, {}) == "No tiles down yet."

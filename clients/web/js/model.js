@@ -202,3 +202,17 @@ export function tableModel(doc, extras = {}) {
   };
   return model;
 }
+
+/** The layout in words, for screen readers: the line west to east, the arms, the open ends. */
+export function describeLayout(layout, ends) {
+  if (!layout.line.length) return "No tiles down yet.";
+  const tile = (t) => `${t[0]}-${t[1]}`;
+  const line = layout.line.map((t, i) => (i === layout.spinner ? `${tile(t)} (spinner)` : tile(t)));
+  const parts = [`Line, west to east: ${line.join(", ")}.`];
+  for (const arm of ["north", "south"]) {
+    if (layout[arm].length) parts.push(`${arm[0].toUpperCase()}${arm.slice(1)} arm: ${layout[arm].map(tile).join(", ")}.`);
+  }
+  const open = END_NAMES.filter((name) => ends?.[name] !== null && ends?.[name] !== undefined);
+  if (open.length) parts.push(`Open ends: ${open.map((name) => `${name} ${ends[name]}`).join(", ")}.`);
+  return parts.join(" ");
+}

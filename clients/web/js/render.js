@@ -86,20 +86,8 @@ export function drawLayout(svg, { layout, leadIndex, history, width, targets = {
     const target = targets[end];
     if (!target) continue;
     const r = info.ghost;
-    const g = s("g", {
-      class: "end-target",
-      role: "button",
-      tabindex: "0",
-      "data-end": end,
-      "aria-label": `${end}: total ${target.total}`,
-      onclick: () => target.onPick(),
-      onkeydown: (event) => {
-        if (event.key === "Enter" || event.key === " ") {
-          event.preventDefault();
-          target.onPick();
-        }
-      },
-    });
+    // For pointers; keyboards and screen readers use the same choices as buttons by the hand.
+    const g = s("g", { class: "end-target", "data-end": end, onclick: () => target.onPick() });
     g.append(s("rect", { x: r.x + 0.05, y: r.y + 0.05, width: r.w - 0.1, height: r.h - 0.1, rx: 0.14 }));
     g.append(s("text", { x: r.x + r.w / 2, y: r.y + r.h / 2, "text-anchor": "middle", "dominant-baseline": "central", class: target.total > 0 && target.total % 5 === 0 ? "gold" : "" }, String(target.total)));
     svg.append(g);

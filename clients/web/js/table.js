@@ -2,10 +2,10 @@
 // choose from, the log, chat, the end-of-hand summary, the winner, and the waiting room.
 // Built once per room; `update(model, ...)` redraws the parts that change.
 
-import { h, fill } from "./text.js";
+import { h, fill, s } from "./text.js";
 import { drawLayout, handTile } from "./render.js";
-import { s } from "./text.js";
 import { LEVELS } from "./lobby.js";
+import { describeLayout } from "./model.js";
 
 const LOG_SHOWN = 60;
 
@@ -219,6 +219,7 @@ export class Table {
     const inputs = [game.layout, game.leadIndex, game.ends, width, this.picked, game.history.length];
     if (!changed(this.drawn, "board", inputs)) return;
     drawLayout(this.svg, { layout: game.layout, leadIndex: game.leadIndex, history: game.history, width, targets, ends: game.ends });
+    this.svg.setAttribute("aria-label", describeLayout(game.layout, game.ends));
   }
 
   _drawEnds(game) {
