@@ -455,3 +455,32 @@ def test_the_layout_is_told_in_words_for_screen_readers(page: WebDriver) -> None
     )
     empty = {"line": [], "spinner": None, "north": [], "south": []}
     assert call(page, "unit.model.describeLayout(a[0], a[1])", empty, {}) == "No tiles down yet."
+
+
+def test_each_tile_is_drawn_with_its_matching_half_toward_the_middle(page: WebDriver) -> None:
+    layout = {"line": [[0, 5], [5, 5], [5, 3]], "spinner": 1, "north": [[5, 1]], "south": []}
+    placed = call(page, "unit.geometry.placeLayout(a[0], 8, null)", layout)
+    drawn = {
+        (t["arm"], t["pos"]): (t["x"], t["y"], t["w"], t["h"], t["a"], t["b"])
+        for t in placed["tiles"]
+    }
+    assert drawn == {
+        ("center", 0): (-0.5, -1, 1, 2, 5, 5),  # the spinner across the line
+        ("west", 0): (-2.5, -0.5, 2, 1, 0, 5),  # 0 outward (left), 5 against the spinner
+        ("east", 0): (0.5, -0.5, 2, 1, 5, 3),
+        ("north", 0): (-0.5, -3, 1, 2, 1, 5),  # up the arm: 1 on top, 5 against the spinner
+    }
+    # A long east arm turns down at the edge: the turned tiles stand upright, inner half on top.
+    line = [[6, 6], [6, 1], [1, 2], [2, 3], [3, 4], [4, 4], [4, 0]]
+    placed = call(
+        page,
+        "unit.geometry.placeLayout(a[0], 4, 0)",
+        {**layout, "line": line, "spinner": 0, "north": []},
+    )
+    east = [t for t in placed["tiles"] if t["arm"] == "east"]
+    assert (east[0]["x"], east[0]["w"], east[0]["h"]) == (0.5, 2, 1)  # 2.5 from the middle
+    turned = east[1:]  # the next would end 4.5 from the middle: past 4
+    assert all(t["y"] >= 0.5 and t["x"] + t["w"] <= 4 for t in turned)
+    assert [(t["w"], t["h"]) for t in turned] == [(1, 2), (1, 2), (1, 2), (2, 1), (1, 2)]
+    assert [(t["a"], t["b"]) for t in turned] == [(1, 2), (2, 3), (3, 4), (4, 4), (4, 0)]
+    assert placed["ends"]["east"]["dir"] == {"dx": 0, "dy": 1}
