@@ -2,9 +2,9 @@
 
 Ann (a laptop, 1280x800) opens the lobby, creates a three-player room to 50 with a bot in seat
 2 and seat 1 open; Femi (a phone, 360x740, a browser of his own) opens the link the page shows
-and sits down. Both play every move by clicking a glowing tile, and an end when it fits several;
-after each move the corner total must match the log's, and be gold exactly on a multiple of
-five. Femi reloads mid-game and is back in his seat. The match ends with the winner named and
+and sits down. Both play by clicking a glowing tile, and an end when it fits several, or
+(every other move) with the keyboard alone: Enter on the tile, Enter on the end button the page
+focuses. After each move the corner total must match the log's, and be gold exactly on a multiple of five. Femi reloads mid-game and is back in his seat. The match ends with the winner named and
 the scores to show for it; the host's rematch brings the seats back. Screenshots of the table
 at both sizes go to tests/artifacts/.
 """
@@ -16,6 +16,7 @@ from typing import Any
 
 from browser_helpers import ServerThread, chromium, js_errors, screenshot, wait_for
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import Select
 
@@ -70,23 +71,34 @@ def open_lobby(driver: WebDriver, url: str, name: str) -> None:
     field.send_keys(name)
 
 
-def play_one(driver: WebDriver, name: str, shots: dict[str, Any]) -> str:
-    """Click the first glowing tile (and an end if it asks); check the total the page promised
-    against the log's line for the move. Returns the tile."""
+def play_one(driver: WebDriver, name: str, shots: dict[str, Any], keyboard: bool = False) -> str:
+    """Click the first glowing tile (and an end if it asks), or with `keyboard` press Enter on
+    it (and on the end button the page focuses); check the total the page promised against the
+    log's line for the move. Returns the tile."""
     button = driver.find_element(By.CSS_SELECTOR, ".hand-tile.playable")
     tile = button.get_attribute("data-tile")
     label = button.get_attribute("aria-label") or ""
-    button.click()
+    if keyboard:
+        button.send_keys(Keys.ENTER)
+    else:
+        button.click()
     targets = driver.find_elements(By.CSS_SELECTOR, "#board .end-target")
     if targets:
         buttons = driver.find_elements(By.CSS_SELECTOR, "#end-choice .end-button")
         assert len(targets) == len(buttons) >= 2
         if shots.get("choice") is None:
             shots["choice"] = screenshot(driver, shots["name"] + "-ends", *shots["size"])
-        target = targets[-1]
-        end = target.get_attribute("data-end")
-        promised = int(target.text)
-        target.click()
+        if keyboard:
+            focused = driver.switch_to.active_element
+            assert "end-button" in (focused.get_attribute("class") or "")
+            end = focused.get_attribute("data-end")
+            promised = int((focused.text or "").rsplit(" ", 1)[1])
+            focused.send_keys(Keys.ENTER)
+        else:
+            target = targets[-1]
+            end = target.get_attribute("data-end")
+            promised = int(target.text)
+            target.click()
     else:
         end = None
         promised = int(re.search(r"makes (\d+)", label).group(1))  # type: ignore[union-attr]
@@ -168,7 +180,7 @@ def test_a_whole_match_by_clicks_with_a_friend_from_the_link_and_a_reload() -> N
                     assert shown is not None, hint[0].text
                     hinted = ann.find_element(By.CSS_SELECTOR, ".hand-tile.hinted")
                     assert hinted.get_attribute("data-tile") == shown.group(1)
-                play_one(driver, name, shots[name])
+                play_one(driver, name, shots[name], keyboard=moves[name] % 2 == 1)
                 moves[name] += 1
                 check_corner(driver)
                 if moves[name] == 3 and "table" not in shots[name]:
