@@ -4,9 +4,11 @@ Ann (a laptop, 1280x800) opens the lobby, creates a three-player room to 50 with
 2 and seat 1 open; Femi (a phone, 360x740, a browser of his own) opens the link the page shows
 and sits down. Both play by clicking a glowing tile, and an end when it fits several, or
 (every other move) with the keyboard alone: Enter on the tile, Enter on the end button the page
-focuses. After each move the corner total must match the log's, and be gold exactly on a multiple of five. Femi reloads mid-game and is back in his seat. The match ends with the winner named and
-the scores to show for it; the host's rematch brings the seats back. Screenshots of the table
-at both sizes go to tests/artifacts/.
+focuses. After each move the corner total must match the log's, and be gold exactly on a
+multiple of five. Ann's connection drops and comes back by itself; Femi reloads mid-game and is
+back in his seat. The match ends with the winner named and the scores to show for it; the
+host's rematch brings the seats back. Screenshots of the table at both sizes go to
+tests/artifacts/.
 """
 
 from __future__ import annotations
