@@ -3,7 +3,7 @@
 The page's modules are loaded by a test page (tests/web/unit.html) that puts them on
 `window.unit`; these tests call them through selenium and check what they return, as the
 terminal client's state tests check clients/cli/state.py. Where Python has the same job
-(protocol.patch, protocol.views.describe, the terminal client's log) the two must agree.
+(protocol.patch, protocol.views.describe) the two must agree.
 """
 
 from __future__ import annotations
@@ -15,15 +15,15 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+import msgspec
 import pytest
 from browser_helpers import ROOT, chromium, static_site, wait_for
 from selenium.webdriver.remote.webdriver import WebDriver
 from server_helpers import Client, play_out, seat_players
 
-from clients.cli.state import TableState
 from protocol import messages as msg
 from protocol import views
-from protocol.patch import apply, to_builtins
+from protocol.patch import apply
 from protocol.views import describe
 from server.app import Config, run_server
 
@@ -95,13 +95,21 @@ def test_a_gap_asks_for_a_resync_and_waits_for_the_snapshot(page: WebDriver) -> 
     assert result["seq"] == 2 and result["mending"]
 
 
-async def test_a_real_match_builds_the_servers_document_and_the_terminal_clients_log(
+def names_of(document: dict[str, Any]) -> list[str]:
+    """The page's name per seat: people by name, bots as "Bot 2", free seats "(free)"."""
+    return [
+        "(free)" if seat is None else f"Bot {i}" if seat["kind"] == "bot" else seat["name"]
+        for i, seat in enumerate(document["seats"])
+    ]
+
+
+async def test_a_real_match_builds_the_servers_document_and_its_log_in_words(
     page: WebDriver,
 ) -> None:
     config = Config(host="127.0.0.1", port=0, bot_delay=0.0, hard_budget_ms=5.0)
     config.bot_processes, config.rate, config.burst = False, 1000.0, 1000
     async with run_server(config) as server:
-        players = await seat_players(server.url, 4, 2, bots="easy", target=100)
+        players = await seat_players(server.url, 4, 2, bots="easy", target=150)
         host, friend = players
         await host.request("start")
         await friend.until(lambda m: isinstance(m, msg.Patch) and m.seq >= host.state.seq)
@@ -113,16 +121,43 @@ async def test_a_real_match_builds_the_servers_document_and_the_terminal_clients
     result = call(page, "unit.feed(a[0])", frames)
     assert result["seq"] == final.seq
     assert result["doc"] == json.loads(msg.encode(final))["state"]
-    cli = TableState()
-    kept = []
-    for frame in friend.frames:
-        cli.receive(msg.decode_server(frame))
-        kept.append(None if cli.last_layout is None else to_builtins(cli.last_layout))
-    assert [line["text"] for line in result["log"]] == [line.text for line in cli.log]
-    # Between hands both keep the ended hand's last table (its final tile placed).
-    assert result["finals"] == kept
-    assert any(layout is not None for layout in kept)
-    assert any("wins the match" in line["text"] for line in result["log"])
+
+    # The log tells every event as protocol.views.describe does (seat changes aside), and
+    # between hands the page keeps the ended hand's table: every tile of it, its last total.
+    told: list[str] = []
+    document: dict[str, Any] | None = None
+    hand_plays: list[dict[str, Any]] = []
+    endings = 0
+    for index, frame in enumerate(frames):
+        if frame["type"] == "snapshot":
+            document = frame["state"]
+        if frame["type"] != "patch" or document is None:
+            continue
+        document = apply(document, frame["ops"])
+        teams = document["rules"]["players"] == 4 and document["rules"]["teams"]
+        for event in frame["events"]:
+            if event["type"] != "chat":
+                decoded = msgspec.convert(event, views.AnyEvent)  # type: ignore[arg-type]
+                told.append(describe(decoded, names_of(document), teams))
+        kinds = [event["type"] for event in frame["events"]]
+        if "hand_ended" in kinds and "hand_started" in kinds:
+            endings += 1
+            kept = result["finals"][index]
+            placed = len(kept["line"]) + len(kept["north"]) + len(kept["south"])
+            ended = [
+                e for e in frame["events"][: kinds.index("hand_ended")] if e["type"] == "played"
+            ]
+            plays = hand_plays + ended
+            assert placed == len(plays)
+            assert call(page, "unit.model.countEnds(a[0])", kept) == plays[-1]["total"]
+        for event in frame["events"]:
+            if event["type"] == "hand_started":
+                hand_plays = []
+            elif event["type"] == "played":
+                hand_plays.append(event)
+    assert endings >= 1
+    assert [line["text"] for line in result["log"] if line["kind"] != "info"] == told
+    assert told[-1].endswith("wins the match")
 
 
 def layouts_of(client: Client) -> Iterator[dict[str, Any]]:
