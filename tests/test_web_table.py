@@ -80,6 +80,15 @@ def play_one(driver: WebDriver, name: str, shots: dict[str, Any], keyboard: bool
     button = driver.find_element(By.CSS_SELECTOR, ".hand-tile.playable")
     tile = button.get_attribute("data-tile")
     label = button.get_attribute("aria-label") or ""
+    pattern = re.compile(rf"{name} (led|played) {tile}( (\w+))?: total (\d+)")
+
+    def logged() -> list[re.Match[str]]:
+        """This player's lines for the tile in the page's whole log (the same tile may have
+        been played in an earlier hand)."""
+        lines = driver.execute_script("return window.allfives.state.log.map((l) => l.text)")
+        return [m for m in map(pattern.match, lines) if m]
+
+    earlier = len(logged())
     if keyboard:
         button.send_keys(Keys.ENTER)
     else:
@@ -105,18 +114,10 @@ def play_one(driver: WebDriver, name: str, shots: dict[str, Any], keyboard: bool
         end = None
         promised = int(re.search(r"makes (\d+)", label).group(1))  # type: ignore[union-attr]
     try:
-        wait_for(lambda: tile not in read(driver)["hand"], what=f"{tile} to leave the hand")
+        line = wait_for(lambda: logged()[earlier:], what=f"the log line for {tile}")[0]
     except AssertionError:
         notice = driver.find_element(By.ID, "notice").text
         raise AssertionError(f"{tile} was not played: {notice!r} {read(driver)}") from None
-    pattern = re.compile(rf"{name} (led|played) {tile}( (\w+))?: total (\d+)")
-
-    def logged() -> re.Match[str] | None:
-        matches = [pattern.match(line) for line in read(driver)["log"]]
-        found = [m for m in matches if m]
-        return found[-1] if found else None
-
-    line = wait_for(logged, what=f"the log line for {tile}")
     assert int(line.group(4)) == promised, (line.group(0), promised)
     if end is not None:
         assert line.group(3) == end
@@ -200,6 +201,12 @@ def test_a_whole_match_by_clicks_with_a_friend_from_the_link_and_a_reload() -> N
                 wait_for(lambda: read(femi)["you"] == [1], what="Femi back in seat 1")
                 after = read(femi)
                 assert set(before) <= set(after["hand"]), (before, after["hand"])
+                # It resumed from the document it kept: the missed patches, no snapshot.
+                wait_for(lambda: read(femi)["status"] == "Connected", what="Femi connected")
+                kept = femi.execute_script(
+                    "const s = window.allfives.state; return [s.snapshots, s.mending, s.seq];"
+                )
+                assert kept[:2] == [0, False], kept
                 assert after["names"][1] == "Femi"
                 wait_for(lambda: "Femi is back" in read(ann)["log"], what="Femi back")
             wait_for(

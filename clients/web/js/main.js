@@ -20,8 +20,17 @@ function savedSeats() {
   }
 }
 
+/** Keep (or with null, forget) a room's seat. With `doc` and `seq` the room's document is kept
+ *  too, for one room at a time: a reload then resumes from that seq and gets only the patches
+ *  it missed. */
 function saveSeat(room, entry) {
   const seats = savedSeats();
+  if (entry?.doc) {
+    for (const other of Object.values(seats)) {
+      delete other.doc;
+      delete other.seq;
+    }
+  }
   if (entry) seats[room] = entry;
   else delete seats[room];
   try {
@@ -50,6 +59,7 @@ class App {
     const linked = linkedRoom();
     const saved = linked ? savedSeats()[linked] : null;
     this.resume = saved?.token ? { room: linked, token: saved.token } : null;
+    if (this.resume && saved.doc && Number.isInteger(saved.seq)) this.state.restore(linked, saved);
     this.connection = new Connection(socketUrl(location), {
       hello: () => this.helloFields(),
       onMessage: (message) => this.onMessage(message),
@@ -57,6 +67,7 @@ class App {
       onOpen: (again) => this.onOpen(again),
     });
     if (!this.resume) this.showLobby(linked);
+    else if (this.state.doc) this.drawTable();
     else fill(this.main, h("p", { class: "card" }, `Taking you back to your seat in room ${linked}…`));
     this.connection.start();
   }
@@ -158,7 +169,9 @@ class App {
   onDocument() {
     if (!this.state.doc) return;
     if (this.state.doc.you !== null && this.resume) {
-      saveSeat(this.state.doc.code, { token: this.resume.token, seat: this.state.doc.you, seq: this.state.seq });
+      saveSeat(this.state.doc.code, {
+        token: this.resume.token, seat: this.state.doc.you, seq: this.state.seq, doc: this.state.doc,
+      });
     }
     if (this.pendingBots.length && this.state.doc.phase === "waiting") {
       for (const bot of this.pendingBots.splice(0)) this.send({ type: "add_bot", seat: bot.seat, level: bot.level });

@@ -46,6 +46,8 @@ export class RoomState {
     this.seq = null;
     /** A resync was asked for: patches are ignored until its snapshot. */
     this.mending = false;
+    /** How many snapshots came (a resume that got patches only leaves this at 0). */
+    this.snapshots = 0;
     this.log = [];
     this.finalLayout = null;
     this.hint = null;
@@ -54,6 +56,17 @@ export class RoomState {
     this.token = null;
     this._hand = null;
     this._handEvents = 0;
+  }
+
+  /** Take up a room's document kept from before a reload (its seq is then sent as last_seq:
+   *  the server answers with the patches missed, or a snapshot). */
+  restore(room, saved) {
+    this.room = room;
+    this.seat = saved.seat ?? null;
+    this.token = saved.token ?? null;
+    this.doc = saved.doc;
+    this.seq = saved.seq;
+    this._logMissed();
   }
 
   /** Forget the room (after leaving it). */
@@ -82,6 +95,7 @@ export class RoomState {
         this.token = message.seat_token ?? null;
         return [];
       case "snapshot":
+        this.snapshots += 1;
         this.doc = message.state;
         this.seq = message.seq;
         this.mending = false;
