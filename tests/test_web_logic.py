@@ -519,3 +519,43 @@ def test_each_tile_is_drawn_with_its_matching_half_toward_the_middle(page: WebDr
     assert [(t["w"], t["h"]) for t in turned] == [(1, 2), (1, 2), (1, 2), (2, 1), (1, 2)]
     assert [(t["a"], t["b"]) for t in turned] == [(1, 2), (2, 3), (3, 4), (4, 4), (4, 0)]
     assert placed["ends"]["east"]["dir"] == {"dx": 0, "dy": 1}
+
+
+def test_a_kept_document_takes_up_the_patches_missed_after_a_reload(page: WebDriver) -> None:
+    frames = readme_frames()
+    doc: dict[str, Any] | None = None
+    patches = []
+    for frame in frames:
+        if frame["type"] == "snapshot":
+            doc = frame["state"]
+        elif frame["type"] == "patch":
+            if frame["seq"] <= 6:
+                doc = apply(doc, frame["ops"])
+            else:
+                patches.append(frame)
+    kept = {"token": "t0-9f2c41d7a35e", "seat": 0, "seq": 6, "doc": doc}
+    script = """
+      const a = arguments;
+      const room = new unit.state.RoomState();
+      room.restore("KXQP", a[0]);
+      const sent = a[1].map((m) => room.receive(m));
+      return JSON.parse(JSON.stringify({doc: room.doc, seq: room.seq, sent, log: room.log, snapshots: room.snapshots}));
+    """
+    joined = {"type": "joined", "room": "KXQP", "seat": 0, "seat_token": kept["token"], "id": 1}
+    result = page.execute_script(script, kept, [joined, *patches])
+    expected = doc
+    for frame in patches:
+        expected = apply(expected, frame["ops"])
+    assert result["seq"] == 9 and result["snapshots"] == 0
+    assert result["doc"] == expected
+    assert all(sent == [] for sent in result["sent"])
+    assert [line["text"] for line in result["log"]] == [
+        "Hand 1: Ann leads",
+        "Ann led 5-5: total 10, scores 10",
+        "Bot 1 played 5-3 east: total 13",
+        "Ann played 5-0 west: total 3",
+        "Ann is away",
+        "Bot 1 drew 2 tiles",
+        "Bot 1 played 5-1 north: total 4",
+        "Ann is back",
+    ]
