@@ -100,6 +100,10 @@ class App {
     this.statusLine.textContent = text;
     this.statusLine.dataset.status = status;
     document.body.classList.toggle("offline", status !== "online");
+    clearTimeout(this.statusTimer);
+    if (status === "online" && text !== "Connected") {
+      this.statusTimer = setTimeout(() => { this.statusLine.textContent = "Connected"; }, 5000);
+    }
   }
 
   say(text, kind = "info") {
