@@ -150,7 +150,8 @@ class App {
       this.resume = null;
       this.watching = message.room;
     }
-    if (location.pathname !== `/r/${message.room}`) history.replaceState(null, "", `/r/${message.room}`);
+    const code = /^[A-Za-z0-9]{1,16}$/.test(String(message.room)) ? String(message.room) : null;
+    if (code && location.pathname !== `/r/${code}`) history.replaceState(null, "", `/r/${code}`);
     this.say("");
   }
 

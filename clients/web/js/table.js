@@ -127,8 +127,8 @@ export class Table {
 
   _drawHead(model) {
     this.title.textContent = `Room ${model.code}`;
-    const link = `${location.origin}/r/${model.code}`;
-    fill(this.link, "Friends join at ", h("a", { href: `/r/${model.code}`, id: "invite-link" }, link),
+    const path = `/r/${encodeURIComponent(model.code)}`;
+    fill(this.link, "Friends join at ", h("a", { href: path, id: "invite-link" }, `${location.origin}${path}`),
       model.spectators ? ` · ${model.spectators} watching` : "", model.you === null ? " · you are watching" : "");
     fill(this.seats, model.teams && model.game
       ? model.game.sides.map((side) => h("li", { class: "side" },
