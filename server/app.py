@@ -71,6 +71,7 @@ from server.limits import PerAddress, TokenBucket
 from server.metrics import Metrics
 from server.room import BotTurn, Caller, Room, RoomError
 from server.store import NO_VERSION, MemoryStore, RoomChanged, Store, StoreUnavailable
+from server.web import WebFiles
 
 if TYPE_CHECKING:
     from server.cluster import Cluster, Notice
@@ -237,6 +238,7 @@ class Server:
         self.rooms: dict[str, LiveRoom] = {}
         self.connections: set[Connection] = set()
         self.metrics = Metrics()
+        self.web = WebFiles()
         self.bots = BotRunner(config.bot_workers, config.hard_budget_ms, config.bot_processes)
         self.connections_per_ip = PerAddress(config.max_connections_per_ip)
         self.rooms_per_ip = PerAddress(config.max_rooms_per_ip)
@@ -359,6 +361,9 @@ class Server:
     # -- HTTP ------------------------------------------------------------------------------
 
     def _process_request(self, socket: ServerConnection, request: Request) -> Response | None:
+        page = self.web.response(request)  # the browser table (server.web)
+        if page is not None:
+            return page
         path = request.path.split("?", 1)[0]
         if path == "/healthz":
             return _text_response(HTTPStatus.OK, "ok\n")

@@ -85,6 +85,8 @@ class App:
         join_line = None
         if self.join_url is not None and self.state.room is not None:
             join_line = f"allfives join {self.join_url} {self.state.room}"
+            if self.join_url.startswith("ws"):  # the browser table at the same address
+                join_line += f"  or open http{self.join_url[2:]}/r/{self.state.room}"
         body, footer = render(self.state, width, lines - 1, self.pending, join_line, self.extra)
         body = body[: max(0, lines - 1 - len(footer))]
         rows = [*body, *([Text()] * (lines - 1 - len(body) - len(footer))), *footer]

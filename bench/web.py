@@ -1,0 +1,164 @@
+"""The browser table: what the page weighs, how soon it is connected, how fast it applies patches.
+
+Runs a real server in this process (an ephemeral loopback port) and Debian's headless Chromium
+(/usr/bin/chromium with /usr/bin/chromedriver, driven by selenium). Three figures:
+
+- page bytes / page requests: everything the browser fetches for the lobby (uncompressed);
+- load to connected ms: from asking for the page to the page saying "Connected" (median of N
+  fresh loads; polled every 5 ms, so a few ms high);
+- patch apply us: the page's `RoomState.receive` on every frame a seat got in a real 4-player
+  match (scripted player and bots), timed inside the browser (mean and p99 per patch).
+
+Usage: uv run python bench/web.py [--loads 10]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import shutil
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+# Run as a script, this folder comes first on sys.path, and bench/engine.py would hide the package.
+if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
+    sys.path.pop(0)
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from selenium import webdriver  # noqa: E402
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+from websockets.asyncio.client import connect  # noqa: E402
+
+from protocol.patch import apply  # noqa: E402
+from server.app import Config, Server  # noqa: E402
+
+
+def start_server() -> tuple[Server, asyncio.AbstractEventLoop]:
+    loop = asyncio.new_event_loop()
+    threading.Thread(target=loop.run_forever, daemon=True).start()
+    config = Config(host="127.0.0.1", port=0, bot_delay=0.0, hard_budget_ms=5.0)
+    config.bot_processes, config.rate, config.burst = False, 1000.0, 1000
+    server = Server(config)
+    asyncio.run_coroutine_threadsafe(server.start(), loop).result(10)
+    return server, loop
+
+
+async def record_match(url: str) -> list[Any]:
+    """Every frame seat 0 receives in a 4-player match to 150 against easy bots, moves chosen
+    as the first legal one."""
+    frames: list[Any] = []
+    async with connect(url) as socket:
+        await socket.send(json.dumps({"type": "hello", "version": 1, "name": "Bench"}))
+        rules = {"players": 4, "target": 150, "public": False}
+        await socket.send(json.dumps({"type": "create_room", "rules": rules}))
+        for _ in range(3):
+            await socket.send(json.dumps({"type": "add_bot", "level": "easy"}))
+        await socket.send(json.dumps({"type": "start"}))
+        document: dict[str, Any] | None = None
+        sent_at = -1
+        seq = 0
+        while True:
+            message = json.loads(await asyncio.wait_for(socket.recv(), 30))
+            if message["type"] in ("snapshot", "patch", "joined"):
+                frames.append(message)
+            if message["type"] == "snapshot":
+                document, seq = message["state"], message["seq"]
+            elif message["type"] == "patch" and document is not None:
+                document, seq = apply(document, message["ops"]), message["seq"]
+            if document is None:
+                continue
+            if document["phase"] == "finished":
+                return frames
+            game = document.get("game")
+            if game and game["turn"] == document["you"] and game["legal"] and seq != sent_at:
+                sent_at = seq
+                move = game["legal"][0]
+                play = {"type": "play", "tile": move["tile"]}
+                if move.get("end"):
+                    play["end"] = move["end"]
+                await socket.send(json.dumps(move if move.get("pass") else play))
+
+
+TIME_PATCHES = """
+const done = arguments[arguments.length - 1];
+import("/web/js/state.js").then(({ RoomState }) => {
+  const frames = arguments[0];
+  const times = [];
+  for (let round = 0; round < 5; round += 1) {
+    const room = new RoomState();
+    for (const frame of frames) {
+      const start = performance.now();
+      room.receive(frame);
+      if (frame.type === "patch") times.push(performance.now() - start);
+    }
+  }
+  done(times);
+});
+"""
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--loads", type=int, default=10)
+    args = parser.parse_args()
+    server, loop = start_server()
+    base = f"http://127.0.0.1:{server.port}"
+    profile = tempfile.mkdtemp(prefix="allfives-bench-")
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for flag in (
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        f"--user-data-dir={profile}",
+    ):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    try:
+        driver.execute_cdp_cmd("Network.enable", {})
+        driver.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": True})
+        loads = []
+        for _ in range(args.loads):
+            started = time.perf_counter()
+            driver.get(base + "/")
+            while driver.execute_script("return document.getElementById('status').textContent") != (
+                "Connected"
+            ):
+                time.sleep(0.005)
+            loads.append((time.perf_counter() - started) * 1000)
+        sizes = driver.execute_script(
+            "const n = performance.getEntriesByType('navigation')[0];"
+            "const r = performance.getEntriesByType('resource');"
+            "return [n.decodedBodySize + r.reduce((s, e) => s + e.decodedBodySize, 0),"
+            " 1 + r.filter((e) => !e.name.startsWith('ws')).length];"
+        )
+        frames = asyncio.run_coroutine_threadsafe(record_match(server.url), loop).result(120)
+        driver.set_script_timeout(60)
+        times = sorted(driver.execute_async_script(TIME_PATCHES, frames))
+    finally:
+        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+        asyncio.run_coroutine_threadsafe(server.stop(), loop).result(10)
+    print(f"page bytes: {sizes[0]}")
+    print(f"page requests: {sizes[1]}")
+    print(f"load to connected ms (median of {len(loads)}): {statistics.median(loads):.0f}")
+    print(f"patches in the match: {len(times) // 5}")
+    print(f"patch apply us (mean): {statistics.fmean(times) * 1000:.0f}")
+    print(f"patch apply us (p99): {times[int(len(times) * 0.99)] * 1000:.0f}")
+
+
+if __name__ == "__main__":
+    main()

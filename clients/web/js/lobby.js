@@ -1,0 +1,146 @@
+// The lobby: your name, a new room with every rule variant and bots in chosen seats, the public
+// rooms, joining by code, watching. Built once; `update` refreshes the rooms list.
+
+import { h, fill } from "./text.js";
+
+export const LEVELS = ["easy", "normal", "hard"];
+
+/**
+ * The `rules` object and seating a create form asks for. `form` holds strings as an HTML form
+ * gives them: players, teams ("on" or absent), hand_size, target ("" for default), end_scoring,
+ * reserve, turn_seconds ("" for none), public, seat, and bot_N ("" for an open seat, or a level).
+ */
+export function createRequest(form) {
+  const players = Number(form.players);
+  const rules = {
+    players,
+    teams: players === 4 ? form.teams === "on" : true,
+    hand_size: form.hand_size || "standard",
+    target: form.target ? Number(form.target) : null,
+    end_scoring: form.end_scoring || "opponents",
+    reserve: Number(form.reserve || 0),
+    turn_seconds: form.turn_seconds ? Number(form.turn_seconds) : null,
+    public: form.public === "on",
+  };
+  const seat = Math.min(Number(form.seat || 0), players - 1);
+  const bots = [];
+  for (let index = 0; index < players; index += 1) {
+    const level = form[`bot_${index}`];
+    if (index !== seat && LEVELS.includes(level)) bots.push({ seat: index, level });
+  }
+  return { rules, seat, bots };
+}
+
+/** A room code as typed, or from a /r/CODE link: upper case letters and digits, or null. */
+export function roomCode(text) {
+  const match = /(?:\/r\/)?([A-Za-z0-9]{1,16})\/?\s*$/.exec(String(text ?? "").trim());
+  return match ? match[1].toUpperCase() : null;
+}
+
+function field(label, control, hint) {
+  return h("label", { class: "field" }, h("span", {}, label), control, hint ? h("small", {}, hint) : null);
+}
+
+function select(name, options, value) {
+  return h("select", { name }, options.map(([v, text]) => h("option", { value: v, selected: v === value }, text)));
+}
+
+function formValues(form) {
+  const values = {};
+  for (const [key, value] of new FormData(form).entries()) values[key] = String(value);
+  return values;
+}
+
+export class Lobby {
+  /** `actions`: create(request), join(code, seat), watch(code), listRooms(), rename(name). */
+  constructor(root, actions, { name, code }) {
+    this.actions = actions;
+    this.root = root;
+    this.nameInput = h("input", { name: "name", id: "name", maxlength: 24, required: true, autocomplete: "nickname", value: name });
+    this.nameInput.addEventListener("change", () => actions.rename(this.nameInput.value.trim()));
+    this.rooms = h("ul", { class: "rooms", id: "rooms", "aria-live": "polite" });
+    this.codeInput = h("input", { name: "code", id: "join-code", maxlength: 40, autocapitalize: "characters", placeholder: "KXQP", value: code ?? "" });
+    this.seatSelect = select("join_seat", [["", "first free"], ["0", "0"], ["1", "1"], ["2", "2"], ["3", "3"]], "");
+    this.createForm = this._createForm();
+    const joinForm = h("form", { class: "card", id: "join-form", onsubmit: (event) => {
+      event.preventDefault();
+      const room = roomCode(this.codeInput.value);
+      if (room) actions.join(room, this.seatSelect.value === "" ? null : Number(this.seatSelect.value));
+    } },
+    h("h2", {}, code ? `Room ${code}` : "Join a room"),
+    field("Room code or link", this.codeInput),
+    field("Seat", this.seatSelect),
+    h("div", { class: "buttons" },
+      h("button", { type: "submit", id: "join-button", class: "primary" }, "Sit down"),
+      h("button", { type: "button", id: "watch-button", onclick: () => {
+        const room = roomCode(this.codeInput.value);
+        if (room) actions.watch(room);
+      } }, "Watch")));
+    const listCard = h("section", { class: "card" },
+      h("h2", {}, "Public rooms"),
+      this.rooms,
+      h("button", { type: "button", id: "refresh-rooms", onclick: () => actions.listRooms() }, "Refresh"));
+    const nameCard = h("section", { class: "card" }, field("Your name", this.nameInput));
+    fill(root, h("div", { class: "lobby" }, nameCard, ...(code ? [joinForm, this.createForm] : [this.createForm, joinForm]), listCard));
+    this.update([]);
+  }
+
+  _createForm() {
+    const players = select("players", [["2", "2"], ["3", "3"], ["4", "4"]], "2");
+    const teams = h("input", { type: "checkbox", name: "teams", checked: true });
+    const seat = select("seat", [["0", "0"], ["1", "1"], ["2", "2"], ["3", "3"]], "0");
+    const bots = h("fieldset", { class: "bots" }, h("legend", {}, "Other seats"));
+    const form = h("form", { class: "card", id: "create-form", onsubmit: (event) => {
+      event.preventDefault();
+      this.actions.create(createRequest(formValues(form)));
+    } });
+    const drawBots = () => {
+      const count = Number(players.value);
+      const keep = Object.fromEntries([...bots.querySelectorAll("select")].map((el) => [el.name, el.value]));
+      bots.replaceChildren(h("legend", {}, "Other seats"));
+      for (let index = 0; index < count; index += 1) {
+        if (String(index) === seat.value) continue;
+        const name = `bot_${index}`;
+        bots.append(field(`Seat ${index}`, select(name, [["", "open for a friend"], ["easy", "easy bot"], ["normal", "normal bot"], ["hard", "hard bot"]], keep[name] ?? "normal")));
+      }
+      teams.disabled = count !== 4;
+      [...seat.options].forEach((option) => { option.disabled = Number(option.value) >= count; });
+      if (Number(seat.value) >= count) seat.value = "0";
+    };
+    players.addEventListener("change", drawBots);
+    seat.addEventListener("change", drawBots);
+    form.append(
+      h("h2", {}, "New room"),
+      h("div", { class: "grid" },
+        field("Players", players),
+        field("Your seat", seat),
+        h("label", { class: "field check" }, teams, h("span", {}, "Teams (4 players: 0+2 against 1+3)")),
+        field("Hand size", select("hand_size", [["standard", "standard"], ["five", "five"], ["seven-five", "seven-five"]], "standard"), "tiles each: 9/7/5, 5, or 7/5/5 for 2/3/4 players"),
+        field("Target", h("input", { type: "number", name: "target", min: 5, step: 5, placeholder: "250 / 200" }), "a multiple of 5; empty for the default"),
+        field("End of hand", select("end_scoring", [["opponents", "opponents"], ["penalty", "penalty"]], "opponents"), "winner counts the others' pips, or each loses their own"),
+        field("Boneyard reserve", h("input", { type: "number", name: "reserve", min: 0, max: 7, value: 0 }), "tiles never drawn (0–7)"),
+        field("Turn clock (s)", h("input", { type: "number", name: "turn_seconds", min: 5, max: 3600, placeholder: "none" })),
+        h("label", { class: "field check" }, h("input", { type: "checkbox", name: "public", checked: true }), h("span", {}, "Listed in public rooms"))),
+      bots,
+      h("button", { type: "submit", class: "primary", id: "create-button" }, "Create room"));
+    drawBots();
+    return form;
+  }
+
+  /** Show the public rooms (a `rooms` reply). */
+  update(rooms) {
+    if (!rooms.length) {
+      fill(this.rooms, h("li", { class: "muted" }, "No public room is waiting for players."));
+      return;
+    }
+    fill(this.rooms, rooms.map((room) => h("li", {},
+      h("span", { class: "code" }, room.code),
+      h("span", {}, ` ${room.rules.players} players · ${room.seats.map((n) => n ?? "free").join(", ")} `),
+      h("button", { type: "button", onclick: () => this.actions.join(room.code, null) }, "Join"),
+      h("button", { type: "button", onclick: () => this.actions.watch(room.code) }, "Watch"))));
+  }
+
+  name() {
+    return this.nameInput.value.trim();
+  }
+}

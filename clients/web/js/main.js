@@ -1,0 +1,282 @@
+// The page: where it is (/ or /r/CODE), the saved seats, one connection, the lobby or the room.
+
+import { Connection, socketUrl } from "./connection.js";
+import { RoomState } from "./state.js";
+import { tableModel } from "./model.js";
+import { Lobby, roomCode } from "./lobby.js";
+import { Table } from "./table.js";
+import { h, fill } from "./text.js";
+
+const SEATS_KEY = "allfives.seats";
+const NAME_KEY = "allfives.name";
+
+/** The saved seats: room code -> {token, seat, seq}. */
+function savedSeats() {
+  try {
+    const seats = JSON.parse(localStorage.getItem(SEATS_KEY) ?? "{}");
+    return seats && typeof seats === "object" ? seats : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Keep (or with null, forget) a room's seat. With `doc` and `seq` the room's document is kept
+ *  too, for one room at a time: a reload then resumes from that seq and gets only the patches
+ *  it missed. */
+function saveSeat(room, entry) {
+  const seats = savedSeats();
+  if (entry?.doc) {
+    for (const other of Object.values(seats)) {
+      delete other.doc;
+      delete other.seq;
+    }
+  }
+  if (entry) seats[room] = entry;
+  else delete seats[room];
+  try {
+    localStorage.setItem(SEATS_KEY, JSON.stringify(seats));
+  } catch {
+    // storage full or off: the seat lasts as long as this page
+  }
+}
+
+function linkedRoom() {
+  const match = /^\/r\/([A-Za-z0-9]{1,16})\/?$/.exec(location.pathname);
+  return match ? match[1].toUpperCase() : null;
+}
+
+class App {
+  constructor() {
+    this.main = document.getElementById("app");
+    this.statusLine = document.getElementById("status");
+    this.notice = document.getElementById("notice");
+    this.state = new RoomState();
+    this.lobby = null;
+    this.table = null;
+    this.watching = null;
+    this.pendingBots = [];
+    this.name = localStorage.getItem(NAME_KEY) || "";
+    const linked = linkedRoom();
+    const saved = linked ? savedSeats()[linked] : null;
+    this.resume = saved?.token ? { room: linked, token: saved.token } : null;
+    if (this.resume && saved.doc && Number.isInteger(saved.seq)) this.state.restore(linked, saved);
+    this.connection = new Connection(socketUrl(location), {
+      hello: () => this.helloFields(),
+      onMessage: (message) => this.onMessage(message),
+      onStatus: (status, text) => this.onStatus(status, text),
+      onOpen: (again) => this.onOpen(again),
+    });
+    if (!this.resume) this.showLobby(linked);
+    else if (this.state.doc) this.drawTable();
+    else fill(this.main, h("p", { class: "card" }, `Taking you back to your seat in room ${linked}…`));
+    this.connection.start();
+  }
+
+  helloFields() {
+    const fields = { name: this.name || "Player" };
+    this.helloName = fields.name;
+    if (this.resume) {
+      fields.token = this.resume.token;
+      fields.room = this.resume.room;
+      if (this.state.doc && this.state.room === this.resume.room && this.state.seq !== null) {
+        fields.last_seq = this.state.seq;
+      }
+    }
+    return fields;
+  }
+
+  onOpen(again) {
+    if (this.resume) return;
+    if (this.watching) {
+      this.state.clear();
+      this.connection.send({ type: "spectate", room: this.watching });
+    } else if (!this.table) {
+      this.connection.send({ type: "list_rooms" });
+    }
+    if (again) this.say("");
+  }
+
+  onStatus(status, text) {
+    this.statusLine.textContent = text;
+    this.statusLine.dataset.status = status;
+    document.body.classList.toggle("offline", status !== "online");
+    clearTimeout(this.statusTimer);
+    if (status === "online" && text !== "Connected") {
+      this.statusTimer = setTimeout(() => { this.statusLine.textContent = "Connected"; }, 5000);
+    }
+  }
+
+  say(text, kind = "info") {
+    this.notice.textContent = text;
+    this.notice.dataset.kind = kind;
+  }
+
+  send(message) {
+    this.connection.send(message);
+  }
+
+  onMessage(message) {
+    const replies = this.state.receive(message);
+    for (const reply of replies) this.send(reply);
+    switch (message.type) {
+      case "joined":
+        this.onJoined(message);
+        break;
+      case "rooms":
+        this.lobby?.update(Array.isArray(message.rooms) ? message.rooms : []);
+        break;
+      case "error":
+        this.onError(message);
+        break;
+      case "snapshot":
+      case "patch":
+        if (this.notice.dataset.kind === "error" && message.events?.some((e) => e.type === "played")) this.say("");
+        this.onDocument();
+        break;
+      case "hint":
+        this.drawTable();
+        break;
+      default:
+        break;
+    }
+  }
+
+  onJoined(message) {
+    if (message.seat_token) {
+      this.resume = { room: message.room, token: message.seat_token };
+      saveSeat(message.room, { token: message.seat_token, seat: message.seat });
+      this.watching = null;
+    } else {
+      this.resume = null;
+      this.watching = message.room;
+    }
+    const code = /^[A-Za-z0-9]{1,16}$/.test(String(message.room)) ? String(message.room) : null;
+    if (code && location.pathname !== `/r/${code}`) history.replaceState(null, "", `/r/${code}`);
+    this.say("");
+  }
+
+  onError(message) {
+    if (message.code === "bad_token" || (message.command === "hello" && message.code === "no_such_room")) {
+      const room = this.resume?.room ?? linkedRoom();
+      if (room) saveSeat(room, null);
+      this.resume = null;
+      this.state.clear();
+      this.showLobby(room);
+      this.say(message.code === "bad_token"
+        ? "That seat is no longer yours: sit down again or watch."
+        : `Room ${room} is closed.`, "error");
+      this.send({ type: "list_rooms" });
+      return;
+    }
+    this.say(`Refused${message.command ? ` (${message.command})` : ""}: ${message.message}`, "error");
+  }
+
+  onDocument() {
+    if (!this.state.doc) return;
+    if (this.state.doc.you !== null && this.resume) {
+      saveSeat(this.state.doc.code, {
+        token: this.resume.token, seat: this.state.doc.you, seq: this.state.seq, doc: this.state.doc,
+      });
+    }
+    if (this.pendingBots.length && this.state.doc.phase === "waiting") {
+      for (const bot of this.pendingBots.splice(0)) this.send({ type: "add_bot", seat: bot.seat, level: bot.level });
+    }
+    this.drawTable();
+  }
+
+  drawTable() {
+    if (!this.state.doc) return;
+    if (!this.table) {
+      this.lobby = null;
+      this.table = new Table(this.main, {
+        play: (tile, end) => this.send(end ? { type: "play", tile, end } : { type: "play", tile }),
+        pass: () => this.send({ type: "pass" }),
+        hint: () => this.send({ type: "hint" }),
+        chat: (text) => this.send({ type: "chat", text }),
+        start: () => this.send({ type: "start" }),
+        rematch: () => this.send({ type: "rematch" }),
+        leave: () => this.leave(),
+        addBot: (seat, level) => this.send({ type: "add_bot", seat, level }),
+        removeBot: (seat) => this.send({ type: "remove_bot", seat }),
+      });
+      document.title = `All Fives · room ${this.state.doc.code}`;
+    }
+    const model = tableModel(this.state.doc, { finalLayout: this.state.finalLayout, hint: this.state.hint });
+    this.table.update(model, this.state.log, this.state.hintText());
+  }
+
+  leave() {
+    const room = this.state.room;
+    this.send({ type: "leave" });
+    // Mid-match the seat stays yours (a bot plays it): keep its token to come back by the link.
+    if (room && this.state.doc?.phase !== "playing") saveSeat(room, null);
+    this.resume = null;
+    this.watching = null;
+    this.state.clear();
+    history.pushState(null, "", "/");
+    this.showLobby(null);
+    this.send({ type: "list_rooms" });
+  }
+
+  showLobby(code) {
+    this.table?.destroy();
+    this.table = null;
+    document.title = "All Fives";
+    this.lobby = new Lobby(this.main, {
+      create: (request) => this.create(request),
+      join: (room, seat) => this.join(room, seat),
+      watch: (room) => this.watch(room),
+      listRooms: () => this.send({ type: "list_rooms" }),
+      rename: (name) => this.rename(name),
+    }, { name: this.name, code });
+  }
+
+  rename(name) {
+    this.name = name;
+    try {
+      localStorage.setItem(NAME_KEY, name);
+    } catch {
+      // not kept
+    }
+  }
+
+  checkName() {
+    const name = this.lobby?.name() ?? this.name;
+    if (!name) {
+      this.say("Type your name first.", "error");
+      document.getElementById("name")?.focus();
+      return null;
+    }
+    this.rename(name);
+    return name;
+  }
+
+  create(request) {
+    const name = this.checkName();
+    if (!name) return;
+    this.pendingBots = request.bots;
+    this.renameIfNeeded(name);
+    this.send({ type: "create_room", rules: request.rules, seat: request.seat });
+  }
+
+  join(room, seat) {
+    const name = this.checkName();
+    if (!name) return;
+    this.renameIfNeeded(name); // chat lines carry the hello name
+    const message = { type: "join", room: roomCode(room), name };
+    if (seat !== null && seat !== undefined) message.seat = seat;
+    this.send(message);
+  }
+
+  watch(room) {
+    this.send({ type: "spectate", room: roomCode(room) });
+  }
+
+  /** A new room seats its creator (and chat names everyone) by the hello name: when the player typed another name
+   *  since, say hello again on a fresh connection (the create waits for its welcome). */
+  renameIfNeeded(name) {
+    if (this.helloName !== name) this.connection.restart();
+  }
+}
+
+window.allfives = new App();

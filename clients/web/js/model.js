@@ -1,0 +1,218 @@
+// The room document turned into what the table draws: pure functions, no DOM.
+
+import { displayNames, partnership, sideName, describeHandEnd, describeWinner } from "./describe.js";
+
+export const END_NAMES = ["west", "east", "north", "south"];
+
+/** "5-3" -> [5, 3] (as written). */
+export function parseTile(tile) {
+  const [a, b] = String(tile).split("-").map(Number);
+  return [a, b];
+}
+
+function copyLayout(layout) {
+  return {
+    line: (layout?.line ?? []).map((t) => [...t]),
+    spinner: layout?.spinner ?? null,
+    north: (layout?.north ?? []).map((t) => [...t]),
+    south: (layout?.south ?? []).map((t) => [...t]),
+  };
+}
+
+/** The count of the open ends of a layout (RULES.md 6.1-6.3). */
+export function countEnds(layout) {
+  const line = layout.line;
+  if (line.length === 0) return 0;
+  if (line.length === 1) return line[0][0] + line[0][1];
+  const endValue = (tile, outer) => (tile[0] === tile[1] ? 2 * tile[0] : outer);
+  let total = endValue(line[0], line[0][0]) + endValue(line[line.length - 1], line[line.length - 1][1]);
+  for (const arm of [layout.north, layout.south]) {
+    if (arm.length) {
+      const last = arm[arm.length - 1];
+      total += endValue(last, last[1]);
+    }
+  }
+  return total;
+}
+
+/**
+ * The layout with `tile` placed on `end` as the server places it (its matching half inward);
+ * `end` null leads (the tile's first-written number west). Returns a new layout.
+ */
+export function place(layout, tile, end) {
+  const placed = copyLayout(layout);
+  const [a, b] = parseTile(tile);
+  const double = a === b;
+  const line = placed.line;
+  if (end === null || end === undefined || line.length === 0) {
+    placed.line = [[a, b]];
+    placed.spinner = double ? 0 : null;
+    placed.north = [];
+    placed.south = [];
+    return placed;
+  }
+  const other = (inner) => (a === inner ? b : a);
+  if (end === "north" || end === "south") {
+    const arm = placed[end];
+    const inner = arm.length ? arm[arm.length - 1][1] : line[placed.spinner][0];
+    arm.push([inner, other(inner)]);
+    return placed;
+  }
+  if (end === "east") {
+    const inner = line[line.length - 1][1];
+    line.push([inner, other(inner)]);
+    if (double && placed.spinner === null) placed.spinner = line.length - 1;
+    return placed;
+  }
+  const inner = line[0][0];
+  line.unshift([other(inner), inner]);
+  if (placed.spinner !== null) placed.spinner += 1;
+  else if (double) placed.spinner = 0;
+  return placed;
+}
+
+/** The total a move would make: the layout with the tile placed, counted. */
+export function totalAfter(layout, tile, end) {
+  if (!layout.line.length) return countEnds(place(layout, tile, null));
+  return countEnds(place(layout, tile, end ?? "east"));
+}
+
+/** A scoring total: a positive multiple of five. */
+export function scores(total) {
+  return total > 0 && total % 5 === 0;
+}
+
+/** The open ends a tile matches (where `legal` lists no end, the tile fits one end only). */
+export function fittingEnds(ends, tile) {
+  const [a, b] = parseTile(tile);
+  return END_NAMES.filter((name) => ends?.[name] !== null && ends?.[name] !== undefined
+    && (ends[name] === a || ends[name] === b));
+}
+
+/** The layout with the tiles played in `events` before the hand ended (the last hand's table). */
+export function finalLayout(layout, events) {
+  let placed = copyLayout(layout);
+  for (const event of events) {
+    if (event.type === "hand_ended") break;
+    if (event.type === "played") placed = place(placed, event.tile, event.end);
+  }
+  return placed;
+}
+
+/** Where the lead tile sits in the line: one to the east of every tile played west. */
+export function leadIndex(game) {
+  if (!game) return null;
+  const plays = (game.history ?? []).filter((e) => e.type === "played");
+  if (!plays.length || plays[0].end !== null) return null;
+  return plays.filter((e) => e.end === "west").length;
+}
+
+/**
+ * What the table shows, from the document (and the client's extras: a final layout kept from
+ * the last hand, a hint, the tile picked to play). Everything a renderer needs, nothing it must
+ * work out.
+ */
+export function tableModel(doc, extras = {}) {
+  if (!doc) return null;
+  const names = displayNames(doc);
+  const teams = partnership(doc.rules);
+  const game = doc.game;
+  const you = doc.you;
+  const seats = doc.seats.map((seat, index) => ({
+    index,
+    name: names[index],
+    free: seat === null,
+    bot: seat?.kind === "bot",
+    level: seat?.level ?? null,
+    connected: seat ? seat.connected : false,
+    you: index === you,
+    host: index === doc.host,
+    team: teams ? "AB"[index % 2] : null,
+    tiles: game ? game.hand_counts[index] ?? 0 : null,
+    score: game && !teams ? game.scores[index] ?? 0 : null,
+    turn: Boolean(game && doc.phase === "playing" && game.turn === index),
+  }));
+  const model = {
+    code: doc.code,
+    phase: doc.phase,
+    rules: doc.rules,
+    names,
+    teams,
+    seats,
+    you,
+    host: doc.host,
+    isHost: you !== null && you !== undefined && you === doc.host,
+    spectators: doc.spectators ?? 0,
+    freeSeats: seats.filter((seat) => seat.free).map((seat) => seat.index),
+    chat: doc.chat ?? [],
+    game: null,
+  };
+  if (!game) return model;
+  const playing = doc.phase === "playing" && !game.over;
+  const myTurn = playing && you !== null && game.turn === you && (game.legal ?? []).length > 0;
+  const useFinal = extras.finalLayout && !(game.history ?? []).some((e) => e.type === "played");
+  const layout = useFinal ? extras.finalLayout : copyLayout(game.layout);
+  const sides = teams
+    ? [0, 1].map((index) => ({ index, name: sideName(index, names, true), short: `Team ${"AB"[index]}`, score: game.scores[index] ?? 0 }))
+    : seats.map((seat) => ({ index: seat.index, name: seat.name, short: seat.name, score: game.scores[seat.index] ?? 0 }));
+  const legal = game.legal ?? [];
+  const hand = (game.hand ?? []).map((tile) => {
+    const moves = legal.filter((move) => move.tile === tile);
+    const options = moves.map((move) => ({
+      end: move.end ?? null,
+      total: totalAfter(game.layout, tile, move.end ?? fittingEnds(game.ends, tile)[0] ?? null),
+    }));
+    return {
+      tile,
+      pips: parseTile(tile),
+      playable: myTurn && moves.length > 0,
+      options: myTurn ? options : [],
+      hinted: Boolean(extras.hint && extras.hint.tile === tile),
+    };
+  });
+  const summary = game.last_hand
+    ? {
+      hand: game.hand_number - 1,
+      text: describeHandEnd({ type: "hand_ended", ...game.last_hand }, names, teams),
+      ...game.last_hand,
+    }
+    : null;
+  model.game = {
+    handNumber: game.hand_number,
+    leader: game.leader,
+    layout,
+    leadIndex: useFinal ? null : leadIndex(game),
+    ends: useFinal ? {} : game.ends,
+    total: useFinal ? countEnds(layout) : game.total,
+    gold: scores(useFinal ? countEnds(layout) : game.total),
+    target: game.target,
+    boneyard: game.boneyard,
+    turn: game.turn,
+    turnName: game.turn !== null && game.turn !== undefined ? names[game.turn] : null,
+    myTurn,
+    canPass: myTurn && legal.some((move) => move.pass),
+    sides,
+    hand,
+    spectator: game.hand === null,
+    summary,
+    over: game.over,
+    winner: game.winner,
+    winnerText: game.over ? describeWinner(game.winner, names, teams) : null,
+    history: game.history ?? [],
+  };
+  return model;
+}
+
+/** The layout in words, for screen readers: the line west to east, the arms, the open ends. */
+export function describeLayout(layout, ends) {
+  if (!layout.line.length) return "No tiles down yet.";
+  const tile = (t) => `${t[0]}-${t[1]}`;
+  const line = layout.line.map((t, i) => (i === layout.spinner ? `${tile(t)} (spinner)` : tile(t)));
+  const parts = [`Line, west to east: ${line.join(", ")}.`];
+  for (const arm of ["north", "south"]) {
+    if (layout[arm].length) parts.push(`${arm[0].toUpperCase()}${arm.slice(1)} arm: ${layout[arm].map(tile).join(", ")}.`);
+  }
+  const open = END_NAMES.filter((name) => ends?.[name] !== null && ends?.[name] !== undefined);
+  if (open.length) parts.push(`Open ends: ${open.map((name) => `${name} ${ends[name]}`).join(", ")}.`);
+  return parts.join(" ");
+}

@@ -1,0 +1,96 @@
+// Dominoes as SVG: one tile, a hand tile, the whole layout with its open ends to tap.
+
+import { s } from "./text.js";
+import { placeLayout, lastPlaced } from "./geometry.js";
+
+const PIPS = {
+  0: [],
+  1: [[0.5, 0.5]],
+  2: [[0.27, 0.27], [0.73, 0.73]],
+  3: [[0.27, 0.27], [0.5, 0.5], [0.73, 0.73]],
+  4: [[0.27, 0.27], [0.73, 0.27], [0.27, 0.73], [0.73, 0.73]],
+  5: [[0.27, 0.27], [0.73, 0.27], [0.5, 0.5], [0.27, 0.73], [0.73, 0.73]],
+  6: [[0.27, 0.25], [0.27, 0.5], [0.27, 0.75], [0.73, 0.25], [0.73, 0.5], [0.73, 0.75]],
+};
+/** Pixels per tile unit aimed at when a layout is drawn (a tile is 2 x 1 units). */
+export const UNIT_PX = 22;
+
+function half(x, y, value) {
+  return (PIPS[value] ?? []).map(([px, py]) => s("circle", { class: "pip", cx: x + px, cy: y + py, r: 0.095 }));
+}
+
+/** A domino in a rect (x, y, w, h) with halves a (left or top) and b (right or bottom). */
+export function tileShape(rect, a, b, cls = "") {
+  const vertical = rect.h > rect.w;
+  const g = s("g", { class: `domino ${cls}`.trim() });
+  g.append(s("rect", { class: "face", x: rect.x + 0.03, y: rect.y + 0.03, width: rect.w - 0.06, height: rect.h - 0.06, rx: 0.14 }));
+  if (vertical) {
+    g.append(s("line", { class: "bar", x1: rect.x + 0.15, y1: rect.y + 1, x2: rect.x + rect.w - 0.15, y2: rect.y + 1 }));
+    g.append(...half(rect.x + (rect.w - 1) / 2, rect.y, a), ...half(rect.x + (rect.w - 1) / 2, rect.y + 1, b));
+  } else {
+    g.append(s("line", { class: "bar", x1: rect.x + 1, y1: rect.y + 0.15, x2: rect.x + 1, y2: rect.y + rect.h - 0.15 }));
+    g.append(...half(rect.x, rect.y + (rect.h - 1) / 2, a), ...half(rect.x + 1, rect.y + (rect.h - 1) / 2, b));
+  }
+  return g;
+}
+
+/** A hand tile as its own small SVG, first-written number on the left (west when led). */
+export function handTile(tile) {
+  const [a, b] = tile.split("-").map(Number);
+  const svg = s("svg", { viewBox: "-0.05 -0.05 2.1 1.1", class: "tile-svg", "aria-hidden": "true", focusable: "false" });
+  svg.append(tileShape({ x: 0, y: 0, w: 2, h: 1 }, a, b));
+  return svg;
+}
+
+/** How far a line arm may run from the middle before it turns, for a drawing `width` px wide. */
+export function halfWidthFor(width) {
+  return Math.max(4, Math.min(14, Math.floor(width / UNIT_PX / 2) - 1));
+}
+
+/**
+ * Draw a layout into `svg`. `targets` maps end names to {label, onPick} for the ends a picked
+ * tile may go to; they are drawn as ghost tiles showing the total the move would make.
+ */
+export function drawLayout(svg, { layout, leadIndex, history, width, targets = {}, ends = {} }) {
+  const halfWidth = halfWidthFor(width);
+  const placed = placeLayout(layout, halfWidth, leadIndex);
+  const last = lastPlaced(history, placed);
+  svg.replaceChildren();
+  let { minX, minY, maxX, maxY } = placed.box;
+  const minWidth = Math.min(2 * halfWidth + 2, 24);
+  if (maxX - minX < minWidth) {
+    const grow = (minWidth - (maxX - minX)) / 2;
+    minX -= grow;
+    maxX += grow;
+  }
+  if (maxY - minY < 7) {
+    const grow = (7 - (maxY - minY)) / 2;
+    minY -= grow;
+    maxY += grow;
+  }
+  const pad = 0.4;
+  svg.setAttribute("viewBox", `${minX - pad} ${minY - pad} ${maxX - minX + 2 * pad} ${maxY - minY + 2 * pad}`);
+  if (!placed.tiles.length) {
+    svg.append(s("text", { class: "empty", x: (minX + maxX) / 2, y: (minY + maxY) / 2, "text-anchor": "middle" }, "No tiles down yet"));
+  }
+  for (const tile of placed.tiles) {
+    const isLast = last && last.arm === tile.arm && last.pos === tile.pos;
+    const cls = [tile.spinner ? "spinner" : "", isLast ? "last" : ""].join(" ");
+    const shape = tileShape(tile, tile.a, tile.b, cls);
+    shape.setAttribute("data-arm", tile.arm);
+    svg.append(shape);
+  }
+  for (const [end, info] of Object.entries(placed.ends)) {
+    const open = ends[end];
+    if (open === null || open === undefined) continue;
+    const target = targets[end];
+    if (!target) continue;
+    const r = info.ghost;
+    // For pointers; keyboards and screen readers use the same choices as buttons by the hand.
+    const g = s("g", { class: "end-target", "data-end": end, onclick: () => target.onPick() });
+    g.append(s("rect", { x: r.x + 0.05, y: r.y + 0.05, width: r.w - 0.1, height: r.h - 0.1, rx: 0.14 }));
+    g.append(s("text", { x: r.x + r.w / 2, y: r.y + r.h / 2, "text-anchor": "middle", "dominant-baseline": "central", class: target.total > 0 && target.total % 5 === 0 ? "gold" : "" }, String(target.total)));
+    svg.append(g);
+  }
+  return placed;
+}

@@ -1,0 +1,55 @@
+// Text from the server is untrusted: it is only ever put in the page as text (textContent),
+// with control and direction-changing characters made visible.
+
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
+
+/** The text with control characters shown as visible symbols (never interpreted). */
+export function visible(text) {
+  return String(text ?? "").replace(CONTROL, (c) => {
+    const code = c.codePointAt(0);
+    if (code < 0x20) return String.fromCodePoint(0x2400 + code);
+    if (code === 0x7f) return "\u2421";
+    return "\ufffd";
+  });
+}
+
+/**
+ * A DOM element: `h("button", {class: "x", onclick: f}, "text", child)`. Strings become text
+ * nodes; attributes are set with setAttribute (event handlers as properties): never HTML.
+ */
+export function h(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  setAttrs(node, attrs);
+  append(node, children);
+  return node;
+}
+
+/** An SVG element, built the same way. */
+export function s(tag, attrs = {}, ...children) {
+  const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  setAttrs(node, attrs);
+  append(node, children);
+  return node;
+}
+
+function setAttrs(node, attrs) {
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value === true ? "" : String(value));
+  }
+}
+
+function append(node, children) {
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(visible(child)));
+  }
+}
+
+/** Replace a node's children. */
+export function fill(node, ...children) {
+  node.replaceChildren();
+  append(node, children);
+  return node;
+}

@@ -1,0 +1,221 @@
+"""Browser tests' helpers: Debian's headless Chromium driven by selenium, a real server in a thread.
+
+Selenium never downloads a driver here: /usr/bin/chromedriver and /usr/bin/chromium are given to
+it. Without them the browser tests skip, except under CI=true, where they fail.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+from selenium import webdriver
+from selenium.common.exceptions import (
+    NoSuchElementException,
+    StaleElementReferenceException,
+    WebDriverException,
+)
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.remote.webdriver import WebDriver
+
+from server.app import Config, Server
+
+T = TypeVar("T")
+ROOT = Path(__file__).resolve().parent.parent
+#: Screenshots of the table, for people to look at (ignored by git).
+ARTIFACTS = ROOT / "tests" / "artifacts"
+CHROMIUM = os.environ.get("ALLFIVES_CHROMIUM", "/usr/bin/chromium")
+CHROMEDRIVER = os.environ.get("ALLFIVES_CHROMEDRIVER", "/usr/bin/chromedriver")
+TIMEOUT = 20.0
+
+
+def require_browser() -> None:
+    """Skip (fail under CI=true) when Chromium or its driver is not installed."""
+    missing = [path for path in (CHROMIUM, CHROMEDRIVER) if not shutil.which(path)]
+    if missing:
+        text = f"browser tests need {' and '.join(missing)} (Debian: chromium chromium-driver)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(text)
+        pytest.skip(text)
+
+
+@contextmanager
+def chromium(width: int = 1280, height: int = 800) -> Iterator[WebDriver]:
+    """A headless Chromium with a fresh profile of its own, `width` x `height` CSS pixels."""
+    require_browser()
+    profile = tempfile.mkdtemp(prefix="allfives-chromium-")
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in (
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--force-device-scale-factor=1",
+        f"--user-data-dir={profile}",
+        f"--window-size={width},{height}",
+    ):
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+    try:
+        set_viewport(driver, width, height)
+        yield driver
+    finally:
+        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+def set_viewport(driver: WebDriver, width: int, height: int) -> None:
+    """Make the page's viewport exactly `width` x `height` (the window has borders of its own)."""
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600},
+    )
+
+
+def wait_for(
+    condition: Callable[[], T | None], timeout: float = TIMEOUT, what: str = "condition"
+) -> T:
+    """Poll `condition` until it returns something truthy (a missing or stale element: not yet)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            value = condition()
+        except (StaleElementReferenceException, NoSuchElementException):
+            value = None
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.02)
+
+
+def js_errors(driver: WebDriver) -> list[str]:
+    """Console errors the page logged (a failed script, a CSP refusal)."""
+    try:
+        entries = driver.get_log("browser")
+    except WebDriverException:
+        return []
+    return [entry["message"] for entry in entries if entry.get("level") == "SEVERE"]
+
+
+def screenshot(driver: WebDriver, name: str, width: int, height: int) -> Path:
+    """Save the page as seen in a `width` x `height` viewport (then the whole page, as
+    NAME-full.png) into tests/artifacts/, and say where."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    set_viewport(driver, width, height)
+    driver.execute_script("window.scrollTo(0, 0)")
+    driver.save_screenshot(str(path))
+    full = driver.execute_script("return document.documentElement.scrollHeight")
+    set_viewport(driver, width, max(height, int(full)))
+    driver.save_screenshot(str(ARTIFACTS / f"{name}-full.png"))
+    set_viewport(driver, width, height)
+    print(f"screenshot: {path}")
+    return path
+
+
+class ServerThread:
+    """A real allfives server on an ephemeral loopback port, run by an event loop in a thread."""
+
+    def __init__(self, **config: Any) -> None:
+        options: dict[str, Any] = {
+            "host": "127.0.0.1",
+            "port": 0,
+            "bot_delay": 0.05,
+            "hard_budget_ms": 5.0,
+            "bot_processes": False,
+            "rate": 1000.0,
+            "burst": 1000,
+        }
+        options.update(config)
+        self.config = Config(**options)
+        self.loop = asyncio.new_event_loop()
+        self.server = Server(self.config)
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+
+    def __enter__(self) -> ServerThread:
+        self.thread.start()
+        self.call(self.server.start())
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.call(self.server.stop())
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(timeout=10)
+        self.loop.close()
+
+    def call(self, coroutine: Any) -> Any:
+        """Run a coroutine on the server's loop and wait for its result."""
+        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(timeout=TIMEOUT)
+
+    def drop(self, name: str) -> int:
+        """Cut the connections of the player called `name` without a close frame, as a lost
+        network would; returns how many were cut."""
+
+        async def cut() -> int:
+            found = [c for c in self.server.connections if c.name == name]
+            for connection in found:
+                connection.transport.abort()
+            return len(found)
+
+        dropped: int = self.call(cut())
+        return dropped
+
+    @property
+    def base(self) -> str:
+        """http://127.0.0.1:PORT"""
+        return f"http://127.0.0.1:{self.server.port}"
+
+
+@contextmanager
+def static_site(folders: dict[str, Path]) -> Iterator[str]:
+    """A plain HTTP server on a free loopback port serving `folders` ({"/web/": path, ...});
+    yields its base URL. For pages that are not the product (the page-logic test page)."""
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    from server.web import CONTENT_TYPES
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            path = self.path.split("?", 1)[0]
+            for prefix, folder in folders.items():
+                if path.startswith(prefix):
+                    file = (folder / path[len(prefix) :]).resolve()
+                    if file.is_relative_to(folder.resolve()) and file.is_file():
+                        body = file.read_bytes()
+                        self.send_response(200)
+                        self.send_header(
+                            "Content-Type", CONTENT_TYPES.get(file.suffix, "text/plain")
+                        )
+                        self.send_header("Content-Length", str(len(body)))
+                        self.end_headers()
+                        self.wfile.write(body)
+                        return
+            self.send_error(404)
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()

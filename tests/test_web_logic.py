@@ -1,0 +1,561 @@
+"""The browser table's own logic, run in headless Chromium: patches, the table model, geometry.
+
+The page's modules are loaded by a test page (tests/web/unit.html) that puts them on
+`window.unit`; these tests call them through selenium and check what they return, as the
+terminal client's state tests check clients/cli/state.py. Where Python has the same job
+(protocol.patch, protocol.views.describe) the two must agree.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import msgspec
+import pytest
+from browser_helpers import ROOT, chromium, static_site, wait_for
+from selenium.webdriver.remote.webdriver import WebDriver
+from server_helpers import Client, play_out, seat_players
+
+from protocol import messages as msg
+from protocol import views
+from protocol.patch import apply
+from protocol.views import describe
+from server.app import Config, run_server
+
+
+@pytest.fixture(scope="module")
+def page() -> Iterator[WebDriver]:
+    """One Chromium on the test page, for every test here."""
+    folders = {"/web/": ROOT / "clients" / "web", "/test/": ROOT / "tests" / "web"}
+    with static_site(folders) as base, chromium(800, 600) as driver:
+        driver.get(base + "/test/unit.html")
+        wait_for(lambda: driver.execute_script("return window.unitReady === true"), what="modules")
+        yield driver
+
+
+def call(driver: WebDriver, expression: str, *args: Any) -> Any:
+    """Evaluate `expression` on the test page (arguments as `a[0]`, `a[1]`...) and return it,
+    copied through JSON."""
+    return driver.execute_script(
+        f"const a = arguments; return JSON.parse(JSON.stringify({expression}));", *args
+    )
+
+
+def readme_frames() -> list[dict[str, Any]]:
+    """The server frames of the example session in protocol/README.md, in order."""
+    text = (ROOT / "protocol" / "README.md").read_text()
+    session = text.split("## Example session", 1)[1]
+    return [json.loads(line[3:]) for line in session.splitlines() if line.startswith("S: {")]
+
+
+def test_the_readme_session_applies_to_the_documented_view(page: WebDriver) -> None:
+    frames = [f for f in readme_frames() if f["type"] in ("joined", "snapshot", "patch")]
+    # The session drops and resumes after seq 6: the second `joined` is that resume.
+    result = call(page, "unit.feed(a[0])", frames)
+    held: dict[str, Any] | None = None
+    for frame in frames:
+        if frame["type"] == "snapshot":
+            held = frame["state"]
+        elif frame["type"] == "patch":
+            assert held is not None
+            held = apply(held, frame["ops"])
+    assert result["seq"] == 9
+    assert result["doc"] == held
+    assert result["doc"]["game"]["total"] == 4
+    assert all(sent == [] for sent in result["sent"])
+    assert [line["text"] for line in result["log"]] == [
+        "Hand 1: Ann leads",
+        "Ann led 5-5: total 10, scores 10",
+        "Bot 1 played 5-3 east: total 13",
+        "Ann played 5-0 west: total 3",
+        "Ann is away",
+        "Bot 1 drew 2 tiles",
+        "Bot 1 played 5-1 north: total 4",
+        "Ann is back",
+    ]
+
+
+def test_a_gap_asks_for_a_resync_and_waits_for_the_snapshot(page: WebDriver) -> None:
+    frames = readme_frames()
+    snapshot = next(f for f in frames if f["type"] == "snapshot")
+    patches = [f for f in frames if f["type"] == "patch"]
+    # seq 1, then seq 3 (2 is missing): one resync, then patches are ignored until a snapshot.
+    result = call(page, "unit.feed(a[0])", [snapshot, patches[1], patches[2], snapshot])
+    assert result["sent"] == [[], [{"type": "resync"}], [], []]
+    assert result["seq"] == 1 and not result["mending"]
+    # An old patch is ignored; one that does not apply is a gap too.
+    broken = {**patches[0], "ops": [{"op": "remove", "path": "/game/hand/7"}]}
+    result = call(page, "unit.feed(a[0])", [snapshot, patches[0], patches[0], {**broken, "seq": 3}])
+    assert result["sent"] == [[], [], [], [{"type": "resync"}]]
+    assert result["seq"] == 2 and result["mending"]
+
+
+def names_of(document: dict[str, Any]) -> list[str]:
+    """The page's name per seat: people by name, bots as "Bot 2", free seats "(free)"."""
+    return [
+        "(free)" if seat is None else f"Bot {i}" if seat["kind"] == "bot" else seat["name"]
+        for i, seat in enumerate(document["seats"])
+    ]
+
+
+async def test_a_real_match_builds_the_servers_document_and_its_log_in_words(
+    page: WebDriver,
+) -> None:
+    config = Config(host="127.0.0.1", port=0, bot_delay=0.0, hard_budget_ms=5.0)
+    config.bot_processes, config.rate, config.burst = False, 1000.0, 1000
+    async with run_server(config) as server:
+        players = await seat_players(server.url, 4, 2, bots="easy", target=150)
+        host, friend = players
+        await host.request("start")
+        await friend.until(lambda m: isinstance(m, msg.Patch) and m.seq >= host.state.seq)
+        rng = random.Random(13)
+        await asyncio.gather(play_out(host, rng), play_out(friend, random.Random(31)))
+        final = await friend.request("resync")
+        assert isinstance(final, msg.Snapshot)
+    frames = [json.loads(frame) for frame in friend.frames]
+    result = call(page, "unit.feed(a[0])", frames)
+    assert result["seq"] == final.seq
+    assert result["doc"] == json.loads(msg.encode(final))["state"]
+
+    # The log tells every event as protocol.views.describe does (seat changes aside), and
+    # between hands the page keeps the ended hand's table: every tile of it, its last total.
+    told: list[str] = []
+    document: dict[str, Any] | None = None
+    hand_plays: list[dict[str, Any]] = []
+    endings = 0
+    for index, frame in enumerate(frames):
+        if frame["type"] == "snapshot":
+            document = frame["state"]
+        if frame["type"] != "patch" or document is None:
+            continue
+        document = apply(document, frame["ops"])
+        teams = document["rules"]["players"] == 4 and document["rules"]["teams"]
+        for event in frame["events"]:
+            if event["type"] != "chat":
+                decoded = msgspec.convert(event, views.AnyEvent)  # type: ignore[arg-type]
+                told.append(describe(decoded, names_of(document), teams))
+        kinds = [event["type"] for event in frame["events"]]
+        if "hand_ended" in kinds and "hand_started" in kinds:
+            endings += 1
+            kept = result["finals"][index]
+            placed = len(kept["line"]) + len(kept["north"]) + len(kept["south"])
+            ended = [
+                e for e in frame["events"][: kinds.index("hand_ended")] if e["type"] == "played"
+            ]
+            plays = hand_plays + ended
+            assert placed == len(plays)
+            assert call(page, "unit.model.countEnds(a[0])", kept) == plays[-1]["total"]
+        for event in frame["events"]:
+            if event["type"] == "hand_started":
+                hand_plays = []
+            elif event["type"] == "played":
+                hand_plays.append(event)
+    assert endings >= 1
+    assert [line["text"] for line in result["log"] if line["kind"] != "info"] == told
+    assert told[-1].endswith("wins the match")
+
+
+def layouts_of(client: Client) -> Iterator[dict[str, Any]]:
+    """Every layout a client's frames held along the way."""
+    document: dict[str, Any] | None = None
+    for frame in client.frames:
+        data = json.loads(frame)
+        if data["type"] == "snapshot":
+            document = data["state"]
+        elif data["type"] == "patch" and document is not None:
+            document = apply(document, data["ops"])
+        if document is not None and document.get("game"):
+            yield document["game"]["layout"]
+
+
+# RULES.md 9, as tiles played in order: (tile, end) and the total after each.
+WORKED = [
+    [
+        ("5-5", None, 10),
+        ("5-3", "east", 13),
+        ("5-2", "west", 5),
+        ("3-3", "east", 8),
+        ("5-1", "north", 9),
+    ],
+    [
+        ("6-4", None, 10),
+        ("4-4", "east", 14),
+        ("4-2", "east", 8),
+        ("4-1", "north", 9),
+        ("4-0", "south", 9),
+    ],
+    [("3-2", None, 5)],
+    [("6-6", None, 12)],
+    [("0-0", None, 0)],
+]
+
+
+@pytest.mark.parametrize("moves", WORKED)
+def test_placing_and_counting_follow_the_worked_examples(
+    page: WebDriver, moves: list[tuple[str, str | None, int]]
+) -> None:
+    script = """
+      const a = arguments;
+      let layout = {line: [], spinner: null, north: [], south: []};
+      const totals = [];
+      for (const [tile, end] of a[0]) {
+        totals.push([unit.model.totalAfter(layout, tile, end), 0]);
+        layout = unit.model.place(layout, tile, end);
+        totals[totals.length - 1][1] = unit.model.countEnds(layout);
+      }
+      return totals;
+    """
+    totals = page.execute_script(script, [[tile, end] for tile, end, _ in moves])
+    assert totals == [[total, total] for _, _, total in moves]
+
+
+def test_leading_keeps_the_tile_as_written(page: WebDriver) -> None:
+    empty = {"line": [], "spinner": None, "north": [], "south": []}
+    assert call(page, "unit.model.place(a[0], '1-6', null).line", empty) == [[1, 6]]
+    assert call(page, "unit.model.place(a[0], '6-1', null).line", empty) == [[6, 1]]
+
+
+def test_the_table_model_shows_playable_tiles_and_each_ends_total(page: WebDriver) -> None:
+    view = readme_frames()
+    doc: dict[str, Any] | None = None
+    for frame in view:
+        if frame["type"] == "snapshot":
+            doc = frame["state"]
+        elif frame["type"] == "patch" and doc is not None:
+            doc = apply(doc, frame["ops"])
+    assert doc is not None
+    # Ann to play at seq 9: west 0, east 3, north 1, south 5 (spinner 5-5).
+    doc["game"]["legal"] = [{"tile": "3-2"}, {"tile": "1-1"}, {"tile": "2-0"}, {"tile": "6-3"}]
+    doc["game"]["legal"] += [{"tile": "5-0", "end": "west"}, {"tile": "5-0", "end": "south"}]
+    doc["game"]["hand"].append("5-0")
+    model = call(page, "unit.model.tableModel(a[0])", doc)
+    game = model["game"]
+    assert game["total"] == 4 and not game["gold"] and game["myTurn"]
+    tiles = {tile["tile"]: tile for tile in game["hand"]}
+    assert not tiles["6-4"]["playable"] and tiles["3-2"]["playable"]
+    # 3-2 on east (3): west 0 + east 2 + north 1 = 3.
+    assert tiles["3-2"]["options"] == [{"end": None, "total": 3}]
+    # 5-0 on west (0): 5 + 3 + 1 = 9; on south (5): 0 + 3 + 1 + 0 = 4.
+    assert tiles["5-0"]["options"] == [{"end": "west", "total": 9}, {"end": "south", "total": 4}]
+    assert [seat["name"] for seat in model["seats"]] == ["Ann", "Bot 1"]
+    assert [side["score"] for side in game["sides"]] == [10, 0]
+    doc["game"]["turn"] = 1
+    assert not any(
+        t["playable"] for t in call(page, "unit.model.tableModel(a[0])", doc)["game"]["hand"]
+    )
+    watcher = {**doc, "you": None, "game": {**doc["game"], "hand": None, "legal": []}}
+    assert call(page, "unit.model.tableModel(a[0])", watcher)["game"]["spectator"] is True
+
+
+def test_gold_only_on_positive_multiples_of_five(page: WebDriver) -> None:
+    assert call(page, "[0, 4, 5, 10, 13, 15, 20, 1].map(unit.model.scores)", None) == [
+        False,
+        False,
+        True,
+        True,
+        False,
+        True,
+        True,
+        False,
+    ]
+
+
+def test_teams_score_per_team(page: WebDriver) -> None:
+    seats = [
+        {"seat": i, "name": n, "kind": "human", "level": None, "connected": True}
+        for i, n in enumerate("ABCD")
+    ]
+    doc = {
+        "code": "X",
+        "rules": {
+            "players": 4,
+            "teams": True,
+            "hand_size": "standard",
+            "target": None,
+            "end_scoring": "opponents",
+            "reserve": 0,
+            "turn_seconds": None,
+            "public": True,
+        },
+        "seats": seats,
+        "you": 1,
+        "host": 0,
+        "phase": "playing",
+        "spectators": 0,
+        "chat": [],
+        "game": {
+            "hand_number": 1,
+            "leader": 0,
+            "hand": ["6-6"],
+            "hand_counts": [5, 5, 5, 5],
+            "boneyard": 8,
+            "layout": {"line": [], "spinner": None, "north": [], "south": []},
+            "ends": {"west": None, "east": None, "north": None, "south": None},
+            "total": 0,
+            "scores": [15, 30],
+            "target": 200,
+            "turn": 0,
+            "legal": [],
+            "history": [],
+            "last_hand": None,
+            "winner": None,
+            "over": False,
+        },
+    }
+    model = call(page, "unit.model.tableModel(a[0])", doc)
+    assert [(s["name"], s["score"]) for s in model["game"]["sides"]] == [
+        ("team A (A & C)", 15),
+        ("team B (B & D)", 30),
+    ]
+    assert [s["team"] for s in model["seats"]] == ["A", "B", "A", "B"]
+
+
+def test_events_read_as_the_python_descriptions(page: WebDriver) -> None:
+    names = ["Ann", "Bot 1", "Cid", "Dee"]
+    events = [
+        views.Played(seat=0, tile="5-5", end=None, total=10, points=10),
+        views.Played(seat=1, tile="5-3", end="east", total=13, points=0),
+        views.Drew(seat=2, count=1),
+        views.Drew(seat=2, count=3),
+        views.Passed(seat=3),
+        views.HandEnded(kind="domino", by=0, points=[15, 0], pips=[0, 3, 4, 8]),
+        views.HandEnded(kind="blocked", by=None, points=[0, 0], pips=[2, 3, 4, 8]),
+        views.HandEnded(kind="won", by=1, points=[0, -5], pips=[2, 3, 4, 8]),
+        views.HandStarted(number=2, leader=3),
+        views.MatchEnded(winner=1),
+        views.MatchEnded(winner=[0, 2]),
+        views.MatchEnded(winner=None),
+    ]
+    for teams in (False, True):
+        as_json = [json.loads(msg.encode(e)) for e in events]  # type: ignore[arg-type]
+        got = call(
+            page, "a[0].map((e) => unit.describe.describe(e, a[1], a[2]))", as_json, names, teams
+        )
+        assert got == [describe(e, names, teams) for e in events]
+
+
+def overlapping(rects: list[dict[str, float]]) -> list[tuple[int, int]]:
+    pairs = []
+    for i, a in enumerate(rects):
+        for j in range(i + 1, len(rects)):
+            b = rects[j]
+            if (
+                a["x"] < b["x"] + b["w"] - 1e-9
+                and b["x"] < a["x"] + a["w"] - 1e-9
+                and a["y"] < b["y"] + b["h"] - 1e-9
+                and b["y"] < a["y"] + a["h"] - 1e-9
+            ):
+                pairs.append((i, j))
+    return pairs
+
+
+async def test_no_two_dominoes_overlap_on_a_phone_or_a_laptop(page: WebDriver) -> None:
+    config = Config(host="127.0.0.1", port=0, bot_delay=0.0, hard_budget_ms=5.0)
+    config.bot_processes, config.rate, config.burst = False, 1000.0, 1000
+    layouts: list[dict[str, Any]] = []
+    async with run_server(config) as server:
+        for players, seed in ((2, 1), (3, 2), (4, 3)):
+            (client,) = await seat_players(server.url, players, 1, bots="easy", target=150)
+            await client.request("start")
+            await play_out(client, random.Random(seed))
+            layouts += list(layouts_of(client))
+    distinct = list({json.dumps(layout, sort_keys=True): layout for layout in layouts}.values())
+    assert max(len(layout["line"]) for layout in distinct) >= 8
+    for width in (340, 1000):
+        placed = call(
+            page,
+            "a[0].map((l) => unit.geometry.placeLayout(l, unit.render_half(a[1]), null))",
+            distinct,
+            width,
+        )
+        for layout, result in zip(distinct, placed, strict=True):
+            tiles = result["tiles"]
+            count = len(layout["line"]) + len(layout["north"]) + len(layout["south"])
+            assert len(tiles) == count
+            assert overlapping(tiles) == [], layout
+            # Each open end's ghost tile (where a tap target goes) is clear of the tiles.
+            for info in result["ends"].values():
+                assert overlapping([*tiles, info["ghost"]]) == [], layout
+
+
+def test_the_create_form_asks_for_every_rule_variant(page: WebDriver) -> None:
+    form = {
+        "players": "4",
+        "teams": "on",
+        "hand_size": "seven-five",
+        "target": "150",
+        "end_scoring": "penalty",
+        "reserve": "3",
+        "turn_seconds": "30",
+        "public": "on",
+        "seat": "2",
+        "bot_0": "hard",
+        "bot_1": "",
+        "bot_2": "easy",
+        "bot_3": "easy",
+    }
+    request = call(page, "unit.lobby.createRequest(a[0])", form)
+    assert request == {
+        "rules": {
+            "players": 4,
+            "teams": True,
+            "hand_size": "seven-five",
+            "target": 150,
+            "end_scoring": "penalty",
+            "reserve": 3,
+            "turn_seconds": 30,
+            "public": True,
+        },
+        "seat": 2,
+        "bots": [{"seat": 0, "level": "hard"}, {"seat": 3, "level": "easy"}],
+    }
+    msg.decode_client(json.dumps({"type": "create_room", **request, "bots": None}))
+    plain = call(
+        page,
+        "unit.lobby.createRequest(a[0])",
+        {"players": "2", "target": "", "turn_seconds": "", "reserve": "0"},
+    )
+    assert plain["rules"] == {
+        "players": 2,
+        "teams": True,
+        "hand_size": "standard",
+        "target": None,
+        "end_scoring": "opponents",
+        "reserve": 0,
+        "turn_seconds": None,
+        "public": False,
+    }
+    assert plain["bots"] == []
+
+
+def test_room_codes_come_from_a_code_or_a_link(page: WebDriver) -> None:
+    got = call(
+        page,
+        "a[0].map(unit.lobby.roomCode)",
+        ["kxqp", " KXQP ", "http://h:1/r/abcd", "/r/ZZ/", "", "a b!"],
+    )
+    assert got == ["KXQP", "KXQP", "ABCD", "ZZ", None, None]
+
+
+def test_server_text_is_shown_with_control_characters_visible(page: WebDriver) -> None:
+    got = call(page, "unit.text.visible(a[0])", "a\x1b[31mb\u202ec\x00<b>")
+    assert got == "a\u241b[31mb\ufffdc\u2400<b>"
+    node = call(page, "unit.text.h('p', {}, '<img src=x onerror=alert(1)>').outerHTML", None)
+    assert node == "<p>&lt;img src=x onerror=alert(1)&gt;</p>"
+
+
+def test_the_socket_url_follows_the_page(page: WebDriver) -> None:
+    got = call(
+        page,
+        "[unit.connection.socketUrl({protocol: 'http:', host: 'h:8765'}), unit.connection.socketUrl({protocol: 'https:', host: 'games.example'})]",
+    )
+    assert got == ["ws://h:8765/", "wss://games.example/"]
+    assert re.fullmatch(
+        r"ws://127\.0\.0\.1:\d+/", call(page, "unit.connection.socketUrl(location)")
+    )
+
+
+def test_the_end_of_hand_summary_names_who_went_out_and_the_points(page: WebDriver) -> None:
+    frames = readme_frames()
+    doc: dict[str, Any] | None = None
+    for frame in frames:
+        if frame["type"] == "snapshot":
+            doc = frame["state"]
+        elif frame["type"] == "patch" and doc is not None:
+            doc = apply(doc, frame["ops"])
+    assert doc is not None
+    doc["game"]["hand_number"] = 2
+    doc["game"]["last_hand"] = {"kind": "domino", "by": 1, "points": [0, 15], "pips": [13, 0]}
+    summary = call(page, "unit.model.tableModel(a[0]).game.summary", doc)
+    ended = views.HandEnded(kind="domino", by=1, points=[0, 15], pips=[13, 0])
+    assert summary["hand"] == 1
+    assert (
+        summary["text"]
+        == describe(ended, ["Ann", "Bot 1"])
+        == ("Bot 1 went out: Bot 1 scores 15. Pips left: Ann 13, Bot 1 0")
+    )
+
+
+def test_the_layout_is_told_in_words_for_screen_readers(page: WebDriver) -> None:
+    layout = {"line": [[0, 5], [5, 5], [5, 3]], "spinner": 1, "north": [[5, 1]], "south": []}
+    ends = {"west": 0, "east": 3, "north": 1, "south": 5}
+    assert call(page, "unit.model.describeLayout(a[0], a[1])", layout, ends) == (
+        "Line, west to east: 0-5, 5-5 (spinner), 5-3. North arm: 5-1. "
+        "Open ends: west 0, east 3, north 1, south 5."
+    )
+    empty = {"line": [], "spinner": None, "north": [], "south": []}
+    assert call(page, "unit.model.describeLayout(a[0], a[1])", empty, {}) == "No tiles down yet."
+
+
+def test_each_tile_is_drawn_with_its_matching_half_toward_the_middle(page: WebDriver) -> None:
+    layout = {"line": [[0, 5], [5, 5], [5, 3]], "spinner": 1, "north": [[5, 1]], "south": []}
+    placed = call(page, "unit.geometry.placeLayout(a[0], 8, null)", layout)
+    drawn = {
+        (t["arm"], t["pos"]): (t["x"], t["y"], t["w"], t["h"], t["a"], t["b"])
+        for t in placed["tiles"]
+    }
+    assert drawn == {
+        ("center", 0): (-0.5, -1, 1, 2, 5, 5),  # the spinner across the line
+        ("west", 0): (-2.5, -0.5, 2, 1, 0, 5),  # 0 outward (left), 5 against the spinner
+        ("east", 0): (0.5, -0.5, 2, 1, 5, 3),
+        ("north", 0): (-0.5, -3, 1, 2, 1, 5),  # up the arm: 1 on top, 5 against the spinner
+    }
+    # A long east arm turns down at the edge: the turned tiles stand upright, inner half on top.
+    line = [[6, 6], [6, 1], [1, 2], [2, 3], [3, 4], [4, 4], [4, 0]]
+    placed = call(
+        page,
+        "unit.geometry.placeLayout(a[0], 4, 0)",
+        {**layout, "line": line, "spinner": 0, "north": []},
+    )
+    east = [t for t in placed["tiles"] if t["arm"] == "east"]
+    assert (east[0]["x"], east[0]["w"], east[0]["h"]) == (0.5, 2, 1)  # 2.5 from the middle
+    turned = east[1:]  # the next would end 4.5 from the middle: past 4
+    assert all(t["y"] >= 0.5 and t["x"] + t["w"] <= 4 for t in turned)
+    assert [(t["w"], t["h"]) for t in turned] == [(1, 2), (1, 2), (1, 2), (2, 1), (1, 2)]
+    assert [(t["a"], t["b"]) for t in turned] == [(1, 2), (2, 3), (3, 4), (4, 4), (4, 0)]
+    assert placed["ends"]["east"]["dir"] == {"dx": 0, "dy": 1}
+
+
+def test_a_kept_document_takes_up_the_patches_missed_after_a_reload(page: WebDriver) -> None:
+    frames = readme_frames()
+    doc: dict[str, Any] | None = None
+    patches = []
+    for frame in frames:
+        if frame["type"] == "snapshot":
+            doc = frame["state"]
+        elif frame["type"] == "patch":
+            if frame["seq"] <= 6:
+                doc = apply(doc, frame["ops"])
+            else:
+                patches.append(frame)
+    kept = {"token": "t0-9f2c41d7a35e", "seat": 0, "seq": 6, "doc": doc}
+    script = """
+      const a = arguments;
+      const room = new unit.state.RoomState();
+      room.restore("KXQP", a[0]);
+      const sent = a[1].map((m) => room.receive(m));
+      return JSON.parse(JSON.stringify({doc: room.doc, seq: room.seq, sent, log: room.log, snapshots: room.snapshots}));
+    """
+    joined = {"type": "joined", "room": "KXQP", "seat": 0, "seat_token": kept["token"], "id": 1}
+    result = page.execute_script(script, kept, [joined, *patches])
+    expected = doc
+    for frame in patches:
+        expected = apply(expected, frame["ops"])
+    assert result["seq"] == 9 and result["snapshots"] == 0
+    assert result["doc"] == expected
+    assert all(sent == [] for sent in result["sent"])
+    assert [line["text"] for line in result["log"]] == [
+        "Hand 1: Ann leads",
+        "Ann led 5-5: total 10, scores 10",
+        "Bot 1 played 5-3 east: total 13",
+        "Ann played 5-0 west: total 3",
+        "Ann is away",
+        "Bot 1 drew 2 tiles",
+        "Bot 1 played 5-1 north: total 4",
+        "Ann is back",
+    ]

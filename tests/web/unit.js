@@ -1,0 +1,24 @@
+// The page's modules, put on `window.unit` for tests/test_web_logic.py to call through selenium.
+import * as describe from "/web/js/describe.js";
+import * as geometry from "/web/js/geometry.js";
+import * as lobby from "/web/js/lobby.js";
+import * as model from "/web/js/model.js";
+import * as state from "/web/js/state.js";
+import * as text from "/web/js/text.js";
+import * as connection from "/web/js/connection.js";
+import { halfWidthFor } from "/web/js/render.js";
+
+/** Feed messages to a fresh RoomState; returns what it sent back after each and where it ended. */
+function feed(messages) {
+  const room = new state.RoomState();
+  const finals = [];
+  const sent = messages.map((message) => {
+    const reply = room.receive(message);
+    finals.push(room.finalLayout);
+    return reply;
+  });
+  return { doc: room.doc, seq: room.seq, mending: room.mending, sent, log: room.log, finalLayout: room.finalLayout, finals };
+}
+
+window.unit = { describe, geometry, lobby, model, state, text, connection, feed, render_half: halfWidthFor };
+window.unitReady = true;
