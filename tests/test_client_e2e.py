@@ -262,5 +262,13 @@ def test_a_host_and_a_friend_who_joins_with_the_printed_line(
     terminal.type("/quit", "friend")
     terminal.wait_for(r"EXITED 0", window="friend")
     terminal.wait_for(r"Femi is away", window="host")
+    # The friend comes back to the seat; the host then closes the room, after saying yes.
+    terminal.start([*cli, "join", url, room], friend_env, "back")
+    terminal.wait_for(r"Back in your seat", window="back")
+    terminal.wait_for(r"Femi is back", window="host")
     terminal.type("/quit", "host")
+    terminal.wait_for(r"y closes the room", window="host")
+    terminal.type("y", "host")
     terminal.wait_for(r"EXITED 0", window="host")
+    rows = terminal.wait_for(r"EXITED 1", window="back")
+    assert "allfives: the host closed the room" in "\n".join(rows)

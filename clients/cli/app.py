@@ -26,10 +26,15 @@ from rich.text import Text
 from clients.cli.commands import Ask, Quit, Refuse, Send, Show, interpret
 from clients.cli.connection import Connection, Fatal
 from clients.cli.render import render
+from clients.cli.safe import safe_text
 from clients.cli.state import TableState
 from protocol import messages as msg
 
 RESIZE_CHECK_SECONDS = 0.3
+#: DEC private mode 2026: the terminal shows the frame only once it is whole (others ignore it).
+SYNC_BEGIN = "\x1b[?2026h"
+SYNC_END = "\x1b[?2026l"
+BELL = "\a"
 
 
 class App:
@@ -41,8 +46,20 @@ class App:
         join_url: str | None = None,
         output: TextIO | None = None,
         remote: bool = True,
+        hosting: bool = False,
+        quiet: bool = False,
+        deal_at_once: bool = False,
     ) -> None:
         self.connection = connection
+        #: The server runs in this process: quitting closes the room for everyone.
+        self.hosting = hosting
+        #: The player asked to quit and is asked to confirm.
+        self.confirming = False
+        #: No bell on your turn.
+        self.quiet = quiet
+        #: `/rematch` deals at once (`play`: nobody else to wait for).
+        self.deal_at_once = deal_at_once
+        self._was_my_turn = False
         self.state: TableState = connection.state
         self.join_url = join_url
         self.remote = remote
@@ -88,15 +105,25 @@ class App:
         body = body[: max(0, lines - 1 - len(footer))]
         rows = [*body, *([Text()] * (lines - 1 - len(body) - len(footer))), *footer]
         console = self.console
-        if not self._cleared:
-            console.clear()
-            self._cleared = True
-        console.control(Control.home())
         erase = Control((ControlType.ERASE_IN_LINE, 0))
-        for row in rows:
-            console.print(row, end="", no_wrap=True, overflow="crop", crop=True)
-            console.control(erase)
-            console.out("")
+        with console.capture() as frame:
+            if not self._cleared:
+                console.clear()
+                self._cleared = True
+            console.control(Control.home())
+            for row in rows:
+                console.print(safe_text(row), end="", no_wrap=True, overflow="crop", crop=True)
+                console.control(erase)
+                console.out("")
+        # One write, inside the terminal's synchronized-update brackets: never a torn frame.
+        text = frame.get()
+        my_turn = self.state.my_turn()
+        if my_turn and not self._was_my_turn and not self.quiet and console.is_terminal:
+            text += BELL
+        self._was_my_turn = my_turn
+        if console.is_terminal:
+            text = SYNC_BEGIN + text + SYNC_END
+        console.file.write(text)
         console.file.flush()
 
     async def _watch_size(self) -> None:
@@ -109,20 +136,54 @@ class App:
     # -- input -----------------------------------------------------------------------------
 
     def _prompt(self) -> str:
+        if self.confirming:
+            return "close the room for everyone (y/n)? › "
         if self.pending is not None:
             letters = "/".join(end[0] for end in self.pending.ends)
             return f"which end ({letters})? › "
         return "› "
 
     def _placeholder(self) -> FormattedText:
+        if self.confirming:
+            return FormattedText([("fg:ansibrightblack", "y or n")])
         if self.pending is not None:
             letters = " or ".join(end[0] for end in self.pending.ends)
             hint = f"{letters}; Enter alone cancels"
             return FormattedText([("fg:ansibrightblack", hint)])
         return FormattedText([("fg:ansibrightblack", "a tile number, a tile like 5-3, or /help")])
 
+    def _quit_needs_asking(self) -> bool:
+        """Whether quitting now ends a match or a room others are in (the host's server stops)."""
+        view = self.state.view
+        if not self.hosting or view is None or self.connection.fatal is not None:
+            return False
+        others = any(
+            seat is not None and seat.kind == "human" and index != view.you
+            for index, seat in enumerate(view.seats)
+        )
+        return others or (view.phase == "playing" and view.spectators > 0)
+
+    def quit_asked(self) -> bool:
+        """The player asked to quit (/quit, Ctrl-C, Ctrl-D): True to go now, False to ask first."""
+        if self.confirming or not self._quit_needs_asking():
+            return True
+        self.confirming = True
+        self.state.say(
+            "Quitting ends the match for everyone: y closes the room, n stays",
+            "error",
+        )
+        self.request_redraw()
+        return False
+
     async def handle(self, line: str) -> bool:
         """Act on one typed line; False when the player leaves."""
+        if self.confirming:
+            self.confirming = False
+            if line.strip().lower() in ("y", "yes", "/quit", "/q"):
+                return False
+            self.state.say("The room stays open")
+            self.request_redraw()
+            return True
         self.extra = []
         if line.strip() and self.state.notice is not None and self.state.notice.kind != "hint":
             self.state.notice = None
@@ -130,8 +191,10 @@ class App:
         self.pending = None
         match action:
             case Quit():
-                return False
+                return not self.quit_asked()
             case Send(messages=messages):
+                if self.deal_at_once and any(isinstance(m, msg.Rematch) for m in messages):
+                    messages = (*messages, msg.Start())
                 for message in messages:
                     await self.connection.send(message)
             case Ask():
@@ -157,7 +220,9 @@ class App:
                     try:
                         line = await self.session.prompt_async(self._prompt)
                     except (EOFError, KeyboardInterrupt):
-                        break
+                        if link.done() or self.quit_asked():
+                            break
+                        continue
                     if not await self.handle(line):
                         break
         finally:
@@ -167,7 +232,7 @@ class App:
                 error = link.exception()
                 if isinstance(error, Fatal):
                     status = 1
-                    self.console.print(Text(f"allfives: {error}", style="bold red"))
+                    self.console.print(safe_text(Text(f"allfives: {error}", style="bold red")))
                 elif error is not None:
                     raise error
             else:
@@ -185,11 +250,15 @@ class App:
 
     def _farewell(self) -> None:
         view = self.state.view
+        if self.connection.fatal is not None:
+            return
         if self.remote and view is not None and view.phase == "playing" and self.state.room:
             self.console.print(
-                Text(
-                    f"You left room {view.code} during a match: a bot plays your seat until you "
-                    "come back with allfives join.",
-                    style="dim",
+                safe_text(
+                    Text(
+                        f"You left room {view.code} during a match: a bot plays your seat until "
+                        "you come back with allfives join.",
+                        style="dim",
+                    )
                 )
             )
