@@ -120,6 +120,17 @@ def test_the_ends_total_turns_gold_only_on_a_multiple_of_five() -> None:
         assert plain.rstrip().endswith(f"ends total {total}") and not gold
 
 
+@pytest.mark.parametrize("width", [160, 79, 72, 66, 60, 50, 40, 30])
+def test_the_ends_total_and_its_star_stay_whole_however_narrow_the_header(width: int) -> None:
+    view = make_view(layout=Layout(line=[[6, 4]]), ends=Ends(west=6, east=4), total=10)
+    view.code = "KXQPZZZZ"
+    plain = header(view, width).plain
+    assert len(plain) <= width
+    assert plain.endswith("total 10 ★")
+    if width >= 60:
+        assert plain.endswith("ends total 10 ★") and "hand 1" in plain
+
+
 def test_without_colour_the_table_has_no_colour_codes_but_still_marks_a_scoring_total(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

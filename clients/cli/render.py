@@ -48,44 +48,48 @@ def scoring(total: int) -> bool:
     return total > 0 and total % 5 == 0
 
 
-def total_text(game: GameView | None) -> Text:
-    """The ends total for the corner: gold and starred when it scores."""
+def total_text(game: GameView | None, short: bool = False) -> Text:
+    """The ends total for the corner: gold and starred when it scores ("total" alone if short)."""
+    label = "total " if short else "ends total "
     if game is None or not game.layout.line:
-        return Text("ends total —", DULL)
+        return Text(f"{label}—", DULL)
     if scoring(game.total):
-        return Text.assemble("ends total ", (f"{game.total} ★", GOLD))
-    return Text(f"ends total {game.total}")
+        return Text.assemble(label, (f"{game.total} ★", GOLD))
+    return Text(f"{label}{game.total}")
 
 
-def _spread(left: Text, right: Text, width: int) -> Text:
-    """`left` and `right` on one row, `right` against the right edge."""
-    room = width - left.cell_len - right.cell_len
-    if room < 1:
-        line = left + Text(" ") + right
-        line.truncate(width)
-        return line
-    return Text.assemble(left, " " * room, right)
-
-
-def header(view: RoomView, width: int) -> Text:
-    """Room, hand, target, boneyard; the ends total in the right corner."""
-    game = view.game
-    parts = [Text("All Fives", Style(bold=True)), Text(f"room {view.code}")]
-    if game is not None:
-        parts.append(Text(f"hand {game.hand_number}"))
-        parts.append(Text(f"first to {game.target}"))
-        parts.append(Text(f"boneyard {game.boneyard}"))
-    else:
-        parts.append(Text(f"first to {view.rules.target_score}"))
+def _joined(parts: Sequence[str]) -> Text:
     left = Text()
     for index, part in enumerate(parts):
         if index:
             left.append(" · ", DULL)
-        left.append_text(part)
+        left.append(part, Style(bold=True) if part == "All Fives" else Style())
+    return left
+
+
+def header(view: RoomView, width: int) -> Text:
+    """Room, hand, target, boneyard; the ends total in the right corner, always whole.
+
+    When the row is too narrow the left side gives way first: the title goes, then the words
+    shorten, then it is cut; the total is the last thing to shorten ("total 10 ★").
+    """
+    game = view.game
     if game is None:
+        left = _joined(["All Fives", f"room {view.code}", f"first to {view.rules.target_score}"])
         left.truncate(width)
         return left
-    return _spread(left, total_text(game), width)
+    full = [f"room {view.code}", f"hand {game.hand_number}", f"first to {game.target}"]
+    full.append(f"boneyard {game.boneyard}")
+    short = [view.code, f"hand {game.hand_number}", f"to {game.target}", f"bone {game.boneyard}"]
+    for right in (total_text(game), total_text(game, short=True)):
+        for parts in (["All Fives", *full], full, short):
+            left = _joined(parts)
+            if left.cell_len + 1 + right.cell_len <= width:
+                return Text.assemble(left, " " * (width - left.cell_len - right.cell_len), right)
+    right = total_text(game, short=True)
+    left = _joined(short)
+    left.truncate(max(0, width - right.cell_len - 1), overflow="ellipsis")
+    return Text.assemble(left, " " * max(1, width - left.cell_len - right.cell_len), right)
 
 
 def _seat_chunk(view: RoomView, seat: int, names: Sequence[str], score: int | None) -> Text:
