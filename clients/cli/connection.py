@@ -116,7 +116,7 @@ class Connection:
                         self._check_close(socket.close_code, socket.close_reason)
             except (OSError, TimeoutError, InvalidHandshake, InvalidURI) as error:
                 if not self.connected_once:
-                    raise Fatal(f"cannot reach {self.url}: {reason(error)}") from None
+                    raise Fatal(f"cannot reach {self.url}: {reason(error, self.url)}") from None
             except ConnectionClosed:
                 pass
             finally:
@@ -247,10 +247,13 @@ class Connection:
             self.seats.forget(self.url, self.state.room)
 
 
-def reason(error: BaseException) -> str:
-    """Why a connection failed, in words."""
-    if isinstance(error, ssl.SSLError):
+def reason(error: BaseException, url: str = "") -> str:
+    """Why a connection to `url` failed, in words."""
+    secure = url.lower().startswith("wss:")
+    if isinstance(error, ssl.SSLError) or (secure and isinstance(error, ConnectionResetError)):
         return "the TLS handshake failed (a plain server? try ws:// instead of wss://)"
+    if isinstance(error, ConnectionResetError):
+        return "the connection was reset by the server"
     if isinstance(error, InvalidMessage):
         return "no WebSocket answer (a TLS server? try wss://; or not an allfives server)"
     if isinstance(error, ConnectionRefusedError) or "Connect call failed" in str(error):

@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
         ProtocolError,
     ) as error:
         print(
-            visible(f"allfives rooms: cannot list the rooms of {url}: {reason(error)}"),
+            visible(f"allfives rooms: cannot list the rooms of {url}: {reason(error, url)}"),
             file=sys.stderr,
         )
         return 1
