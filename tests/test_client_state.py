@@ -22,6 +22,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from clients.cli import join
 from clients.cli.commands import Ask, Send, interpret
 from clients.cli.connection import Connection, Fatal
+from clients.cli.placing import ends_total, total_after
 from clients.cli.seats import SeatStore, normalize_url
 from clients.cli.state import TableState, final_layout
 from protocol import messages as msg
@@ -121,6 +122,10 @@ async def test_the_state_built_from_patches_equals_fresh_snapshots_through_a_who
                 assert state.game is not None
                 assert final_layout(layout_before, events) == state.game.layout
                 placed += len(played)
+                assert ends_total(state.game.layout) == state.game.total
+                if len(played) == 1:
+                    tile, end = played[0].tile, played[0].end
+                    assert total_after(layout_before, tile, end) == played[0].total
         if isinstance(message, msg.Snapshot):
             mending = False
         if replies:

@@ -10,6 +10,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Literal
 
+from clients.cli.placing import final_layout
 from protocol import messages as msg
 from protocol.patch import ClientState, GapDetected
 from protocol.views import (
@@ -220,51 +221,6 @@ class TableState:
                 if self.notice is not None and self.notice.kind == "hint":
                     self.notice = None
             self.note(describe(event, names, teams), line_kind(event))
-
-
-def final_layout(layout: Layout, events: list[AnyEvent]) -> Layout:
-    """The layout with the tiles played in `events` before the hand ended placed on it."""
-    placed = Layout(
-        line=[list(tile) for tile in layout.line],
-        spinner=layout.spinner,
-        north=[list(tile) for tile in layout.north],
-        south=[list(tile) for tile in layout.south],
-    )
-    for event in events:
-        if isinstance(event, HandEnded):
-            break
-        if isinstance(event, Played):
-            _place(placed, event.tile, event.end)
-    return placed
-
-
-def _place(layout: Layout, tile: str, end: str | None) -> None:
-    """Put a tile on an end of a layout as the server draws it (the matching half inward)."""
-    high, low = (int(pip) for pip in tile.split("-"))
-    double = high == low
-    line = layout.line
-    if end is None or not line:
-        layout.line = [[high, low]]
-        layout.spinner = 0 if double else None
-        return
-    if end in ("north", "south"):
-        arm = layout.north if end == "north" else layout.south
-        assert layout.spinner is not None
-        inner = arm[-1][1] if arm else line[layout.spinner][0]
-        arm.append([inner, low if high == inner else high])
-        return
-    if end == "east":
-        inner = line[-1][1]
-        line.append([inner, low if high == inner else high])
-        if double and layout.spinner is None:
-            layout.spinner = len(line) - 1
-        return
-    inner = line[0][0]
-    line.insert(0, [low if high == inner else high, inner])
-    if layout.spinner is not None:
-        layout.spinner += 1
-    elif double:
-        layout.spinner = 0
 
 
 def seat_changes(before: RoomView, after: RoomView) -> list[str]:
