@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from rich.console import Console
 from rich.text import Text
-from test_client_commands import make_view
+from test_client_commands import cross_view, make_view
 
 from clients.cli.commands import Ask
 from clients.cli.render import GOLD, PLAYABLE, header, render
@@ -207,14 +207,13 @@ def test_the_log_tells_what_happened_in_words() -> None:
     assert "Bot 1 played 5-3 east: total 8" in text
 
 
-def test_the_end_question_and_errors_show_above_the_prompt() -> None:
-    view = make_view()
-    state = state_of(view)
+def test_the_end_question_says_what_each_end_would_score_under_the_last_error() -> None:
+    state = state_of(cross_view())
     state.say("Refused (play): it is not your turn", "error")
-    _, footer = render(state, 79, 23, pending=Ask("5-3", ("west", "north")))
+    _, footer = render(state, 79, 23, pending=Ask("5-1", ("west", "east")))
     assert [row.plain for row in footer] == [
         " ✗ Refused (play): it is not your turn",
-        " 5-3 fits west (w) or north (n): which end?",
+        " 5-1 goes west (w) → 2, east (e) → 10 ★: which end?",
     ]
 
 
@@ -235,7 +234,7 @@ def test_a_waiting_room_lists_its_seats_and_how_friends_join() -> None:
 
 def test_a_finished_match_names_the_winner_and_the_scores() -> None:
     view = make_view(phase="finished", turn=None, legal=[], scores=[55, 30], winner=0, over=True)
-    assert "Ann wins the match, 55 to 30!" in screen(view)[-1]
+    assert "Ann wins the match: Ann 55, Bot 1 30." in screen(view)[-1]
 
 
 def test_the_log_says_who_sits_down_goes_away_and_comes_back() -> None:

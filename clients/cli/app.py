@@ -12,29 +12,35 @@ import contextlib
 import shutil
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TextIO
 
 from prompt_toolkit import PromptSession
 from prompt_toolkit.application import run_in_terminal
 from prompt_toolkit.formatted_text import FormattedText
+from prompt_toolkit.key_binding import KeyBindings
 from prompt_toolkit.patch_stdout import patch_stdout
 from rich.console import Console
 from rich.control import Control
 from rich.segment import ControlType
 from rich.text import Text
 
-from clients.cli.commands import Ask, Quit, Refuse, Send, Show, interpret
+from clients.cli.commands import Ask, Board, Quit, Refuse, Save, Send, Show, interpret
 from clients.cli.connection import Connection, Fatal
-from clients.cli.render import render
+from clients.cli.render import ends_rows, render, seconds_left
 from clients.cli.safe import safe_text
-from clients.cli.state import TableState
+from clients.cli.state import TableState, display_names
 from protocol import messages as msg
+from protocol.records import encode_record
 
 RESIZE_CHECK_SECONDS = 0.3
 #: DEC private mode 2026: the terminal shows the frame only once it is whole (others ignore it).
 SYNC_BEGIN = "\x1b[?2026h"
 SYNC_END = "\x1b[?2026l"
 BELL = "\a"
+#: The clock on screen is redrawn every this many size checks (about a second).
+CLOCK_TICKS = 3
+SAVE_WAIT = 10.0
 
 
 class App:
@@ -60,6 +66,7 @@ class App:
         #: `/rematch` deals at once (`play`: nobody else to wait for).
         self.deal_at_once = deal_at_once
         self._was_my_turn = False
+        self.scroll_rows = 0
         self.state: TableState = connection.state
         self.join_url = join_url
         self.remote = remote
@@ -101,7 +108,9 @@ class App:
         join_line = None
         if self.join_url is not None and self.state.room is not None:
             join_line = f"allfives join {self.join_url} {self.state.room}"
-        body, footer = render(self.state, width, lines - 1, self.pending, join_line, self.extra)
+        body, footer = render(
+            self.state, width, lines - 1, self.pending, join_line, self.extra, self.scroll_rows
+        )
         body = body[: max(0, lines - 1 - len(footer))]
         rows = [*body, *([Text()] * (lines - 1 - len(body) - len(footer))), *footer]
         console = self.console
@@ -127,11 +136,29 @@ class App:
         console.file.flush()
 
     async def _watch_size(self) -> None:
+        """Redraw on a resize, and every second while a clock counts down on screen."""
+        ticks = 0
         while True:
             await asyncio.sleep(RESIZE_CHECK_SECONDS)
+            ticks += 1
             if self._terminal_size() != self.size:
                 self._cleared = False
                 self.request_redraw()
+            elif ticks % CLOCK_TICKS == 0 and self._clock_running():
+                self.request_redraw()
+
+    def _clock_running(self) -> bool:
+        view = self.state.view
+        return view is not None and seconds_left(self.state, view) is not None
+
+    def scroll(self, pages: int) -> None:
+        """PageUp (+1) / PageDown (-1): scroll the whole log (shown in the log's place)."""
+        if not self.extra:
+            self.extra = [Text(" " + line.text) for line in self.state.log]
+            self.scroll_rows = 0
+        page = max(1, self.size[1] // 3)
+        self.scroll_rows = max(0, min(len(self.extra), self.scroll_rows + pages * page))
+        self.request_redraw()
 
     # -- input -----------------------------------------------------------------------------
 
@@ -150,6 +177,14 @@ class App:
             letters = " or ".join(end[0] for end in self.pending.ends)
             hint = f"{letters}; Enter alone cancels"
             return FormattedText([("fg:ansibrightblack", hint)])
+        view = self.state.view
+        if view is not None and view.phase == "waiting":
+            words = "/start, /bots fill, /chat TEXT, or /help"
+            if view.you != view.host:
+                words = "/chat TEXT, or /help"
+            return FormattedText([("fg:ansibrightblack", words)])
+        if view is not None and view.you is None:
+            return FormattedText([("fg:ansibrightblack", "watching: /chat TEXT, /scores, /quit")])
         return FormattedText([("fg:ansibrightblack", "a tile number, a tile like 5-3, or /help")])
 
     def _quit_needs_asking(self) -> bool:
@@ -184,10 +219,14 @@ class App:
             self.state.say("The room stays open")
             self.request_redraw()
             return True
-        self.extra = []
+        self.extra, self.scroll_rows = [], 0
+        if self.state.dismiss_result() and not line.strip():
+            self.request_redraw()
+            return True
         if line.strip() and self.state.notice is not None and self.state.notice.kind != "hint":
             self.state.notice = None
-        action = interpret(line, self.state.view, self.pending)
+        numbers = self.state.tile_numbered() if self.state.numbers else None
+        action = interpret(line, self.state.view, self.pending, numbers)
         self.pending = None
         match action:
             case Quit():
@@ -197,18 +236,59 @@ class App:
                     messages = (*messages, msg.Start())
                 for message in messages:
                     await self.connection.send(message)
-            case Ask():
+            case Ask(problem=problem):
                 self.pending = action
+                if problem is not None:
+                    self.state.say(problem, "error")
             case Refuse(reason=reason):
                 self.state.say(reason, "error")
             case Show(text=text):
                 self.extra = [Text(" " + row) for row in text.splitlines()]
+            case Board(what=what):
+                self.extra = [Text(" " + row) for row in self._board(what)]
+            case Save(path=path):
+                await self._save(path)
         self.request_redraw()
         return True
 
+    def _board(self, what: str) -> list[str]:
+        state, view = self.state, self.state.view
+        if what == "ends":
+            return ends_rows(state)
+        if what == "log":
+            return [line.text for line in state.log]
+        if view is None or not state.scoreboard.hands:
+            return ["No hand has been played yet."]
+        return state.scoreboard.rows(display_names(view), view.rules)
+
+    async def _save(self, path: str) -> None:
+        """Ask for the record, wait for it, write it as JSON for `allfives replay`."""
+        self.state.record = None
+        if not await self.connection.send(msg.GetRecord()):
+            return
+        for _ in range(int(SAVE_WAIT / RESIZE_CHECK_SECONDS)):
+            if self.state.record is not None or self.state.notice is not None:
+                break
+            await asyncio.sleep(RESIZE_CHECK_SECONDS)
+        record = self.state.record
+        if record is None:
+            if self.state.notice is None:
+                self.state.say("The server sent no record", "error")
+            return
+        target = Path(path).expanduser()
+        try:
+            target.write_bytes(encode_record(record) + b"\n")
+        except OSError as error:
+            self.state.say(f"Cannot write {target}: {error.strerror or error}", "error")
+            return
+        self.state.say(f"Saved the match record to {target}: allfives replay {target}")
+
     async def run(self, first: Sequence[msg.ClientMessage] = (), resume: bool = False) -> int:
         """Play until the player quits (0) or the connection cannot go on (1)."""
-        self.session = PromptSession(placeholder=self._placeholder)
+        keys = KeyBindings()
+        keys.add("pageup")(lambda event: self.scroll(1))
+        keys.add("pagedown")(lambda event: self.scroll(-1))
+        self.session = PromptSession(placeholder=self._placeholder, key_bindings=keys)
         link = asyncio.get_running_loop().create_task(self.connection.run(first, resume))
         watcher = asyncio.get_running_loop().create_task(self._watch_size())
         link.add_done_callback(self._on_link_done)

@@ -9,13 +9,18 @@ tiles are listed in the status line and a scoring total carries a ★.
 
 from __future__ import annotations
 
+import math
+import time
 from collections.abc import Sequence
 
+from rich.console import Console
 from rich.style import Style
 from rich.text import Text
 
 from clients.cli import layout as drawing
 from clients.cli.commands import Ask
+from clients.cli.placing import total_after
+from clients.cli.scoreboard import explain_hand, side_names
 from clients.cli.state import LogLine, Notice, TableState, display_names
 from protocol.views import GameView, Layout, MatchEnded, Played, RoomView, describe
 
@@ -39,8 +44,10 @@ NOTICE_STYLES = {
     "hint": Style(bold=True, color="magenta"),
 }
 TILE_WIDTH = 6
-MAX_LOG_ROWS = 12
 MIN_LOG_ROWS = 3
+#: The server's default wait before a bot plays an away player's turn (no turn clock).
+AWAY_SECONDS = 60
+MIN_WIDTH = 30
 
 
 def scoring(total: int) -> bool:
@@ -177,31 +184,82 @@ def last_tile(game: GameView) -> tuple[int, int] | None:
 
 
 def hand_rows(view: RoomView, state: TableState, width: int) -> list[Text]:
-    """Your tiles, numbered, the playable ones highlighted (two rows per row of tiles)."""
+    """Your tiles with their numbers (stable through a hand), the playable ones highlighted and
+    the tiles just drawn marked `*` (two rows per row of tiles)."""
     game = view.game
     if game is None or game.hand is None:
         return []
     legal = {spec.tile for spec in game.legal} if state.my_turn() else set()
     hinted = state.hint.tile if state.hint is not None else None
     per_row = max(1, (width - 1) // TILE_WIDTH)
+    numbered = state.numbered_hand()
     rows: list[Text] = []
-    for start in range(0, len(game.hand), per_row):
+    for start in range(0, len(numbered), per_row):
         numbers, tiles = Text(" "), Text(" ")
-        for offset, tile in enumerate(game.hand[start : start + per_row]):
-            number = start + offset + 1
+        for number, tile in numbered[start : start + per_row]:
             if tile == hinted:
                 style = HINTED
             elif legal:
                 style = PLAYABLE if tile in legal else DULL
             else:
                 style = Style()
-            numbers.append(f"{number:^5} ", style if legal or tile == hinted else DULL)
+            label = f"{number}{'*' if tile in state.fresh else ''}"
+            numbers.append(f"{label:^5} ", style if legal or tile == hinted else DULL)
             high, low = tile.split("-")
             tiles.append(f"[{high}|{low}]", style)
             tiles.append(" ")
         numbers.rstrip()
         tiles.rstrip()
         rows += [numbers, tiles]
+    return rows
+
+
+def end_choices(game: GameView, tile: str, ends: Sequence[str]) -> str:
+    """What each end would make: "west (w) → 10 ★, east (e) → 7"."""
+    shown = []
+    for end in ends:
+        total = total_after(game.layout, tile, end)
+        shown.append(f"{end} ({end[0]}) → {total}{' ★' if scoring(total) else ''}")
+    return ", ".join(shown)
+
+
+def ends_rows(state: TableState) -> list[str]:
+    """Every playable tile with the total each of its ends would make (for /ends)."""
+    game = state.game
+    if game is None or not state.my_turn():
+        return ["What each tile would score shows on your turn."]
+    by_tile: dict[str, list[str | None]] = {}
+    for spec in game.legal:
+        if spec.tile is not None:
+            by_tile.setdefault(spec.tile, []).append(spec.end)
+    numbers = state.numbers
+    rows = []
+    for tile, ends in sorted(by_tile.items(), key=lambda item: numbers.get(item[0], 0)):
+        if ends == [None]:
+            total = total_after(game.layout, tile, None)
+            what = f"→ {total}{' ★' if scoring(total) else ''}"
+        else:
+            what = end_choices(game, tile, [end for end in ends if end is not None])
+        rows.append(f"{numbers.get(tile, '?'):>3}  {tile}: {what}")
+    return rows or ["No tile can be played: you draw or pass."]
+
+
+def result_rows(state: TableState, view: RoomView, width: int) -> list[Text]:
+    """The last hand's result (and the match summary once it is over), until Enter is pressed."""
+    names = display_names(view)
+    rows: list[Text] = []
+    if state.result is not None:
+        number = state.scoreboard.hands[-1].number if state.scoreboard.hands else "?"
+        rows.append(rule(width, f"hand {number} result · Enter to go on"))
+        rows += [
+            Text(" " + line, Style(bold=True))
+            for line in explain_hand(state.result, names, view.rules)
+        ]
+    if state.match_over:
+        rows.append(rule(width, "the match · Enter to go on · /save FILE keeps the record"))
+        rows += [Text(" " + line) for line in state.scoreboard.rows(names, view.rules)]
+    for row in rows:
+        row.truncate(width, overflow="ellipsis")
     return rows
 
 
@@ -232,6 +290,9 @@ def status(view: RoomView, state: TableState, pending: Ask | None) -> Text:
     if not state.online:
         return Text(" Not connected: the table is as it was when the connection dropped", DULL)
     if pending is not None:
+        if game is not None and state.my_turn():
+            choices = end_choices(game, pending.tile, pending.ends)
+            return Text(f" {pending.tile} goes {choices}: which end?", Style(bold=True))
         return Text(" " + pending.question, Style(bold=True))
     if view.phase == "waiting":
         return _waiting_status(view)
@@ -239,36 +300,59 @@ def status(view: RoomView, state: TableState, pending: Ask | None) -> Text:
         return Text(" ")
     if view.phase == "finished" or game.over:
         teams = view.rules.partnership
-        verdict = describe(MatchEnded(winner=game.winner), names, teams)
-        scores = " to ".join(str(score) for score in sorted(game.scores, reverse=True))
+        verdict = describe(MatchEnded(winner=game.winner), names, teams).replace("team ", "Team ")
+        sides = side_names(names, view.rules)
+        scores = ", ".join(
+            f"{side} {score}" for side, score in zip(sides, game.scores, strict=False)
+        )
         after = (
             " /rematch to play again, /quit to leave"
             if view.you == view.host
             else " /quit to leave"
         )
         return Text.assemble(
-            (f" {verdict}, {scores}!", Style(bold=True, color="green")), (after, DULL)
+            (f" {verdict}: {scores}.", Style(bold=True, color="green")), (after, DULL)
         )
+    left = seconds_left(state, view)
     if state.my_turn():
-        return _your_turn(game)
+        line = _your_turn(game, state)
+        if left is not None and view.rules.turn_seconds is not None:
+            line.append(f" · {left} s left", Style(bold=True, color="red" if left <= 10 else None))
+        return line
     if game.turn is None:
         return Text(" ")
     seat = view.seats[game.turn]
     who = names[game.turn]
     if seat is not None and not seat.connected:
-        return Text(f" {who} is away: a bot plays for them if they do not come back", DULL)
-    return Text(f" {who} to play…", DULL)
+        when = f"in {left} s" if left is not None and left > 0 else "now"
+        return Text(f" {who} is away: a bot plays for them {when} unless they come back", DULL)
+    clock = f" ({left} s left)" if left is not None and view.rules.turn_seconds else ""
+    return Text(f" {who} to play…{clock}", DULL)
 
 
-def _your_turn(game: GameView) -> Text:
-    hand = game.hand or []
+def seconds_left(state: TableState, view: RoomView) -> int | None:
+    """Seconds before the turn's clock runs out (or an away player's stand-in plays), if any.
+
+    Counted from when this client saw the turn begin, so it may run a little late."""
+    rules = view.rules
+    game = view.game
+    if state.turn_since is None or game is None or game.turn is None:
+        return None
+    seat = view.seats[game.turn]
+    away = seat is not None and seat.kind == "human" and not seat.connected
+    limit = rules.turn_seconds or (AWAY_SECONDS if away else None)
+    if limit is None:
+        return None
+    return max(0, math.ceil(limit - (time.monotonic() - state.turn_since)))
+
+
+def _your_turn(game: GameView, state: TableState) -> Text:
+    numbered = state.numbered_hand()
     playable = [
-        str(index + 1)
-        for index, tile in enumerate(hand)
-        if any(spec.tile == tile for spec in game.legal)
+        str(number) for number, tile in numbered if any(spec.tile == tile for spec in game.legal)
     ]
     if not game.layout.line:
-        what = f"lead any tile, 1 to {len(hand)}"
+        what = "lead any tile"
     elif len(playable) == 1:
         what = f"play {playable[0]}"
     else:
@@ -337,9 +421,11 @@ def render(
     pending: Ask | None = None,
     join_line: str | None = None,
     extra: Sequence[Text] = (),
+    scroll: int = 0,
 ) -> tuple[list[Text], list[Text]]:
     """The table for a `width` x `height` screen: rows for the top, and rows for just above the
-    prompt (the notice and the status line). `extra` rows (the help) take the log's place."""
+    prompt (the notice and the status line). `extra` rows (help, /scores, /log) take the log's
+    place, `scroll` rows up from their end; a hand's result is shown there until dismissed."""
     view = state.view
     if view is None:
         return [], notice_row(state.notice, width) or [Text(" Connecting…", DULL)]
@@ -354,17 +440,34 @@ def render(
     bottom.append(rule(width))
     tail = [*notice_row(state.notice, width), status(view, state, pending)]
     spare = height - len(top) - len(bottom) - len(tail)
+    if width < MIN_WIDTH or spare < 1:
+        return _too_small(width, height, len(top) + len(bottom) + len(tail) + 1)
+    result = result_rows(state, view, width) if not extra else []
     if view.phase == "waiting" or game is None:
         middle = waiting_rows(view, join_line, width)
     else:
-        rows = spare - min(MIN_LOG_ROWS, len(state.log))
-        middle = _fit_layout(game, display_names(view), width, rows, state.last_layout)
+        kept = max(len(result), min(MIN_LOG_ROWS, len(state.log)))
+        middle = _fit_layout(game, display_names(view), width, spare - kept, state.last_layout)
     room = max(0, spare - len(middle))
     if extra:
-        below = list(extra)[-room:] if room else []
+        end = max(0, len(extra) - min(scroll, max(0, len(extra) - room)))
+        below = list(extra)[max(0, end - room) : end] if room else []
+    elif result:
+        below = result[-room:] if room else []
     else:
-        below = log_rows(state.log, min(MAX_LOG_ROWS, room, len(state.log)), width)
+        below = log_rows(state.log, min(room, len(state.log)), width)
     return [*top, *middle, *bottom, *below], tail
+
+
+def _too_small(width: int, height: int, needed_rows: int) -> tuple[list[Text], list[Text]]:
+    """Instead of a table with parts missing: what size it needs."""
+    message = Text(
+        f" The terminal is too small ({width + 1}x{height + 1}): the table needs at least "
+        f"{MIN_WIDTH + 1} columns and {needed_rows + 1} rows.",
+        Style(bold=True),
+    )
+    lines = message.wrap(Console(width=max(10, width), color_system=None), max(10, width))
+    return list(lines), []
 
 
 def _fit_layout(
