@@ -249,7 +249,7 @@ def result_rows(state: TableState, view: RoomView, width: int) -> list[Text]:
     names = display_names(view)
     rows: list[Text] = []
     if state.result is not None:
-        number = state.scoreboard.hands[-1].number if state.scoreboard.hands else "?"
+        number = state.result_hand if state.result_hand is not None else "?"
         rows.append(rule(width, f"hand {number} result · Enter to go on"))
         rows += [
             Text(" " + line, Style(bold=True))
@@ -453,7 +453,7 @@ def render(
         end = max(0, len(extra) - min(scroll, max(0, len(extra) - room)))
         below = list(extra)[max(0, end - room) : end] if room else []
     elif result:
-        below = result[-room:] if room else []
+        below = result[:room]
     else:
         below = log_rows(state.log, min(room, len(state.log)), width)
     return [*top, *middle, *bottom, *below], tail

@@ -113,6 +113,7 @@ class TableState:
         self.scoreboard = Scoreboard()
         #: The last hand's end, shown until the player presses Enter.
         self.result: HandEnded | None = None
+        self.result_hand: int | None = None
         #: The match's end, shown with its summary until the player presses Enter.
         self.match_over = False
         #: Tile numbers that stay put through a hand (a played tile's number is not reused).
@@ -295,7 +296,7 @@ class TableState:
             if view is not None:
                 self.scoreboard.take(event, view.rules)
             if isinstance(event, HandEnded):
-                self.result = event
+                self.result, self.result_hand = event, self._hand
             if isinstance(event, MatchEnded):
                 self.match_over = True
             if isinstance(event, Played) and view is not None and event.seat == view.you:
