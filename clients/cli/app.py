@@ -27,9 +27,10 @@ from rich.text import Text
 
 from clients.cli.commands import Ask, Board, Quit, Refuse, Save, Send, Show, interpret
 from clients.cli.connection import Connection, Fatal
-from clients.cli.render import ends_rows, render, seconds_left
+from clients.cli.render import render
 from clients.cli.safe import safe_text
 from clients.cli.state import TableState, display_names
+from clients.cli.status import ends_rows, seconds_left
 from protocol import messages as msg
 from protocol.records import encode_record
 
