@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
-from clients.cli import join
+from clients.cli import join, local
 from clients.cli.commands import Ask, Send, interpret
 from clients.cli.connection import Connection, Fatal
 from clients.cli.placing import ends_total, total_after
@@ -330,5 +330,8 @@ async def test_allfives_rooms_lists_the_waiting_rooms_with_the_line_that_joins_e
     host, room = await host_room(server.url)
     listed = await rooms_output()
     assert room in listed and "Bob, free, free" in listed
-    assert f"Join one with: allfives join {normalize_url(server.url).rstrip('/')} {room}" in listed
+    assert (
+        f"Join one with: {local.command()} join {normalize_url(server.url).rstrip('/')} {room}"
+        in listed
+    )
     await host.close()

@@ -25,6 +25,7 @@ from rich.control import Control
 from rich.segment import ControlType
 from rich.text import Text
 
+from clients.cli import local
 from clients.cli.commands import Ask, Board, Quit, Refuse, Save, Send, Show, interpret
 from clients.cli.connection import Connection, Fatal
 from clients.cli.render import render
@@ -108,7 +109,7 @@ class App:
         width = max(20, columns - 1)
         join_line = None
         if self.join_url is not None and self.state.room is not None:
-            join_line = f"allfives join {self.join_url} {self.state.room}"
+            join_line = f"{local.command()} join {self.join_url} {self.state.room}"
         body, footer = render(
             self.state, width, lines - 1, self.pending, join_line, self.extra, self.scroll_rows
         )
@@ -338,7 +339,7 @@ class App:
                 safe_text(
                     Text(
                         f"You left room {view.code} during a match: a bot plays your seat until "
-                        "you come back with allfives join.",
+                        f"you come back with {local.command()} join.",
                         style="dim",
                     )
                 )

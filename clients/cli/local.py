@@ -11,6 +11,7 @@ import os
 import socket
 import sys
 from collections.abc import Coroutine
+from pathlib import Path
 from typing import Any
 
 from protocol.messages import MAX_NAME_LENGTH, validate_name
@@ -36,6 +37,14 @@ def interruptible(main: Coroutine[Any, Any, int], command: str = "allfives") -> 
         return 130
     except UsageError as error:
         return usage_error(command, error)
+
+
+def command() -> str:
+    """How allfives is run here: `uv run allfives` from a source checkout, else `allfives`."""
+    prefix = Path(sys.prefix)
+    if prefix.name == ".venv" and (prefix.parent / "pyproject.toml").is_file():
+        return "uv run allfives"
+    return "allfives"
 
 
 def default_name() -> str:

@@ -70,7 +70,7 @@ def print_rooms(url: str, rooms: list[msg.RoomSummary], console: Console) -> Non
     shown = visible(url.rstrip("/"))
     if not rooms:
         console.print(Text(f"No public room is waiting for players at {shown}."), highlight=False)
-        console.print(Text(f"Open one with: allfives join {shown}"), highlight=False)
+        console.print(Text(f"Open one with: {local.command()} join {shown}"), highlight=False)
         return
     table = Table(title=Text(f"Rooms waiting for players at {shown}"), title_justify="left")
     table.add_column("room", style="bold", no_wrap=True)
@@ -84,5 +84,6 @@ def print_rooms(url: str, rooms: list[msg.RoomSummary], console: Console) -> Non
         table.add_row(visible(room.code), kind, str(rules.target_score), visible(seats))
     console.print(table)
     console.print(
-        Text(f"Join one with: allfives join {shown} {visible(rooms[0].code)}"), highlight=False
+        Text(f"Join one with: {local.command()} join {shown} {visible(rooms[0].code)}"),
+        highlight=False,
     )
