@@ -4,9 +4,12 @@ scoreboard by hand, and the ends total a play would make (RULES.md 6, worked exa
 from __future__ import annotations
 
 import pytest
+from test_client_commands import cross_view
+from test_client_render import state_of
 
 from clients.cli.placing import ends_total, total_after
 from clients.cli.scoreboard import Scoreboard, explain_hand, round5
+from clients.cli.status import ends_rows
 from protocol.rules import Rules
 from protocol.views import HandEnded, HandStarted, Layout, Played
 
@@ -109,3 +112,12 @@ def test_the_total_a_play_would_make_follows_the_worked_examples(
 
 def test_the_layout_itself_counts_like_the_server() -> None:
     assert ends_total(Layout(line=[[3, 5], [5, 5], [5, 1]], spinner=1, north=[[5, 5]])) == 14
+
+
+def test_ends_lists_every_playable_tile_with_what_it_would_make() -> None:
+    state = state_of(cross_view())
+    assert ends_rows(state) == [
+        "  1  5-1: west (w) → 2, east (e) → 10 ★",
+        "  2  5-4: west (w) → 5 ★",
+        "  3  6-3: north (n) → 9, south (s) → 9",
+    ]

@@ -34,6 +34,25 @@ def end_choices(game: GameView, tile: str, ends: Sequence[str]) -> str:
     return ", ".join(shown)
 
 
+def only_end(game: GameView, tile: str) -> str | None:
+    """The end a tile played with no end named goes to (None for a lead)."""
+    if not game.layout.line:
+        return None
+    pips = {int(pip) for pip in tile.split("-")}
+    ends = game.ends
+    matching = [
+        name
+        for name, number in (
+            ("east", ends.east),
+            ("west", ends.west),
+            ("north", ends.north),
+            ("south", ends.south),
+        )
+        if number is not None and number in pips
+    ]
+    return matching[0] if matching else None
+
+
 def ends_rows(state: TableState) -> list[str]:
     """Every playable tile with the total each of its ends would make (for /ends)."""
     game = state.game
@@ -47,8 +66,10 @@ def ends_rows(state: TableState) -> list[str]:
     rows = []
     for tile, ends in sorted(by_tile.items(), key=lambda item: numbers.get(item[0], 0)):
         if ends == [None]:
-            total = total_after(game.layout, tile, None)
-            what = f"→ {total}{' ★' if scoring(total) else ''}"
+            end = only_end(game, tile)
+            total = total_after(game.layout, tile, end)
+            where = f"{end} ({end[0]}) " if end is not None else ""
+            what = f"{where}→ {total}{' ★' if scoring(total) else ''}"
         else:
             what = end_choices(game, tile, [end for end in ends if end is not None])
         rows.append(f"{numbers.get(tile, '?'):>3}  {tile}: {what}")
