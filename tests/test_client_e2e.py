@@ -186,7 +186,7 @@ def test_a_whole_match_against_a_bot_typed_in_a_terminal(
                 assert total == logged, "\n".join(rows)
                 checked += 1
         if "which end?" in line:
-            letters = re.findall(r"\((\w)\)", line)
+            letters = re.findall(r"\b([nsew]) →", line)
             terminal.type(letters[-1])
             asked += 1
         elif line.startswith("Your turn"):

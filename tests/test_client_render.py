@@ -213,7 +213,7 @@ def test_the_end_question_says_what_each_end_would_score_under_the_last_error() 
     _, footer = render(state, 79, 23, pending=Ask("5-1", ("west", "east")))
     assert [row.plain for row in footer] == [
         " ✗ Refused (play): it is not your turn",
-        " 5-1 goes west (w) → 2, east (e) → 10 ★: which end?",
+        " 5-1 on w → 2, e → 10 ★: which end?",
     ]
 
 

@@ -61,7 +61,7 @@ def test_the_penalty_variant_shows_what_each_loses() -> None:
 def test_a_match_won_mid_hand_claims_no_pips_counted() -> None:
     ended = HandEnded(kind="won", by=1, points=[0, 0], pips=[9, 4])
     assert explain_hand(ended, TWO, Rules(players=2)) == [
-        "Bot 1 reached the target mid-hand: the pips left were not counted."
+        "Bot 1 reached the target: the pips left were not counted."
     ]
 
 

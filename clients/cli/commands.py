@@ -124,6 +124,9 @@ def interpret(
             return Refuse(f"{pending.tile} not played")
         fresh = interpret(text, view, None, numbers)
         if isinstance(fresh, Refuse):
+            if MOVE.match(text) is None and not text.startswith("/"):
+                letters = " or ".join(end[0] for end in pending.ends)
+                return Ask(pending.tile, pending.ends, f"{text!r} is no end: {letters}, or Enter")
             return Ask(pending.tile, pending.ends, fresh.reason)
         return fresh
     if not text:

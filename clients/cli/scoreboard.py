@@ -108,7 +108,7 @@ def explain_hand(event: HandEnded, names: Sequence[str], rules: Rules) -> list[s
         pips[side_of(seat, rules)] += count
     by = names[event.by] if event.by is not None and event.by < len(names) else "?"
     if event.kind == "won":
-        return [f"{by} reached the target mid-hand: the pips left were not counted."]
+        return [f"{by} reached the target: the pips left were not counted."]
     held = ", ".join(f"{name} {count}" for name, count in zip(sides, pips, strict=False))
     opening = f"{by} went out." if event.kind == "domino" else "The hand is blocked."
     rows = [f"{opening} Pips left: {held}."]

@@ -25,12 +25,13 @@ from protocol.views import GameView, MatchEnded, RoomView, describe
 AWAY_SECONDS = 60
 
 
-def end_choices(game: GameView, tile: str, ends: Sequence[str]) -> str:
-    """What each end would make: "west (w) → 10 ★, east (e) → 7"."""
+def end_choices(game: GameView, tile: str, ends: Sequence[str], short: bool = False) -> str:
+    """What each end would make: "west (w) → 10 ★, east (e) → 7" ("w → 10 ★, e → 7" if short)."""
     shown = []
     for end in ends:
         total = total_after(game.layout, tile, end)
-        shown.append(f"{end} ({end[0]}) → {total}{' ★' if scoring(total) else ''}")
+        where = end[0] if short else f"{end} ({end[0]})"
+        shown.append(f"{where} → {total}{' ★' if scoring(total) else ''}")
     return ", ".join(shown)
 
 
@@ -88,7 +89,7 @@ def result_rows(state: TableState, view: RoomView, width: int) -> list[Text]:
             for line in explain_hand(state.result, names, view.rules)
         ]
     if state.match_over:
-        rows.append(rule(width, "the match · Enter to go on · /save FILE keeps the record"))
+        rows.append(rule(width, "the match · Enter to go on"))
         rows += [Text(" " + line) for line in state.scoreboard.rows(names, view.rules)]
     for row in rows:
         row.truncate(width, overflow="ellipsis")
@@ -113,8 +114,8 @@ def status(view: RoomView, state: TableState, pending: Ask | None) -> Text:
         return Text(" Not connected: the table is as it was when the connection dropped", DULL)
     if pending is not None:
         if game is not None and state.my_turn():
-            choices = end_choices(game, pending.tile, pending.ends)
-            return Text(f" {pending.tile} goes {choices}: which end?", Style(bold=True))
+            choices = end_choices(game, pending.tile, pending.ends, short=True)
+            return Text(f" {pending.tile} on {choices}: which end?", Style(bold=True))
         return Text(" " + pending.question, Style(bold=True))
     if view.phase == "waiting":
         return _waiting_status(view)
@@ -128,9 +129,7 @@ def status(view: RoomView, state: TableState, pending: Ask | None) -> Text:
             f"{side} {score}" for side, score in zip(sides, game.scores, strict=False)
         )
         after = (
-            " /rematch to play again, /quit to leave"
-            if view.you == view.host
-            else " /quit to leave"
+            " /rematch, /save FILE or /quit" if view.you == view.host else " /save FILE or /quit"
         )
         return Text.assemble(
             (f" {verdict}: {scores}.", Style(bold=True, color="green")), (after, DULL)
