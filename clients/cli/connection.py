@@ -58,6 +58,8 @@ class Connection:
         self.socket: ClientConnection | None = None
         self.closing = False
         self.fatal: str | None = None
+        #: A word added to a fatal error (e.g. that a saved seat was left alone).
+        self.aside: str | None = None
         self.connected_once = False
         self.ids = itertools.count(1)
         #: Hello, Join and CreateRoom sent, by id: their errors are handled apart.
@@ -123,7 +125,7 @@ class Connection:
                 self.socket = None
                 self.state.online = False
             if self.fatal is not None:
-                raise Fatal(self.fatal)
+                raise Fatal(self.fatal + (f"; {self.aside}" if self.aside else ""))
             if self.closing:
                 break
             pause = min(LONGEST_PAUSE, FIRST_PAUSE * 2**attempt)

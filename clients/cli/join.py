@@ -81,17 +81,20 @@ def plan(
     seats = seats if seats is not None else SeatStore()
     state = TableState()
     saved = seats.find(url, room)
+    aside = None
     if saved is not None and name is not None and saved.name and saved.name != name:
-        state.say(
-            f"Not taking back seat {saved.seat} of room {saved.room}, held as {saved.name}: "
-            f"you asked for {name} (leave out --name to take it back)"
+        aside = (
+            f"seat {saved.seat} of room {saved.room}, held as {saved.name}, was left alone: "
+            f"leave out --name to take it back"
         )
+        state.say(f"Not taking back {aside}")
         saved = None
     if name is None:
         name = saved.name if saved is not None and saved.name else local.default_name()
     if saved is not None:
         state.room, state.seat, state.token = saved.room, saved.seat, saved.token
     connection = Connection(url, name, state, seats=seats)
+    connection.aside = aside
     if room:
         first: list[msg.ClientMessage] = [msg.Join(room=room.strip().upper())]
     else:

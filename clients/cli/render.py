@@ -218,6 +218,15 @@ def _rules_words(view: RoomView) -> str:
     if rules.partnership:
         words.append("two teams")
     words.append(f"first to {rules.target_score}")
+    if rules.hand_size != "standard":
+        words.append(f"{rules.tiles_per_hand} tiles each")
+    if rules.end_scoring == "penalty":
+        words.append("own pips lost at the end")
+    if rules.reserve:
+        words.append(f"{rules.reserve} tiles never drawn")
+    if rules.turn_seconds:
+        words.append(f"{rules.turn_seconds} s a turn")
+    words.append("listed" if rules.public else "private")
     return ", ".join(words)
 
 
