@@ -114,6 +114,13 @@ def test_a_big_terminal_shows_more_of_the_log_and_a_tiny_one_says_it_is_too_smal
     for number in range(40):
         state.note(f"line {number}")
     assert sum("line " in row for row in plain(state, 160, 50).splitlines()) > 30
-    tiny = screen(view, width=40, height=8)
-    assert "The terminal is too small" in "\n".join(tiny)
-    assert not any("[6|6]" in row for row in tiny)
+    crossed = make_view(hand=["6-6", "6-5", "5-5", "4-1", "3-0"], players=4)
+    assert crossed.game is not None
+    crossed.game.layout = Layout(line=[[4, 4], [4, 1], [1, 1]], spinner=2)
+    for width, height in ((40, 8), (40, 12), (40, 14), (60, 20)):
+        for shown in (view, crossed):
+            text = "\n".join(screen(shown, width=width, height=height))
+            whole = all(tile in text for tile in ("[6|6]", "[5|5]", "[3|0]", "Your turn"))
+            too_small = "The terminal is too small" in text
+            assert whole != too_small, text
+            assert too_small == (height == 8 or (shown is crossed and height == 12)), text

@@ -43,6 +43,8 @@ BELL = "\a"
 #: The clock on screen is redrawn every this many size checks (about a second).
 CLOCK_TICKS = 3
 SAVE_WAIT = 10.0
+#: Below this many columns the prompt's placeholder is cut to "/help" (never wrapped).
+NARROW = 64
 
 
 class App:
@@ -180,6 +182,8 @@ class App:
             hint = f"{letters}; Enter alone cancels"
             return FormattedText([("fg:ansibrightblack", hint)])
         view = self.state.view
+        if self.size[0] < NARROW:
+            return FormattedText([("fg:ansibrightblack", "/help")])
         if view is not None and view.phase == "waiting":
             words = "/start, /bots fill, /chat TEXT, or /help"
             if view.you != view.host:

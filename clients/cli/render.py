@@ -264,6 +264,8 @@ def render(
     else:
         kept = max(len(result), min(MIN_LOG_ROWS, len(state.log)))
         middle = _fit_layout(game, display_names(view), width, spare - kept, state.last_layout)
+    if len(middle) > spare:
+        return _too_small(width, height, height - spare + len(middle))
     room = max(0, spare - len(middle))
     if extra:
         end = max(0, len(extra) - min(scroll, max(0, len(extra) - room)))
