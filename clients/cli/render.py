@@ -248,11 +248,8 @@ def render(
     top = [header(view, width), *players(view, width), rule(width)]
     game = view.game
     bottom: list[Text] = []
-    if game is not None and view.phase != "waiting":
-        bottom += [
-            rule(width, "your tiles" if game.hand is not None else ""),
-            *hand_rows(view, state, width),
-        ]
+    if game is not None and view.phase != "waiting" and game.hand is not None:
+        bottom += [rule(width, "your tiles"), *hand_rows(view, state, width)]
     bottom.append(rule(width))
     tail = [*notice_row(state.notice, width), status(view, state, pending)]
     spare = height - len(top) - len(bottom) - len(tail)
