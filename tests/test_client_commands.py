@@ -252,3 +252,12 @@ def test_chat_hint_and_rematch() -> None:
 def test_an_unknown_command_is_refused() -> None:
     refusal = interpret("/dance", cross_view())
     assert isinstance(refusal, Refuse) and "unknown command /dance" in refusal.reason
+
+
+def test_a_lead_written_as_a_tile_keeps_its_order_and_one_chosen_by_number_is_sent_as_shown() -> (
+    None
+):
+    view = make_view(hand=("6-1", "5-3"), layout=Layout())
+    assert sent(interpret("1-6", view)) == [msg.Play(tile="1-6")]
+    assert sent(interpret("6-1", view)) == [msg.Play(tile="6-1")]
+    assert sent(interpret("1", view)) == [msg.Play(tile="6-1")]

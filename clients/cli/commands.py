@@ -174,6 +174,7 @@ def _move(
     hand = game.hand or []
     if numbers is None:
         numbers = {index + 1: tile for index, tile in enumerate(hand)}
+    as_written = None
     if written.isdigit():
         number = int(written)
         if number not in numbers:
@@ -188,6 +189,7 @@ def _move(
         tile = format_tile(int(first), int(second))
         if tile not in hand:
             return Refuse(f"you do not hold {tile}")
+        as_written = f"{first}-{second}"
     if game.turn != view.you:
         names = display_names(view)
         whose = names[game.turn] if game.turn is not None else "nobody"
@@ -197,7 +199,9 @@ def _move(
         return Refuse(_why_not(tile, game))
     ends = tuple(spec.end for spec in specs if spec.end is not None)
     if not ends:
-        return Send((msg.Play(tile=tile),))
+        # A lead keeps the order it was written in: its first number faces west.
+        sent = tile if as_written is None or game.layout.line else as_written
+        return Send((msg.Play(tile=sent),))
     chosen = _end_named(end_written) if end_written else None
     if chosen is not None:
         return _play_at(tile, chosen, ends, view)
