@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 
+from redis_server import RedisServer
 from test_client_state import TIMEOUT, server, wait_until  # noqa: F401
 
 from clients.cli import host, local, watch
@@ -14,7 +15,7 @@ from clients.cli.rooms import list_rooms
 from clients.cli.state import TableState
 from protocol import messages as msg
 from protocol.rules import RoomRules
-from server.app import Server
+from server.app import Server, run_server
 
 
 def host_options(*argv: str) -> argparse.Namespace:
@@ -63,5 +64,16 @@ async def test_watch_follows_a_match_in_progress_without_a_seat(server: Server) 
     assert view.game is not None and view.game.hand is None
     assert interpret("1", view) == Refuse("you are watching: only seated players play")
     for connection, task in ((watcher, watching), (player, playing)):
+        await connection.close()
+        await asyncio.wait_for(task, TIMEOUT)
+
+
+async def test_host_with_redis_keeps_its_room_in_redis(redis_server: RedisServer) -> None:
+    args = host_options("--redis", redis_server.url, "--port", "0")
+    config = host.server_config(args)
+    assert config.host == "127.0.0.1"
+    async with run_server(config) as running:
+        connection, task = await opened_by_host(running.url, "--redis", redis_server.url)
+        assert connection.state.room in await running.store.room_codes()
         await connection.close()
         await asyncio.wait_for(task, TIMEOUT)

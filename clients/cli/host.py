@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from clients.cli import local
 from clients.cli.app import App
@@ -20,6 +21,9 @@ from clients.cli.state import TableState
 from protocol import messages as msg
 from protocol.rules import RoomRules
 from protocol.views import BotLevel
+
+if TYPE_CHECKING:
+    from server.app import Config
 
 DEFAULT_PORT = 8765
 ROOM_CLOSED = "the host closed the room"
@@ -85,18 +89,27 @@ def first_messages(rules: RoomRules, levels: list[BotLevel]) -> list[msg.ClientM
     ]
 
 
-async def host(args: argparse.Namespace, rules: RoomRules) -> int:
-    """Run the server and the table; on leaving, close the room for everyone."""
-    from server.app import Config, run_server
-    from server.store import StoreUnavailable
+def server_config(args: argparse.Namespace) -> Config:
+    """The embedded server's settings: where it listens, and Redis if asked for."""
+    from server.app import Config
 
-    network = args.lan or args.public
-    listen = "0.0.0.0" if network else "127.0.0.1"
+    listen = "0.0.0.0" if args.lan or args.public else "127.0.0.1"
     config = Config(host=listen, port=args.port, bot_delay=local.bot_delay())
     if args.redis:
         from server.redis_store import RedisStore
 
         config.store = RedisStore(args.redis)
+    return config
+
+
+async def host(args: argparse.Namespace, rules: RoomRules) -> int:
+    """Run the server and the table; on leaving, close the room for everyone."""
+    from server.app import run_server
+    from server.store import StoreUnavailable
+
+    network = args.lan or args.public
+    config = server_config(args)
+    listen = config.host
     try:
         async with run_server(config) as server:
             url = join_url(network, server.port)
