@@ -238,6 +238,9 @@ class Server:
         self.store: Store = config.store if config.store is not None else MemoryStore()
         self.rooms: dict[str, LiveRoom] = {}
         self.connections: set[Connection] = set()
+        #: Cleared, every bot of this server waits (`allfives play` while a result is read).
+        self.bots_may_play = asyncio.Event()
+        self.bots_may_play.set()
         self.metrics = Metrics()
         self.bots = BotRunner(config.bot_workers, config.hard_budget_ms, config.bot_processes)
         self.connections_per_ip = PerAddress(config.max_connections_per_ip)
@@ -825,6 +828,7 @@ class Server:
                 return
             if self.config.bot_delay:
                 await asyncio.sleep(self.config.bot_delay)
+            await self.bots_may_play.wait()
             move = await self.bots.choose(turn.level, turn.view)
             async with live.lock:
                 if not live.kept or self.rooms.get(live.room.code) is not live:

@@ -83,3 +83,53 @@ async def test_save_writes_the_match_record_and_rematch_deals_at_once_in_play(
     await wait_until(lambda: (v := connection.state.view) is not None and v.phase == "playing")
     await connection.close()
     await asyncio.wait_for(running, TIMEOUT)
+
+
+async def test_in_play_the_bots_wait_while_a_hands_result_is_on_screen(
+    server: Server,  # noqa: F811
+) -> None:
+    held = server.bots_may_play
+
+    def hold(shown: bool) -> None:
+        (held.clear if shown else held.set)()
+
+    opening: list[msg.ClientMessage] = [
+        msg.CreateRoom(rules=RoomRules(players=3, target=500, public=False)),
+        msg.AddBot(level="easy"),
+        msg.AddBot(level="easy"),
+        msg.Start(),
+    ]
+    connection = Connection(server.url, "Ann", TableState())
+    running = asyncio.create_task(connection.run(opening))
+    app, _ = terminal_app(connection)
+    app.on_result = hold
+    state = connection.state
+
+    async def play_until_a_hand_ends() -> None:
+        asked: int | None = None
+        while state.result is None:
+            game = state.game
+            if state.my_turn() and game is not None and asked != state.seq:
+                asked = state.seq
+                move = game.legal[0]
+                await connection.send(msg.Play(tile=move.tile, end=move.end))
+            await asyncio.sleep(0.01)
+
+    await asyncio.wait_for(play_until_a_hand_ends(), TIMEOUT)
+    app.paint()
+    assert not held.is_set()
+    game = state.game
+    assert game is not None
+    if game.turn == 0:  # Ann leads the next hand: after her lead it is a bot's turn
+        await wait_until(lambda: bool(state.game and state.game.legal))
+        lead = state.game.legal[0] if state.game else None
+        assert lead is not None and lead.tile is not None
+        await connection.send(msg.Play(tile=lead.tile))
+        await wait_until(lambda: state.game is not None and state.game.turn == 1)
+    seq = state.seq
+    assert state.game is not None and state.game.turn != 0 and held.is_set() is False
+    assert await app.handle("")
+    assert held.is_set() and state.result is None
+    await wait_until(lambda: state.seq != seq)
+    await connection.close()
+    await asyncio.wait_for(running, TIMEOUT)

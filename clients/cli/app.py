@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import shutil
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
 
@@ -59,6 +59,7 @@ class App:
         hosting: bool = False,
         quiet: bool = False,
         deal_at_once: bool = False,
+        on_result: Callable[[bool], None] | None = None,
     ) -> None:
         self.connection = connection
         #: The server runs in this process: quitting closes the room for everyone.
@@ -71,6 +72,9 @@ class App:
         self.deal_at_once = deal_at_once
         self._was_my_turn = False
         self.scroll_rows = 0
+        #: Told True when a result goes up and False when it is dismissed (`play` holds its bots).
+        self.on_result = on_result
+        self._result_shown = False
         self.state: TableState = connection.state
         self.join_url = join_url
         self.remote = remote
@@ -134,10 +138,18 @@ class App:
         if my_turn and not self._was_my_turn and not self.quiet and console.is_terminal:
             text += BELL
         self._was_my_turn = my_turn
+        self._tell_result()
         if console.is_terminal:
             text = SYNC_BEGIN + text + SYNC_END
         console.file.write(text)
         console.file.flush()
+
+    def _tell_result(self) -> None:
+        shown = self.state.result is not None or self.state.match_over
+        if shown != self._result_shown:
+            self._result_shown = shown
+            if self.on_result is not None:
+                self.on_result(shown)
 
     async def _watch_size(self) -> None:
         """Redraw on a resize, and every second while a clock counts down on screen."""
@@ -226,7 +238,9 @@ class App:
             self.request_redraw()
             return True
         self.extra, self.scroll_rows = [], 0
-        if self.state.dismiss_result() and not line.strip():
+        dismissed = self.state.dismiss_result()
+        self._tell_result()
+        if dismissed and not line.strip():
             self.request_redraw()
             return True
         if line.strip() and self.state.notice is not None and self.state.notice.kind != "hint":

@@ -2,7 +2,8 @@
 
 A server runs inside the process on loopback (a free port); you take seat 0, bots take the
 others (one level for all, or one per seat: `--bots easy,hard`), and the first hand is dealt at
-once. `/rematch` deals the next match at once too.
+once. The bots wait while a hand's result is on screen (until Enter); `/rematch` deals the next
+match at once.
 """
 
 from __future__ import annotations
@@ -85,5 +86,21 @@ async def play(args: argparse.Namespace, rules: RoomRules, levels: list[BotLevel
     async with run_server(config) as server:
         name = args.name or local.default_name()
         connection = Connection(server.url, name, TableState())
-        app = App(connection, remote=False, hosting=True, quiet=args.quiet, deal_at_once=True)
+        held = server.bots_may_play
+
+        def hold_bots(result_shown: bool) -> None:
+            """The bots wait while a hand's result is on screen, until Enter."""
+            if result_shown:
+                held.clear()
+            else:
+                held.set()
+
+        app = App(
+            connection,
+            remote=False,
+            hosting=True,
+            quiet=args.quiet,
+            deal_at_once=True,
+            on_result=hold_bots,
+        )
         return await app.run(first_messages(rules, levels))
