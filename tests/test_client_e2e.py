@@ -168,7 +168,7 @@ def test_a_whole_match_against_a_bot_typed_in_a_terminal(
     terminal.type("/help")
     terminal.wait_for(r"/bots add LEVEL")
 
-    moves = refusals = asked = checked = hints = 0
+    moves = refusals = asked = checked = hints = results = 0
     typed_before: list[str] | None = None
     deadline = time.monotonic() + MATCH_SECONDS
     while True:
@@ -185,7 +185,11 @@ def test_a_whole_match_against_a_bot_typed_in_a_terminal(
             if total is not None and logged is not None:
                 assert total == logged, "\n".join(rows)
                 checked += 1
-        if "which end?" in line:
+        if line.startswith("Press Enter to go on"):
+            assert re.search(r"── hand \d+ result · Enter to go on", "\n".join(rows)), rows
+            results += 1
+            terminal.type("")
+        elif "which end?" in line:
             letters = re.findall(r"\b([nsew]) →", line)
             terminal.type(letters[-1])
             asked += 1
@@ -220,6 +224,7 @@ def test_a_whole_match_against_a_bot_typed_in_a_terminal(
             continue
         typed_before = rows
 
+    assert results or any("result · Enter to go on" in row for row in rows), "\n".join(rows)
     final = scores(rows)
     winner = "Tess" if line.startswith("Tess wins") else "Bot 1"
     assert line.startswith(f"{winner} wins the match: ")

@@ -134,6 +134,8 @@ def status(view: RoomView, state: TableState, pending: Ask | None) -> Text:
         return Text.assemble(
             (f" {verdict}: {scores}.", Style(bold=True, color="green")), (after, DULL)
         )
+    if state.result is not None and not state.my_turn():
+        return Text(f" Press Enter to go on (hand {state.result_hand}'s result is above)", DULL)
     left = seconds_left(state, view)
     if state.my_turn():
         line = _your_turn(game, state)
