@@ -17,7 +17,7 @@ from test_client_state import TIMEOUT, wait_until
 from websockets.asyncio.server import ServerConnection, serve
 
 from clients.cli.app import App
-from clients.cli.connection import Connection
+from clients.cli.connection import Connection, Fatal
 from clients.cli.rooms import print_rooms
 from clients.cli.safe import visible
 from clients.cli.state import TableState
@@ -116,3 +116,32 @@ def test_visible_text_keeps_its_length_and_holds_no_control_or_format_character(
 def test_plain_text_and_unicode_letters_are_left_as_they_are() -> None:
     for text in ("Ann", "Zoë", "李雷", "5-3 east (10) ★", "Ünal ⚀"):
         assert visible(text) == text
+
+
+@pytest.fixture
+async def closing_url() -> AsyncIterator[str]:
+    """A server that greets, then closes "for good" with a hostile reason."""
+
+    async def handler(socket: ServerConnection) -> None:
+        await socket.recv()
+        await socket.close(4001, EVIL_ERROR)
+
+    async with serve(handler, "127.0.0.1", 0) as server:
+        port = server.sockets[0].getsockname()[1]
+        yield f"ws://127.0.0.1:{port}/"
+
+
+async def test_a_hostile_close_reason_is_shown_made_visible_and_not_retried(
+    closing_url: str,
+) -> None:
+    connection = Connection(closing_url, "Ann", TableState())
+    with pytest.raises(Fatal) as ended:
+        await asyncio.wait_for(connection.run([msg.Join(room="ABCD")]), TIMEOUT)
+    screen = io.StringIO()
+    app = App(connection, output=screen)
+    app.console = Console(file=screen, force_terminal=True, color_system="truecolor", width=100)
+    app.say_fatal(ended.value)
+    printed = screen.getvalue()
+    for sequence in FORBIDDEN:
+        assert sequence not in printed, repr(sequence)
+    assert "allfives: no␛]8;;http://x␛\\link�31m�" in printed

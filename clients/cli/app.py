@@ -332,7 +332,7 @@ class App:
                 error = link.exception()
                 if isinstance(error, Fatal):
                     status = 1
-                    self.console.print(safe_text(Text(f"allfives: {error}", style="bold red")))
+                    self.say_fatal(error)
                 elif error is not None:
                     raise error
             else:
@@ -341,6 +341,10 @@ class App:
                     await link
         self._farewell()
         return status
+
+    def say_fatal(self, error: Fatal) -> None:
+        """Why the table ended (a server's words made visible), below the table."""
+        self.console.print(safe_text(Text(f"allfives: {error}", style="bold red")))
 
     def _on_link_done(self, task: asyncio.Task[None]) -> None:
         """The connection ended by itself: stop the prompt so `run` can report why."""
