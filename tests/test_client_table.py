@@ -9,6 +9,7 @@ from typing import Any
 from test_client_commands import make_view
 from test_client_render import screen, state_of
 
+from clients.cli import join
 from clients.cli.render import render
 from clients.cli.state import TableState
 from protocol import messages as msg
@@ -124,3 +125,21 @@ def test_a_big_terminal_shows_more_of_the_log_and_a_tiny_one_says_it_is_too_smal
             too_small = "The terminal is too small" in text
             assert whole != too_small, text
             assert too_small == (height == 8 or (shown is crossed and height == 12)), text
+
+
+def test_everyone_is_told_when_a_bot_takes_a_players_seat() -> None:
+    ann = SeatInfo(seat=0, name="Ann", kind="human")
+    femi = SeatInfo(seat=1, name="Femi", kind="human")
+    state = state_of(make_view(seats=[ann, femi], turn=1, legal=[]))
+    bot = SeatInfo(seat=1, name="bot:easy", kind="bot", level="easy")
+    change(state, make_view(seats=[ann, bot], turn=1, legal=[]))
+    assert state.log[-1].text == "an easy bot took Femi's seat 1"
+
+
+def test_join_without_a_code_and_private_opens_an_unlisted_room() -> None:
+    listed = [
+        msg.RoomSummary(code="BCDF", rules=RoomRules(players=2), seats=["Bo", None], free_seats=[1])
+    ]
+    assert join.choose_room(2)(listed) == [msg.Join(room="BCDF")]
+    opened = join.choose_room(3, private=True)(listed)
+    assert opened == [msg.CreateRoom(rules=RoomRules(players=3, public=False))]

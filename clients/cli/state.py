@@ -339,6 +339,10 @@ def seat_changes(before: RoomView, after: RoomView) -> list[str]:
             lines.append(f"{what} took seat {index}")
         elif old is not None and new is None:
             lines.append(f"{old_names[index]} left seat {index}")
+        elif old is not None and new is not None and old.kind != new.kind:
+            article = "an" if (new.level or "").startswith("e") else "a"
+            taker = f"{article} {new.level} bot" if new.kind == "bot" else new_names[index]
+            lines.append(f"{taker} took {old_names[index]}'s seat {index}")
         elif old is not None and new is not None and old.connected != new.connected:
             lines.append(f"{new_names[index]} {'is back' if new.connected else 'is away'}")
     return lines
