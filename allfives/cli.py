@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+from typing import NoReturn
 
 #: name -> (module, one-line help). Add a subcommand by adding a line here.
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -20,13 +21,22 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "host": ("clients.cli.host", "run a server here, open a room and print how friends join"),
     "join": ("clients.cli.join", "sit at a room on a server (or come back to your seat)"),
     "rooms": ("clients.cli.rooms", "list a server's public rooms waiting for players"),
+    "watch": ("clients.cli.watch", "watch a room's match without a seat"),
 }
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """A parser whose complaints are one line (and a pointer to --help), never the usage block."""
+
+    def error(self, message: str) -> NoReturn:
+        """Print the problem on one line and exit with status 2."""
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
 
 
 def main(argv: list[str] | None = None) -> int:
     """Parse the command line and run the chosen subcommand; returns the exit status."""
     argv = sys.argv[1:] if argv is None else argv
-    parser = argparse.ArgumentParser(prog="allfives", description="All Fives dominoes")
+    parser = OneLineParser(prog="allfives", description="All Fives dominoes")
     parser.add_argument("--version", action="version", version="allfives 0.1.0")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     chosen = next((a for a in argv if not a.startswith("-")), None)

@@ -86,6 +86,8 @@ CODE_LENGTH = 4
 CLOSE_GOING_AWAY = 1001
 CLOSE_POLICY = 1008
 CLOSE_SEAT_RESUMED = 4000
+#: The server closes for good (the host of `allfives host` left): clients stop retrying.
+CLOSE_ROOM_CLOSED = 4001
 #: How long a change is tried again while other processes keep changing the room first.
 CHANGE_SECONDS = 3.0
 #: How long a missing notice is waited for before the room is read from Redis.
@@ -237,6 +239,9 @@ class Server:
         self.store: Store = config.store if config.store is not None else MemoryStore()
         self.rooms: dict[str, LiveRoom] = {}
         self.connections: set[Connection] = set()
+        #: Cleared, every bot of this server waits (`allfives play` while a result is read).
+        self.bots_may_play = asyncio.Event()
+        self.bots_may_play.set()
         self.metrics = Metrics()
         self.web = WebFiles()
         self.bots = BotRunner(config.bot_workers, config.hard_budget_ms, config.bot_processes)
@@ -329,6 +334,14 @@ class Server:
         self.bots.close()
         await self.store.close()
         log.info("stopped")
+
+    async def close_for_good(self, reason: str) -> None:
+        """Close every connection with 4001 and `reason`, telling clients not to come back."""
+        for connection in list(self.connections):
+            connection.close(CLOSE_ROOM_CLOSED, reason)
+        closers = [c.closer for c in self.connections if c.closer is not None]
+        if closers:
+            await asyncio.wait(closers, timeout=2.0)
 
     def _spawn(self, coroutine: Any) -> asyncio.Task[Any]:
         task = asyncio.get_running_loop().create_task(coroutine)
@@ -821,6 +834,7 @@ class Server:
                 return
             if self.config.bot_delay:
                 await asyncio.sleep(self.config.bot_delay)
+            await self.bots_may_play.wait()
             move = await self.bots.choose(turn.level, turn.view)
             async with live.lock:
                 if not live.kept or self.rooms.get(live.room.code) is not live:

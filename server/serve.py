@@ -28,21 +28,60 @@ def yes_or_no(text: str) -> bool:
     return words[text.strip().lower()]
 
 
+class BadValue(argparse.ArgumentTypeError, ValueError):
+    """A value an option cannot take (argparse shows its message; config_from reports it too)."""
+
+
+def port_number(text: str) -> int:
+    """A TCP port: 0 (any free one) to 65535."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value <= 65535:
+        raise BadValue(f"{text!r} is not a port: 0 to 65535")
+    return value
+
+
+def positive(kind: Callable[[str], Any]) -> Callable[[str], Any]:
+    """A number of `kind` above zero."""
+
+    def read(text: str) -> Any:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise BadValue(f"{text!r} is not a number") from None
+        if not value > 0:
+            raise BadValue(f"{text!r} is not above zero")
+        return value
+
+    read.__name__ = kind.__name__
+    return read
+
+
 #: option -> (type, Config field, help).
 OPTIONS: dict[str, tuple[Callable[[str], Any], str, str]] = {
     "host": (str, "host", "address to listen on (default 127.0.0.1: this machine only)"),
-    "port": (int, "port", "port to listen on (default 8765; 0 picks a free one)"),
+    "port": (port_number, "port", "port to listen on (default 8765; 0 picks a free one)"),
     "certfile": (str, "certfile", "TLS certificate (PEM) to serve wss://"),
     "keyfile": (str, "keyfile", "TLS private key (PEM) for --certfile"),
-    "max-size": (int, "max_size", "largest frame in bytes; bigger ones close the connection"),
-    "rate": (float, "rate", "messages a second one connection may send on average"),
-    "burst": (int, "burst", "messages one connection may send at once"),
-    "max-connections-per-ip": (int, "max_connections_per_ip", "connections per client address"),
-    "max-rooms-per-ip": (int, "max_rooms_per_ip", "open rooms per client address"),
+    "max-size": (
+        positive(int),
+        "max_size",
+        "largest frame in bytes; bigger ones close the connection",
+    ),
+    "rate": (positive(float), "rate", "messages a second one connection may send on average"),
+    "burst": (positive(int), "burst", "messages one connection may send at once"),
+    "max-connections-per-ip": (
+        positive(int),
+        "max_connections_per_ip",
+        "connections per client address",
+    ),
+    "max-rooms-per-ip": (positive(int), "max_rooms_per_ip", "open rooms per client address"),
     "bot-delay": (float, "bot_delay", "seconds between bot moves"),
     "away-seconds": (float, "away_seconds", "how long an away player's turn waits for them"),
     "empty-room-seconds": (float, "empty_room_seconds", "how long an empty room is kept"),
-    "bot-workers": (int, "bot_workers", "processes for the hard bot and hints"),
+    "bot-workers": (positive(int), "bot_workers", "processes for the hard bot and hints"),
     "trust-proxy": (
         yes_or_no,
         "trust_proxy",

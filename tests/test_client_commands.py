@@ -127,7 +127,25 @@ def test_an_end_the_tile_does_not_fit_is_refused_with_the_ends_it_fits() -> None
     assert isinstance(refusal, Refuse)
     assert "cannot go east" in refusal.reason and "north or south" in refusal.reason
     asked = Ask("6-3", ("north", "south"))
-    assert isinstance(interpret("w", view, asked), Refuse)
+    again = interpret("w", view, asked)
+    assert isinstance(again, Ask) and (again.tile, again.ends) == ("6-3", ("north", "south"))
+    assert again.problem is not None and "cannot go west" in again.problem
+
+
+def test_an_answer_that_is_no_end_asks_again_and_a_move_typed_instead_is_played() -> None:
+    view = cross_view()
+    asked = Ask("5-1", ("west", "east"))
+    again = interpret("x", view, asked)
+    assert isinstance(again, Ask) and again.tile == "5-1" and again.problem is not None
+    assert sent(interpret("5-4", view, asked)) == [msg.Play(tile="5-4")]
+
+
+def test_tile_numbers_typed_follow_the_numbers_shown() -> None:
+    view = cross_view()
+    numbers = {2: "5-4", 3: "6-3", 5: "2-2"}
+    assert sent(interpret("2", view, numbers=numbers)) == [msg.Play(tile="5-4")]
+    refused = interpret("1", view, numbers=numbers)
+    assert isinstance(refused, Refuse) and "numbered 2, 3, 5" in refused.reason
 
 
 def test_enter_alone_cancels_the_end_question_and_anything_else_is_read_afresh() -> None:
@@ -240,3 +258,12 @@ def test_chat_hint_and_rematch() -> None:
 def test_an_unknown_command_is_refused() -> None:
     refusal = interpret("/dance", cross_view())
     assert isinstance(refusal, Refuse) and "unknown command /dance" in refusal.reason
+
+
+def test_a_lead_written_as_a_tile_keeps_its_order_and_one_chosen_by_number_is_sent_as_shown() -> (
+    None
+):
+    view = make_view(hand=("6-1", "5-3"), layout=Layout())
+    assert sent(interpret("1-6", view)) == [msg.Play(tile="1-6")]
+    assert sent(interpret("6-1", view)) == [msg.Play(tile="6-1")]
+    assert sent(interpret("1", view)) == [msg.Play(tile="6-1")]

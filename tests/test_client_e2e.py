@@ -100,14 +100,19 @@ def status(rows: list[str]) -> str:
     return next(row for row in reversed(rows[:-1]) if row.strip()).strip()
 
 
-def hand(rows: list[str]) -> list[str]:
-    """The tiles of the hand, in their numbered order, read off the screen."""
+def hand(rows: list[str]) -> dict[int, str]:
+    """The tiles of the hand by the numbers shown above them, read off the screen."""
     start = next(i for i, row in enumerate(rows) if "your tiles" in row)
-    tiles = []
+    numbers: list[int] = []
+    tiles: dict[int, str] = {}
     for row in rows[start + 1 :]:
         if row.startswith("─"):
             break
-        tiles += [f"{a}-{b}" for a, b in re.findall(r"\[(\d)\|(\d)\]", row)]
+        found = [f"{a}-{b}" for a, b in re.findall(r"\[(\d)\|(\d)\]", row)]
+        if found:
+            tiles.update(zip(numbers, found, strict=True))
+        else:
+            numbers = [int(n) for n in re.findall(r"(\d+)\*?", row)]
     return tiles
 
 
@@ -163,7 +168,7 @@ def test_a_whole_match_against_a_bot_typed_in_a_terminal(
     terminal.type("/help")
     terminal.wait_for(r"/bots add LEVEL")
 
-    moves = refusals = asked = checked = hints = 0
+    moves = refusals = asked = checked = hints = results = 0
     typed_before: list[str] | None = None
     deadline = time.monotonic() + MATCH_SECONDS
     while True:
@@ -180,25 +185,29 @@ def test_a_whole_match_against_a_bot_typed_in_a_terminal(
             if total is not None and logged is not None:
                 assert total == logged, "\n".join(rows)
                 checked += 1
-        if "which end?" in line:
-            letters = re.findall(r"\((\w)\)", line)
+        if line.startswith("Press Enter to go on"):
+            assert re.search(r"── hand \d+ result · Enter to go on", "\n".join(rows)), rows
+            results += 1
+            terminal.type("")
+        elif "which end?" in line:
+            letters = re.findall(r"\b([nsew]) →", line)
             terminal.type(letters[-1])
             asked += 1
         elif line.startswith("Your turn"):
             tiles = hand(rows)
             playable = [int(n) for n in re.findall(r"\d+", line.split("(")[0])]
             if line.startswith("Your turn: lead any tile"):
-                playable = list(range(1, len(tiles) + 1))
-            unplayable = [n for n in range(1, len(tiles) + 1) if n not in playable]
+                playable = sorted(tiles)
+            unplayable = [n for n in sorted(tiles) if n not in playable]
             if hints == 0:
                 terminal.type("/hint")
                 hinted = terminal.wait_for(r"Hint: the hard bot would play \d-\d", timeout=30)
                 suggested = re.search(r"would play (\d-\d)", "\n".join(hinted))
-                assert suggested is not None and suggested.group(1) in tiles
+                assert suggested is not None and suggested.group(1) in tiles.values()
                 hints += 1
                 continue
             if refusals == 0 and unplayable:
-                terminal.type(tiles[unplayable[0] - 1])
+                terminal.type(tiles[unplayable[0]])
                 refused = terminal.wait_for(r"✗ ")
                 assert "fits no open end" in "\n".join(
                     refused
@@ -207,7 +216,7 @@ def test_a_whole_match_against_a_bot_typed_in_a_terminal(
                 refusals += 1
                 continue
             number = playable[moves % len(playable)]
-            high, low = tiles[number - 1].split("-")
+            high, low = tiles[number].split("-")
             terminal.type(str(number) if moves % 2 else f"{low}-{high}")
             moves += 1
         else:
@@ -215,12 +224,12 @@ def test_a_whole_match_against_a_bot_typed_in_a_terminal(
             continue
         typed_before = rows
 
+    assert results or any("result · Enter to go on" in row for row in rows), "\n".join(rows)
     final = scores(rows)
     winner = "Tess" if line.startswith("Tess wins") else "Bot 1"
-    assert line.startswith(f"{winner} wins the match, ")
+    assert line.startswith(f"{winner} wins the match: ")
     assert final[winner] >= 50 and final[winner] > min(final.values())
-    ordered = sorted(final.values(), reverse=True)
-    assert f"{ordered[0]} to {ordered[1]}!" in line
+    assert f"Tess {final['Tess']}, Bot 1 {final['Bot 1']}." in line
     assert all(points % 5 == 0 for points in final.values())
     assert moves >= 3 and checked >= 3
     terminal.type("/quit")
@@ -262,5 +271,13 @@ def test_a_host_and_a_friend_who_joins_with_the_printed_line(
     terminal.type("/quit", "friend")
     terminal.wait_for(r"EXITED 0", window="friend")
     terminal.wait_for(r"Femi is away", window="host")
+    # The friend comes back to the seat; the host then closes the room, after saying yes.
+    terminal.start([*cli, "join", url, room], friend_env, "back")
+    terminal.wait_for(r"Back in your seat", window="back")
+    terminal.wait_for(r"Femi is back", window="host")
     terminal.type("/quit", "host")
+    terminal.wait_for(r"y closes the room", window="host")
+    terminal.type("y", "host")
     terminal.wait_for(r"EXITED 0", window="host")
+    rows = terminal.wait_for(r"EXITED 1", window="back")
+    assert "allfives: the host closed the room" in "\n".join(rows)

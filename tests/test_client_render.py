@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from rich.console import Console
 from rich.text import Text
-from test_client_commands import make_view
+from test_client_commands import cross_view, make_view
 
 from clients.cli.commands import Ask
 from clients.cli.render import GOLD, PLAYABLE, header, render
@@ -120,6 +120,17 @@ def test_the_ends_total_turns_gold_only_on_a_multiple_of_five() -> None:
         assert plain.rstrip().endswith(f"ends total {total}") and not gold
 
 
+@pytest.mark.parametrize("width", [160, 79, 72, 66, 60, 50, 40, 30])
+def test_the_ends_total_and_its_star_stay_whole_however_narrow_the_header(width: int) -> None:
+    view = make_view(layout=Layout(line=[[6, 4]]), ends=Ends(west=6, east=4), total=10)
+    view.code = "KXQPZZZZ"
+    plain = header(view, width).plain
+    assert len(plain) <= width
+    assert plain.endswith("total 10 ★")
+    if width >= 60:
+        assert plain.endswith("ends total 10 ★") and "hand 1" in plain
+
+
 def test_without_colour_the_table_has_no_colour_codes_but_still_marks_a_scoring_total(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -196,14 +207,13 @@ def test_the_log_tells_what_happened_in_words() -> None:
     assert "Bot 1 played 5-3 east: total 8" in text
 
 
-def test_the_end_question_and_errors_show_above_the_prompt() -> None:
-    view = make_view()
-    state = state_of(view)
+def test_the_end_question_says_what_each_end_would_score_under_the_last_error() -> None:
+    state = state_of(cross_view())
     state.say("Refused (play): it is not your turn", "error")
-    _, footer = render(state, 79, 23, pending=Ask("5-3", ("west", "north")))
+    _, footer = render(state, 79, 23, pending=Ask("5-1", ("west", "east")))
     assert [row.plain for row in footer] == [
         " ✗ Refused (play): it is not your turn",
-        " 5-3 fits west (w) or north (n): which end?",
+        " 5-1 on w → 2, e → 10 ★: which end?",
     ]
 
 
@@ -224,7 +234,7 @@ def test_a_waiting_room_lists_its_seats_and_how_friends_join() -> None:
 
 def test_a_finished_match_names_the_winner_and_the_scores() -> None:
     view = make_view(phase="finished", turn=None, legal=[], scores=[55, 30], winner=0, over=True)
-    assert "Ann wins the match, 55 to 30!" in screen(view)[-1]
+    assert "Ann wins the match: Ann 55, Bot 1 30." in screen(view)[-1]
 
 
 def test_the_log_says_who_sits_down_goes_away_and_comes_back() -> None:

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import ipaddress
 import json
+import sys
 import time
 from pathlib import Path
 
 import pytest
 
+from clients.cli import local
 from clients.cli.host import join_url
 from clients.cli.local import network_address
 from clients.cli.seats import KEEP_SECONDS, SeatStore, config_dir, normalize_url
@@ -70,3 +72,13 @@ def test_the_join_line_names_loopback_or_this_machines_address() -> None:
     address = network_address()
     ipaddress.ip_address(address)
     assert join_url(True, 9000) == f"ws://{address}:9000"
+
+
+def test_the_join_line_says_uv_run_from_a_source_checkout(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    (tmp_path / "pyproject.toml").write_text("[project]\n")
+    monkeypatch.setattr(sys, "prefix", str(tmp_path / ".venv"))
+    assert local.command() == "uv run allfives"
+    monkeypatch.setattr(sys, "prefix", str(tmp_path / "tools" / "allfives"))
+    assert local.command() == "allfives"

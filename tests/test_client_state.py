@@ -19,9 +19,10 @@ from typing import Any
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
-from clients.cli import join
+from clients.cli import join, local
 from clients.cli.commands import Ask, Send, interpret
 from clients.cli.connection import Connection, Fatal
+from clients.cli.placing import ends_total, total_after
 from clients.cli.seats import SeatStore, normalize_url
 from clients.cli.state import TableState, final_layout
 from protocol import messages as msg
@@ -121,6 +122,10 @@ async def test_the_state_built_from_patches_equals_fresh_snapshots_through_a_who
                 assert state.game is not None
                 assert final_layout(layout_before, events) == state.game.layout
                 placed += len(played)
+                assert ends_total(state.game.layout) == state.game.total
+                if len(played) == 1:
+                    tile, end = played[0].tile, played[0].end
+                    assert total_after(layout_before, tile, end) == played[0].total
         if isinstance(message, msg.Snapshot):
             mending = False
         if replies:
@@ -325,5 +330,8 @@ async def test_allfives_rooms_lists_the_waiting_rooms_with_the_line_that_joins_e
     host, room = await host_room(server.url)
     listed = await rooms_output()
     assert room in listed and "Bob, free, free" in listed
-    assert f"Join one with: allfives join {normalize_url(server.url).rstrip('/')} {room}" in listed
+    assert (
+        f"Join one with: {local.command()} join {normalize_url(server.url).rstrip('/')} {room}"
+        in listed
+    )
     await host.close()

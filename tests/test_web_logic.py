@@ -176,7 +176,7 @@ def layouts_of(client: Client) -> Iterator[dict[str, Any]]:
             yield document["game"]["layout"]
 
 
-# RULES.md 9, as tiles played in order: (tile, end) and the total after each.
+# docs/rules.md 9, as tiles played in order: (tile, end) and the total after each.
 WORKED = [
     [
         ("5-5", None, 10),

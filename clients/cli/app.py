@@ -11,26 +11,40 @@ import asyncio
 import contextlib
 import shutil
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import TextIO
 
 from prompt_toolkit import PromptSession
 from prompt_toolkit.application import run_in_terminal
 from prompt_toolkit.formatted_text import FormattedText
+from prompt_toolkit.key_binding import KeyBindings
 from prompt_toolkit.patch_stdout import patch_stdout
 from rich.console import Console
 from rich.control import Control
 from rich.segment import ControlType
 from rich.text import Text
 
-from clients.cli import review
-from clients.cli.commands import Ask, Quit, Refuse, Send, Show, interpret
+from clients.cli import local, review
+from clients.cli.commands import Ask, Board, Quit, Refuse, Save, Send, Show, interpret
 from clients.cli.connection import Connection, Fatal
 from clients.cli.render import render
-from clients.cli.state import TableState
+from clients.cli.safe import safe_text
+from clients.cli.state import TableState, display_names
+from clients.cli.status import ends_rows, seconds_left
 from protocol import messages as msg
+from protocol.records import encode_record
 
 RESIZE_CHECK_SECONDS = 0.3
+#: DEC private mode 2026: the terminal shows the frame only once it is whole (others ignore it).
+SYNC_BEGIN = "\x1b[?2026h"
+SYNC_END = "\x1b[?2026l"
+BELL = "\a"
+#: The clock on screen is redrawn every this many size checks (about a second).
+CLOCK_TICKS = 3
+SAVE_WAIT = 10.0
+#: Below this many columns the prompt's placeholder is cut to "/help" (never wrapped).
+NARROW = 64
 
 
 class App:
@@ -42,8 +56,25 @@ class App:
         join_url: str | None = None,
         output: TextIO | None = None,
         remote: bool = True,
+        hosting: bool = False,
+        quiet: bool = False,
+        deal_at_once: bool = False,
+        on_result: Callable[[bool], None] | None = None,
     ) -> None:
         self.connection = connection
+        #: The server runs in this process: quitting closes the room for everyone.
+        self.hosting = hosting
+        #: The player asked to quit and is asked to confirm.
+        self.confirming = False
+        #: No bell on your turn.
+        self.quiet = quiet
+        #: `/rematch` deals at once (`play`: nobody else to wait for).
+        self.deal_at_once = deal_at_once
+        self._was_my_turn = False
+        self.scroll_rows = 0
+        #: Told True when a result goes up and False when it is dismissed (`play` holds its bots).
+        self.on_result = on_result
+        self._result_shown = False
         self.state: TableState = connection.state
         self.join_url = join_url
         self.remote = remote
@@ -84,73 +115,204 @@ class App:
         width = max(20, columns - 1)
         join_line = None
         if self.join_url is not None and self.state.room is not None:
-            join_line = f"allfives join {self.join_url} {self.state.room}"
+            join_line = f"{local.command()} join {self.join_url} {self.state.room}"
             if self.join_url.startswith("ws"):  # the browser table at the same address
                 join_line += f"  or open http{self.join_url[2:]}/r/{self.state.room}"
-        body, footer = render(self.state, width, lines - 1, self.pending, join_line, self.extra)
+        body, footer = render(
+            self.state, width, lines - 1, self.pending, join_line, self.extra, self.scroll_rows
+        )
         body = body[: max(0, lines - 1 - len(footer))]
         rows = [*body, *([Text()] * (lines - 1 - len(body) - len(footer))), *footer]
         console = self.console
-        if not self._cleared:
-            console.clear()
-            self._cleared = True
-        console.control(Control.home())
         erase = Control((ControlType.ERASE_IN_LINE, 0))
-        for row in rows:
-            console.print(row, end="", no_wrap=True, overflow="crop", crop=True)
-            console.control(erase)
-            console.out("")
+        with console.capture() as frame:
+            if not self._cleared:
+                console.clear()
+                self._cleared = True
+            console.control(Control.home())
+            for row in rows:
+                console.print(safe_text(row), end="", no_wrap=True, overflow="crop", crop=True)
+                console.control(erase)
+                console.out("")
+        # One write, inside the terminal's synchronized-update brackets: never a torn frame.
+        text = frame.get()
+        my_turn = self.state.my_turn()
+        if my_turn and not self._was_my_turn and not self.quiet and console.is_terminal:
+            text += BELL
+        self._was_my_turn = my_turn
+        self._tell_result()
+        if console.is_terminal:
+            text = SYNC_BEGIN + text + SYNC_END
+        console.file.write(text)
         console.file.flush()
 
+    def _tell_result(self) -> None:
+        shown = self.state.result is not None or self.state.match_over
+        if shown != self._result_shown:
+            self._result_shown = shown
+            if self.on_result is not None:
+                self.on_result(shown)
+
     async def _watch_size(self) -> None:
+        """Redraw on a resize, and every second while a clock counts down on screen."""
+        ticks = 0
         while True:
             await asyncio.sleep(RESIZE_CHECK_SECONDS)
+            ticks += 1
             if self._terminal_size() != self.size:
                 self._cleared = False
                 self.request_redraw()
+            elif ticks % CLOCK_TICKS == 0 and self._clock_running():
+                self.request_redraw()
+
+    def _clock_running(self) -> bool:
+        view = self.state.view
+        return view is not None and seconds_left(self.state, view) is not None
+
+    def scroll(self, pages: int) -> None:
+        """PageUp (+1) / PageDown (-1): scroll the whole log (shown in the log's place)."""
+        if not self.extra:
+            self.extra = [Text(" " + line.text) for line in self.state.log]
+            self.scroll_rows = 0
+        page = max(1, self.size[1] // 3)
+        self.scroll_rows = max(0, min(len(self.extra), self.scroll_rows + pages * page))
+        self.request_redraw()
 
     # -- input -----------------------------------------------------------------------------
 
     def _prompt(self) -> str:
+        if self.confirming:
+            return "close the room for everyone (y/n)? › "
         if self.pending is not None:
             letters = "/".join(end[0] for end in self.pending.ends)
             return f"which end ({letters})? › "
         return "› "
 
     def _placeholder(self) -> FormattedText:
+        if self.confirming:
+            return FormattedText([("fg:ansibrightblack", "y or n")])
         if self.pending is not None:
             letters = " or ".join(end[0] for end in self.pending.ends)
             hint = f"{letters}; Enter alone cancels"
             return FormattedText([("fg:ansibrightblack", hint)])
+        view = self.state.view
+        if self.size[0] < NARROW:
+            return FormattedText([("fg:ansibrightblack", "/help")])
+        if view is not None and view.phase == "waiting":
+            words = "/start, /bots fill, /chat TEXT, or /help"
+            if view.you != view.host:
+                words = "/chat TEXT, or /help"
+            return FormattedText([("fg:ansibrightblack", words)])
+        if view is not None and view.you is None:
+            return FormattedText([("fg:ansibrightblack", "watching: /chat TEXT, /scores, /quit")])
         return FormattedText([("fg:ansibrightblack", "a tile number, a tile like 5-3, or /help")])
+
+    def _quit_needs_asking(self) -> bool:
+        """Whether quitting now ends a match or a room others are in (the host's server stops)."""
+        view = self.state.view
+        if not self.hosting or view is None or self.connection.fatal is not None:
+            return False
+        others = any(
+            seat is not None and seat.kind == "human" and index != view.you
+            for index, seat in enumerate(view.seats)
+        )
+        return others or (view.phase == "playing" and view.spectators > 0)
+
+    def quit_asked(self) -> bool:
+        """The player asked to quit (/quit, Ctrl-C, Ctrl-D): True to go now, False to ask first."""
+        if self.confirming or not self._quit_needs_asking():
+            return True
+        self.confirming = True
+        self.state.say(
+            "Quitting ends the match for everyone: y closes the room, n stays",
+            "error",
+        )
+        self.request_redraw()
+        return False
 
     async def handle(self, line: str) -> bool:
         """Act on one typed line; False when the player leaves."""
-        self.extra = []
+        if self.confirming:
+            self.confirming = False
+            if line.strip().lower() in ("y", "yes", "/quit", "/q"):
+                return False
+            self.state.say("The room stays open")
+            self.request_redraw()
+            return True
+        self.extra, self.scroll_rows = [], 0
+        dismissed = self.state.dismiss_result()
+        self._tell_result()
+        if dismissed and not line.strip():
+            self.request_redraw()
+            return True
         if line.strip() and self.state.notice is not None and self.state.notice.kind != "hint":
             self.state.notice = None
         if review.wanted(line):
             return await review.run(self)
-        action = interpret(line, self.state.view, self.pending)
+        numbers = self.state.tile_numbered() if self.state.numbers else None
+        action = interpret(line, self.state.view, self.pending, numbers)
         self.pending = None
         match action:
             case Quit():
-                return False
+                return not self.quit_asked()
             case Send(messages=messages):
+                if self.deal_at_once and any(isinstance(m, msg.Rematch) for m in messages):
+                    messages = (*messages, msg.Start())
                 for message in messages:
                     await self.connection.send(message)
-            case Ask():
+            case Ask(problem=problem):
                 self.pending = action
+                if problem is not None:
+                    self.state.say(problem, "error")
             case Refuse(reason=reason):
                 self.state.say(reason, "error")
             case Show(text=text):
                 self.extra = [Text(" " + row) for row in text.splitlines()]
+            case Board(what=what):
+                self.extra = [Text(" " + row) for row in self._board(what)]
+            case Save(path=path):
+                await self._save(path)
         self.request_redraw()
         return True
 
+    def _board(self, what: str) -> list[str]:
+        state, view = self.state, self.state.view
+        if what == "ends":
+            return ends_rows(state)
+        if what == "log":
+            return [line.text for line in state.log]
+        if view is None or not state.scoreboard.hands:
+            return ["No hand has been played yet."]
+        return state.scoreboard.rows(display_names(view), view.rules)
+
+    async def _save(self, path: str) -> None:
+        """Ask for the record, wait for it, write it as JSON for `allfives replay`."""
+        self.state.record = None
+        if not await self.connection.send(msg.GetRecord()):
+            return
+        for _ in range(int(SAVE_WAIT / RESIZE_CHECK_SECONDS)):
+            if self.state.record is not None or self.state.notice is not None:
+                break
+            await asyncio.sleep(RESIZE_CHECK_SECONDS)
+        record = self.state.record
+        if record is None:
+            if self.state.notice is None:
+                self.state.say("The server sent no record", "error")
+            return
+        target = Path(path).expanduser()
+        try:
+            target.write_bytes(encode_record(record) + b"\n")
+        except OSError as error:
+            self.state.say(f"Cannot write {target}: {error.strerror or error}", "error")
+            return
+        self.state.say(f"Saved the match record to {target}: allfives replay {target}")
+
     async def run(self, first: Sequence[msg.ClientMessage] = (), resume: bool = False) -> int:
         """Play until the player quits (0) or the connection cannot go on (1)."""
-        self.session = PromptSession(placeholder=self._placeholder)
+        keys = KeyBindings()
+        keys.add("pageup")(lambda event: self.scroll(1))
+        keys.add("pagedown")(lambda event: self.scroll(-1))
+        self.session = PromptSession(placeholder=self._placeholder, key_bindings=keys)
         link = asyncio.get_running_loop().create_task(self.connection.run(first, resume))
         watcher = asyncio.get_running_loop().create_task(self._watch_size())
         link.add_done_callback(self._on_link_done)
@@ -162,7 +324,9 @@ class App:
                     try:
                         line = await self.session.prompt_async(self._prompt)
                     except (EOFError, KeyboardInterrupt):
-                        break
+                        if link.done() or self.quit_asked():
+                            break
+                        continue
                     if not await self.handle(line):
                         break
         finally:
@@ -172,7 +336,7 @@ class App:
                 error = link.exception()
                 if isinstance(error, Fatal):
                     status = 1
-                    self.console.print(Text(f"allfives: {error}", style="bold red"))
+                    self.say_fatal(error)
                 elif error is not None:
                     raise error
             else:
@@ -182,6 +346,10 @@ class App:
         self._farewell()
         return status
 
+    def say_fatal(self, error: Fatal) -> None:
+        """Why the table ended (a server's words made visible), below the table."""
+        self.console.print(safe_text(Text(f"allfives: {error}", style="bold red")))
+
     def _on_link_done(self, task: asyncio.Task[None]) -> None:
         """The connection ended by itself: stop the prompt so `run` can report why."""
         session = self.session
@@ -190,11 +358,15 @@ class App:
 
     def _farewell(self) -> None:
         view = self.state.view
+        if self.connection.fatal is not None:
+            return
         if self.remote and view is not None and view.phase == "playing" and self.state.room:
             self.console.print(
-                Text(
-                    f"You left room {view.code} during a match: a bot plays your seat until you "
-                    "come back with allfives join.",
-                    style="dim",
+                safe_text(
+                    Text(
+                        f"You left room {view.code} during a match: a bot plays your seat until "
+                        f"you come back with {local.command()} join.",
+                        style="dim",
+                    )
                 )
             )

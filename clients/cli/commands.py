@@ -8,6 +8,7 @@ a sentence, so nothing doomed is sent.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from clients.cli.state import display_names
@@ -28,6 +29,10 @@ HELP = """\
 Play: a tile's number (3) or the tile (5-3); add an end to pick it (5-3 n).
 A tile that fits several ends asks which: n(orth), s(outh), e(ast), w(est).
 /hint              what the hard bot would play now
+/ends              what each playable tile would score at each end
+/scores            points hand by hand, and the biggest play
+/log               the whole log (PageUp and PageDown scroll it too)
+/save FILE         write the match record (for allfives replay)
 /chat TEXT         say something to the table
 /bots add LEVEL    seat a bot: easy, normal or hard (host)
 /bots fill LEVEL   seat bots in every free seat (host)
@@ -47,10 +52,11 @@ class Send:
 
 @dataclass(frozen=True)
 class Ask:
-    """The tile fits several ends: ask which, then play it there."""
+    """The tile fits several ends: ask which, then play it there (`problem`: why asked again)."""
 
     tile: str
     ends: tuple[str, ...]
+    problem: str | None = None
 
     @property
     def question(self) -> str:
@@ -78,18 +84,52 @@ class Quit:
     """Leave the table."""
 
 
-Action = Send | Ask | Refuse | Show | Quit | None
+@dataclass(frozen=True)
+class Board:
+    """Show something the client holds: the scoreboard (`scores`), the whole log (`log`), or
+    what each playable tile would score at each end (`ends`)."""
+
+    what: str
 
 
-def interpret(line: str, view: RoomView | None, pending: Ask | None = None) -> Action:
-    """What a typed line asks for (None: nothing, e.g. an empty line)."""
+@dataclass(frozen=True)
+class Save:
+    """Ask the server for the match record and write it to `path`."""
+
+    path: str
+
+
+Action = Send | Ask | Refuse | Show | Quit | Board | Save | None
+
+
+def interpret(
+    line: str,
+    view: RoomView | None,
+    pending: Ask | None = None,
+    numbers: Mapping[int, str] | None = None,
+) -> Action:
+    """What a typed line asks for (None: nothing, e.g. an empty line).
+
+    `numbers` maps the numbers shown next to the tiles to the tiles (default: 1 for the first
+    tile of the hand, and so on). An answer to "which end?" that is no end of the tile asks again.
+    """
     text = line.strip()
     if pending is not None:
         chosen = _end_named(text)
         if chosen is not None:
-            return _play_at(pending.tile, chosen, pending.ends, view)
+            played = _play_at(pending.tile, chosen, pending.ends, view)
+            if isinstance(played, Refuse) and chosen not in pending.ends:
+                return Ask(pending.tile, pending.ends, played.reason)
+            return played
         if not text:
             return Refuse(f"{pending.tile} not played")
+        fresh = interpret(text, view, None, numbers)
+        if isinstance(fresh, Refuse):
+            if MOVE.match(text) is None and not text.startswith("/"):
+                letters = " or ".join(end[0] for end in pending.ends)
+                return Ask(pending.tile, pending.ends, f"{text!r} is no end: {letters}, or Enter")
+            return Ask(pending.tile, pending.ends, fresh.reason)
+        return fresh
     if not text:
         return None
     if text.startswith("/"):
@@ -99,7 +139,7 @@ def interpret(line: str, view: RoomView | None, pending: Ask | None = None) -> A
         if text.lower() in ("pass", "p"):
             return _pass(view)
         return Refuse(f"{text!r} is not a move: type a tile's number, a tile like 5-3, or /help")
-    return _move(found.group("tile"), found.group("end"), view)
+    return _move(found.group("tile"), found.group("end"), view, numbers)
 
 
 def _end_named(text: str) -> str | None:
@@ -122,23 +162,36 @@ def _playing(view: RoomView | None) -> tuple[RoomView, GameView] | Refuse:
     return view, view.game
 
 
-def _move(written: str, end_written: str | None, view: RoomView | None) -> Action:
+def _move(
+    written: str,
+    end_written: str | None,
+    view: RoomView | None,
+    numbers: Mapping[int, str] | None = None,
+) -> Action:
     checked = _playing(view)
     if isinstance(checked, Refuse):
         return checked
     view, game = checked
     hand = game.hand or []
+    if numbers is None:
+        numbers = {index + 1: tile for index, tile in enumerate(hand)}
+    as_written = None
     if written.isdigit():
         number = int(written)
-        if not 1 <= number <= len(hand):
-            return Refuse(f"there is no tile {number}: your tiles are numbered 1 to {len(hand)}")
-        tile = as_written = hand[number - 1]
+        if number not in numbers:
+            held = sorted(numbers)
+            shown = ", ".join(map(str, held))
+            if held == list(range(1, len(held) + 1)) and len(held) > 2:
+                shown = f"1 to {len(held)}"
+            return Refuse(f"there is no tile {number}: your tiles are numbered {shown}")
+        tile = numbers[number]
     else:
         first, second = re.findall(r"[0-6]", written)
         tile = format_tile(int(first), int(second))
         as_written = f"{first}-{second}"
         if tile not in hand:
             return Refuse(f"you do not hold {tile}")
+        as_written = f"{first}-{second}"
     if game.turn != view.you:
         names = display_names(view)
         whose = names[game.turn] if game.turn is not None else "nobody"
@@ -148,8 +201,9 @@ def _move(written: str, end_written: str | None, view: RoomView | None) -> Actio
         return Refuse(_why_not(tile, game))
     ends = tuple(spec.end for spec in specs if spec.end is not None)
     if not ends:
-        # A lead keeps the order it was typed in: its first number faces west (rules 5.1).
-        return Send((msg.Play(tile=tile if game.layout.line else as_written),))
+        # A lead keeps the order it was written in: its first number faces west.
+        sent = tile if as_written is None or game.layout.line else as_written
+        return Send((msg.Play(tile=sent),))
     chosen = _end_named(end_written) if end_written else None
     if chosen is not None:
         return _play_at(tile, chosen, ends, view)
@@ -208,6 +262,16 @@ def _command(text: str, view: RoomView | None) -> Action:
     if view is None:
         return Refuse("not in a room yet")
     match word:
+        case "scores" | "score":
+            return Board("scores")
+        case "log":
+            return Board("log")
+        case "ends":
+            return Board("ends")
+        case "save":
+            if not rest:
+                return Refuse("write /save FILE (the match record, for allfives replay)")
+            return Save(rest)
         case "bots" | "bot":
             return _bots(rest, view)
         case "start":

@@ -12,10 +12,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import ssl
 from collections.abc import Callable, Sequence
 
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidMessage, InvalidURI
 
 from clients.cli.seats import SeatStore
 from clients.cli.state import TableState
@@ -24,6 +25,9 @@ from protocol import messages as msg
 from protocol.errors import ProtocolError
 
 FIRST_PAUSE = 0.5
+#: Close codes after which coming back is pointless (protocol/README.md, Reconnecting).
+CLOSE_SEAT_TAKEN_OVER = 4000
+CLOSE_ROOM_CLOSED = 4001
 LONGEST_PAUSE = 10.0
 OPEN_TIMEOUT = 10.0
 
@@ -54,6 +58,8 @@ class Connection:
         self.socket: ClientConnection | None = None
         self.closing = False
         self.fatal: str | None = None
+        #: A word added to a fatal error (e.g. that a saved seat was left alone).
+        self.aside: str | None = None
         self.connected_once = False
         self.ids = itertools.count(1)
         #: Hello, Join and CreateRoom sent, by id: their errors are handled apart.
@@ -73,7 +79,7 @@ class Connection:
             self.on_change()
             return False
         message.id = next(self.ids)
-        if isinstance(message, msg.Hello | msg.Join | msg.CreateRoom):
+        if isinstance(message, msg.Hello | msg.Join | msg.CreateRoom | msg.Spectate):
             self.sent[message.id] = message
         try:
             await socket.send(msg.encode(message).decode())
@@ -103,20 +109,23 @@ class Connection:
                         self.state.say("Connected again: resuming your seat…")
                         self.on_change()
                     self.connected_once = True
-                    async for frame in socket:
-                        await self._on_frame(frame)
-                        if self.fatal is not None:
-                            break
+                    try:
+                        async for frame in socket:
+                            await self._on_frame(frame)
+                            if self.fatal is not None:
+                                break
+                    finally:
+                        self._check_close(socket.close_code, socket.close_reason)
             except (OSError, TimeoutError, InvalidHandshake, InvalidURI) as error:
                 if not self.connected_once:
-                    raise Fatal(f"cannot reach {self.url}: {reason(error)}") from None
+                    raise Fatal(f"cannot reach {self.url}: {reason(error, self.url)}") from None
             except ConnectionClosed:
                 pass
             finally:
                 self.socket = None
                 self.state.online = False
             if self.fatal is not None:
-                raise Fatal(self.fatal)
+                raise Fatal(self.fatal + (f"; {self.aside}" if self.aside else ""))
             if self.closing:
                 break
             pause = min(LONGEST_PAUSE, FIRST_PAUSE * 2**attempt)
@@ -127,6 +136,15 @@ class Connection:
             self.on_change()
             await asyncio.sleep(pause)
             self._resuming = self.state.token is not None and self.state.room is not None
+
+    def _check_close(self, code: int | None, why: str | None) -> None:
+        """A close that means "do not come back" makes the connection fatal, with the reason."""
+        if self.closing or self.fatal is not None:
+            return
+        if code == CLOSE_SEAT_TAKEN_OVER:
+            self.fatal = "this seat was taken over in another window (or on another machine)"
+        elif code == CLOSE_ROOM_CLOSED:
+            self.fatal = (why or "the host closed the room").rstrip(".")
 
     async def close(self) -> None:
         """Leave: say so to the server (the seat of a match in progress stays yours), then close."""
@@ -183,10 +201,10 @@ class Connection:
             return
         if (
             isinstance(message, msg.Error)
-            and isinstance(asked, msg.Join | msg.CreateRoom)
+            and isinstance(asked, msg.Join | msg.CreateRoom | msg.Spectate)
             and self.state.view is None
         ):
-            doing = "join" if isinstance(asked, msg.Join) else "open"
+            doing = {msg.Join: "join", msg.CreateRoom: "open", msg.Spectate: "watch"}[type(asked)]
             self.fatal = f"could not {doing} the room: {message.message}"
             return
         if isinstance(message, msg.Rooms) and self.chooser is not None:
@@ -210,7 +228,7 @@ class Connection:
             self._first = ()
             state.say(f"Back in your seat (seat {joined.seat} of room {joined.room})")
         if self.seats is not None and joined.seat is not None and joined.seat_token:
-            self.seats.save(self.url, joined.room, joined.seat, joined.seat_token)
+            self.seats.save(self.url, joined.room, joined.seat, joined.seat_token, self.name)
 
     async def _refused_hello(self, error: msg.Error) -> None:
         """The server would not give the seat back: drop the token, then join afresh or give up."""
@@ -231,8 +249,15 @@ class Connection:
             self.seats.forget(self.url, self.state.room)
 
 
-def reason(error: BaseException) -> str:
-    """Why a connection failed, in words."""
+def reason(error: BaseException, url: str = "") -> str:
+    """Why a connection to `url` failed, in words."""
+    secure = url.lower().startswith("wss:")
+    if isinstance(error, ssl.SSLError) or (secure and isinstance(error, ConnectionResetError)):
+        return "the TLS handshake failed (a plain server? try ws:// instead of wss://)"
+    if isinstance(error, ConnectionResetError):
+        return "the connection was reset by the server"
+    if isinstance(error, InvalidMessage):
+        return "no WebSocket answer (a TLS server? try wss://; or not an allfives server)"
     if isinstance(error, ConnectionRefusedError) or "Connect call failed" in str(error):
         return "connection refused (is a server running there?)"
     if isinstance(error, TimeoutError):

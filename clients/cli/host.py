@@ -1,63 +1,128 @@
 """`allfives host`: run a server here, open a room, sit at it, and say how friends join.
 
-Without --public the server listens on loopback (this machine only); with it, on every
-interface, and the join line shows this machine's network address.
+The server listens on loopback (this machine only) unless `--lan` or `--public`: then on every
+interface, and the join line shows this machine's network address. The room is private (joined
+with its code, never listed by `allfives rooms`) unless `--public`. `--redis` keeps rooms in
+Redis as `allfives serve --redis` does. Quitting during a match asks first, then closes the room
+for everyone with a reason their clients show (they stop trying to reconnect).
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from clients.cli import local
 from clients.cli.app import App
 from clients.cli.connection import Connection
+from clients.cli.play import bot_levels
 from clients.cli.state import TableState
 from protocol import messages as msg
+from protocol.rules import RoomRules
+from protocol.views import BotLevel
+
+if TYPE_CHECKING:
+    from server.app import Config
 
 DEFAULT_PORT = 8765
+ROOM_CLOSED = "the host closed the room"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of `allfives host`."""
     parser.add_argument(
-        "--port", type=int, default=DEFAULT_PORT, help=f"port to listen on (default {DEFAULT_PORT})"
+        "--port",
+        type=local.port_number,
+        default=DEFAULT_PORT,
+        help=f"port to listen on (default {DEFAULT_PORT})",
+    )
+    parser.add_argument(
+        "--lan",
+        action="store_true",
+        help="listen on every network interface so friends on your network can join by code",
     )
     parser.add_argument(
         "--public",
         action="store_true",
-        help="listen on every network interface so friends on your network can join",
+        help="as --lan, and list the room in `allfives rooms` so anyone may join it",
+    )
+    parser.add_argument(
+        "--redis", metavar="URL", help="keep rooms in Redis at redis://host:port/db (as serve)"
+    )
+    parser.add_argument(
+        "--bots",
+        type=bot_levels,
+        default=[],
+        metavar="LEVEL[,LEVEL...]",
+        help="seat a bot of each level in the last seats (easy, normal or hard)",
     )
     local.add_rules_arguments(parser)
     local.add_name_argument(parser)
+    local.add_quiet_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     """Host until you quit; returns the exit status."""
+    try:
+        rules = local.rules_from(args, public=args.public)
+        if len(args.bots) >= args.players:
+            raise local.UsageError(f"--bots seats {len(args.bots)} bots: leave a seat for you")
+    except local.UsageError as error:
+        return local.usage_error("allfives host", error)
     local.keep_logs_off_screen()
-    return local.interruptible(host(args))
+    return local.interruptible(host(args, rules), "allfives host")
 
 
-def join_url(public: bool, port: int) -> str:
+def join_url(network: bool, port: int) -> str:
     """The address friends connect to."""
-    address = local.network_address() if public else "127.0.0.1"
+    address = local.network_address() if network else "127.0.0.1"
     return f"ws://{address}:{port}"
 
 
-async def host(args: argparse.Namespace) -> int:
-    """Run the server and the table."""
-    from server.app import Config, run_server
+def first_messages(rules: RoomRules, levels: list[BotLevel]) -> list[msg.ClientMessage]:
+    """Open the room at seat 0 and seat the bots asked for in the last seats."""
+    first = rules.players - len(levels)
+    return [
+        msg.CreateRoom(rules=rules, seat=0),
+        *(msg.AddBot(seat=seat, level=level) for seat, level in enumerate(levels, start=first)),
+    ]
 
-    listen = "0.0.0.0" if args.public else "127.0.0.1"
+
+def server_config(args: argparse.Namespace) -> Config:
+    """The embedded server's settings: where it listens, and Redis if asked for."""
+    from server.app import Config
+
+    listen = "0.0.0.0" if args.lan or args.public else "127.0.0.1"
     config = Config(host=listen, port=args.port, bot_delay=local.bot_delay())
+    if args.redis:
+        from server.redis_store import RedisStore
+
+        config.store = RedisStore(args.redis)
+    return config
+
+
+async def host(args: argparse.Namespace, rules: RoomRules) -> int:
+    """Run the server and the table; on leaving, close the room for everyone."""
+    from server.app import run_server
+    from server.store import StoreUnavailable
+
+    network = args.lan or args.public
+    config = server_config(args)
+    listen = config.host
     try:
         async with run_server(config) as server:
-            url = join_url(args.public, server.port)
+            url = join_url(network, server.port)
             connection = Connection(
                 f"ws://127.0.0.1:{server.port}/", args.name or local.default_name(), TableState()
             )
-            first = [msg.CreateRoom(rules=local.rules_from(args), seat=0)]
-            return await App(connection, join_url=url, remote=False).run(first)
+            app = App(connection, join_url=url, remote=False, hosting=True, quiet=args.quiet)
+            status = await app.run(first_messages(rules, args.bots))
+            await server.close_for_good(ROOM_CLOSED)
+            return status
+    except StoreUnavailable as error:
+        print(f"allfives host: cannot use Redis at {args.redis}: {error}", file=sys.stderr)
+        return 1
     except OSError as error:
         print(
             f"allfives host: cannot listen on {listen}:{args.port}: {error.strerror or error}",

@@ -21,11 +21,14 @@ from protocol.rules import RoomRules
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of `allfives join`."""
-    parser.add_argument("url", help="the server, e.g. ws://192.168.1.20:8765")
+    parser.add_argument(
+        "url", type=local.server_url, help="the server, e.g. ws://192.168.1.20:8765"
+    )
     parser.add_argument(
         "room", nargs="?", default=None, help="the room code (default: any waiting room)"
     )
     local.add_name_argument(parser)
+    local.add_quiet_argument(parser)
     parser.add_argument(
         "--players",
         type=int,
@@ -33,48 +36,77 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=2,
         help="players in the room opened when none is waiting (default 2)",
     )
+    parser.add_argument(
+        "--private",
+        action="store_true",
+        help="a room opened when none is waiting is not listed (friends join with its code)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     """Play until you quit; returns the exit status."""
     local.keep_logs_off_screen()
-    return local.interruptible(join(args))
+    return local.interruptible(join(args), "allfives join")
 
 
-def choose_room(players: int) -> Callable[[list[msg.RoomSummary]], Sequence[msg.ClientMessage]]:
-    """Pick the first waiting room with a free seat, or open a new one."""
+def choose_room(
+    players: int, private: bool = False
+) -> Callable[[list[msg.RoomSummary]], Sequence[msg.ClientMessage]]:
+    """Pick the first waiting room with a free seat, or open a new one (unlisted if `private`)."""
 
     def choose(rooms: list[msg.RoomSummary]) -> Sequence[msg.ClientMessage]:
-        for room in rooms:
-            if room.free_seats:
-                return [msg.Join(room=room.code)]
-        return [msg.CreateRoom(rules=RoomRules(players=players))]
+        if not private:
+            for room in rooms:
+                if room.free_seats:
+                    return [msg.Join(room=room.code)]
+        return [msg.CreateRoom(rules=RoomRules(players=players, public=not private))]
 
     return choose
 
 
 def plan(
-    url: str, room: str | None, name: str, players: int = 2, seats: SeatStore | None = None
+    url: str,
+    room: str | None,
+    name: str | None,
+    players: int = 2,
+    seats: SeatStore | None = None,
+    private: bool = False,
 ) -> tuple[Connection, list[msg.ClientMessage], bool]:
-    """The connection, its first messages, and whether it starts by resuming a saved seat."""
+    """The connection, its first messages, and whether it starts by resuming a saved seat.
+
+    A saved seat is taken back only under its own name: `name` None means the name it was
+    saved with; another name joins afresh (and says so), never taking over the seat.
+    """
     url = normalize_url(url)
     seats = seats if seats is not None else SeatStore()
     state = TableState()
     saved = seats.find(url, room)
+    aside = None
+    if saved is not None and name is not None and saved.name and saved.name != name:
+        aside = (
+            f"seat {saved.seat} of room {saved.room}, held as {saved.name}, was left alone: "
+            f"leave out --name to take it back"
+        )
+        state.say(f"Not taking back {aside}")
+        saved = None
+    if name is None:
+        name = saved.name if saved is not None and saved.name else local.default_name()
     if saved is not None:
         state.room, state.seat, state.token = saved.room, saved.seat, saved.token
     connection = Connection(url, name, state, seats=seats)
+    connection.aside = aside
     if room:
         first: list[msg.ClientMessage] = [msg.Join(room=room.strip().upper())]
     else:
         first = [msg.ListRooms()]
-        connection.chooser = choose_room(players)
+        connection.chooser = choose_room(players, private)
     return connection, first, saved is not None
 
 
 async def join(args: argparse.Namespace) -> int:
     """Connect, resume or take a seat, and play."""
-    name = args.name or local.default_name()
-    connection, first, resume = plan(args.url, args.room, name, args.players)
-    app = App(connection, join_url=connection.url.rstrip("/"))
+    connection, first, resume = plan(
+        args.url, args.room, args.name, args.players, private=args.private
+    )
+    app = App(connection, join_url=connection.url.rstrip("/"), quiet=args.quiet)
     return await app.run(first, resume=resume)

@@ -9,23 +9,42 @@ import getpass
 import logging
 import os
 import socket
+import sys
 from collections.abc import Coroutine
+from pathlib import Path
 from typing import Any
 
 from protocol.messages import MAX_NAME_LENGTH, validate_name
-from protocol.rules import DEFAULT_TARGETS, RoomRules
+from protocol.rules import DEFAULT_TARGETS, HAND_SIZES, RoomRules
 
 DEFAULT_BOT_DELAY = 0.8
+MAX_PORT = 65535
+MIN_TURN_SECONDS, MAX_TURN_SECONDS = 5, 3600
 #: A documentation-only address (RFC 5737): connecting a UDP socket to it sends nothing.
 UNROUTED_ADDRESS = ("192.0.2.1", 9)
 
 
-def interruptible(main: Coroutine[Any, Any, int]) -> int:
-    """Run the client; Ctrl-C outside the prompt ends it quietly with status 130."""
+def interruptible(main: Coroutine[Any, Any, int], command: str = "allfives") -> int:
+    """Run the table in this terminal: one line and a non-zero status when there is no terminal
+    or the options do not go together; Ctrl-C outside the prompt ends it quietly (130)."""
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        main.close()
+        print(f"{command}: needs a terminal (its input or output is not one)", file=sys.stderr)
+        return 2
     try:
         return asyncio.run(main)
     except KeyboardInterrupt:
         return 130
+    except UsageError as error:
+        return usage_error(command, error)
+
+
+def command() -> str:
+    """How allfives is run here: `uv run allfives` from a source checkout, else `allfives`."""
+    prefix = Path(sys.prefix)
+    if prefix.name == ".venv" and (prefix.parent / "pyproject.toml").is_file():
+        return "uv run allfives"
+    return "allfives"
 
 
 def default_name() -> str:
@@ -59,6 +78,19 @@ def target_score(text: str) -> int:
     return value
 
 
+def usage_error(command: str, error: Exception) -> int:
+    """Print a usage problem as one line; returns the exit status for it (2)."""
+    print(f"{command}: {error}", file=sys.stderr)
+    return 2
+
+
+def add_quiet_argument(parser: argparse.ArgumentParser) -> None:
+    """--quiet."""
+    parser.add_argument(
+        "--quiet", action="store_true", help="no bell when it is your turn or a hand ends"
+    )
+
+
 def add_name_argument(parser: argparse.ArgumentParser) -> None:
     """--name."""
     parser.add_argument(
@@ -69,26 +101,107 @@ def add_name_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def server_url(text: str) -> str:
+    """argparse type for a server address: ws:// or wss:// (http:// and https:// are refused
+    with the address to use instead)."""
+    stripped = text.strip()
+    scheme, found, rest = stripped.partition("://")
+    if found and scheme.lower() in ("http", "https"):
+        websocket = "ws" if scheme.lower() == "http" else "wss"
+        raise argparse.ArgumentTypeError(
+            f"{stripped!r} is a web address: the game server speaks {websocket}://{rest}"
+        )
+    if found and scheme.lower() not in ("ws", "wss"):
+        raise argparse.ArgumentTypeError(f"{stripped!r}: write ws://HOST:PORT or wss://HOST:PORT")
+    return stripped
+
+
+def port_number(text: str) -> int:
+    """argparse type for --port: 0 (any free port) to 65535."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value <= MAX_PORT:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port: 0 to {MAX_PORT}")
+    return value
+
+
+def turn_seconds(text: str) -> int:
+    """argparse type for --turn-seconds: 5 to 3600."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not MIN_TURN_SECONDS <= value <= MAX_TURN_SECONDS:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a number of seconds from {MIN_TURN_SECONDS} to {MAX_TURN_SECONDS}"
+        )
+    return value
+
+
 def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
-    """--players, --teams/--no-teams, --target."""
+    """--players, --teams/--no-teams, --target, --hand-size, --end-scoring, --reserve,
+    --turn-seconds."""
     parser.add_argument(
         "--players", type=int, choices=(2, 3, 4), default=2, help="players at the table (default 2)"
     )
     parser.add_argument(
         "--teams",
         action=argparse.BooleanOptionalAction,
-        default=True,
+        default=None,
         help="with 4 players, play as two teams, seats 0+2 against 1+3 (default: teams)",
     )
     targets = ", ".join(f"{score} with {count}" for count, score in DEFAULT_TARGETS.items())
     parser.add_argument(
         "--target", type=target_score, default=None, help=f"score that wins (default {targets})"
     )
+    parser.add_argument(
+        "--hand-size",
+        choices=tuple(HAND_SIZES),
+        default="standard",
+        help="tiles dealt: standard (9/7/5 for 2/3/4 players), five, seven-five (default standard)",
+    )
+    parser.add_argument(
+        "--end-scoring",
+        choices=("opponents", "penalty"),
+        default="opponents",
+        help="who scores the pips left when a hand ends (default opponents)",
+    )
+    parser.add_argument(
+        "--reserve",
+        type=int,
+        choices=range(0, 8),
+        metavar="0-7",
+        default=0,
+        help="boneyard tiles never drawn (default 0)",
+    )
+    parser.add_argument(
+        "--turn-seconds",
+        type=turn_seconds,
+        default=None,
+        help="seconds a player has for a turn before a bot plays it (default: no clock)",
+    )
 
 
 def rules_from(args: argparse.Namespace, public: bool = True) -> RoomRules:
-    """The room rules the options ask for."""
-    return RoomRules(players=args.players, teams=args.teams, target=args.target, public=public)
+    """The room rules the options ask for; a combination that makes no sense is a UsageError."""
+    if args.teams and args.players != 4:
+        raise UsageError(f"--teams needs 4 players, not {args.players}")
+    return RoomRules(
+        players=args.players,
+        teams=args.teams is not False,
+        target=args.target,
+        hand_size=args.hand_size,
+        end_scoring=args.end_scoring,
+        reserve=args.reserve,
+        turn_seconds=args.turn_seconds,
+        public=public,
+    )
+
+
+class UsageError(Exception):
+    """Options that do not go together: one line for the player, exit status 2."""
 
 
 def bot_delay() -> float:

@@ -11,81 +11,64 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rich.console import Console
 from rich.style import Style
 from rich.text import Text
 
 from clients.cli import layout as drawing
 from clients.cli.commands import Ask
-from clients.cli.state import LogLine, Notice, TableState, display_names
-from protocol.views import GameView, Layout, MatchEnded, Played, RoomView, describe
+from clients.cli.state import LogLine, TableState, display_names
+from clients.cli.status import notice_row, result_rows, status
+from clients.cli.styles import DULL, GOLD, HINTED, LOG_STYLES, PLAYABLE, rule, scoring
+from protocol.views import GameView, Layout, Played, RoomView
 
-GOLD = Style(bold=True, color="yellow")
-PLAYABLE = Style(bold=True, color="green")
-HINTED = Style(bold=True, color="magenta", underline=True)
-DULL = Style(dim=True)
-RULE = Style(dim=True)
-LOG_STYLES = {
-    "play": Style(),
-    "score": Style(color="yellow"),
-    "hand": Style(bold=True),
-    "match": Style(bold=True, color="green"),
-    "chat": Style(color="cyan"),
-    "info": Style(dim=True, italic=True),
-    "error": Style(color="red"),
-}
-NOTICE_STYLES = {
-    "info": Style(color="cyan"),
-    "error": Style(bold=True, color="red"),
-    "hint": Style(bold=True, color="magenta"),
-}
 TILE_WIDTH = 6
-MAX_LOG_ROWS = 12
 MIN_LOG_ROWS = 3
+MIN_WIDTH = 30
 
 
-def scoring(total: int) -> bool:
-    """Whether an ends total scores: a multiple of five above zero (docs/rules.md 6.4)."""
-    return total > 0 and total % 5 == 0
-
-
-def total_text(game: GameView | None) -> Text:
-    """The ends total for the corner: gold and starred when it scores."""
+def total_text(game: GameView | None, short: bool = False) -> Text:
+    """The ends total for the corner: gold and starred when it scores ("total" alone if short)."""
+    label = "total " if short else "ends total "
     if game is None or not game.layout.line:
-        return Text("ends total —", DULL)
+        return Text(f"{label}—", DULL)
     if scoring(game.total):
-        return Text.assemble("ends total ", (f"{game.total} ★", GOLD))
-    return Text(f"ends total {game.total}")
+        return Text.assemble(label, (f"{game.total} ★", GOLD))
+    return Text(f"{label}{game.total}")
 
 
-def _spread(left: Text, right: Text, width: int) -> Text:
-    """`left` and `right` on one row, `right` against the right edge."""
-    room = width - left.cell_len - right.cell_len
-    if room < 1:
-        line = left + Text(" ") + right
-        line.truncate(width)
-        return line
-    return Text.assemble(left, " " * room, right)
-
-
-def header(view: RoomView, width: int) -> Text:
-    """Room, hand, target, boneyard; the ends total in the right corner."""
-    game = view.game
-    parts = [Text("All Fives", Style(bold=True)), Text(f"room {view.code}")]
-    if game is not None:
-        parts.append(Text(f"hand {game.hand_number}"))
-        parts.append(Text(f"first to {game.target}"))
-        parts.append(Text(f"boneyard {game.boneyard}"))
-    else:
-        parts.append(Text(f"first to {view.rules.target_score}"))
+def _joined(parts: Sequence[str]) -> Text:
     left = Text()
     for index, part in enumerate(parts):
         if index:
             left.append(" · ", DULL)
-        left.append_text(part)
+        left.append(part, Style(bold=True) if part == "All Fives" else Style())
+    return left
+
+
+def header(view: RoomView, width: int) -> Text:
+    """Room, hand, target, boneyard; the ends total in the right corner, always whole.
+
+    When the row is too narrow the left side gives way first: the title goes, then the words
+    shorten, then it is cut; the total is the last thing to shorten ("total 10 ★").
+    """
+    game = view.game
     if game is None:
+        left = _joined(["All Fives", f"room {view.code}", f"first to {view.rules.target_score}"])
         left.truncate(width)
         return left
-    return _spread(left, total_text(game), width)
+    full = [f"room {view.code}", f"hand {game.hand_number}", f"first to {game.target}"]
+    full.append(f"boneyard {game.boneyard}")
+    short = [view.code, f"hand {game.hand_number}", f"to {game.target}", f"bone {game.boneyard}"]
+    for right in (total_text(game), total_text(game, short=True)):
+        for parts in (["All Fives", *full], full, short):
+            left = _joined(parts)
+            if left.cell_len + 1 + right.cell_len <= width:
+                return Text.assemble(left, " " * (width - left.cell_len - right.cell_len), right)
+    right = total_text(game, short=True)
+    left = _joined(short)
+    left.truncate(max(0, width - right.cell_len - 1), overflow="ellipsis")
+    return Text.assemble(left, " " * max(1, width - left.cell_len - right.cell_len), right)
 
 
 def _seat_chunk(view: RoomView, seat: int, names: Sequence[str], score: int | None) -> Text:
@@ -152,17 +135,6 @@ def _pack(chunks: Sequence[Text], width: int, separator: Text) -> list[Text]:
     return rows
 
 
-def rule(width: int, title: str = "") -> Text:
-    """A thin line across, with a short title at its left."""
-    if not title:
-        return Text("─" * width, RULE)
-    return Text.assemble(
-        ("── ", RULE),
-        (title, Style(dim=True, bold=True)),
-        (" " + "─" * max(0, width - len(title) - 4), RULE),
-    )
-
-
 def last_tile(game: GameView) -> tuple[int, int] | None:
     """The pips of the tile played last in this hand, to highlight it."""
     for event in reversed(game.history):
@@ -173,25 +145,27 @@ def last_tile(game: GameView) -> tuple[int, int] | None:
 
 
 def hand_rows(view: RoomView, state: TableState, width: int) -> list[Text]:
-    """Your tiles, numbered, the playable ones highlighted (two rows per row of tiles)."""
+    """Your tiles with their numbers (stable through a hand), the playable ones highlighted and
+    the tiles just drawn marked `*` (two rows per row of tiles)."""
     game = view.game
     if game is None or game.hand is None:
         return []
     legal = {spec.tile for spec in game.legal} if state.my_turn() else set()
     hinted = state.hint.tile if state.hint is not None else None
     per_row = max(1, (width - 1) // TILE_WIDTH)
+    numbered = state.numbered_hand()
     rows: list[Text] = []
-    for start in range(0, len(game.hand), per_row):
+    for start in range(0, len(numbered), per_row):
         numbers, tiles = Text(" "), Text(" ")
-        for offset, tile in enumerate(game.hand[start : start + per_row]):
-            number = start + offset + 1
+        for number, tile in numbered[start : start + per_row]:
             if tile == hinted:
                 style = HINTED
             elif legal:
                 style = PLAYABLE if tile in legal else DULL
             else:
                 style = Style()
-            numbers.append(f"{number:^5} ", style if legal or tile == hinted else DULL)
+            label = f"{number}{'*' if tile in state.fresh else ''}"
+            numbers.append(f"{label:^5} ", style if legal or tile == hinted else DULL)
             high, low = tile.split("-")
             tiles.append(f"[{high}|{low}]", style)
             tiles.append(" ")
@@ -209,85 +183,6 @@ def log_rows(log: Sequence[LogLine], count: int, width: int) -> list[Text]:
         text.truncate(width, overflow="ellipsis")
         rows.append(text)
     return rows
-
-
-def notice_row(notice: Notice | None, width: int) -> list[Text]:
-    """The latest notice (an error in words, a hint, a connection note), if any."""
-    if notice is None:
-        return []
-    mark = {"error": "✗ ", "hint": "", "info": ""}[notice.kind]
-    text = Text(f" {mark}{notice.text}", NOTICE_STYLES[notice.kind])
-    text.truncate(width, overflow="ellipsis")
-    return [text]
-
-
-def status(view: RoomView, state: TableState, pending: Ask | None) -> Text:
-    """One line saying what happens now and what to type."""
-    names = display_names(view)
-    game = view.game
-    if not state.online:
-        return Text(" Not connected: the table is as it was when the connection dropped", DULL)
-    if pending is not None:
-        return Text(" " + pending.question, Style(bold=True))
-    if view.phase == "waiting":
-        return _waiting_status(view)
-    if game is None:
-        return Text(" ")
-    if view.phase == "finished" or game.over:
-        teams = view.rules.partnership
-        verdict = describe(MatchEnded(winner=game.winner), names, teams)
-        scores = " to ".join(str(score) for score in sorted(game.scores, reverse=True))
-        after = (
-            " /rematch to play again, /quit to leave"
-            if view.you == view.host
-            else " /quit to leave"
-        )
-        return Text.assemble(
-            (f" {verdict}, {scores}!", Style(bold=True, color="green")), (after, DULL)
-        )
-    if state.my_turn():
-        return _your_turn(game)
-    if game.turn is None:
-        return Text(" ")
-    seat = view.seats[game.turn]
-    who = names[game.turn]
-    if seat is not None and not seat.connected:
-        return Text(f" {who} is away: a bot plays for them if they do not come back", DULL)
-    return Text(f" {who} to play…", DULL)
-
-
-def _your_turn(game: GameView) -> Text:
-    hand = game.hand or []
-    playable = [
-        str(index + 1)
-        for index, tile in enumerate(hand)
-        if any(spec.tile == tile for spec in game.legal)
-    ]
-    if not game.layout.line:
-        what = f"lead any tile, 1 to {len(hand)}"
-    elif len(playable) == 1:
-        what = f"play {playable[0]}"
-    else:
-        what = f"play {', '.join(playable[:-1])} or {playable[-1]}"
-    return Text.assemble(
-        (" Your turn", Style(bold=True, color="green")),
-        f": {what}",
-        (" (its number, or the tile: 5-3)", DULL),
-    )
-
-
-def _waiting_status(view: RoomView) -> Text:
-    free = sum(1 for seat in view.seats if seat is None)
-    if view.you is not None and view.you == view.host:
-        if free:
-            return Text.assemble(
-                (f" {free} free seat{'s' if free != 1 else ''}", Style(bold=True)),
-                ": wait for friends, or /bots fill to seat bots; then /start",
-            )
-        return Text.assemble(
-            (" Every seat is taken", Style(bold=True)), ": /start deals the first hand"
-        )
-    return Text(" Waiting for the host to start the match", DULL)
 
 
 def waiting_rows(view: RoomView, join_line: str | None, width: int) -> list[Text]:
@@ -323,6 +218,15 @@ def _rules_words(view: RoomView) -> str:
     if rules.partnership:
         words.append("two teams")
     words.append(f"first to {rules.target_score}")
+    if rules.hand_size != "standard":
+        words.append(f"{rules.tiles_per_hand} tiles each")
+    if rules.end_scoring == "penalty":
+        words.append("own pips lost at the end")
+    if rules.reserve:
+        words.append(f"{rules.reserve} tiles never drawn")
+    if rules.turn_seconds:
+        words.append(f"{rules.turn_seconds} s a turn")
+    words.append("listed" if rules.public else "private")
     return ", ".join(words)
 
 
@@ -333,34 +237,52 @@ def render(
     pending: Ask | None = None,
     join_line: str | None = None,
     extra: Sequence[Text] = (),
+    scroll: int = 0,
 ) -> tuple[list[Text], list[Text]]:
     """The table for a `width` x `height` screen: rows for the top, and rows for just above the
-    prompt (the notice and the status line). `extra` rows (the help) take the log's place."""
+    prompt (the notice and the status line). `extra` rows (help, /scores, /log) take the log's
+    place, `scroll` rows up from their end; a hand's result is shown there until dismissed."""
     view = state.view
     if view is None:
         return [], notice_row(state.notice, width) or [Text(" Connecting…", DULL)]
     top = [header(view, width), *players(view, width), rule(width)]
     game = view.game
     bottom: list[Text] = []
-    if game is not None and view.phase != "waiting":
-        bottom += [
-            rule(width, "your tiles" if game.hand is not None else ""),
-            *hand_rows(view, state, width),
-        ]
+    if game is not None and view.phase != "waiting" and game.hand is not None:
+        bottom += [rule(width, "your tiles"), *hand_rows(view, state, width)]
     bottom.append(rule(width))
     tail = [*notice_row(state.notice, width), status(view, state, pending)]
     spare = height - len(top) - len(bottom) - len(tail)
+    if width < MIN_WIDTH or spare < 1:
+        return _too_small(width, height, len(top) + len(bottom) + len(tail) + 1)
+    result = result_rows(state, view, width) if not extra else []
     if view.phase == "waiting" or game is None:
         middle = waiting_rows(view, join_line, width)
     else:
-        rows = spare - min(MIN_LOG_ROWS, len(state.log))
-        middle = _fit_layout(game, display_names(view), width, rows, state.last_layout)
+        kept = max(len(result), min(MIN_LOG_ROWS, len(state.log)))
+        middle = _fit_layout(game, display_names(view), width, spare - kept, state.last_layout)
+    if len(middle) > spare:
+        return _too_small(width, height, height - spare + len(middle))
     room = max(0, spare - len(middle))
     if extra:
-        below = list(extra)[-room:] if room else []
+        end = max(0, len(extra) - min(scroll, max(0, len(extra) - room)))
+        below = list(extra)[max(0, end - room) : end] if room else []
+    elif result:
+        below = result[:room]
     else:
-        below = log_rows(state.log, min(MAX_LOG_ROWS, room, len(state.log)), width)
+        below = log_rows(state.log, min(room, len(state.log)), width)
     return [*top, *middle, *bottom, *below], tail
+
+
+def _too_small(width: int, height: int, needed_rows: int) -> tuple[list[Text], list[Text]]:
+    """Instead of a table with parts missing: what size it needs."""
+    message = Text(
+        f" The terminal is too small ({width + 1}x{height + 1}): the table needs at least "
+        f"{MIN_WIDTH + 1} columns and {needed_rows + 1} rows.",
+        Style(bold=True),
+    )
+    lines = message.wrap(Console(width=max(10, width), color_system=None), max(10, width))
+    return list(lines), []
 
 
 def _fit_layout(

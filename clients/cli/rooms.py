@@ -8,10 +8,13 @@ import sys
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
+from clients.cli import local
 from clients.cli.connection import reason
+from clients.cli.safe import visible
 from clients.cli.seats import normalize_url
 from protocol import messages as msg
 from protocol.errors import ProtocolError
@@ -21,7 +24,9 @@ TIMEOUT = 10.0
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of `allfives rooms`."""
-    parser.add_argument("url", help="the server, e.g. ws://192.168.1.20:8765")
+    parser.add_argument(
+        "url", type=local.server_url, help="the server, e.g. ws://192.168.1.20:8765"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -37,7 +42,10 @@ def run(args: argparse.Namespace) -> int:
         ConnectionClosed,
         ProtocolError,
     ) as error:
-        print(f"allfives rooms: cannot list the rooms of {url}: {reason(error)}", file=sys.stderr)
+        print(
+            visible(f"allfives rooms: cannot list the rooms of {url}: {reason(error, url)}"),
+            file=sys.stderr,
+        )
         return 1
     print_rooms(url, rooms, Console())
     return 0
@@ -59,12 +67,12 @@ async def list_rooms(url: str) -> list[msg.RoomSummary]:
 
 def print_rooms(url: str, rooms: list[msg.RoomSummary], console: Console) -> None:
     """The rooms as a table, and the command that joins one."""
-    shown = url.rstrip("/")
+    shown = visible(url.rstrip("/"))
     if not rooms:
-        console.print(f"No public room is waiting for players at {shown}.", highlight=False)
-        console.print(f"Open one with: allfives join {shown}", highlight=False)
+        console.print(Text(f"No public room is waiting for players at {shown}."), highlight=False)
+        console.print(Text(f"Open one with: {local.command()} join {shown}"), highlight=False)
         return
-    table = Table(title=f"Rooms waiting for players at {shown}", title_justify="left")
+    table = Table(title=Text(f"Rooms waiting for players at {shown}"), title_justify="left")
     table.add_column("room", style="bold", no_wrap=True)
     table.add_column("players", no_wrap=True)
     table.add_column("first to", justify="right", no_wrap=True)
@@ -73,6 +81,9 @@ def print_rooms(url: str, rooms: list[msg.RoomSummary], console: Console) -> Non
         rules = room.rules
         kind = f"{rules.players}" + (" (teams)" if rules.partnership else "")
         seats = ", ".join(name if name is not None else "free" for name in room.seats)
-        table.add_row(room.code, kind, str(rules.target_score), seats)
+        table.add_row(visible(room.code), kind, str(rules.target_score), visible(seats))
     console.print(table)
-    console.print(f"Join one with: allfives join {shown} {rooms[0].code}", highlight=False)
+    console.print(
+        Text(f"Join one with: {local.command()} join {shown} {visible(rooms[0].code)}"),
+        highlight=False,
+    )

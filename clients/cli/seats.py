@@ -43,6 +43,8 @@ class SavedSeat:
     seat: int
     token: str
     saved_at: float
+    #: The name the seat was taken with ("" when not known).
+    name: str = ""
 
 
 class SeatStore:
@@ -71,14 +73,15 @@ class SeatStore:
     def _key(url: str, room: str) -> str:
         return f"{normalize_url(url)} {room.strip().upper()}"
 
-    def save(self, url: str, room: str, seat: int, token: str) -> None:
-        """Remember a seat."""
+    def save(self, url: str, room: str, seat: int, token: str, name: str = "") -> None:
+        """Remember a seat (and the name it was taken with)."""
         data = self._fresh(self._read())
         data[self._key(url, room)] = {
             "url": normalize_url(url),
             "room": room.strip().upper(),
             "seat": seat,
             "token": token,
+            "name": name,
             "saved_at": time.time(),
         }
         self._write(data)
@@ -122,5 +125,7 @@ def _seat_of(entry: dict[str, object]) -> SavedSeat | None:
         and isinstance(seat, int)
         and isinstance(token, str)
     ):
-        return SavedSeat(url, room, seat, token, _number(entry.get("saved_at")))
+        name = entry.get("name")
+        saved_at = _number(entry.get("saved_at"))
+        return SavedSeat(url, room, seat, token, saved_at, name if isinstance(name, str) else "")
     return None

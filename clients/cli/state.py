@@ -6,28 +6,35 @@ the messages the client must send because of it (a `resync` after a gap in `seq`
 
 from __future__ import annotations
 
+import re
+import time
 from collections import deque
 from dataclasses import dataclass
 from typing import Literal
 
+from clients.cli.placing import final_layout
+from clients.cli.scoreboard import Scoreboard
 from protocol import messages as msg
 from protocol.patch import ClientState, GapDetected
 from protocol.records import Record
 from protocol.views import (
     AnyEvent,
     ChatLine,
+    Drew,
     GameView,
     HandEnded,
     HandStarted,
     Layout,
     MatchEnded,
     MoveSpec,
+    Passed,
     Played,
     RoomView,
     describe,
 )
 
 LOG_LENGTH = 200
+TEAM_WORD = re.compile(r"\bteam ([AB]) \(")
 LineKind = Literal["play", "score", "hand", "match", "chat", "info", "error"]
 NoticeKind = Literal["info", "error", "hint"]
 
@@ -104,6 +111,24 @@ class TableState:
         #: The hand the log follows and how many of its history events it has told.
         self._hand: int | None = None
         self._hand_events = 0
+        #: Points hand by hand, the biggest play, who went out.
+        self.scoreboard = Scoreboard()
+        #: The last hand's end, shown until the player presses Enter.
+        self.result: HandEnded | None = None
+        self.result_hand: int | None = None
+        #: The match's end, shown with its summary until the player presses Enter.
+        self.match_over = False
+        #: Tile numbers that stay put through a hand (a played tile's number is not reused).
+        self.numbers: dict[str, int] = {}
+        self._numbered_hand: int | None = None
+        #: Tiles drawn since this player last played.
+        self.fresh: set[str] = set()
+        #: The last match record the server sent (for /save).
+        self.record: Record | None = None
+        self._highest_number = 0
+        #: When the current turn began (time.monotonic), for the turn clock.
+        self.turn_since: float | None = None
+        self._turn_key: tuple[int, int | None, int] | None = None
 
     @property
     def view(self) -> RoomView | None:
@@ -157,6 +182,7 @@ class TableState:
                 self.sync.on_snapshot(message)
                 self.mending = False
                 self._log_missed()
+                self._follow_hand()
             case msg.Patch():
                 before = self.view
                 try:
@@ -169,6 +195,10 @@ class TableState:
                 self._log_seat_changes(before, self.view)
                 self._keep_final_layout(before, events)
                 self._log_events(events)
+                self._follow_hand()
+                moved = any(not isinstance(event, ChatLine) for event in events)
+                if moved and self.notice is not None and self.notice.kind == "error":
+                    self.notice = None  # an old refusal goes once the game moves on
             case msg.Joined():
                 self.room, self.seat = message.room, message.seat
                 self.token = message.seat_token or self.token
@@ -180,6 +210,47 @@ class TableState:
             case msg.RecordReply(record=record):
                 self.record = record
         return []
+
+    def dismiss_result(self) -> bool:
+        """The player has read the hand's (or match's) result; False if none was shown."""
+        shown = self.result is not None or self.match_over
+        self.result, self.match_over = None, False
+        return shown
+
+    def numbered_hand(self) -> list[tuple[int, str]]:
+        """This player's tiles with their numbers, in number order."""
+        game = self.game
+        hand = game.hand if game is not None and game.hand is not None else []
+        return sorted((self.numbers.get(tile, 0), tile) for tile in hand)
+
+    def tile_numbered(self) -> dict[int, str]:
+        """Number -> tile, for what the player types."""
+        return {number: tile for number, tile in self.numbered_hand()}
+
+    def _follow_hand(self) -> None:
+        """Keep the tile numbers (new tiles get the next number) and the turn clock current."""
+        game = self.game
+        if game is None:
+            self.numbers, self._numbered_hand, self.fresh = {}, None, set()
+            self.turn_since = self._turn_key = None
+            return
+        moves = sum(1 for event in game.history if isinstance(event, Played | Passed))
+        key = (game.hand_number, game.turn, moves)
+        if key != self._turn_key:
+            self._turn_key, self.turn_since = key, time.monotonic()
+        hand = game.hand or []
+        if game.hand_number != self._numbered_hand:
+            self.numbers, self._numbered_hand, self.fresh = {}, game.hand_number, set()
+            self._highest_number = 0
+        dealt = self._highest_number == 0
+        self.numbers = {tile: n for tile, n in self.numbers.items() if tile in hand}
+        for tile in hand:
+            if tile not in self.numbers:
+                self._highest_number += 1
+                self.numbers[tile] = self._highest_number
+                if not dealt:
+                    self.fresh.add(tile)
+        self.fresh &= set(hand)
 
     def _keep_final_layout(self, before: RoomView | None, events: list[AnyEvent]) -> None:
         """When a hand ends, keep its last layout (the final tile placed) to show until the lead."""
@@ -224,52 +295,35 @@ class TableState:
                 self.hint = None
                 if self.notice is not None and self.notice.kind == "hint":
                     self.notice = None
-            self.note(describe(event, names, teams), line_kind(event))
+            if view is not None:
+                self.scoreboard.take(event, view.rules)
+            if isinstance(event, HandEnded):
+                self.result, self.result_hand = event, self._hand
+            if isinstance(event, MatchEnded):
+                self.match_over = True
+            if isinstance(event, Played) and view is not None and event.seat == view.you:
+                self.fresh = set()
+            line = _describe(event, names, teams)
+            if view is not None and _stood_in(event, view):
+                line += " (a bot, standing in while they are away)"
+            self.note(line, line_kind(event))
 
 
-def final_layout(layout: Layout, events: list[AnyEvent]) -> Layout:
-    """The layout with the tiles played in `events` before the hand ended placed on it."""
-    placed = Layout(
-        line=[list(tile) for tile in layout.line],
-        spinner=layout.spinner,
-        north=[list(tile) for tile in layout.north],
-        south=[list(tile) for tile in layout.south],
-    )
-    for event in events:
-        if isinstance(event, HandEnded):
-            break
-        if isinstance(event, Played):
-            _place(placed, event.tile, event.end)
-    return placed
+def _describe(event: AnyEvent, names: list[str], teams: bool) -> str:
+    """The log line for an event: "Team A" written alike everywhere, and no pips claimed as
+    counted when the match was won mid-hand."""
+    if isinstance(event, HandEnded) and event.kind == "won":
+        by = names[event.by] if event.by is not None and event.by < len(names) else "?"
+        return f"{by} reached the target: the match ends here (pips left are not counted)"
+    return TEAM_WORD.sub(r"Team \1 (", describe(event, names, teams))
 
 
-def _place(layout: Layout, tile: str, end: str | None) -> None:
-    """Put a tile on an end of a layout as the server draws it (the matching half inward)."""
-    high, low = (int(pip) for pip in tile.split("-"))
-    double = high == low
-    line = layout.line
-    if end is None or not line:
-        layout.line = [[high, low]]
-        layout.spinner = 0 if double else None
-        return
-    if end in ("north", "south"):
-        arm = layout.north if end == "north" else layout.south
-        assert layout.spinner is not None
-        inner = arm[-1][1] if arm else line[layout.spinner][0]
-        arm.append([inner, low if high == inner else high])
-        return
-    if end == "east":
-        inner = line[-1][1]
-        line.append([inner, low if high == inner else high])
-        if double and layout.spinner is None:
-            layout.spinner = len(line) - 1
-        return
-    inner = line[0][0]
-    line.insert(0, [low if high == inner else high, inner])
-    if layout.spinner is not None:
-        layout.spinner += 1
-    elif double:
-        layout.spinner = 0
+def _stood_in(event: AnyEvent, view: RoomView) -> bool:
+    """Whether a move was made by the server's bot for an away player."""
+    if not isinstance(event, Played | Passed | Drew):
+        return False
+    seat = view.seats[event.seat] if 0 <= event.seat < len(view.seats) else None
+    return seat is not None and seat.kind == "human" and not seat.connected
 
 
 def seat_changes(before: RoomView, after: RoomView) -> list[str]:
@@ -287,6 +341,10 @@ def seat_changes(before: RoomView, after: RoomView) -> list[str]:
             lines.append(f"{what} took seat {index}")
         elif old is not None and new is None:
             lines.append(f"{old_names[index]} left seat {index}")
+        elif old is not None and new is not None and old.kind != new.kind:
+            article = "an" if (new.level or "").startswith("e") else "a"
+            taker = f"{article} {new.level} bot" if new.kind == "bot" else new_names[index]
+            lines.append(f"{taker} took {old_names[index]}'s seat {index}")
         elif old is not None and new is not None and old.connected != new.connected:
             lines.append(f"{new_names[index]} {'is back' if new.connected else 'is away'}")
     return lines

@@ -19,7 +19,7 @@ function copyLayout(layout) {
   };
 }
 
-/** The count of the open ends of a layout (RULES.md 6.1-6.3). */
+/** The count of the open ends of a layout (docs/rules.md 6.1-6.3). */
 export function countEnds(layout) {
   const line = layout.line;
   if (line.length === 0) return 0;

@@ -1,0 +1,143 @@
+"""The match hand by hand, for `/scores`, the end-of-hand result and the end-of-match summary.
+
+`Scoreboard.take(event, view)` follows the events the client sees. Each hand's line holds the
+points won during play and at its end, per player (or team); the biggest single play and who
+went out are kept for the summary. `explain_hand` says how a hand's end was counted, in the
+words of docs/rules.md 7: each side's pips, the sum counted, its rounding, and the points.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from protocol.rules import Rules
+from protocol.views import AnyEvent, HandEnded, HandStarted, Played
+
+
+def round5(value: float) -> int:
+    """To the nearest multiple of 5, halves up (docs/rules.md 7.2)."""
+    return 5 * int((value + 2.5) // 5)
+
+
+def side_of(seat: int, rules: Rules) -> int:
+    """The scores index of a seat: its team in a partnership, else the seat."""
+    return seat % 2 if rules.partnership else seat
+
+
+def side_names(names: Sequence[str], rules: Rules) -> list[str]:
+    """One name per scores entry: "Team A (Ann & Cid)" in a partnership, else each player."""
+    if not rules.partnership:
+        return list(names)
+    return [f"Team {'AB'[team]} ({names[team]} & {names[team + 2]})" for team in (0, 1)]
+
+
+@dataclass
+class HandLine:
+    """One hand: points per side won by plays and at the end, how it ended and by whom."""
+
+    number: int
+    played: list[int]
+    ended: HandEnded | None = None
+
+    @property
+    def points(self) -> list[int]:
+        """Points per side in this hand, plays and end together."""
+        end = self.ended.points if self.ended is not None else [0] * len(self.played)
+        return [a + b for a, b in zip(self.played, end, strict=False)]
+
+
+@dataclass
+class Scoreboard:
+    """See the module docstring."""
+
+    hands: list[HandLine] = field(default_factory=list)
+    #: (points, seat, tile, hand number) of the biggest single play so far.
+    biggest: tuple[int, int, str, int] | None = None
+
+    def take(self, event: AnyEvent, rules: Rules) -> None:
+        """Follow one event of the match."""
+        match event:
+            case HandStarted(number=number):
+                if not self.hands or self.hands[-1].number != number:
+                    self.hands.append(HandLine(number, [0] * rules.sides))
+            case Played(seat=seat, tile=tile, points=points) if self.hands:
+                self.hands[-1].played[side_of(seat, rules)] += points
+                if points and (self.biggest is None or points > self.biggest[0]):
+                    self.biggest = (points, seat, tile, self.hands[-1].number)
+            case HandEnded() if self.hands:
+                self.hands[-1].ended = event
+
+    def rows(self, names: Sequence[str], rules: Rules) -> list[str]:
+        """The scoreboard as text rows: a column per player or team, a row per hand, totals."""
+        sides = side_names(names, rules)
+        width = max(6, *(min(len(name), 16) for name in sides))
+        head = "hand  " + "  ".join(f"{name[:16]:>{width}}" for name in sides) + "  how it ended"
+        rows = [head]
+        totals = [0] * len(sides)
+        for line in self.hands:
+            points = line.points
+            totals = [a + b for a, b in zip(totals, points, strict=False)]
+            cells = "  ".join(f"{point:>{width}}" for point in points)
+            rows.append(f"{line.number:>4}  {cells}  {self._how(line, names)}")
+        rows.append("total " + "  ".join(f"{total:>{width}}" for total in totals))
+        if self.hands and self.hands[0].number > 1:
+            rows.append(f"(hands before {self.hands[0].number} were not seen by this window)")
+        if self.biggest is not None:
+            points, seat, tile, hand = self.biggest
+            rows.append(f"Biggest play: {names[seat]}, {tile} for {points} in hand {hand}")
+        return rows
+
+    @staticmethod
+    def _how(line: HandLine, names: Sequence[str]) -> str:
+        ended = line.ended
+        if ended is None:
+            return "in play"
+        if ended.kind == "domino" and ended.by is not None:
+            return f"{names[ended.by]} went out"
+        if ended.kind == "blocked":
+            return "blocked"
+        return "match won mid-hand"
+
+
+def explain_hand(event: HandEnded, names: Sequence[str], rules: Rules) -> list[str]:
+    """How a hand's end was counted: pips per side, the sum counted, the rounding, the points."""
+    sides = side_names(names, rules)
+    pips = [0] * rules.sides
+    for seat, count in enumerate(event.pips):
+        pips[side_of(seat, rules)] += count
+    by = names[event.by] if event.by is not None and event.by < len(names) else "?"
+    if event.kind == "won":
+        return [f"{by} reached the target: the pips left were not counted."]
+    held = ", ".join(f"{name} {count}" for name, count in zip(sides, pips, strict=False))
+    opening = f"{by} went out." if event.kind == "domino" else "The hand is blocked."
+    rows = [f"{opening} Pips left: {held}."]
+    gains = [(sides[index], points) for index, points in enumerate(event.points) if points]
+    if rules.end_scoring == "penalty":
+        losses = ", ".join(
+            f"{sides[index]} {count} → {round5(count)}" for index, count in enumerate(pips) if count
+        )
+        rows.append(f"Each loses their own pips, rounded to 5: {losses or 'nobody holds any'}.")
+    elif gains:
+        for name, points in gains:
+            counted = _counted_for(name, sides, pips, event, rules)
+            rows.append(f"{counted} → rounded to 5: {name} scores {points}.")
+    else:
+        rows.append("Nobody scores (the fewest pips are tied).")
+    return rows
+
+
+def _counted_for(
+    name: str, sides: list[str], pips: list[int], event: HandEnded, rules: Rules
+) -> str:
+    """The sum a side scored on, written out: "Bot 1 12 + Cid 3 = 15"."""
+    index = sides.index(name)
+    others = [(sides[other], pips[other]) for other in range(len(sides)) if other != index]
+    if event.kind == "blocked" and rules.players == 3 and not rules.partnership:
+        tied = [side for side in range(3) if pips[side] == pips[index]]
+        if len(tied) == 2:
+            third = next(side for side in range(3) if side not in tied)
+            return f"{sides[third]}'s {pips[third]} pips shared by two: {pips[third] / 2:g}"
+    total = sum(count for _, count in others)
+    written = " + ".join(f"{other} {count}" for other, count in others)
+    return f"{written} = {total}" if len(others) > 1 else f"{written} pips"

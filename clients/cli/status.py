@@ -1,0 +1,201 @@
+"""The rows just above the prompt and the panels that take the log's place: pure, like `render`.
+
+The notice (the latest error, hint or connection note) and the status line (whose turn, what to
+type, the turn clock, the end question with what each end would make); the hand's result until
+the player presses Enter, and `/ends` (what each playable tile would make at each end).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+
+from rich.style import Style
+from rich.text import Text
+
+from clients.cli.commands import Ask
+from clients.cli.placing import total_after
+from clients.cli.scoreboard import explain_hand, side_names
+from clients.cli.state import Notice, TableState, display_names
+from clients.cli.styles import DULL, NOTICE_STYLES, rule, scoring
+from protocol.views import GameView, MatchEnded, RoomView, describe
+
+#: The server's default wait before a bot plays an away player's turn (no turn clock).
+AWAY_SECONDS = 60
+
+
+def end_choices(game: GameView, tile: str, ends: Sequence[str], short: bool = False) -> str:
+    """What each end would make: "west (w) → 10 ★, east (e) → 7" ("w → 10 ★, e → 7" if short)."""
+    shown = []
+    for end in ends:
+        total = total_after(game.layout, tile, end)
+        where = end[0] if short else f"{end} ({end[0]})"
+        shown.append(f"{where} → {total}{' ★' if scoring(total) else ''}")
+    return ", ".join(shown)
+
+
+def only_end(game: GameView, tile: str) -> str | None:
+    """The end a tile played with no end named goes to (None for a lead)."""
+    if not game.layout.line:
+        return None
+    pips = {int(pip) for pip in tile.split("-")}
+    ends = game.ends
+    matching = [
+        name
+        for name, number in (
+            ("east", ends.east),
+            ("west", ends.west),
+            ("north", ends.north),
+            ("south", ends.south),
+        )
+        if number is not None and number in pips
+    ]
+    return matching[0] if matching else None
+
+
+def ends_rows(state: TableState) -> list[str]:
+    """Every playable tile with the total each of its ends would make (for /ends)."""
+    game = state.game
+    if game is None or not state.my_turn():
+        return ["What each tile would score shows on your turn."]
+    by_tile: dict[str, list[str | None]] = {}
+    for spec in game.legal:
+        if spec.tile is not None:
+            by_tile.setdefault(spec.tile, []).append(spec.end)
+    numbers = state.numbers
+    rows = []
+    for tile, ends in sorted(by_tile.items(), key=lambda item: numbers.get(item[0], 0)):
+        if ends == [None]:
+            end = only_end(game, tile)
+            total = total_after(game.layout, tile, end)
+            where = f"{end} ({end[0]}) " if end is not None else ""
+            what = f"{where}→ {total}{' ★' if scoring(total) else ''}"
+        else:
+            what = end_choices(game, tile, [end for end in ends if end is not None])
+        rows.append(f"{numbers.get(tile, '?'):>3}  {tile}: {what}")
+    return rows or ["No tile can be played: you draw or pass."]
+
+
+def result_rows(state: TableState, view: RoomView, width: int) -> list[Text]:
+    """The last hand's result (and the match summary once it is over), until Enter is pressed."""
+    names = display_names(view)
+    rows: list[Text] = []
+    if state.result is not None:
+        number = state.result_hand if state.result_hand is not None else "?"
+        rows.append(rule(width, f"hand {number} result · Enter to go on"))
+        rows += [
+            Text(" " + line, Style(bold=True))
+            for line in explain_hand(state.result, names, view.rules)
+        ]
+    if state.match_over:
+        rows.append(rule(width, "the match · Enter to go on"))
+        rows += [Text(" " + line) for line in state.scoreboard.rows(names, view.rules)]
+    for row in rows:
+        row.truncate(width, overflow="ellipsis")
+    return rows
+
+
+def notice_row(notice: Notice | None, width: int) -> list[Text]:
+    """The latest notice (an error in words, a hint, a connection note), if any."""
+    if notice is None:
+        return []
+    mark = {"error": "✗ ", "hint": "", "info": ""}[notice.kind]
+    text = Text(f" {mark}{notice.text}", NOTICE_STYLES[notice.kind])
+    text.truncate(width, overflow="ellipsis")
+    return [text]
+
+
+def status(view: RoomView, state: TableState, pending: Ask | None) -> Text:
+    """One line saying what happens now and what to type."""
+    names = display_names(view)
+    game = view.game
+    if not state.online:
+        return Text(" Not connected: the table is as it was when the connection dropped", DULL)
+    if pending is not None:
+        if game is not None and state.my_turn():
+            choices = end_choices(game, pending.tile, pending.ends, short=True)
+            return Text(f" {pending.tile} on {choices}: which end?", Style(bold=True))
+        return Text(" " + pending.question, Style(bold=True))
+    if view.phase == "waiting":
+        return _waiting_status(view)
+    if game is None:
+        return Text(" ")
+    if view.phase == "finished" or game.over:
+        teams = view.rules.partnership
+        verdict = describe(MatchEnded(winner=game.winner), names, teams).replace("team ", "Team ")
+        sides = side_names(names, view.rules)
+        scores = ", ".join(
+            f"{side} {score}" for side, score in zip(sides, game.scores, strict=False)
+        )
+        after = (
+            " /rematch, /save FILE or /quit" if view.you == view.host else " /save FILE or /quit"
+        )
+        return Text.assemble(
+            (f" {verdict}: {scores}.", Style(bold=True, color="green")), (after, DULL)
+        )
+    if state.result is not None and not state.my_turn():
+        return Text(f" Press Enter to go on (hand {state.result_hand}'s result is above)", DULL)
+    left = seconds_left(state, view)
+    if state.my_turn():
+        line = _your_turn(game, state)
+        if left is not None and view.rules.turn_seconds is not None:
+            line.append(f" · {left} s left", Style(bold=True, color="red" if left <= 10 else None))
+        return line
+    if game.turn is None:
+        return Text(" ")
+    seat = view.seats[game.turn]
+    who = names[game.turn]
+    if seat is not None and not seat.connected:
+        when = f"in {left} s" if left is not None and left > 0 else "now"
+        return Text(f" {who} is away: a bot plays for them {when} unless they come back", DULL)
+    clock = f" ({left} s left)" if left is not None and view.rules.turn_seconds else ""
+    return Text(f" {who} to play…{clock}", DULL)
+
+
+def seconds_left(state: TableState, view: RoomView) -> int | None:
+    """Seconds before the turn's clock runs out (or an away player's stand-in plays), if any.
+
+    Counted from when this client saw the turn begin, so it may run a little late."""
+    rules = view.rules
+    game = view.game
+    if state.turn_since is None or game is None or game.turn is None:
+        return None
+    seat = view.seats[game.turn]
+    away = seat is not None and seat.kind == "human" and not seat.connected
+    limit = rules.turn_seconds or (AWAY_SECONDS if away else None)
+    if limit is None:
+        return None
+    return max(0, math.ceil(limit - (time.monotonic() - state.turn_since)))
+
+
+def _your_turn(game: GameView, state: TableState) -> Text:
+    numbered = state.numbered_hand()
+    playable = [
+        str(number) for number, tile in numbered if any(spec.tile == tile for spec in game.legal)
+    ]
+    if not game.layout.line:
+        what = "lead any tile"
+    elif len(playable) == 1:
+        what = f"play {playable[0]}"
+    else:
+        what = f"play {', '.join(playable[:-1])} or {playable[-1]}"
+    return Text.assemble(
+        (" Your turn", Style(bold=True, color="green")),
+        f": {what}",
+        (" (its number, or the tile: 5-3)", DULL),
+    )
+
+
+def _waiting_status(view: RoomView) -> Text:
+    free = sum(1 for seat in view.seats if seat is None)
+    if view.you is not None and view.you == view.host:
+        if free:
+            return Text.assemble(
+                (f" {free} free seat{'s' if free != 1 else ''}", Style(bold=True)),
+                ": wait for friends, or /bots fill to seat bots; then /start",
+            )
+        return Text.assemble(
+            (" Every seat is taken", Style(bold=True)), ": /start deals the first hand"
+        )
+    return Text(" Waiting for the host to start the match", DULL)

@@ -1,0 +1,39 @@
+"""`allfives watch URL ROOM`: watch a room's match without a seat (anyone may watch)."""
+
+from __future__ import annotations
+
+import argparse
+
+from clients.cli import local
+from clients.cli.app import App
+from clients.cli.connection import Connection
+from clients.cli.seats import normalize_url
+from clients.cli.state import TableState
+from protocol import messages as msg
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options of `allfives watch`."""
+    parser.add_argument(
+        "url", type=local.server_url, help="the server, e.g. ws://192.168.1.20:8765"
+    )
+    parser.add_argument("room", help="the room code")
+    local.add_name_argument(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Watch until you quit; returns the exit status."""
+    local.keep_logs_off_screen()
+    return local.interruptible(watch(args), "allfives watch")
+
+
+def plan(url: str, room: str, name: str) -> tuple[Connection, list[msg.ClientMessage]]:
+    """The connection and its first message: spectate the room."""
+    connection = Connection(normalize_url(url), name, TableState())
+    return connection, [msg.Spectate(room=room.strip().upper())]
+
+
+async def watch(args: argparse.Namespace) -> int:
+    """Connect, watch, and leave when told."""
+    connection, first = plan(args.url, args.room, args.name or local.default_name())
+    return await App(connection, quiet=True).run(first)

@@ -1,0 +1,135 @@
+"""The table's own behaviour against a real server: the bell on your turn (not with --quiet),
+/save writing a record `allfives replay` reads, and /rematch dealing at once in `play`."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from pathlib import Path
+
+from rich.console import Console
+from test_client_state import TIMEOUT, server, wait_until  # noqa: F401
+
+from clients.cli.app import BELL, App
+from clients.cli.connection import Connection
+from clients.cli.state import TableState
+from protocol import messages as msg
+from protocol.records import check_record, decode_record
+from protocol.rules import RoomRules
+from server.app import Server
+
+OPENING: list[msg.ClientMessage] = [
+    msg.CreateRoom(rules=RoomRules(players=2, target=15, public=False)),
+    msg.AddBot(level="easy"),
+    msg.Start(),
+]
+
+
+def terminal_app(connection: Connection, **options: bool) -> tuple[App, io.StringIO]:
+    screen = io.StringIO()
+    app = App(connection, output=screen, remote=False, **options)
+    app.console = Console(file=screen, force_terminal=True, width=80, height=24)
+    return app, screen
+
+
+async def play_to_the_end(connection: Connection) -> None:
+    """Play the first legal move whenever it is this seat's turn, until the match is over."""
+    state = connection.state
+    asked: int | None = None
+    while not ((view := state.view) is not None and view.phase == "finished"):
+        game = state.game
+        if state.my_turn() and game is not None and asked != state.seq:
+            asked = state.seq
+            move = game.legal[0]
+            if move.pass_ or move.tile is None:
+                await connection.send(msg.Pass())
+            else:
+                await connection.send(msg.Play(tile=move.tile, end=move.end))
+        await asyncio.sleep(0.01)
+
+
+async def test_the_bell_rings_once_when_the_turn_comes_and_never_when_quiet(
+    server: Server,  # noqa: F811
+) -> None:
+    for quiet in (False, True):
+        connection = Connection(server.url, "Ann", TableState())
+        running = asyncio.create_task(connection.run(OPENING))
+        await wait_until(connection.state.my_turn)
+        app, screen = terminal_app(connection, quiet=quiet)
+        app.paint()
+        app.paint()
+        assert screen.getvalue().count(BELL) == (0 if quiet else 1)
+        await connection.close()
+        await asyncio.wait_for(running, TIMEOUT)
+
+
+async def test_save_writes_the_match_record_and_rematch_deals_at_once_in_play(
+    server: Server,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    connection = Connection(server.url, "Ann", TableState())
+    running = asyncio.create_task(connection.run(OPENING))
+    await wait_until(lambda: connection.ready.is_set())
+    app, _ = terminal_app(connection, deal_at_once=True)
+    await asyncio.wait_for(play_to_the_end(connection), TIMEOUT * 3)
+    target = tmp_path / "match.json"
+    assert await app.handle(f"/save {target}")
+    notice = connection.state.notice
+    assert notice is not None and notice.text.startswith("Saved the match record to")
+    record = decode_record(target.read_bytes())
+    check_record(record)
+    assert record.rules.target == 15 and record.hands
+    assert await app.handle("/rematch")
+    await wait_until(lambda: (v := connection.state.view) is not None and v.phase == "playing")
+    await connection.close()
+    await asyncio.wait_for(running, TIMEOUT)
+
+
+async def test_in_play_the_bots_wait_while_a_hands_result_is_on_screen(
+    server: Server,  # noqa: F811
+) -> None:
+    held = server.bots_may_play
+
+    def hold(shown: bool) -> None:
+        (held.clear if shown else held.set)()
+
+    opening: list[msg.ClientMessage] = [
+        msg.CreateRoom(rules=RoomRules(players=3, target=500, public=False)),
+        msg.AddBot(level="easy"),
+        msg.AddBot(level="easy"),
+        msg.Start(),
+    ]
+    connection = Connection(server.url, "Ann", TableState())
+    running = asyncio.create_task(connection.run(opening))
+    app, _ = terminal_app(connection)
+    app.on_result = hold
+    state = connection.state
+
+    async def play_until_a_hand_ends() -> None:
+        asked: int | None = None
+        while state.result is None:
+            game = state.game
+            if state.my_turn() and game is not None and asked != state.seq:
+                asked = state.seq
+                move = game.legal[0]
+                await connection.send(msg.Play(tile=move.tile, end=move.end))
+            await asyncio.sleep(0.01)
+
+    await asyncio.wait_for(play_until_a_hand_ends(), TIMEOUT)
+    app.paint()
+    assert not held.is_set()
+    game = state.game
+    assert game is not None
+    if game.turn == 0:  # Ann leads the next hand: after her lead it is a bot's turn
+        await wait_until(lambda: bool(state.game and state.game.legal))
+        lead = state.game.legal[0] if state.game else None
+        assert lead is not None and lead.tile is not None
+        await connection.send(msg.Play(tile=lead.tile))
+        await wait_until(lambda: state.game is not None and state.game.turn == 1)
+    seq = state.seq
+    assert state.game is not None and state.game.turn != 0 and held.is_set() is False
+    assert await app.handle("")
+    assert held.is_set() and state.result is None
+    await wait_until(lambda: state.seq != seq)
+    await connection.close()
+    await asyncio.wait_for(running, TIMEOUT)

@@ -1,0 +1,68 @@
+"""Every bad option or setting is one line on stderr and a non-zero status, never a traceback."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+
+import pytest
+from test_client_state import TIMEOUT, server  # noqa: F401
+
+from clients.cli.connection import Connection, Fatal
+from clients.cli.state import TableState
+from server.app import Server
+
+
+def allfives(*args: str) -> subprocess.CompletedProcess[str]:
+    """Run the command with no terminal attached."""
+    return subprocess.run(
+        [sys.executable, "-m", "allfives.cli", *args],
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=60,
+        env={**os.environ, "COLUMNS": "100"},
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["host", "--port", "99999"], "'99999' is not a port"),
+        (["serve", "--port", "99999"], "'99999' is not a port"),
+        (["serve", "--rate", "-1"], "'-1' is not above zero"),
+        (["play", "--teams", "--players", "2"], "--teams needs 4 players, not 2"),
+        (["play", "--turn-seconds", "2"], "'2' is not a number of seconds from 5 to 3600"),
+        (["play", "--bots", "easy,hard"], "--bots names 2 levels for 1 bot seats"),
+        (["join", "http://example.org:8765"], "the game server speaks ws://example.org:8765"),
+        (["rooms", "https://example.org"], "the game server speaks wss://example.org"),
+        (["play"], "allfives play: needs a terminal"),
+        (["watch", "ws://127.0.0.1:1", "ABCD"], "allfives watch: needs a terminal"),
+    ],
+)
+def test_a_bad_option_is_one_line_and_a_non_zero_status(args: list[str], said: str) -> None:
+    done = allfives(*args)
+    assert done.returncode != 0
+    assert said in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert "Traceback" not in done.stderr
+
+
+async def test_wss_to_a_plain_server_says_to_try_ws(server: Server) -> None:  # noqa: F811
+    url = server.url.replace("ws://", "wss://")
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "allfives.cli",
+        "rooms",
+        url,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    _, err = await asyncio.wait_for(process.communicate(), TIMEOUT)
+    assert process.returncode == 1 and "try ws://" in err.decode()
+    assert len(err.decode().strip().splitlines()) == 1, err
+    with pytest.raises(Fatal, match=r"TLS handshake failed \(a plain server\? try ws://"):
+        await asyncio.wait_for(Connection(url, "Ann", TableState()).run(), TIMEOUT)

@@ -1,0 +1,123 @@
+"""How hands and matches are told: the count at a hand's end in the words of docs/rules.md 7, the
+scoreboard by hand, and the ends total a play would make (docs/rules.md 6, worked examples)."""
+
+from __future__ import annotations
+
+import pytest
+from test_client_commands import cross_view
+from test_client_render import state_of
+
+from clients.cli.placing import ends_total, total_after
+from clients.cli.scoreboard import Scoreboard, explain_hand, round5
+from clients.cli.status import ends_rows
+from protocol.rules import Rules
+from protocol.views import HandEnded, HandStarted, Layout, Played
+
+TWO = ["Ann", "Bot 1"]
+THREE = ["Ann", "Bo", "Cy"]
+FOUR = ["Ann", "Bo", "Cid", "Di"]
+
+
+@pytest.mark.parametrize(
+    ("value", "rounded"), [(7, 5), (8, 10), (12, 10), (13, 15), (6.5, 5), (7.5, 10), (0, 0)]
+)
+def test_round5_is_to_the_nearest_five_halves_up(value: float, rounded: int) -> None:
+    assert round5(value) == rounded
+
+
+def test_going_out_shows_the_pips_counted_their_rounding_and_the_points() -> None:
+    ended = HandEnded(kind="domino", by=0, points=[10, 0], pips=[0, 12])
+    assert explain_hand(ended, TWO, Rules(players=2)) == [
+        "Ann went out. Pips left: Ann 0, Bot 1 12.",
+        "Bot 1 12 pips → rounded to 5: Ann scores 10.",
+    ]
+
+
+def test_a_blocked_three_player_tie_shows_the_third_players_pips_shared() -> None:
+    ended = HandEnded(kind="blocked", by=None, points=[5, 5, 0], pips=[3, 3, 13])
+    rows = explain_hand(ended, THREE, Rules(players=3))
+    assert rows[0] == "The hand is blocked. Pips left: Ann 3, Bo 3, Cy 13."
+    assert rows[1:] == [
+        "Cy's 13 pips shared by two: 6.5 → rounded to 5: Ann scores 5.",
+        "Cy's 13 pips shared by two: 6.5 → rounded to 5: Bo scores 5.",
+    ]
+
+
+def test_a_blocked_partnership_adds_each_teams_pips() -> None:
+    ended = HandEnded(kind="blocked", by=None, points=[20, 0], pips=[4, 9, 7, 9])
+    rows = explain_hand(ended, FOUR, Rules(players=4))
+    assert rows[0] == (
+        "The hand is blocked. Pips left: Team A (Ann & Cid) 11, Team B (Bo & Di) 18."
+    )
+    assert rows[1] == "Team B (Bo & Di) 18 pips → rounded to 5: Team A (Ann & Cid) scores 20."
+
+
+def test_the_penalty_variant_shows_what_each_loses() -> None:
+    ended = HandEnded(kind="domino", by=0, points=[0, -10], pips=[0, 8])
+    rows = explain_hand(ended, TWO, Rules(players=2, end_scoring="penalty"))
+    assert rows[1] == "Each loses their own pips, rounded to 5: Bot 1 8 → 10."
+
+
+def test_a_match_won_mid_hand_claims_no_pips_counted() -> None:
+    ended = HandEnded(kind="won", by=1, points=[0, 0], pips=[9, 4])
+    assert explain_hand(ended, TWO, Rules(players=2)) == [
+        "Bot 1 reached the target: the pips left were not counted."
+    ]
+
+
+def test_the_scoreboard_has_a_row_per_hand_totals_and_the_biggest_play() -> None:
+    rules = Rules(players=2)
+    board = Scoreboard()
+    events = [
+        HandStarted(number=1, leader=0),
+        Played(seat=0, tile="5-5", end=None, total=10, points=10),
+        Played(seat=1, tile="5-0", end="east", total=5, points=5),
+        HandEnded(kind="domino", by=0, points=[15, 0], pips=[0, 16]),
+        HandStarted(number=2, leader=1),
+        Played(seat=1, tile="6-4", end=None, total=10, points=10),
+        HandEnded(kind="blocked", by=None, points=[0, 5], pips=[9, 4]),
+    ]
+    for event in events:
+        board.take(event, rules)
+    rows = board.rows(TWO, rules)
+    assert rows[0].split() == ["hand", "Ann", "Bot", "1", "how", "it", "ended"]
+    assert rows[1].split() == ["1", "25", "5", "Ann", "went", "out"]
+    assert rows[2].split() == ["2", "0", "15", "blocked"]
+    assert rows[3].split() == ["total", "25", "20"]
+    assert rows[4] == "Biggest play: Ann, 5-5 for 10 in hand 1"
+
+
+@pytest.mark.parametrize(
+    ("layout", "tile", "end", "total"),
+    [
+        (Layout(), "5-5", None, 10),
+        (Layout(line=[[5, 5]], spinner=0), "5-3", "east", 13),
+        (Layout(line=[[5, 5], [5, 3]], spinner=0), "5-2", "west", 5),
+        (Layout(line=[[2, 5], [5, 5], [5, 3]], spinner=1), "3-3", "east", 8),
+        (Layout(line=[[2, 5], [5, 5], [5, 3], [3, 3]], spinner=1), "5-1", "north", 9),
+        (Layout(), "6-4", None, 10),
+        (Layout(line=[[6, 4]]), "4-4", "east", 14),
+        (Layout(line=[[6, 4], [4, 4]], spinner=1), "4-2", "east", 8),
+        (Layout(line=[[6, 4], [4, 4], [4, 2]], spinner=1), "4-1", "north", 9),
+        (Layout(line=[[6, 4], [4, 4], [4, 2]], spinner=1, north=[[4, 1]]), "4-0", "south", 9),
+        (Layout(), "6-6", None, 12),
+        (Layout(), "0-0", None, 0),
+    ],
+)
+def test_the_total_a_play_would_make_follows_the_worked_examples(
+    layout: Layout, tile: str, end: str | None, total: int
+) -> None:
+    assert total_after(layout, tile, end) == total
+
+
+def test_the_layout_itself_counts_like_the_server() -> None:
+    assert ends_total(Layout(line=[[3, 5], [5, 5], [5, 1]], spinner=1, north=[[5, 5]])) == 14
+
+
+def test_ends_lists_every_playable_tile_with_what_it_would_make() -> None:
+    state = state_of(cross_view())
+    assert ends_rows(state) == [
+        "  1  5-1: west (w) → 2, east (e) → 10 ★",
+        "  2  5-4: west (w) → 5 ★",
+        "  3  6-3: north (n) → 9, south (s) → 9",
+    ]

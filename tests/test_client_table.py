@@ -1,0 +1,145 @@
+"""The table through a match: results stay until read, tile numbers stay put, old errors go,
+a stand-in's plays are marked, the clock counts, and the screen's size is used or said too small."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from test_client_commands import make_view
+from test_client_render import screen, state_of
+
+from clients.cli import join
+from clients.cli.render import render
+from clients.cli.state import TableState
+from protocol import messages as msg
+from protocol.patch import diff, to_builtins
+from protocol.rules import RoomRules
+from protocol.views import (
+    AnyEvent,
+    ChatLine,
+    HandEnded,
+    HandStarted,
+    Layout,
+    Played,
+    RoomView,
+    SeatInfo,
+)
+
+
+def change(state: TableState, after: RoomView | dict[str, Any], *events: AnyEvent) -> None:
+    """Send the state the patch that takes it to `after`, with `events`."""
+    before = state.sync.document
+    assert before is not None and state.seq is not None
+    document = after if isinstance(after, dict) else to_builtins(after)
+    state.receive(msg.Patch(seq=state.seq + 1, ops=diff(before, document), events=list(events)))
+
+
+def plain(state: TableState, width: int = 80, height: int = 24) -> str:
+    body, footer = render(state, width - 1, height - 1)
+    return "\n".join(row.plain for row in [*body, *footer])
+
+
+def test_a_hands_result_stays_with_its_count_until_the_player_presses_enter() -> None:
+    state = state_of(make_view(history=[HandStarted(number=1, leader=0)]))
+    ended = HandEnded(kind="domino", by=0, points=[10, 0], pips=[0, 12])
+    after = to_builtins(make_view(hand=["6-6"], turn=1, legal=[]))
+    after["game"]["hand_number"] = 2
+    change(state, after, ended, HandStarted(number=2, leader=1))
+    # A bot leads at once: the result is still there.
+    after["game"]["history"] = [to_builtins(HandStarted(number=2, leader=1))]
+    change(state, after, Played(seat=1, tile="6-4", end=None, total=10, points=10))
+    shown = plain(state)
+    assert "hand 1 result · Enter to go on" in shown
+    assert "Ann went out. Pips left: Ann 0, Bot 1 12." in shown
+    assert "Bot 1 12 pips → rounded to 5: Ann scores 10." in shown
+    assert state.dismiss_result()
+    shown = plain(state)
+    assert "Enter to go on" not in shown and "Bot 1 led 6-4: total 10, scores 10" in shown
+
+
+def test_tile_numbers_stay_put_through_a_hand_and_drawn_tiles_are_marked() -> None:
+    table = Layout(line=[[6, 6]], spinner=0)
+    state = state_of(make_view(hand=["5-3", "6-6", "4-1", "2-0"], turn=1, legal=[]))
+    assert state.numbered_hand() == [(1, "5-3"), (2, "6-6"), (3, "4-1"), (4, "2-0")]
+    change(state, make_view(hand=["5-3", "4-1", "2-0", "3-3"], turn=0, layout=table))
+    assert state.numbered_hand() == [(1, "5-3"), (3, "4-1"), (4, "2-0"), (5, "3-3")]
+    assert state.fresh == {"3-3"}
+    rows = plain(state).splitlines()
+    numbers = next(index for index, row in enumerate(rows) if "your tiles" in row) + 1
+    assert rows[numbers].split() == ["1", "3", "4", "5*"]
+    assert rows[numbers + 1].split() == ["[5|3]", "[4|1]", "[2|0]", "[3|3]"]
+    assert "Your turn: play 1, 3, 4 or 5" in rows[-1]
+    assert state.tile_numbered()[5] == "3-3"
+
+
+def test_an_old_error_goes_once_the_game_moves_on_but_not_for_a_chat_line() -> None:
+    state = state_of(make_view(turn=1, legal=[]))
+    state.say("Refused (play): it is Bot 1's turn", "error")
+    view = make_view(turn=1, legal=[])
+    view.chat = [ChatLine(seat=1, name="Bot 1", text="hi")]
+    change(state, view, ChatLine(seat=1, name="Bot 1", text="hi"))
+    assert state.notice is not None
+    change(state, make_view(turn=0), Played(seat=1, tile="6-4", end=None, total=10, points=10))
+    assert state.notice is None
+    assert "it is Bot 1's turn" not in plain(state)
+
+
+def test_a_stand_in_bots_play_is_marked_as_not_the_players_own() -> None:
+    femi = SeatInfo(seat=1, name="Femi", kind="human", connected=False)
+    seats = [SeatInfo(seat=0, name="Ann", kind="human"), femi]
+    state = state_of(make_view(seats=seats, turn=1, legal=[]))
+    assert "Femi is away: a bot plays for them in 60 s" in plain(state)
+    change(
+        state,
+        make_view(seats=seats, turn=0),
+        Played(seat=1, tile="6-4", end=None, total=10, points=10),
+    )
+    assert state.log[-1].text == (
+        "Femi led 6-4: total 10, scores 10 (a bot, standing in while they are away)"
+    )
+
+
+def test_the_turn_clock_counts_down_on_screen() -> None:
+    view = make_view()
+    view.rules = RoomRules(players=2, target=100, turn_seconds=30)
+    state = state_of(view)
+    assert state.turn_since is not None
+    state.turn_since = time.monotonic() - 12.5
+    assert "· 18 s left" in plain(state).splitlines()[-1]
+
+
+def test_a_big_terminal_shows_more_of_the_log_and_a_tiny_one_says_it_is_too_small() -> None:
+    view = make_view(hand=[f"{a}-{b}" for a, b in ((6, 6), (6, 5), (5, 5), (4, 1), (3, 0))])
+    state = state_of(view)
+    for number in range(40):
+        state.note(f"line {number}")
+    assert sum("line " in row for row in plain(state, 160, 50).splitlines()) > 30
+    crossed = make_view(hand=["6-6", "6-5", "5-5", "4-1", "3-0"], players=4)
+    assert crossed.game is not None
+    crossed.game.layout = Layout(line=[[4, 4], [4, 1], [1, 1]], spinner=2)
+    for width, height in ((40, 8), (40, 12), (40, 14), (60, 20)):
+        for shown in (view, crossed):
+            text = "\n".join(screen(shown, width=width, height=height))
+            whole = all(tile in text for tile in ("[6|6]", "[5|5]", "[3|0]", "Your turn"))
+            too_small = "The terminal is too small" in text
+            assert whole != too_small, text
+            assert too_small == (height == 8 or (shown is crossed and height == 12)), text
+
+
+def test_everyone_is_told_when_a_bot_takes_a_players_seat() -> None:
+    ann = SeatInfo(seat=0, name="Ann", kind="human")
+    femi = SeatInfo(seat=1, name="Femi", kind="human")
+    state = state_of(make_view(seats=[ann, femi], turn=1, legal=[]))
+    bot = SeatInfo(seat=1, name="bot:easy", kind="bot", level="easy")
+    change(state, make_view(seats=[ann, bot], turn=1, legal=[]))
+    assert state.log[-1].text == "an easy bot took Femi's seat 1"
+
+
+def test_join_without_a_code_and_private_opens_an_unlisted_room() -> None:
+    listed = [
+        msg.RoomSummary(code="BCDF", rules=RoomRules(players=2), seats=["Bo", None], free_seats=[1])
+    ]
+    assert join.choose_room(2)(listed) == [msg.Join(room="BCDF")]
+    opened = join.choose_room(3, private=True)(listed)
+    assert opened == [msg.CreateRoom(rules=RoomRules(players=3, public=False))]

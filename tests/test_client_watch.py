@@ -1,0 +1,79 @@
+"""Who can find and see a room: `host` rooms stay unlisted unless --public, `watch` spectates."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+
+from redis_server import RedisServer
+from test_client_state import TIMEOUT, server, wait_until  # noqa: F401
+
+from clients.cli import host, local, watch
+from clients.cli.commands import Refuse, interpret
+from clients.cli.connection import Connection
+from clients.cli.rooms import list_rooms
+from clients.cli.state import TableState
+from protocol import messages as msg
+from protocol.rules import RoomRules
+from server.app import Server, run_server
+
+
+def host_options(*argv: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    host.add_arguments(parser)
+    return parser.parse_args(list(argv))
+
+
+async def opened_by_host(url: str, *argv: str) -> tuple[Connection, asyncio.Task[None]]:
+    args = host_options(*argv)
+    rules = local.rules_from(args, public=args.public)
+    connection = Connection(url, "Hana", TableState())
+    running = asyncio.create_task(connection.run(host.first_messages(rules, args.bots)))
+    await wait_until(lambda: connection.ready.is_set())
+    return connection, running
+
+
+async def test_a_host_room_is_listed_only_with_public(server: Server) -> None:  # noqa: F811
+    private, first = await opened_by_host(server.url, "--players", "3", "--bots", "hard")
+    assert await list_rooms(server.url) == []
+    public, second = await opened_by_host(server.url, "--public")
+    listed = await list_rooms(server.url)
+    assert [room.code for room in listed] == [public.state.room]
+    view = private.state.view
+    assert view is not None and view.seats[2] is not None and view.seats[2].level == "hard"
+    for connection, task in ((private, first), (public, second)):
+        await connection.close()
+        await asyncio.wait_for(task, TIMEOUT)
+
+
+async def test_watch_follows_a_match_in_progress_without_a_seat(server: Server) -> None:  # noqa: F811
+    player = Connection(server.url, "Ann", TableState())
+    opening = [
+        msg.CreateRoom(rules=RoomRules(players=2, public=False)),
+        msg.AddBot(level="easy"),
+        msg.Start(),
+    ]
+    playing = asyncio.create_task(player.run(opening))
+    await wait_until(lambda: (v := player.state.view) is not None and v.phase == "playing")
+    assert player.state.room is not None
+    watcher, first = watch.plan(server.url, player.state.room.lower(), "Wes")
+    watching = asyncio.create_task(watcher.run(first))
+    await wait_until(lambda: watcher.ready.is_set())
+    view = watcher.state.view
+    assert view is not None and view.you is None and view.phase == "playing"
+    assert view.game is not None and view.game.hand is None
+    assert interpret("1", view) == Refuse("you are watching: only seated players play")
+    for connection, task in ((watcher, watching), (player, playing)):
+        await connection.close()
+        await asyncio.wait_for(task, TIMEOUT)
+
+
+async def test_host_with_redis_keeps_its_room_in_redis(redis_server: RedisServer) -> None:
+    args = host_options("--redis", redis_server.url, "--port", "0")
+    config = host.server_config(args)
+    assert config.host == "127.0.0.1"
+    async with run_server(config) as running:
+        connection, task = await opened_by_host(running.url, "--redis", redis_server.url)
+        assert connection.state.room in await running.store.room_codes()
+        await connection.close()
+        await asyncio.wait_for(task, TIMEOUT)
