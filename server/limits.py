@@ -1,4 +1,4 @@
-"""Limits that keep one client from hurting others: a token bucket per connection, caps per address."""
+"""Limits that keep one client from hurting others: token buckets, caps per address and in all."""
 
 from __future__ import annotations
 
@@ -47,3 +47,64 @@ class PerAddress:
         self.counts[address] -= 1
         if self.counts[address] <= 0:
             del self.counts[address]
+
+
+class LookupBudget:
+    """Failed room lookups per address: `burst` at once, then `per_minute`; none beyond.
+
+    A lookup that finds no room (or no such seat) costs one; an address with nothing left gets
+    `rate_limited` for every lookup until the budget refills, whether the room exists or not.
+    Addresses whose budget is full again are forgotten, so memory stays bounded by the guessers.
+    """
+
+    def __init__(self, burst: int, per_minute: float) -> None:
+        self.burst = burst
+        self.rate = per_minute / 60.0
+        self.spent: dict[str, tuple[float, float]] = {}
+
+    def _left(self, address: str, now: float) -> float:
+        tokens, updated = self.spent.get(address, (float(self.burst), now))
+        return min(float(self.burst), tokens + (now - updated) * self.rate)
+
+    def wait(self, address: str, now: float) -> float:
+        """Seconds until the address may look up a room again (0 when it may now)."""
+        left = self._left(address, now)
+        if left >= 1.0:
+            return 0.0
+        return (1.0 - left) / self.rate if self.rate > 0 else float("inf")
+
+    def charge(self, address: str, now: float) -> None:
+        """Count one failed lookup against the address."""
+        self.spent[address] = (max(0.0, self._left(address, now) - 1.0), now)
+        if len(self.spent) > 4096:
+            self.forget_full(now)
+
+    def forget_full(self, now: float) -> None:
+        """Drop the addresses whose budget has refilled."""
+        for address in [a for a in self.spent if self._left(a, now) >= self.burst]:
+            del self.spent[address]
+
+
+def method_refused(method: str) -> str | None:
+    """Why an HTTP request's method is refused (405), or None: only GET and HEAD are served."""
+    if method in ("GET", "HEAD"):
+        return None
+    return f"{method} is not served here: only GET and HEAD\n"
+
+
+def server_full(connections: int, max_connections: int) -> str | None:
+    """Why a new connection is refused (503) when `max_connections` are open, or None."""
+    if connections < max_connections:
+        return None
+    return f"the server is full ({max_connections} connections): try again later\n"
+
+
+def allowed_origins(setting: str | None) -> list[str | None] | None:
+    """The `Origin` headers accepted (None: any): a comma-separated list, and none at all.
+
+    Browsers always send `Origin`; other clients (the terminal client) send none and are let in.
+    """
+    if not setting:
+        return None
+    origins: list[str | None] = [part.strip() for part in setting.split(",") if part.strip()]
+    return [*origins, None]
