@@ -1,12 +1,12 @@
 """Room codes: short for public rooms (they are listed anyway), long for private ones.
 
-A private room is found only by its code, so its code is its secret: 12 letters of a 19-letter
-alphabet (no vowels, so no words; none that look like digits) is 19**12, about 2.2 * 10**15
+A private room is found only by its code, so its code is its secret: 14 letters of a 19-letter
+alphabet (no vowels, so no words; none that look like digits) is 19**14, about 8 * 10**17
 codes. Together with the budget of failed lookups per address (`server.limits.LookupBudget`) that
 puts guessing out of reach: `guessing_seconds` says how long.
 
-Lookups accept a code in any case, with dashes or spaces (`BCDF-GHJK-MNPQ`), so a long code can
-be read out in groups.
+Lookups accept a code in any case, with dashes or spaces (`BCDF-GHJK-MNPQ-RS`), so a long code can
+be read out in groups (at most 24 characters in all).
 """
 
 from __future__ import annotations
@@ -17,13 +17,13 @@ from collections.abc import Container
 
 ALPHABET = "BCDFGHJKMNPQRSTVWXZ"
 PUBLIC_LENGTH = 4
-PRIVATE_LENGTH = 12
+PRIVATE_LENGTH = 14
 #: What a stored room code may look like (anything else is no room without asking the store).
-_STORED = re.compile(r"[A-Z0-9]{1,16}")
+_STORED = re.compile(r"[A-Z0-9]{1,24}")
 
 
 def new_code(public: bool, taken: Container[str] = ()) -> str:
-    """A fresh random room code that is not in `taken`: 4 letters if public, 12 if private."""
+    """A fresh random room code that is not in `taken`: 4 letters if public, 14 if private."""
     length = PUBLIC_LENGTH if public else PRIVATE_LENGTH
     while True:
         code = "".join(secrets.choice(ALPHABET) for _ in range(length))

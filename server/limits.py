@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 from collections import Counter
 
 
@@ -54,7 +55,8 @@ class LookupBudget:
 
     A lookup that finds no room (or no such seat) costs one; an address with nothing left gets
     `rate_limited` for every lookup until the budget refills, whether the room exists or not.
-    Addresses whose budget is full again are forgotten, so memory stays bounded by the guessers.
+    An IPv6 address counts as its /64 network (one host holds a whole /64). Addresses whose
+    budget is full again are forgotten, so memory stays bounded by the guessers.
     """
 
     def __init__(self, burst: int, per_minute: float) -> None:
@@ -63,7 +65,7 @@ class LookupBudget:
         self.spent: dict[str, tuple[float, float]] = {}
 
     def _left(self, address: str, now: float) -> float:
-        tokens, updated = self.spent.get(address, (float(self.burst), now))
+        tokens, updated = self.spent.get(_network(address), (float(self.burst), now))
         return min(float(self.burst), tokens + (now - updated) * self.rate)
 
     def wait(self, address: str, now: float) -> float:
@@ -75,7 +77,7 @@ class LookupBudget:
 
     def charge(self, address: str, now: float) -> None:
         """Count one failed lookup against the address."""
-        self.spent[address] = (max(0.0, self._left(address, now) - 1.0), now)
+        self.spent[_network(address)] = (max(0.0, self._left(address, now) - 1.0), now)
         if len(self.spent) > 4096:
             self.forget_full(now)
 
@@ -108,3 +110,13 @@ def allowed_origins(setting: str | None) -> list[str | None] | None:
         return None
     origins: list[str | None] = [part.strip() for part in setting.split(",") if part.strip()]
     return [*origins, None]
+
+
+def _network(address: str) -> str:
+    """What a budget is kept for: an IPv4 address, or the /64 network of an IPv6 one."""
+    if ":" not in address:
+        return address
+    try:
+        return str(ipaddress.ip_network(f"{address}/64", strict=False))
+    except ValueError:
+        return address
