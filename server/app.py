@@ -29,12 +29,15 @@ docs/persistence.md, "Several server processes".
 Frames are written at once; a connection's send queue is its write buffer, bounded at
 `send_buffer` bytes: a client that does not read is closed (1008) instead of slowing its room.
 Frames above `max_size` bytes close the connection (1009); frames above the protocol's 4 KiB
-message limit get `too_large`. A token bucket (`rate` per second, `burst`) answers floods with
-`rate_limited` and closes the connection after `flood_limit` refusals in a row. Addresses are
-limited to `max_connections_per_ip` connections (HTTP 429 beyond) and `max_rooms_per_ip` open
-rooms (`trust_proxy`: the address a reverse proxy names). Compression is off by default: frames
-are small, and it costs memory per connection. `GET /healthz` and `GET /metrics` are served on
-the same port.
+message limit get `too_large`. A token bucket (`rate` per second, `burst`) answers each message
+of a flood with `rate_limited` and closes the connection after `flood_limit` refusals in a row.
+Addresses are limited to `max_connections_per_ip` connections (HTTP 429 beyond) and
+`max_rooms_per_ip` open rooms (`trust_proxy`: the address a reverse proxy names), the server to
+`max_connections` (HTTP 503). Compression is off by default: frames are small, and it costs
+memory per connection. `GET /healthz` and `GET /metrics` are served on the same port; only GET
+and HEAD are served, and only `/` upgrades to a WebSocket. The other limits (hello deadline,
+failed room lookups, seats of players gone, room chat, hints) are in docs/security.md, their
+logic in `server.limits`, `server.codes` and `server.hints`.
 """
 
 from __future__ import annotations

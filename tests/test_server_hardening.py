@@ -219,3 +219,16 @@ async def test_probes_answer_get_and_head_only() -> None:
             assert status == 405 and b"only GET and HEAD" in body
         status, _ = await http(server.port, "POST", "/metrics")
         assert status == 405
+
+
+def test_the_new_limits_are_serve_options() -> None:
+    import argparse
+
+    from server.serve import add_arguments, config_from
+
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    arguments = ["--max-connections", "50", "--allowed-origin", "https://play.example"]
+    config = config_from(parser.parse_args(arguments), {"ALLFIVES_RELEASE_SECONDS": "30"})
+    assert (config.max_connections, config.allowed_origin) == (50, "https://play.example")
+    assert (config.release_seconds, config.hello_seconds) == (30.0, 10.0)
