@@ -554,8 +554,10 @@ class Server:
 
             self.hint_desk.ask(connection, view, answer, refuse)
         elif isinstance(message, msg.Chat):
-            self._chat_allowed(self._current(connection))
-            await self._command(self._current(connection), connection, message)
+            live = self._current(connection)
+            if connection.seat is not None or live.room.rules.spectators_chat:
+                self._chat_allowed(live)  # lines the room refuses anyway do not count
+            await self._command(live, connection, message)
         else:
             await self._command(self._current(connection), connection, message)
 

@@ -52,6 +52,6 @@ def guessing_seconds(rooms: int, addresses: int, per_minute: float, length: int)
     `addresses` guess at once, each at `per_minute` failed lookups (the budget's refill rate); with
     `rooms` codes taken out of the space, the first hit comes after about space / (rooms + 1).
     """
-    space = len(ALPHABET) ** length
+    space: int = len(ALPHABET) ** length
     guesses = space / (max(0, rooms) + 1)
     return guesses / (addresses * per_minute) * 60.0

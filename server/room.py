@@ -296,6 +296,8 @@ class Room:
         self.state.links.pop(seat, None)
         if self.phase == "playing":
             held.connected = False
+            held.away_since = now
+            self._pass_host()
             self._arm_clock(now)
         else:
             self._free(seat)

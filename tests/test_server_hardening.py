@@ -232,3 +232,14 @@ def test_the_new_limits_are_serve_options() -> None:
     config = config_from(parser.parse_args(arguments), {"ALLFIVES_RELEASE_SECONDS": "30"})
     assert (config.max_connections, config.allowed_origin) == (50, "https://play.example")
     assert (config.release_seconds, config.hello_seconds) == (30.0, 10.0)
+
+
+async def test_refused_spectator_chat_does_not_use_up_the_rooms_chat() -> None:
+    async with run_server(fast_config(room_chat_rate=0.1, room_chat_burst=2)) as server:
+        host, guest = await seat_players(server.url, 2, 2)
+        heckler = await Client.open(server.url, "Heckler")
+        await heckler.request("spectate", room=host.room)
+        for _ in range(5):
+            assert (await heckler.error_for("chat", text="boo")).code == "invalid"
+        assert isinstance(await host.request("chat", text="hi"), msg.Ack)
+        assert isinstance(await guest.request("chat", text="hello"), msg.Ack)
