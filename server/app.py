@@ -527,7 +527,7 @@ class Server:
             await self._create(connection, message)
         elif isinstance(message, msg.Join | msg.Spectate):
             async with self._lookup(connection):
-                live = await self._room(message.room)
+                live = await self._find(message.room)
                 if connection.room is not None and connection.room is not live:
                     await self._leave_room(connection, disconnected=False)
                 await self._command(live, connection, message)
@@ -611,13 +611,12 @@ class Server:
             raise RoomError(errors.INVALID, "to resume a seat, give both room and token")
         async with self._lookup(connection):
             try:
-                live = await self._room(hello.room)
+                live = await self._find(hello.room)
             except RoomError as error:
                 # A room that does not exist answers as one where the token holds no seat.
-                code = codes.normalise(hello.room)
                 if error.code != errors.NO_SUCH_ROOM:
                     raise
-                raise RoomError(errors.BAD_TOKEN, _no_seat(code)) from None
+                raise RoomError(errors.BAD_TOKEN, _no_seat(codes.normalise(hello.room))) from None
             await self._resume(connection, live, hello)
 
     async def _resume(self, connection: Connection, live: LiveRoom, hello: msg.Hello) -> None:
@@ -628,7 +627,7 @@ class Server:
             if seat is None and self.cluster is not None and await self._behind(live):
                 seat = live.room.seat_of_token(hello.token)
             if seat is None:
-                raise RoomError(errors.BAD_TOKEN, _no_seat(live.room.code))
+                raise RoomError(errors.BAD_TOKEN, _no_seat(codes.normalise(hello.room)))
             for old in list(live.members.get(seat, ())):
                 live.discard(old)
                 old.room, old.seat = None, None
@@ -648,7 +647,7 @@ class Server:
             connection.room, connection.seat, connection.spectating = live, seat, False
             live.add(connection)
             connection.send_message(
-                msg.Joined(room=live.room.code, seat=seat, seat_token=hello.token, id=hello.id)
+                msg.Joined(room=live.room.join_code, seat=seat, seat_token=hello.token, id=hello.id)
             )
             for frame in live.feed.catch_up(live.room, seat, hello.last_seq):
                 connection.send(frame)
@@ -659,11 +658,9 @@ class Server:
                 errors.RATE_LIMITED,
                 f"an address may hold at most {self.config.max_rooms_per_ip} open rooms",
             )
-        public = message.rules.public
-        code = (
-            self._new_code(public) if self.cluster is None else await self._new_shared_code(public)
-        )
-        room = Room.create(code, message.rules, connection.address, time.time())
+        code = self._new_code() if self.cluster is None else await self._new_shared_code()
+        invite = None if message.rules.public else codes.new_invite()
+        room = Room.create(code, message.rules, connection.address, time.time(), invite)
         room.away_seconds = self.config.away_seconds
         live = LiveRoom(room, self.config.keep_patches)
         live.saved = room.to_bytes()
@@ -996,11 +993,11 @@ class Server:
         kept = sum(1 for live in self.rooms.values() if live.kept)
         log.info("process %s keeps %d rooms", cluster.id, kept)
 
-    async def _new_shared_code(self, public: bool) -> str:
+    async def _new_shared_code(self) -> str:
         """A room code no process uses, taken in Redis."""
         assert self.cluster is not None
         for _ in range(32):
-            code = self._new_code(public)
+            code = self._new_code()
             if await self.cluster.create(code):
                 return code
         raise StoreUnavailable("no free room code found")
@@ -1320,6 +1317,17 @@ class Server:
         live.touched = time.monotonic()
         return live
 
+    async def _find(self, text: str) -> LiveRoom:
+        """The room a client names: a public room's code, or a private one's code and invite."""
+        code, invite = codes.split(text)
+        try:
+            live = await self._room(code)
+        except RoomError as error:
+            raise RoomError(error.code, codes.missing(text)) from None
+        if not live.room.opens(invite):
+            raise RoomError(errors.NO_SUCH_ROOM, codes.missing(text))
+        return live
+
     def _require_open(self, live: LiveRoom) -> None:
         if self.rooms.get(live.room.code) is not live:
             raise RoomError(errors.NO_SUCH_ROOM, f"room {live.room.code} has closed")
@@ -1343,8 +1351,8 @@ class Server:
             if live.room.rules.public and live.room.phase == "waiting" and live.room.free_seats()
         ]
 
-    def _new_code(self, public: bool) -> str:
-        return codes.new_code(public, self.rooms)
+    def _new_code(self) -> str:
+        return codes.new_code(self.rooms)
 
     def _forget(self, live: LiveRoom) -> None:
         code = live.room.code

@@ -98,6 +98,7 @@ class RoomState(msgspec.Struct, kw_only=True):
     empty_since: float | None = None
     links: dict[int, str] = {}
     watchers: dict[str, int] = {}
+    invite: str | None = None
 
 
 @dataclass
@@ -157,14 +158,27 @@ class Room:
     # -- building and storing --------------------------------------------------------------
 
     @classmethod
-    def create(cls, code: str, rules: RoomRules, owner: str = "", now: float = 0.0) -> Room:
-        """An empty waiting room with these rules (RoomError `invalid` if the engine refuses them)."""
+    def create(
+        cls,
+        code: str,
+        rules: RoomRules,
+        owner: str = "",
+        now: float = 0.0,
+        invite: str | None = None,
+    ) -> Room:
+        """An empty waiting room with these rules (RoomError `invalid` if the engine refuses them).
+
+        `invite`: the secret that, with the code, finds a private room (`server.codes`).
+        """
         try:
             convert.engine_rules(rules)
         except RulesError as error:
             raise RoomError(errors.INVALID, f"rules: {error}") from None
         seats: list[SeatState | None] = [None] * rules.players
-        return cls(RoomState(code=code, rules=rules, seats=seats, owner=owner, empty_since=now))
+        state = RoomState(
+            code=code, rules=rules, seats=seats, owner=owner, empty_since=now, invite=invite
+        )
+        return cls(state)
 
     @classmethod
     def from_bytes(cls, data: bytes) -> Room:
@@ -188,6 +202,15 @@ class Room:
     def code(self) -> str:
         """The room code."""
         return self.state.code
+
+    @property
+    def join_code(self) -> str:
+        """What finds the room: its code, and for a private room `CODE-INVITE` (never listed)."""
+        return codes.handle(self.state.code, self.state.invite)
+
+    def opens(self, invite: str) -> bool:
+        """Whether `invite` (the letters after the code, as typed) finds this room."""
+        return codes.invite_fits(self.state.invite, invite)
 
     @property
     def seq(self) -> int:
@@ -585,20 +608,24 @@ class Room:
             raise RoomError(errors.INVALID, f"you already sit at seat {caller.seat} here")
         if message.seat is not None and message.seat >= self.rules.players:
             # The answer a room that does not exist gives: no probing for rooms by seat.
-            raise RoomError(errors.NO_SUCH_ROOM, codes.missing(self.code))
+            raise RoomError(errors.NO_SUCH_ROOM, codes.missing(message.room))
         name = message.name or caller.name
         seat, token = self.sit(name, message.seat, now, caller.via)
         if caller.spectating:
             self.watch(-1, now, caller.via)
         out.seat, out.token, out.spectating = seat, token, False
-        out.replies.append(msg.Joined(room=self.code, seat=seat, seat_token=token, id=message.id))
+        out.replies.append(
+            msg.Joined(room=self.join_code, seat=seat, seat_token=token, id=message.id)
+        )
 
     def _spectate(self, caller: Caller, message: msg.Spectate, now: float, out: Outcome) -> None:
         if caller.seat is not None or caller.spectating:
             raise RoomError(errors.INVALID, "you are already in this room")
         self.watch(+1, now, caller.via)
         out.spectating = True
-        out.replies.append(msg.Joined(room=self.code, seat=None, seat_token=None, id=message.id))
+        out.replies.append(
+            msg.Joined(room=self.join_code, seat=None, seat_token=None, id=message.id)
+        )
 
     def _leave(self, caller: Caller, message: msg.Leave, now: float, out: Outcome) -> None:
         if caller.seat is not None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from server_helpers import Client
 from test_server_play import fast_config
@@ -13,31 +15,43 @@ from server.app import run_server
 from server.limits import LookupBudget
 
 
-async def test_a_private_room_has_a_long_code_and_a_public_one_a_short_code() -> None:
+async def test_a_private_room_is_found_only_with_its_invite() -> None:
     async with run_server(fast_config()) as server:
         shy = await Client.open(server.url, "Shy")
-        await shy.request("create_room", rules={"players": 2, "public": False})
+        await shy.request("create_room", rules={"players": 3, "public": False})
         bold = await Client.open(server.url, "Bold")
         await bold.request("create_room", rules={"players": 2})
+        await shy.until(lambda m: isinstance(m, msg.Snapshot))
         assert shy.room is not None and bold.room is not None
-        assert len(shy.room) == codes.PRIVATE_LENGTH == 14
-        assert len(bold.room) == codes.PUBLIC_LENGTH == 4
-        assert set(shy.room + bold.room) <= set(codes.ALPHABET)
+        code, invite = shy.room.split("-")
+        assert len(code) == 4 and len(invite) == 10 and set(code + invite) <= set(codes.ALPHABET)
+        assert len(bold.room) == 4  # a public room needs no invite: it is listed anyway
+        # The table shows the short code; the invite is in no document.
+        assert shy.document["code"] == code and invite not in json.dumps(shy.document)
         friend = await Client.open(server.url, "Friend")
-        grouped = "-".join(shy.room[i : i + 4] for i in range(0, 14, 4)).lower()
-        joined = await friend.request("join", room=grouped)
+        for wrong in [code, f"{code}-{'B' * 10}", f"{code}-{invite[:-1]}"]:
+            error = await friend.error_for("join", room=wrong)
+            assert error.code == "no_such_room"
+            assert (await friend.error_for("spectate", room=wrong)).code == "no_such_room"
+        grouped = "-".join((shy.room.replace("-", ""))[i : i + 4] for i in range(0, 14, 4))
+        joined = await friend.request("join", room=grouped.lower())
         assert isinstance(joined, msg.Joined) and joined.room == shy.room
+        fan = await Client.open(server.url, "Fan")
+        assert isinstance(await fan.request("spectate", room=shy.room), msg.Joined)
+        back = await Client.open(server.url, "Friend", token=friend.token, room=shy.room)
+        resumed = await back.until(lambda m: isinstance(m, msg.Joined | msg.Error))
+        assert isinstance(resumed, msg.Joined) and resumed.room == shy.room
 
 
 async def test_a_seat_out_of_range_gets_the_answer_of_a_room_that_does_not_exist() -> None:
     async with run_server(fast_config()) as server:
         host = await Client.open(server.url, "Host")
-        await host.request("create_room", rules={"players": 2, "public": False})
+        await host.request("create_room", rules={"players": 2})
         assert host.room is not None
         await host.until(lambda m: isinstance(m, msg.Snapshot))
         prober = await Client.open(server.url, "Probe")
         there = await prober.error_for("join", room=host.room, seat=3)
-        missing = "Z" * len(host.room)
+        missing = "ZZZZ" if host.room != "ZZZZ" else "XXXX"
         not_there = await prober.error_for("join", room=missing, seat=3)
         assert there.code == not_there.code == "no_such_room"
         assert there.message.replace(host.room, missing) == not_there.message
@@ -55,12 +69,13 @@ async def test_failed_lookups_run_out_then_every_lookup_is_rate_limited() -> Non
         )
         await guesser.request("hello", version=msg.PROTOCOL_VERSION, name="Guess")
         answers = []
-        for guess in ["BCDFBCDFBCDFBC", "BCDF-BCDF-BCDF-BG", "QQQQ", "ZZZZ", "XXXX"]:
+        code = host.room.split("-")[0]
+        for guess in ["BCDFBCDFBCDFBC", "BCDF-BCDF-BCDF-BG", code, f"{code}-ZZZZZZZZZZ", "XXXX"]:
             answers.append((await guesser.error_for("spectate", room=guess)).code)
         assert answers == ["no_such_room"] * 5
         # The budget is spent: the room that exists gets the same answer as one that does not.
         right = await guesser.error_for("join", room=host.room)
-        wrong = await guesser.error_for("join", room="BCDFBCDFBCDFBH")
+        wrong = await guesser.error_for("join", room="BCDF-BCDFBCDFBH")
         assert right.code == wrong.code == "rate_limited"
         assert "try again in" in right.message
         # Another address (here: the host's) still finds the room.
@@ -71,15 +86,16 @@ async def test_failed_lookups_run_out_then_every_lookup_is_rate_limited() -> Non
 def test_guessing_a_private_code_takes_longer_than_any_attacker_waits() -> None:
     year = 365 * 24 * 3600
     # 10,000 private rooms open, 10,000 addresses each guessing at the default budget.
-    seconds = codes.guessing_seconds(10_000, 10_000, 10.0, codes.PRIVATE_LENGTH)
+    letters = codes.CODE_LENGTH + codes.INVITE_LENGTH
+    seconds = codes.guessing_seconds(10_000, 10_000, 10.0, letters)
     assert seconds > 1_000 * year
     # The old 4-letter codes fell in minutes to one address without a budget.
     assert codes.guessing_seconds(25, 1, 14_439, 4) < 60
 
 
-@pytest.mark.parametrize("typed", ["bcdf-ghjk-mnpq-rs", "BCDF GHJK MNPQ RS", "BcDfGhJkMnPqRs"])
-def test_a_code_is_read_in_any_case_with_dashes_or_spaces(typed: str) -> None:
-    assert codes.normalise(typed) == "BCDFGHJKMNPQRS"
+@pytest.mark.parametrize("typed", ["bcdf-ghjk-mnpq-rs", "BCDF GHJK MNPQ RS", "BcDf-GhJkMnPqRs"])
+def test_a_room_is_read_in_any_case_with_dashes_or_spaces(typed: str) -> None:
+    assert codes.split(typed) == ("BCDF", "GHJKMNPQRS")
 
 
 def test_an_ipv6_guesser_spends_one_budget_for_its_whole_network() -> None:
