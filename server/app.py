@@ -1365,11 +1365,10 @@ class Server:
             live.driver.cancel()
 
     async def _release_away(self) -> None:
-        """Free the seats of waiting rooms (kept here) whose player is gone `release_seconds`."""
+        """Players gone `release_seconds` from the rooms kept here: seats of waiting rooms freed,
+        hosts passed on."""
         after = self.config.release_seconds
         for live in [live for live in self.rooms.values() if live.kept]:
-            if live.room.phase != "waiting":
-                continue
 
             def release(room: Room) -> tuple[None, list[Any]]:
                 room.release_away(time.time(), after)

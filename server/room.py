@@ -286,7 +286,7 @@ class Room:
             name=name, kind="human", token_hash=token_hash(token), connected=True
         )
         self._link(seat, via)
-        if not self._host_here() or self.state.host == seat:
+        if self.state.host is None or self.seats[self.state.host] is None:
             self.state.host = seat
         self._changed(now)
         return seat, token
@@ -339,22 +339,20 @@ class Room:
         self._changed(now)
 
     def release_away(self, now: float, after: float) -> list[int]:
-        """Free the seats of a waiting room whose player has been away `after` seconds; which."""
-        if self.phase != "waiting":
-            return []
-        released = []
+        """Players away `after` seconds: a waiting room frees their seats (returned), and in any
+        phase a host that long away passes the host on."""
+        gone = []
         for index, held in enumerate(self.seats):
-            since = held.away_since if held is not None else None
-            if (
-                held is not None
-                and not held.connected
-                and since is not None
-                and now - since >= after
-            ):
-                released.append(index)
+            since = held.away_since if held is not None and not held.connected else None
+            if since is not None and now - since >= after:
+                gone.append(index)
+        released = gone if self.phase == "waiting" else []
+        host = self.state.host
         for index in released:
             self._free(index)
-        if released:
+        if host in gone and self.state.host == host:
+            self._pass_host()
+        if released or self.state.host != host:
             self._changed(now)
         return released
 
@@ -369,8 +367,6 @@ class Room:
         held.stand_in = False
         held.away_since = None
         self._link(seat, via)
-        if not self._host_here():
-            self.state.host = seat
         self._arm_clock(now)
         self._changed(now)
 
@@ -388,7 +384,6 @@ class Room:
         held.connected = False
         held.away_since = now
         self.state.links.pop(seat, None)
-        self._pass_host()
         self._arm_clock(now)
         self._changed(now)
 
@@ -444,7 +439,6 @@ class Room:
             state.watchers, state.spectators = watchers, spectators
             changed = True
         if changed:
-            self._pass_host()
             self._arm_clock(now)
             self._changed(now)
         return changed

@@ -91,7 +91,7 @@ async def test_a_flood_of_hints_does_not_slow_a_bot_in_another_room() -> None:
         # Three hard bots answer each move: their times add up, so cheap moves count less.
         (player,) = await seat_players(server.url, 4, 1, "hard", target=1000)
         await player.request("start")
-        baseline = statistics.median(await bot_answer_times(player, 6))
+        baseline = statistics.median(await bot_answer_times(player, 8))
         flooders = [await to_play(server.url, f"F{index}") for index in range(6)]
 
         async def flood(flooder: Client) -> None:
@@ -102,10 +102,10 @@ async def test_a_flood_of_hints_does_not_slow_a_bot_in_another_room() -> None:
         tasks = [asyncio.create_task(flood(flooder)) for flooder in flooders]
         try:
             await asyncio.sleep(0.05)
-            loaded = statistics.median(await bot_answer_times(player, 6))
+            loaded = statistics.median(await bot_answer_times(player, 8))
         finally:
             for task in tasks:
                 task.cancel()
-        assert loaded < 2.5 * baseline + 0.05, (
+        assert loaded < 3 * baseline + 0.1, (
             f"bot moves took {loaded:.3f} s, {baseline:.3f} s alone"
         )

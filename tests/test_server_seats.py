@@ -93,15 +93,26 @@ async def test_the_host_removes_a_player_before_the_start() -> None:
 
 
 async def test_the_host_who_drops_passes_the_room_to_the_next_connected_player() -> None:
-    async with run_server(fast_config(release_seconds=600.0)) as server:
+    async with run_server(fast_config(release_seconds=0.3, sweep_seconds=0.05)) as server:
         host, gone, next_up, last = await seat_players(server.url, 4, 4)
         await gone.close()
         await until_document(last, away(1))
         await host.close()
         await until_document(last, lambda d: d["host"] == 2)
+        assert last.document["seats"][:2] == [None, None]
         assert (await last.error_for("start")).code == "not_host"
-        assert isinstance(await next_up.request("remove_player", seat=1), msg.Ack)
-        assert isinstance(await next_up.request("remove_player", seat=0), msg.Ack)
         assert isinstance(await next_up.request("add_bot", seat=0), msg.Ack)
         assert isinstance(await next_up.request("add_bot", seat=1), msg.Ack)
         assert isinstance(await next_up.request("start"), msg.Ack)
+
+
+async def test_a_host_who_leaves_passes_at_once_and_one_who_blips_stays_host() -> None:
+    async with run_server(fast_config(release_seconds=600.0)) as server:
+        host, guest, _ = await seat_players(server.url, 3, 3)
+        await host.close()
+        back = await Client.open(server.url, "P0", token=host.token, room=host.room)
+        await back.until(lambda m: isinstance(m, msg.Joined))
+        assert isinstance(await back.request("remove_player", seat=2), msg.Ack)
+        assert isinstance(await back.request("leave"), msg.Ack)
+        await until_document(guest, lambda d: d["host"] == 1 and d["seats"][0] is None)
+        assert isinstance(await guest.request("add_bot"), msg.Ack)
