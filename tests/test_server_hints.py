@@ -106,6 +106,4 @@ async def test_a_flood_of_hints_does_not_slow_a_bot_in_another_room() -> None:
         finally:
             for task in tasks:
                 task.cancel()
-        assert loaded < 3 * baseline + 0.1, (
-            f"bot moves took {loaded:.3f} s, {baseline:.3f} s alone"
-        )
+        assert loaded < 3 * baseline + 0.1, f"bot moves took {loaded:.3f} s, {baseline:.3f} s alone"

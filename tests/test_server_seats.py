@@ -4,10 +4,11 @@ passes on when leaving."""
 from __future__ import annotations
 
 import asyncio
+import random
 from collections.abc import Callable
 from typing import Any
 
-from server_helpers import Client, seat_players
+from server_helpers import Client, play_out, seat_players
 from test_server_play import fast_config
 from websockets.exceptions import ConnectionClosed
 
@@ -116,3 +117,15 @@ async def test_a_host_who_leaves_passes_at_once_and_one_who_blips_stays_host() -
         assert isinstance(await back.request("leave"), msg.Ack)
         await until_document(guest, lambda d: d["host"] == 1 and d["seats"][0] is None)
         assert isinstance(await guest.request("add_bot"), msg.Ack)
+
+
+async def test_after_a_match_a_host_gone_for_good_passes_the_rematch_on() -> None:
+    async with run_server(fast_config(release_seconds=0.3, sweep_seconds=0.05)) as server:
+        host, guest = await seat_players(server.url, 2, 2, target=5)
+        await host.request("start")
+        await asyncio.gather(play_out(host, random.Random(1)), play_out(guest, random.Random(2)))
+        assert (await guest.error_for("rematch")).code == "not_host"
+        await host.close()
+        await until_document(guest, lambda d: d["host"] == 1)
+        assert guest.document["seats"][0] is not None  # a finished room keeps the seat
+        assert isinstance(await guest.request("rematch"), msg.Ack)
