@@ -44,7 +44,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import logging
 import socket
 import ssl
@@ -70,12 +69,13 @@ from server import codes, convert
 from server.bots import BotRunner
 from server.feed import SPECTATORS, Feed, Receiver
 from server.hints import HintDesk
+from server.http_guard import guarded
 from server.limits import (
     LookupBudget,
     PerAddress,
+    RoomChat,
     TokenBucket,
     allowed_origins,
-    method_refused,
     server_full,
 )
 from server.metrics import Metrics
@@ -207,7 +207,6 @@ class LiveRoom:
 
     def __init__(self, room: Room, keep: int, version: str = NO_VERSION) -> None:
         self.room = room
-        self.chat: TokenBucket | None = None
         self.feed = Feed(keep)
         self.feed.seq = room.seq
         self.lock = asyncio.Lock()
@@ -264,6 +263,7 @@ class Server:
         self.connections_per_ip = PerAddress(config.max_connections_per_ip)
         self.rooms_per_ip = PerAddress(config.max_rooms_per_ip)
         self.lookups = LookupBudget(config.lookup_burst, config.lookups_per_minute)
+        self.room_chat = RoomChat(config.room_chat_burst, config.room_chat_rate)
         self.bots.hints.workers = max(1, config.hint_workers)
         self.bots.max_hints_waiting = config.max_hints_waiting
         self.hint_desk = HintDesk(self.bots)
@@ -311,7 +311,7 @@ class Server:
             self._serve,
             self.config.host,
             self.config.port,
-            process_request=self._process_request,
+            process_request=guarded(self._process_request),
             max_size=self.config.max_size,
             ssl=context,
             server_header=SERVER_NAME,
@@ -387,15 +387,6 @@ class Server:
     # -- HTTP ------------------------------------------------------------------------------
 
     def _process_request(self, socket: ServerConnection, request: Request) -> Response | None:
-        refused = method_refused(request.method)
-        if refused is not None:
-            return _text_response(HTTPStatus.METHOD_NOT_ALLOWED, refused)
-        response = self._answer_request(socket, request)
-        if response is not None and request.method == "HEAD":
-            response = dataclasses.replace(response, body=b"")
-        return response
-
-    def _answer_request(self, socket: ServerConnection, request: Request) -> Response | None:
         path = request.path.split("?", 1)[0]
         if path == "/healthz":
             return _text_response(HTTPStatus.OK, "ok\n")
@@ -526,7 +517,7 @@ class Server:
         elif isinstance(message, msg.CreateRoom):
             await self._create(connection, message)
         elif isinstance(message, msg.Join | msg.Spectate):
-            async with self._lookup(connection):
+            async with self.lookups.guard(connection.address):
                 live = await self._find(message.room)
                 if connection.room is not None and connection.room is not live:
                     await self._leave_room(connection, disconnected=False)
@@ -556,41 +547,10 @@ class Server:
         elif isinstance(message, msg.Chat):
             live = self._current(connection)
             if connection.seat is not None or live.room.rules.spectators_chat:
-                self._chat_allowed(live)  # lines the room refuses anyway do not count
+                self.room_chat.check(live.room.code)  # lines the room refuses do not count
             await self._command(live, connection, message)
         else:
             await self._command(self._current(connection), connection, message)
-
-    @contextlib.asynccontextmanager
-    async def _lookup(self, connection: Connection) -> AsyncIterator[None]:
-        """Around finding a room by its code: refused while the address's budget of failed
-        lookups is spent; a room not found (or no such seat, or a token holding no seat) costs
-        one."""
-        now = time.monotonic()
-        wait = self.lookups.wait(connection.address, now)
-        if wait > 0:
-            raise RoomError(
-                errors.RATE_LIMITED,
-                f"too many lookups of rooms that were not there: try again in {wait:.0f} s",
-            )
-        try:
-            yield
-        except RoomError as error:
-            if error.code in (errors.NO_SUCH_ROOM, errors.BAD_TOKEN):
-                self.lookups.charge(connection.address, now)
-            raise
-
-    def _chat_allowed(self, live: LiveRoom) -> None:
-        """RoomError `rate_limited` when the room's chat is over its own rate (all speakers)."""
-        config = self.config
-        if live.chat is None:
-            live.chat = TokenBucket(config.room_chat_rate, config.room_chat_burst, time.monotonic())
-        if not live.chat.allow(time.monotonic()):
-            raise RoomError(
-                errors.RATE_LIMITED,
-                f"this room's chat is busy: at most {config.room_chat_rate:g} lines a second "
-                "from everyone together; this line was dropped",
-            )
 
     async def _hello(self, connection: Connection, hello: msg.Hello) -> None:
         if connection.greeted:
@@ -609,7 +569,7 @@ class Server:
             return
         if hello.token is None or hello.room is None:
             raise RoomError(errors.INVALID, "to resume a seat, give both room and token")
-        async with self._lookup(connection):
+        async with self.lookups.guard(connection.address):
             try:
                 live = await self._find(hello.room)
             except RoomError as error:

@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
+import time
 from collections import Counter
+from collections.abc import AsyncIterator
+
+from protocol import errors
+from server.room import RoomError
 
 
 class TokenBucket:
@@ -50,48 +56,93 @@ class PerAddress:
             del self.counts[address]
 
 
-class LookupBudget:
-    """Failed room lookups per address: `burst` at once, then `per_minute`; none beyond.
+class KeyedBuckets:
+    """A token bucket per key (an address, a room): `burst` at once, then `per_second`.
 
-    A lookup that finds no room (or no such seat) costs one; an address with nothing left gets
-    `rate_limited` for every lookup until the budget refills, whether the room exists or not.
-    An IPv6 address counts as its /64 network (one host holds a whole /64). Addresses whose
-    budget is full again are forgotten, so memory stays bounded by the guessers.
+    Keys whose bucket is full again are forgotten, so memory stays bounded by the busy keys.
     """
 
-    def __init__(self, burst: int, per_minute: float) -> None:
+    def __init__(self, burst: int, per_second: float) -> None:
         self.burst = burst
-        self.rate = per_minute / 60.0
+        self.rate = per_second
         self.spent: dict[str, tuple[float, float]] = {}
 
-    def _left(self, address: str, now: float) -> float:
-        tokens, updated = self.spent.get(_network(address), (float(self.burst), now))
+    def key(self, name: str) -> str:
+        """What a bucket is kept for (the name itself here)."""
+        return name
+
+    def _left(self, key: str, now: float) -> float:
+        tokens, updated = self.spent.get(key, (float(self.burst), now))
         return min(float(self.burst), tokens + (now - updated) * self.rate)
 
-    def wait(self, address: str, now: float) -> float:
-        """Seconds until the address may look up a room again (0 when it may now)."""
-        left = self._left(address, now)
+    def wait(self, name: str, now: float) -> float:
+        """Seconds until `name` has a token again (0 when it has one now)."""
+        left = self._left(self.key(name), now)
         if left >= 1.0:
             return 0.0
         return (1.0 - left) / self.rate if self.rate > 0 else float("inf")
 
-    def charge(self, address: str, now: float) -> None:
-        """Count one failed lookup against the address."""
-        self.spent[_network(address)] = (max(0.0, self._left(address, now) - 1.0), now)
+    def charge(self, name: str, now: float) -> None:
+        """Take one token from `name`'s bucket (none left: it stays empty)."""
+        key = self.key(name)
+        self.spent[key] = (max(0.0, self._left(key, now) - 1.0), now)
         if len(self.spent) > 4096:
-            self.forget_full(now)
+            for full in [k for k in self.spent if self._left(k, now) >= self.burst]:
+                del self.spent[full]
 
-    def forget_full(self, now: float) -> None:
-        """Drop the addresses whose budget has refilled."""
-        for address in [a for a in self.spent if self._left(a, now) >= self.burst]:
-            del self.spent[address]
+    def take(self, name: str, now: float) -> bool:
+        """Take a token if `name` has one; False (nothing taken) if not."""
+        if self.wait(name, now) > 0:
+            return False
+        self.charge(name, now)
+        return True
 
 
-def method_refused(method: str) -> str | None:
-    """Why an HTTP request's method is refused (405), or None: only GET and HEAD are served."""
-    if method in ("GET", "HEAD"):
-        return None
-    return f"{method} is not served here: only GET and HEAD\n"
+class LookupBudget(KeyedBuckets):
+    """Failed room lookups per address: `burst` at once, then `per_minute`; none beyond.
+
+    A lookup that finds no room (or no such seat) costs one; an address with nothing left gets
+    `rate_limited` for every lookup until the budget refills, whether the room exists or not.
+    An IPv6 address counts as its /64 network (one host holds a whole /64).
+    """
+
+    def __init__(self, burst: int, per_minute: float) -> None:
+        super().__init__(burst, per_minute / 60.0)
+
+    def key(self, name: str) -> str:
+        """An IPv4 address, or the /64 network of an IPv6 one."""
+        return _network(name)
+
+    @contextlib.asynccontextmanager
+    async def guard(self, address: str) -> AsyncIterator[None]:
+        """Around finding a room for `address`: RoomError `rate_limited` while its budget is
+        spent; a room not found (`no_such_room`, or `bad_token` resuming a seat) costs one."""
+        now = time.monotonic()
+        wait = self.wait(address, now)
+        if wait > 0:
+            raise RoomError(
+                errors.RATE_LIMITED,
+                f"too many lookups of rooms that were not there: try again in {wait:.0f} s",
+            )
+        try:
+            yield
+        except RoomError as error:
+            if error.code in (errors.NO_SUCH_ROOM, errors.BAD_TOKEN):
+                self.charge(address, now)
+            raise
+
+
+class RoomChat(KeyedBuckets):
+    """Chat lines per room, from everyone in it together."""
+
+    def check(self, code: str) -> None:
+        """Count a line for room `code`; RoomError `rate_limited` if the room is over its rate."""
+        if not self.take(code, time.monotonic()):
+            raise RoomError(
+                errors.RATE_LIMITED,
+                f"this room's chat is busy: at most {self.rate:g} lines a second from everyone "
+                "together; this line was dropped",
+            )
 
 
 def server_full(connections: int, max_connections: int) -> str | None:
