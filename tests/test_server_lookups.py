@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from server_helpers import Client
 from test_server_play import fast_config
 from websockets.asyncio.client import connect
@@ -105,3 +107,26 @@ def test_an_ipv6_guesser_spends_one_budget_for_its_whole_network() -> None:
     assert budget.wait("2001:db8:1:2::77", 0.0) > 0
     assert budget.wait("2001:db8:1:3::10", 0.0) == 0
     assert budget.wait("2001:db8:1:2::77", 60.0) == 0
+
+
+@given(
+    st.text(codes.ALPHABET, min_size=4, max_size=4),
+    st.text(codes.ALPHABET, min_size=10, max_size=10),
+    st.lists(st.sampled_from(["", "-", " "]), min_size=14, max_size=14),
+    st.lists(st.booleans(), min_size=14, max_size=14),
+)
+def test_a_room_as_read_out_is_split_into_its_code_and_invite(
+    code: str, invite: str, separators: list[str], lower: list[bool]
+) -> None:
+    letters = [c.lower() if low else c for c, low in zip(code + invite, lower, strict=True)]
+    typed = "".join(sep + letter for sep, letter in zip(separators, letters, strict=True))
+    assert codes.split(typed) == (code, invite)
+    assert codes.split(codes.handle(code, invite)) == (code, invite)
+    assert codes.split(code) == (code, "")
+
+
+@given(st.text(min_size=1, max_size=20))
+def test_no_name_that_reads_as_a_bots_is_accepted(rest: str) -> None:
+    for prefix in ["bot:", "Bot:", "BOT :", "ｂｏｔ：", " bot: "]:
+        with pytest.raises(ValueError):
+            msg.validate_name(prefix + rest)
