@@ -17,6 +17,7 @@ NOT_HOST = "not_host"
 NOT_IN_ROOM = "not_in_room"
 WRONG_PHASE = "wrong_phase"
 UNAVAILABLE = "unavailable"
+BUSY = "busy"
 
 ERROR_CODES: frozenset[str] = frozenset(
     {
@@ -35,6 +36,7 @@ ERROR_CODES: frozenset[str] = frozenset(
         NOT_IN_ROOM,
         WRONG_PHASE,
         UNAVAILABLE,
+        BUSY,
     }
 )
 

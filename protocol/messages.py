@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Annotated, Any, get_args
 
 import msgspec
@@ -24,7 +25,7 @@ PROTOCOL_VERSION = 1
 MAX_NAME_LENGTH = 24
 MAX_CHAT_LENGTH = 200
 MAX_MESSAGE_BYTES = 4096
-MAX_ROOM_CODE_LENGTH = 16
+MAX_ROOM_CODE_LENGTH = 24
 MAX_TOKEN_LENGTH = 128
 RATE_BURST = 20
 RATE_PER_SECOND = 10
@@ -32,7 +33,11 @@ RATE_PER_SECOND = 10
 Name = Annotated[str, Meta(min_length=1, max_length=MAX_NAME_LENGTH)]
 RoomCode = Annotated[str, Meta(min_length=1, max_length=MAX_ROOM_CODE_LENGTH)]
 Token = Annotated[str, Meta(min_length=1, max_length=MAX_TOKEN_LENGTH)]
-Seq = Annotated[int, Meta(ge=0)]
+#: Numbers a client sends are bounded: ids and seqs to 53 bits (exact in JavaScript too).
+MAX_SAFE_INTEGER = 2**53 - 1
+MessageId = Annotated[int, Meta(ge=-MAX_SAFE_INTEGER, le=MAX_SAFE_INTEGER)]
+Seq = Annotated[int, Meta(ge=0, le=MAX_SAFE_INTEGER)]
+Version = Annotated[int, Meta(ge=0, le=MAX_SAFE_INTEGER)]
 ChatText = Annotated[str, Meta(min_length=1, max_length=MAX_CHAT_LENGTH)]
 
 
@@ -42,13 +47,13 @@ ChatText = Annotated[str, Meta(min_length=1, max_length=MAX_CHAT_LENGTH)]
 class ClientMessage(Struct, kw_only=True, omit_defaults=True, tag_field="type"):
     """Base of client messages; `id` (chosen by the client) is echoed by the reply or error."""
 
-    id: int | None = None
+    id: MessageId | None = None
 
 
 class Hello(ClientMessage, tag="hello"):
     """First message of a connection; with `token`, `room` (and `last_seq`) it resumes a seat."""
 
-    version: int
+    version: Version
     name: Name
     token: Token | None = None
     room: RoomCode | None = None
@@ -93,6 +98,12 @@ class AddBot(ClientMessage, tag="add_bot"):
 
 class RemoveBot(ClientMessage, tag="remove_bot"):
     """Host: free the bot's seat in a waiting room."""
+
+    seat: Seat
+
+
+class RemovePlayer(ClientMessage, tag="remove_player"):
+    """Host: free another seat (a player's or a bot's) in a waiting room."""
 
     seat: Seat
 
@@ -147,6 +158,7 @@ AnyClientMessage = (
     | Leave
     | AddBot
     | RemoveBot
+    | RemovePlayer
     | Start
     | Play
     | Pass
@@ -301,6 +313,8 @@ def validate_name(name: str) -> str:
         raise ValueError(f"a name has at most {MAX_NAME_LENGTH} characters")
     if not cleaned.isprintable():
         raise ValueError("a name may hold only printable characters")
+    if unicodedata.normalize("NFKC", cleaned).casefold().replace(" ", "").startswith("bot:"):
+        raise ValueError('"bot:" starts the names of bots only')
     return cleaned
 
 
@@ -314,6 +328,29 @@ def validate_chat(text: str) -> str:
     if not cleaned.isprintable():
         raise ValueError("a chat line may hold only printable characters (one line)")
     return cleaned
+
+
+class _Peek(Struct):
+    """Only what names a message: its type and id."""
+
+    type: str | None = None
+    id: int | None = None
+
+
+_peek_decoder = msgspec.json.Decoder(_Peek)
+
+
+def peek(data: bytes | str) -> tuple[int | None, str | None]:
+    """The `id` and `type` of a frame, without reading the rest: (None, None) where they do not parse."""
+    if len(data) > MAX_MESSAGE_BYTES:
+        return None, None
+    try:
+        found = _peek_decoder.decode(data)
+    except (msgspec.DecodeError, RecursionError):
+        return None, None
+    id = found.id if found.id is not None and abs(found.id) <= MAX_SAFE_INTEGER else None
+    kind = found.type if found.type in CLIENT_TYPES else None
+    return id, kind
 
 
 def error_for(problem: ProtocolError) -> Error:
@@ -333,6 +370,8 @@ def _decode_slowly(data: bytes | str, types: dict[str, Any]) -> Any:
         raise ProtocolError(UNKNOWN_TYPE, 'a message is a JSON object with a "type" field')
     given_id = raw.get("id")
     given_id = given_id if isinstance(given_id, int) and not isinstance(given_id, bool) else None
+    if given_id is not None and abs(given_id) > MAX_SAFE_INTEGER:
+        given_id = None
     kind = raw.get("type")
     if not isinstance(kind, str) or kind not in types:
         known = ", ".join(sorted(types))

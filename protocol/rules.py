@@ -12,6 +12,9 @@ PlayerCount = Annotated[int, Meta(ge=2, le=4)]
 TargetScore = Annotated[int, Meta(gt=0, multiple_of=5)]
 Reserve = Annotated[int, Meta(ge=0, le=7)]
 TurnSeconds = Annotated[int, Meta(ge=5, le=3600)]
+#: A room's target: RULES.md sets no ceiling, a server does (a match must end).
+MAX_ROOM_TARGET = 1000
+RoomTarget = Annotated[int, Meta(gt=0, le=MAX_ROOM_TARGET, multiple_of=5)]
 
 HAND_SIZES: dict[str, dict[int, int]] = {
     "standard": {2: 9, 3: 7, 4: 5},
@@ -53,10 +56,20 @@ class Rules(Struct, kw_only=True, omit_defaults=True):
 
 
 class RoomRules(Rules, kw_only=True, omit_defaults=False):
-    """The variants of a room's matches plus room options (turn clock, listed publicly)."""
+    """The variants of a room's matches plus room options (turn clock, listed publicly, chat).
 
+    `spectator_chat` None means the default: spectators may chat in private rooms, not in public.
+    """
+
+    target: RoomTarget | None = None
     turn_seconds: TurnSeconds | None = None
     public: bool = True
+    spectator_chat: bool | None = None
+
+    @property
+    def spectators_chat(self) -> bool:
+        """Whether spectators may chat in the room."""
+        return self.spectator_chat if self.spectator_chat is not None else not self.public
 
     def __post_init__(self) -> None:
         # Teams exist only with four players; a room says so rather than echo a meaningless flag.

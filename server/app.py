@@ -29,12 +29,15 @@ docs/persistence.md, "Several server processes".
 Frames are written at once; a connection's send queue is its write buffer, bounded at
 `send_buffer` bytes: a client that does not read is closed (1008) instead of slowing its room.
 Frames above `max_size` bytes close the connection (1009); frames above the protocol's 4 KiB
-message limit get `too_large`. A token bucket (`rate` per second, `burst`) answers floods with
-`rate_limited` and closes the connection after `flood_limit` refusals in a row. Addresses are
-limited to `max_connections_per_ip` connections (HTTP 429 beyond) and `max_rooms_per_ip` open
-rooms (`trust_proxy`: the address a reverse proxy names). Compression is off by default: frames
-are small, and it costs memory per connection. `GET /healthz` and `GET /metrics` are served on
-the same port.
+message limit get `too_large`. A token bucket (`rate` per second, `burst`) answers each message
+of a flood with `rate_limited` and closes the connection after `flood_limit` refusals in a row.
+Addresses are limited to `max_connections_per_ip` connections (HTTP 429 beyond) and
+`max_rooms_per_ip` open rooms (`trust_proxy`: the address a reverse proxy names), the server to
+`max_connections` (HTTP 503). Compression is off by default: frames are small, and it costs
+memory per connection. `GET /healthz` and `GET /metrics` are served on the same port; only GET
+and HEAD are served, and only `/` upgrades to a WebSocket. The other limits (hello deadline,
+failed room lookups, seats of players gone, room chat, hints) are in docs/security.md, their
+logic in `server.limits`, `server.codes` and `server.hints`.
 """
 
 from __future__ import annotations
@@ -42,8 +45,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import re
-import secrets
 import socket
 import ssl
 import sys
@@ -64,10 +65,19 @@ from engine import Move
 from protocol import errors
 from protocol import messages as msg
 from protocol.records import encode_record
-from server import convert
+from server import codes, convert
 from server.bots import BotRunner
 from server.feed import SPECTATORS, Feed, Receiver
-from server.limits import PerAddress, TokenBucket
+from server.hints import HintDesk
+from server.http_guard import guarded
+from server.limits import (
+    LookupBudget,
+    PerAddress,
+    RoomChat,
+    TokenBucket,
+    allowed_origins,
+    server_full,
+)
 from server.metrics import Metrics
 from server.room import BotTurn, Caller, Room, RoomError
 from server.store import NO_VERSION, MemoryStore, RoomChanged, Store, StoreUnavailable
@@ -80,19 +90,19 @@ log = logging.getLogger("allfives.server")
 T = TypeVar("T")
 
 SERVER_NAME = "allfives 0.1.0"
-#: Room codes: 4 letters with no vowels (no words) and none that look like digits (I, L, O).
-CODE_ALPHABET = "BCDFGHJKMNPQRSTVWXZ"
-CODE_LENGTH = 4
 CLOSE_GOING_AWAY = 1001
 CLOSE_POLICY = 1008
 CLOSE_SEAT_RESUMED = 4000
 #: The server closes for good (the host of `allfives host` left): clients stop retrying.
 CLOSE_ROOM_CLOSED = 4001
+#: The host removed this player from a waiting room: the client does not come back.
+CLOSE_REMOVED = 4002
+#: The one path that upgrades to a WebSocket.
+WEBSOCKET_PATH = "/"
 #: How long a change is tried again while other processes keep changing the room first.
 CHANGE_SECONDS = 3.0
 #: How long a missing notice is waited for before the room is read from Redis.
 GAP_WAIT = 0.5
-_CODE = re.compile(r"[A-Z0-9]{1,16}")
 _encode = msgspec.json.Encoder().encode
 
 
@@ -124,6 +134,18 @@ class Config:
     store: Store | None = None
     #: With several processes on one Redis: how long a dead process's rooms wait for another.
     cluster_lease: float = 3.0
+    #: Hardening (docs/security.md): connections in all, the hello deadline, failed room lookups
+    #: per address, waiting seats of players gone, chat per room, hints, allowed origins.
+    max_connections: int = 2000
+    hello_seconds: float = 10.0
+    lookup_burst: int = 20
+    lookups_per_minute: float = 10.0
+    release_seconds: float = 60.0
+    room_chat_rate: float = 2.0
+    room_chat_burst: int = 10
+    hint_workers: int = 1
+    max_hints_waiting: int = 8
+    allowed_origin: str | None = None
 
 
 class Connection:
@@ -197,6 +219,7 @@ class LiveRoom:
         self.saved_seq = room.seq
         self.version = version
         self.kept = True
+        self.owned = False
         self.counted = False
         self.touched = 0.0
         self.inbox: dict[int, Notice] = {}
@@ -247,6 +270,11 @@ class Server:
         self.bots = BotRunner(config.bot_workers, config.hard_budget_ms, config.bot_processes)
         self.connections_per_ip = PerAddress(config.max_connections_per_ip)
         self.rooms_per_ip = PerAddress(config.max_rooms_per_ip)
+        self.lookups = LookupBudget(config.lookup_burst, config.lookups_per_minute)
+        self.room_chat = RoomChat(config.room_chat_burst, config.room_chat_rate)
+        self.bots.hints.workers = max(1, config.hint_workers)
+        self.bots.max_hints_waiting = config.max_hints_waiting
+        self.hint_desk = HintDesk(self.bots)
         self.websocket_server: WebSocketServer | None = None
         self.closing = False
         self.starting = False
@@ -291,11 +319,12 @@ class Server:
             self._serve,
             self.config.host,
             self.config.port,
-            process_request=self._process_request,
+            process_request=guarded(self._process_request),
             max_size=self.config.max_size,
             ssl=context,
             server_header=SERVER_NAME,
             compression="deflate" if self.config.compression else None,
+            origins=allowed_origins(self.config.allowed_origin),
         )
         if shared:
             try:
@@ -364,9 +393,9 @@ class Server:
                 await self.store.save_room(code, room.seq, state)
             live = LiveRoom(room, self.config.keep_patches)
             live.saved = state
-            live.counted = True
+            live.owned = True
             self.rooms[code] = live
-            self.rooms_per_ip.add(room.state.owner)
+            self._count(live)
             self._kick(live)
         if self.rooms:
             log.info("resumed %d rooms", len(self.rooms))
@@ -388,6 +417,14 @@ class Server:
             return _text_response(HTTPStatus.SERVICE_UNAVAILABLE, "the server is stopping\n")
         if self.starting:
             return _text_response(HTTPStatus.SERVICE_UNAVAILABLE, "the server is starting\n")
+        if path != WEBSOCKET_PATH:
+            return _text_response(
+                HTTPStatus.NOT_FOUND, f"nothing here: connect to {WEBSOCKET_PATH}\n"
+            )
+        full = server_full(len(self.connections), self.config.max_connections)
+        if full is not None:
+            self.metrics.errors["server_full"] += 1
+            return _text_response(HTTPStatus.SERVICE_UNAVAILABLE, full)
         if self.connections_per_ip.full(self._client_address(socket, request)):
             self.metrics.errors["too_many_connections"] += 1
             return _text_response(
@@ -414,6 +451,9 @@ class Server:
         connection = Connection(self, socket, address)
         self.connections.add(connection)
         self.connections_per_ip.add(address)
+        deadline = asyncio.get_running_loop().call_later(
+            self.config.hello_seconds, _no_hello, connection, self.config.hello_seconds
+        )
         try:
             async for frame in socket:
                 if not connection.closing:  # still read while closing, to see the close frame
@@ -424,28 +464,28 @@ class Server:
             if connection.closer is not None:
                 await connection.closer
             connection.closing = True
+            deadline.cancel()
+            self.hint_desk.cancel(connection)
             self.connections.discard(connection)
             self.connections_per_ip.remove(address)
             await self._leave_room(connection, disconnected=True)
 
     async def _on_frame(self, connection: Connection, frame: str | bytes) -> None:
         if not connection.bucket.allow(time.monotonic()):
+            # Every dropped message is answered, naming it where it parsed, until the flood
+            # limit: then the connection is closed, saying why.
             if connection.bucket.refused_in_a_row > self.config.flood_limit:
                 connection.close(CLOSE_POLICY, "flooding: too many messages")
-            elif (
-                connection.bucket.refused_in_a_row == 1
-                or connection.bucket.refused_in_a_row % 10 == 0
-            ):
-                self._error(
-                    connection,
-                    None,
-                    None,
-                    errors.RATE_LIMITED,
-                    f"too many messages: at most {self.config.rate:g} a second "
-                    f"(bursts of {self.config.burst}); this one was dropped",
-                )
-            else:
-                self.metrics.errors[errors.RATE_LIMITED] += 1
+                return
+            id, command = msg.peek(frame)
+            self._error(
+                connection,
+                id,
+                command,
+                errors.RATE_LIMITED,
+                f"too many messages: at most {self.config.rate:g} a second "
+                f"(bursts of {self.config.burst}); this one was dropped",
+            )
             return
         try:
             message = msg.decode_client(frame)
@@ -496,10 +536,11 @@ class Server:
         elif isinstance(message, msg.CreateRoom):
             await self._create(connection, message)
         elif isinstance(message, msg.Join | msg.Spectate):
-            live = await self._room(message.room)
-            if connection.room is not None and connection.room is not live:
-                await self._leave_room(connection, disconnected=False)
-            await self._command(live, connection, message)
+            async with self.lookups.guard(connection.address):
+                live = await self._find(message.room)
+                if connection.room is not None and connection.room is not live:
+                    await self._leave_room(connection, disconnected=False)
+                await self._command(live, connection, message)
         elif isinstance(message, msg.Resync):
             live = self._current(connection)
             async with live.lock:
@@ -509,11 +550,24 @@ class Server:
             async with live.lock:
                 self._send_record(live, connection, message)
         elif isinstance(message, msg.Hint):
+            self.hint_desk.check(connection)
             view = (await self._command(self._current(connection), connection, message)).hint
             assert view is not None
-            move = await self.bots.choose("hard", view)
-            spec = convert.listed_spec(move, view.legal)
-            connection.send_message(msg.HintReply(move=spec, id=message.id))
+            id = message.id
+
+            def answer(move: Move) -> None:
+                spec = convert.listed_spec(move, view.legal)
+                connection.send_message(msg.HintReply(move=spec, id=id))
+
+            def refuse(code: str, text: str) -> None:
+                self._error(connection, id, "hint", code, text)
+
+            self.hint_desk.ask(connection, view, answer, refuse)
+        elif isinstance(message, msg.Chat):
+            live = self._current(connection)
+            if connection.seat is not None or live.room.rules.spectators_chat:
+                self.room_chat.check(live.room.code)  # lines the room refuses do not count
+            await self._command(live, connection, message)
         else:
             await self._command(self._current(connection), connection, message)
 
@@ -534,7 +588,15 @@ class Server:
             return
         if hello.token is None or hello.room is None:
             raise RoomError(errors.INVALID, "to resume a seat, give both room and token")
-        await self._resume(connection, await self._room(hello.room), hello)
+        async with self.lookups.guard(connection.address):
+            try:
+                live = await self._find(hello.room)
+            except RoomError as error:
+                # A room that does not exist answers as one where the token holds no seat.
+                if error.code != errors.NO_SUCH_ROOM:
+                    raise
+                raise RoomError(errors.BAD_TOKEN, _no_seat(codes.normalise(hello.room))) from None
+            await self._resume(connection, live, hello)
 
     async def _resume(self, connection: Connection, live: LiveRoom, hello: msg.Hello) -> None:
         """Give a returning player their seat back and what they missed."""
@@ -544,9 +606,7 @@ class Server:
             if seat is None and self.cluster is not None and await self._behind(live):
                 seat = live.room.seat_of_token(hello.token)
             if seat is None:
-                raise RoomError(
-                    errors.BAD_TOKEN, f"that token holds no seat in room {live.room.code}"
-                )
+                raise RoomError(errors.BAD_TOKEN, _no_seat(codes.normalise(hello.room)))
             for old in list(live.members.get(seat, ())):
                 live.discard(old)
                 old.room, old.seat = None, None
@@ -566,7 +626,7 @@ class Server:
             connection.room, connection.seat, connection.spectating = live, seat, False
             live.add(connection)
             connection.send_message(
-                msg.Joined(room=live.room.code, seat=seat, seat_token=hello.token, id=hello.id)
+                msg.Joined(room=live.room.join_code, seat=seat, seat_token=hello.token, id=hello.id)
             )
             for frame in live.feed.catch_up(live.room, seat, hello.last_seq):
                 connection.send(frame)
@@ -578,15 +638,16 @@ class Server:
                 f"an address may hold at most {self.config.max_rooms_per_ip} open rooms",
             )
         code = self._new_code() if self.cluster is None else await self._new_shared_code()
-        room = Room.create(code, message.rules, connection.address, time.time())
+        invite = None if message.rules.public else codes.new_invite()
+        room = Room.create(code, message.rules, connection.address, time.time(), invite)
         room.away_seconds = self.config.away_seconds
         live = LiveRoom(room, self.config.keep_patches)
         live.saved = room.to_bytes()
-        live.counted = True
+        live.owned = True
         if connection.room is not None:
             await self._leave_room(connection, disconnected=False)
         self.rooms[room.code] = live
-        self.rooms_per_ip.add(connection.address)
+        self._count(live)
         join = msg.Join(id=message.id, room=room.code, seat=message.seat)
         try:
             await self._command(live, connection, join)
@@ -625,6 +686,11 @@ class Server:
             if outcome.left:
                 live.discard(connection)
                 connection.room, connection.seat, connection.spectating = None, None, False
+            if outcome.removed is not None:
+                for removed in list(live.members.get(outcome.removed, ())):
+                    live.discard(removed)
+                    removed.room, removed.seat = None, None
+                    removed.close(CLOSE_REMOVED, "the host removed you from the room")
             if outcome.spectating is not None:
                 live.discard(connection)
                 connection.room, connection.seat = live, outcome.seat
@@ -748,7 +814,19 @@ class Server:
             self.metrics.matches_finished += 1
             self._spawn(self._save_record(room))
         live.phase = room.phase
+        self._count(live)
         self._kick(live)
+
+    def _count(self, live: LiveRoom) -> None:
+        """A room this process opened counts against its owner's address until it finishes."""
+        counts = (
+            live.owned and live.room.phase != "finished" and self.rooms.get(live.room.code) is live
+        )
+        if counts and not live.counted:
+            self.rooms_per_ip.add(live.room.state.owner)
+        elif live.counted and not counts:
+            self.rooms_per_ip.remove(live.room.state.owner)
+        live.counted = counts
 
     def _restore(self, live: LiveRoom) -> None:
         """Put a room back as it was last published (a command that could not be stored)."""
@@ -914,7 +992,7 @@ class Server:
         finally:
             early = self._early.pop(code, [])
         if stored is None:
-            raise RoomError(errors.NO_SUCH_ROOM, f"there is no room {code!r}")
+            raise RoomError(errors.NO_SUCH_ROOM, codes.missing(code))
         live = self._live(stored.state, stored.version)
         live.kept = False
         self.rooms[code] = live
@@ -1113,6 +1191,7 @@ class Server:
             if status.version != live.version and not live.lock.locked():
                 self._spawn(self._follow_redis(live))
         await self._check_presence()
+        await self._release_away()
         await self._let_go()
         await self._expire_empty()
 
@@ -1204,11 +1283,11 @@ class Server:
 
     async def _room(self, code: str) -> LiveRoom:
         """The room with this code: in memory, or (several processes) loaded from Redis."""
-        code = code.strip().upper()
+        code = codes.normalise(code)
         live = self.rooms.get(code)
         if live is None:
-            if self.cluster is None or not _CODE.fullmatch(code):
-                raise RoomError(errors.NO_SUCH_ROOM, f"there is no room {code!r}")
+            if self.cluster is None or not codes.well_formed(code):
+                raise RoomError(errors.NO_SUCH_ROOM, codes.missing(code))
             loading = self._loading.get(code)
             if loading is None:
                 loading = asyncio.get_running_loop().create_task(self._load(code))
@@ -1216,6 +1295,17 @@ class Server:
                 loading.add_done_callback(lambda _: self._loading.pop(code, None))
             live = await asyncio.shield(loading)
         live.touched = time.monotonic()
+        return live
+
+    async def _find(self, text: str) -> LiveRoom:
+        """The room a client names: a public room's code, or a private one's code and invite."""
+        code, invite = codes.split(text)
+        try:
+            live = await self._room(code)
+        except RoomError as error:
+            raise RoomError(error.code, codes.missing(text)) from None
+        if not live.room.opens(invite):
+            raise RoomError(errors.NO_SUCH_ROOM, codes.missing(text))
         return live
 
     def _require_open(self, live: LiveRoom) -> None:
@@ -1242,26 +1332,38 @@ class Server:
         ]
 
     def _new_code(self) -> str:
-        while True:
-            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-            if code not in self.rooms:
-                return code
+        return codes.new_code(self.rooms)
 
     def _forget(self, live: LiveRoom) -> None:
         code = live.room.code
         if self.rooms.get(code) is live:
             del self.rooms[code]
-            if live.counted:
-                self.rooms_per_ip.remove(live.room.state.owner)
+            self._count(live)
         if live.timer is not None:
             live.timer.cancel()
         if live.driver is not None:
             live.driver.cancel()
 
+    async def _release_away(self) -> None:
+        """Players gone `release_seconds` from the rooms kept here: seats of waiting rooms freed,
+        hosts passed on."""
+        after = self.config.release_seconds
+        for live in [live for live in self.rooms.values() if live.kept]:
+
+            def release(room: Room) -> tuple[None, list[Any]]:
+                room.release_away(time.time(), after)
+                return None, []
+
+            async with live.lock:
+                if self.rooms.get(live.room.code) is live:
+                    with contextlib.suppress(StoreUnavailable):
+                        await self._change(live, release)
+
     async def _sweep(self) -> None:
         """Close rooms nobody has been connected to for `empty_room_seconds`."""
         while True:
             await asyncio.sleep(self.config.sweep_seconds)
+            await self._release_away()
             now = time.time()
             for live in list(self.rooms.values()):
                 since = live.room.state.empty_since
@@ -1312,6 +1414,15 @@ def _listing(room: Room) -> bytes:
     if room.rules.public and room.phase == "waiting" and room.free_seats():
         return _encode(room.summary())
     return b""
+
+
+def _no_seat(code: str) -> str:
+    return f"that token holds no seat in room {code!r} (or there is no such room)"
+
+
+def _no_hello(connection: Connection, seconds: float) -> None:
+    if not connection.greeted:
+        connection.close(CLOSE_POLICY, f"no hello within {seconds:g} s")
 
 
 def _address(socket: ServerConnection) -> str:

@@ -1,7 +1,12 @@
 """Moves for bot seats, stand-ins and hints, computed off the event loop when they cost time.
 
 `easy` and `normal` take microseconds and run in place; `hard` searches for up to its budget
-(200 ms by default) and runs in a process pool, so it never holds the event loop.
+(200 ms by default) and runs in a pool of worker processes, so it never holds the event loop.
+
+Two lanes, each with its own workers: rooms' bots (and stand-ins) in one, players' hints in the
+other, so a bot never waits behind hints. Work waits for a free worker in its lane here, not in
+the pool, so waiting work that is cancelled (a hint for a connection that closed) never runs;
+the hint lane holds at most `max_hints_waiting` hints, and refuses more (`HintsBusy`).
 """
 
 from __future__ import annotations
@@ -24,35 +29,39 @@ def choose_move(level: str, view: View, seed: int, budget_ms: float | None) -> M
     return make_bot(level, seed, budget_ms=budget_ms).choose(view)
 
 
-class BotRunner:
-    """Runs bot decisions: cheap levels inline, `hard` in a pool of `workers` processes."""
+class HintsBusy(Exception):
+    """The hint lane already holds as many hints as it may: this one is refused."""
 
-    def __init__(self, workers: int = 1, budget_ms: float | None = 200.0, processes: bool = True):
-        self.workers = workers
-        self.budget_ms = budget_ms
+
+class Lane:
+    """A pool of `workers` (processes, or threads) and the work waiting for one of them."""
+
+    def __init__(self, name: str, workers: int, processes: bool) -> None:
+        self.name = name
+        self.workers = max(1, workers)
         self.processes = processes
+        self.waiting = 0
         self._pool: Executor | None = None
         self._starting = asyncio.Lock()
+        self._free = asyncio.Semaphore(self.workers)
 
-    async def choose(self, level: str, view: View) -> Move:
-        """A legal move for the view's seat."""
-        seed = secrets.randbits(32)
-        if level in CHEAP_LEVELS or len(view.legal) == 1:
-            return choose_move(level, view, seed, self.budget_ms)
+    async def run(self, level: str, view: View, seed: int, budget_ms: float | None) -> Move:
+        """`choose_move` in one of the lane's workers, once one is free (cancellable meanwhile)."""
         loop = asyncio.get_running_loop()
+        self.waiting += 1
+        try:
+            await self._free.acquire()
+        finally:
+            self.waiting -= 1
         try:
             if self._pool is None:
                 async with self._starting:
                     # Starting worker processes takes a while: never on the event loop's thread.
                     await loop.run_in_executor(None, self._start)
             assert self._pool is not None
-            return await loop.run_in_executor(
-                self._pool, choose_move, level, view, seed, self.budget_ms
-            )
-        except (BrokenExecutor, OSError, RuntimeError):
-            log.exception("the %s bot's pool failed: a new one starts, normal plays now", level)
-            self.close()
-            return choose_move("normal", view, seed, self.budget_ms)
+            return await loop.run_in_executor(self._pool, choose_move, level, view, seed, budget_ms)
+        finally:
+            self._free.release()
 
     def _start(self) -> None:
         if self._pool is not None:
@@ -64,12 +73,59 @@ class BotRunner:
             context.set_forkserver_preload(["server.bots"])
             pool = ProcessPoolExecutor(self.workers, mp_context=context)
         else:
-            pool = ThreadPoolExecutor(self.workers, thread_name_prefix="hard-bot")
+            pool = ThreadPoolExecutor(self.workers, thread_name_prefix=f"{self.name}-lane")
         pool.submit(int).result()
         self._pool = pool
 
     def close(self) -> None:
-        """Stop the pool (running decisions are abandoned)."""
+        """Stop the pool (running work is abandoned)."""
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
+
+
+class BotRunner:
+    """Runs bot decisions: cheap levels inline, `hard` in the bots' lane, hints in their own."""
+
+    def __init__(
+        self,
+        workers: int = 1,
+        budget_ms: float | None = 200.0,
+        processes: bool = True,
+        hint_workers: int = 1,
+        max_hints_waiting: int = 8,
+    ) -> None:
+        self.workers = workers
+        self.budget_ms = budget_ms
+        self.processes = processes
+        self.max_hints_waiting = max_hints_waiting
+        self.bots = Lane("bots", workers, processes)
+        self.hints = Lane("hints", hint_workers, processes)
+
+    async def choose(self, level: str, view: View) -> Move:
+        """A legal move for the view's seat, from a room's bot (or a stand-in)."""
+        return await self._choose(self.bots, level, view)
+
+    async def hint(self, view: View) -> Move:
+        """The hard bot's move for a player who asked; HintsBusy if too many hints wait."""
+        if self.hints.waiting >= self.max_hints_waiting:
+            raise HintsBusy(f"{self.hints.waiting} hints are waiting already")
+        return await self._choose(self.hints, "hard", view)
+
+    async def _choose(self, lane: Lane, level: str, view: View) -> Move:
+        seed = secrets.randbits(32)
+        if level in CHEAP_LEVELS or len(view.legal) == 1:
+            return choose_move(level, view, seed, self.budget_ms)
+        try:
+            return await lane.run(level, view, seed, self.budget_ms)
+        except (BrokenExecutor, OSError, RuntimeError):
+            log.exception(
+                "the %s lane's pool failed: a new one starts, normal plays now", lane.name
+            )
+            lane.close()
+            return choose_move("normal", view, seed, self.budget_ms)
+
+    def close(self) -> None:
+        """Stop both lanes' pools (running decisions are abandoned)."""
+        self.bots.close()
+        self.hints.close()

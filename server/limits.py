@@ -1,8 +1,15 @@
-"""Limits that keep one client from hurting others: a token bucket per connection, caps per address."""
+"""Limits that keep one client from hurting others: token buckets, caps per address and in all."""
 
 from __future__ import annotations
 
+import contextlib
+import ipaddress
+import time
 from collections import Counter
+from collections.abc import AsyncIterator
+
+from protocol import errors
+from server.room import RoomError
 
 
 class TokenBucket:
@@ -47,3 +54,120 @@ class PerAddress:
         self.counts[address] -= 1
         if self.counts[address] <= 0:
             del self.counts[address]
+
+
+class KeyedBuckets:
+    """A token bucket per key (an address, a room): `burst` at once, then `per_second`.
+
+    Keys whose bucket is full again are forgotten, so memory stays bounded by the busy keys.
+    """
+
+    def __init__(self, burst: int, per_second: float) -> None:
+        self.burst = burst
+        self.rate = per_second
+        self.spent: dict[str, tuple[float, float]] = {}
+
+    def key(self, name: str) -> str:
+        """What a bucket is kept for (the name itself here)."""
+        return name
+
+    def _left(self, key: str, now: float) -> float:
+        tokens, updated = self.spent.get(key, (float(self.burst), now))
+        return min(float(self.burst), tokens + (now - updated) * self.rate)
+
+    def wait(self, name: str, now: float) -> float:
+        """Seconds until `name` has a token again (0 when it has one now)."""
+        left = self._left(self.key(name), now)
+        if left >= 1.0:
+            return 0.0
+        return (1.0 - left) / self.rate if self.rate > 0 else float("inf")
+
+    def charge(self, name: str, now: float) -> None:
+        """Take one token from `name`'s bucket (none left: it stays empty)."""
+        key = self.key(name)
+        self.spent[key] = (max(0.0, self._left(key, now) - 1.0), now)
+        if len(self.spent) > 4096:
+            for full in [k for k in self.spent if self._left(k, now) >= self.burst]:
+                del self.spent[full]
+
+    def take(self, name: str, now: float) -> bool:
+        """Take a token if `name` has one; False (nothing taken) if not."""
+        if self.wait(name, now) > 0:
+            return False
+        self.charge(name, now)
+        return True
+
+
+class LookupBudget(KeyedBuckets):
+    """Failed room lookups per address: `burst` at once, then `per_minute`; none beyond.
+
+    A lookup that finds no room (or no such seat) costs one; an address with nothing left gets
+    `rate_limited` for every lookup until the budget refills, whether the room exists or not.
+    An IPv6 address counts as its /64 network (one host holds a whole /64).
+    """
+
+    def __init__(self, burst: int, per_minute: float) -> None:
+        super().__init__(burst, per_minute / 60.0)
+
+    def key(self, name: str) -> str:
+        """An IPv4 address, or the /64 network of an IPv6 one."""
+        return _network(name)
+
+    @contextlib.asynccontextmanager
+    async def guard(self, address: str) -> AsyncIterator[None]:
+        """Around finding a room for `address`: RoomError `rate_limited` while its budget is
+        spent; a room not found (`no_such_room`, or `bad_token` resuming a seat) costs one."""
+        now = time.monotonic()
+        wait = self.wait(address, now)
+        if wait > 0:
+            raise RoomError(
+                errors.RATE_LIMITED,
+                f"too many lookups of rooms that were not there: try again in {wait:.0f} s",
+            )
+        try:
+            yield
+        except RoomError as error:
+            if error.code in (errors.NO_SUCH_ROOM, errors.BAD_TOKEN):
+                self.charge(address, now)
+            raise
+
+
+class RoomChat(KeyedBuckets):
+    """Chat lines per room, from everyone in it together."""
+
+    def check(self, code: str) -> None:
+        """Count a line for room `code`; RoomError `rate_limited` if the room is over its rate."""
+        if not self.take(code, time.monotonic()):
+            raise RoomError(
+                errors.RATE_LIMITED,
+                f"this room's chat is busy: at most {self.rate:g} lines a second from everyone "
+                "together; this line was dropped",
+            )
+
+
+def server_full(connections: int, max_connections: int) -> str | None:
+    """Why a new connection is refused (503) when `max_connections` are open, or None."""
+    if connections < max_connections:
+        return None
+    return f"the server is full ({max_connections} connections): try again later\n"
+
+
+def allowed_origins(setting: str | None) -> list[str | None] | None:
+    """The `Origin` headers accepted (None: any): a comma-separated list, and none at all.
+
+    Browsers always send `Origin`; other clients (the terminal client) send none and are let in.
+    """
+    if not setting:
+        return None
+    origins: list[str | None] = [part.strip() for part in setting.split(",") if part.strip()]
+    return [*origins, None]
+
+
+def _network(address: str) -> str:
+    """What a budget is kept for: an IPv4 address, or the /64 network of an IPv6 one."""
+    if ":" not in address:
+        return address
+    try:
+        return str(ipaddress.ip_network(f"{address}/64", strict=False))
+    except ValueError:
+        return address

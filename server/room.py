@@ -27,6 +27,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import unicodedata
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -38,7 +39,7 @@ from protocol import errors
 from protocol import messages as msg
 from protocol.rules import RoomRules
 from protocol.views import CHAT_HISTORY, BotLevel, ChatLine, Phase, SeatInfo
-from server import convert
+from server import codes, convert
 
 STAND_IN_LEVEL: BotLevel = "normal"
 DEFAULT_AWAY_SECONDS = 60.0
@@ -62,6 +63,7 @@ class SeatState(msgspec.Struct, kw_only=True):
     token_hash: str | None = None
     connected: bool = False
     stand_in: bool = False
+    away_since: float | None = None
 
     def info(self, seat: int) -> SeatInfo:
         """The seat as every client sees it (never the token)."""
@@ -96,6 +98,7 @@ class RoomState(msgspec.Struct, kw_only=True):
     empty_since: float | None = None
     links: dict[int, str] = {}
     watchers: dict[str, int] = {}
+    invite: str | None = None
 
 
 @dataclass
@@ -121,6 +124,7 @@ class Outcome:
     hint: View | None = None
     finished: bool = False
     left: bool = False
+    removed: int | None = None
 
 
 @dataclass
@@ -154,14 +158,27 @@ class Room:
     # -- building and storing --------------------------------------------------------------
 
     @classmethod
-    def create(cls, code: str, rules: RoomRules, owner: str = "", now: float = 0.0) -> Room:
-        """An empty waiting room with these rules (RoomError `invalid` if the engine refuses them)."""
+    def create(
+        cls,
+        code: str,
+        rules: RoomRules,
+        owner: str = "",
+        now: float = 0.0,
+        invite: str | None = None,
+    ) -> Room:
+        """An empty waiting room with these rules (RoomError `invalid` if the engine refuses them).
+
+        `invite`: the secret that, with the code, finds a private room (`server.codes`).
+        """
         try:
             convert.engine_rules(rules)
         except RulesError as error:
             raise RoomError(errors.INVALID, f"rules: {error}") from None
         seats: list[SeatState | None] = [None] * rules.players
-        return cls(RoomState(code=code, rules=rules, seats=seats, owner=owner, empty_since=now))
+        state = RoomState(
+            code=code, rules=rules, seats=seats, owner=owner, empty_since=now, invite=invite
+        )
+        return cls(state)
 
     @classmethod
     def from_bytes(cls, data: bytes) -> Room:
@@ -185,6 +202,15 @@ class Room:
     def code(self) -> str:
         """The room code."""
         return self.state.code
+
+    @property
+    def join_code(self) -> str:
+        """What finds the room: its code, and for a private room `CODE-INVITE` (never listed)."""
+        return codes.handle(self.state.code, self.state.invite)
+
+    def opens(self, invite: str) -> bool:
+        """Whether `invite` (the letters after the code, as typed) finds this room."""
+        return codes.invite_fits(self.state.invite, invite)
 
     @property
     def seq(self) -> int:
@@ -254,6 +280,7 @@ class Room:
         """Seat a person in a waiting room (a chosen seat, or the first free); returns seat and token."""
         self._require_phase("waiting", "join")
         seat = self._free_seat(seat)
+        self._require_unique(name)
         token = new_token()
         self.seats[seat] = SeatState(
             name=name, kind="human", token_hash=token_hash(token), connected=True
@@ -292,12 +319,42 @@ class Room:
         self.state.links.pop(seat, None)
         if self.phase == "playing":
             held.connected = False
+            held.away_since = now
+            self._pass_host()
             self._arm_clock(now)
         else:
-            self.seats[seat] = None
-            if self.state.host == seat:
-                self.state.host = self._next_host()
+            self._free(seat)
         self._changed(now)
+
+    def remove_player(self, by: int | None, seat: int, now: float = 0.0) -> None:
+        """Host: free another seat (a player's or a bot's) before the match starts."""
+        self._require_host(by, "remove players")
+        self._require_phase("waiting", "remove players")
+        self._check_seat_number(seat)
+        if self.seats[seat] is None:
+            raise RoomError(errors.INVALID, f"seat {seat} is free already")
+        if seat == by:
+            raise RoomError(errors.INVALID, "to give up your own seat, leave")
+        self._free(seat)
+        self._changed(now)
+
+    def release_away(self, now: float, after: float) -> list[int]:
+        """Players away `after` seconds: a waiting room frees their seats (returned), and in any
+        phase a host that long away passes the host on."""
+        gone = []
+        for index, held in enumerate(self.seats):
+            since = held.away_since if held is not None and not held.connected else None
+            if since is not None and now - since >= after:
+                gone.append(index)
+        released = gone if self.phase == "waiting" else []
+        host = self.state.host
+        for index in released:
+            self._free(index)
+        if host in gone and self.state.host == host:
+            self._pass_host()
+        if released or self.state.host != host:
+            self._changed(now)
+        return released
 
     def connect(self, seat: int, now: float = 0.0, via: str = "") -> None:
         """The player of a seat is online (through `via`); a stand-in bot stops playing for them."""
@@ -308,6 +365,7 @@ class Room:
             return
         held.connected = True
         held.stand_in = False
+        held.away_since = None
         self._link(seat, via)
         self._arm_clock(now)
         self._changed(now)
@@ -324,6 +382,7 @@ class Room:
         if self.state.links.get(seat, "") != via:
             return
         held.connected = False
+        held.away_since = now
         self.state.links.pop(seat, None)
         self._arm_clock(now)
         self._changed(now)
@@ -336,6 +395,7 @@ class Room:
             return False
         for seat in online:
             seat.connected = False
+            seat.away_since = now
         state.spectators = 0
         state.links = {}
         state.watchers = {}
@@ -370,6 +430,7 @@ class Room:
             link = state.links.get(index)
             if link is None or link in dead:
                 held.connected = False
+                held.away_since = now
                 state.links.pop(index, None)
                 changed = True
         watchers = {via: count for via, count in state.watchers.items() if via not in dead}
@@ -537,19 +598,26 @@ class Room:
     def _join(self, caller: Caller, message: msg.Join, now: float, out: Outcome) -> None:
         if caller.seat is not None:
             raise RoomError(errors.INVALID, f"you already sit at seat {caller.seat} here")
+        if message.seat is not None and message.seat >= self.rules.players:
+            # The answer a room that does not exist gives: no probing for rooms by seat.
+            raise RoomError(errors.NO_SUCH_ROOM, codes.missing(message.room))
         name = message.name or caller.name
         seat, token = self.sit(name, message.seat, now, caller.via)
         if caller.spectating:
             self.watch(-1, now, caller.via)
         out.seat, out.token, out.spectating = seat, token, False
-        out.replies.append(msg.Joined(room=self.code, seat=seat, seat_token=token, id=message.id))
+        out.replies.append(
+            msg.Joined(room=self.join_code, seat=seat, seat_token=token, id=message.id)
+        )
 
     def _spectate(self, caller: Caller, message: msg.Spectate, now: float, out: Outcome) -> None:
         if caller.seat is not None or caller.spectating:
             raise RoomError(errors.INVALID, "you are already in this room")
         self.watch(+1, now, caller.via)
         out.spectating = True
-        out.replies.append(msg.Joined(room=self.code, seat=None, seat_token=None, id=message.id))
+        out.replies.append(
+            msg.Joined(room=self.join_code, seat=None, seat_token=None, id=message.id)
+        )
 
     def _leave(self, caller: Caller, message: msg.Leave, now: float, out: Outcome) -> None:
         if caller.seat is not None:
@@ -565,6 +633,12 @@ class Room:
 
     def _remove_bot(self, caller: Caller, message: msg.RemoveBot, now: float, out: Outcome) -> None:
         self.remove_bot(caller.seat, message.seat, now)
+
+    def _remove_player(
+        self, caller: Caller, message: msg.RemovePlayer, now: float, out: Outcome
+    ) -> None:
+        self.remove_player(caller.seat, message.seat, now)
+        out.removed = message.seat
 
     def _start(self, caller: Caller, message: msg.Start, now: float, out: Outcome) -> None:
         out.events = self.start(caller.seat, now)
@@ -587,6 +661,8 @@ class Room:
     def _chat(self, caller: Caller, message: msg.Chat, now: float, out: Outcome) -> None:
         if caller.seat is None and not caller.spectating:
             raise RoomError(errors.NOT_IN_ROOM, "join or watch a room to chat")
+        if caller.seat is None and not self.rules.spectators_chat:
+            raise RoomError(errors.INVALID, "spectators may not chat in this room")
         out.events = [self.say(caller.seat, caller.name, message.text, now)]
 
     # -- checks and bookkeeping ------------------------------------------------------------
@@ -622,10 +698,39 @@ class Room:
         return events
 
     def _next_host(self) -> int | None:
-        humans = self.human_seats()
+        """The player after the host in seat order: the first one connected, else the first."""
+        host = self.state.host if self.state.host is not None else -1
+        humans = sorted(self.human_seats(), key=lambda s: (s <= host, s))
         online = [s for s in humans if (held := self.seats[s]) is not None and held.connected]
         choices = online or humans
         return choices[0] if choices else None
+
+    def _host_here(self) -> bool:
+        """Whether the host's seat is held by a connected player."""
+        host = self.state.host
+        held = self.seats[host] if host is not None else None
+        return held is not None and held.kind == "human" and held.connected
+
+    def _pass_host(self) -> None:
+        """The host is gone: the next connected player becomes host (if one is connected)."""
+        if self._host_here():
+            return
+        following = self._next_host()
+        if following is not None and (held := self.seats[following]) and held.connected:
+            self.state.host = following
+
+    def _free(self, seat: int) -> None:
+        """Empty a seat; if it was the host's, the host passes on."""
+        self.seats[seat] = None
+        self.state.links.pop(seat, None)
+        if self.state.host == seat:
+            self.state.host = self._next_host()
+
+    def _require_unique(self, name: str) -> None:
+        """RoomError `invalid` if a player at the table already goes by this name."""
+        wanted = _name_key(name)
+        if any(held is not None and _name_key(held.name) == wanted for held in self.seats):
+            raise RoomError(errors.INVALID, f"name: someone at this table is {name!r} already")
 
     def _free_seat(self, seat: int | None) -> int:
         if seat is None:
@@ -667,12 +772,18 @@ def _tag(message: msg.ClientMessage) -> str:
     return str(message.__struct_config__.tag)
 
 
+def _name_key(name: str) -> str:
+    """Names that look alike compare equal: compatibility forms folded, case and spaces ignored."""
+    return "".join(unicodedata.normalize("NFKC", name).casefold().split())
+
+
 _HANDLERS: dict[type[msg.ClientMessage], Any] = {
     msg.Join: Room._join,
     msg.Spectate: Room._spectate,
     msg.Leave: Room._leave,
     msg.AddBot: Room._add_bot,
     msg.RemoveBot: Room._remove_bot,
+    msg.RemovePlayer: Room._remove_player,
     msg.Start: Room._start,
     msg.Play: Room._play,
     msg.Pass: Room._pass,

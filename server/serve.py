@@ -81,7 +81,28 @@ OPTIONS: dict[str, tuple[Callable[[str], Any], str, str]] = {
     "bot-delay": (float, "bot_delay", "seconds between bot moves"),
     "away-seconds": (float, "away_seconds", "how long an away player's turn waits for them"),
     "empty-room-seconds": (float, "empty_room_seconds", "how long an empty room is kept"),
-    "bot-workers": (positive(int), "bot_workers", "processes for the hard bot and hints"),
+    "bot-workers": (positive(int), "bot_workers", "processes for the hard bot of rooms' bots"),
+    "hint-workers": (positive(int), "hint_workers", "processes for hints (apart from rooms' bots)"),
+    "max-connections": (
+        positive(int),
+        "max_connections",
+        "open connections in all; more get HTTP 503",
+    ),
+    "hello-seconds": (
+        positive(float),
+        "hello_seconds",
+        "how long a new connection may wait to say hello",
+    ),
+    "release-seconds": (
+        positive(float),
+        "release_seconds",
+        "how long a waiting room keeps the seat of a player who is gone",
+    ),
+    "allowed-origin": (
+        str,
+        "allowed_origin",
+        "browser pages allowed to connect (their Origin, comma-separated); unset: any",
+    ),
     "trust-proxy": (
         yes_or_no,
         "trust_proxy",

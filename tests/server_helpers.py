@@ -192,3 +192,12 @@ async def until_someone_to_play(clients: list[Client], timeout: float = TIMEOUT)
                 await client.receive(min(0.02, max(0.001, deadline - loop.time())))
         if loop.time() > deadline:
             raise TimeoutError("nobody got the turn")
+
+
+async def to_play(url: str, name: str, bot: str = "easy", **rules: Any) -> Client:
+    """A client alone with a bot in a started two-player room, once it is the client's turn."""
+    (client,) = await seat_players(url, 2, 1, bot, **rules)
+    client.name = name
+    await client.request("start")
+    await until_someone_to_play([client])
+    return client

@@ -176,6 +176,8 @@ def cluster_config(redis: RedisServer, **changes: Any) -> Config:
         "bot_processes": False,
         "rate": 1000.0,
         "burst": 1000,
+        "room_chat_rate": 1000.0,
+        "room_chat_burst": 1000,
         "store": RedisStore(redis.url),
         "cluster_lease": LEASE,
     }
@@ -199,7 +201,8 @@ async def two_servers(redis: RedisServer, **changes: Any) -> AsyncIterator[tuple
 async def test_players_on_two_servers_play_a_match_with_bots(redis_server: RedisServer) -> None:
     async with two_servers(redis_server) as (a, b):
         ann = await open_client(a.url, "Ann")
-        joined = await ann.request("create_room", rules={"players": 4, "target": 100})
+        rules = {"players": 4, "target": 100, "spectator_chat": True}
+        joined = await ann.request("create_room", rules=rules)
         assert isinstance(joined, msg.Joined) and joined.room is not None
         await ann.until(lambda m: isinstance(m, msg.Snapshot))
         bob = await sit(b.url, "Bob", joined.room)

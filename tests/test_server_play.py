@@ -29,6 +29,8 @@ def fast_config(**changes: Any) -> Config:
         "bot_processes": False,
         "rate": 1000.0,
         "burst": 1000,
+        "room_chat_rate": 1000.0,
+        "room_chat_burst": 1000,
     }
     options.update(changes)
     return Config(**options)
@@ -195,7 +197,7 @@ async def test_the_hard_bot_thinks_in_another_process() -> None:
             assert isinstance(reply, msg.Pong)
             pings.append(loop.time() - started)
             await asyncio.sleep(0.01)  # well under the rate limit
-        assert type(running.bots._pool).__name__ == "ProcessPoolExecutor"
+        assert type(running.bots.bots._pool).__name__ == "ProcessPoolExecutor"
         assert len(pings) >= 12
         assert sorted(pings)[len(pings) // 2] < budget / 3, "the event loop waited for the bot"
 
@@ -211,7 +213,7 @@ async def play_out_one(client: Client) -> None:
 
 
 async def test_chat_reaches_everyone_in_the_room_and_is_bounded(server: Server) -> None:
-    clients = await seat_players(server.url, 2, 2)
+    clients = await seat_players(server.url, 2, 2, spectator_chat=True)
     watcher = await Client.open(server.url, "Eve")
     await watcher.request("spectate", room=clients[0].room)
     for index in range(55):
@@ -257,11 +259,11 @@ async def test_a_match_goes_on_when_the_bot_process_dies() -> None:
     async with run_server(fast_config(bot_processes=True)) as running:
         (host,) = await seat_players(running.url, 2, 1, "hard", target=50)
         await host.request("start")
-        while running.bots._pool is None:
+        while running.bots.bots._pool is None:
             if host.my_turn():
                 await play_out_one(host)
             await host.settle(0.05)
-        pool = running.bots._pool
+        pool = running.bots.bots._pool
         for process in list(getattr(pool, "_processes", {}).values()):
             process.kill()
         await play_out(host, random.Random(3))

@@ -28,6 +28,7 @@ FIRST_PAUSE = 0.5
 #: Close codes after which coming back is pointless (protocol/README.md, Reconnecting).
 CLOSE_SEAT_TAKEN_OVER = 4000
 CLOSE_ROOM_CLOSED = 4001
+CLOSE_REMOVED = 4002
 LONGEST_PAUSE = 10.0
 OPEN_TIMEOUT = 10.0
 
@@ -145,6 +146,9 @@ class Connection:
             self.fatal = "this seat was taken over in another window (or on another machine)"
         elif code == CLOSE_ROOM_CLOSED:
             self.fatal = (why or "the host closed the room").rstrip(".")
+        elif code == CLOSE_REMOVED:
+            self.fatal = (why or "the host removed you from the room").rstrip(".")
+            self._forget_seat()
 
     async def close(self) -> None:
         """Leave: say so to the server (the seat of a match in progress stays yours), then close."""

@@ -3,6 +3,11 @@
 
 export const PROTOCOL_VERSION = 1;
 export const CLOSE_SEAT_RESUMED = 4000;
+/** Closes after which the page does not come back: the room closed, or the host removed you. */
+const CLOSE_FOR_GOOD = new Map([
+  [4001, "The room was closed"],
+  [4002, "The host removed you from the room"],
+]);
 const BACKOFF = [500, 1000, 2000, 4000, 8000, 15000];
 
 /** ws://host/ or wss://host/ for the page's own origin. */
@@ -104,6 +109,11 @@ export class Connection {
       if (event.code === CLOSE_SEAT_RESUMED) {
         this.stopped = true;
         this.onStatus("closed", "This seat was opened in another window: this one is closed.");
+        return;
+      }
+      if (CLOSE_FOR_GOOD.has(event.code)) {
+        this.stopped = true;
+        this.onStatus("closed", `${CLOSE_FOR_GOOD.get(event.code)}.`);
         return;
       }
       if (!this.stopped) this._retry();

@@ -1,0 +1,141 @@
+"""Rooms' bots under a flood of hints: a hard bot's move time alone, then while other rooms ask
+for hints back to back.
+
+An in-process server with real worker processes (the default hard budget, 200 ms; one bot and
+one hint worker). Room A: one scripted player and three hard bots; each of the player's moves is
+timed until the three bots have answered. Then `--flooders` players, each in a room of its own
+with the turn, ask for a hint again as soon as the last one is answered (or refused `busy`).
+Prints `name: value` lines.
+
+    uv run python bench/hints.py [--moves 12] [--flooders 10]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+# Run as a script, this folder comes first on sys.path, and bench/engine.py would hide the package.
+if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
+    sys.path.pop(0)
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+import msgspec  # noqa: E402
+from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
+
+from protocol import messages as msg  # noqa: E402
+from protocol.patch import ClientState  # noqa: E402
+from server.app import Config, run_server  # noqa: E402
+
+
+class Player:
+    """A scripted player that keeps its room document."""
+
+    def __init__(self, socket: ClientConnection) -> None:
+        self.socket = socket
+        self.state = ClientState()
+        self.next_id = 0
+
+    async def request(self, kind: str, **fields: Any) -> msg.AnyServerMessage:
+        self.next_id += 1
+        id = self.next_id
+        await self.socket.send(msgspec.json.encode({"type": kind, "id": id, **fields}).decode())
+        while True:
+            message = await self.receive()
+            if getattr(message, "id", None) == id:
+                return message
+
+    async def receive(self) -> msg.AnyServerMessage:
+        message = msg.decode_server(await self.socket.recv())
+        if isinstance(message, msg.Snapshot):
+            self.state.on_snapshot(message)
+        elif isinstance(message, msg.Patch):
+            self.state.on_patch(message)
+        return message
+
+    def my_turn(self) -> bool:
+        document = self.state.document
+        if document is None or document["phase"] != "playing":
+            return False
+        game = document["game"]
+        return bool(game["turn"] == document["you"] and game["legal"])
+
+
+async def seated(url: str, bots: int, level: str) -> Player:
+    """A player alone in a started room with `bots` bots, once it has the turn."""
+    player = Player(await connect(url))
+    await player.request("hello", version=msg.PROTOCOL_VERSION, name="P")
+    await player.request("create_room", rules={"players": bots + 1, "target": 1000})
+    for _ in range(bots):
+        await player.request("add_bot", level=level)
+    await player.request("start")
+    while not player.my_turn():
+        await player.receive()
+    return player
+
+
+async def bot_times(player: Player, moves: int) -> list[float]:
+    """Seconds from each move of the player until the bots have answered it."""
+    times = []
+    while len(times) < moves:
+        while not player.my_turn():
+            await player.receive()
+        choice = player.state.document["game"]["legal"][0]  # type: ignore[index]
+        await player.request("play", tile=choice["tile"], end=choice.get("end"))
+        started = time.perf_counter()
+        if player.my_turn():
+            continue
+        while not player.my_turn():
+            await player.receive()
+        times.append(time.perf_counter() - started)
+    return times
+
+
+async def flood(player: Player, answers: list[float], busy: list[int]) -> None:
+    while True:
+        started = time.perf_counter()
+        reply = await player.request("hint")
+        if isinstance(reply, msg.Error):
+            busy.append(1)
+            await asyncio.sleep(0.05)
+        else:
+            answers.append(time.perf_counter() - started)
+
+
+async def main(moves: int, flooders: int) -> None:
+    config = Config(port=0, bot_delay=0.0, max_rooms_per_ip=flooders + 4)
+    async with run_server(config) as server:
+        player = await seated(server.url, 3, "hard")
+        await bot_times(player, 2)  # the worker processes start
+        alone = await bot_times(player, moves)
+        others = [await seated(server.url, 1, "easy") for _ in range(flooders)]
+        answers: list[float] = []
+        busy: list[int] = []
+        tasks = [asyncio.create_task(flood(other, answers, busy)) for other in others]
+        flooded = await bot_times(player, moves)
+        for task in tasks:
+            task.cancel()
+        print(f"bots answer ms p50 alone: {statistics.median(alone) * 1000:.0f}")
+        print(f"bots answer ms max alone: {max(alone) * 1000:.0f}")
+        print(f"bots answer ms p50 under hint flood: {statistics.median(flooded) * 1000:.0f}")
+        print(f"bots answer ms max under hint flood: {max(flooded) * 1000:.0f}")
+        print(f"flooders: {flooders}")
+        print(f"hints answered: {len(answers)}")
+        print(f"hints refused busy: {len(busy)}")
+        if answers:
+            print(f"hint ms p50 under flood: {statistics.median(answers) * 1000:.0f}")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--moves", type=int, default=12)
+    parser.add_argument("--flooders", type=int, default=10)
+    options = parser.parse_args()
+    asyncio.run(main(options.moves, options.flooders))

@@ -1,0 +1,109 @@
+"""Hints are bounded: one per seat in flight, dropped with their connection, never before bots."""
+
+from __future__ import annotations
+
+import asyncio
+import statistics
+
+import pytest
+from server_helpers import Client, seat_players, to_play, until_someone_to_play
+from test_server_play import fast_config, play_out_one
+
+from engine import Move, View
+from protocol import messages as msg
+from server import bots
+from server.app import run_server
+
+BUDGET_MS = 150.0
+
+
+async def test_a_second_hint_while_one_is_on_its_way_is_refused_as_busy() -> None:
+    async with run_server(fast_config(hard_budget_ms=BUDGET_MS)) as server:
+        ann = await to_play(server.url, "Ann")
+        first = await ann.send("hint")
+        second = await ann.send("hint")
+        replies = {}
+        while len(replies) < 2:
+            message = await ann.receive()
+            if getattr(message, "id", None) in (first, second):
+                replies[message.id] = message  # type: ignore[union-attr]
+        refused = replies[second]
+        assert isinstance(refused, msg.Error) and (refused.code, refused.command) == (
+            "busy",
+            "hint",
+        )
+        assert isinstance(replies[first], msg.HintReply)
+        # Meanwhile the connection is answered at once, and asking again later works.
+        assert isinstance(await ann.request("ping"), msg.Pong)
+        assert isinstance(await ann.request("hint"), msg.HintReply)
+
+
+async def test_hints_of_connections_that_closed_are_not_worked_out(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    worked_out: list[str] = []
+    choose_move = bots.choose_move
+
+    def counted(level: str, view: View, seed: int, budget_ms: float | None) -> Move:
+        if level == "hard":
+            worked_out.append(level)
+        return choose_move(level, view, seed, budget_ms)
+
+    monkeypatch.setattr(bots, "choose_move", counted)
+    config = fast_config(hard_budget_ms=BUDGET_MS, max_rooms_per_ip=16)
+    async with run_server(config) as server:
+        players = [await to_play(server.url, f"P{index}") for index in range(13)]
+        *leaving, staying = players
+        for player in leaving:
+            await player.send("hint")
+        await asyncio.gather(*(player.close() for player in leaving))
+        while len(server.connections) > 1:
+            await asyncio.sleep(0.01)
+        assert isinstance(await staying.request("hint"), msg.HintReply)
+        # The staying player's hint, and the one or two that began before the others had left.
+        gone = len(worked_out) - 1
+        assert gone <= 2, f"{gone} hints worked out for players gone"
+
+
+async def bot_answer_times(player: Client, moves: int) -> list[float]:
+    """Seconds from each of the player's moves being acked until the bots have moved."""
+    loop = asyncio.get_running_loop()
+    times = []
+    while len(times) < moves and player.document["phase"] == "playing":
+        await until_someone_to_play([player], 30.0)
+        await play_out_one(player)
+        if player.my_turn() or player.document["phase"] != "playing":
+            continue  # the move ended the hand and the player leads the next: no bot moves
+        started = loop.time()
+        await player.until(
+            lambda m: (
+                isinstance(m, msg.Patch)
+                and (player.my_turn() or player.document["phase"] != "playing")
+            ),
+            30.0,
+        )
+        times.append(loop.time() - started)
+    return times
+
+
+async def test_a_flood_of_hints_does_not_slow_a_bot_in_another_room() -> None:
+    async with run_server(fast_config(hard_budget_ms=BUDGET_MS)) as server:
+        # Three hard bots answer each move: their times add up, so cheap moves count less.
+        (player,) = await seat_players(server.url, 4, 1, "hard", target=1000)
+        await player.request("start")
+        baseline = statistics.median(await bot_answer_times(player, 8))
+        flooders = [await to_play(server.url, f"F{index}") for index in range(6)]
+
+        async def flood(flooder: Client) -> None:
+            while True:  # a hint, its answer, another hint: each player under the rate limit
+                await flooder.request("hint")
+                await asyncio.sleep(0.02)
+
+        tasks = [asyncio.create_task(flood(flooder)) for flooder in flooders]
+        try:
+            await asyncio.sleep(0.05)
+            loaded = statistics.median(await bot_answer_times(player, 8))
+        finally:
+            for task in tasks:
+                task.cancel()
+        assert loaded < 3 * baseline + 0.1, f"bot moves took {loaded:.3f} s, {baseline:.3f} s alone"
