@@ -31,7 +31,7 @@ CONTENT_TYPES = {
     ".txt": "text/plain; charset=utf-8",
     ".md": "text/plain; charset=utf-8",
 }
-_ROOM_LINK = re.compile(r"/r/[A-Za-z0-9]{1,16}/?")
+_ROOM_LINK = re.compile(r"/r/[A-Za-z0-9-]{1,24}/?")
 _ASSET = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9_.-]*(/[A-Za-z0-9_-][A-Za-z0-9_.-]*)*")
 #: A Host header fit to name this origin in connect-src (else 'self' alone is relied on).
 _HOST = re.compile(r"[A-Za-z0-9.-]+(:[0-9]{1,5})?|\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?")

@@ -34,6 +34,7 @@ def allfives(*args: str) -> subprocess.CompletedProcess[str]:
         (["serve", "--port", "99999"], "'99999' is not a port"),
         (["serve", "--rate", "-1"], "'-1' is not above zero"),
         (["play", "--teams", "--players", "2"], "--teams needs 4 players, not 2"),
+        (["play", "--target", "5000"], "5000 is above the highest target, 1000"),
         (["play", "--turn-seconds", "2"], "'2' is not a number of seconds from 5 to 3600"),
         (["play", "--bots", "easy,hard"], "--bots names 2 levels for 1 bot seats"),
         (["join", "http://example.org:8765"], "the game server speaks ws://example.org:8765"),

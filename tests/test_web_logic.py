@@ -450,9 +450,10 @@ def test_room_codes_come_from_a_code_or_a_link(page: WebDriver) -> None:
     got = call(
         page,
         "a[0].map(unit.lobby.roomCode)",
-        ["kxqp", " KXQP ", "http://h:1/r/abcd", "/r/ZZ/", "", "a b!"],
+        ["kxqp", " KXQP ", "http://h:1/r/abcd", "/r/ZZ/", "", "a b!", "/r/kxqp-bcdfghjkmn"],
     )
-    assert got == ["KXQP", "KXQP", "ABCD", "ZZ", None, None]
+    # A private room's link carries its invite: CODE-INVITE.
+    assert got == ["KXQP", "KXQP", "ABCD", "ZZ", None, None, "KXQP-BCDFGHJKMN"]
 
 
 def test_server_text_is_shown_with_control_characters_visible(page: WebDriver) -> None:

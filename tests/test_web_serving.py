@@ -32,7 +32,7 @@ async def test_the_page_and_its_files_are_served_with_security_headers() -> None
     async with run_server(Config(host="127.0.0.1", port=0)) as server:
         base = f"http://127.0.0.1:{server.port}"
         index = (WEB_ROOT / "index.html").read_bytes()
-        for path in ("/", "/r/KXQP", "/r/kxqp/", "/?from=link"):
+        for path in ("/", "/r/KXQP", "/r/kxqp/", "/?from=link", "/r/KXQP-BCDFGHJKMN"):
             status, headers, body = await asyncio.to_thread(get, base + path)
             assert (status, body) == (200, index), path
             assert headers["Content-Type"] == "text/html; charset=utf-8"

@@ -135,12 +135,14 @@ def test_a_whole_match_by_clicks_with_a_friend_from_the_link_and_a_reload() -> N
         ann.find_element(By.NAME, "target").send_keys("50")
         Select(ann.find_element(By.NAME, "bot_1")).select_by_value("")
         Select(ann.find_element(By.NAME, "bot_2")).select_by_value("easy")
+        ann.find_element(By.NAME, "public").click()  # a private room: found by its link only
         ann.find_element(By.ID, "create-button").click()
         link = wait_for(
             lambda: ann.find_element(By.ID, "invite-link").get_attribute("href"), what="link"
         )
         code = ann.current_url.rsplit("/", 1)[1]
         assert link == f"{server.base}/r/{code}"
+        assert re.fullmatch(r"[A-Z]{4}-[A-Z]{10}", code), code  # CODE-INVITE
         wait_for(lambda: "Bot 2" in read(ann)["names"], what="the bot in seat 2")
 
         open_lobby(femi, link, "Femi")
@@ -281,9 +283,11 @@ def test_a_link_whose_seat_is_gone_offers_the_room_again() -> None:
         assert f"Room {code}" in page.find_element(By.ID, "join-form").text
         assert code not in page.execute_script("return localStorage.getItem('allfives.seats')")
 
+        # A room that closed answers a resume as a wrong token does (so resumes cannot probe).
         page.get(f"{server.base}/r/zzzz")
         notice = wait_for(lambda: page.find_element(By.ID, "notice").text, what="the notice")
-        assert notice == "Room ZZZZ is closed."
+        assert notice == "That seat is no longer yours: sit down again or watch."
+        assert "Room ZZZZ" in page.find_element(By.ID, "join-form").text
         assert js_errors(page) == []
 
         # The page's policy holds in the browser: an inline script is refused.

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from protocol.messages import MAX_NAME_LENGTH, validate_name
-from protocol.rules import DEFAULT_TARGETS, HAND_SIZES, RoomRules
+from protocol.rules import DEFAULT_TARGETS, HAND_SIZES, MAX_ROOM_TARGET, RoomRules
 
 DEFAULT_BOT_DELAY = 0.8
 MAX_PORT = 65535
@@ -68,13 +68,15 @@ def player_name(text: str) -> str:
 
 
 def target_score(text: str) -> int:
-    """argparse type for --target: a positive multiple of five."""
+    """argparse type for --target: a positive multiple of five, as high as a room takes."""
     try:
         value = int(text)
     except ValueError:
         value = -1
     if value <= 0 or value % 5:
         raise argparse.ArgumentTypeError(f"{text!r} is not a positive multiple of 5")
+    if value > MAX_ROOM_TARGET:
+        raise argparse.ArgumentTypeError(f"{value} is above the highest target, {MAX_ROOM_TARGET}")
     return value
 
 

@@ -33,7 +33,7 @@ export function createRequest(form) {
 
 /** A room code as typed, or from a /r/CODE link: upper case letters and digits, or null. */
 export function roomCode(text) {
-  const match = /(?:\/r\/)?([A-Za-z0-9]{1,16})\/?\s*$/.exec(String(text ?? "").trim());
+  const match = /(?:\/r\/)?([A-Za-z0-9-]{1,24})\/?\s*$/.exec(String(text ?? "").trim());
   return match ? match[1].toUpperCase() : null;
 }
 

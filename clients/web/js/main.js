@@ -41,7 +41,7 @@ function saveSeat(room, entry) {
 }
 
 function linkedRoom() {
-  const match = /^\/r\/([A-Za-z0-9]{1,16})\/?$/.exec(location.pathname);
+  const match = /^\/r\/([A-Za-z0-9-]{1,24})\/?$/.exec(location.pathname);
   return match ? match[1].toUpperCase() : null;
 }
 
@@ -150,7 +150,7 @@ class App {
       this.resume = null;
       this.watching = message.room;
     }
-    const code = /^[A-Za-z0-9]{1,16}$/.test(String(message.room)) ? String(message.room) : null;
+    const code = /^[A-Za-z0-9-]{1,24}$/.test(String(message.room)) ? String(message.room) : null;
     if (code && location.pathname !== `/r/${code}`) history.replaceState(null, "", `/r/${code}`);
     this.say("");
   }
@@ -174,7 +174,8 @@ class App {
   onDocument() {
     if (!this.state.doc) return;
     if (this.state.doc.you !== null && this.resume) {
-      saveSeat(this.state.doc.code, {
+      // Keyed by the room as joined: a private room's CODE-INVITE, the room's link.
+      saveSeat(this.resume.room, {
         token: this.resume.token, seat: this.state.doc.you, seq: this.state.seq, doc: this.state.doc,
       });
     }
@@ -202,6 +203,7 @@ class App {
       document.title = `All Fives · room ${this.state.doc.code}`;
     }
     const model = tableModel(this.state.doc, { finalLayout: this.state.finalLayout, hint: this.state.hint });
+    model.handle = this.state.room ?? this.state.doc.code;
     this.table.update(model, this.state.log, this.state.hintText());
   }
 

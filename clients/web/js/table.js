@@ -127,7 +127,8 @@ export class Table {
 
   _drawHead(model) {
     this.title.textContent = `Room ${model.code}`;
-    const path = `/r/${encodeURIComponent(model.code)}`;
+    // A private room's link carries its invite (CODE-INVITE, the room as joined).
+    const path = `/r/${encodeURIComponent(model.handle ?? model.code)}`;
     fill(this.link, "Friends join at ", h("a", { href: path, id: "invite-link" }, `${location.origin}${path}`),
       model.spectators ? ` · ${model.spectators} watching` : "", model.you === null ? " · you are watching" : "");
     fill(this.seats, model.teams && model.game
