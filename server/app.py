@@ -70,7 +70,14 @@ from server.feed import SPECTATORS, Feed, Receiver
 from server.limits import PerAddress, TokenBucket
 from server.metrics import Metrics
 from server.room import BotTurn, Caller, Room, RoomError
-from server.store import NO_VERSION, MemoryStore, RoomChanged, Store, StoreUnavailable
+from server.store import (
+    NO_VERSION,
+    MemoryStore,
+    RoomChanged,
+    SaveInDoubt,
+    Store,
+    StoreUnavailable,
+)
 
 if TYPE_CHECKING:
     from server.cluster import Cluster, Notice
@@ -197,6 +204,9 @@ class LiveRoom:
         self.counted = False
         self.touched = 0.0
         self.inbox: dict[int, Notice] = {}
+        #: Versions of saves that got no answer (answered `unavailable`), to fence off before
+        #: the room changes again (`Server._settle`); with the state of a save that undid one.
+        self.doubts: dict[str, bytes | None] = {}
         self.arrived: asyncio.Event | None = None
         self.follower: asyncio.Task[None] | None = None
         self.phase = room.phase
@@ -573,7 +583,9 @@ class Server:
             await self._command(live, connection, join)
         except (RoomError, StoreUnavailable):
             self._forget(live)
-            if self.cluster is not None and live.saved_seq == 0:
+            if self.cluster is not None and live.doubts:
+                self._spawn(self._abandon(room.code, list(live.doubts)))
+            elif self.cluster is not None and live.saved_seq == 0:
                 with contextlib.suppress(StoreUnavailable):
                     await self.cluster.release(room.code)
             raise
@@ -630,6 +642,7 @@ class Server:
         in one order, each once; RoomError if it no longer applies. A refusal is checked against
         the version Redis holds first, so a copy behind Redis never refuses what it would allow.
         """
+        await self._settle(live)
         loop = asyncio.get_running_loop()
         deadline = loop.time() + CHANGE_SECONDS
         checked = self.cluster is None
@@ -668,6 +681,60 @@ class Server:
             if turn and self.cluster is not None:
                 # Refused after all, or no change left to make: let the others go first.
                 self._spawn(self._yield_turn(live.room.code))
+
+    async def _settle(self, live: LiveRoom) -> None:
+        """Under the lock: fence off the room's unanswered saves before it changes again.
+
+        Their senders were answered `unavailable`, which means unchanged: once fenced, such a
+        save can never be stored; one stored already (Redis applied it, the answer was lost) is
+        undone by a change that puts the room back as its clients last saw it.
+        """
+        if not live.doubts or self.cluster is None:
+            return
+        code = live.room.code
+        found = await self.cluster.fence(code, list(live.doubts))
+        doubts, live.doubts = live.doubts, {}
+        if found.stored is None:
+            return
+        if found.version != found.stored:
+            # Another process changed the room after it: it stands (docs/persistence.md).
+            log.error("room %s: change %d was answered unavailable but stored", code, found.seq)
+            return
+        undone = doubts[found.stored]
+        if undone is not None:
+            self._adopt_state(live, found.seq, found.version, undone)
+            return
+        room = Room.from_bytes(live.saved)
+        room.state.seq = found.seq + 1
+        state = room.to_bytes()
+        try:
+            version = await self.cluster.save(
+                code, room.seq, state, b"[]", _listing(room), found.version
+            )
+        except SaveInDoubt as error:
+            live.doubts = {found.stored: None, error.version: state}
+            raise
+        except RoomChanged:
+            log.error("room %s: change %d was answered unavailable but stored", code, found.seq)
+            return
+        except StoreUnavailable:
+            live.doubts = {found.stored: None}
+            raise
+        log.warning("room %s: change %d, answered unavailable, was stored: undone", code, found.seq)
+        self._adopt_state(live, room.seq, version, state)
+
+    async def _abandon(self, code: str, versions: list[str]) -> None:
+        """A new room whose first save got no answer: fence it off, delete it if it was stored."""
+        assert self.cluster is not None
+        while True:
+            try:
+                found = await self.cluster.fence(code, versions)
+                if found.stored is not None and found.version == found.stored:
+                    await self.cluster.delete(code, found.version)
+                await self.cluster.release(code)
+                return
+            except StoreUnavailable:
+                await asyncio.sleep(self.cluster.lease / 3)
 
     async def _yield_turn(self, code: str) -> None:
         assert self.cluster is not None
@@ -716,9 +783,11 @@ class Server:
                 live.version = await self.cluster.save(
                     room.code, room.seq, state, encoded, _listing(room), live.version
                 )
-            except StoreUnavailable:
+            except StoreUnavailable as error:
                 # Shared rooms never hold a change Redis does not (RoomChanged included).
                 self._restore(live)
+                if isinstance(error, SaveInDoubt):
+                    live.doubts[error.version] = None
                 raise
             published = msgspec.Raw(encoded)
         # What clients are sent next is the state to go back to if a later command fails.
@@ -866,7 +935,7 @@ class Server:
         self.cluster, self.via = cluster, cluster.id
         await cluster.beat()
         await cluster.subscribe()
-        found = await cluster.claim(await self.store.room_codes())
+        found = await cluster.claim(await self.store.room_codes(), held=False)
         for code, status in found.items():
             if status.kept:
                 with contextlib.suppress(RoomError):
@@ -961,6 +1030,10 @@ class Server:
         A notice missing for GAP_WAIT seconds, one from another chain of versions, or a target
         not above what is held, and the room is read from Redis instead (`_refresh`).
         """
+        with contextlib.suppress(StoreUnavailable):
+            await self._settle(live)
+        if live.doubts:
+            return  # caught up once the unanswered saves are settled
         loop = asyncio.get_running_loop()
         deadline = loop.time() + GAP_WAIT
         if target <= live.saved_seq:
@@ -1156,7 +1229,9 @@ class Server:
         assert self.cluster is not None
         quiet = time.monotonic() - self.config.cluster_lease
         for live in list(self.rooms.values()):
-            if live.kept or live.members or live.lock.locked() or live.touched > quiet:
+            if live.kept or live.members or live.doubts or live.lock.locked():
+                continue
+            if live.touched > quiet:
                 continue
             self._forget(live)
             with contextlib.suppress(StoreUnavailable):

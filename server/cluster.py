@@ -10,7 +10,8 @@ processes made them.
 Keys, besides RedisStore's (every key starts with the store's prefix, "allfives:"):
 
 - `allfives:room:<CODE>`: the room hash, with a `version` (a random token per save) besides
-  `seq` and `state`.
+  `seq` and `state`; `saved:<NAME>`, the version process NAME stored last; `next` and
+  `next_until` while a process has the room's next turn.
 - `allfives:public`: code -> JSON summary of each public room waiting with a free seat.
 - `allfives:process:<NAME>`: the incarnation of process NAME that runs now; it expires `lease`
   seconds after the last `beat` (a running process beats every `lease / 3` seconds).
@@ -19,6 +20,8 @@ Keys, besides RedisStore's (every key starts with the store's prefix, "allfives:
   the room's bots and turn clock, marks away the players of dead processes and expires the room.
 - `allfives:kept:<NAME>`: the codes process NAME keeps (others take them when it dies).
 - `allfives:followers:<CODE>`: the names of the processes that hold the room in memory.
+- `allfives:fences:<CODE>`: versions of saves that got no answer and were fenced off
+  (`Cluster.fence`): Redis refuses them if they ever arrive.
 
 Each process listens on its own channel, `allfives:<DB>:process:<NAME>` (pub/sub ignores
 database numbers, hence the DB in the name), on a connection of its own. A save publishes its
@@ -35,7 +38,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import hashlib
 import logging
 import secrets
 from collections.abc import Callable
@@ -46,8 +48,8 @@ import msgspec
 from asyncio_redis.encoders import BytesEncoder
 from asyncio_redis.protocol import RedisProtocol
 
-from server.redis_store import RedisStore
-from server.store import NO_VERSION, RoomChanged, StoreUnavailable
+from server.redis_store import RedisStore, run_script
+from server.store import NO_VERSION, RoomChanged, SaveInDoubt, StoreUnavailable
 
 log = logging.getLogger("allfives.cluster")
 
@@ -64,16 +66,20 @@ local function alive(prefix, id)
 end
 """
 
-#: KEYS: room, room set, public, followers. ARGV: seq, state, ttl, code, channel head, notice
-#: head, summary, version, parent, process id, priority ms, process name. Returns -1 when saved,
-#: else the stored seq, ABSENT (no such room) or BUSY (another process has the next turn).
+#: KEYS: room, room set, public, followers, fences. ARGV: seq, state, ttl, code, channel head,
+#: notice head, summary, version, parent, process id, priority ms, process name, deadline ms.
+#: Returns -1 when saved, else the stored seq, ABSENT (no such room), BUSY (another process has
+#: the next turn), FENCED or LATE (see `Cluster.save`).
 #: A process refused for another's change becomes the room's `next` writer for `priority` ms
 #: (unless one already is): the others are refused (BUSY) until it has saved, so no process is
-#: starved by one that keeps changing the room.
+#: starved by one that keeps changing the room. `saved:<NAME>` holds the version process NAME
+#: stored last, which `FENCE` reads.
 SAVE = """
-local held = redis.call('HMGET', KEYS[1], 'seq', 'version', 'next', 'next_until')
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+if now > tonumber(ARGV[13]) then return -5 end
+if redis.call('SISMEMBER', KEYS[5], ARGV[8]) == 1 then return -4 end
+local held = redis.call('HMGET', KEYS[1], 'seq', 'version', 'next', 'next_until')
 local waiting = held[3] and tonumber(held[4]) > now
 if held[1] then
   if waiting and held[3] ~= ARGV[10] then return -3 end
@@ -87,7 +93,8 @@ elseif ARGV[9] ~= 'none' then
   return -2
 end
 if held[3] then redis.call('HDEL', KEYS[1], 'next', 'next_until') end
-redis.call('HSET', KEYS[1], 'seq', ARGV[1], 'state', ARGV[2], 'version', ARGV[8])
+redis.call('HSET', KEYS[1], 'seq', ARGV[1], 'state', ARGV[2], 'version', ARGV[8],
+  'saved:' .. ARGV[12], ARGV[8])
 redis.call('EXPIRE', KEYS[1], ARGV[3])
 redis.call('SADD', KEYS[2], ARGV[4])
 if ARGV[7] == '' then
@@ -99,6 +106,16 @@ for _, name in ipairs(redis.call('SMEMBERS', KEYS[4])) do
   if name ~= ARGV[12] then redis.call('PUBLISH', ARGV[5] .. name, ARGV[6] .. ARGV[2]) end
 end
 return -1
+"""
+
+#: KEYS: room, fences. ARGV: process name, ttl, versions... Makes sure none of this process's
+#: unanswered saves of the room (their versions) can be stored from now on, and tells which
+#: of them was: [stored seq (-1: no room), stored version, the version this process stored last].
+FENCE = """
+for i = 3, #ARGV do redis.call('SADD', KEYS[2], ARGV[i]) end
+redis.call('EXPIRE', KEYS[2], ARGV[2])
+local held = redis.call('HMGET', KEYS[1], 'seq', 'version', 'saved:' .. ARGV[1])
+return cjson.encode({tonumber(held[1] or -1), held[2] or 'none', held[3] or 'none'})
 """
 
 #: KEYS: room. ARGV: process id. Gives up the room's next turn, if this process has it.
@@ -147,22 +164,22 @@ redis.call('EXPIRE', KEYS[4], ARGV[3])
 return 1
 """
 
-#: ARGV: prefix, name, id, ttl, codes... (rooms held in memory) For each code: [code, 1 if we
-#: keep it now, stored seq (-1: no room), stored version]. Takes rooms with no keeper or a dead
-#: one, and notes this process among each room's followers.
+#: ARGV: prefix, name, id, ttl, held, codes... For each code: [code, 1 if we keep it now, stored
+#: seq (-1: no room), stored version]. Takes rooms with no keeper or a dead one, and notes this
+#: process among the followers of the rooms it takes (of every one if `held` is 1: the codes are
+#: rooms held in memory). A code whose room expired is dropped from the set of rooms.
 CLAIM = (
     _ALIVE
     + """
-local prefix, name, me, ttl = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+local prefix, name, me, ttl, all = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5] == '1'
 local out = {}
-for i = 5, #ARGV do
+for i = 6, #ARGV do
   local code = ARGV[i]
   local held = redis.call('HMGET', prefix .. 'room:' .. code, 'seq', 'version')
   local mine = 0
-  if held[1] then
-    local followers = prefix .. 'followers:' .. code
-    redis.call('SADD', followers, name)
-    redis.call('EXPIRE', followers, ttl)
+  if not held[1] then
+    redis.call('SREM', prefix .. 'rooms', code)
+  else
     local key = prefix .. 'keeper:' .. code
     local keeper = redis.call('GET', key)
     if keeper == me then
@@ -179,6 +196,11 @@ for i = 5, #ARGV do
     if mine == 1 then
       redis.call('SET', key, me, 'EX', ttl)
       redis.call('SADD', prefix .. 'kept:' .. name, code)
+    end
+    if all or mine == 1 then
+      local followers = prefix .. 'followers:' .. code
+      redis.call('SADD', followers, name)
+      redis.call('EXPIRE', followers, ttl)
     end
   end
   out[#out + 1] = {code, mine, tonumber(held[1] or -1), held[2] or 'none'}
@@ -243,6 +265,19 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
 return 1
 """
 
+#: ARGV: prefix, cursor, count. Drops from the set of rooms up to `count` codes whose room
+#: expired; returns the next cursor ("0": the set was gone through).
+PRUNE = """
+local prefix = ARGV[1]
+local found = redis.call('SSCAN', prefix .. 'rooms', ARGV[2], 'COUNT', ARGV[3])
+for _, code in ipairs(found[2]) do
+  if redis.call('EXISTS', prefix .. 'room:' .. code) == 0 then
+    redis.call('SREM', prefix .. 'rooms', code)
+  end
+end
+return found[1]
+"""
+
 #: ARGV: prefix. The summaries of public rooms waiting with a free seat, as one JSON array.
 PUBLIC = """
 local prefix = ARGV[1]
@@ -278,6 +313,14 @@ class Loaded(NamedTuple):
     state: bytes
 
 
+class Fenced(NamedTuple):
+    """What `fence` found: the stored seq (-1: no room) and version, and the fenced save stored."""
+
+    seq: int
+    version: str
+    stored: str | None
+
+
 class Status(NamedTuple):
     """What `claim` found for a room: whether this process keeps it, and its stored seq/version."""
 
@@ -288,6 +331,9 @@ class Status(NamedTuple):
 
 #: The seq of a notice that says a room was deleted.
 GONE = -1
+#: SAVE's answers for a save fenced off, and for one that reached Redis after its deadline.
+FENCED = -4
+LATE = -5
 
 
 def read_notice(data: bytes) -> Notice | None:
@@ -303,19 +349,12 @@ def read_notice(data: bytes) -> Notice | None:
     return Notice(code, int(seq), version, parent, events, state)
 
 
-class _Script(NamedTuple):
-    source: str
-    sha: str
-
-
-def _script(source: str) -> _Script:
-    return _Script(source, hashlib.sha1(source.encode()).hexdigest())
-
-
 _SCRIPTS = {
-    name: _script(source)
+    name: source
     for name, source in {
         "save": SAVE,
+        "fence": FENCE,
+        "prune": PRUNE,
         "restore": RESTORE,
         "yield": YIELD,
         "delete": DELETE,
@@ -377,7 +416,10 @@ class Cluster:
     ) -> str:
         """Store a change made from version `parent` and publish its notice; the new version.
 
-        RoomChanged (nothing written) when Redis holds another version than `parent`.
+        RoomChanged (nothing written) when Redis holds another version than `parent`;
+        SaveInDoubt when no answer came (see `fence`). The save carries a deadline, `timeout`
+        seconds from now on Redis's clock: Redis refuses it if it gets there later (a save
+        held up in a stalled Redis or on the network), and a save fenced off is refused too.
         """
         version = secrets.token_hex(8)
         head = b"%s %d %s %s\n%s\n" % (
@@ -392,7 +434,9 @@ class Cluster:
             self.store.rooms_key,
             self._key("public"),
             self._key("followers", code),
+            self._key("fences", code),
         ]
+        deadline = self.store.redis_ms() + int(self.store.timeout * 1000)
         args = [
             _bytes(seq),
             state,
@@ -406,11 +450,33 @@ class Cluster:
             self.id.encode(),
             _bytes(PRIORITY_MS),
             self.name.encode(),
+            _bytes(deadline),
         ]
-        stored = await self._run(f"save room {code}", "save", keys, args)
+        try:
+            stored = await self._run(f"save room {code}", "save", keys, args)
+        except StoreUnavailable as error:
+            if error.in_doubt:
+                raise SaveInDoubt(code, seq, version, str(error)) from None
+            raise
+        if stored == FENCED:
+            raise StoreUnavailable(f"room {code}: change {seq} was fenced off")
+        if stored == LATE:
+            raise StoreUnavailable(f"room {code}: change {seq} reached Redis after its deadline")
         if stored != -1:
             raise RoomChanged(code, seq, stored)
         return version
+
+    async def fence(self, code: str, versions: list[str]) -> Fenced:
+        """Make sure none of these unanswered saves of the room can be stored any more.
+
+        Returns what Redis holds and which of them, if any, was stored (`Fenced.stored`).
+        """
+        keys = [self.store.room_key(code), self._key("fences", code)]
+        args = [self.name.encode(), _bytes(self.ttl), *(v.encode() for v in versions)]
+        seq, version, mine = _json_decode(
+            await self._run(f"fence room {code}", "fence", keys, args)
+        )
+        return Fenced(int(seq), version, mine if mine in versions else None)
 
     async def yield_turn(self, code: str) -> None:
         """Give up the room's next turn (given when a save was refused) without saving."""
@@ -519,11 +585,15 @@ class Cluster:
             log.warning("this process's lease had lapsed: other processes may take its rooms")
         return answer
 
-    async def claim(self, codes: list[str]) -> dict[str, Status]:
-        """Keep every room among `codes` with no live keeper; each room's status."""
+    async def claim(self, codes: list[str], held: bool = True) -> dict[str, Status]:
+        """Keep every room among `codes` with no live keeper; each room's status.
+
+        `held`: the rooms are in this process's memory, so it follows them all; else (the stored
+        rooms, at start-up) only those it takes.
+        """
         if not codes:
             return {}
-        args = [self._head_args(), *(code.encode() for code in codes)]
+        args = [self._head_args(), b"1" if held else b"0", *(code.encode() for code in codes)]
         text = await self._run("claim rooms", "claim", [], _flatten(args))
         found: dict[str, Status] = {}
         for code, kept, seq, version in _json_decode(text):
@@ -535,6 +605,12 @@ class Cluster:
         text = await self._run("take orphaned rooms", "orphans", [], _flatten([self._head_args()]))
         codes: list[str] = _json_decode(text)
         return codes
+
+    async def prune(self, cursor: str = "0", count: int = 100) -> str:
+        """Drop from the set of rooms up to `count` codes whose room expired; the next cursor."""
+        args = [self.prefix.encode(), cursor.encode(), _bytes(count)]
+        found = await self._run("prune the rooms", "prune", [], args)
+        return found.decode() if isinstance(found, bytes) else str(found)
 
     async def alive(self, ids: set[str]) -> set[str]:
         """Those of the process ids (NAME/INCARNATION) that run now (this one always does)."""
@@ -662,18 +738,8 @@ class Cluster:
 
     async def _run(self, what: str, name: str, keys: list[bytes], args: list[bytes]) -> Any:
         """Run one of the scripts (loading it first if Redis does not know it)."""
-        script = _SCRIPTS[name]
-
-        async def run(connection: asyncio_redis.Connection) -> Any:
-            try:
-                reply = await connection.evalsha(script.sha, keys, args)
-            except asyncio_redis.ScriptKilledError:
-                # Any error reply, most often NOSCRIPT: load it and try once more.
-                await connection.script_load(script.source)
-                reply = await connection.evalsha(script.sha, keys, args)
-            return await reply.return_value()
-
-        return await self.store._call(what, run)
+        source = _SCRIPTS[name]
+        return await self.store._call(what, lambda c: run_script(c, source, keys, args))
 
 
 def _flatten(parts: list[Any]) -> list[bytes]:
@@ -686,4 +752,4 @@ def _flatten(parts: list[Any]) -> list[bytes]:
     return flat
 
 
-__all__ = ["GONE", "Cluster", "Loaded", "Notice", "Status", "read_notice"]
+__all__ = ["GONE", "Cluster", "Fenced", "Loaded", "Notice", "Status", "read_notice"]

@@ -26,7 +26,31 @@ NO_VERSION = "none"
 
 
 class StoreUnavailable(Exception):
-    """The store cannot be reached or refused a write: nothing was saved."""
+    """The store cannot be reached or refused a write: nothing was saved.
+
+    `in_doubt`: the request was sent but no answer came (a stall, a lost connection), so
+    whether Redis applied it is unknown (see `SaveInDoubt`).
+    """
+
+    def __init__(self, *args: object, in_doubt: bool = False) -> None:
+        super().__init__(*args)
+        self.in_doubt = in_doubt
+
+
+class SaveInDoubt(StoreUnavailable):
+    """A room's save got no answer: it may have been stored. `version` is the version it wrote.
+
+    Raised by `server.cluster`. The save carries a deadline, so Redis refuses it if it gets
+    there later; before the room changes again, `Cluster.fence` makes sure it can never be
+    stored and tells whether it was (the server then undoes it: the sender was answered
+    `unavailable`, which means unchanged).
+    """
+
+    def __init__(self, code: str, seq: int, version: str, reason: str) -> None:
+        super().__init__(f"room {code}: change {seq} unanswered: {reason}", in_doubt=True)
+        self.code = code
+        self.seq = seq
+        self.version = version
 
 
 class RoomChanged(StoreUnavailable):
