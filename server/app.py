@@ -34,13 +34,14 @@ message limit get `too_large`. A token bucket (`rate` per second, `burst`) answe
 limited to `max_connections_per_ip` connections (HTTP 429 beyond) and `max_rooms_per_ip` open
 rooms (`trust_proxy`: the address a reverse proxy names). Compression is off by default: frames
 are small, and it costs memory per connection. `GET /healthz` and `GET /metrics` are served on
-the same port.
+the same port (`server.probes`: `/healthz` liveness, `/readyz` readiness).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import logging
 import re
 import secrets
@@ -48,7 +49,7 @@ import socket
 import ssl
 import sys
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from http import HTTPStatus
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -64,7 +65,7 @@ from engine import Move
 from protocol import errors
 from protocol import messages as msg
 from protocol.records import encode_record
-from server import convert
+from server import convert, probes
 from server.bots import BotRunner
 from server.feed import SPECTATORS, Feed, Receiver
 from server.limits import PerAddress, TokenBucket
@@ -368,10 +369,12 @@ class Server:
 
     # -- HTTP ------------------------------------------------------------------------------
 
-    def _process_request(self, socket: ServerConnection, request: Request) -> Response | None:
+    def _process_request(
+        self, socket: ServerConnection, request: Request
+    ) -> Response | Awaitable[Response] | None:
         path = request.path.split("?", 1)[0]
-        if path == "/healthz":
-            return _text_response(HTTPStatus.OK, "ok\n")
+        if path in probes.PATHS:
+            return probes.answer(self, path)
         if path == "/metrics":
             playing = sum(1 for live in self.rooms.values() if live.room.phase == "playing")
             page = self.metrics.text(len(self.rooms), len(self.connections), playing)
@@ -391,9 +394,10 @@ class Server:
     def _client_address(self, socket: ServerConnection, request: Request | None) -> str:
         """The client's address: the socket's peer, or behind a trusted proxy the one it names."""
         if self.config.trust_proxy and request is not None:
-            named = request.headers.get("X-Real-IP") or request.headers.get("X-Forwarded-For")
-            if named:
-                return named.rsplit(",", 1)[-1].strip()
+            for header in ("X-Real-IP", "X-Forwarded-For"):
+                named = request.headers.get(header, "").rsplit(",", 1)[-1].strip()
+                with contextlib.suppress(ValueError):
+                    return str(ipaddress.ip_address(named))  # anything else is ignored
         return _address(socket)
 
     # -- connections -----------------------------------------------------------------------

@@ -105,6 +105,9 @@ class Store(abc.ABC):
     async def load_record(self, key: str) -> bytes | None:
         """A kept record, or None."""
 
+    async def ping(self) -> None:  # noqa: B027 - optional: memory always answers
+        """Check that the store answers (StoreUnavailable if not)."""
+
     async def close(self) -> None:  # noqa: B027 - optional: a store with no connections skips it
         """Release connections (nothing to do for memory)."""
 

@@ -192,7 +192,7 @@ async def test_redis_error_replies_become_unavailable(
         await store.save_room("ABCD", 1, b"one")
         await connection.config_set("maxmemory", "1")
         await connection.config_set("maxmemory-policy", "noeviction")
-        with pytest.raises(StoreUnavailable, match="refused.*OOM") as refused:
+        with pytest.raises(StoreUnavailable, match=r"refused.*OOM") as refused:
             await store.save_record("ABCD/1", b"x" * 10_000)
         assert not refused.value.in_doubt
         with pytest.raises(StoreUnavailable, match="OOM"):
