@@ -95,6 +95,8 @@ CLOSE_POLICY = 1008
 CLOSE_SEAT_RESUMED = 4000
 #: How long a change is tried again while other processes keep changing the room first.
 CHANGE_SECONDS = 3.0
+#: The longest wait between tries to store a finished match's record.
+RECORD_RETRY_MAX = 30.0
 #: How long a missing notice is waited for before the room is read from Redis.
 GAP_WAIT = 0.5
 _CODE = re.compile(r"[A-Z0-9]{1,16}")
@@ -260,6 +262,8 @@ class Server:
         #: Changes another process stored first, so this one applied them again.
         self.conflicts = 0
         self._loading: dict[str, asyncio.Task[LiveRoom]] = {}
+        #: Where the pruning of expired codes from `allfives:rooms` goes on (a SSCAN cursor).
+        self._pruning = "0"
         self._early: dict[str, list[Notice]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
 
@@ -815,10 +819,22 @@ class Server:
 
         match, names = room.finished_match()
         data = encode_record(record_of(match, names))
-        try:
-            await self.store.save_record(f"{room.code}/{room.state.matches}", data)
-        except StoreUnavailable:
-            log.warning("room %s: record of match %d not stored", room.code, room.state.matches)
+        delay = 1.0
+        while True:  # kept until the store has it (the task ends with the server)
+            try:
+                await self.store.save_record(f"{room.code}/{room.state.matches}", data)
+            except StoreUnavailable as error:
+                if delay == 1.0:
+                    log.warning(
+                        "room %s: record of match %d not stored yet (%s): trying again",
+                        room.code,
+                        room.state.matches,
+                        error,
+                    )
+                await asyncio.sleep(delay)
+                delay = min(RECORD_RETRY_MAX, delay * 2)
+            else:
+                return
 
     def _send_record(self, live: LiveRoom, connection: Connection, message: msg.GetRecord) -> None:
         from server.records import record_of
@@ -1172,6 +1188,7 @@ class Server:
         await self._check_presence()
         await self._let_go()
         await self._expire_empty()
+        self._pruning = await cluster.prune(self._pruning)
 
     async def _follow_redis(self, live: LiveRoom) -> None:
         """Catch up with Redis, whose version of the room differed from this copy's a moment ago.
