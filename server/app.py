@@ -95,7 +95,8 @@ CLOSE_POLICY = 1008
 CLOSE_SEAT_RESUMED = 4000
 #: How long a change is tried again while other processes keep changing the room first.
 CHANGE_SECONDS = 3.0
-#: The longest wait between tries to store a finished match's record.
+#: The first and the longest wait between tries to store a finished match's record.
+RECORD_RETRY_FIRST = 1.0
 RECORD_RETRY_MAX = 30.0
 #: How long a missing notice is waited for before the room is read from Redis.
 GAP_WAIT = 0.5
@@ -819,12 +820,12 @@ class Server:
 
         match, names = room.finished_match()
         data = encode_record(record_of(match, names))
-        delay = 1.0
+        delay = RECORD_RETRY_FIRST
         while True:  # kept until the store has it (the task ends with the server)
             try:
                 await self.store.save_record(f"{room.code}/{room.state.matches}", data)
             except StoreUnavailable as error:
-                if delay == 1.0:
+                if delay == RECORD_RETRY_FIRST:
                     log.warning(
                         "room %s: record of match %d not stored yet (%s): trying again",
                         room.code,
