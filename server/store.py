@@ -8,11 +8,11 @@ room are applied one at a time, under that room's lock):
 3. only when that returns are replies and patches sent. If it raises `StoreUnavailable`, the room
    is put back as it was before the command and the sender gets an `unavailable` error.
 
-`seq` grows by exactly one per saved change, so a store may refuse a save whose `seq` is not
-above the one it holds (a sign that another process changed the room). A finished match is also
-saved as an `allfives-record/1` JSON document with `save_record`. A Redis store implements the
-same methods. With several server processes on one Redis, `server.cluster` saves rooms instead
-(a compare-and-set on the room's version, raising `RoomChanged`).
+`seq` grows by exactly one per saved change. A finished match is also saved as an
+`allfives-record/1` JSON document with `save_record`. `server.redis_store.RedisStore` implements
+the same methods, but a server with Redis saves rooms through `server.cluster` instead (a
+compare-and-set on the room's version, raising `RoomChanged` or `SaveInDoubt`), since any number
+of server processes may share that Redis.
 """
 
 from __future__ import annotations
