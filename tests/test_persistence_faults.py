@@ -224,3 +224,40 @@ async def someones_turn(clients: list[Client]) -> Client:
             return mover
         await asyncio.gather(*(c.settle(0.02) for c in clients))
     raise AssertionError("nobody's turn came")
+
+
+async def test_a_change_stored_unanswered_is_undone_for_the_other_processes_clients_too(
+    redis_server: RedisServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    # Ann's server reaches Redis through the proxy; Bob's server directly. Redis applies Ann's
+    # line and tells Bob's server (Bob sees it), but Ann's answer is lost: she gets `unavailable`.
+    async with faulty_server(redis_server) as (a, proxy):
+        b_config = Config(port=0, bot_delay=0.0, bot_processes=False, rate=1000.0, burst=1000)
+        b_config.store = RedisStore(redis_server.url, timeout=TIMEOUT)
+        async with run_server(b_config) as b:
+            ann = await open_client(a.url, "Ann")
+            joined = await ann.request("create_room", rules={"players": 2})
+            assert isinstance(joined, msg.Joined) and joined.room is not None
+            await ann.until(lambda m: isinstance(m, msg.Snapshot))
+            bob = await open_client(b.url, "Bob")
+            assert isinstance(await bob.request("join", room=joined.room), msg.Joined)
+            await bob.until(lambda m: isinstance(m, msg.Snapshot))
+            await caught_up([ann], bob.state.seq or 0)
+
+            def lines(client: Client) -> list[str]:
+                return [line["text"] for line in client.document["chat"]]
+
+            proxy.hold_replies = True
+            reply = await ann.request("chat", text="gg")
+            assert isinstance(reply, msg.Error) and reply.code == "unavailable", reply
+            await bob.until(lambda m: lines(bob) == ["gg"])  # stored, and sent on by b
+            proxy.release()
+            while not isinstance(reply := await ann.request("chat", text="gg"), msg.Ack):
+                assert isinstance(reply, msg.Error) and reply.code == "unavailable", reply
+            assert "was stored: undone" in caplog.text
+            await caught_up([bob], ann.state.seq or 0)
+            assert lines(ann) == lines(bob) == ["gg"]
+            stored = await stored_room(redis_server, joined.room)
+            assert [line.text for line in stored.state.chat] == ["gg"]
+            for client in (ann, bob):
+                await check_resync(client)
