@@ -1170,7 +1170,7 @@ class Server:
                 log.exception("cluster upkeep failed")
 
     async def _tend_once(self) -> None:
-        """Take orphaned rooms, follow Redis, fix presence, expire rooms."""
+        """Take orphaned rooms, follow Redis, settle unanswered saves, fix presence, expire rooms."""
         cluster = self.cluster
         assert cluster is not None
         await cluster.keep_subscribed()
@@ -1186,6 +1186,9 @@ class Server:
                 self._keep(live, status.kept)
             if status.version != live.version and not live.lock.locked():
                 self._spawn(self._follow_redis(live))
+        for live in [live for live in self.rooms.values() if live.doubts]:
+            async with live.lock:
+                await self._settle(live)
         await self._check_presence()
         await self._let_go()
         await self._expire_empty()
