@@ -24,5 +24,8 @@ RUN uv sync --locked --no-dev
 
 USER allfives
 EXPOSE 8765
+# Ready: accepting WebSocket connections and Redis answering (GET /readyz; /healthz is liveness).
+HEALTHCHECK --interval=5s --timeout=3s --start-period=10s --retries=3 \
+    CMD ["python", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8765/readyz', timeout=2)"]
 # Shell form only to expand ALLFIVES_REDIS_URL (docker-compose sets it per service); exec keeps signals.
 CMD ["sh", "-c", "exec allfives serve --host 0.0.0.0 --port 8765 --redis \"$ALLFIVES_REDIS_URL\""]

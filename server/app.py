@@ -34,7 +34,8 @@ of a flood with `rate_limited` and closes the connection after `flood_limit` ref
 Addresses are limited to `max_connections_per_ip` connections (HTTP 429 beyond) and
 `max_rooms_per_ip` open rooms (`trust_proxy`: the address a reverse proxy names), the server to
 `max_connections` (HTTP 503). Compression is off by default: frames are small, and it costs
-memory per connection. `GET /healthz` and `GET /metrics` are served on the same port; only GET
+memory per connection. `GET /healthz`, `GET /readyz` and `GET /metrics` are served on the same port
+(`server.probes`: `/healthz` liveness, `/readyz` readiness); only GET
 and HEAD are served, and only `/` upgrades to a WebSocket. The other limits (hello deadline,
 failed room lookups, seats of players gone, room chat, hints) are in docs/security.md, their
 logic in `server.limits`, `server.codes` and `server.hints`.
@@ -44,12 +45,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import logging
 import socket
 import ssl
 import sys
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from http import HTTPStatus
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -65,7 +67,7 @@ from engine import Move
 from protocol import errors
 from protocol import messages as msg
 from protocol.records import encode_record
-from server import codes, convert
+from server import codes, convert, probes
 from server.bots import BotRunner
 from server.feed import SPECTATORS, Feed, Receiver
 from server.hints import HintDesk
@@ -80,7 +82,14 @@ from server.limits import (
 )
 from server.metrics import Metrics
 from server.room import BotTurn, Caller, Room, RoomError
-from server.store import NO_VERSION, MemoryStore, RoomChanged, Store, StoreUnavailable
+from server.store import (
+    NO_VERSION,
+    MemoryStore,
+    RoomChanged,
+    SaveInDoubt,
+    Store,
+    StoreUnavailable,
+)
 from server.web import WebFiles
 
 if TYPE_CHECKING:
@@ -101,6 +110,9 @@ CLOSE_REMOVED = 4002
 WEBSOCKET_PATH = "/"
 #: How long a change is tried again while other processes keep changing the room first.
 CHANGE_SECONDS = 3.0
+#: The first and the longest wait between tries to store a finished match's record.
+RECORD_RETRY_FIRST = 1.0
+RECORD_RETRY_MAX = 30.0
 #: How long a missing notice is waited for before the room is read from Redis.
 GAP_WAIT = 0.5
 _encode = msgspec.json.Encoder().encode
@@ -223,6 +235,9 @@ class LiveRoom:
         self.counted = False
         self.touched = 0.0
         self.inbox: dict[int, Notice] = {}
+        #: Versions of saves that got no answer (answered `unavailable`), to fence off before
+        #: the room changes again (`Server._settle`); with the state of a save that undid one.
+        self.doubts: dict[str, bytes | None] = {}
         self.arrived: asyncio.Event | None = None
         self.follower: asyncio.Task[None] | None = None
         self.phase = room.phase
@@ -284,6 +299,8 @@ class Server:
         #: Changes another process stored first, so this one applied them again.
         self.conflicts = 0
         self._loading: dict[str, asyncio.Task[LiveRoom]] = {}
+        #: Where the pruning of expired codes from `allfives:rooms` goes on (a SSCAN cursor).
+        self._pruning = "0"
         self._early: dict[str, list[Notice]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
 
@@ -402,17 +419,19 @@ class Server:
 
     # -- HTTP ------------------------------------------------------------------------------
 
-    def _process_request(self, socket: ServerConnection, request: Request) -> Response | None:
+    def _process_request(
+        self, socket: ServerConnection, request: Request
+    ) -> Response | Awaitable[Response] | None:
         page = self.web.response(request)  # the browser table (server.web)
         if page is not None:
             return page
         path = request.path.split("?", 1)[0]
-        if path == "/healthz":
-            return _text_response(HTTPStatus.OK, "ok\n")
+        if path in probes.PATHS:
+            return probes.answer(self, path)
         if path == "/metrics":
             playing = sum(1 for live in self.rooms.values() if live.room.phase == "playing")
-            page = self.metrics.text(len(self.rooms), len(self.connections), playing)
-            return _text_response(HTTPStatus.OK, page, "text/plain; version=0.0.4")
+            counters = self.metrics.text(len(self.rooms), len(self.connections), playing)
+            return _text_response(HTTPStatus.OK, counters, "text/plain; version=0.0.4")
         if self.closing:
             return _text_response(HTTPStatus.SERVICE_UNAVAILABLE, "the server is stopping\n")
         if self.starting:
@@ -436,9 +455,10 @@ class Server:
     def _client_address(self, socket: ServerConnection, request: Request | None) -> str:
         """The client's address: the socket's peer, or behind a trusted proxy the one it names."""
         if self.config.trust_proxy and request is not None:
-            named = request.headers.get("X-Real-IP") or request.headers.get("X-Forwarded-For")
-            if named:
-                return named.rsplit(",", 1)[-1].strip()
+            for header in ("X-Real-IP", "X-Forwarded-For"):
+                named = request.headers.get(header, "").rsplit(",", 1)[-1].strip()
+                with contextlib.suppress(ValueError):
+                    return str(ipaddress.ip_address(named))  # anything else is ignored
         return _address(socket)
 
     # -- connections -----------------------------------------------------------------------
@@ -653,7 +673,9 @@ class Server:
             await self._command(live, connection, join)
         except (RoomError, StoreUnavailable):
             self._forget(live)
-            if self.cluster is not None and live.saved_seq == 0:
+            if self.cluster is not None and live.doubts:
+                self._spawn(self._abandon(room.code, list(live.doubts)))
+            elif self.cluster is not None and live.saved_seq == 0:
                 with contextlib.suppress(StoreUnavailable):
                     await self.cluster.release(room.code)
             raise
@@ -715,6 +737,7 @@ class Server:
         in one order, each once; RoomError if it no longer applies. A refusal is checked against
         the version Redis holds first, so a copy behind Redis never refuses what it would allow.
         """
+        await self._settle(live)
         loop = asyncio.get_running_loop()
         deadline = loop.time() + CHANGE_SECONDS
         checked = self.cluster is None
@@ -753,6 +776,60 @@ class Server:
             if turn and self.cluster is not None:
                 # Refused after all, or no change left to make: let the others go first.
                 self._spawn(self._yield_turn(live.room.code))
+
+    async def _settle(self, live: LiveRoom) -> None:
+        """Under the lock: fence off the room's unanswered saves before it changes again.
+
+        Their senders were answered `unavailable`, which means unchanged: once fenced, such a
+        save can never be stored; one stored already (Redis applied it, the answer was lost) is
+        undone by a change that puts the room back as its clients last saw it.
+        """
+        if not live.doubts or self.cluster is None:
+            return
+        code = live.room.code
+        found = await self.cluster.fence(code, list(live.doubts))
+        doubts, live.doubts = live.doubts, {}
+        if found.stored is None:
+            return
+        if found.version != found.stored:
+            # Another process changed the room after it: it stands (docs/persistence.md).
+            log.error("room %s: change %d was answered unavailable but stored", code, found.seq)
+            return
+        undone = doubts[found.stored]
+        if undone is not None:
+            self._adopt_state(live, found.seq, found.version, undone)
+            return
+        room = Room.from_bytes(live.saved)
+        room.state.seq = found.seq + 1
+        state = room.to_bytes()
+        try:
+            version = await self.cluster.save(
+                code, room.seq, state, b"[]", _listing(room), found.version
+            )
+        except SaveInDoubt as error:
+            live.doubts = {found.stored: None, error.version: state}
+            raise
+        except RoomChanged:
+            log.error("room %s: change %d was answered unavailable but stored", code, found.seq)
+            return
+        except StoreUnavailable:
+            live.doubts = {found.stored: None}
+            raise
+        log.warning("room %s: change %d, answered unavailable, was stored: undone", code, found.seq)
+        self._adopt_state(live, room.seq, version, state)
+
+    async def _abandon(self, code: str, versions: list[str]) -> None:
+        """A new room whose first save got no answer: fence it off, delete it if it was stored."""
+        assert self.cluster is not None
+        while True:
+            try:
+                found = await self.cluster.fence(code, versions)
+                if found.stored is not None and found.version == found.stored:
+                    await self.cluster.delete(code, found.version)
+                await self.cluster.release(code)
+                return
+            except StoreUnavailable:
+                await asyncio.sleep(self.cluster.lease / 3)
 
     async def _yield_turn(self, code: str) -> None:
         assert self.cluster is not None
@@ -801,9 +878,11 @@ class Server:
                 live.version = await self.cluster.save(
                     room.code, room.seq, state, encoded, _listing(room), live.version
                 )
-            except StoreUnavailable:
+            except StoreUnavailable as error:
                 # Shared rooms never hold a change Redis does not (RoomChanged included).
                 self._restore(live)
+                if isinstance(error, SaveInDoubt):
+                    live.doubts[error.version] = None
                 raise
             published = msgspec.Raw(encoded)
         # What clients are sent next is the state to go back to if a later command fails.
@@ -839,10 +918,22 @@ class Server:
 
         match, names = room.finished_match()
         data = encode_record(record_of(match, names))
-        try:
-            await self.store.save_record(f"{room.code}/{room.state.matches}", data)
-        except StoreUnavailable:
-            log.warning("room %s: record of match %d not stored", room.code, room.state.matches)
+        delay = RECORD_RETRY_FIRST
+        while True:  # kept until the store has it (the task ends with the server)
+            try:
+                await self.store.save_record(f"{room.code}/{room.state.matches}", data)
+            except StoreUnavailable as error:
+                if delay == RECORD_RETRY_FIRST:
+                    log.warning(
+                        "room %s: record of match %d not stored yet (%s): trying again",
+                        room.code,
+                        room.state.matches,
+                        error,
+                    )
+                await asyncio.sleep(delay)
+                delay = min(RECORD_RETRY_MAX, delay * 2)
+            else:
+                return
 
     def _send_record(self, live: LiveRoom, connection: Connection, message: msg.GetRecord) -> None:
         from server.records import record_of
@@ -964,7 +1055,7 @@ class Server:
         self.cluster, self.via = cluster, cluster.id
         await cluster.beat()
         await cluster.subscribe()
-        found = await cluster.claim(await self.store.room_codes())
+        found = await cluster.claim(await self.store.room_codes(), held=False)
         for code, status in found.items():
             if status.kept:
                 with contextlib.suppress(RoomError):
@@ -1059,6 +1150,10 @@ class Server:
         A notice missing for GAP_WAIT seconds, one from another chain of versions, or a target
         not above what is held, and the room is read from Redis instead (`_refresh`).
         """
+        with contextlib.suppress(StoreUnavailable):
+            await self._settle(live)
+        if live.doubts:
+            return  # caught up once the unanswered saves are settled
         loop = asyncio.get_running_loop()
         deadline = loop.time() + GAP_WAIT
         if target <= live.saved_seq:
@@ -1174,7 +1269,7 @@ class Server:
                 log.exception("cluster upkeep failed")
 
     async def _tend_once(self) -> None:
-        """Take orphaned rooms, follow Redis, fix presence, expire rooms."""
+        """Take orphaned rooms, follow Redis, settle unanswered saves, fix presence, expire rooms."""
         cluster = self.cluster
         assert cluster is not None
         await cluster.keep_subscribed()
@@ -1190,10 +1285,14 @@ class Server:
                 self._keep(live, status.kept)
             if status.version != live.version and not live.lock.locked():
                 self._spawn(self._follow_redis(live))
+        for live in [live for live in self.rooms.values() if live.doubts]:
+            async with live.lock:
+                await self._settle(live)
         await self._check_presence()
         await self._release_away()
         await self._let_go()
         await self._expire_empty()
+        self._pruning = await cluster.prune(self._pruning)
 
     async def _follow_redis(self, live: LiveRoom) -> None:
         """Catch up with Redis, whose version of the room differed from this copy's a moment ago.
@@ -1255,7 +1354,9 @@ class Server:
         assert self.cluster is not None
         quiet = time.monotonic() - self.config.cluster_lease
         for live in list(self.rooms.values()):
-            if live.kept or live.members or live.lock.locked() or live.touched > quiet:
+            if live.kept or live.members or live.doubts or live.lock.locked():
+                continue
+            if live.touched > quiet:
                 continue
             self._forget(live)
             with contextlib.suppress(StoreUnavailable):

@@ -7,26 +7,80 @@ Two lanes, each with its own workers: rooms' bots (and stand-ins) in one, player
 other, so a bot never waits behind hints. Work waits for a free worker in its lane here, not in
 the pool, so waiting work that is cancelled (a hint for a connection that closed) never runs;
 the hint lane holds at most `max_hints_waiting` hints, and refuses more (`HintsBusy`).
+
+The pool's processes (multiprocessing's forkserver and its workers) end when the server process
+dies, even by SIGKILL: each worker asks Linux for SIGKILL when its parent dies
+(`PR_SET_PDEATHSIG`) and watches the server process, exiting once it is gone; the forkserver
+exits when the server's end of its pipe closes, and the resource tracker when nobody holds its
+pipe any more.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import ctypes
 import logging
 import multiprocessing
+import os
 import secrets
+import signal
+import sys
+import threading
+import time
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
 
 from engine import Move, View
 from engine.bots import make_bot
 
 CHEAP_LEVELS = frozenset({"easy", "normal"})
+PR_SET_PDEATHSIG = 1
+#: How often a worker checks that the server process still runs.
+WATCH_SECONDS = 0.5
 log = logging.getLogger("allfives.server")
 
 
 def choose_move(level: str, view: View, seed: int, budget_ms: float | None) -> Move:
     """The move a bot of `level` makes from `view` (the seat's own view, never more)."""
     return make_bot(level, seed, budget_ms=budget_ms).choose(view)
+
+
+def _started(pid: int) -> str | None:
+    """When process `pid` started (its /proc stat field), or None if it does not run."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            return stat.read().rsplit(b")", 1)[1].split()[19].decode()
+    except (OSError, IndexError):
+        return None
+
+
+def _process_alive(pid: int, started: str | None) -> bool:
+    """Whether process `pid` runs, and is the one that started at `started` (Linux)."""
+    if started is not None:
+        return _started(pid) == started
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def watch_server(pid: int) -> None:
+    """In a worker: exit when the server process `pid` dies (a pool initializer)."""
+    if sys.platform.startswith("linux"):
+        # SIGKILL when the parent (the forkserver) dies; set before checking it still runs.
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    started = _started(pid)
+
+    def watch() -> None:
+        while _process_alive(pid, started):
+            time.sleep(WATCH_SECONDS)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="watch-server", daemon=True).start()
 
 
 class HintsBusy(Exception):
@@ -71,7 +125,9 @@ class Lane:
             context = multiprocessing.get_context("forkserver")
             # Workers need the bots, never the embedding program's __main__.
             context.set_forkserver_preload(["server.bots"])
-            pool = ProcessPoolExecutor(self.workers, mp_context=context)
+            pool = ProcessPoolExecutor(
+                self.workers, mp_context=context, initializer=watch_server, initargs=(os.getpid(),)
+            )
         else:
             pool = ThreadPoolExecutor(self.workers, thread_name_prefix=f"{self.name}-lane")
         pool.submit(int).result()

@@ -10,7 +10,8 @@ processes made them.
 Keys, besides RedisStore's (every key starts with the store's prefix, "allfives:"):
 
 - `allfives:room:<CODE>`: the room hash, with a `version` (a random token per save) besides
-  `seq` and `state`.
+  `seq` and `state`; `saved:<NAME>`, the version process NAME stored last; `next` and
+  `next_until` while a process has the room's next turn.
 - `allfives:public`: code -> JSON summary of each public room waiting with a free seat.
 - `allfives:process:<NAME>`: the incarnation of process NAME that runs now; it expires `lease`
   seconds after the last `beat` (a running process beats every `lease / 3` seconds).
@@ -19,6 +20,8 @@ Keys, besides RedisStore's (every key starts with the store's prefix, "allfives:
   the room's bots and turn clock, marks away the players of dead processes and expires the room.
 - `allfives:kept:<NAME>`: the codes process NAME keeps (others take them when it dies).
 - `allfives:followers:<CODE>`: the names of the processes that hold the room in memory.
+- `allfives:fences:<CODE>`: versions of saves that got no answer and were fenced off
+  (`Cluster.fence`): Redis refuses them if they ever arrive.
 
 Each process listens on its own channel, `allfives:<DB>:process:<NAME>` (pub/sub ignores
 database numbers, hence the DB in the name), on a connection of its own. A save publishes its
@@ -26,7 +29,8 @@ notice to the channels of the room's followers but the writer's, so one process 
 Redis publishes nothing. A notice is `CODE SEQ VERSION PARENT\\nEVENTS-JSON\\nSTATE`, or
 `CODE gone` when the room was deleted.
 
-Scripts build key names from the prefix, which is fine on one Redis server (not Redis Cluster).
+The Lua scripts are in `server.cluster_scripts`; they build key names from the prefix, which is
+fine on one Redis server (not Redis Cluster).
 See docs/persistence.md, "Several server processes".
 """
 
@@ -35,7 +39,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import hashlib
 import logging
 import secrets
 from collections.abc import Callable
@@ -46,217 +49,29 @@ import msgspec
 from asyncio_redis.encoders import BytesEncoder
 from asyncio_redis.protocol import RedisProtocol
 
-from server.redis_store import RedisStore
-from server.store import NO_VERSION, RoomChanged, StoreUnavailable
+from server.cluster_scripts import (
+    ALIVE,
+    BEAT,
+    CLAIM,
+    CREATE,
+    DELETE,
+    FENCE,
+    LEAVE,
+    ORPHANS,
+    PRUNE,
+    PUBLIC,
+    RESTORE,
+    SAVE,
+    YIELD,
+)
+from server.redis_store import RedisStore, run_script
+from server.store import NO_VERSION, RoomChanged, SaveInDoubt, StoreUnavailable
 
 log = logging.getLogger("allfives.cluster")
 
 DEFAULT_LEASE = 3.0
 #: How long a process refused for another's change has the next turn in that room.
 PRIORITY_MS = 500
-
-_ALIVE = """
-local function alive(prefix, id)
-  local slash = string.find(id, '/', 1, true)
-  if not slash then return false end
-  local held = redis.call('GET', prefix .. 'process:' .. string.sub(id, 1, slash - 1))
-  return held == string.sub(id, slash + 1)
-end
-"""
-
-#: KEYS: room, room set, public, followers. ARGV: seq, state, ttl, code, channel head, notice
-#: head, summary, version, parent, process id, priority ms, process name. Returns -1 when saved,
-#: else the stored seq, ABSENT (no such room) or BUSY (another process has the next turn).
-#: A process refused for another's change becomes the room's `next` writer for `priority` ms
-#: (unless one already is): the others are refused (BUSY) until it has saved, so no process is
-#: starved by one that keeps changing the room.
-SAVE = """
-local held = redis.call('HMGET', KEYS[1], 'seq', 'version', 'next', 'next_until')
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-local waiting = held[3] and tonumber(held[4]) > now
-if held[1] then
-  if waiting and held[3] ~= ARGV[10] then return -3 end
-  if (held[2] or 'none') ~= ARGV[9] then
-    if not waiting then
-      redis.call('HSET', KEYS[1], 'next', ARGV[10], 'next_until', now + tonumber(ARGV[11]))
-    end
-    return tonumber(held[1])
-  end
-elseif ARGV[9] ~= 'none' then
-  return -2
-end
-if held[3] then redis.call('HDEL', KEYS[1], 'next', 'next_until') end
-redis.call('HSET', KEYS[1], 'seq', ARGV[1], 'state', ARGV[2], 'version', ARGV[8])
-redis.call('EXPIRE', KEYS[1], ARGV[3])
-redis.call('SADD', KEYS[2], ARGV[4])
-if ARGV[7] == '' then
-  redis.call('HDEL', KEYS[3], ARGV[4])
-else
-  redis.call('HSET', KEYS[3], ARGV[4], ARGV[7])
-end
-for _, name in ipairs(redis.call('SMEMBERS', KEYS[4])) do
-  if name ~= ARGV[12] then redis.call('PUBLISH', ARGV[5] .. name, ARGV[6] .. ARGV[2]) end
-end
-return -1
-"""
-
-#: KEYS: room. ARGV: process id. Gives up the room's next turn, if this process has it.
-YIELD = """
-if redis.call('HGET', KEYS[1], 'next') == ARGV[1] then
-  redis.call('HDEL', KEYS[1], 'next', 'next_until')
-end
-return 1
-"""
-
-#: KEYS: room, room set. ARGV: seq, state, version, ttl, code. Writes a room Redis lost (or
-#: holds older) back; returns -1, or the stored seq when Redis holds as new or newer.
-RESTORE = """
-local held = redis.call('HGET', KEYS[1], 'seq')
-if held and tonumber(held) >= tonumber(ARGV[1]) then return tonumber(held) end
-redis.call('HSET', KEYS[1], 'seq', ARGV[1], 'state', ARGV[2], 'version', ARGV[3])
-redis.call('EXPIRE', KEYS[1], ARGV[4])
-redis.call('SADD', KEYS[2], ARGV[5])
-return -1
-"""
-
-#: KEYS: room, room set, public, keeper, kept, followers. ARGV: version, code, channel head,
-#: process name. 1 if deleted (the followers are told).
-DELETE = """
-if redis.call('EXISTS', KEYS[1]) == 1 then
-  if (redis.call('HGET', KEYS[1], 'version') or 'none') ~= ARGV[1] then return 0 end
-end
-for _, name in ipairs(redis.call('SMEMBERS', KEYS[6])) do
-  if name ~= ARGV[4] then redis.call('PUBLISH', ARGV[3] .. name, ARGV[2] .. ' gone') end
-end
-redis.call('DEL', KEYS[1], KEYS[4], KEYS[6])
-redis.call('SREM', KEYS[2], ARGV[2])
-redis.call('HDEL', KEYS[3], ARGV[2])
-redis.call('SREM', KEYS[5], ARGV[2])
-return 1
-"""
-
-#: KEYS: room, keeper, kept, followers. ARGV: id, code, ttl, name. 1 if the code was free and is
-#: now ours (kept and followed).
-CREATE = """
-if redis.call('EXISTS', KEYS[1]) == 1 or redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
-redis.call('SET', KEYS[2], ARGV[1], 'EX', ARGV[3])
-redis.call('SADD', KEYS[3], ARGV[2])
-redis.call('SADD', KEYS[4], ARGV[4])
-redis.call('EXPIRE', KEYS[4], ARGV[3])
-return 1
-"""
-
-#: ARGV: prefix, name, id, ttl, codes... (rooms held in memory) For each code: [code, 1 if we
-#: keep it now, stored seq (-1: no room), stored version]. Takes rooms with no keeper or a dead
-#: one, and notes this process among each room's followers.
-CLAIM = (
-    _ALIVE
-    + """
-local prefix, name, me, ttl = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
-local out = {}
-for i = 5, #ARGV do
-  local code = ARGV[i]
-  local held = redis.call('HMGET', prefix .. 'room:' .. code, 'seq', 'version')
-  local mine = 0
-  if held[1] then
-    local followers = prefix .. 'followers:' .. code
-    redis.call('SADD', followers, name)
-    redis.call('EXPIRE', followers, ttl)
-    local key = prefix .. 'keeper:' .. code
-    local keeper = redis.call('GET', key)
-    if keeper == me then
-      mine = 1
-    elseif not keeper or not alive(prefix, keeper) then
-      if keeper then
-        local slash = string.find(keeper, '/', 1, true)
-        if slash then
-          redis.call('SREM', prefix .. 'kept:' .. string.sub(keeper, 1, slash - 1), code)
-        end
-      end
-      mine = 1
-    end
-    if mine == 1 then
-      redis.call('SET', key, me, 'EX', ttl)
-      redis.call('SADD', prefix .. 'kept:' .. name, code)
-    end
-  end
-  out[#out + 1] = {code, mine, tonumber(held[1] or -1), held[2] or 'none'}
-end
-if #out == 0 then return '[]' end
-return cjson.encode(out)
-"""
-)
-
-#: ARGV: prefix, name, id, ttl. Takes the rooms of processes whose lease expired; their codes.
-ORPHANS = """
-local prefix, name, me, ttl = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
-local out = {}
-for _, other in ipairs(redis.call('SMEMBERS', prefix .. 'processes')) do
-  if other ~= name and redis.call('EXISTS', prefix .. 'process:' .. other) == 0 then
-    local kept = prefix .. 'kept:' .. other
-    for _, code in ipairs(redis.call('SMEMBERS', kept)) do
-      local key = prefix .. 'keeper:' .. code
-      local keeper = redis.call('GET', key)
-      local theirs = not keeper or string.sub(keeper, 1, #other + 1) == other .. '/'
-      if theirs and redis.call('EXISTS', prefix .. 'room:' .. code) == 1 then
-        redis.call('SET', key, me, 'EX', ttl)
-        redis.call('SADD', prefix .. 'kept:' .. name, code)
-        out[#out + 1] = code
-      end
-    end
-    redis.call('DEL', kept)
-    redis.call('SREM', prefix .. 'processes', other)
-  end
-end
-if #out == 0 then return '[]' end
-return cjson.encode(out)
-"""
-
-#: ARGV: prefix, ids... Returns the ids whose process runs that incarnation now.
-ALIVE = (
-    _ALIVE
-    + """
-local out = {}
-for i = 2, #ARGV do
-  if alive(ARGV[1], ARGV[i]) then out[#out + 1] = ARGV[i] end
-end
-if #out == 0 then return '[]' end
-return cjson.encode(out)
-"""
-)
-
-#: KEYS: process, processes. ARGV: incarnation, lease ms, name. 1: renewed; 0: it had lapsed (or
-#: first beat); -1: another incarnation held the name (a restart, or two processes, one name).
-BEAT = """
-local held = redis.call('GET', KEYS[1])
-redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-redis.call('SADD', KEYS[2], ARGV[3])
-if held == ARGV[1] then return 1 end
-if held then return -1 end
-return 0
-"""
-
-#: KEYS: process. ARGV: incarnation. Ends the lease at once (a clean stop).
-LEAVE = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
-return 1
-"""
-
-#: ARGV: prefix. The summaries of public rooms waiting with a free seat, as one JSON array.
-PUBLIC = """
-local prefix = ARGV[1]
-local out = {}
-local all = redis.call('HGETALL', prefix .. 'public')
-for i = 1, #all, 2 do
-  if redis.call('EXISTS', prefix .. 'room:' .. all[i]) == 1 then
-    out[#out + 1] = all[i + 1]
-  else
-    redis.call('HDEL', prefix .. 'public', all[i])
-  end
-end
-return '[' .. table.concat(out, ',') .. ']'
-"""
 
 
 class Notice(NamedTuple):
@@ -278,6 +93,14 @@ class Loaded(NamedTuple):
     state: bytes
 
 
+class Fenced(NamedTuple):
+    """What `fence` found: the stored seq (-1: no room) and version, and the fenced save stored."""
+
+    seq: int
+    version: str
+    stored: str | None
+
+
 class Status(NamedTuple):
     """What `claim` found for a room: whether this process keeps it, and its stored seq/version."""
 
@@ -288,6 +111,9 @@ class Status(NamedTuple):
 
 #: The seq of a notice that says a room was deleted.
 GONE = -1
+#: SAVE's answers for a save fenced off, and for one that reached Redis after its deadline.
+FENCED = -4
+LATE = -5
 
 
 def read_notice(data: bytes) -> Notice | None:
@@ -303,19 +129,12 @@ def read_notice(data: bytes) -> Notice | None:
     return Notice(code, int(seq), version, parent, events, state)
 
 
-class _Script(NamedTuple):
-    source: str
-    sha: str
-
-
-def _script(source: str) -> _Script:
-    return _Script(source, hashlib.sha1(source.encode()).hexdigest())
-
-
 _SCRIPTS = {
-    name: _script(source)
+    name: source
     for name, source in {
         "save": SAVE,
+        "fence": FENCE,
+        "prune": PRUNE,
         "restore": RESTORE,
         "yield": YIELD,
         "delete": DELETE,
@@ -377,7 +196,10 @@ class Cluster:
     ) -> str:
         """Store a change made from version `parent` and publish its notice; the new version.
 
-        RoomChanged (nothing written) when Redis holds another version than `parent`.
+        RoomChanged (nothing written) when Redis holds another version than `parent`;
+        SaveInDoubt when no answer came (see `fence`). The save carries a deadline, `timeout`
+        seconds from now on Redis's clock: Redis refuses it if it gets there later (a save
+        held up in a stalled Redis or on the network), and a save fenced off is refused too.
         """
         version = secrets.token_hex(8)
         head = b"%s %d %s %s\n%s\n" % (
@@ -392,7 +214,9 @@ class Cluster:
             self.store.rooms_key,
             self._key("public"),
             self._key("followers", code),
+            self._key("fences", code),
         ]
+        deadline = self.store.redis_ms() + int(self.store.timeout * 1000)
         args = [
             _bytes(seq),
             state,
@@ -406,11 +230,33 @@ class Cluster:
             self.id.encode(),
             _bytes(PRIORITY_MS),
             self.name.encode(),
+            _bytes(deadline),
         ]
-        stored = await self._run(f"save room {code}", "save", keys, args)
+        try:
+            stored = await self._run(f"save room {code}", "save", keys, args)
+        except StoreUnavailable as error:
+            if error.in_doubt:
+                raise SaveInDoubt(code, seq, version, str(error)) from None
+            raise
+        if stored == FENCED:
+            raise StoreUnavailable(f"room {code}: change {seq} was fenced off")
+        if stored == LATE:
+            raise StoreUnavailable(f"room {code}: change {seq} reached Redis after its deadline")
         if stored != -1:
             raise RoomChanged(code, seq, stored)
         return version
+
+    async def fence(self, code: str, versions: list[str]) -> Fenced:
+        """Make sure none of these unanswered saves of the room can be stored any more.
+
+        Returns what Redis holds and which of them, if any, was stored (`Fenced.stored`).
+        """
+        keys = [self.store.room_key(code), self._key("fences", code)]
+        args = [self.name.encode(), _bytes(self.ttl), *(v.encode() for v in versions)]
+        seq, version, mine = _json_decode(
+            await self._run(f"fence room {code}", "fence", keys, args)
+        )
+        return Fenced(int(seq), version, mine if mine in versions else None)
 
     async def yield_turn(self, code: str) -> None:
         """Give up the room's next turn (given when a save was refused) without saving."""
@@ -519,11 +365,15 @@ class Cluster:
             log.warning("this process's lease had lapsed: other processes may take its rooms")
         return answer
 
-    async def claim(self, codes: list[str]) -> dict[str, Status]:
-        """Keep every room among `codes` with no live keeper; each room's status."""
+    async def claim(self, codes: list[str], held: bool = True) -> dict[str, Status]:
+        """Keep every room among `codes` with no live keeper; each room's status.
+
+        `held`: the rooms are in this process's memory, so it follows them all; else (the stored
+        rooms, at start-up) only those it takes.
+        """
         if not codes:
             return {}
-        args = [self._head_args(), *(code.encode() for code in codes)]
+        args = [self._head_args(), b"1" if held else b"0", *(code.encode() for code in codes)]
         text = await self._run("claim rooms", "claim", [], _flatten(args))
         found: dict[str, Status] = {}
         for code, kept, seq, version in _json_decode(text):
@@ -535,6 +385,12 @@ class Cluster:
         text = await self._run("take orphaned rooms", "orphans", [], _flatten([self._head_args()]))
         codes: list[str] = _json_decode(text)
         return codes
+
+    async def prune(self, cursor: str = "0", count: int = 100) -> str:
+        """Drop from the set of rooms up to `count` codes whose room expired; the next cursor."""
+        args = [self.prefix.encode(), cursor.encode(), _bytes(count)]
+        found = await self._run("prune the rooms", "prune", [], args)
+        return found.decode() if isinstance(found, bytes) else str(found)
 
     async def alive(self, ids: set[str]) -> set[str]:
         """Those of the process ids (NAME/INCARNATION) that run now (this one always does)."""
@@ -662,18 +518,8 @@ class Cluster:
 
     async def _run(self, what: str, name: str, keys: list[bytes], args: list[bytes]) -> Any:
         """Run one of the scripts (loading it first if Redis does not know it)."""
-        script = _SCRIPTS[name]
-
-        async def run(connection: asyncio_redis.Connection) -> Any:
-            try:
-                reply = await connection.evalsha(script.sha, keys, args)
-            except asyncio_redis.ScriptKilledError:
-                # Any error reply, most often NOSCRIPT: load it and try once more.
-                await connection.script_load(script.source)
-                reply = await connection.evalsha(script.sha, keys, args)
-            return await reply.return_value()
-
-        return await self.store._call(what, run)
+        source = _SCRIPTS[name]
+        return await self.store._call(what, lambda c: run_script(c, source, keys, args))
 
 
 def _flatten(parts: list[Any]) -> list[bytes]:
@@ -686,4 +532,4 @@ def _flatten(parts: list[Any]) -> list[bytes]:
     return flat
 
 
-__all__ = ["GONE", "Cluster", "Loaded", "Notice", "Status", "read_notice"]
+__all__ = ["GONE", "Cluster", "Fenced", "Loaded", "Notice", "Status", "read_notice"]

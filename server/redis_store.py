@@ -2,25 +2,22 @@
 
 Keys (every key starts with `prefix`, "allfives:" by default):
 
-- `allfives:room:<CODE>`: a hash with `seq`, `state` (the room's bytes), `writer` (a random id of
-  the process that wrote it) and `write` (that process's count of saves). It expires `room_ttl`
-  seconds after its last save.
-- `allfives:rooms`: the set of room codes, read at start-up (codes whose room expired are dropped
-  from it when found missing).
+- `allfives:room:<CODE>`: a hash with `seq` and `state` (the room's bytes); `server.cluster` adds
+  `version` and its other fields. It expires `room_ttl` seconds after its last save.
+- `allfives:rooms`: the set of room codes (`server.cluster` prunes codes whose room expired).
 - `allfives:record:<CODE>/<N>`: a finished match's `allfives-record/1` JSON, kept `record_ttl`
   seconds.
 
-A save is one Lua script, so it is atomic: it writes the room only if the stored `seq` is lower,
-or equal and written by this same process with an earlier save (its own save that timed out and
-was answered `unavailable`, which this one replaces). Anything else means another process
-changed the room: the save is refused with `StoreConflict`. A save returns only once Redis has
-applied it (and, with `appendonly yes`, written it to its append-only file), and the server sends
-nothing before that.
+This module owns the connection: every call is bounded by `timeout` seconds (a watchdog drops a
+connection whose calls wait that long), and a stall, a lost connection or an error reply raises
+`StoreUnavailable`, never hangs. A call that was sent but got no answer raises it with
+`in_doubt` set: Redis may have applied it. A lost connection is re-opened in the background with
+a short backoff (`RETRY_FIRST` doubling up to `RETRY_MAX` seconds), so the server recovers on
+its own once Redis is back. `redis_ms` is Redis's clock, measured on each new connection, for the
+deadlines of `server.cluster`'s saves.
 
-Every call is bounded by `timeout` seconds (a watchdog drops a connection whose calls wait that
-long); a stall, a lost connection or an error reply raises `StoreUnavailable`, never hangs. A lost connection is re-opened in the background with a
-short backoff (`RETRY_FIRST` doubling up to `RETRY_MAX` seconds), so the server recovers on its
-own once Redis is back. See docs/persistence.md.
+With `--redis` the server saves rooms through `server.cluster` (a compare-and-set on the room's
+version); `save_room` here is a plain write, for tools and tests. See docs/persistence.md.
 """
 
 from __future__ import annotations
@@ -28,9 +25,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import itertools
+import hashlib
 import logging
-import secrets
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -54,37 +51,50 @@ DEFAULT_ROOM_TTL = 7 * DAY
 DEFAULT_TIMEOUT = 2.0
 RETRY_FIRST = 0.05
 RETRY_MAX = 1.0
-SAVED = -1
 #: What asyncio_redis raises for an error reply (ErrorReply is not an asyncio_redis.Error).
 REDIS_ERRORS = (asyncio_redis.Error, asyncio_redis.ErrorReply)
 
-#: KEYS: room hash, room set. ARGV: seq, writer, write number, state, ttl, code.
-#: Returns SAVED, or the stored seq when the save is refused.
-SAVE_ROOM = """
-local held = redis.call('HMGET', KEYS[1], 'seq', 'writer', 'write')
-local seq = tonumber(ARGV[1])
-if held[1] then
-  local stored = tonumber(held[1])
-  if stored > seq then return stored end
-  if stored == seq and (held[2] ~= ARGV[2] or tonumber(held[3]) > tonumber(ARGV[3])) then
-    return stored
-  end
-end
-redis.call('HSET', KEYS[1], 'seq', ARGV[1], 'writer', ARGV[2], 'write', ARGV[3], 'state', ARGV[4])
-redis.call('EXPIRE', KEYS[1], ARGV[5])
-redis.call('SADD', KEYS[2], ARGV[6])
-return -1
+#: KEYS: room, room set. ARGV: seq, state, ttl, code. A plain write of a room (`save_room`).
+WRITE_ROOM = """
+redis.call('HSET', KEYS[1], 'seq', ARGV[1], 'state', ARGV[2])
+redis.call('EXPIRE', KEYS[1], ARGV[3])
+redis.call('SADD', KEYS[2], ARGV[4])
+return 1
 """
 
+#: Returns Redis's clock in microseconds.
+TIME = "local t = redis.call('TIME') return tonumber(t[1]) * 1000000 + tonumber(t[2])"
 
-class StoreConflict(StoreUnavailable):
-    """A save was refused because the stored room is newer: another process changed it."""
 
-    def __init__(self, code: str, seq: int, stored: int) -> None:
-        super().__init__(f"room {code}: save of change {seq} refused, Redis holds change {stored}")
-        self.code = code
-        self.seq = seq
-        self.stored = stored
+async def run_script(
+    connection: asyncio_redis.Connection, source: str, keys: list[bytes], args: list[bytes]
+) -> Any:
+    """Run a Lua script by its SHA-1, loading it first if Redis does not know it; its answer."""
+    sha = _sha(source)
+    try:
+        reply = await connection.evalsha(sha, keys, args)
+    except asyncio_redis.ScriptKilledError as error:
+        # Any error reply: after a Redis restart, NOSCRIPT. Load it and try once more.
+        if not error_text(error).startswith("NOSCRIPT"):
+            raise
+        await connection.script_load(source)
+        reply = await connection.evalsha(sha, keys, args)
+    return await reply.return_value()
+
+
+@functools.cache
+def _sha(source: str) -> str:
+    return hashlib.sha1(source.encode()).hexdigest()
+
+
+def error_text(error: BaseException) -> str:
+    """What Redis said in an error reply (asyncio_redis hides it behind ScriptKilledError)."""
+    seen: BaseException | None = error
+    while seen is not None:
+        if isinstance(seen, asyncio_redis.ErrorReply) and str(seen):
+            return str(seen)
+        seen = seen.__context__
+    return str(error) or type(error).__name__
 
 
 @dataclass(frozen=True)
@@ -139,10 +149,8 @@ class RedisStore(Store):
         self.room_ttl = room_ttl
         self.timeout = timeout
         self.prefix = prefix.encode()
-        self.writer = secrets.token_hex(8).encode()
-        self._writes = itertools.count(1)
         self._connection: asyncio_redis.Connection | None = None
-        self._script: Any = None
+        self._clock = 0.0
         self._connecting: asyncio.Task[None] | None = None
         self._attempted: asyncio.Future[None] | None = None
         self._watching: asyncio.Task[None] | None = None
@@ -170,31 +178,11 @@ class RedisStore(Store):
     # -- the Store interface ---------------------------------------------------------------
 
     async def save_room(self, code: str, seq: int, state: bytes) -> None:
-        """Save a room at `seq` (StoreConflict if Redis holds a newer change of it)."""
+        """Write a room at `seq`, unconditionally (the server saves through `server.cluster`)."""
+
         keys = [self.room_key(code), self.rooms_key]
-        args = [
-            str(seq).encode(),
-            self.writer,
-            str(next(self._writes)).encode(),
-            state,
-            str(self.room_ttl).encode(),
-            code.encode(),
-        ]
-
-        async def run(connection: asyncio_redis.Connection) -> int:
-            try:
-                reply = await self._script.run(keys=keys, args=args)
-            except asyncio_redis.ScriptKilledError:
-                # An error reply: most often NOSCRIPT after a Redis restart. Load it and try once
-                # more; a real refusal (out of memory, disk full) fails again and is reported.
-                self._script = await connection.register_script(SAVE_ROOM)
-                reply = await self._script.run(keys=keys, args=args)
-            result: int = await reply.return_value()
-            return result
-
-        stored = await self._call(f"save room {code}", run)
-        if stored != SAVED:
-            raise StoreConflict(code, seq, stored)
+        args = [str(seq).encode(), state, str(self.room_ttl).encode(), code.encode()]
+        await self._call(f"save room {code}", lambda c: run_script(c, WRITE_ROOM, keys, args))
 
     async def load_room(self, code: str) -> StoredRoom | None:
         """The saved state of a room, or None (its code is then dropped from the set)."""
@@ -262,6 +250,10 @@ class RedisStore(Store):
         connection = self._connection
         return connection is not None and connection.protocol.is_connected
 
+    def redis_ms(self) -> int:
+        """Redis's clock now, in milliseconds (from this machine's and the measured offset)."""
+        return int((time.time() + self._clock) * 1000)
+
     async def ping(self) -> None:
         """Check that Redis answers (StoreUnavailable if not)."""
         await self._call("ping", lambda c: c.ping())
@@ -282,13 +274,18 @@ class RedisStore(Store):
         try:
             result = await operation(connection)
         except asyncio_redis.NotConnectedError:
+            # Sent, never answered: Redis may have applied it.
             if self._stalled is connection:
-                raise StoreUnavailable(f"Redis did not answer within {self.timeout:g}s") from None
+                raise StoreUnavailable(
+                    f"Redis did not answer within {self.timeout:g}s", in_doubt=True
+                ) from None
             self._drop(connection, f"connection lost during {what}")
-            raise StoreUnavailable(f"the connection to Redis was lost during {what}") from None
+            raise StoreUnavailable(
+                f"the connection to Redis was lost during {what}", in_doubt=True
+            ) from None
         except REDIS_ERRORS as error:
             self._answered = loop.time()
-            raise StoreUnavailable(f"Redis refused to {what}: {error}") from None
+            raise StoreUnavailable(f"Redis refused to {what}: {error_text(error)}") from None
         finally:
             self._waiting -= 1
         self._answered = loop.time()
@@ -357,10 +354,12 @@ class RedisStore(Store):
                 try:
                     connection = await asyncio.wait_for(self._open(), self.timeout)
                 except (OSError, TimeoutError, *REDIS_ERRORS) as error:
-                    self._failure = str(error) or type(error).__name__
+                    self._failure = error_text(error)
                     if not failures:
                         log.warning(
-                            "Redis at %s cannot be reached (%s); retrying", self.address, error
+                            "Redis at %s cannot be reached (%s); retrying",
+                            self.address,
+                            self._failure,
                         )
                     failures += 1
                     _settle(attempted)
@@ -395,11 +394,20 @@ class RedisStore(Store):
                 await connection.auth(self.address.password.encode())
             if self.address.db:
                 await connection.select(self.address.db)
-            self._script = await connection.register_script(SAVE_ROOM)
+            self._clock = await _clock_offset(connection)
         except BaseException:
             connection.close()
             raise
         return connection
+
+
+async def _clock_offset(connection: asyncio_redis.Connection) -> float:
+    """How far Redis's clock is ahead of this machine's, in seconds (within half a round trip)."""
+    await connection.script_load(TIME)
+    before = time.time()
+    micros = await run_script(connection, TIME, [], [])
+    after = time.time()
+    return int(micros) / 1e6 - (before + after) / 2
 
 
 def _settle(future: asyncio.Future[None]) -> None:
@@ -408,4 +416,4 @@ def _settle(future: asyncio.Future[None]) -> None:
         future.set_result(None)
 
 
-__all__ = ["RedisAddress", "RedisStore", "StoreConflict", "parse_url"]
+__all__ = ["RedisAddress", "RedisStore", "error_text", "parse_url", "run_script"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import errno
 import logging
 import os
 import signal
@@ -17,6 +18,10 @@ from typing import Any
 
 from server.app import Config, Server
 from server.store import StoreUnavailable
+
+
+class CannotListen(Exception):
+    """The server could not listen on its address (the port is in use, or not allowed)."""
 
 
 def yes_or_no(text: str) -> bool:
@@ -180,6 +185,9 @@ def run(args: argparse.Namespace) -> int:
     except StoreUnavailable as error:
         logging.getLogger("allfives.server").error("cannot load the saved rooms: %s", error)
         return 1
+    except CannotListen as error:
+        logging.getLogger("allfives.server").error("%s", error)
+        return 1
     return 0
 
 
@@ -190,7 +198,12 @@ async def serve_until_stopped(config: Config) -> None:
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop.set)
     server = Server(config)
-    await server.start()
+    try:
+        await server.start()
+    except OSError as error:
+        # Most often the port is taken: one line, no traceback.
+        reason = "the address is already in use" if error.errno == errno.EADDRINUSE else error
+        raise CannotListen(f"cannot listen on {config.host}:{config.port}: {reason}") from None
     print(f"allfives server listening on {server.url}", flush=True)
     try:
         await stop.wait()

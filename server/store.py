@@ -8,11 +8,11 @@ room are applied one at a time, under that room's lock):
 3. only when that returns are replies and patches sent. If it raises `StoreUnavailable`, the room
    is put back as it was before the command and the sender gets an `unavailable` error.
 
-`seq` grows by exactly one per saved change, so a store may refuse a save whose `seq` is not
-above the one it holds (a sign that another process changed the room). A finished match is also
-saved as an `allfives-record/1` JSON document with `save_record`. A Redis store implements the
-same methods. With several server processes on one Redis, `server.cluster` saves rooms instead
-(a compare-and-set on the room's version, raising `RoomChanged`).
+`seq` grows by exactly one per saved change. A finished match is also saved as an
+`allfives-record/1` JSON document with `save_record`. `server.redis_store.RedisStore` implements
+the same methods, but a server with Redis saves rooms through `server.cluster` instead (a
+compare-and-set on the room's version, raising `RoomChanged` or `SaveInDoubt`), since any number
+of server processes may share that Redis.
 """
 
 from __future__ import annotations
@@ -26,7 +26,31 @@ NO_VERSION = "none"
 
 
 class StoreUnavailable(Exception):
-    """The store cannot be reached or refused a write: nothing was saved."""
+    """The store cannot be reached or refused a write: nothing was saved.
+
+    `in_doubt`: the request was sent but no answer came (a stall, a lost connection), so
+    whether Redis applied it is unknown (see `SaveInDoubt`).
+    """
+
+    def __init__(self, *args: object, in_doubt: bool = False) -> None:
+        super().__init__(*args)
+        self.in_doubt = in_doubt
+
+
+class SaveInDoubt(StoreUnavailable):
+    """A room's save got no answer: it may have been stored. `version` is the version it wrote.
+
+    Raised by `server.cluster`. The save carries a deadline, so Redis refuses it if it gets
+    there later; before the room changes again, `Cluster.fence` makes sure it can never be
+    stored and tells whether it was (the server then undoes it: the sender was answered
+    `unavailable`, which means unchanged).
+    """
+
+    def __init__(self, code: str, seq: int, version: str, reason: str) -> None:
+        super().__init__(f"room {code}: change {seq} unanswered: {reason}", in_doubt=True)
+        self.code = code
+        self.seq = seq
+        self.version = version
 
 
 class RoomChanged(StoreUnavailable):
@@ -80,6 +104,9 @@ class Store(abc.ABC):
     @abc.abstractmethod
     async def load_record(self, key: str) -> bytes | None:
         """A kept record, or None."""
+
+    async def ping(self) -> None:  # noqa: B027 - optional: memory always answers
+        """Check that the store answers (StoreUnavailable if not)."""
 
     async def close(self) -> None:  # noqa: B027 - optional: a store with no connections skips it
         """Release connections (nothing to do for memory)."""

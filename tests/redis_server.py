@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 import signal
@@ -202,3 +203,121 @@ def start_for_test(data_dir: Path, **options: Any) -> RedisServer:
     if os.environ.get("CI") == "true":
         pytest.fail(message, pytrace=False)
     pytest.skip(message)
+
+
+class FaultProxy:
+    """A TCP proxy in front of a Redis server that can hold what passes, to play network faults.
+
+    `hold_requests` keeps what clients send from reaching Redis (a save on its way), and
+    `hold_replies` keeps Redis's answers from the clients (a save applied, its answer lost).
+    `release()` stops holding and sends on what was held, even for a client that has gone (its
+    requests reach Redis late; answers to it are dropped). Runs in the test's event loop.
+    """
+
+    def __init__(self, target: RedisServer) -> None:
+        self.target = target
+        self.hold_requests = False
+        self.hold_replies = False
+        self._server: asyncio.Server | None = None
+        self._pipes: set[_Pipe] = set()
+        self.port = 0
+
+    @property
+    def url(self) -> str:
+        """The redis:// URL clients use to go through the proxy."""
+        return f"redis://{HOST}:{self.port}/0"
+
+    async def start(self) -> None:
+        """Listen on a free port."""
+        self._server = await asyncio.start_server(self._accept, HOST, 0)
+        self.port = self._server.sockets[0].getsockname()[1]
+
+    def held(self) -> int:
+        """How many bytes are held now."""
+        return sum(len(data) for pipe in self._pipes for data in pipe.held)
+
+    def release(self) -> None:
+        """Stop holding; what was held goes on."""
+        self.hold_requests = self.hold_replies = False
+        for pipe in list(self._pipes):
+            pipe.flush()
+
+    def cut(self) -> None:
+        """Abort every connection through the proxy, dropping what it holds."""
+        for pipe in list(self._pipes):
+            pipe.held.clear()
+            pipe.writer.transport.abort()
+
+    async def close(self) -> None:
+        """Stop listening and drop every connection."""
+        self.cut()
+        if self._server is not None:
+            self._server.close()
+        for pipe in list(self._pipes):
+            if pipe.task is not None:
+                pipe.task.cancel()
+
+    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            up_reader, up_writer = await asyncio.open_connection(HOST, self.target.port)
+        except OSError:
+            writer.transport.abort()
+            return
+        requests = _Pipe(self, reader, up_writer, True)
+        replies = _Pipe(self, up_reader, writer, False)
+        requests.other, replies.other = replies, requests
+        for pipe in (requests, replies):
+            self._pipes.add(pipe)
+            pipe.task = asyncio.get_running_loop().create_task(pipe.run())
+
+
+class _Pipe:
+    """One direction of a proxied connection."""
+
+    def __init__(
+        self,
+        proxy: FaultProxy,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        requests: bool,
+    ) -> None:
+        self.proxy = proxy
+        self.reader = reader
+        self.writer = writer
+        self.requests = requests
+        self.held: list[bytes] = []
+        self.ended = False
+        self.other: _Pipe | None = None
+        self.task: asyncio.Task[None] | None = None
+
+    def holding(self) -> bool:
+        return self.proxy.hold_requests if self.requests else self.proxy.hold_replies
+
+    def flush(self) -> None:
+        if self.held and not self.writer.transport.is_closing():
+            self.writer.write(b"".join(self.held))
+        self.held.clear()
+        if self.ended:
+            self.close_soon()
+
+    def close_soon(self) -> None:
+        asyncio.get_running_loop().call_later(0.2, self.writer.transport.abort)
+        self.proxy._pipes.discard(self)
+
+    async def run(self) -> None:
+        try:
+            while data := await self.reader.read(65536):
+                if self.holding() or self.held:
+                    self.held.append(data)
+                    if not self.holding():
+                        self.flush()
+                else:
+                    self.writer.write(data)
+        except (OSError, asyncio.CancelledError):
+            pass
+        self.ended = True
+        if self.requests and self.held:
+            return  # the client has gone: what it sent reaches Redis on release
+        self.close_soon()
+        if self.other is not None and not self.other.held:
+            self.other.close_soon()

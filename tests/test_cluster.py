@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import random
 import signal
 import sys
@@ -19,6 +20,7 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
+import asyncio_redis
 import pytest
 from redis_server import RedisServer
 from server_helpers import Client
@@ -369,6 +371,123 @@ async def test_when_redis_comes_back_empty_the_servers_write_their_rooms_back(
         stored = await store.load_room(joined.room)
         await store.close()
         assert stored is not None and stored.seq == ann.state.seq
+
+
+async def members(redis: RedisServer, key: str) -> set[str]:
+    """The members of a set in the test's Redis."""
+    connection = await asyncio_redis.Connection.create(
+        host=redis.host, port=redis.port, auto_reconnect=False
+    )
+    try:
+        return set(await (await connection.smembers(key)).asset())
+    finally:
+        connection.close()
+
+
+async def add_member(redis: RedisServer, key: str, member: str) -> None:
+    """Add a member to a set in the test's Redis."""
+    connection = await asyncio_redis.Connection.create(
+        host=redis.host, port=redis.port, auto_reconnect=False
+    )
+    try:
+        await connection.sadd(key, [member])
+    finally:
+        connection.close()
+
+
+async def eventually(check: Callable[[], Any], timeout: float = 10.0) -> None:
+    """Wait until an async check returns true."""
+    deadline = time.monotonic() + timeout
+    while not await check():
+        assert time.monotonic() < deadline, "never came true"
+        await asyncio.sleep(0.05)
+
+
+async def test_a_process_follows_only_the_rooms_it_keeps_or_serves(
+    redis_server: RedisServer,
+) -> None:
+    async with run_server(cluster_config(redis_server)) as a:
+        ann = await open_client(a.url, "Ann")
+        joined = await ann.request("create_room", rules={"players": 3})
+        assert isinstance(joined, msg.Joined) and joined.room is not None
+        followers = f"allfives:followers:{joined.room}"
+        async with run_server(cluster_config(redis_server)) as b:
+            assert a.cluster is not None and b.cluster is not None
+            # b read every stored room at start-up and tends its own each beat: it follows none.
+            beats = b.cluster._beats
+
+            async def two_beats() -> bool:
+                return b.cluster is not None and b.cluster._beats >= beats + 2
+
+            await eventually(two_beats)
+            assert await members(redis_server, followers) == {a.cluster.name}
+            bob = await sit(b.url, "Bob", joined.room)
+            assert await members(redis_server, followers) == {a.cluster.name, b.cluster.name}
+            # Once nobody is in it there, b lets the room go and stops following it.
+            assert isinstance(await bob.request("leave"), msg.Ack)
+
+            async def let_go() -> bool:
+                return await members(redis_server, followers) == {a.cluster.name}
+
+            await eventually(let_go)
+            assert joined.room not in b.rooms
+
+
+async def test_codes_of_expired_rooms_are_pruned_from_the_set_of_rooms(
+    redis_server: RedisServer,
+) -> None:
+    await add_member(redis_server, "allfives:rooms", "GONE")
+    async with run_server(cluster_config(redis_server)) as server:
+        ann = await open_client(server.url, "Ann")
+        joined = await ann.request("create_room", rules={"players": 2})
+        assert isinstance(joined, msg.Joined)
+        assert await members(redis_server, "allfives:rooms") == {joined.room}
+        await add_member(redis_server, "allfives:rooms", "LOST")
+
+        async def pruned() -> bool:
+            return await members(redis_server, "allfives:rooms") == {joined.room}
+
+        await eventually(pruned)
+
+
+async def test_a_server_stopped_while_redis_stalls_leaves_its_players_away(
+    redis_server: RedisServer,
+) -> None:
+    config = cluster_config(redis_server, store=RedisStore(redis_server.url, timeout=0.5))
+    async with run_server(config) as keeper:
+        a = Server(cluster_config(redis_server, store=RedisStore(redis_server.url, timeout=0.5)))
+        await a.start()
+        ann = await open_client(keeper.url, "Ann")
+        joined = await ann.request("create_room", rules={"players": 3})
+        assert isinstance(joined, msg.Joined) and joined.room is not None
+        bob = await sit(a.url, "Bob", joined.room)
+        assert bob.seat is not None
+        assert redis_server._process is not None
+        os.kill(redis_server._process.pid, signal.SIGSTOP)
+        try:
+            stopping = asyncio.get_running_loop().create_task(a.stop())
+            await asyncio.wait_for(asyncio.shield(stopping), 10)
+        finally:
+            os.kill(redis_server._process.pid, signal.SIGCONT)
+        store = RedisStore(redis_server.url)
+
+        async def away() -> bool:
+            stored = await store.load_room(joined.room)  # type: ignore[arg-type]
+            assert stored is not None
+            seat = Room.from_bytes(stored.state).seats[bob.seat]  # type: ignore[index]
+            return seat is not None and not seat.connected
+
+        try:
+            await eventually(away, timeout=LEASE + 5)
+        finally:
+            await store.close()
+        await ann.until(lambda m: isinstance(m, msg.Patch) and not bob_connected(ann, bob.seat))
+
+
+def bob_connected(client: Client, seat: int | None) -> bool:
+    """Whether the client's document shows that seat connected."""
+    held = client.document["seats"][seat]
+    return bool(held and held["connected"])
 
 
 class SlowStore(MemoryStore):

@@ -33,10 +33,12 @@ from protocol import messages as msg
 from protocol.patch import ClientState
 from protocol.records import Record
 from protocol.views import HandEnded, HandStarted, Passed, Played
+from server import app
 from server.app import Config, run_server
 from server.records import match_of
 from server.redis_store import RedisStore
 from server.room import Room
+from server.store import MemoryStore, StoreUnavailable
 
 ROOT = Path(__file__).resolve().parents[1]
 LISTENING = "allfives server listening on "
@@ -141,6 +143,38 @@ async def test_while_redis_is_down_nothing_is_acknowledged_and_play_resumes_when
         assert ann.room is not None
         stored = await store.load_room(ann.room)
         assert stored is not None and stored.seq == ann.state.seq
+
+
+class RefusingRecords(MemoryStore):
+    """Memory whose first record saves fail, as a Redis that refuses writes for a while."""
+
+    def __init__(self, refusals: int) -> None:
+        super().__init__()
+        self.refusals = refusals
+
+    async def save_record(self, key: str, record: bytes) -> None:
+        """Refuse the first `refusals` saves."""
+        if self.refusals:
+            self.refusals -= 1
+            raise StoreUnavailable("refused for the test")
+        await super().save_record(key, record)
+
+
+async def test_a_record_the_store_refused_is_stored_once_it_accepts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(app, "RECORD_RETRY_FIRST", 0.02)
+    store = RefusingRecords(refusals=3)
+    config = Config(port=0, bot_delay=0.0, bot_processes=False, rate=1000.0, burst=1000)
+    config.store = store
+    async with run_server(config) as server:
+        (ann,) = await seat_players(server.url, 2, 1, "easy", target=50)
+        assert isinstance(await ann.request("start"), msg.Ack)
+        await play_out(ann, random.Random(3))
+        key = f"{ann.room}/1"
+        stored = await poll(lambda: store.load_record(key))
+        assert msgspec.json.decode(stored)["format"] == "allfives-record/1"
+        assert store.refusals == 0
 
 
 # -- a server process killed with SIGKILL ---------------------------------------------------

@@ -1,10 +1,9 @@
-"""RedisStore against a real redis-server: round trips, the seq guard, expiry, failures, recovery."""
+"""RedisStore against a real redis-server: round trips, expiry, failures, recovery, error text."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import itertools
 import os
 import signal
 import time
@@ -15,7 +14,7 @@ import asyncio_redis
 import pytest
 from redis_server import RedisServer
 
-from server.redis_store import RedisStore, StoreConflict, parse_url
+from server.redis_store import RedisStore, parse_url
 from server.serve import add_arguments, config_from
 from server.store import StoredRoom, StoreUnavailable
 
@@ -64,42 +63,6 @@ async def test_a_saved_room_loads_back_with_its_seq(store: RedisStore) -> None:
     await store.delete_room("ABCD")
     assert await store.load_room("ABCD") is None
     assert await store.room_codes() == ["WXYZ"]
-
-
-async def test_a_save_not_above_the_stored_seq_of_another_process_is_refused(
-    redis_server: RedisServer, store: RedisStore
-) -> None:
-    other = RedisStore(redis_server.url, timeout=0.5)
-    try:
-        await store.save_room("ABCD", 3, b"three")
-        await other.save_room("ABCD", 4, b"four by the other process")
-        with pytest.raises(StoreConflict) as refused:
-            await store.save_room("ABCD", 4, b"four by this process")
-        assert (refused.value.seq, refused.value.stored) == (4, 4)
-        assert isinstance(refused.value, StoreUnavailable)
-        with pytest.raises(StoreConflict):
-            await store.save_room("ABCD", 2, b"an old change")
-        assert await store.load_room("ABCD") == StoredRoom(4, b"four by the other process")
-        await store.save_room("ABCD", 5, b"five")
-        assert await other.load_room("ABCD") == StoredRoom(5, b"five")
-    finally:
-        await other.close()
-
-
-async def test_a_process_may_replace_its_own_unacknowledged_save_but_not_a_later_one(
-    store: RedisStore,
-) -> None:
-    # A save that timed out was answered `unavailable` and the room was put back, so the next
-    # change reuses its seq: this process's own later save of that seq replaces it.
-    await store.save_room("ABCD", 7, b"answered unavailable")
-    await store.save_room("ABCD", 7, b"the change clients saw")
-    assert await store.load_room("ABCD") == StoredRoom(7, b"the change clients saw")
-    # A save that arrives late (an earlier write of the same seq) never overwrites a later one:
-    # count this process's writes from 1 again so the next save looks like such a late write.
-    store._writes = itertools.count(1)
-    with pytest.raises(StoreConflict):
-        await store.save_room("ABCD", 7, b"a stale write of seq 7")
-    assert await store.load_room("ABCD") == StoredRoom(7, b"the change clients saw")
 
 
 async def test_records_and_rooms_expire_after_their_lifetimes(redis_server: RedisServer) -> None:
@@ -195,14 +158,15 @@ async def test_a_redis_that_stops_answering_times_out_instead_of_hanging(
     os.kill(pid, signal.SIGSTOP)
     try:
         started = time.monotonic()
-        with pytest.raises(StoreUnavailable, match="did not answer"):
+        with pytest.raises(StoreUnavailable, match="did not answer") as unanswered:
             await store.save_room("ABCD", 2, b"two, unanswered")
-        with pytest.raises(StoreUnavailable):
+        assert unanswered.value.in_doubt, "a save sent and never answered may have been applied"
+        with pytest.raises(StoreUnavailable) as refused:
             await store.load_room("ABCD")
+        assert not refused.value.in_doubt, "a call never sent was not applied"
         assert time.monotonic() - started < 4 * store.timeout
     finally:
         os.kill(pid, signal.SIGCONT)
-    # The unanswered save may have landed; this process's next save of seq 2 replaces it.
     await eventually(lambda: store.save_room("ABCD", 2, b"two"), timeout=3)
     assert await store.load_room("ABCD") == StoredRoom(2, b"two")
 
@@ -228,9 +192,10 @@ async def test_redis_error_replies_become_unavailable(
         await store.save_room("ABCD", 1, b"one")
         await connection.config_set("maxmemory", "1")
         await connection.config_set("maxmemory-policy", "noeviction")
-        with pytest.raises(StoreUnavailable, match="refused"):
+        with pytest.raises(StoreUnavailable, match=r"refused.*OOM") as refused:
             await store.save_record("ABCD/1", b"x" * 10_000)
-        with pytest.raises(StoreUnavailable):
+        assert not refused.value.in_doubt
+        with pytest.raises(StoreUnavailable, match="OOM"):
             await store.save_room("ABCD", 2, b"two")
         await connection.config_set("maxmemory", "0")
         await store.save_room("ABCD", 2, b"two")

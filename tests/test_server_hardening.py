@@ -214,6 +214,9 @@ async def test_probes_answer_get_and_head_only() -> None:
     async with run_server(fast_config()) as server:
         assert await http(server.port, "GET", "/healthz") == (200, b"ok\n")
         assert await http(server.port, "HEAD", "/healthz") == (200, b"")
+        # /readyz asks the store before it answers: HEAD waits for that answer too.
+        assert await http(server.port, "GET", "/readyz") == (200, b"ready\n")
+        assert await http(server.port, "HEAD", "/readyz") == (200, b"")
         for method in ["POST", "PUT", "DELETE"]:
             status, body = await http(server.port, method, "/healthz")
             assert status == 405 and b"only GET and HEAD" in body

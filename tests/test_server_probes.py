@@ -1,0 +1,155 @@
+"""Liveness and readiness probes, and client addresses named by a trusted proxy."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import signal
+import urllib.error
+import urllib.request
+
+import pytest
+from redis_server import FaultProxy, RedisServer
+from server_helpers import Client
+from websockets.asyncio.client import connect
+from websockets.exceptions import InvalidStatus
+
+from protocol import messages as msg
+from server.app import Config, Server, run_server
+from server.redis_store import RedisStore
+
+TIMEOUT = 0.4
+
+
+def http_get(url: str) -> tuple[int, str]:
+    """Status and body of a GET (an error status included)."""
+    try:
+        with urllib.request.urlopen(url, timeout=5) as response:
+            return response.status, response.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode()
+
+
+async def probe(server: Server, path: str) -> tuple[int, str]:
+    return await asyncio.to_thread(http_get, f"http://127.0.0.1:{server.port}{path}")
+
+
+async def probe_until(server: Server, path: str, status: int) -> str:
+    """Probe until the answer has this status (at most 10 s); its body."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 10
+    while True:
+        answer, body = await probe(server, path)
+        if answer == status:
+            return body
+        assert loop.time() < deadline, f"{path} still answers {answer}: {body}"
+        await asyncio.sleep(0.05)
+
+
+def redis_config(url: str) -> Config:
+    return Config(
+        port=0, bot_delay=0.0, bot_processes=False, store=RedisStore(url, timeout=TIMEOUT)
+    )
+
+
+async def test_a_memory_server_is_alive_and_ready() -> None:
+    async with run_server(Config(port=0, bot_processes=False)) as server:
+        assert await probe(server, "/healthz") == (200, "ok\n")
+        assert await probe(server, "/readyz") == (200, "ready\n")
+
+
+async def test_a_server_is_not_ready_while_redis_is_stopped_or_stalled(
+    redis_server: RedisServer,
+) -> None:
+    async with run_server(redis_config(redis_server.url)) as server:
+        assert await probe(server, "/readyz") == (200, "ready\n")
+        redis_server.stop()
+        body = await probe_until(server, "/readyz", 503)
+        assert "store unavailable" in body
+        assert await probe(server, "/healthz") == (200, "ok\n")
+        # Still alive, and still taking players' connections (their commands get `unavailable`).
+        client = await Client.open(server.url, "Ann")
+        await client.close()
+        redis_server.start()
+        assert await probe_until(server, "/readyz", 200) == "ready\n"
+
+        assert redis_server._process is not None
+        os.kill(redis_server._process.pid, signal.SIGSTOP)
+        try:
+            assert "store unavailable" in await probe_until(server, "/readyz", 503)
+            assert await probe(server, "/healthz") == (200, "ok\n")
+        finally:
+            os.kill(redis_server._process.pid, signal.SIGCONT)
+        await probe_until(server, "/readyz", 200)
+
+
+async def test_a_server_is_not_ready_while_it_starts(redis_server: RedisServer) -> None:
+    proxy = FaultProxy(redis_server)
+    await proxy.start()
+    config = redis_config(proxy.url)
+    config.store = RedisStore(proxy.url, timeout=5.0)
+    server = Server(config)
+    proxy.hold_replies = True  # joining the other processes waits on Redis
+    starting = asyncio.get_running_loop().create_task(server.start())
+    try:
+        while server.websocket_server is None:
+            assert not starting.done(), starting
+            await asyncio.sleep(0.01)
+        status, body = await probe(server, "/readyz")
+        assert status == 503 and "starting" in body
+        with pytest.raises(InvalidStatus) as refused:
+            await connect(server.url)
+        assert refused.value.response.status_code == 503
+        assert await probe(server, "/healthz") == (200, "ok\n")
+    finally:
+        proxy.release()
+        with pytest.raises(Exception):  # noqa: B017 - it either failed or started
+            await starting
+            raise RuntimeError("started")
+        await server.stop()
+        await proxy.close()
+
+
+async def test_a_server_that_is_stopping_is_not_ready() -> None:
+    server = Server(Config(port=0, bot_processes=False))
+    await server.start()
+    server.closing = True  # what stop() sets first, before closing connections
+    try:
+        status, body = await probe(server, "/readyz")
+        assert status == 503 and "stopping" in body
+        assert await probe(server, "/healthz") == (200, "ok\n")
+    finally:
+        await server.stop()
+
+
+async def test_behind_a_trusted_proxy_an_address_that_is_not_one_is_ignored(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    caplog.set_level(logging.INFO, "allfives")
+    config = Config(port=0, bot_processes=False, trust_proxy=True, max_connections_per_ip=1)
+    async with run_server(config) as server:
+        # "<script>" is no address: the socket's own (127.0.0.1) is counted instead.
+        odd = await connect(server.url, additional_headers={"X-Real-IP": "<script>"})
+        with pytest.raises(InvalidStatus) as refused:
+            await connect(server.url)
+        assert refused.value.response.status_code == 429
+        await odd.close()
+        named = await Client.open(server.url, "Ann", hello=False)
+        await named.close()
+        spoofed = await connect(
+            server.url, additional_headers={"X-Forwarded-For": "10.0.0.1, ::1 "}
+        )
+        other = await connect(server.url, additional_headers={"X-Real-IP": "203.0.113.9"})
+        await spoofed.close()
+        await other.close()
+        client = Client(
+            await connect(server.url, additional_headers={"X-Real-IP": "<b>hi</b>"}), "Ann"
+        )
+        assert isinstance(
+            await client.request("hello", version=msg.PROTOCOL_VERSION, name="Ann"), msg.Welcome
+        )
+        assert isinstance(await client.request("create_room", rules={"players": 2}), msg.Joined)
+        await client.close()
+    assert "created by 127.0.0.1" in caplog.text
+    assert "<script>" not in caplog.text and "<b>" not in caplog.text
