@@ -176,7 +176,8 @@ async def test_a_lead_sent_low_number_first_puts_that_number_west(server: Server
         game = client.document["game"]
         assert game["layout"]["line"] == [[low, high]]
         assert (game["ends"]["west"], game["ends"]["east"]) == (low, high)
-        assert game["history"][-1]["tile"] == f"{low}-{high}"
+        lead = next(e for e in game["history"] if e["type"] == "played")
+        assert lead["tile"] == f"{low}-{high}" and lead["end"] is None
 
 
 async def test_the_hard_bot_thinks_in_another_process() -> None:
