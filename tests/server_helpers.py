@@ -13,6 +13,8 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from protocol import messages as msg
 from protocol.patch import ClientState
+from protocol.rules import RoomRules
+from server.room import Room
 
 TIMEOUT = 10.0
 
@@ -174,3 +176,13 @@ async def seat_players(
         reply = await host.request("add_bot", level=bots)
         assert isinstance(reply, msg.Ack), reply
     return clients
+
+
+def room_with(players: int = 4, humans: int = 1, **options: Any) -> Room:
+    """A waiting room: humans H0.. in the first seats, easy bots in the rest; H0 hosts."""
+    room = Room.create("TEST", RoomRules(players=players, **options))
+    for index in range(humans):
+        room.sit(f"H{index}")
+    for _ in range(players - humans):
+        room.add_bot(0, None, "easy")
+    return room
