@@ -50,27 +50,28 @@ class Own(NamedTuple):
 def table(match: Match) -> Table:
     """The public part of a match now."""
     layout = match.layout
+    over = match.over
     return Table(
-        hand_number=match.hand_number,
-        leader=match.leader,
-        hand_counts=tuple(h.bit_count() for h in match.hands),
-        boneyard=match.boneyard_left,
-        lead=layout.lead,
-        chains=tuple(layout.chains),
-        spinner=spinner_index(layout),
-        open=tuple(layout.open),
-        total=layout.total(),
-        scores=tuple(match.scores),
-        turn=match.to_play(),
-        last_hand=match.last_hand,
-        over=match.over,
-        winner=match.winner,
+        match.hand_number,
+        match.leader,
+        tuple([h.bit_count() for h in match.hands]),
+        match.boneyard_left,
+        layout.lead,
+        tuple(layout.chains),
+        spinner_index(layout),
+        tuple(layout.open),
+        layout.total(),
+        tuple(match.scores),
+        None if over else match.turn,
+        match.last_hand,
+        over,
+        match.winner,
     )
 
 
 def own(match: Match, seat: int) -> Own:
     """The private part of a seat now (legal moves only while it is that seat's turn)."""
-    legal = tuple(match.legal_moves()) if seat == match.to_play() else ()
+    legal = tuple(match.legal_moves()) if seat == match.turn and not match.over else ()
     return Own(match.hands[seat], legal)
 
 

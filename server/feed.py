@@ -121,6 +121,7 @@ class Feed:
         if isinstance(events, msgspec.Raw):
             events = _decode_events(events)
         ops: list[patches.Operation] = []
+        before = self._table
         self._room_ops(room, ops)
         game_replaced = self._game_ops(room, events, ops)
         self._chat_ops(room, events, ops)
@@ -133,6 +134,7 @@ class Feed:
         fresh: list[Receiver] = []
         since = self.since
         match = room.match
+        moved = self._moved(before, game_replaced)
         for receiver in receivers:
             if receiver not in since:
                 since[receiver] = seq
@@ -140,7 +142,7 @@ class Feed:
                 if receiver is not None and match is not None:
                     self._own[receiver] = parts.own(match, receiver)
                 continue
-            if receiver is None:
+            if receiver is None or (moved is not None and receiver not in moved):
                 continue
             if match is None:
                 self._own.pop(receiver, None)
@@ -162,6 +164,26 @@ class Feed:
         frames = Frames(seq, shared, own, frozenset(fresh))
         self.kept.append(frames)
         return frames
+
+    def _moved(self, before: Table | None, game_replaced: bool) -> set[int] | None:
+        """The seats whose own part may have changed (None: any may have).
+
+        Within a hand, a seat's tiles change only with its tile count, and its legal moves
+        only while it is, or was, the seat to play.
+        """
+        after = self._table
+        if before is None or after is None or game_replaced:
+            return None
+        moved = {
+            seat
+            for seat, count in enumerate(after.hand_counts)
+            if before.hand_counts[seat] != count
+        }
+        if before.turn is not None:
+            moved.add(before.turn)
+        if after.turn is not None:
+            moved.add(after.turn)
+        return moved
 
     def _room_ops(self, room: Room, ops: list[patches.Operation]) -> None:
         state = room.state

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine import ALL_TILES, End
+from engine import ALL_TILES, PASS, End, Move
 from engine.layout import NOT_OPEN
+from engine.moves import LEAD_MOVES, PLAYS
 from engine.parts import Own, Table
 from protocol import views as wire
 from protocol.views import CHAT_HISTORY
@@ -30,6 +31,8 @@ CHAT = "/chat/-"
 TILE_NAMES: tuple[str, ...] = tuple(str(tile) for tile in ALL_TILES)
 END_PATHS = ("/game/ends/west", "/game/ends/east", "/game/ends/north", "/game/ends/south")
 ARM_PATHS = {End.NORTH: "/game/layout/north/-", End.SOUTH: "/game/layout/south/-"}
+COUNT_PATHS = tuple(f"/game/hand_counts/{seat}" for seat in range(4))
+SCORE_PATHS = tuple(f"/game/scores/{side}" for side in range(4))
 
 
 def replace(path: str, value: Any) -> Operation:
@@ -43,25 +46,26 @@ def table_ops(old: Table, new: Table, out: list[Operation]) -> None:
     The history is not touched here: each event adds its own line (`history_ops`).
     """
     if old.hand_counts != new.hand_counts:
-        for seat, (a, b) in enumerate(zip(old.hand_counts, new.hand_counts, strict=True)):
-            if a != b:
-                out.append(replace(f"/game/hand_counts/{seat}", b))
+        for seat, count in enumerate(new.hand_counts):
+            if old.hand_counts[seat] != count:
+                out.append({"op": "replace", "path": COUNT_PATHS[seat], "value": count})
     if old.boneyard != new.boneyard:
-        out.append(replace("/game/boneyard", new.boneyard))
-    if old.chains is not new.chains:
+        out.append({"op": "replace", "path": "/game/boneyard", "value": new.boneyard})
+    if old.lead != new.lead or old.chains != new.chains:
         _layout_ops(old, new, out)
     if old.open != new.open:
-        for end, (a, b) in enumerate(zip(old.open, new.open, strict=True)):
-            if a != b:
-                out.append(replace(END_PATHS[end], None if b == NOT_OPEN else b))
+        for end, number in enumerate(new.open):
+            if old.open[end] != number:
+                value = None if number == NOT_OPEN else number
+                out.append({"op": "replace", "path": END_PATHS[end], "value": value})
     if old.total != new.total:
-        out.append(replace("/game/total", new.total))
+        out.append({"op": "replace", "path": "/game/total", "value": new.total})
     if old.scores != new.scores:
-        for side, (a, b) in enumerate(zip(old.scores, new.scores, strict=True)):
-            if a != b:
-                out.append(replace(f"/game/scores/{side}", b))
+        for side, score in enumerate(new.scores):
+            if old.scores[side] != score:
+                out.append({"op": "replace", "path": SCORE_PATHS[side], "value": score})
     if old.turn != new.turn:
-        out.append(replace("/game/turn", new.turn))
+        out.append({"op": "replace", "path": "/game/turn", "value": new.turn})
     if old.leader != new.leader:
         out.append(replace("/game/leader", new.leader))
     if old.last_hand != new.last_hand:
@@ -121,14 +125,29 @@ def own_ops(old: Own, new: Own, out: list[Operation]) -> None:
     if old.hand != new.hand:
         hand_ops(old.hand, new.hand, out)
     if old.legal != new.legal:
-        out.append(replace("/game/legal", convert.legal_specs(list(new.legal))))
+        out.append({"op": "replace", "path": "/game/legal", "value": legal_list(new.legal)})
 
 
 def own_fresh(new: Own, out: list[Operation]) -> None:
     """A seat's hand and legal moves over a public game that was just replaced (hand null)."""
     out.append(replace("/game/hand", hand_list(new.hand)))
     if new.legal:
-        out.append(replace("/game/legal", convert.legal_specs(list(new.legal))))
+        out.append(replace("/game/legal", legal_list(new.legal)))
+
+
+#: Each move's wire form, with its end and without it (for a tile that fits one end only).
+_SPECS: dict[Move, tuple[wire.MoveSpec, wire.MoveSpec]] = {
+    move: (convert.move_spec(move), convert.move_spec(move, single_end=True))
+    for move in (PASS, *LEAD_MOVES, *(move for row in PLAYS for move in row))
+}
+
+
+def legal_list(legal: tuple[Move, ...]) -> list[wire.MoveSpec]:
+    """The legal moves as the document lists them (as `convert.legal_specs`, from shared specs)."""
+    if len(legal) < 2:
+        return [_SPECS[move][1] for move in legal]
+    tiles = [move.tile for move in legal]
+    return [_SPECS[move][tiles.count(move.tile) == 1] for move in legal]
 
 
 def hand_list(mask: int) -> list[str]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import msgspec
 import pytest
 from server_helpers import room_with
 
@@ -90,6 +91,22 @@ def test_a_room_survives_a_round_trip_through_bytes() -> None:
     assert b"token" not in room.to_bytes() or all(
         seat is None or seat.token_hash is None or len(seat.token_hash) == 64 for seat in room.seats
     )
+
+
+def test_a_room_stored_with_its_match_as_bytes_of_its_own_still_loads() -> None:
+    room = room_with(players=3, humans=1)
+    room.start(0, seed=8)
+    match = room.match
+    assert match is not None
+    room.play(match.turn, match.legal_moves()[0])
+    room.state.match = match.to_bytes()
+    try:
+        older = msgspec.msgpack.encode(room.state)
+    finally:
+        room.state.match = None
+    loaded = Room.from_bytes(older)
+    assert loaded.match is not None and loaded.match.to_bytes() == match.to_bytes()
+    assert loaded.to_bytes() == room.to_bytes()
 
 
 def test_seat_tokens_are_kept_only_as_hashes() -> None:
