@@ -40,21 +40,19 @@ class Frames(NamedTuple):
     """What one change sends: the shared frame, and the frames of the seats with their own ops.
 
     `fresh` receivers are new to the room: they get a snapshot instead, not these frames.
+    (Only bytes, ints and tuples: kept frames are nothing the garbage collector must scan.)
     """
 
     seq: int
     shared: bytes
     own: dict[int, bytes]
-    fresh: frozenset[Receiver]
+    fresh: tuple[Receiver, ...]
 
     def frame_for(self, receiver: Receiver) -> bytes:
         """The frame of one receiver."""
         if receiver is None:
             return self.shared
         return self.own.get(receiver, self.shared)
-
-
-NOTHING = Frames(0, b"", {}, frozenset())
 
 
 class Feed:
@@ -117,7 +115,7 @@ class Feed:
         if not self._ready:
             self._take(room)
             self.since = dict.fromkeys(receivers, room.seq)
-            return Frames(room.seq, b"", {}, frozenset(receivers))
+            return Frames(room.seq, b"", {}, tuple(receivers))
         if isinstance(events, msgspec.Raw):
             events = _decode_events(events)
         ops: list[patches.Operation] = []
@@ -161,7 +159,7 @@ class Feed:
             del since[gone]
             if gone is not None:
                 self._own.pop(gone, None)
-        frames = Frames(seq, shared, own, frozenset(fresh))
+        frames = Frames(seq, shared, own, tuple(fresh))
         self.kept.append(frames)
         return frames
 
