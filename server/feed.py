@@ -40,7 +40,6 @@ class Frames(NamedTuple):
     """What one change sends: the shared frame, and the frames of the seats with their own ops.
 
     `fresh` receivers are new to the room: they get a snapshot instead, not these frames.
-    (Only bytes, ints and tuples: kept frames are nothing the garbage collector must scan.)
     """
 
     seq: int
@@ -61,7 +60,9 @@ class Feed:
     def __init__(self, keep: int = DEFAULT_KEEP) -> None:
         self.keep = keep
         self.seq = 0
-        self.kept: deque[Frames] = deque(maxlen=keep)
+        #: (seq, shared frame, own frames) of the last `keep` changes: plain tuples of bytes and
+        #: ints, which the garbage collector leaves alone.
+        self.kept: deque[tuple[int, bytes, dict[int, bytes]]] = deque(maxlen=keep)
         #: Each receiver followed since which seq (patches from then on reach its document).
         self.since: dict[Receiver, int] = {}
         self._ready = False
@@ -159,9 +160,8 @@ class Feed:
             del since[gone]
             if gone is not None:
                 self._own.pop(gone, None)
-        frames = Frames(seq, shared, own, tuple(fresh))
-        self.kept.append(frames)
-        return frames
+        self.kept.append((seq, shared, own))
+        return Frames(seq, shared, own, tuple(fresh))
 
     def _moved(self, before: Table | None, game_replaced: bool) -> set[int] | None:
         """The seats whose own part may have changed (None: any may have).
@@ -267,8 +267,12 @@ class Feed:
         if last_seq is not None and since is not None and since <= last_seq <= room.seq:
             if last_seq == room.seq:
                 return []
-            missed = [f.frame_for(receiver) for f in self.kept if f.seq > last_seq]
-            if missed and self.kept[-len(missed)].seq == last_seq + 1:
+            missed = [
+                shared if receiver is None else own.get(receiver, shared)
+                for seq, shared, own in self.kept
+                if seq > last_seq
+            ]
+            if missed and self.kept[-len(missed)][0] == last_seq + 1:
                 return missed
         return [self.snapshot(room, receiver)]
 
