@@ -132,9 +132,9 @@ async def serve_until_stopped(config: Config) -> None:
         loop.add_signal_handler(signum, stop.set)
     server = Server(config)
     await server.start()
-    quiet_collector()
     print(f"allfives server listening on {server.url}", flush=True)
     try:
+        quiet_collector()
         await stop.wait()
     finally:
         await server.stop()
