@@ -15,7 +15,9 @@ garbage collector's way before play begins, so its collections do not pause the 
 
 Usage: uv run python bench/load.py [--rooms 1000] [--seconds 20] [--full-rooms 40]
                                    [--full-seconds 10] [--mode both|pace|full]
-                                   [--client-processes 1]
+                                   [--client-processes 1] [--spectators 0]
+`--spectators N` adds N watching connections to each full-speed room (they count among the
+receivers a move must reach); no ceiling or ratio is measured then.
 Each figure is printed as `name: value` (targets: `pace p99 ms` < 50 with 1,000 rooms;
 `ratio` of full-speed messages to the bare ceiling >= 0.5).
 """
@@ -187,8 +189,8 @@ class Table:
         self.stats.moves += 1
 
 
-async def open_table(url: str, stats: Stats, rng: random.Random) -> Table:
-    """Create a room, seat four players and start."""
+async def open_table(url: str, stats: Stats, rng: random.Random, spectators: int = 0) -> Table:
+    """Create a room, seat four players (and `spectators` watchers), and start."""
     table = Table(stats, rng)
     for index in range(4):
         socket = await connect(url, compression=None, open_timeout=60, max_size=2**20)
@@ -201,19 +203,31 @@ async def open_table(url: str, stats: Stats, rng: random.Random) -> Table:
             joined = await player.request({"type": "create_room", "rules": rules})
         else:
             joined = await player.request({"type": "join", "room": joined["room"]})
+    for index in range(spectators):
+        socket = await connect(url, compression=None, open_timeout=60, max_size=2**20)
+        watcher = Player(socket, table)
+        table.players.append(watcher)
+        asyncio.get_running_loop().create_task(watcher.read())
+        await watcher.request({"type": "hello", "version": 1, "name": f"W{index}"})
+        await watcher.request({"type": "spectate", "room": joined["room"]})
     await table.players[0].request({"type": "start", "id": 1})
     await table.until_all_reach(max(p.seq for p in table.players))
     return table
 
 
-async def open_tables(url: str, count: int, stats: Stats, seed: int = 0) -> list[Table]:
+async def open_tables(
+    url: str, count: int, stats: Stats, seed: int = 0, spectators: int = 0
+) -> list[Table]:
     """Open `count` tables, a few at a time."""
     tables: list[Table] = []
     batch = 50
     for first in range(0, count, batch):
         size = min(batch, count - first)
         tables += await asyncio.gather(
-            *(open_table(url, stats, random.Random(seed + first + i)) for i in range(size))
+            *(
+                open_table(url, stats, random.Random(seed + first + i), spectators)
+                for i in range(size)
+            )
         )
     return tables
 
@@ -292,7 +306,12 @@ def report(name: str, value: float | int | str) -> None:
 
 
 async def game_run(
-    rooms: int, seconds: float, interval: float, prefix: str, client_processes: int = 1
+    rooms: int,
+    seconds: float,
+    interval: float,
+    prefix: str,
+    client_processes: int = 1,
+    spectators: int = 0,
 ) -> Stats:
     """Open rooms on a fresh server, play, print the figures; returns them."""
     if client_processes > 1:
@@ -303,9 +322,9 @@ async def game_run(
         base = resident_kib(process.pid)
         stats = Stats()
         started = time.perf_counter()
-        tables = await open_tables(url, rooms, stats)
+        tables = await open_tables(url, rooms, stats, spectators=spectators)
         report(f"{prefix} rooms", rooms)
-        report(f"{prefix} connections", 4 * rooms)
+        report(f"{prefix} connections", (4 + spectators) * rooms)
         report(f"{prefix} setup seconds", time.perf_counter() - started)
         stats.delays.clear()
         stats.moves = stats.patches = stats.patch_bytes = 0
@@ -520,7 +539,11 @@ async def main(args: argparse.Namespace) -> None:
     if args.mode in ("both", "pace"):
         await game_run(args.rooms, args.seconds, args.interval, "pace", args.client_processes)
     if args.mode in ("both", "full"):
-        stats = await game_run(args.full_rooms, args.full_seconds, 0.0, "full")
+        stats = await game_run(
+            args.full_rooms, args.full_seconds, 0.0, "full", spectators=args.spectators
+        )
+        if args.spectators:
+            return  # the ceiling's groups are four players: no ratio with watchers
         size = stats.patch_bytes // max(1, stats.patches)
         ours = stats.patches / stats.elapsed
         ceiling = await ceiling_run(args.full_rooms, args.full_seconds, size)
@@ -548,6 +571,9 @@ if __name__ == "__main__":
     parser.add_argument("--full-rooms", type=int, default=40, help="rooms at full speed")
     parser.add_argument("--full-seconds", type=float, default=10.0, help="seconds at full speed")
     parser.add_argument("--mode", choices=["both", "pace", "full"], default="both")
+    parser.add_argument(
+        "--spectators", type=int, default=0, help="spectators per room at full speed"
+    )
     parser.add_argument(
         "--client-processes",
         type=int,
