@@ -44,9 +44,3 @@ def public_game(room: Room) -> dict[str, Any]:
     view.history = []
     game: dict[str, Any] = msgspec.to_builtins(convert.game_view(view))
     return game
-
-
-def document(room: Room, receiver: Receiver) -> dict[str, Any]:
-    """A receiver's whole document as plain JSON values."""
-    built: dict[str, Any] = msgspec.to_builtins(room_view(room, receiver))
-    return built
