@@ -8,8 +8,16 @@ Memory per room is the server's resident memory growth divided by the rooms (con
 included). The ceiling is a bare `websockets` server, also in its own process, that answers each
 message by sending a message of the same size as our average patch to the 4 clients of its group.
 
+The clients' own CPU is printed too (`clients cpu busy`): when it nears 1, one process cannot
+keep up with the rooms and the delays measure the clients; `--client-processes N` then runs the
+human-pace clients in N processes. Each client process freezes its set-up objects out of its
+garbage collector's way before play begins, so its collections do not pause the moves measured.
+
 Usage: uv run python bench/load.py [--rooms 1000] [--seconds 20] [--full-rooms 40]
                                    [--full-seconds 10] [--mode both|pace|full]
+                                   [--client-processes 1] [--spectators 0]
+`--spectators N` adds N watching connections to each full-speed room (they count among the
+receivers a move must reach); no ceiling or ratio is measured then.
 Each figure is printed as `name: value` (targets: `pace p99 ms` < 50 with 1,000 rooms;
 `ratio` of full-speed messages to the bare ceiling >= 0.5).
 """
@@ -19,6 +27,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import os
 import random
@@ -180,8 +189,8 @@ class Table:
         self.stats.moves += 1
 
 
-async def open_table(url: str, stats: Stats, rng: random.Random) -> Table:
-    """Create a room, seat four players and start."""
+async def open_table(url: str, stats: Stats, rng: random.Random, spectators: int = 0) -> Table:
+    """Create a room, seat four players (and `spectators` watchers), and start."""
     table = Table(stats, rng)
     for index in range(4):
         socket = await connect(url, compression=None, open_timeout=60, max_size=2**20)
@@ -194,19 +203,31 @@ async def open_table(url: str, stats: Stats, rng: random.Random) -> Table:
             joined = await player.request({"type": "create_room", "rules": rules})
         else:
             joined = await player.request({"type": "join", "room": joined["room"]})
+    for index in range(spectators):
+        socket = await connect(url, compression=None, open_timeout=60, max_size=2**20)
+        watcher = Player(socket, table)
+        table.players.append(watcher)
+        asyncio.get_running_loop().create_task(watcher.read())
+        await watcher.request({"type": "hello", "version": 1, "name": f"W{index}"})
+        await watcher.request({"type": "spectate", "room": joined["room"]})
     await table.players[0].request({"type": "start", "id": 1})
     await table.until_all_reach(max(p.seq for p in table.players))
     return table
 
 
-async def open_tables(url: str, count: int, stats: Stats) -> list[Table]:
+async def open_tables(
+    url: str, count: int, stats: Stats, seed: int = 0, spectators: int = 0
+) -> list[Table]:
     """Open `count` tables, a few at a time."""
     tables: list[Table] = []
     batch = 50
     for first in range(0, count, batch):
         size = min(batch, count - first)
         tables += await asyncio.gather(
-            *(open_table(url, stats, random.Random(first + i)) for i in range(size))
+            *(
+                open_table(url, stats, random.Random(seed + first + i), spectators)
+                for i in range(size)
+            )
         )
     return tables
 
@@ -284,20 +305,30 @@ def report(name: str, value: float | int | str) -> None:
     print(f"{name}: {shown}", flush=True)
 
 
-async def game_run(rooms: int, seconds: float, interval: float, prefix: str) -> Stats:
+async def game_run(
+    rooms: int,
+    seconds: float,
+    interval: float,
+    prefix: str,
+    client_processes: int = 1,
+    spectators: int = 0,
+) -> Stats:
     """Open rooms on a fresh server, play, print the figures; returns them."""
+    if client_processes > 1:
+        return await spread_run(rooms, seconds, interval, prefix, client_processes)
     process, url = start_game_server()
     try:
         await asyncio.sleep(0.5)
         base = resident_kib(process.pid)
         stats = Stats()
         started = time.perf_counter()
-        tables = await open_tables(url, rooms, stats)
+        tables = await open_tables(url, rooms, stats, spectators=spectators)
         report(f"{prefix} rooms", rooms)
-        report(f"{prefix} connections", 4 * rooms)
+        report(f"{prefix} connections", (4 + spectators) * rooms)
         report(f"{prefix} setup seconds", time.perf_counter() - started)
         stats.delays.clear()
         stats.moves = stats.patches = stats.patch_bytes = 0
+        quiet_collector()
         started = time.perf_counter()
         cpu = cpu_seconds(process.pid)
         own = time.process_time()
@@ -318,6 +349,107 @@ async def game_run(rooms: int, seconds: float, interval: float, prefix: str) -> 
         await close_tables(tables)
         return stats
     finally:
+        process.terminate()
+        process.wait(10)
+
+
+def quiet_collector() -> None:
+    """Keep this (client) process's garbage collector from pausing the measured moves.
+
+    Thousands of client connections make every full collection long; they were all made during
+    set-up, so they are frozen out of the collector's way (the server is left as it is).
+    """
+    gc.collect()
+    gc.freeze()
+
+
+async def worker(url: str, rooms: int, seconds: float, interval: float, seed: int) -> None:
+    """One client process of `--client-processes`: open rooms, wait for "go", play, report JSON."""
+    stats = Stats()
+    tables = await open_tables(url, rooms, stats, seed)
+    stats.delays.clear()
+    stats.moves = stats.patches = stats.patch_bytes = 0
+    quiet_collector()
+    print("ready", flush=True)
+    await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
+    own = time.process_time()
+    await play(tables, seconds, interval)
+    result = {
+        "delays": stats.delays,
+        "moves": stats.moves,
+        "patches": stats.patches,
+        "patch_bytes": stats.patch_bytes,
+        "cpu": time.process_time() - own,
+    }
+    print(json.dumps(result), flush=True)
+    await close_tables(tables)
+
+
+async def spread_run(rooms: int, seconds: float, interval: float, prefix: str, count: int) -> Stats:
+    """`game_run` with the clients in `count` processes of their own (rooms split evenly)."""
+    process, url = start_game_server()
+    workers: list[subprocess.Popen[str]] = []
+    try:
+        await asyncio.sleep(0.5)
+        base = resident_kib(process.pid)
+        started = time.perf_counter()
+        shares = [rooms // count + (1 if i < rooms % count else 0) for i in range(count)]
+        for index, share in enumerate(shares):
+            arguments = [str(Path(__file__).resolve()), "--worker", url, str(share)]
+            arguments += [str(seconds), str(interval), str(index * 100_000)]
+            workers.append(
+                subprocess.Popen(
+                    [sys.executable, *arguments],
+                    cwd=ROOT,
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    text=True,
+                )
+            )
+        loop = asyncio.get_running_loop()
+        for child in workers:
+            assert child.stdout is not None
+            line = await loop.run_in_executor(None, child.stdout.readline)
+            if line.strip() != "ready":
+                raise RuntimeError(f"a client process did not start: {line!r}")
+        report(f"{prefix} rooms", rooms)
+        report(f"{prefix} connections", 4 * rooms)
+        report(f"{prefix} client processes", count)
+        report(f"{prefix} setup seconds", time.perf_counter() - started)
+        cpu = cpu_seconds(process.pid)
+        started = time.perf_counter()
+        for child in workers:
+            assert child.stdin is not None
+            child.stdin.write("go\n")
+            child.stdin.flush()
+        results = []
+        for child in workers:
+            assert child.stdout is not None
+            results.append(json.loads(await loop.run_in_executor(None, child.stdout.readline)))
+        elapsed = time.perf_counter() - started
+        cpu = cpu_seconds(process.pid) - cpu
+        stats = Stats()
+        for result in results:
+            stats.delays += result["delays"]
+            stats.moves += result["moves"]
+            stats.patches += result["patches"]
+            stats.patch_bytes += result["patch_bytes"]
+        stats.elapsed = elapsed
+        own = sum(result["cpu"] for result in results)
+        grown = resident_kib(process.pid) - base
+        report(f"{prefix} moves", stats.moves)
+        report(f"{prefix} moves/s", stats.moves / elapsed)
+        report(f"{prefix} messages/s", stats.patches / elapsed)
+        report(f"{prefix} server cpu ms per move", 1000 * cpu / max(1, stats.moves))
+        report(f"{prefix} server cpu busy", cpu / elapsed)
+        report(f"{prefix} clients cpu busy", own / elapsed)
+        report(f"{prefix} p50 ms", 1000 * statistics.median(stats.delays))
+        report(f"{prefix} p99 ms", 1000 * percentile(stats.delays, 0.99))
+        report(f"{prefix} memory per room KiB", grown / rooms)
+        return stats
+    finally:
+        for child in workers:
+            child.wait(30)
         process.terminate()
         process.wait(10)
 
@@ -405,9 +537,13 @@ async def ceiling_run(groups: int, seconds: float, size: int) -> float:
 
 async def main(args: argparse.Namespace) -> None:
     if args.mode in ("both", "pace"):
-        await game_run(args.rooms, args.seconds, args.interval, "pace")
+        await game_run(args.rooms, args.seconds, args.interval, "pace", args.client_processes)
     if args.mode in ("both", "full"):
-        stats = await game_run(args.full_rooms, args.full_seconds, 0.0, "full")
+        stats = await game_run(
+            args.full_rooms, args.full_seconds, 0.0, "full", spectators=args.spectators
+        )
+        if args.spectators:
+            return  # the ceiling's groups are four players: no ratio with watchers
         size = stats.patch_bytes // max(1, stats.patches)
         ours = stats.patches / stats.elapsed
         ceiling = await ceiling_run(args.full_rooms, args.full_seconds, size)
@@ -420,6 +556,10 @@ if __name__ == "__main__":
     if len(sys.argv) == 3 and sys.argv[1] == "--bare-server":
         bare_server(int(sys.argv[2]))
         sys.exit(0)
+    if len(sys.argv) == 7 and sys.argv[1] == "--worker":
+        url, rooms, seconds, interval, seed = sys.argv[2:]
+        asyncio.run(worker(url, int(rooms), float(seconds), float(interval), int(seed)))
+        os._exit(0)
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
@@ -431,5 +571,14 @@ if __name__ == "__main__":
     parser.add_argument("--full-rooms", type=int, default=40, help="rooms at full speed")
     parser.add_argument("--full-seconds", type=float, default=10.0, help="seconds at full speed")
     parser.add_argument("--mode", choices=["both", "pace", "full"], default="both")
+    parser.add_argument(
+        "--spectators", type=int, default=0, help="spectators per room at full speed"
+    )
+    parser.add_argument(
+        "--client-processes",
+        type=int,
+        default=1,
+        help="run the human-pace clients in this many processes (when one cannot keep up)",
+    )
     asyncio.run(main(parser.parse_args()))
     os._exit(0)

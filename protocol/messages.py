@@ -219,8 +219,12 @@ class Snapshot(ServerMessage, tag="snapshot"):
     id: int | None = None
 
 
-class Patch(ServerMessage, tag="patch"):
-    """RFC 6902 operations taking the document from `seq - 1` to `seq`, and the events behind them."""
+class Patch(ServerMessage, tag="patch", omit_defaults=True):
+    """RFC 6902 operations taking the document from `seq - 1` to `seq`.
+
+    The events behind them are the values the operations append to the history and the chat
+    (`protocol.patch.events_of`); `events` is only read from servers that still send it.
+    """
 
     seq: Seq
     ops: list[dict[str, Any]]

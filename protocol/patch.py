@@ -21,6 +21,10 @@ _BAD_PATCH = (
 )
 
 
+#: Where a patch adds its events: each is the value of an `add` to one of these paths.
+EVENT_PATHS = ("/game/history/-", "/chat/-")
+
+
 class GapDetected(Exception):
     """A patch does not follow the document the client holds: ask the server to `resync`."""
 
@@ -34,6 +38,16 @@ def diff(old: dict[str, Any], new: dict[str, Any]) -> list[dict[str, Any]]:
     """RFC 6902 operations that turn `old` into `new`."""
     operations: list[dict[str, Any]] = jsonpatch.make_patch(old, new).patch
     return operations
+
+
+def events_of(operations: list[dict[str, Any]]) -> list[AnyEvent]:
+    """A patch's events, in order: the values its `add` operations append to the history or chat."""
+    values = [
+        op.get("value")
+        for op in operations
+        if op.get("op") == "add" and op.get("path") in EVENT_PATHS
+    ]
+    return msgspec.convert(values, list[AnyEvent]) if values else []
 
 
 def apply(document: dict[str, Any], operations: list[dict[str, Any]]) -> dict[str, Any]:
@@ -67,10 +81,11 @@ class ClientState:
         try:
             document = apply(self.document, message.ops)
             view = msgspec.convert(document, RoomView)
+            events = list(message.events) or events_of(message.ops)
         except _BAD_PATCH as error:
             raise GapDetected(f"patch {message.seq} does not apply: {error}") from None
         self.document, self.seq, self._view = document, message.seq, view
-        return list(message.events)
+        return events
 
     @property
     def view(self) -> RoomView:

@@ -1,8 +1,10 @@
 """The allfives game server: the asyncio WebSocket layer around sans-I/O rooms.
 
 - `server.room`: one room as a state machine (seats, host, phase, chat, the match, `seq`).
-- `server.feed`: each receiver's view document, the patches between them, catch-up on reconnect.
-- `server.convert`: engine views and events as protocol values; `server.diff`: fast JSON Patch.
+- `server.feed`: after each change, the shared frame and the seats' own; catch-up on reconnect.
+- `server.patches`: the JSON Patch operations a change's events imply (no document diffed).
+- `server.documents`: a receiver's whole document, built fresh (snapshots).
+- `server.convert`: engine views and events as protocol values.
 - `server.store`: the store interface and `MemoryStore`; `server.limits`, `server.metrics`.
 - `server.bots`: bot moves off the event loop; `server.records`: matches as records.
 - `server.app`: connections, rooms, the clock, probes, and `run_server` for embedding.

@@ -69,7 +69,7 @@ from protocol import messages as msg
 from protocol.records import encode_record
 from server import codes, convert, probes
 from server.bots import BotRunner
-from server.feed import SPECTATORS, Feed, Receiver
+from server.feed import SPECTATORS, Feed, Frames, Receiver
 from server.hints import HintDesk
 from server.http_guard import guarded
 from server.limits import (
@@ -190,17 +190,22 @@ class Connection:
 
     def send(self, frame: bytes) -> None:
         """Write a frame now; a client with `send_buffer` bytes unread is dropped instead."""
+        if self.writable():
+            broadcast((self.socket,), frame, text=True)
+            self.server.metrics.frames_sent += 1
+
+    def writable(self) -> bool:
+        """Whether frames may be written now; a client with `send_buffer` bytes unread is dropped."""
         if self.closing:
-            return
+            return False
         if self.transport.get_write_buffer_size() > self.limit:
             self.server.metrics.slow_clients_dropped += 1
             log.info("dropped %s: it does not read what it is sent", self.address)
             self.close(CLOSE_POLICY, "not reading: too much waiting to be sent")
             # Its buffer is not drained by waiting for a close handshake it will not read.
             asyncio.get_running_loop().call_later(1.0, self.transport.abort)
-            return
-        broadcast((self.socket,), frame, text=True)
-        self.server.metrics.frames_sent += 1
+            return False
+        return True
 
     def send_message(self, message: msg.ServerMessage) -> None:
         """Send a message."""
@@ -261,12 +266,29 @@ class LiveRoom:
             if not group:
                 del self.members[connection.receiver]
 
-    def broadcast(self, frames: dict[Receiver, bytes]) -> None:
-        """Send each receiver's frame to its connections."""
-        members = self.members
-        for receiver, frame in frames.items():
-            for connection in members.get(receiver, ()):
-                connection.send(frame)
+    def broadcast(self, frames: Frames) -> int:
+        """Send a change's frames: the shared one in one write to all, each seat's own to it.
+
+        Returns how many frames were sent.
+        """
+        shared: list[ServerConnection] = []
+        sent = 0
+        own = frames.own
+        for receiver, group in self.members.items():
+            if receiver in frames.fresh:
+                continue
+            frame = own.get(receiver) if receiver is not None else None
+            for connection in group:
+                if not connection.writable():
+                    continue
+                if frame is None:
+                    shared.append(connection.socket)
+                else:
+                    broadcast((connection.socket,), frame, text=True)
+                    sent += 1
+        if shared:
+            broadcast(shared, frames.shared, text=True)
+        return sent + len(shared)
 
 
 class Server:
@@ -888,7 +910,7 @@ class Server:
         # What clients are sent next is the state to go back to if a later command fails.
         live.saved = state
         live.saved_seq = room.seq
-        live.broadcast(live.feed.publish(room, published))
+        self.metrics.frames_sent += live.broadcast(live.feed.publish(room, published))
         if room.phase == "finished" and live.phase != "finished":
             self.metrics.matches_finished += 1
             self._spawn(self._save_record(room))
@@ -1206,7 +1228,9 @@ class Server:
             notice.seq,
             notice.version,
         )
-        live.broadcast(live.feed.publish(room, msgspec.Raw(notice.events)))
+        self.metrics.frames_sent += live.broadcast(
+            live.feed.publish(room, msgspec.Raw(notice.events))
+        )
         self._adopted(live, links)
 
     def _adopt_state(self, live: LiveRoom, seq: int, version: str, state: bytes) -> None:

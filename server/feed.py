@@ -1,56 +1,82 @@
-"""What each receiver of a room holds: one view document per seat and one for spectators.
+"""What a room's receivers are sent after each change: one shared frame, and a few seats' own.
 
-After every change of a room, `Feed.publish` builds each receiver's new document (a seat's from
-`match.view_for(seat)`, the spectators' from `match.view_for(None)`), diffs it against the
-document that receiver holds, and returns one encoded `patch` frame per receiver. It keeps each
-receiver's last `keep` patch frames, so a client that reconnects with the last `seq` it saw gets
-exactly the frames it missed, or a fresh snapshot when they are no longer kept. A snapshot of a
-held document carries the `seq` that document was built at (`Feed.seq`), never a newer one.
+A room has one `seq` and its receivers (every human seat, and the spectators while any watch)
+share one public document; a seat's differs only in `you`, `hand` and `legal`. After a change,
+`Feed.publish` turns the change's events and the parts that moved (engine.parts, server.patches)
+into the public operations, encoded once into the frame every receiver gets, and, for the seats
+whose hand or legal moves changed, a frame of the same public operations followed by their own.
+No receiver's document is held here: only the small parts last published.
+
+The last `keep` changes' frames are kept, so a client that comes back with the last `seq` it saw
+gets exactly the frames it missed (its own where it had one, else the shared one), or a fresh
+snapshot (server.documents) when they are no longer kept or it did not follow the room then.
 Sans-I/O: no awaits, no sockets.
 """
 
 from __future__ import annotations
 
 from collections import deque
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgspec
 
-from engine import View
+from engine import parts
+from engine.parts import Own, Table
 from protocol import messages as msg
 from protocol import views as wire
-from server import convert
-from server.diff import diff
+from server import convert, patches
+from server.documents import SPECTATORS, Receiver, public_game, room_view
 from server.room import Room
 
-#: A receiver: a seat number, or SPECTATORS.
-Receiver = int | None
-SPECTATORS: Receiver = None
+__all__ = ["DEFAULT_KEEP", "SPECTATORS", "Feed", "Frames", "Receiver"]
+
 DEFAULT_KEEP = 32
 
-_to_builtins = msgspec.to_builtins
 _encode = msgspec.json.Encoder().encode
+_decode_events = msgspec.json.Decoder(list[wire.AnyEvent]).decode
+
+
+class Frames(NamedTuple):
+    """What one change sends: the shared frame, and the frames of the seats with their own ops.
+
+    `fresh` receivers are new to the room: they get a snapshot instead, not these frames.
+    """
+
+    seq: int
+    shared: bytes
+    own: dict[int, bytes]
+    fresh: tuple[Receiver, ...]
+
+    def frame_for(self, receiver: Receiver) -> bytes:
+        """The frame of one receiver."""
+        if receiver is None:
+            return self.shared
+        return self.own.get(receiver, self.shared)
 
 
 class Feed:
-    """The documents and recent patch frames of one room's receivers."""
+    """The public and private parts a room's receivers last got, and its recent frames."""
 
     def __init__(self, keep: int = DEFAULT_KEEP) -> None:
         self.keep = keep
         self.seq = 0
-        self.documents: dict[Receiver, dict[str, Any]] = {}
-        self.frames: dict[Receiver, deque[tuple[int, bytes]]] = {}
-        self._history_hand = (-1, -1)
-        self._history: list[Any] = []
-        self._chat_source: list[wire.ChatLine] | None = None
-        self._chat: list[Any] = []
-        self._rules_source: Any = None
-        self._rules: Any = None
-        self._seats_source: Any = None
-        self._seats: Any = None
-        self.public: dict[str, Any] | None = None
+        #: (seq, shared frame, own frames) of the last `keep` changes: plain tuples of bytes and
+        #: ints, which the garbage collector leaves alone.
+        self.kept: deque[tuple[int, bytes, dict[int, bytes]]] = deque(maxlen=keep)
+        #: Each receiver followed since which seq (patches from then on reach its document).
+        self.since: dict[Receiver, int] = {}
+        self._ready = False
+        self._seats: list[wire.SeatInfo | None] = []
+        self._host: int | None = None
+        self._phase: str = ""
+        self._spectators = 0
+        self._chat = 0
+        self._match_number = 0
+        self._table: Table | None = None
+        self._history = 0
+        self._own: dict[int, Own] = {}
 
-    # -- building documents ----------------------------------------------------------------
+    # -- who follows the room -------------------------------------------------------------
 
     def receivers(self, room: Room) -> list[Receiver]:
         """Who gets documents: every human seat, and the spectators while any watch."""
@@ -59,161 +85,212 @@ class Feed:
             found.append(SPECTATORS)
         return found
 
-    def documents_for(
-        self, room: Room, receivers: list[Receiver]
-    ) -> dict[Receiver, dict[str, Any]]:
-        """The current document of each receiver, as plain JSON values."""
-        return self._build(room, receivers)[1]
-
-    def _build(
-        self, room: Room, receivers: list[Receiver]
-    ) -> tuple[dict[str, Any], dict[Receiver, dict[str, Any]]]:
-        """The spectators' document and each receiver's.
-
-        Parts every receiver shares (rules, seats, chat, the table and history) are built once
-        and the same objects are reused, which keeps memory low and makes diffs cheap.
-        """
-        public = self._room_base(room)
-        match = room.match
-        if match is not None:
-            public["game"] = self._public_game(match.view_for(None), room.state.matches)
-        documents: dict[Receiver, dict[str, Any]] = {}
-        for receiver in receivers:
-            if receiver is SPECTATORS:
-                documents[receiver] = public
-                continue
-            document = dict(public)
-            document["you"] = receiver
-            if match is not None:
-                document["game"] = self._own_game(public["game"], match.view_for(receiver))
-            documents[receiver] = document
-        return public, documents
-
-    def _room_base(self, room: Room) -> dict[str, Any]:
+    def _take(self, room: Room) -> None:
+        """Note the room as it is now, as what every receiver's document shows."""
         state = room.state
-        if self._chat_source is not state.chat:
-            self._chat_source = state.chat
-            self._chat = _to_builtins(state.chat)
-        if self._rules_source is not state.rules:
-            self._rules_source = state.rules
-            self._rules = _to_builtins(state.rules)
-        seats = room.seat_infos()
-        if seats != self._seats_source:
-            self._seats_source = seats
-            self._seats = _to_builtins(seats)
-        return {
-            "code": state.code,
-            "rules": self._rules,
-            "seats": self._seats,
-            "you": None,
-            "host": state.host,
-            "phase": state.phase,
-            "spectators": state.spectators,
-            "game": None,
-            "chat": self._chat,
-        }
-
-    def _public_game(self, view: View, match_number: int) -> dict[str, Any]:
-        """The game as a spectator sees it, with the history converted once per event."""
-        history = view.history
-        view.history = []
-        document: dict[str, Any] = _to_builtins(convert.game_view(view))
-        hand = (match_number, view.hand_number)
-        if self._history_hand != hand or len(self._history) > len(history):
-            self._history_hand = hand
-            self._history = []
-        known = self._history
-        if len(known) < len(history):
-            known = known + _to_builtins(convert.events(history[len(known) :]))
-            self._history = known
-        document["history"] = known
-        return document
-
-    @staticmethod
-    def _own_game(public: dict[str, Any], view: View) -> dict[str, Any]:
-        """A seat's game: the public part and its own hand and legal moves from its own view."""
-        if view.seat is None:
-            return public
-        document = dict(public)
-        document["hand"] = [str(tile) for tile in view.hand or ()]
-        document["legal"] = _to_builtins(convert.legal_specs(view.legal))
-        return document
+        match = room.match
+        self.seq = state.seq
+        self._seats = room.seat_infos()
+        self._host = state.host
+        self._phase = state.phase
+        self._spectators = state.spectators
+        self._chat = len(state.chat)
+        self._match_number = state.matches
+        self._table = parts.table(match) if match is not None else None
+        self._history = len(match.events) if match is not None else 0
+        self._own = {}
+        if match is not None:
+            for seat in room.human_seats():
+                self._own[seat] = parts.own(match, seat)
+        self._ready = True
 
     # -- publishing ------------------------------------------------------------------------
 
-    def publish(self, room: Room, events: list[Any] | msgspec.Raw) -> dict[Receiver, bytes]:
-        """After a change: the patch frame for each receiver that already held a document.
+    def publish(self, room: Room, events: list[Any] | msgspec.Raw) -> Frames:
+        """After a change: the frames it sends (wire events, or them encoded as a JSON array).
 
-        Receivers new to the room get their document stored but no patch (they are sent a
-        snapshot); receivers gone from the room are forgotten. `events` may come already
-        encoded as a JSON array (`msgspec.Raw`).
+        Receivers new to the room are in `fresh` (they are sent a snapshot); receivers gone
+        from the room are forgotten.
         """
-        self.seq = room.seq
         receivers = self.receivers(room)
-        for gone in set(self.documents) - set(receivers):
-            del self.documents[gone]
-            self.frames.pop(gone, None)
-        public, documents = self._build(room, receivers)
-        common = diff(self.public, public) if self.public is not None else None
-        self.public = public
-        shared = common is not None and not any(op["path"] in ("", "/game") for op in common)
-        common_json = _encode(common) if shared else b""
-        head = b'{"type":"patch","seq":%d,"ops":' % room.seq
-        tail = b',"events":' + _encode(events) + b"}"
-        frames: dict[Receiver, bytes] = {}
-        for receiver, document in documents.items():
-            previous = self.documents.get(receiver)
-            self.documents[receiver] = document
-            if previous is None:
-                self.frames[receiver] = deque(maxlen=self.keep)
+        if not self._ready:
+            self._take(room)
+            self.since = dict.fromkeys(receivers, room.seq)
+            return Frames(room.seq, b"", {}, tuple(receivers))
+        if isinstance(events, msgspec.Raw):
+            events = _decode_events(events)
+        ops: list[patches.Operation] = []
+        before = self._table
+        self._room_ops(room, ops)
+        game_replaced = self._game_ops(room, events, ops)
+        self._chat_ops(room, events, ops)
+        seq = room.seq
+        self.seq = seq
+        head = b'{"type":"patch","seq":%d,"ops":' % seq
+        public_json = _encode(ops)
+        shared = head + public_json + b"}"
+        own: dict[int, bytes] = {}
+        fresh: list[Receiver] = []
+        since = self.since
+        match = room.match
+        moved = self._moved(before, game_replaced)
+        for receiver in receivers:
+            if receiver not in since:
+                since[receiver] = seq
+                fresh.append(receiver)
+                if receiver is not None and match is not None:
+                    self._own[receiver] = parts.own(match, receiver)
                 continue
-            if shared and (receiver is SPECTATORS or document["game"] is None):
-                ops_json = common_json
-            elif shared:
-                # Seat documents differ from the spectators' only in `you`, `hand` and `legal`.
-                old_game, game = previous["game"], document["game"]
-                own = diff(old_game["hand"], game["hand"], "/game/hand")
-                own += diff(old_game["legal"], game["legal"], "/game/legal")
-                ops_json = _join_arrays(common_json, _encode(own)) if own else common_json
-            else:
-                ops_json = _encode(diff(previous, document))
-            frame = head + ops_json + tail
-            self.frames[receiver].append((room.seq, frame))
-            frames[receiver] = frame
-        return frames
+            if receiver is None or (moved is not None and receiver not in moved):
+                continue
+            if match is None:
+                self._own.pop(receiver, None)
+                continue
+            new = parts.own(match, receiver)
+            old = self._own.get(receiver)
+            self._own[receiver] = new
+            mine: list[patches.Operation] = []
+            if game_replaced or old is None:
+                patches.own_fresh(new, mine)
+            elif old != new:
+                patches.own_ops(old, new, mine)
+            if mine:
+                own[receiver] = head + _join_arrays(public_json, _encode(mine)) + b"}"
+        for gone in [r for r in since if r not in receivers]:
+            del since[gone]
+            if gone is not None:
+                self._own.pop(gone, None)
+        self.kept.append((seq, shared, own))
+        return Frames(seq, shared, own, tuple(fresh))
+
+    def _moved(self, before: Table | None, game_replaced: bool) -> set[int] | None:
+        """The seats whose own part may have changed (None: any may have).
+
+        Within a hand, a seat's tiles change only with its tile count, and its legal moves
+        only while it is, or was, the seat to play.
+        """
+        after = self._table
+        if before is None or after is None or game_replaced:
+            return None
+        moved = {
+            seat
+            for seat, count in enumerate(after.hand_counts)
+            if before.hand_counts[seat] != count
+        }
+        if before.turn is not None:
+            moved.add(before.turn)
+        if after.turn is not None:
+            moved.add(after.turn)
+        return moved
+
+    def _room_ops(self, room: Room, ops: list[patches.Operation]) -> None:
+        state = room.state
+        seats = room.seat_infos()
+        if seats != self._seats:
+            for index, (old, new) in enumerate(zip(self._seats, seats, strict=True)):
+                if old != new:
+                    ops.append(patches.replace(f"/seats/{index}", new))
+            self._seats = seats
+        if state.host != self._host:
+            ops.append(patches.replace("/host", state.host))
+            self._host = state.host
+        if state.phase != self._phase:
+            ops.append(patches.replace("/phase", state.phase))
+            self._phase = state.phase
+        if state.spectators != self._spectators:
+            ops.append(patches.replace("/spectators", state.spectators))
+            self._spectators = state.spectators
+
+    def _game_ops(self, room: Room, events: list[Any], ops: list[patches.Operation]) -> bool:
+        """The game's operations; True if the public game was replaced (a new match or hand)."""
+        match = room.match
+        old = self._table
+        if match is None:
+            self._table = None
+            self._history = 0
+            if old is not None:
+                ops.append(patches.replace("/game", None))
+            return False
+        new = parts.table(match)
+        self._table = new
+        history = match.events
+        if (
+            old is not None
+            and new.hand_number == old.hand_number
+            and room.state.matches == self._match_number
+        ):
+            patches.table_ops(old, new, ops)
+            self._history += patches.history_ops(events, ops)
+            if self._history != len(history):
+                self._replace_history(history, ops)
+            return False
+        # A new hand (or match): the old hand's last lines, then the new game, then its lines.
+        start = _last_hand_start(events)
+        if old is not None and room.state.matches == self._match_number:
+            patches.history_ops(events[:start], ops)
+        self._match_number = room.state.matches
+        ops.append(patches.replace("/game", public_game(room)))
+        self._history = patches.history_ops(events[start:], ops)
+        if self._history != len(history):
+            self._replace_history(history, ops)
+        return True
+
+    def _replace_history(self, history: list[Any], ops: list[patches.Operation]) -> None:
+        """The events did not tell the whole history (a caller passed none): send it whole."""
+        ops.append(patches.replace("/game/history", convert.events(history)))
+        self._history = len(history)
+
+    def _chat_ops(self, room: Room, events: list[Any], ops: list[patches.Operation]) -> None:
+        chat = room.state.chat
+        lines = [event for event in events if type(event) is wire.ChatLine]
+        if lines:
+            self._chat = patches.chat_ops(lines, self._chat, ops)
+        if self._chat != len(chat) or (lines and chat[-1] != lines[-1]):
+            ops.append(patches.replace("/chat", chat))
+            self._chat = len(chat)
+
+    # -- snapshots and catching up ---------------------------------------------------------
 
     def snapshot(self, room: Room, receiver: Receiver, id: int | None = None) -> bytes:
-        """A snapshot frame of a receiver's current document."""
-        document = self.documents.get(receiver)
-        seq = self.seq
-        if document is None:
-            document = self.documents_for(room, [receiver])[receiver]
-            seq = room.seq
-            if receiver in self.receivers(room):
-                self.documents[receiver] = document
-                self.frames[receiver] = deque(maxlen=self.keep)
-        return _encode(msg.Snapshot(seq=seq, state=document, id=id))  # type: ignore[arg-type]
+        """A snapshot frame of a receiver's current document (it is followed from now on)."""
+        if not self._ready:
+            self._take(room)
+        if receiver not in self.since and receiver in self.receivers(room):
+            self.since[receiver] = room.seq
+            if receiver is not None and room.match is not None:
+                self._own[receiver] = parts.own(room.match, receiver)
+        return _encode(msg.Snapshot(seq=room.seq, state=room_view(room, receiver), id=id))
 
     def catch_up(self, room: Room, receiver: Receiver, last_seq: int | None) -> list[bytes]:
-        """What a returning receiver missed since `last_seq`: the kept patches, or a snapshot."""
-        if last_seq is not None and last_seq == room.seq and receiver in self.documents:
-            return []
-        kept = self.frames.get(receiver)
-        if last_seq is not None and kept and last_seq < room.seq:
-            missed = [frame for seq, frame in kept if seq > last_seq]
-            if missed and kept[-len(missed)][0] == last_seq + 1:
+        """What a returning receiver missed since `last_seq`: the kept frames, or a snapshot."""
+        since = self.since.get(receiver)
+        if last_seq is not None and since is not None and since <= last_seq <= room.seq:
+            if last_seq == room.seq:
+                return []
+            missed = [
+                shared if receiver is None else own.get(receiver, shared)
+                for seq, shared, own in self.kept
+                if seq > last_seq
+            ]
+            if missed and self.kept[-len(missed)][0] == last_seq + 1:
                 return missed
         return [self.snapshot(room, receiver)]
 
     def reset(self, seq: int = 0) -> None:
-        """Forget every document (the room was reloaded at `seq`: snapshots follow, not patches)."""
+        """Forget every receiver (the room was reloaded at `seq`: snapshots follow, not patches)."""
         self.seq = seq
-        self.public = None
-        self.documents.clear()
-        self.frames.clear()
-        self._history_hand = (-1, -1)
-        self._history = []
-        self._chat_source = None
+        self.kept.clear()
+        self.since.clear()
+        self._own.clear()
+        self._ready = False
+
+
+def _last_hand_start(events: list[Any]) -> int:
+    """Where the last `hand_started` is in a change's events (0 if none)."""
+    for index in range(len(events) - 1, -1, -1):
+        if type(events[index]) is wire.HandStarted:
+            return index
+    return 0
 
 
 def _join_arrays(first: bytes, second: bytes) -> bytes:
@@ -221,22 +298,3 @@ def _join_arrays(first: bytes, second: bytes) -> bytes:
     if first == b"[]":
         return second
     return first[:-1] + b"," + second[1:]
-
-
-def reference_document(room: Room, receiver: Receiver) -> dict[str, Any]:
-    """A receiver's document built the plain way, straight from its view (to check `Feed`)."""
-    state = room.state
-    match = room.match
-    view = wire.RoomView(
-        code=state.code,
-        rules=state.rules,
-        seats=room.seat_infos(),
-        you=receiver,
-        host=state.host,
-        phase=state.phase,
-        spectators=state.spectators,
-        game=convert.game_view(match.view_for(receiver)) if match is not None else None,
-        chat=list(state.chat),
-    )
-    document: dict[str, Any] = _to_builtins(view)
-    return document

@@ -86,7 +86,8 @@ class RoomState(msgspec.Struct, kw_only=True):
     phase: Phase = "waiting"
     seq: int = 0
     chat: list[ChatLine] = []
-    match: bytes | None = None
+    #: The match, encoded with the room in one piece (bytes: as rooms were stored before).
+    match: Match | bytes | None = None
     finished: bytes | None = None
     finished_names: list[str] = []
     matches: int = 0
@@ -184,13 +185,18 @@ class Room:
     def from_bytes(cls, data: bytes) -> Room:
         """A room exactly as stored by `to_bytes` (see `all_away` for a room loaded at start-up)."""
         state = _STATE_DECODER.decode(data)
-        match = Match.from_bytes(state.match) if state.match is not None else None
+        match = state.match
         state.match = None
+        if isinstance(match, bytes):
+            match = Match.from_bytes(match)
         return cls(state, match)
 
     def to_bytes(self) -> bytes:
-        """The whole room as bytes, hidden tiles included (for the store, never for a client)."""
-        self.state.match = self.match.to_bytes() if self.match is not None else None
+        """The whole room as bytes, hidden tiles included (for the store, never for a client).
+
+        The match is encoded with the room in one pass, not as bytes of its own inside it.
+        """
+        self.state.match = self.match
         try:
             return _STATE_ENCODER.encode(self.state)
         finally:

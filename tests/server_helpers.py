@@ -14,6 +14,8 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from protocol import messages as msg
 from protocol.patch import ClientState
+from protocol.rules import RoomRules
+from server.room import Room
 
 TIMEOUT = 10.0
 
@@ -201,3 +203,13 @@ async def to_play(url: str, name: str, bot: str = "easy", **rules: Any) -> Clien
     await client.request("start")
     await until_someone_to_play([client])
     return client
+
+
+def room_with(players: int = 4, humans: int = 1, **options: Any) -> Room:
+    """A waiting room: humans H0.. in the first seats, easy bots in the rest; H0 hosts."""
+    room = Room.create("TEST", RoomRules(players=players, **options))
+    for index in range(humans):
+        room.sit(f"H{index}")
+    for _ in range(players - humans):
+        room.add_bot(0, None, "easy")
+    return room

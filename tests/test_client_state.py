@@ -26,7 +26,7 @@ from clients.cli.placing import ends_total, total_after
 from clients.cli.seats import SeatStore, normalize_url
 from clients.cli.state import TableState, final_layout
 from protocol import messages as msg
-from protocol.patch import apply, to_builtins
+from protocol.patch import apply, events_of, to_builtins
 from protocol.rules import RoomRules
 from protocol.views import HandStarted, Played
 from server.app import Config, Server, run_server
@@ -115,7 +115,7 @@ async def test_the_state_built_from_patches_equals_fresh_snapshots_through_a_who
         replies = state.receive(message)
         applied = isinstance(message, msg.Patch) and state.seq == message.seq
         if isinstance(message, msg.Patch) and applied and layout_before is not None:
-            events = message.events
+            events = events_of(message.ops)
             played = [event for event in events if isinstance(event, Played)]
             new_hand = any(isinstance(event, HandStarted) for event in events)
             if played and not new_hand:

@@ -17,6 +17,7 @@ from test_server_play import fast_config
 
 from engine import PASS, Deal, End, Match, Move, Rules, Tile
 from protocol import messages as msg
+from protocol.patch import events_of
 from protocol.records import decode_record, encode_record
 from protocol.tiles import normalize_tile
 from server.app import run_server
@@ -72,7 +73,7 @@ def check_frames(client: Client, record_json: bytes, complete: bool = True) -> i
             seat = message.seat
         allowed = witness.visible(seat)
         if isinstance(message, msg.Patch):
-            for event in message.events:
+            for event in events_of(message.ops):
                 if type(event).__name__ in ("Played", "Passed"):
                     allowed |= witness.advance() | witness.visible(seat)
         named = {normalize_tile(tile) for tile in TILE_TEXT.findall(frame)}

@@ -10,11 +10,12 @@ from typing import Any
 
 import msgspec
 import pytest
+from feed_oracle import reference_document
 from server_helpers import Client, play_out, seat_players, until_someone_to_play
 
 from protocol import messages as msg
 from server.app import Config, Server, run_server
-from server.feed import Feed, reference_document
+from server.feed import Feed, Frames
 from server.records import match_of
 
 References = dict[tuple[str, Any, int], str]
@@ -42,9 +43,9 @@ def references(monkeypatch: pytest.MonkeyPatch) -> References:
     kept: References = {}
     publish = Feed.publish
 
-    def recording_publish(self: Feed, room: Any, events: list[Any]) -> dict[Any, bytes]:
+    def recording_publish(self: Feed, room: Any, events: list[Any]) -> Frames:
         frames = publish(self, room, events)
-        for receiver in self.documents:
+        for receiver in self.receivers(room):
             kept[(room.code, receiver, room.seq)] = json.dumps(
                 reference_document(room, receiver), sort_keys=True
             )

@@ -126,8 +126,9 @@ export class RoomState {
     this.doc = doc;
     this.seq = message.seq;
     for (const line of seatChanges(before, doc)) this.note(line, "info");
-    this._keepFinalLayout(before, message.events);
-    this._logEvents(message.events);
+    const events = message.events ?? eventsOf(message.ops);
+    this._keepFinalLayout(before, events);
+    this._logEvents(events);
     return [];
   }
 
@@ -186,4 +187,11 @@ export class RoomState {
   hintText() {
     return this.hint ? `Hint: the hard bot would ${describeMove(this.hint)}` : null;
   }
+}
+
+/** A patch's events: the values it appends to the match's history and to the chat. */
+export function eventsOf(ops) {
+  return ops
+    .filter((op) => op.op === "add" && (op.path === "/game/history/-" || op.path === "/chat/-"))
+    .map((op) => op.value);
 }

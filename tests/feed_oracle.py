@@ -1,5 +1,11 @@
-"""A fast RFC 6902 diff for room documents (the general `protocol.patch.diff` is ~50x slower).
+"""The test oracle of the feed: each receiver's document built the plain way, and a diff.
 
+`reference_document` builds a receiver's document straight from its own `view_for` (the way the
+server built every document before patches were derived from events); `diff` is the document
+diff the server used to send, kept to say what differs when a patched document is wrong.
+
+The diff is a fast RFC 6902 diff for room documents (the general `protocol.patch.diff` is ~50x
+slower).
 It walks both documents once: objects key by key, lists by their common prefix and suffix (so a
 tile leaving a hand is one `remove`, a new history event one `add`), anything else `replace`d.
 Scalars must match in type as well as value (`1` is not `true`). Any result is valid RFC 6902:
@@ -9,6 +15,12 @@ Scalars must match in type as well as value (`1` is not `true`). Any result is v
 from __future__ import annotations
 
 from typing import Any
+
+import msgspec
+
+from protocol import views as wire
+from server import convert
+from server.room import Room
 
 Operation = dict[str, Any]
 
@@ -110,3 +122,22 @@ def _diff_lists(old: list[Any], new: list[Any], path: str, out: list[Operation])
     for offset in range(new_middle):
         index = start + offset
         out.append({"op": "add", "path": f"{path}/{index}", "value": new[index]})
+
+
+def reference_document(room: Room, receiver: int | None) -> dict[str, Any]:
+    """A receiver's document built the plain way, straight from its view."""
+    state = room.state
+    match = room.match
+    view = wire.RoomView(
+        code=state.code,
+        rules=state.rules,
+        seats=room.seat_infos(),
+        you=receiver,
+        host=state.host,
+        phase=state.phase,
+        spectators=state.spectators,
+        game=convert.game_view(match.view_for(receiver)) if match is not None else None,
+        chat=list(state.chat),
+    )
+    document: dict[str, Any] = msgspec.to_builtins(view)
+    return document

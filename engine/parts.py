@@ -1,0 +1,90 @@
+"""A match split the way its receivers share it: one public part, and a small private part per seat.
+
+`table(match)` is everything a spectator may know, as immutable values (it shares the layout's
+chains, which are tuples, rather than copying them); `own(match, seat)` is what only that seat
+adds: its tiles (as a bit mask) and, on its turn, its legal moves. Comparing two parts taken
+before and after a move says what changed without building a `View` per seat. Hidden tiles
+never enter a `Table`.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from engine.events import HandEnded
+from engine.layout import NOT_OPEN, Layout
+from engine.match import Match
+from engine.moves import Move
+from engine.tiles import End
+
+
+class Table(NamedTuple):
+    """The public part of a match: what every receiver of its room sees alike."""
+
+    hand_number: int
+    leader: int
+    hand_counts: tuple[int, ...]
+    boneyard: int
+    lead: tuple[int, ...]
+    #: The layout's chains (west, east, north, south), each tile as (inner, outer).
+    chains: tuple[tuple[tuple[int, int], ...], ...]
+    #: The spinner's index on the west-to-east line, None while there is none.
+    spinner: int | None
+    #: The number open at each end, NOT_OPEN where none.
+    open: tuple[int, ...]
+    total: int
+    scores: tuple[int, ...]
+    turn: int | None
+    last_hand: HandEnded | None
+    over: bool
+    winner: int | tuple[int, ...] | None
+
+
+class Own(NamedTuple):
+    """A seat's private part: its tiles as a bit mask, and its legal moves (only on its turn)."""
+
+    hand: int
+    legal: tuple[Move, ...]
+
+
+def table(match: Match) -> Table:
+    """The public part of a match now."""
+    layout = match.layout
+    over = match.over
+    return Table(
+        match.hand_number,
+        match.leader,
+        tuple([h.bit_count() for h in match.hands]),
+        match.boneyard_left,
+        layout.lead,
+        tuple(layout.chains),
+        spinner_index(layout),
+        tuple(layout.open),
+        layout.total(),
+        tuple(match.scores),
+        None if over else match.turn,
+        match.last_hand,
+        over,
+        match.winner,
+    )
+
+
+def own(match: Match, seat: int) -> Own:
+    """The private part of a seat now (legal moves only while it is that seat's turn)."""
+    legal = tuple(match.legal_moves()) if seat == match.turn and not match.over else ()
+    return Own(match.hands[seat], legal)
+
+
+def spinner_index(layout: Layout) -> int | None:
+    """Where the spinner sits on the west-to-east line (as `Layout.line` counts), if there is one."""
+    if layout.spinner < 0:
+        return None
+    west = layout.chains[End.WEST]
+    if layout.spinner_end == NOT_OPEN:
+        return len(west)
+    if layout.spinner_end == End.WEST:
+        idx = next(i for i, (a, b) in enumerate(west) if a == b)
+        return len(west) - 1 - idx
+    east = layout.chains[End.EAST]
+    idx = next(i for i, (a, b) in enumerate(east) if a == b)
+    return len(west) + 1 + idx

@@ -1,0 +1,182 @@
+"""The JSON Patch operations a room's change implies, from its events and the parts that moved.
+
+No document is built and none is diffed: `public_ops` compares the public parts of the room
+before and after (a dozen numbers, the seats, the layout's chains, which only grow) and turns
+each event into the operation it implies (a tile added to an arm, a count, the total, a score, a
+history line appended with `add .../-`); `own_ops` does the same for one seat's hand and legal
+moves. Every operation is RFC 6902, so any client's patch library applies them; the property
+test in tests/test_server_feed.py checks that the result is, after every change, exactly the
+document a fresh snapshot gives (server.documents).
+
+A patch's events are the values of its `add` operations on `/game/history/-` and `/chat/-`, in
+order (`protocol.patch.events_of`): each event is sent once per frame.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine import ALL_TILES, PASS, End, Move
+from engine.layout import NOT_OPEN
+from engine.moves import LEAD_MOVES, PLAYS
+from engine.parts import Own, Table
+from protocol import views as wire
+from protocol.views import CHAT_HISTORY
+from server import convert
+
+Operation = dict[str, Any]
+
+HISTORY = "/game/history/-"
+CHAT = "/chat/-"
+TILE_NAMES: tuple[str, ...] = tuple(str(tile) for tile in ALL_TILES)
+END_PATHS = ("/game/ends/west", "/game/ends/east", "/game/ends/north", "/game/ends/south")
+ARM_PATHS = {End.NORTH: "/game/layout/north/-", End.SOUTH: "/game/layout/south/-"}
+COUNT_PATHS = tuple(f"/game/hand_counts/{seat}" for seat in range(4))
+SCORE_PATHS = tuple(f"/game/scores/{side}" for side in range(4))
+
+
+def replace(path: str, value: Any) -> Operation:
+    """A `replace` operation."""
+    return {"op": "replace", "path": path, "value": value}
+
+
+def table_ops(old: Table, new: Table, out: list[Operation]) -> None:
+    """Operations turning the public game of `old` into that of `new`, within one hand.
+
+    The history is not touched here: each event adds its own line (`history_ops`).
+    """
+    if old.hand_counts != new.hand_counts:
+        for seat, count in enumerate(new.hand_counts):
+            if old.hand_counts[seat] != count:
+                out.append({"op": "replace", "path": COUNT_PATHS[seat], "value": count})
+    if old.boneyard != new.boneyard:
+        out.append({"op": "replace", "path": "/game/boneyard", "value": new.boneyard})
+    if old.lead != new.lead or old.chains != new.chains:
+        _layout_ops(old, new, out)
+    if old.open != new.open:
+        for end, number in enumerate(new.open):
+            if old.open[end] != number:
+                value = None if number == NOT_OPEN else number
+                out.append({"op": "replace", "path": END_PATHS[end], "value": value})
+    if old.total != new.total:
+        out.append({"op": "replace", "path": "/game/total", "value": new.total})
+    if old.scores != new.scores:
+        for side, score in enumerate(new.scores):
+            if old.scores[side] != score:
+                out.append({"op": "replace", "path": SCORE_PATHS[side], "value": score})
+    if old.turn != new.turn:
+        out.append({"op": "replace", "path": "/game/turn", "value": new.turn})
+    if old.leader != new.leader:
+        out.append(replace("/game/leader", new.leader))
+    if old.last_hand != new.last_hand:
+        out.append(replace("/game/last_hand", convert.hand_summary(new.last_hand)))
+    if old.over != new.over:
+        out.append(replace("/game/over", new.over))
+    if old.winner != new.winner:
+        out.append(replace("/game/winner", convert.winner(new.winner)))
+
+
+def _layout_ops(old: Table, new: Table, out: list[Operation]) -> None:
+    """Tiles added to the line and the arms (a layout only grows within a hand)."""
+    if not old.lead and new.lead:
+        out.append({"op": "add", "path": "/game/layout/line/0", "value": list(new.lead)})
+    old_chains, new_chains = old.chains, new.chains
+    for end in range(4):
+        before, after = old_chains[end], new_chains[end]
+        if before is after or len(before) == len(after):
+            continue
+        for inner, outer in after[len(before) :]:
+            if end == End.WEST:
+                out.append({"op": "add", "path": "/game/layout/line/0", "value": [outer, inner]})
+            elif end == End.EAST:
+                out.append({"op": "add", "path": "/game/layout/line/-", "value": [inner, outer]})
+            else:
+                out.append({"op": "add", "path": ARM_PATHS[End(end)], "value": [inner, outer]})
+    if old.spinner != new.spinner:
+        out.append(replace("/game/layout/spinner", new.spinner))
+
+
+def history_ops(events: list[Any], out: list[Operation]) -> int:
+    """One appended history line per game event; returns how many were added."""
+    added = 0
+    for event in events:
+        if type(event) is not wire.ChatLine:
+            out.append({"op": "add", "path": HISTORY, "value": event})
+            added += 1
+    return added
+
+
+def chat_ops(lines: list[wire.ChatLine], held: int, out: list[Operation]) -> int:
+    """Chat lines appended one operation each, the oldest dropped past CHAT_HISTORY.
+
+    `held` is how many lines the document had; returns how many it has after.
+    """
+    for line in lines:
+        out.append({"op": "add", "path": CHAT, "value": line})
+        held += 1
+        if held > CHAT_HISTORY:
+            out.append({"op": "remove", "path": "/chat/0"})
+            held -= 1
+    return held
+
+
+def own_ops(old: Own, new: Own, out: list[Operation]) -> None:
+    """A seat's hand (a tile out, tiles drawn) and legal moves, from its old private part."""
+    if old.hand != new.hand:
+        hand_ops(old.hand, new.hand, out)
+    if old.legal != new.legal:
+        out.append({"op": "replace", "path": "/game/legal", "value": legal_list(new.legal)})
+
+
+def own_fresh(new: Own, out: list[Operation]) -> None:
+    """A seat's hand and legal moves over a public game that was just replaced (hand null)."""
+    out.append(replace("/game/hand", hand_list(new.hand)))
+    if new.legal:
+        out.append(replace("/game/legal", legal_list(new.legal)))
+
+
+#: Each move's wire form, with its end and without it (for a tile that fits one end only).
+_SPECS: dict[Move, tuple[wire.MoveSpec, wire.MoveSpec]] = {
+    move: (convert.move_spec(move), convert.move_spec(move, single_end=True))
+    for move in (PASS, *LEAD_MOVES, *(move for row in PLAYS for move in row))
+}
+
+
+def legal_list(legal: tuple[Move, ...]) -> list[wire.MoveSpec]:
+    """The legal moves as the document lists them (as `convert.legal_specs`, from shared specs)."""
+    if len(legal) < 2:
+        return [_SPECS[move][1] for move in legal]
+    tiles = [move.tile for move in legal]
+    return [_SPECS[move][tiles.count(move.tile) == 1] for move in legal]
+
+
+def hand_list(mask: int) -> list[str]:
+    """A hand as the document lists it: tile names, lowest tile first."""
+    names = []
+    while mask:
+        low = mask & -mask
+        names.append(TILE_NAMES[low.bit_length() - 1])
+        mask ^= low
+    return names
+
+
+def hand_ops(old: int, new: int, out: list[Operation]) -> None:
+    """Removes for the tiles that left a hand, then adds (at their sorted place) for the new ones."""
+    removed = old & ~new
+    done = 0
+    while removed:
+        low = removed & -removed
+        out.append({"op": "remove", "path": f"/game/hand/{(old & (low - 1)).bit_count() - done}"})
+        done += 1
+        removed ^= low
+    added = new & ~old
+    while added:
+        low = added & -added
+        out.append(
+            {
+                "op": "add",
+                "path": f"/game/hand/{(new & (low - 1)).bit_count()}",
+                "value": TILE_NAMES[low.bit_length() - 1],
+            }
+        )
+        added ^= low
