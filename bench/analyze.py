@@ -16,14 +16,8 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
-
-# Run as a script, this folder comes first on sys.path, and bench/engine.py would hide the package.
-if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
-    sys.path.pop(0)
 
 from allfives.analyze import DEFAULT_BUDGET_MS, review_record
 from engine import Match, Rules

@@ -10,13 +10,7 @@ from __future__ import annotations
 
 import argparse
 import random
-import sys
 import time
-from pathlib import Path
-
-# Run as a script, this folder comes first on sys.path, and bench/engine.py would hide the package.
-if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
-    sys.path.pop(0)
 
 from engine import Match, Rules, View
 from engine.bots import HardBot, NormalBot
@@ -56,7 +50,7 @@ def playouts_per_second(rules: Rules, seconds: float = 1.0) -> float:
 
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
-    return ordered[max(0, -(-len(ordered) * q // 100) - 1)]
+    return ordered[max(0, int(-(-len(ordered) * q // 100)) - 1)]
 
 
 def main() -> None:

@@ -31,7 +31,7 @@ import time
 from pathlib import Path
 
 # bench/ is first on sys.path when this file runs as a script.
-from load import (  # type: ignore[import-not-found]
+from load import (
     Player,
     Stats,
     Table,
@@ -42,7 +42,7 @@ from load import (  # type: ignore[import-not-found]
     report,
     start_process,
 )
-from persistence import start_redis  # type: ignore[import-not-found]
+from persistence import start_redis
 from websockets.asyncio.client import connect
 
 LAYOUTS = ("one", "split", "spread")

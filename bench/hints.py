@@ -83,7 +83,7 @@ async def seated(url: str, bots: int, level: str) -> Player:
 
 async def bot_times(player: Player, moves: int) -> list[float]:
     """Seconds from each move of the player until the bots have answered it."""
-    times = []
+    times: list[float] = []
     while len(times) < moves:
         while not player.my_turn():
             await player.receive()

@@ -74,7 +74,7 @@ def main() -> None:
         move = rng.choice(match.legal_moves())
         spec = convert.move_spec(move)
         wire = msgspec.json.encode(
-            msg.Pass() if spec.pass_ else msg.Play(tile=spec.tile, end=spec.end)
+            msg.Pass() if spec.tile is None else msg.Play(tile=spec.tile, end=spec.end)
         )
         caller = Caller(name=f"P{match.turn}", seat=match.turn)
         t0 = clock()

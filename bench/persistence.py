@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 
 # bench/load.py holds the scripted players; this file's folder is first on sys.path.
-from load import (  # type: ignore[import-not-found]
+from load import (
     Stats,
     close_tables,
     cpu_seconds,

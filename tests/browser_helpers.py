@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import pytest
 from selenium import webdriver
@@ -107,7 +107,7 @@ def wait_for(
 def js_errors(driver: WebDriver) -> list[str]:
     """Console errors the page logged (a failed script, a CSP refusal)."""
     try:
-        entries = driver.get_log("browser")
+        entries = cast(Any, driver).get_log("browser")  # Chrome's driver has the log
     except WebDriverException:
         return []
     return [entry["message"] for entry in entries if entry.get("level") == "SEVERE"]

@@ -1,12 +1,20 @@
-"""Shared pytest fixtures: a real redis-server started on a free port."""
+"""Shared pytest fixtures: a real redis-server started on a free port, an embedded server."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import json
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from client_helpers import embedded_config
+from feed_oracle import reference_document
 from redis_server import RedisServer, start_for_test
+from server_helpers import References
+
+from server.app import Server, run_server
+from server.feed import Feed, Frames
 
 
 @pytest.fixture
@@ -27,3 +35,28 @@ def redis_server_session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[R
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture
+async def server() -> AsyncIterator[Server]:
+    """An embedded server for the client's tests (modules of the server's tests have their own)."""
+    async with run_server(embedded_config()) as running:
+        yield running
+
+
+@pytest.fixture
+def references(monkeypatch: pytest.MonkeyPatch) -> References:
+    """Every receiver's document after every change, built the plain way from its own view."""
+    kept: References = {}
+    publish = Feed.publish
+
+    def recording_publish(self: Feed, room: Any, events: list[Any]) -> Frames:
+        frames = publish(self, room, events)
+        for receiver in self.receivers(room):
+            kept[(room.code, receiver, room.seq)] = json.dumps(
+                reference_document(room, receiver), sort_keys=True
+            )
+        return frames
+
+    monkeypatch.setattr(Feed, "publish", recording_publish)
+    return kept

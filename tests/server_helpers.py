@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import json
 import random
 from collections.abc import Callable
 from typing import Any
@@ -12,9 +13,11 @@ from typing import Any
 import msgspec
 from websockets.asyncio.client import ClientConnection, connect
 
+from protocol import errors
 from protocol import messages as msg
 from protocol.patch import ClientState
 from protocol.rules import RoomRules
+from server.app import Config
 from server.room import Room
 
 TIMEOUT = 10.0
@@ -213,3 +216,54 @@ def room_with(players: int = 4, humans: int = 1, **options: Any) -> Room:
     for _ in range(players - humans):
         room.add_bot(0, None, "easy")
     return room
+
+
+References = dict[tuple[str, Any, int], str]
+
+
+def fast_config(**changes: Any) -> Config:
+    """A test server: ephemeral port, no pause between bot moves, a quick hard bot."""
+    options: dict[str, Any] = {
+        "port": 0,
+        "bot_delay": 0.0,
+        "hard_budget_ms": 5.0,
+        "bot_processes": False,
+        "rate": 1000.0,
+        "burst": 1000,
+        "room_chat_rate": 1000.0,
+        "room_chat_burst": 1000,
+    }
+    options.update(changes)
+    return Config(**options)
+
+
+def check_against(references: References, client: Client) -> None:
+    """After each patch, the client's document must be the server's fresh view for it."""
+
+    def check(client: Client, patch: msg.Patch) -> None:
+        assert client.room is not None
+        key = (client.room, client.document["you"], patch.seq)
+        assert json.dumps(client.document, sort_keys=True) == references[key]
+
+    client.on_patch = check
+
+
+async def play_out_one(client: Client) -> None:
+    """Play the first legal move; the server must accept it."""
+    choice = client.document["game"]["legal"][0]
+    if choice.get("pass"):
+        reply = await client.request("pass")
+    else:
+        reply = await client.request("play", tile=choice["tile"], end=choice.get("end"))
+    assert isinstance(reply, msg.Ack), reply
+
+
+def assert_error(
+    message: msg.AnyServerMessage, code: str, command: str | None, id: int | None
+) -> msg.Error:
+    """The message is an error with this code, answering this command and id."""
+    assert isinstance(message, msg.Error), message
+    assert (message.code, message.command, message.id) == (code, command, id), message
+    assert message.code in errors.ERROR_CODES
+    assert message.message
+    return message

@@ -306,7 +306,10 @@ async def test_review_in_the_terminal_client_after_a_match(monkeypatch: pytest.M
                 if state.my_turn() and game is not None and played_at != state.seq:
                     played_at = state.seq
                     spec = game.legal[0]
-                    move = msg.Pass() if spec.pass_ else msg.Play(tile=spec.tile, end=spec.end)
+                    assert spec.pass_ or spec.tile is not None
+                    move = (
+                        msg.Pass() if spec.tile is None else msg.Play(tile=spec.tile, end=spec.end)
+                    )
                     await connection.send(move)
             rows = await review_module.review(connection, state)
         await connection.close()

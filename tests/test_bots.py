@@ -351,6 +351,7 @@ def test_playouts_follow_the_engines_rules_to_the_end_of_the_hand(
     first = match.legal_moves()[pick % len(match.legal_moves())]
     assume(first.tile is not None)
     end = LEAD if first.end is None else int(first.end)
+    assert first.tile is not None
     scores, over = playout(Position.of_match(match), int(first.tile), end, random.Random(0), 0.0)
     hand = match.hand_number
     match.apply(match.turn, first)

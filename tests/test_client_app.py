@@ -6,9 +6,10 @@ from __future__ import annotations
 import asyncio
 import io
 from pathlib import Path
+from typing import Any
 
+from client_helpers import TIMEOUT, wait_until
 from rich.console import Console
-from test_client_state import TIMEOUT, server, wait_until  # noqa: F401
 
 from clients.cli.app import BELL, App
 from clients.cli.connection import Connection
@@ -25,7 +26,7 @@ OPENING: list[msg.ClientMessage] = [
 ]
 
 
-def terminal_app(connection: Connection, **options: bool) -> tuple[App, io.StringIO]:
+def terminal_app(connection: Connection, **options: Any) -> tuple[App, io.StringIO]:
     screen = io.StringIO()
     app = App(connection, output=screen, remote=False, **options)
     app.console = Console(file=screen, force_terminal=True, width=80, height=24)
@@ -49,7 +50,7 @@ async def play_to_the_end(connection: Connection) -> None:
 
 
 async def test_the_bell_rings_once_when_the_turn_comes_and_never_when_quiet(
-    server: Server,  # noqa: F811
+    server: Server,
 ) -> None:
     for quiet in (False, True):
         connection = Connection(server.url, "Ann", TableState())
@@ -64,7 +65,7 @@ async def test_the_bell_rings_once_when_the_turn_comes_and_never_when_quiet(
 
 
 async def test_save_writes_the_match_record_and_rematch_deals_at_once_in_play(
-    server: Server,  # noqa: F811
+    server: Server,
     tmp_path: Path,
 ) -> None:
     connection = Connection(server.url, "Ann", TableState())
@@ -86,7 +87,7 @@ async def test_save_writes_the_match_record_and_rematch_deals_at_once_in_play(
 
 
 async def test_in_play_the_bots_wait_while_a_hands_result_is_on_screen(
-    server: Server,  # noqa: F811
+    server: Server,
 ) -> None:
     held = server.bots_may_play
 
@@ -112,6 +113,7 @@ async def test_in_play_the_bots_wait_while_a_hands_result_is_on_screen(
             if state.my_turn() and game is not None and asked != state.seq:
                 asked = state.seq
                 move = game.legal[0]
+                assert move.tile is not None
                 await connection.send(msg.Play(tile=move.tile, end=move.end))
             await asyncio.sleep(0.01)
 

@@ -2,85 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
-
 import pytest
+from client_helpers import cross_view, make_view
 
 from clients.cli.commands import Ask, Quit, Refuse, Send, Show, interpret
 from protocol import messages as msg
-from protocol.rules import RoomRules
-from protocol.views import Ends, GameView, Layout, MoveSpec, Phase, RoomView, SeatInfo
-
-
-def make_view(
-    hand: Sequence[str] = ("5-3", "6-6", "4-1"),
-    legal: Sequence[MoveSpec] | None = None,
-    *,
-    turn: int | None = 0,
-    you: int | None = 0,
-    host: int | None = 0,
-    players: int = 2,
-    phase: Phase = "playing",
-    layout: Layout | None = None,
-    ends: Ends | None = None,
-    total: int = 0,
-    scores: Sequence[int] | None = None,
-    seats: Sequence[SeatInfo | None] | None = None,
-    **game: Any,
-) -> RoomView:
-    """A room view as the server would send it to seat `you`, with a match unless waiting."""
-    if seats is None:
-        seats = [SeatInfo(seat=0, name="Ann", kind="human")] + [
-            SeatInfo(seat=index, name="bot:normal", kind="bot", level="normal")
-            for index in range(1, players)
-        ]
-    rules = RoomRules(players=players, target=game.pop("target", 100))
-    view_game = None
-    if phase != "waiting":
-        view_game = GameView(
-            hand_number=1,
-            leader=0,
-            hand=list(hand),
-            hand_counts=[len(hand)] * players,
-            boneyard=28 - len(hand) * players,
-            layout=layout or Layout(),
-            ends=ends or Ends(),
-            total=total,
-            scores=list(scores) if scores is not None else [0] * rules.sides,
-            target=rules.target_score,
-            turn=turn,
-            legal=list(legal) if legal is not None else [MoveSpec(tile=tile) for tile in hand],
-            **game,
-        )
-    return RoomView(
-        code="ABCD", rules=rules, seats=list(seats), you=you, host=host, phase=phase, game=view_game
-    )
-
-
-#: 6-6 spinner with 6-1 east and 6-5 west: open west 5, east 1, north 6, south 6.
-CROSS = Layout(line=[[5, 6], [6, 6], [6, 1]], spinner=1)
-CROSS_ENDS = Ends(west=5, east=1, north=6, south=6)
-CROSS_LEGAL = [
-    MoveSpec(tile="5-1", end="west"),
-    MoveSpec(tile="5-1", end="east"),
-    MoveSpec(tile="6-3", end="north"),
-    MoveSpec(tile="6-3", end="south"),
-    MoveSpec(tile="5-4"),
-]
-
-
-def cross_view(**changes: Any) -> RoomView:
-    """A position where 5-1 fits west or east, 6-3 north or south, 5-4 only west."""
-    fields: dict[str, Any] = {
-        "hand": ["5-1", "5-4", "6-3", "2-2"],
-        "legal": CROSS_LEGAL,
-        "layout": CROSS,
-        "ends": CROSS_ENDS,
-        "total": 12,
-    }
-    fields.update(changes)
-    return make_view(**fields)
+from protocol.views import Ends, Layout, MoveSpec, SeatInfo
 
 
 def sent(action: object) -> list[msg.ClientMessage]:

@@ -9,11 +9,10 @@ import unicodedata
 from collections.abc import AsyncIterator
 
 import pytest
+from client_helpers import TIMEOUT, make_view, wait_until
 from hypothesis import given
 from hypothesis import strategies as st
 from rich.console import Console
-from test_client_commands import make_view
-from test_client_state import TIMEOUT, wait_until
 from websockets.asyncio.server import ServerConnection, serve
 
 from clients.cli.app import App

@@ -7,7 +7,7 @@ import asyncio
 from pathlib import Path
 
 import pytest
-from test_client_state import TIMEOUT, host_room, server, wait_until  # noqa: F401
+from client_helpers import TIMEOUT, host_room, wait_until
 
 from clients.cli import join
 from clients.cli.app import App
@@ -20,7 +20,7 @@ from server.app import Server
 
 
 async def test_a_seat_taken_over_in_another_window_ends_the_older_client_without_retrying(
-    server: Server,  # noqa: F811
+    server: Server,
 ) -> None:
     first = Connection(server.url, "Ann", TableState())
     opening = [msg.CreateRoom(rules=RoomRules(players=2)), msg.AddBot(), msg.Start()]
@@ -39,7 +39,7 @@ async def test_a_seat_taken_over_in_another_window_ends_the_older_client_without
 
 
 async def test_when_the_host_closes_the_room_friends_are_told_and_stop_retrying(
-    server: Server,  # noqa: F811
+    server: Server,
 ) -> None:
     host, room = await host_room(server.url, players=2)
     friend = Connection(server.url, "Cid", TableState())
@@ -52,7 +52,7 @@ async def test_when_the_host_closes_the_room_friends_are_told_and_stop_retrying(
 
 
 async def test_join_under_another_name_does_not_take_the_saved_seat(
-    server: Server,  # noqa: F811
+    server: Server,
     tmp_path: Path,
 ) -> None:
     host, room = await host_room(server.url)
@@ -82,7 +82,7 @@ async def test_join_under_another_name_does_not_take_the_saved_seat(
 
 
 async def test_the_host_is_asked_before_quitting_closes_the_room_for_friends(
-    server: Server,  # noqa: F811
+    server: Server,
 ) -> None:
     connection = Connection(server.url, "Ann", TableState())
     running = asyncio.create_task(connection.run([msg.CreateRoom(rules=RoomRules(players=2))]))

@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 import pytest
-from test_client_state import TIMEOUT, server  # noqa: F401
+from client_helpers import TIMEOUT
 
 from clients.cli.connection import Connection, Fatal
 from clients.cli.state import TableState
@@ -51,7 +51,7 @@ def test_a_bad_option_is_one_line_and_a_non_zero_status(args: list[str], said: s
     assert "Traceback" not in done.stderr
 
 
-async def test_wss_to_a_plain_server_says_to_try_ws(server: Server) -> None:  # noqa: F811
+async def test_wss_to_a_plain_server_says_to_try_ws(server: Server) -> None:
     url = server.url.replace("ws://", "wss://")
     process = await asyncio.create_subprocess_exec(
         sys.executable,

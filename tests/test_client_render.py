@@ -4,44 +4,27 @@ from __future__ import annotations
 
 import io
 import itertools
-from typing import Any
 
 import pytest
+from client_helpers import cross_view, make_view, screen, state_of
 from rich.console import Console
 from rich.text import Text
-from test_client_commands import cross_view, make_view
 
 from clients.cli.commands import Ask
-from clients.cli.render import GOLD, PLAYABLE, header, render
-from clients.cli.state import TableState
+from clients.cli.render import header, render
+from clients.cli.styles import GOLD, PLAYABLE
 from protocol import messages as msg
 from protocol.patch import diff, to_builtins
 from protocol.views import (
+    AnyEvent,
     Ends,
     HandEnded,
     HandStarted,
     Layout,
     MoveSpec,
     Played,
-    RoomView,
     SeatInfo,
 )
-
-
-def state_of(view: RoomView) -> TableState:
-    """A client state holding `view` as its snapshot (its history in the log)."""
-    state = TableState()
-    state.receive(msg.Snapshot(seq=1, state=view))
-    return state
-
-
-def screen(view: RoomView, width: int = 80, height: int = 24, **options: Any) -> list[str]:
-    """The table as the App draws it, as plain text rows (no colour)."""
-    body, footer = render(state_of(view), width - 1, height - 1, **options)
-    console = Console(record=True, width=width, no_color=True, file=io.StringIO())
-    for row in [*body, *footer]:
-        console.print(row, no_wrap=True, overflow="crop")
-    return console.export_text().splitlines()
 
 
 def column_of(rows: list[str], text: str) -> tuple[int, int]:
@@ -242,7 +225,7 @@ def test_the_log_says_who_sits_down_goes_away_and_comes_back() -> None:
     state = state_of(make_view(phase="waiting", players=3, seats=[ann, None, None], host=None))
     bob = SeatInfo(seat=1, name="Bob", kind="human")
     bot = SeatInfo(seat=2, name="bot:easy", kind="bot", level="easy")
-    steps = [
+    steps: list[list[SeatInfo | None]] = [
         [ann, bob, None],
         [ann, bob, bot],
         [ann, SeatInfo(seat=1, name="Bob", kind="human", connected=False), bot],
@@ -289,7 +272,7 @@ def test_before_the_next_lead_the_last_hand_is_shown_as_it_ended() -> None:
     assert before is not None
     after = to_builtins(make_view(hand=["6-6"], turn=1, legal=[]))
     after["game"]["hand_number"] = 2
-    events = [
+    events: list[AnyEvent] = [
         Played(seat=0, tile="5-1", end="east", total=4, points=0),
         HandEnded(kind="domino", by=0, points=[10, 0], pips=[0, 12]),
         HandStarted(number=2, leader=1),

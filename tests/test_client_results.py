@@ -4,14 +4,13 @@ scoreboard by hand, and the ends total a play would make (docs/rules.md 6, worke
 from __future__ import annotations
 
 import pytest
-from test_client_commands import cross_view
-from test_client_render import state_of
+from client_helpers import cross_view, state_of
 
 from clients.cli.placing import ends_total, total_after
 from clients.cli.scoreboard import Scoreboard, explain_hand, round5
 from clients.cli.status import ends_rows
 from protocol.rules import Rules
-from protocol.views import HandEnded, HandStarted, Layout, Played
+from protocol.views import AnyEvent, HandEnded, HandStarted, Layout, Played
 
 TWO = ["Ann", "Bot 1"]
 THREE = ["Ann", "Bo", "Cy"]
@@ -68,7 +67,7 @@ def test_a_match_won_mid_hand_claims_no_pips_counted() -> None:
 def test_the_scoreboard_has_a_row_per_hand_totals_and_the_biggest_play() -> None:
     rules = Rules(players=2)
     board = Scoreboard()
-    events = [
+    events: list[AnyEvent] = [
         HandStarted(number=1, leader=0),
         Played(seat=0, tile="5-5", end=None, total=10, points=10),
         Played(seat=1, tile="5-0", end="east", total=5, points=5),

@@ -12,55 +12,23 @@ import os
 import random
 import stat
 import sys
-from collections.abc import AsyncIterator, Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
-from websockets.asyncio.client import ClientConnection, connect
+from client_helpers import TIMEOUT, embedded_config, host_room, receive, send, wait_until
+from websockets.asyncio.client import connect
 
 from clients.cli import join, local
 from clients.cli.commands import Ask, Send, interpret
 from clients.cli.connection import Connection, Fatal
-from clients.cli.placing import ends_total, total_after
+from clients.cli.placing import ends_total, final_layout, total_after
 from clients.cli.seats import SeatStore, normalize_url
-from clients.cli.state import TableState, final_layout
+from clients.cli.state import TableState
 from protocol import messages as msg
 from protocol.patch import apply, events_of, to_builtins
 from protocol.rules import RoomRules
 from protocol.views import HandStarted, Played
-from server.app import Config, Server, run_server
-
-TIMEOUT = 20.0
-
-
-def fast_config(**changes: Any) -> Config:
-    """An embedded server: ephemeral loopback port, bots without pause, no rate limit to speak of."""
-    options: dict[str, Any] = {
-        "host": "127.0.0.1",
-        "port": 0,
-        "bot_delay": 0.0,
-        "hard_budget_ms": 5.0,
-        "bot_processes": False,
-        "rate": 1000.0,
-        "burst": 1000,
-    }
-    options.update(changes)
-    return Config(**options)
-
-
-@pytest.fixture
-async def server() -> AsyncIterator[Server]:
-    async with run_server(fast_config()) as running:
-        yield running
-
-
-async def send(socket: ClientConnection, message: msg.ClientMessage) -> None:
-    await socket.send(msg.encode(message).decode())
-
-
-async def receive(socket: ClientConnection) -> msg.AnyServerMessage:
-    return msg.decode_server(await asyncio.wait_for(socket.recv(), TIMEOUT))
+from server.app import Server, run_server
 
 
 def choose_move(state: TableState, rng: random.Random) -> list[msg.ClientMessage]:
@@ -151,14 +119,6 @@ async def test_the_state_built_from_patches_equals_fresh_snapshots_through_a_who
     assert any("wins the match" in line.text for line in state.log)
 
 
-async def wait_until(test: Callable[[], bool], timeout: float = TIMEOUT) -> None:
-    """Let the event loop run until `test()` holds."""
-    deadline = asyncio.get_running_loop().time() + timeout
-    while not test():
-        assert asyncio.get_running_loop().time() < deadline, "timed out"
-        await asyncio.sleep(0.01)
-
-
 def drop(connection: Connection) -> None:
     """Cut the connection as a network failure would: no close handshake."""
     assert connection.socket is not None
@@ -220,16 +180,6 @@ async def wait_for_snapshot(connection: Connection, id: int) -> msg.Snapshot:
     finally:
         connection.state.receive = original  # type: ignore[method-assign]
     return caught[0]
-
-
-async def host_room(url: str, players: int = 3) -> tuple[ClientConnection, str]:
-    """A waiting public room opened by a scripted host ("Bob" at seat 0)."""
-    socket = await connect(url)
-    await send(socket, msg.Hello(version=msg.PROTOCOL_VERSION, name="Bob"))
-    await send(socket, msg.CreateRoom(rules=RoomRules(players=players), seat=0))
-    while not isinstance(joined := await receive(socket), msg.Joined):
-        pass
-    return socket, joined.room
 
 
 async def test_join_after_a_crash_puts_the_player_back_in_their_saved_seat(
@@ -302,7 +252,7 @@ async def test_joining_a_room_that_does_not_exist_ends_with_the_reason(server: S
 
 
 async def test_a_server_that_cannot_be_reached_is_reported_at_once() -> None:
-    async with run_server(fast_config()) as gone:
+    async with run_server(embedded_config()) as gone:
         url = gone.url
     connection = Connection(url, "Cid", TableState())
     with pytest.raises(Fatal, match=r"cannot reach .*connection refused"):

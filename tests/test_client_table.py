@@ -6,8 +6,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from test_client_commands import make_view
-from test_client_render import screen, state_of
+from client_helpers import make_view, screen, state_of
 
 from clients.cli import join
 from clients.cli.render import render

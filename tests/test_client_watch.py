@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 
+from client_helpers import TIMEOUT, wait_until
 from redis_server import RedisServer
-from test_client_state import TIMEOUT, server, wait_until  # noqa: F401
 
 from clients.cli import host, local, watch
 from clients.cli.commands import Refuse, interpret
@@ -33,7 +33,7 @@ async def opened_by_host(url: str, *argv: str) -> tuple[Connection, asyncio.Task
     return connection, running
 
 
-async def test_a_host_room_is_listed_only_with_public(server: Server) -> None:  # noqa: F811
+async def test_a_host_room_is_listed_only_with_public(server: Server) -> None:
     private, first = await opened_by_host(server.url, "--players", "3", "--bots", "hard")
     assert await list_rooms(server.url) == []
     public, second = await opened_by_host(server.url, "--public")
@@ -46,7 +46,7 @@ async def test_a_host_room_is_listed_only_with_public(server: Server) -> None:  
         await asyncio.wait_for(task, TIMEOUT)
 
 
-async def test_watch_follows_a_match_in_progress_without_a_seat(server: Server) -> None:  # noqa: F811
+async def test_watch_follows_a_match_in_progress_without_a_seat(server: Server) -> None:
     player = Connection(server.url, "Ann", TableState())
     opening = [
         msg.CreateRoom(rules=RoomRules(players=2, public=False)),

@@ -427,6 +427,7 @@ async def test_a_process_follows_only_the_rooms_it_keeps_or_serves(
             assert isinstance(await bob.request("leave"), msg.Ack)
 
             async def let_go() -> bool:
+                assert a.cluster is not None
                 return await members(redis_server, followers) == {a.cluster.name}
 
             await eventually(let_go)
@@ -472,7 +473,7 @@ async def test_a_server_stopped_while_redis_stalls_leaves_its_players_away(
         store = RedisStore(redis_server.url)
 
         async def away() -> bool:
-            stored = await store.load_room(joined.room)  # type: ignore[arg-type]
+            stored = await store.load_room(joined.room)
             assert stored is not None
             seat = Room.from_bytes(stored.state).seats[bob.seat]  # type: ignore[index]
             return seat is not None and not seat.connected

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import itertools
 import json
 import random
@@ -472,7 +473,11 @@ class Player:
         async def step() -> None:
             while not done():
                 id = await self.send(kind, **fields)
-                await self.until(lambda id=id: id in self.replies or done(), play=False)
+
+                def answered(id: int = id) -> bool:
+                    return id in self.replies or done()
+
+                await self.until(answered, play=False)
 
         await self.resilient(step)
 
@@ -518,12 +523,16 @@ async def open_room(
     for level in bots:
         assert isinstance(await host.request("add_bot", level=level), msg.Ack)
     for player in players:
-        await player.until(lambda player=player: _seated(player, full["players"]), play=False)
+        await player.until(functools.partial(_seated, player, full["players"]), play=False)
     return players
 
 
 def _seated(player: Player, seats: int) -> bool:
     return player.state.document is not None and all(player.document["seats"][:seats])
+
+
+def _started(host: Player, matches: int) -> bool:
+    return len(host.matches) >= matches
 
 
 async def play_matches(players: list[Player], matches: int) -> list[tuple[Record, list[Seen]]]:
@@ -533,7 +542,7 @@ async def play_matches(players: list[Player], matches: int) -> list[tuple[Record
     for number in range(1, matches + 1):
         if number > 1:
             await host.command("rematch", lambda: host.phase == "waiting")
-        await host.command("start", lambda number=number: len(host.matches) >= number)
+        await host.command("start", functools.partial(_started, host, number))
         seen = await asyncio.gather(*(player.play_match(number) for player in players))
         results.append((await host.fetch_record(), list(seen)))
     return results
@@ -597,7 +606,7 @@ async def test_a_server_killed_mid_hand_resumes_the_room_exactly(
         for player in (ann, bob):
             seq, document, seat, token = before[player.name]
             assert player.joined[-1].seat == seat and player.token == token
-            assert player.state.seq is not None and player.state.seq > seq
+            assert player.state.seq is not None and seq is not None and player.state.seq > seq
             assert without_connected(player.document) == without_connected(document)
         assert [s["kind"] for s in ann.document["seats"]] == ["human", "human", "bot", "bot"]
         stored_after = await store.load_room(ann.room)

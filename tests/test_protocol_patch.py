@@ -10,7 +10,7 @@ import msgspec.inspect as mi
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_protocol import JSON_SCALARS, for_type
+from protocol_helpers import JSON_SCALARS, for_type
 
 from protocol.messages import Patch, Snapshot, decode_server, encode
 from protocol.patch import ClientState, GapDetected, apply, diff, to_builtins

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from allfives.cli import main
 from engine import Match, Rules
+from engine.rules import EndScoring
 from protocol.records import decode_record, encode_record
 from server.records import match_of, record_of
 
@@ -43,11 +44,11 @@ def write_record(tmp_path: Path, match: Match, computed: bool = False) -> Path:
     seed=st.integers(0, 10**6),
 )
 def test_a_record_goes_through_json_and_replays_to_the_same_match(
-    players: int, teams: bool, end_scoring: str, seed: int
+    players: int, teams: bool, end_scoring: EndScoring, seed: int
 ) -> None:
     match = finished_match(
         Rules(players=players, teams=teams, end_scoring=end_scoring, target=100), seed
-    )  # type: ignore[arg-type]
+    )
     record = decode_record(encode_record(record_of(match, ["x"] * players, computed=False)))
     again = match_of(record)
     assert (again.scores, again.winner, again.over) == (match.scores, match.winner, True)

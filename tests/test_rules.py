@@ -52,7 +52,7 @@ def test_a_match_has_two_to_four_players(players: int) -> None:
 
 def test_play_passes_in_seat_order() -> None:
     match = Match.new(Rules(players=3), seed=4)
-    seats = []
+    seats: list[int] = []
     while match.hand_number == 1 and len(seats) < 8:
         seats.append(match.turn)
         match.apply(match.turn, match.legal_moves()[0])

@@ -9,12 +9,10 @@ import socket
 from collections.abc import AsyncIterator
 
 import pytest
-from server_helpers import Client, play_out, seat_players
-from test_server_play import fast_config
+from server_helpers import Client, assert_error, fast_config, play_out, seat_players
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from protocol import errors
 from protocol import messages as msg
 from server.app import Server, run_server
 from server.store import MemoryStore, StoreUnavailable
@@ -202,17 +200,6 @@ async def test_a_client_that_does_not_read_is_dropped_and_its_room_plays_on() ->
         assert server.metrics.slow_clients_dropped == 1
         assert isinstance(await host.request("chat", text="still here"), msg.Ack)
         sleeper.transport.abort()
-
-
-def assert_error(
-    message: msg.AnyServerMessage, code: str, command: str | None, id: int | None
-) -> msg.Error:
-    """The message is an error with this code, answering this command and id."""
-    assert isinstance(message, msg.Error), message
-    assert (message.code, message.command, message.id) == (code, command, id), message
-    assert message.code in errors.ERROR_CODES
-    assert message.message
-    return message
 
 
 async def test_behind_a_trusted_proxy_limits_count_the_address_it_names() -> None:

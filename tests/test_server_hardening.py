@@ -8,9 +8,7 @@ import random
 
 import msgspec
 import pytest
-from server_helpers import Client, play_out, seat_players
-from test_server_errors import assert_error
-from test_server_play import fast_config
+from server_helpers import Client, assert_error, fast_config, play_out, seat_players
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 

@@ -12,10 +12,9 @@ import random
 import re
 
 import pytest
-from server_helpers import Client, play_out, seat_players
-from test_server_play import fast_config
+from server_helpers import Client, fast_config, play_out, seat_players
 
-from engine import PASS, Deal, End, Match, Move, Rules, Tile
+from engine import PASS, Deal, End, Match, Move, Played, Rules, Tile
 from protocol import messages as msg
 from protocol.patch import events_of
 from protocol.records import decode_record, encode_record
@@ -45,7 +44,7 @@ class Witness:
 
     def visible(self, seat: int | None) -> set[str]:
         """The tiles `seat` may see now: its own hand and what this hand has put on the table."""
-        played = {str(Tile(e.tile)) for e in self.match.events if type(e).__name__ == "Played"}
+        played = {str(Tile(e.tile)) for e in self.match.events if isinstance(e, Played)}
         own = {str(t) for t in self.match.hand_of(seat)} if seat is not None else set()
         return played | own
 

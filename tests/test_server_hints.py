@@ -6,8 +6,14 @@ import asyncio
 import statistics
 
 import pytest
-from server_helpers import Client, seat_players, to_play, until_someone_to_play
-from test_server_play import fast_config, play_out_one
+from server_helpers import (
+    Client,
+    fast_config,
+    play_out_one,
+    seat_players,
+    to_play,
+    until_someone_to_play,
+)
 
 from engine import Move, View
 from protocol import messages as msg
@@ -22,7 +28,7 @@ async def test_a_second_hint_while_one_is_on_its_way_is_refused_as_busy() -> Non
         ann = await to_play(server.url, "Ann")
         first = await ann.send("hint")
         second = await ann.send("hint")
-        replies = {}
+        replies: dict[int | None, msg.AnyServerMessage] = {}
         while len(replies) < 2:
             message = await ann.receive()
             if getattr(message, "id", None) in (first, second):
@@ -68,7 +74,7 @@ async def test_hints_of_connections_that_closed_are_not_worked_out(
 async def bot_answer_times(player: Client, moves: int) -> list[float]:
     """Seconds from each of the player's moves being acked until the bots have moved."""
     loop = asyncio.get_running_loop()
-    times = []
+    times: list[float] = []
     while len(times) < moves and player.document["phase"] == "playing":
         await until_someone_to_play([player], 30.0)
         await play_out_one(player)

@@ -7,8 +7,7 @@ import json
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from server_helpers import Client
-from test_server_play import fast_config
+from server_helpers import Client, fast_config
 from websockets.asyncio.client import connect
 
 from protocol import messages as msg

@@ -6,9 +6,7 @@ import asyncio
 import json
 import random
 
-from server_helpers import Client, play_out, seat_players
-from test_server_play import References, check_against, fast_config
-from test_server_play import references as references
+from server_helpers import Client, References, check_against, fast_config, play_out, seat_players
 from websockets.exceptions import ConnectionClosed
 
 from protocol import messages as msg
@@ -172,7 +170,7 @@ async def test_rooms_resume_after_a_restart_with_the_same_store(references: Refe
         assert joined_ann.seat == 0 and joined_bob.seat == 1  # type: ignore[union-attr]
         snapshot = await ann.until(lambda m: isinstance(m, msg.Snapshot | msg.Patch))
         assert ann.document["game"]["hand"] == hand_before
-        assert getattr(snapshot, "seq", 0) >= seq_before
+        assert seq_before is not None and getattr(snapshot, "seq", 0) >= seq_before
         await bob.settle(0.05)
         await ann.settle(0.05)
         check_against(references, ann)

@@ -130,7 +130,8 @@ def test_an_away_players_turn_waits_then_a_bot_plays_it_until_they_return() -> N
     assert turn is not None and turn.seat == seat and turn.view.seat == seat
     room.bot_play(turn, turn.view.legal[0], now=131.5)
     seats = room.seats
-    assert seats[seat] is not None and seats[seat].stand_in
+    held = seats[seat]
+    assert held is not None and held.stand_in
     while match.turn != seat and room.phase == "playing":
         room.play(match.turn, match.legal_moves()[0], now=132.0)
     if room.phase == "playing":

@@ -8,8 +8,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from server_helpers import Client, play_out, seat_players
-from test_server_play import fast_config
+from server_helpers import Client, fast_config, play_out, seat_players
 from websockets.exceptions import ConnectionClosed
 
 from protocol import messages as msg

@@ -121,6 +121,7 @@ def play_one(driver: WebDriver, name: str, shots: dict[str, Any], keyboard: bool
     assert int(line.group(4)) == promised, (line.group(0), promised)
     if end is not None:
         assert line.group(3) == end
+    assert tile is not None
     return tile
 
 

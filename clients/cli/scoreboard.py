@@ -84,8 +84,8 @@ class Scoreboard:
         if self.hands and self.hands[0].number > 1:
             rows.append(f"(hands before {self.hands[0].number} were not seen by this window)")
         if self.biggest is not None:
-            points, seat, tile, hand = self.biggest
-            rows.append(f"Biggest play: {names[seat]}, {tile} for {points} in hand {hand}")
+            scored, seat, tile, hand = self.biggest
+            rows.append(f"Biggest play: {names[seat]}, {tile} for {scored} in hand {hand}")
         return rows
 
     @staticmethod

@@ -100,7 +100,7 @@ class TableState:
         self.seat: int | None = None
         self.token: str | None = None
         self.hint: MoveSpec | None = None
-        #: The last match record the server sent (asked for with `record`).
+        #: The last match record the server sent (asked for with `record`: /save, /review).
         self.record: Record | None = None
         #: The previous hand's last layout, shown until the next lead.
         self.last_layout: Layout | None = None
@@ -123,8 +123,6 @@ class TableState:
         self._numbered_hand: int | None = None
         #: Tiles drawn since this player last played.
         self.fresh: set[str] = set()
-        #: The last match record the server sent (for /save).
-        self.record: Record | None = None
         self._highest_number = 0
         #: When the current turn began (time.monotonic), for the turn clock.
         self.turn_since: float | None = None
