@@ -643,7 +643,7 @@ class Server:
     async def _resume(self, connection: Connection, live: LiveRoom, hello: msg.Hello) -> None:
         """Give a returning player their seat back and what they missed."""
         async with live.lock:
-            assert hello.token is not None
+            assert hello.token is not None and hello.room is not None
             seat = live.room.seat_of_token(hello.token)
             if seat is None and self.cluster is not None and await self._behind(live):
                 seat = live.room.seat_of_token(hello.token)
