@@ -25,7 +25,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("allfives.server")
 
-CLOSE_GOING_AWAY = 1001
 CLOSE_POLICY = 1008
 CLOSE_SEAT_RESUMED = 4000
 #: The server closes for good (the host of `allfives host` left): clients stop retrying.

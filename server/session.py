@@ -267,7 +267,7 @@ class Sessions:
                 name=connection.name,
                 seat=connection.seat if here else None,
                 spectating=connection.spectating if here else False,
-                via=self.committer.presence_id,
+                process=self.committer.presence_id,
             )
 
             def handle(room: Room) -> tuple[Any, list[Any]]:

@@ -134,7 +134,7 @@ class SharedCommitter(Committer):
         loop = asyncio.get_running_loop()
         deadline = loop.time() + CHANGE_SECONDS
         checked = False
-        holds_next_turn = False  # Redis gave this process the room's next write, unused yet
+        holds_next_write = False  # Redis gave this process the room's next write, unused yet
         try:
             while True:
                 seq = live.room.seq
@@ -159,16 +159,16 @@ class SharedCommitter(Committer):
                         if live.inbox:
                             await replica.catch_up(live, max(live.inbox))
                     else:
-                        holds_next_turn = True
+                        holds_next_write = True
                         await replica.catch_up(live, changed.stored)
                     self.registry.require_open(live)
                     continue
-                holds_next_turn = False
+                holds_next_write = False
                 return result
         finally:
-            if holds_next_turn:
+            if holds_next_write:
                 # Refused after all, or no change left to make: let the others go first.
-                self.hooks.spawn(self._yield_turn(live.room.code))
+                self.hooks.spawn(self._yield_next_write(live.room.code))
 
     async def _save(self, live: LiveRoom, events: list[Any]) -> None:
         """Store the room's new state (compare-and-set), then send every receiver its patch."""
@@ -240,9 +240,9 @@ class SharedCommitter(Committer):
             except StoreUnavailable:
                 await asyncio.sleep(self.cluster.lease / 3)
 
-    async def _yield_turn(self, code: str) -> None:
+    async def _yield_next_write(self, code: str) -> None:
         with contextlib.suppress(StoreUnavailable):
-            await self.cluster.yield_turn(code)
+            await self.cluster.yield_next_write(code)
 
     async def behind(self, live: LiveRoom) -> bool:
         """Under the lock: whether Redis holds another version of the room (then caught up)."""
