@@ -8,6 +8,8 @@ import time
 from collections import Counter
 from collections.abc import AsyncIterator
 
+from websockets.typing import Origin
+
 from protocol import errors
 from server.room import RoomError
 
@@ -152,14 +154,16 @@ def server_full(connections: int, max_connections: int) -> str | None:
     return f"the server is full ({max_connections} connections): try again later\n"
 
 
-def allowed_origins(setting: str | None) -> list[str | None] | None:
+def allowed_origins(setting: str | None) -> list[Origin | None] | None:
     """The `Origin` headers accepted (None: any): a comma-separated list, and none at all.
 
     Browsers always send `Origin`; other clients (the terminal client) send none and are let in.
     """
     if not setting:
         return None
-    origins: list[str | None] = [part.strip() for part in setting.split(",") if part.strip()]
+    origins: list[Origin | None] = [
+        Origin(part.strip()) for part in setting.split(",") if part.strip()
+    ]
     return [*origins, None]
 
 
