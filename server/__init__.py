@@ -7,7 +7,7 @@
 - `server.convert`: engine views and events as protocol values.
 - `server.store`: the store interface and `MemoryStore`; `server.limits`, `server.metrics`.
 - `server.bots`: bot moves off the event loop; `server.records`: matches as records.
-- `server.app`: connections, rooms, the clock, probes, and `run_server` for embedding.
+- `server.app`: the server wired from its parts (listed in its docstring), and `run_server`.
 - `server.serve`: the `allfives serve` command.
 
 Nothing is imported here, so `import server.records` does not load the network stack.

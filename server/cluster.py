@@ -258,8 +258,8 @@ class Cluster:
         )
         return Fenced(int(seq), version, mine if mine in versions else None)
 
-    async def yield_turn(self, code: str) -> None:
-        """Give up the room's next turn (given when a save was refused) without saving."""
+    async def yield_next_write(self, code: str) -> None:
+        """Give up the room's next write (the priority given when a save was refused) unused."""
         keys = [self.store.room_key(code)]
         await self._run(f"yield room {code}", "yield", keys, [self.id.encode()])
 

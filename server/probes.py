@@ -54,8 +54,7 @@ async def not_ready(server: Server) -> list[str]:
         reasons.append(f"store unavailable: {error}")
     except TimeoutError:
         reasons.append(f"store unavailable: no answer within {PING_SECONDS:g}s")
-    if server.cluster is not None and not server.cluster.subscribed:
-        reasons.append("room notices from other processes are not arriving")
+    reasons.extend(server.committer.problems())
     return reasons
 
 

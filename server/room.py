@@ -14,7 +14,8 @@ legal move is a pass), the room passes for it at once, in the same change as the
 Presence across server processes: with several processes (`server.cluster`), `links` names the
 process each connected seat is connected through and `watchers` counts spectators per process,
 so the room's keeper can mark away the players of a process that died (`drop_links`). A single
-process passes no `via` and leaves both empty.
+process passes no `process` (the id of the process a client is connected through) and leaves
+both empty.
 
 Turn clock: when the room has `turn_seconds`, each human turn has that long; at the limit a bot
 plays that turn. A seat whose player is away (disconnected) waits for `turn_seconds`, or for
@@ -109,7 +110,7 @@ class Caller:
     name: str
     seat: int | None = None
     spectating: bool = False
-    via: str = ""
+    process: str = ""
 
 
 @dataclass
@@ -281,7 +282,7 @@ class Room:
     # -- seats -----------------------------------------------------------------------------
 
     def sit(
-        self, name: str, seat: int | None = None, now: float = 0.0, via: str = ""
+        self, name: str, seat: int | None = None, now: float = 0.0, process: str = ""
     ) -> tuple[int, str]:
         """Seat a person in a waiting room (a chosen seat, or the first free); returns seat and token."""
         self._require_phase("waiting", "join")
@@ -291,7 +292,7 @@ class Room:
         self.seats[seat] = SeatState(
             name=name, kind="human", token_hash=token_hash(token), connected=True
         )
-        self._link(seat, via)
+        self._link(seat, process)
         if self.state.host is None or self.seats[self.state.host] is None:
             self.state.host = seat
         self._changed(now)
@@ -362,30 +363,30 @@ class Room:
             self._changed(now)
         return released
 
-    def connect(self, seat: int, now: float = 0.0, via: str = "") -> None:
-        """The player of a seat is online (through `via`); a stand-in bot stops playing for them."""
+    def connect(self, seat: int, now: float = 0.0, process: str = "") -> None:
+        """The player of a seat is online (through server `process`); a stand-in bot stops playing."""
         held = self.seats[seat]
         if held is None or held.kind != "human":
             return
-        if held.connected and not held.stand_in and self.state.links.get(seat, "") == via:
+        if held.connected and not held.stand_in and self.state.links.get(seat, "") == process:
             return
         held.connected = True
         held.stand_in = False
         held.away_since = None
-        self._link(seat, via)
+        self._link(seat, process)
         self._arm_clock(now)
         self._changed(now)
 
-    def disconnect(self, seat: int, now: float = 0.0, via: str = "") -> None:
+    def disconnect(self, seat: int, now: float = 0.0, process: str = "") -> None:
         """The player of a seat went offline; the seat stays theirs.
 
-        With `via`, only if the seat is still connected through that process (not resumed on
+        With `process`, only if the seat is still connected through that process (not resumed on
         another one since).
         """
         held = self.seats[seat]
         if held is None or held.kind != "human" or not held.connected:
             return
-        if self.state.links.get(seat, "") != via:
+        if self.state.links.get(seat, "") != process:
             return
         held.connected = False
         held.away_since = now
@@ -409,16 +410,16 @@ class Room:
         self._changed(now)
         return True
 
-    def watch(self, delta: int, now: float = 0.0, via: str = "") -> None:
-        """A spectator came (+1) or went (-1) (through the server process `via`)."""
+    def watch(self, delta: int, now: float = 0.0, process: str = "") -> None:
+        """A spectator came (+1) or went (-1) (through server `process`)."""
         state = self.state
         state.spectators = max(0, state.spectators + delta)
-        if via:
-            count = max(0, state.watchers.get(via, 0) + delta)
+        if process:
+            count = max(0, state.watchers.get(process, 0) + delta)
             if count:
-                state.watchers[via] = count
+                state.watchers[process] = count
             else:
-                state.watchers.pop(via, None)
+                state.watchers.pop(process, None)
         self._changed(now)
 
     def drop_links(self, dead: Collection[str], now: float = 0.0) -> bool:
@@ -439,7 +440,9 @@ class Room:
                 held.away_since = now
                 state.links.pop(index, None)
                 changed = True
-        watchers = {via: count for via, count in state.watchers.items() if via not in dead}
+        watchers = {
+            process: count for process, count in state.watchers.items() if process not in dead
+        }
         spectators = sum(watchers.values())
         if watchers != state.watchers or spectators != state.spectators:
             state.watchers, state.spectators = watchers, spectators
@@ -608,9 +611,9 @@ class Room:
             # The answer a room that does not exist gives: no probing for rooms by seat.
             raise RoomError(errors.NO_SUCH_ROOM, codes.missing(message.room))
         name = message.name or caller.name
-        seat, token = self.sit(name, message.seat, now, caller.via)
+        seat, token = self.sit(name, message.seat, now, caller.process)
         if caller.spectating:
-            self.watch(-1, now, caller.via)
+            self.watch(-1, now, caller.process)
         out.seat, out.token, out.spectating = seat, token, False
         out.replies.append(
             msg.Joined(room=self.join_code, seat=seat, seat_token=token, id=message.id)
@@ -619,7 +622,7 @@ class Room:
     def _spectate(self, caller: Caller, message: msg.Spectate, now: float, out: Outcome) -> None:
         if caller.seat is not None or caller.spectating:
             raise RoomError(errors.INVALID, "you are already in this room")
-        self.watch(+1, now, caller.via)
+        self.watch(+1, now, caller.process)
         out.spectating = True
         out.replies.append(
             msg.Joined(room=self.join_code, seat=None, seat_token=None, id=message.id)
@@ -629,7 +632,7 @@ class Room:
         if caller.seat is not None:
             self.leave(caller.seat, now)
         elif caller.spectating:
-            self.watch(-1, now, caller.via)
+            self.watch(-1, now, caller.process)
         else:
             raise RoomError(errors.NOT_IN_ROOM, "you are not in a room")
         out.left = True
@@ -673,10 +676,10 @@ class Room:
 
     # -- checks and bookkeeping ------------------------------------------------------------
 
-    def _link(self, seat: int, via: str) -> None:
+    def _link(self, seat: int, process: str) -> None:
         """Note the process a seat is connected through (nothing for a single process)."""
-        if via:
-            self.state.links[seat] = via
+        if process:
+            self.state.links[seat] = process
         else:
             self.state.links.pop(seat, None)
 

@@ -121,12 +121,10 @@ class MemoryStore(Store):
     def __init__(self) -> None:
         self.rooms: dict[str, StoredRoom] = {}
         self.records: dict[str, bytes] = {}
-        self.saves = 0
 
     async def save_room(self, code: str, seq: int, state: bytes) -> None:
         """Save a room's state at `seq`."""
         self.rooms[code] = StoredRoom(seq, state)
-        self.saves += 1
 
     async def load_room(self, code: str) -> StoredRoom | None:
         """The saved state of a room, or None."""

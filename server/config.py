@@ -1,0 +1,57 @@
+"""What the server can be told (`Config`), and the clock its parts read."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from protocol import messages as msg
+from server.store import Store
+
+#: A clock: seconds since the epoch (`time.time`), passed to the parts that read the time.
+Clock = Callable[[], float]
+
+
+@dataclass
+class Config:
+    """Everything the server can be told; every field has a default fit for a friends' game."""
+
+    host: str = "127.0.0.1"
+    port: int = 8765
+    certfile: str | None = None
+    keyfile: str | None = None
+    max_size: int = 8192
+    rate: float = float(msg.RATE_PER_SECOND)
+    burst: int = msg.RATE_BURST
+    flood_limit: int = 50
+    max_connections_per_ip: int = 32
+    max_rooms_per_ip: int = 8
+    send_buffer: int = 256 * 1024
+    bot_delay: float = 0.6
+    away_seconds: float = 60.0
+    empty_room_seconds: float = 600.0
+    sweep_seconds: float = 10.0
+    hard_budget_ms: float | None = 200.0
+    bot_workers: int = 1
+    bot_processes: bool = True
+    keep_patches: int = 32
+    compression: bool = False
+    trust_proxy: bool = False
+    store: Store | None = None
+    #: With several processes on one Redis: how long a dead process's rooms wait for another.
+    cluster_lease: float = 3.0
+    #: Hardening (docs/security.md): connections in all, the hello deadline, failed room lookups
+    #: per address, waiting seats of players gone, chat per room, hints, allowed origins.
+    max_connections: int = 2000
+    hello_seconds: float = 10.0
+    lookup_burst: int = 20
+    lookups_per_minute: float = 10.0
+    release_seconds: float = 60.0
+    room_chat_rate: float = 2.0
+    room_chat_burst: int = 10
+    hint_workers: int = 1
+    max_hints_waiting: int = 8
+    allowed_origin: str | None = None
+    #: The wall clock rooms are stamped with (seats away, deadlines, expiry).
+    clock: Clock = field(default=time.time, repr=False)

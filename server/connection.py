@@ -1,0 +1,93 @@
+"""One client's connection: its socket, rate bucket, bounded send, and the room and seat it is in.
+
+Frames are written at once, never awaited: the connection's send queue is its transport's write
+buffer, bounded at `Config.send_buffer` bytes. A client that lets it fill (it does not read) is
+closed (1008) instead of slowing its room.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import TYPE_CHECKING
+
+from websockets.asyncio.server import ServerConnection, broadcast
+
+from protocol import messages as msg
+from server.config import Config
+from server.feed import SPECTATORS, Receiver
+from server.limits import TokenBucket
+from server.metrics import Metrics
+
+if TYPE_CHECKING:
+    from server.live import LiveRoom
+
+log = logging.getLogger("allfives.server")
+
+CLOSE_POLICY = 1008
+CLOSE_SEAT_RESUMED = 4000
+#: The server closes for good (the host of `allfives host` left): clients stop retrying.
+CLOSE_ROOM_CLOSED = 4001
+#: The host removed this player from a waiting room: the client does not come back.
+CLOSE_REMOVED = 4002
+
+
+class Connection:
+    """One client: its socket, rate bucket, name, and the room and seat it is in."""
+
+    def __init__(
+        self, socket: ServerConnection, address: str, config: Config, metrics: Metrics
+    ) -> None:
+        self.socket = socket
+        self.transport = socket.transport
+        self.address = address
+        self.metrics = metrics
+        self.limit = config.send_buffer
+        self.bucket = TokenBucket(config.rate, config.burst, time.monotonic())
+        self.name = ""
+        self.greeted = False
+        self.room: LiveRoom | None = None
+        self.seat: int | None = None
+        self.spectating = False
+        self.closing = False
+        self.closer: asyncio.Task[None] | None = None
+
+    @property
+    def receiver(self) -> Receiver:
+        """Whose document this connection follows: its seat, or the spectators'."""
+        return self.seat if self.seat is not None else SPECTATORS
+
+    def send(self, frame: bytes) -> None:
+        """Write a frame now; a client with `send_buffer` bytes unread is dropped instead."""
+        if self.writable():
+            broadcast((self.socket,), frame, text=True)
+            self.metrics.frames_sent += 1
+
+    def writable(self) -> bool:
+        """Whether frames may be written now; a client with `send_buffer` bytes unread is dropped."""
+        if self.closing:
+            return False
+        if self.transport.get_write_buffer_size() > self.limit:
+            self.metrics.slow_clients_dropped += 1
+            log.info("dropped %s: it does not read what it is sent", self.address)
+            self.close(CLOSE_POLICY, "not reading: too much waiting to be sent")
+            # Its buffer is not drained by waiting for a close handshake it will not read.
+            asyncio.get_running_loop().call_later(1.0, self.transport.abort)
+            return False
+        return True
+
+    def send_message(self, message: msg.ServerMessage) -> None:
+        """Send a message."""
+        self.send(msg.encode(message))
+
+    def close(self, code: int, reason: str) -> None:
+        """Close the connection after what was already sent."""
+        if self.closing:
+            return
+        self.closing = True
+        self.closer = asyncio.get_running_loop().create_task(self.socket.close(code, reason))
+
+    def detach(self) -> None:
+        """Forget the room and seat (the room already stopped sending to this connection)."""
+        self.room, self.seat, self.spectating = None, None, False

@@ -1,0 +1,107 @@
+"""A room in memory (`LiveRoom`): its state machine, feed, lock, and who is connected to it."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING
+
+from websockets.asyncio.server import ServerConnection, broadcast
+
+from server.connection import Connection
+from server.feed import Feed, Frames, Receiver
+from server.room import Room
+from server.store import NO_VERSION
+
+if TYPE_CHECKING:
+    from server.cluster import Notice
+
+
+class LiveRoom:
+    """A room in memory: its state machine, its feed, its lock and who is connected to it.
+
+    Outside a change (under `lock`) `room` is exactly the stored state `saved`, at `saved_seq`
+    and (several processes) `version`. `kept`: this process runs the room's bots and clock.
+    """
+
+    def __init__(self, room: Room, keep: int, version: str = NO_VERSION) -> None:
+        self.room = room
+        self.feed = Feed(keep)
+        self.feed.seq = room.seq
+        self.lock = asyncio.Lock()
+        self.members: dict[Receiver, set[Connection]] = {}
+        self.saved: bytes = b""
+        self.saved_seq = room.seq
+        self.version = version
+        self.kept = True
+        #: Opened by a client of this process: counts against its address (`Registry.count`).
+        self.owned = False
+        self.counted = False
+        #: When a client last looked the room up here (`time.monotonic`).
+        self.touched = 0.0
+        #: Notices of other processes' changes not adopted yet, by seq (`server.replica`).
+        self.inbox: dict[int, Notice] = {}
+        #: Versions of saves that got no answer (answered `unavailable`), to fence off before
+        #: the room changes again (`SharedCommitter.settle`); with the state of a save that
+        #: undid one.
+        self.doubts: dict[str, bytes | None] = {}
+        self.arrived: asyncio.Event | None = None
+        self.follower: asyncio.Task[None] | None = None
+        #: The phase clients were last sent (a match finishing is seen once).
+        self.published_phase = room.phase
+        self.driver: asyncio.Task[None] | None = None
+        self.timer: asyncio.TimerHandle | None = None
+        self.timer_deadline: float | None = None
+
+    def connections(self) -> list[Connection]:
+        """Every connection in the room."""
+        return [c for group in self.members.values() for c in group]
+
+    def add(self, connection: Connection) -> None:
+        """Count a connection as following its receiver's document."""
+        self.members.setdefault(connection.receiver, set()).add(connection)
+
+    def discard(self, connection: Connection) -> None:
+        """Stop sending to a connection."""
+        group = self.members.get(connection.receiver)
+        if group is not None:
+            group.discard(connection)
+            if not group:
+                del self.members[connection.receiver]
+
+    def close_seat(self, seat: int, code: int, reason: str) -> None:
+        """Close the connections on a seat (resumed elsewhere, or removed by the host)."""
+        for connection in list(self.members.get(seat, ())):
+            self.discard(connection)
+            connection.detach()
+            connection.close(code, reason)
+
+    def broadcast(self, frames: Frames) -> None:
+        """Send a change's frames: the shared one in one write to all, each seat's own to it."""
+        shared: list[ServerConnection] = []
+        counted: Connection | None = None
+        sent = 0
+        own = frames.own
+        for receiver, group in self.members.items():
+            if receiver in frames.fresh:
+                continue
+            frame = own.get(receiver) if receiver is not None else None
+            for connection in group:
+                if not connection.writable():
+                    continue
+                counted = connection
+                if frame is None:
+                    shared.append(connection.socket)
+                else:
+                    broadcast((connection.socket,), frame, text=True)
+                    sent += 1
+        if shared:
+            broadcast(shared, frames.shared, text=True)
+        if counted is not None:  # every connection counts into the server's one set of metrics
+            counted.metrics.frames_sent += sent + len(shared)
+
+    def stop_clock(self) -> None:
+        """Stop the room's turn clock and its bot driver."""
+        if self.timer is not None:
+            self.timer.cancel()
+        if self.driver is not None:
+            self.driver.cancel()

@@ -1,0 +1,119 @@
+"""The rooms this process holds, by code: finding them, opening them, and forgetting them.
+
+A room is found by its code (a private one also by its invite). With several processes a room
+not in memory is loaded on demand (`loader`, given by `server.committer.SharedCommitter`); alone,
+a code not held here names no room. Rooms opened by a client count against its address
+(`max_rooms_per_ip`) until they finish or are forgotten.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+from protocol import errors
+from protocol import messages as msg
+from server import codes
+from server.config import Config
+from server.limits import PerAddress
+from server.live import LiveRoom
+from server.room import Room, RoomError
+from server.store import NO_VERSION
+
+#: Reads a room no process holds in memory here (several processes), or raises RoomError.
+Loader = Callable[[str], Coroutine[Any, Any, LiveRoom]]
+
+
+class Registry:
+    """Rooms by code, and the open rooms each address holds."""
+
+    def __init__(self, config: Config) -> None:
+        self.config = config
+        self.rooms: dict[str, LiveRoom] = {}
+        self.rooms_per_ip = PerAddress(config.max_rooms_per_ip)
+        self.loader: Loader | None = None
+        self._loading: dict[str, asyncio.Task[LiveRoom]] = {}
+
+    def live(self, state: bytes, version: str = NO_VERSION) -> LiveRoom:
+        """A room in memory from its stored state (not registered yet)."""
+        live = LiveRoom(self.room_of(state), self.config.keep_patches, version)
+        live.saved = state
+        return live
+
+    def room_of(self, state: bytes) -> Room:
+        """A room's state machine from its stored state."""
+        room = Room.from_bytes(state)
+        room.away_seconds = self.config.away_seconds
+        return room
+
+    def open(self, live: LiveRoom) -> None:
+        """Hold a room opened by this process (it counts against its owner's address)."""
+        live.owned = True
+        self.rooms[live.room.code] = live
+        self.count(live)
+
+    def holds(self, live: LiveRoom) -> bool:
+        """Whether this copy is still the room held under its code."""
+        return self.rooms.get(live.room.code) is live
+
+    def require_open(self, live: LiveRoom) -> None:
+        """RoomError unless the room is still held (it may have closed meanwhile)."""
+        if not self.holds(live):
+            raise RoomError(errors.NO_SUCH_ROOM, f"room {live.room.code} has closed")
+
+    async def room(self, code: str) -> LiveRoom:
+        """The room with this code: in memory, or (several processes) loaded."""
+        code = codes.normalise(code)
+        live = self.rooms.get(code)
+        if live is None:
+            if self.loader is None or not codes.well_formed(code):
+                raise RoomError(errors.NO_SUCH_ROOM, codes.missing(code))
+            loading = self._loading.get(code)
+            if loading is None:
+                loading = asyncio.get_running_loop().create_task(self.loader(code))
+                self._loading[code] = loading
+                loading.add_done_callback(lambda _: self._loading.pop(code, None))
+            live = await asyncio.shield(loading)
+        live.touched = time.monotonic()
+        return live
+
+    async def find(self, text: str) -> LiveRoom:
+        """The room a client names: a public room's code, or a private one's code and invite."""
+        code, invite = codes.split(text)
+        try:
+            live = await self.room(code)
+        except RoomError as error:
+            raise RoomError(error.code, codes.missing(text)) from None
+        if not live.room.opens(invite):
+            raise RoomError(errors.NO_SUCH_ROOM, codes.missing(text))
+        return live
+
+    def new_code(self) -> str:
+        """A code no room held here uses."""
+        return codes.new_code(self.rooms)
+
+    def public_rooms(self) -> list[msg.RoomSummary]:
+        """The public rooms held here that wait for players."""
+        return [
+            live.room.summary()
+            for live in self.rooms.values()
+            if live.room.rules.public and live.room.phase == "waiting" and live.room.free_seats()
+        ]
+
+    def count(self, live: LiveRoom) -> None:
+        """A room this process opened counts against its owner's address until it finishes."""
+        counts = live.owned and live.room.phase != "finished" and self.holds(live)
+        if counts and not live.counted:
+            self.rooms_per_ip.add(live.room.state.owner)
+        elif live.counted and not counts:
+            self.rooms_per_ip.remove(live.room.state.owner)
+        live.counted = counts
+
+    def forget(self, live: LiveRoom) -> None:
+        """Stop holding a room: its clock and bots stop."""
+        if self.holds(live):
+            del self.rooms[live.room.code]
+            self.count(live)
+        live.stop_clock()
