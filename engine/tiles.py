@@ -102,6 +102,16 @@ def is_written_low_first(text: str) -> bool:
     return int(first) < int(second)
 
 
+def bits_of(mask: int) -> list[int]:
+    """The tile numbers of a bitmask, lowest first (plain ints, for the bots' inner loops)."""
+    out = []
+    while mask:
+        low_bit = mask & -mask
+        out.append(low_bit.bit_length() - 1)
+        mask ^= low_bit
+    return out
+
+
 def tiles_of(mask: int) -> Iterator[Tile]:
     """The tiles of a bitmask, lowest first."""
     while mask:

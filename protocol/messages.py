@@ -399,6 +399,12 @@ def _check_text(message: AnyClientMessage) -> AnyClientMessage:
             message.text = validate_chat(message.text)
     except ValueError as error:
         field_name = "text" if isinstance(message, Chat) else "name"
-        tag = message.__struct_config__.tag
-        raise ProtocolError(INVALID, f"{field_name}: {error}", str(tag), message.id) from None
+        raise ProtocolError(
+            INVALID, f"{field_name}: {error}", type_of(message), message.id
+        ) from None
     return message
+
+
+def type_of(message: ClientMessage | ServerMessage) -> str:
+    """A message's `type` on the wire ("play", "patch", ...)."""
+    return str(message.__struct_config__.tag)

@@ -8,10 +8,11 @@ from msgspec import Meta
 
 PIPS = "0123456"
 TILE_PATTERN = r"^[0-6]-[0-6]$"
-END_NAMES: tuple[str, ...] = ("west", "east", "north", "south")
 
 Tile = Annotated[str, Meta(pattern=TILE_PATTERN, description='a tile such as "5-3"')]
 EndName = Literal["west", "east", "north", "south"]
+#: The ends in the engine's order: the line's west and east, the spinner's north and south.
+END_NAMES: tuple[EndName, ...] = ("west", "east", "north", "south")
 Pip = Annotated[int, Meta(ge=0, le=6)]
 
 

@@ -16,7 +16,6 @@ from protocol.tiles import END_NAMES, EndName
 from server.records import rules_from_wire
 
 END_BY_NAME = {name: End(index) for index, name in enumerate(END_NAMES)}
-WIRE_ENDS: tuple[EndName, ...] = ("west", "east", "north", "south")
 
 
 def engine_rules(rules: RoomRules) -> Rules:
@@ -26,7 +25,7 @@ def engine_rules(rules: RoomRules) -> Rules:
 
 def end_name(end: int | None) -> EndName | None:
     """The wire name of an end ("west" ...), or None."""
-    return None if end is None else WIRE_ENDS[end]
+    return None if end is None else END_NAMES[end]
 
 
 def event(item: engine_events.Event) -> wire.AnyEvent:
@@ -76,7 +75,7 @@ def legal_specs(legal: list[Move]) -> list[wire.MoveSpec]:
     return [move_spec(move, ends_per_tile[move.tile] == 1) for move in legal]
 
 
-def move_of(tile: str | None, end: str | None) -> Move:
+def move_of(tile: str | None, end: EndName | None) -> Move:
     """A wire play (tile "5-3", end name or None) or pass (tile None) as an engine move.
 
     A tile with no end keeps its written order: as a lead, "1-6" puts 1 west (5.1).

@@ -22,8 +22,7 @@ from engine.replay import BeforeMove
 from engine.view import View
 from protocol.records import HandResult, Record, RecordHand, RecordMove
 from protocol.rules import Rules as WireRules
-
-END_NAMES = ("west", "east", "north", "south")
+from protocol.tiles import END_NAMES
 
 
 def rules_to_wire(rules: Rules) -> WireRules:

@@ -595,7 +595,7 @@ class Room:
         outcome = Outcome()
         handler = _HANDLERS.get(type(message))
         if handler is None:
-            raise RoomError(errors.INVALID, f"{_tag(message)} is not a room command")
+            raise RoomError(errors.INVALID, f"{msg.type_of(message)} is not a room command")
         seq = self.seq
         handler(self, caller, message, now, outcome)
         outcome.changed = self.seq != seq
@@ -775,10 +775,6 @@ class Room:
         if self.phase != "playing" or self.match is None:
             raise RoomError(errors.WRONG_PHASE, f"no match in progress (the room is {self.phase})")
         return self.match
-
-
-def _tag(message: msg.ClientMessage) -> str:
-    return str(message.__struct_config__.tag)
 
 
 def _name_key(name: str) -> str:

@@ -99,21 +99,21 @@ class Sessions:
         try:
             await self._dispatch(connection, message)
         except RoomError as error:
-            self._error(connection, message.id, _tag(message), error.code, error.message)
+            self._error(connection, message.id, msg.type_of(message), error.code, error.message)
         except StoreUnavailable:
             self._error(
                 connection,
                 message.id,
-                _tag(message),
+                msg.type_of(message),
                 errors.UNAVAILABLE,
                 "the game store cannot be reached: nothing was changed, try again soon",
             )
         except Exception:
-            log.exception("a %s command failed", _tag(message))
+            log.exception("a %s command failed", msg.type_of(message))
             self._error(
                 connection,
                 message.id,
-                _tag(message),
+                msg.type_of(message),
                 errors.UNAVAILABLE,
                 "the server failed to do that (the failure is logged); try again",
             )
@@ -351,7 +351,3 @@ def _no_seat(code: str) -> str:
 def _no_hello(connection: Connection, seconds: float) -> None:
     if not connection.greeted:
         connection.close(CLOSE_POLICY, f"no hello within {seconds:g} s")
-
-
-def _tag(message: msg.ClientMessage) -> str:
-    return str(message.__struct_config__.tag)

@@ -13,11 +13,10 @@ from dataclasses import dataclass
 
 from clients.cli.state import display_names
 from protocol import messages as msg
-from protocol.tiles import format_tile
+from protocol.tiles import END_NAMES, format_tile
 from protocol.views import BotLevel, GameView, MoveSpec, RoomView
 
 END_LETTERS = {"n": "north", "s": "south", "e": "east", "w": "west"}
-END_ORDER = ("west", "east", "north", "south")
 BOT_LEVELS: tuple[BotLevel, ...] = ("easy", "normal", "hard")
 
 MOVE = re.compile(
@@ -146,7 +145,7 @@ def _end_named(text: str) -> str | None:
     word = text.lower()
     if word in END_LETTERS:
         return END_LETTERS[word]
-    return word if word in END_ORDER else None
+    return word if word in END_NAMES else None
 
 
 def _playing(view: RoomView | None) -> tuple[RoomView, GameView] | Refuse:
@@ -209,7 +208,7 @@ def _move(
         return _play_at(tile, chosen, ends, view)
     if _lone_double(game) and set(ends) == {"west", "east"}:
         return Send((msg.Play(tile=tile, end="east"),))
-    return Ask(tile, tuple(end for end in END_ORDER if end in ends))
+    return Ask(tile, tuple(end for end in END_NAMES if end in ends))
 
 
 def _play_at(tile: str, end: str, ends: tuple[str, ...], view: RoomView | None) -> Action:
@@ -235,7 +234,7 @@ def _why_not(tile: str, game: GameView) -> str:
     if len(playable) == 1:
         return f"{tile} cannot be played now: only {playable[0]} can"
     ends = game.ends
-    named = zip(END_ORDER, (ends.west, ends.east, ends.north, ends.south), strict=True)
+    named = zip(END_NAMES, (ends.west, ends.east, ends.north, ends.south), strict=True)
     shown = ", ".join(f"{end} {number}" for end, number in named if number is not None)
     return f"{tile} fits no open end ({shown}); playable: {', '.join(playable)}"
 

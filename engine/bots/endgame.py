@@ -11,9 +11,9 @@ import math
 import time
 from collections.abc import Callable
 
-from engine.bots.sim import SUITX, Position, masks_pips
+from engine.bots.sim import SUITX, Position
 from engine.match import blocked_points, domino_points
-from engine.tiles import HIGH, LOW, PIPS, SUIT
+from engine.tiles import HIGH, LOW, PIPS, SUIT, pips_of
 
 Value = Callable[[list[int], bool], float]
 
@@ -118,7 +118,7 @@ class Endgame:
             if scores[self.side_of[seat]] >= self.target:
                 return self.value(scores, True)
         if not hands[seat]:
-            pips = [masks_pips(x) for x in hands]
+            pips = [pips_of(x) for x in hands]
             return self._ended(scores, domino_points(self.rules, seat, pips))
         playable = SUITX[o[0]] | SUITX[o[1]] | SUITX[o[2]] | SUITX[o[3]]
         passes = 0
@@ -128,7 +128,7 @@ class Endgame:
                 break
             passes += 1
             if passes >= self.players:
-                pips = [masks_pips(x) for x in hands]
+                pips = [pips_of(x) for x in hands]
                 return self._ended(scores, blocked_points(self.rules, pips))
         moves = _ordered_moves(hands[seat], o, w, sp, s0, s1)
         maximising = self.side_of[seat] == self.my_side

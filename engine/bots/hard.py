@@ -18,9 +18,8 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable
 
-from engine.bots.endgame import Endgame, TooDeep
+from engine.bots.endgame import Endgame, TooDeep, Value
 from engine.bots.infer import Knowledge
 from engine.bots.sim import LEAD, Position, playout
 from engine.bots.simple import decision_rng, greedy_moves
@@ -28,8 +27,6 @@ from engine.bots.tells import Tells
 from engine.moves import Move
 from engine.rules import Rules
 from engine.view import View
-
-Value = Callable[[list[int], bool], float]
 
 #: What reaching the target first is worth, in points.
 WIN_VALUE = 150.0

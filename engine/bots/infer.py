@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 
 from engine.events import Drew, HandStarted, Passed, Played
-from engine.tiles import FULL_SET, SUIT
+from engine.tiles import FULL_SET, SUIT, bits_of
 from engine.view import View
 
 
@@ -109,7 +109,7 @@ class Knowledge:
         """
         order = self._order()
         for _ in range(quick_tries if self._quick_works else 0):
-            pool = _bits(self.unseen)
+            pool = bits_of(self.unseen)
             rng.shuffle(pool)
             hands = [0] * len(self.groups)
             for seat, count, forbidden in order:
@@ -165,7 +165,7 @@ class Knowledge:
                     candidates &= ~bit
                 left &= ~bit
                 hands[seat] |= bit
-        pool = _bits(left)
+        pool = bits_of(left)
         rng.shuffle(pool)
         for seat, count, forbidden in order:
             if not forbidden:
@@ -176,7 +176,7 @@ class Knowledge:
 
     def _sample_ignoring_voids(self, rng: random.Random) -> tuple[list[int], list[int]]:
         """A deal by the counts alone (for a history the voids cannot explain)."""
-        pool = _bits(self.unseen)
+        pool = bits_of(self.unseen)
         rng.shuffle(pool)
         hands = [0] * len(self.groups)
         for seat, count, _ in self._order():
@@ -232,12 +232,3 @@ def _nth_bit(mask: int, n: int) -> int:
     for _ in range(n):
         mask &= mask - 1
     return mask & -mask
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low_bit = mask & -mask
-        out.append(low_bit.bit_length() - 1)
-        mask ^= low_bit
-    return out

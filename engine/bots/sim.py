@@ -13,21 +13,11 @@ from collections.abc import Sequence
 from engine.layout import Layout
 from engine.match import Match, blocked_points, domino_points
 from engine.rules import Rules
-from engine.tiles import HIGH, LOW, PIPS, SUIT
+from engine.tiles import HIGH, LOW, SUIT, pips_of
 
 #: SUITX[n] is SUIT[n], and SUITX[-1] is 0: the tiles a closed end (-1) takes.
 SUITX: tuple[int, ...] = (*SUIT, 0)
 LEAD = -1
-
-
-def masks_pips(mask: int) -> int:
-    """The pips of a bitmask of tiles."""
-    total = 0
-    while mask:
-        low_bit = mask & -mask
-        total += PIPS[low_bit.bit_length() - 1]
-        mask ^= low_bit
-    return total
 
 
 def total_after(
@@ -184,7 +174,7 @@ def playout(
             if scores[side] >= target:
                 return scores, True
         if not hands[seat]:
-            pips = [masks_pips(x) for x in hands]
+            pips = [pips_of(x) for x in hands]
             return _end_hand(rules, scores, domino_points(rules, seat, pips), target)
         passes = 0
         playable = SUITX[o[0]] | SUITX[o[1]] | SUITX[o[2]] | SUITX[o[3]]
@@ -205,7 +195,7 @@ def playout(
                 if forced < 0:
                     passes += 1
                     if passes >= players:
-                        pips = [masks_pips(x) for x in hands]
+                        pips = [pips_of(x) for x in hands]
                         return _end_hand(rules, scores, blocked_points(rules, pips), target)
                     continue
             break

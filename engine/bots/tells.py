@@ -12,7 +12,7 @@ from __future__ import annotations
 from engine.bots.sim import LEAD, total_after
 from engine.events import Drew, HandStarted, Played
 from engine.layout import Layout
-from engine.tiles import PIPS, SUIT, TILE_COUNT
+from engine.tiles import PIPS, SUIT, TILE_COUNT, bits_of
 from engine.view import View
 
 
@@ -30,7 +30,7 @@ class Tell:
         ends = [LEAD] if layout.empty else [e for e in range(4) if o[e] >= 0]
         keys = {}
         for e in ends:
-            fitting = range(TILE_COUNT) if e == LEAD else _tiles(SUIT[o[e]])
+            fitting = range(TILE_COUNT) if e == LEAD else bits_of(SUIT[o[e]])
             for t in fitting:
                 total = total_after(o, layout.weight, layout.spinner, sides[0], sides[1], t, e)
                 keys[t, e] = (total if total % 5 == 0 else 0) * 64 + PIPS[t]
@@ -111,12 +111,3 @@ class Tells:
         for tell in self.tells:
             chance *= tell.likelihood(hands[tell.seat] | tell.known, noise)
         return chance
-
-
-def _tiles(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low_bit = mask & -mask
-        out.append(low_bit.bit_length() - 1)
-        mask ^= low_bit
-    return out
