@@ -4,7 +4,8 @@
 token), the host, the phase (waiting, playing, finished), chat and a `seq` that grows by one with
 every change. Each method checks its command, raises `RoomError(code, message)` and changes
 nothing when it refuses, or changes the state, bumps `seq` and returns the public events.
-`Room.handle` dispatches a client message to those methods and wraps the result in an `Outcome`.
+`Room.handle` dispatches a client message to those methods (`server.commands`) and wraps the
+result in an `Outcome`; the stored state and the values commands return are in `server.room_state`.
 The asyncio layer stores the room (`to_bytes`) before anyone sees the result, then publishes the
 change through `server.feed.Feed`.
 
@@ -25,13 +26,11 @@ the player comes back.
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import secrets
 import unicodedata
 from collections.abc import Collection
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 import msgspec
 
@@ -40,113 +39,20 @@ from protocol import errors
 from protocol import messages as msg
 from protocol.rules import RoomRules
 from protocol.views import CHAT_HISTORY, BotLevel, ChatLine, Phase, SeatInfo
-from server import codes, convert
+from server import codes, commands, convert
+from server.room_state import (
+    BotTurn,
+    Caller,
+    Outcome,
+    RoomError,
+    RoomState,
+    SeatState,
+    new_token,
+    token_hash,
+)
 
 STAND_IN_LEVEL: BotLevel = "normal"
 DEFAULT_AWAY_SECONDS = 60.0
-
-
-class RoomError(Exception):
-    """A refused command: a stable `code` from protocol.errors and a sentence for the player."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = message
-
-
-class SeatState(msgspec.Struct, kw_only=True):
-    """Who holds a seat. Only a hash of a human's seat token is kept."""
-
-    name: str
-    kind: Literal["human", "bot"]
-    level: BotLevel | None = None
-    token_hash: str | None = None
-    connected: bool = False
-    stand_in: bool = False
-    away_since: float | None = None
-
-    def info(self, seat: int) -> SeatInfo:
-        """The seat as every client sees it (never the token)."""
-        return SeatInfo(
-            seat=seat,
-            name=self.name,
-            kind=self.kind,
-            level=self.level,
-            connected=self.connected or self.kind == "bot",
-        )
-
-
-class RoomState(msgspec.Struct, kw_only=True):
-    """Everything a room is, as stored: the match (hidden tiles included) and the room around it."""
-
-    code: str
-    rules: RoomRules
-    seats: list[SeatState | None]
-    host: int | None = None
-    phase: Phase = "waiting"
-    seq: int = 0
-    chat: list[ChatLine] = []
-    #: The match, encoded with the room in one piece (bytes: as rooms were stored before).
-    match: Match | bytes | None = None
-    finished: bytes | None = None
-    finished_names: list[str] = []
-    matches: int = 0
-    moves: int = 0
-    deadline: float | None = None
-    deadline_move: int = -1
-    spectators: int = 0
-    owner: str = ""
-    empty_since: float | None = None
-    links: dict[int, str] = {}
-    watchers: dict[str, int] = {}
-    invite: str | None = None
-
-
-@dataclass
-class Caller:
-    """Who sent a command: seat in this room (None: not seated), spectating, name, server process."""
-
-    name: str
-    seat: int | None = None
-    spectating: bool = False
-    process: str = ""
-
-
-@dataclass
-class Outcome:
-    """What a command did: public events (and whether the state changed) and replies to the sender."""
-
-    changed: bool = False
-    events: list[Any] = field(default_factory=list)
-    replies: list[msg.ServerMessage] = field(default_factory=list)
-    seat: int | None = None
-    token: str | None = None
-    spectating: bool | None = None
-    hint: View | None = None
-    finished: bool = False
-    left: bool = False
-    removed: int | None = None
-
-
-@dataclass
-class BotTurn:
-    """A move a bot must make: for `seat`, at `level`, from `view`; valid while `move_number` holds."""
-
-    seat: int
-    level: BotLevel
-    view: View
-    move_number: int
-
-
-def new_token() -> str:
-    """A fresh secret seat token."""
-    return secrets.token_urlsafe(18)
-
-
-def token_hash(token: str) -> str:
-    """The stored form of a seat token."""
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 class Room:
@@ -592,87 +498,7 @@ class Room:
 
     def handle(self, caller: Caller, message: msg.ClientMessage, now: float = 0.0) -> Outcome:
         """Apply one in-room client message for `caller`; RoomError if it is refused."""
-        outcome = Outcome()
-        handler = _HANDLERS.get(type(message))
-        if handler is None:
-            raise RoomError(errors.INVALID, f"{msg.type_of(message)} is not a room command")
-        seq = self.seq
-        handler(self, caller, message, now, outcome)
-        outcome.changed = self.seq != seq
-        answered = any(getattr(reply, "id", None) is not None for reply in outcome.replies)
-        if outcome.changed and message.id is not None and not answered:
-            outcome.replies.append(msg.Ack(id=message.id))
-        return outcome
-
-    def _join(self, caller: Caller, message: msg.Join, now: float, out: Outcome) -> None:
-        if caller.seat is not None:
-            raise RoomError(errors.INVALID, f"you already sit at seat {caller.seat} here")
-        if message.seat is not None and message.seat >= self.rules.players:
-            # The answer a room that does not exist gives: no probing for rooms by seat.
-            raise RoomError(errors.NO_SUCH_ROOM, codes.missing(message.room))
-        name = message.name or caller.name
-        seat, token = self.sit(name, message.seat, now, caller.process)
-        if caller.spectating:
-            self.watch(-1, now, caller.process)
-        out.seat, out.token, out.spectating = seat, token, False
-        out.replies.append(
-            msg.Joined(room=self.join_code, seat=seat, seat_token=token, id=message.id)
-        )
-
-    def _spectate(self, caller: Caller, message: msg.Spectate, now: float, out: Outcome) -> None:
-        if caller.seat is not None or caller.spectating:
-            raise RoomError(errors.INVALID, "you are already in this room")
-        self.watch(+1, now, caller.process)
-        out.spectating = True
-        out.replies.append(
-            msg.Joined(room=self.join_code, seat=None, seat_token=None, id=message.id)
-        )
-
-    def _leave(self, caller: Caller, message: msg.Leave, now: float, out: Outcome) -> None:
-        if caller.seat is not None:
-            self.leave(caller.seat, now)
-        elif caller.spectating:
-            self.watch(-1, now, caller.process)
-        else:
-            raise RoomError(errors.NOT_IN_ROOM, "you are not in a room")
-        out.left = True
-
-    def _add_bot(self, caller: Caller, message: msg.AddBot, now: float, out: Outcome) -> None:
-        self.add_bot(caller.seat, message.seat, message.level, now)
-
-    def _remove_bot(self, caller: Caller, message: msg.RemoveBot, now: float, out: Outcome) -> None:
-        self.remove_bot(caller.seat, message.seat, now)
-
-    def _remove_player(
-        self, caller: Caller, message: msg.RemovePlayer, now: float, out: Outcome
-    ) -> None:
-        self.remove_player(caller.seat, message.seat, now)
-        out.removed = message.seat
-
-    def _start(self, caller: Caller, message: msg.Start, now: float, out: Outcome) -> None:
-        out.events = self.start(caller.seat, now)
-
-    def _play(self, caller: Caller, message: msg.Play, now: float, out: Outcome) -> None:
-        move = convert.move_of(message.tile, message.end)
-        out.events = self.play(caller.seat, move, now)
-        out.finished = self.phase == "finished"
-
-    def _pass(self, caller: Caller, message: msg.Pass, now: float, out: Outcome) -> None:
-        out.events = self.play(caller.seat, PASS, now)
-        out.finished = self.phase == "finished"
-
-    def _hint(self, caller: Caller, message: msg.Hint, now: float, out: Outcome) -> None:
-        out.hint = self.hint_view(caller.seat)
-
-    def _rematch(self, caller: Caller, message: msg.Rematch, now: float, out: Outcome) -> None:
-        self.rematch(caller.seat, now)
-
-    def _chat(self, caller: Caller, message: msg.Chat, now: float, out: Outcome) -> None:
-        if caller.seat is None and not caller.spectating:
-            raise RoomError(errors.NOT_IN_ROOM, "join or watch a room to chat")
-        if caller.seat is None and not self.rules.spectators_chat:
-            raise RoomError(errors.INVALID, "spectators may not chat in this room")
-        out.events = [self.say(caller.seat, caller.name, message.text, now)]
+        return commands.handle(self, caller, message, now)
 
     # -- checks and bookkeeping ------------------------------------------------------------
 
@@ -782,20 +608,17 @@ def _name_key(name: str) -> str:
     return "".join(unicodedata.normalize("NFKC", name).casefold().split())
 
 
-_HANDLERS: dict[type[msg.ClientMessage], Any] = {
-    msg.Join: Room._join,
-    msg.Spectate: Room._spectate,
-    msg.Leave: Room._leave,
-    msg.AddBot: Room._add_bot,
-    msg.RemoveBot: Room._remove_bot,
-    msg.RemovePlayer: Room._remove_player,
-    msg.Start: Room._start,
-    msg.Play: Room._play,
-    msg.Pass: Room._pass,
-    msg.Hint: Room._hint,
-    msg.Rematch: Room._rematch,
-    msg.Chat: Room._chat,
-}
-
 _STATE_ENCODER = msgspec.msgpack.Encoder()
 _STATE_DECODER = msgspec.msgpack.Decoder(RoomState)
+
+__all__ = [
+    "BotTurn",
+    "Caller",
+    "Outcome",
+    "Room",
+    "RoomError",
+    "RoomState",
+    "SeatState",
+    "new_token",
+    "token_hash",
+]

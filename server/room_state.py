@@ -1,0 +1,123 @@
+"""What a room is, as stored and as it answers: its state, its seats, who asked, what came of it.
+
+`RoomState` is everything stored for a room (the match with its hidden tiles included), `SeatState`
+one seat, `Caller` who sent a command and `Outcome` what the command did. A refused command raises
+`RoomError`. Seat tokens are secret: only their hash (`token_hash`) is kept.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import msgspec
+
+from engine import Match, View
+from protocol import messages as msg
+from protocol.rules import RoomRules
+from protocol.views import BotLevel, ChatLine, Phase, SeatInfo
+
+
+class RoomError(Exception):
+    """A refused command: a stable `code` from protocol.errors and a sentence for the player."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+class SeatState(msgspec.Struct, kw_only=True):
+    """Who holds a seat. Only a hash of a human's seat token is kept."""
+
+    name: str
+    kind: Literal["human", "bot"]
+    level: BotLevel | None = None
+    token_hash: str | None = None
+    connected: bool = False
+    stand_in: bool = False
+    away_since: float | None = None
+
+    def info(self, seat: int) -> SeatInfo:
+        """The seat as every client sees it (never the token)."""
+        return SeatInfo(
+            seat=seat,
+            name=self.name,
+            kind=self.kind,
+            level=self.level,
+            connected=self.connected or self.kind == "bot",
+        )
+
+
+class RoomState(msgspec.Struct, kw_only=True):
+    """Everything a room is, as stored: the match (hidden tiles included) and the room around it."""
+
+    code: str
+    rules: RoomRules
+    seats: list[SeatState | None]
+    host: int | None = None
+    phase: Phase = "waiting"
+    seq: int = 0
+    chat: list[ChatLine] = []
+    #: The match, encoded with the room in one piece (bytes: as rooms were stored before).
+    match: Match | bytes | None = None
+    finished: bytes | None = None
+    finished_names: list[str] = []
+    matches: int = 0
+    moves: int = 0
+    deadline: float | None = None
+    deadline_move: int = -1
+    spectators: int = 0
+    owner: str = ""
+    empty_since: float | None = None
+    links: dict[int, str] = {}
+    watchers: dict[str, int] = {}
+    invite: str | None = None
+
+
+@dataclass
+class Caller:
+    """Who sent a command: seat in this room (None: not seated), spectating, name, server process."""
+
+    name: str
+    seat: int | None = None
+    spectating: bool = False
+    process: str = ""
+
+
+@dataclass
+class Outcome:
+    """What a command did: public events (and whether the state changed) and replies to the sender."""
+
+    changed: bool = False
+    events: list[Any] = field(default_factory=list)
+    replies: list[msg.ServerMessage] = field(default_factory=list)
+    seat: int | None = None
+    token: str | None = None
+    spectating: bool | None = None
+    hint: View | None = None
+    finished: bool = False
+    left: bool = False
+    removed: int | None = None
+
+
+@dataclass
+class BotTurn:
+    """A move a bot must make: for `seat`, at `level`, from `view`; valid while `move_number` holds."""
+
+    seat: int
+    level: BotLevel
+    view: View
+    move_number: int
+
+
+def new_token() -> str:
+    """A fresh secret seat token."""
+    return secrets.token_urlsafe(18)
+
+
+def token_hash(token: str) -> str:
+    """The stored form of a seat token."""
+    return hashlib.sha256(token.encode()).hexdigest()
