@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from rich.console import Console
+from server_helpers import fast_config
 from websockets.asyncio.client import ClientConnection, connect
 
 from clients.cli.render import render
@@ -21,18 +22,8 @@ TIMEOUT = 20.0
 
 
 def embedded_config(**changes: Any) -> Config:
-    """An embedded server: ephemeral loopback port, bots without pause, no rate limit to speak of."""
-    options: dict[str, Any] = {
-        "host": "127.0.0.1",
-        "port": 0,
-        "bot_delay": 0.0,
-        "hard_budget_ms": 5.0,
-        "bot_processes": False,
-        "rate": 1000.0,
-        "burst": 1000,
-    }
-    options.update(changes)
-    return Config(**options)
+    """An embedded server: the test server's settings, on the loopback address."""
+    return fast_config(**{"host": "127.0.0.1", **changes})
 
 
 async def send(socket: ClientConnection, message: msg.ClientMessage) -> None:

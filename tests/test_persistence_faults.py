@@ -20,7 +20,7 @@ from typing import Any
 import msgspec
 import pytest
 from redis_server import FaultProxy, RedisServer
-from server_helpers import Client
+from server_helpers import Client, until_someone_to_play
 
 from protocol import messages as msg
 from protocol.patch import ClientState, to_builtins
@@ -195,7 +195,7 @@ async def test_a_command_answered_unavailable_lands_once_when_retried(
         assert sum(1 for seat in stored.seats if seat and seat.kind == "bot") == 1
 
         assert isinstance(await ann.request("start"), msg.Ack)
-        mover = await someones_turn(clients)
+        mover = await until_someone_to_play(clients)
         moves = (await stored_room(redis_server, code)).state.moves
         choice = mover.document["game"]["legal"][0]
         play = {key: choice[key] for key in ("tile", "end") if choice.get(key) is not None}
@@ -214,16 +214,6 @@ async def test_a_command_answered_unavailable_lands_once_when_retried(
         for client in clients:
             await check_resync(client)
         assert msgspec.json.decode(msgspec.json.encode(ann.document["chat"]))[0]["text"] == "gg"
-
-
-async def someones_turn(clients: list[Client]) -> Client:
-    """Read until one of the clients is to move; that client."""
-    for _ in range(200):
-        mover = next((c for c in clients if c.my_turn()), None)
-        if mover is not None:
-            return mover
-        await asyncio.gather(*(c.settle(0.02) for c in clients))
-    raise AssertionError("nobody's turn came")
 
 
 async def test_a_change_stored_unanswered_is_undone_for_the_other_processes_clients_too(

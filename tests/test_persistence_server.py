@@ -26,7 +26,7 @@ from typing import Any
 import msgspec
 import pytest
 from redis_server import RedisServer
-from server_helpers import Client, play_out, seat_players
+from server_helpers import play_out, play_out_one, seat_players, until_someone_to_play
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
@@ -109,7 +109,7 @@ async def test_while_redis_is_down_nothing_is_acknowledged_and_play_resumes_when
     async with run_server(config) as server:
         ann, bob = await seat_players(server.url, 3, 2, "easy", target=100)
         assert isinstance(await ann.request("start"), msg.Ack)
-        mover = await until_someones_turn([ann, bob])
+        mover = await until_someone_to_play([ann, bob])
         other = bob if mover is ann else ann
         seq = mover.state.seq
         redis_server.stop()
@@ -678,26 +678,6 @@ async def test_matches_survive_a_server_killed_at_random_moments(
 
 
 # -- small helpers --------------------------------------------------------------------------
-
-
-async def play_out_one(client: Client) -> None:
-    """Play the first legal move and wait for its acknowledgement."""
-    choice = client.document["game"]["legal"][0]
-    if choice.get("pass"):
-        reply = await client.request("pass")
-    else:
-        reply = await client.request("play", tile=choice["tile"], end=choice.get("end"))
-    assert isinstance(reply, msg.Ack), reply
-
-
-async def until_someones_turn(clients: list[Client]) -> Client:
-    """Read until one of the clients is to move; that client."""
-    for _ in range(200):
-        mover = next((c for c in clients if c.my_turn()), None)
-        if mover is not None:
-            return mover
-        await asyncio.gather(*(c.settle(0.02) for c in clients))
-    raise AssertionError("nobody's turn came")
 
 
 async def poll(read: Callable[[], Awaitable[bytes | None]], timeout: float = 5.0) -> bytes:

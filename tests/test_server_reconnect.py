@@ -6,7 +6,15 @@ import asyncio
 import json
 import random
 
-from server_helpers import Client, References, check_against, fast_config, play_out, seat_players
+from server_helpers import (
+    Client,
+    References,
+    check_against,
+    fast_config,
+    play_out,
+    play_out_one,
+    seat_players,
+)
 from websockets.exceptions import ConnectionClosed
 
 from protocol import messages as msg
@@ -19,7 +27,7 @@ async def wait_for_turn(client: Client, others: list[Client]) -> None:
     while not client.my_turn():
         for other in others:
             if other.my_turn():
-                await play_one(other)
+                await play_out_one(other)
         await asyncio.gather(client.settle(0.02), *(o.settle(0.01) for o in others))
 
 
@@ -56,7 +64,7 @@ async def test_a_player_who_drops_mid_hand_gets_the_patches_they_missed(
         await ann.close()
         await bob.settle(0.05)
         assert bob.document["seats"][0]["connected"] is False
-        await play_one(bob)
+        await play_out_one(bob)
         assert bob.state.seq is not None and last_seq is not None and bob.state.seq > last_seq + 1
         ann, joined = await resume(server.url, ann, last_seq)
         assert isinstance(joined, msg.Joined) and joined.seat == 0
@@ -140,7 +148,7 @@ async def test_a_bot_plays_for_an_away_player_until_they_return() -> None:
         await stand_in_played()
         assert bob.document["game"]["hand_counts"][0] <= moves_before
         if bob.my_turn():
-            await play_one(bob)
+            await play_out_one(bob)
         await bob.settle(0.1)
         ann, joined = await resume(server.url, ann, None)
         assert isinstance(joined, msg.Joined)
@@ -159,7 +167,7 @@ async def test_rooms_resume_after_a_restart_with_the_same_store(references: Refe
         for _ in range(3):
             mover = ann if ann.my_turn() else bob
             await wait_for_turn(mover, [ann if mover is bob else bob])
-            await play_one(mover)
+            await play_out_one(mover)
         await asyncio.gather(ann.settle(0.05), bob.settle(0.05))
         seq_before = ann.state.seq
         hand_before = ann.document["game"]["hand"]
@@ -178,16 +186,6 @@ async def test_rooms_resume_after_a_restart_with_the_same_store(references: Refe
         await asyncio.gather(*(play_out(c, random.Random(i)) for i, c in enumerate([ann, bob])))
         record = await ann.request("record")
         assert isinstance(record, msg.RecordReply)
-
-
-async def play_one(client: Client) -> None:
-    """Play the first legal move and wait for its acknowledgement."""
-    choice = client.document["game"]["legal"][0]
-    if choice.get("pass"):
-        reply = await client.request("pass")
-    else:
-        reply = await client.request("play", tile=choice["tile"], end=choice.get("end"))
-    assert isinstance(reply, msg.Ack), reply
 
 
 async def check_with_snapshot(client: Client) -> None:
