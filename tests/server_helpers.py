@@ -17,7 +17,7 @@ from protocol import errors
 from protocol import messages as msg
 from protocol.patch import ClientState
 from protocol.rules import RoomRules
-from server.app import Config
+from server.app import Config, Server
 from server.room import Room
 
 TIMEOUT = 10.0
@@ -267,3 +267,14 @@ def assert_error(
     assert message.code in errors.ERROR_CODES
     assert message.message
     return message
+
+
+async def caught_up(server: Server, *clients: Client, timeout: float = TIMEOUT) -> None:
+    """Read on each client until it holds its room's latest `seq` on `server` (in this process)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    for client in clients:
+        assert client.room is not None
+        live = server.rooms[client.room.split("-")[0].upper()]
+        while client.state.seq != live.room.seq:
+            await client.receive(max(0.01, deadline - loop.time()))

@@ -9,7 +9,7 @@ import socket
 from collections.abc import AsyncIterator
 
 import pytest
-from server_helpers import Client, assert_error, fast_config, play_out, seat_players
+from server_helpers import Client, assert_error, caught_up, fast_config, play_out, seat_players
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
@@ -93,7 +93,7 @@ async def test_room_commands_refused_with_their_codes(server: Server) -> None:
     assert (await host.error_for("join", room=host.room, seat=1)).code == "invalid"
     seq = host.state.seq
     await host.request("start")
-    await asyncio.gather(host.settle(0.05), guest.settle(0.05))
+    await caught_up(server, host, guest)
     mover, waiter = (host, guest) if host.my_turn() else (guest, host)
     tile = waiter.document["game"]["hand"][0]
     error = await waiter.error_for("play", tile=tile)
@@ -126,7 +126,7 @@ async def test_while_the_store_is_down_changes_are_refused_and_nothing_is_lost(
     assert isinstance(store, FlakyStore)
     host, guest = await seat_players(server.url, 2, 2)
     await host.request("start")
-    await asyncio.gather(host.settle(0.05), guest.settle(0.05))
+    await caught_up(server, host, guest)
     mover = host if host.my_turn() else guest
     before = json.dumps(mover.document, sort_keys=True)
     store.down = True

@@ -12,7 +12,7 @@ import random
 import re
 
 import pytest
-from server_helpers import Client, fast_config, play_out, seat_players
+from server_helpers import Client, caught_up, fast_config, play_out, seat_players
 
 from engine import PASS, Deal, End, Match, Move, Played, Rules, Tile
 from protocol import messages as msg
@@ -94,7 +94,7 @@ async def test_no_frame_names_a_tile_its_receiver_may_not_see(players: int, team
             *(play_out(c, random.Random(rng.random())) for c in clients),
             watcher.until(lambda m: watcher.document["phase"] == "finished", timeout=30),
         )
-        await asyncio.gather(*(c.settle(0.05) for c in [*clients, watcher]))
+        await caught_up(server, *clients, watcher)
         record_json = await server.store.load_record(f"{clients[0].room}/1")
         assert record_json is not None
         for client in clients:

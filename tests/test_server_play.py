@@ -13,6 +13,7 @@ import pytest
 from server_helpers import (
     Client,
     References,
+    caught_up,
     check_against,
     fast_config,
     play_out,
@@ -117,8 +118,7 @@ async def test_a_rematch_returns_the_room_to_waiting_with_the_same_seats(server:
 async def test_a_hint_is_a_legal_move_for_the_asking_seat(server: Server) -> None:
     clients = await seat_players(server.url, 2, 2)
     await clients[0].request("start")
-    await asyncio.gather(*(c.settle(0.1) for c in clients))
-    mover = next(c for c in clients if c.my_turn())
+    mover = await until_someone_to_play(clients)
     reply = await mover.request("hint")
     assert isinstance(reply, msg.HintReply)
     legal = mover.document["game"]["legal"]
@@ -174,7 +174,7 @@ async def test_chat_reaches_everyone_in_the_room_and_is_bounded(server: Server) 
     for index in range(55):
         assert isinstance(await clients[0].request("chat", text=f"line {index}"), msg.Ack)
     await watcher.request("chat", text="hi from the stands")
-    await asyncio.gather(*(c.settle(0.1) for c in [*clients, watcher]))
+    await caught_up(server, *clients, watcher)
     for client in [*clients, watcher]:
         chat = client.document["chat"]
         assert len(chat) == 50
