@@ -278,3 +278,13 @@ async def caught_up(server: Server, *clients: Client, timeout: float = TIMEOUT) 
         live = server.rooms[client.room.split("-")[0].upper()]
         while client.state.seq != live.room.seq:
             await client.receive(max(0.01, deadline - loop.time()))
+
+
+async def until_holds(
+    client: Client, test: Callable[[dict[str, Any]], bool], timeout: float = TIMEOUT
+) -> None:
+    """Read on the client until its document passes `test` (at once if it already does)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while client.state.document is None or not test(client.document):
+        await client.receive(max(0.01, deadline - loop.time()))

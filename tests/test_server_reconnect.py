@@ -9,11 +9,13 @@ import random
 from server_helpers import (
     Client,
     References,
+    caught_up,
     check_against,
     fast_config,
     play_out,
     play_out_one,
     seat_players,
+    until_holds,
 )
 from websockets.exceptions import ConnectionClosed
 
@@ -59,19 +61,18 @@ async def test_a_player_who_drops_mid_hand_gets_the_patches_they_missed(
         check_against(references, ann)
         await ann.request("start")
         await wait_for_turn(bob, [ann])
-        await ann.settle(0.05)
+        await caught_up(server, ann)
         last_seq = ann.state.seq
         await ann.close()
-        await bob.settle(0.05)
-        assert bob.document["seats"][0]["connected"] is False
+        await until_holds(bob, lambda document: document["seats"][0]["connected"] is False)
         await play_out_one(bob)
         assert bob.state.seq is not None and last_seq is not None and bob.state.seq > last_seq + 1
         ann, joined = await resume(server.url, ann, last_seq)
         assert isinstance(joined, msg.Joined) and joined.seat == 0
         check_against(references, ann)
-        caught_up = [await ann.receive() for _ in range(bob.state.seq - last_seq + 1)]
-        assert all(isinstance(m, msg.Patch) for m in caught_up), caught_up
-        await bob.settle(0.05)
+        missed = [await ann.receive() for _ in range(bob.state.seq - last_seq + 1)]
+        assert all(isinstance(m, msg.Patch) for m in missed), missed
+        await caught_up(server, bob)
         assert ann.state.seq == bob.state.seq
         assert ann.document["seats"][0]["connected"] is True
         await check_with_snapshot(ann)
@@ -82,7 +83,7 @@ async def test_a_player_away_too_long_gets_a_snapshot() -> None:
     async with run_server(fast_config(keep_patches=3)) as server:
         ann, bob = await seat_players(server.url, 2, 2)
         await ann.request("start")
-        await ann.settle(0.05)
+        await caught_up(server, ann)
         last_seq = ann.state.seq
         await ann.close()
         for index in range(5):
@@ -149,7 +150,7 @@ async def test_a_bot_plays_for_an_away_player_until_they_return() -> None:
         assert bob.document["game"]["hand_counts"][0] <= moves_before
         if bob.my_turn():
             await play_out_one(bob)
-        await bob.settle(0.1)
+        await caught_up(server, bob)
         ann, joined = await resume(server.url, ann, None)
         assert isinstance(joined, msg.Joined)
         assert isinstance(await ann.receive(), msg.Snapshot)
@@ -168,7 +169,7 @@ async def test_rooms_resume_after_a_restart_with_the_same_store(references: Refe
             mover = ann if ann.my_turn() else bob
             await wait_for_turn(mover, [ann if mover is bob else bob])
             await play_out_one(mover)
-        await asyncio.gather(ann.settle(0.05), bob.settle(0.05))
+        await caught_up(first, ann, bob)
         seq_before = ann.state.seq
         hand_before = ann.document["game"]["hand"]
     async with run_server(fast_config(store=store)) as second:
@@ -179,8 +180,7 @@ async def test_rooms_resume_after_a_restart_with_the_same_store(references: Refe
         snapshot = await ann.until(lambda m: isinstance(m, msg.Snapshot | msg.Patch))
         assert ann.document["game"]["hand"] == hand_before
         assert seq_before is not None and getattr(snapshot, "seq", 0) >= seq_before
-        await bob.settle(0.05)
-        await ann.settle(0.05)
+        await caught_up(second, bob, ann)
         check_against(references, ann)
         check_against(references, bob)
         await asyncio.gather(*(play_out(c, random.Random(i)) for i, c in enumerate([ann, bob])))
