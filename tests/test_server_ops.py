@@ -54,17 +54,40 @@ async def test_healthz_and_metrics_are_served_on_the_game_port() -> None:
         assert lines['allfives_errors_total{code="invalid"}'] == "1"
 
 
-async def test_an_empty_room_expires() -> None:
-    config = fast_config(empty_room_seconds=0.2, sweep_seconds=0.05)
+class FakeClock:
+    """A wall clock the test moves by hand (`Config.clock`)."""
+
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def test_an_empty_room_expires_by_the_servers_clock() -> None:
+    clock = FakeClock()
+    config = fast_config(empty_room_seconds=600.0, sweep_seconds=0.02, clock=clock)
     async with run_server(config) as server:
         host = await Client.open(server.url, "Host")
         await host.request("create_room", rules={"players": 2})
         code = host.room
-        await asyncio.sleep(0.4)
+        assert code is not None
+        clock.now += 10_000
+        await asyncio.sleep(0.1)  # several sweeps: nothing is to happen
         assert code in server.rooms, "a room with someone in it stays"
         await host.close()
-        await asyncio.sleep(0.4)
-        assert code not in server.rooms
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 5
+        while server.rooms[code].room.state.empty_since is None:
+            assert loop.time() < deadline, "the room never noticed it was empty"
+            await asyncio.sleep(0.01)
+        clock.now += 599
+        await asyncio.sleep(0.1)  # several sweeps: a room empty for 599 s of 600 stays
+        assert code in server.rooms
+        clock.now += 2
+        while code in server.rooms:
+            assert loop.time() < deadline, "the empty room did not expire"
+            await asyncio.sleep(0.01)
         assert await server.store.load_room(code) is None
         late = await Client.open(server.url, "Late")
         assert (await late.error_for("join", room=code)).code == "no_such_room"
