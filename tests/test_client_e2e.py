@@ -251,6 +251,7 @@ def test_a_host_and_a_friend_who_joins_with_the_printed_line(
     )
     assert shown is not None, rows
     url, room = shown.groups()
+    assert f"or in a browser:    http{url[2:]}/r/{room}" in "\n".join(rows)
     assert "2 free seats" in status(rows)
 
     friend_env = {**env, "XDG_CONFIG_HOME": str(tmp_path / "friend")}

@@ -207,7 +207,11 @@ def test_a_waiting_room_lists_its_seats_and_how_friends_join() -> None:
         SeatInfo(seat=2, name="b", kind="bot", level="hard"),
     ]
     view = make_view(phase="waiting", players=3, seats=seats)
-    text = "\n".join(screen(view, join_line="allfives join ws://10.0.0.5:8765 ABCD"))
+    join_line = "allfives join ws://10.0.0.5:8765 ABCD\nhttp://10.0.0.5:8765/r/ABCD"
+    rows = screen(view, join_line=join_line)
+    text = "\n".join(rows)
+    # The browser link has a row of its own, whole at 80 columns.
+    assert any(row.rstrip() == " or in a browser:    http://10.0.0.5:8765/r/ABCD" for row in rows)
     assert "seat 0  Ann  (you)  host" in text
     assert "seat 1  free" in text
     assert "seat 2  Bot 2  hard bot" in text

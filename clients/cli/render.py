@@ -203,10 +203,16 @@ def waiting_rows(view: RoomView, join_line: str | None, width: int) -> list[Text
                 line.append("  host", DULL)
         rows.append(line)
     if join_line:
+        # The command to type, then (when there is one) the link to open in a browser.
+        command, _, link = join_line.partition("\n")
         rows += [
             Text(" "),
-            Text.assemble(" Friends join with:  ", (join_line, Style(bold=True, color="cyan"))),
+            Text.assemble(" Friends join with:  ", (command, Style(bold=True, color="cyan"))),
         ]
+        if link:
+            rows.append(
+                Text.assemble(" or in a browser:    ", (link, Style(bold=True, color="cyan")))
+            )
     for row in rows:
         row.truncate(width)
     return rows
