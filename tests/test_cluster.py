@@ -256,7 +256,8 @@ async def test_commands_sent_at_once_on_two_servers_are_applied_once_each_in_one
         listed = await (await open_client(b.url, "Lee")).request("list_rooms")
         assert isinstance(listed, msg.Rooms) and [r.code for r in listed.rooms] == [room]
         bob = await sit(b.url, "Bob", room)
-        await ann.settle(0.1)
+        while ann.state.seq != bob.state.seq:
+            await ann.receive()  # Bob's seat, sent on from the other server
         start = ann.state.seq
         assert start is not None and bob.state.seq == start
 
@@ -279,7 +280,9 @@ async def test_commands_sent_at_once_on_two_servers_are_applied_once_each_in_one
 
         for reply in [r for c in (ann, bob) for r in await replies(c)]:
             assert isinstance(reply, msg.Ack), reply
-        await asyncio.gather(ann.settle(0.2), bob.settle(0.2))
+        for client in (ann, bob):
+            while client.state.seq != start + 2 * lines:
+                await client.receive()  # the other server's lines
         said = {
             c.name: [(e.name, e.text) for e in held(c).events if isinstance(e, ChatLine)]
             for c in (ann, bob)
