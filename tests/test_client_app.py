@@ -122,12 +122,14 @@ async def test_in_play_the_bots_wait_while_a_hands_result_is_on_screen(
     assert not held.is_set()
     game = state.game
     assert game is not None
-    if game.turn == 0:  # Ann leads the next hand: after her lead it is a bot's turn
+    if game.turn == 0:  # Ann's turn in the next hand: after her move it is a bot's turn
+        # (She may lead it, or the bots may have played before the result was first drawn.)
         await wait_until(lambda: bool(state.game and state.game.legal))
-        lead = state.game.legal[0] if state.game else None
-        assert lead is not None and lead.tile is not None
-        await connection.send(msg.Play(tile=lead.tile))
-        await wait_until(lambda: state.game is not None and state.game.turn == 1)
+        move = state.game.legal[0] if state.game else None
+        assert move is not None and move.tile is not None
+        await connection.send(msg.Play(tile=move.tile, end=move.end))
+        # A bot's turn next: seat 1's, or seat 2's if seat 1 could neither play nor draw.
+        await wait_until(lambda: state.game is not None and state.game.turn not in (0, None))
     seq = state.seq
     assert state.game is not None and state.game.turn != 0 and held.is_set() is False
     assert await app.handle("")
