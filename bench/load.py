@@ -294,6 +294,21 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def report_run(
+    prefix: str, stats: Stats, elapsed: float, cpu: float, own: float, kib_per_room: float
+) -> None:
+    """A run's figures: throughput, server and client CPU, delays, memory per room."""
+    report(f"{prefix} moves", stats.moves)
+    report(f"{prefix} moves/s", stats.moves / elapsed)
+    report(f"{prefix} messages/s", stats.patches / elapsed)
+    report(f"{prefix} server cpu ms per move", 1000 * cpu / max(1, stats.moves))
+    report(f"{prefix} server cpu busy", cpu / elapsed)
+    report(f"{prefix} clients cpu busy", own / elapsed)
+    report(f"{prefix} p50 ms", 1000 * statistics.median(stats.delays))
+    report(f"{prefix} p99 ms", 1000 * percentile(stats.delays, 0.99))
+    report(f"{prefix} memory per room KiB", kib_per_room)
+
+
 def percentile(values: list[float], fraction: float) -> float:
     """The value below which `fraction` of the values lie."""
     ordered = sorted(values)
@@ -338,15 +353,7 @@ async def game_run(
         own = time.process_time() - own
         elapsed = stats.elapsed = time.perf_counter() - started
         grown = resident_kib(process.pid) - base
-        report(f"{prefix} moves", stats.moves)
-        report(f"{prefix} moves/s", stats.moves / elapsed)
-        report(f"{prefix} messages/s", stats.patches / elapsed)
-        report(f"{prefix} server cpu ms per move", 1000 * cpu / max(1, stats.moves))
-        report(f"{prefix} server cpu busy", cpu / elapsed)
-        report(f"{prefix} clients cpu busy", own / elapsed)
-        report(f"{prefix} p50 ms", 1000 * statistics.median(stats.delays))
-        report(f"{prefix} p99 ms", 1000 * percentile(stats.delays, 0.99))
-        report(f"{prefix} memory per room KiB", grown / rooms)
+        report_run(prefix, stats, elapsed, cpu, own, grown / rooms)
         await close_tables(tables)
         return stats
     finally:
@@ -438,15 +445,7 @@ async def spread_run(rooms: int, seconds: float, interval: float, prefix: str, c
         stats.elapsed = elapsed
         own = sum(result["cpu"] for result in results)
         grown = resident_kib(process.pid) - base
-        report(f"{prefix} moves", stats.moves)
-        report(f"{prefix} moves/s", stats.moves / elapsed)
-        report(f"{prefix} messages/s", stats.patches / elapsed)
-        report(f"{prefix} server cpu ms per move", 1000 * cpu / max(1, stats.moves))
-        report(f"{prefix} server cpu busy", cpu / elapsed)
-        report(f"{prefix} clients cpu busy", own / elapsed)
-        report(f"{prefix} p50 ms", 1000 * statistics.median(stats.delays))
-        report(f"{prefix} p99 ms", 1000 * percentile(stats.delays, 0.99))
-        report(f"{prefix} memory per room KiB", grown / rooms)
+        report_run(prefix, stats, elapsed, cpu, own, grown / rooms)
         return stats
     finally:
         for child in workers:

@@ -17,28 +17,22 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import shutil
 import statistics
 import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
 from typing import Any
 
-# Run as a script, this folder comes first on sys.path, and bench/engine.py would hide the package.
-if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
-    sys.path.pop(0)
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+# The browser is started as the browser tests start it (Debian's Chromium, nothing downloaded).
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from selenium import webdriver  # noqa: E402
-from selenium.webdriver.chrome.service import Service  # noqa: E402
-from websockets.asyncio.client import connect  # noqa: E402
+from browser_helpers import chromium
+from selenium.webdriver.remote.webdriver import WebDriver
+from websockets.asyncio.client import connect
 
-from protocol.patch import apply  # noqa: E402
-from server.app import Config, Server  # noqa: E402
+from protocol.patch import apply
+from server.app import Config, Server
 
 
 def start_server() -> tuple[Server, asyncio.AbstractEventLoop]:
@@ -105,53 +99,45 @@ import("/web/js/state.js").then(({ RoomState }) => {
 """
 
 
+def measure(
+    driver: WebDriver, base: str, count: int, server: Server, loop: asyncio.AbstractEventLoop
+) -> tuple[list[int], list[float], list[float]]:
+    """Page weight and requests, `count` loads to "Connected", and each patch's apply time."""
+    driver.execute_cdp_cmd("Network.enable", {})
+    driver.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": True})
+    loads = []
+    for _ in range(count):
+        started = time.perf_counter()
+        driver.get(base + "/")
+        while driver.execute_script("return document.getElementById('status').textContent") != (
+            "Connected"
+        ):
+            time.sleep(0.005)
+        loads.append((time.perf_counter() - started) * 1000)
+    sizes = driver.execute_script(
+        "const n = performance.getEntriesByType('navigation')[0];"
+        "const r = performance.getEntriesByType('resource');"
+        "return [n.decodedBodySize + r.reduce((s, e) => s + e.decodedBodySize, 0),"
+        " 1 + r.filter((e) => !e.name.startsWith('ws')).length];"
+    )
+    frames = asyncio.run_coroutine_threadsafe(record_match(server.url), loop).result(120)
+    driver.set_script_timeout(60)
+    times = sorted(driver.execute_async_script(TIME_PATCHES, frames))
+    return sizes, loads, times
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--loads", type=int, default=10)
     args = parser.parse_args()
     server, loop = start_server()
     base = f"http://127.0.0.1:{server.port}"
-    profile = tempfile.mkdtemp(prefix="allfives-bench-")
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for flag in (
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-dev-shm-usage",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-        f"--user-data-dir={profile}",
-    ):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
     try:
-        driver.execute_cdp_cmd("Network.enable", {})
-        driver.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": True})
-        loads = []
-        for _ in range(args.loads):
-            started = time.perf_counter()
-            driver.get(base + "/")
-            while driver.execute_script("return document.getElementById('status').textContent") != (
-                "Connected"
-            ):
-                time.sleep(0.005)
-            loads.append((time.perf_counter() - started) * 1000)
-        sizes = driver.execute_script(
-            "const n = performance.getEntriesByType('navigation')[0];"
-            "const r = performance.getEntriesByType('resource');"
-            "return [n.decodedBodySize + r.reduce((s, e) => s + e.decodedBodySize, 0),"
-            " 1 + r.filter((e) => !e.name.startsWith('ws')).length];"
-        )
-        frames = asyncio.run_coroutine_threadsafe(record_match(server.url), loop).result(120)
-        driver.set_script_timeout(60)
-        times = sorted(driver.execute_async_script(TIME_PATCHES, frames))
+        with chromium() as driver:
+            measured = measure(driver, base, args.loads, server, loop)
     finally:
-        driver.quit()
-        shutil.rmtree(profile, ignore_errors=True)
         asyncio.run_coroutine_threadsafe(server.stop(), loop).result(10)
+    sizes, loads, times = measured
     print(f"page bytes: {sizes[0]}")
     print(f"page requests: {sizes[1]}")
     print(f"load to connected ms (median of {len(loads)}): {statistics.median(loads):.0f}")

@@ -18,8 +18,7 @@ from typing import Any
 
 import msgspec
 
-from protocol import views as wire
-from server import convert
+from server.documents import room_view
 from server.room import Room
 
 Operation = dict[str, Any]
@@ -125,19 +124,6 @@ def _diff_lists(old: list[Any], new: list[Any], path: str, out: list[Operation])
 
 
 def reference_document(room: Room, receiver: int | None) -> dict[str, Any]:
-    """A receiver's document built the plain way, straight from its view."""
-    state = room.state
-    match = room.match
-    view = wire.RoomView(
-        code=state.code,
-        rules=state.rules,
-        seats=room.seat_infos(),
-        you=receiver,
-        host=state.host,
-        phase=state.phase,
-        spectators=state.spectators,
-        game=convert.game_view(match.view_for(receiver)) if match is not None else None,
-        chat=list(state.chat),
-    )
-    document: dict[str, Any] = msgspec.to_builtins(view)
+    """A receiver's document built the plain way, straight from its view (the snapshot's)."""
+    document: dict[str, Any] = msgspec.to_builtins(room_view(room, receiver))
     return document

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import msgspec
+import protocol_session
 import pytest
 from browser_helpers import ROOT, chromium, static_site, wait_for
 from selenium.webdriver.remote.webdriver import WebDriver
@@ -60,9 +61,12 @@ SESSION_LOG = [
 
 def readme_frames() -> list[dict[str, Any]]:
     """The server frames of the example session in protocol/README.md, in order."""
-    text = (ROOT / "protocol" / "README.md").read_text()
-    session = text.split("## Example session", 1)[1]
-    return [json.loads(line[3:]) for line in session.splitlines() if line.startswith("S: {")]
+    return [json.loads(frame) for side, frame in protocol_session.readme_session() if side == "S"]
+
+
+def readme_document() -> dict[str, Any]:
+    """Ann's document at the end of the README's session (a fresh copy each time)."""
+    return protocol_session.final_document(protocol_session.readme_session())
 
 
 def test_the_readme_session_applies_to_the_documented_view(page: WebDriver) -> None:
@@ -228,14 +232,7 @@ def test_leading_keeps_the_tile_as_written(page: WebDriver) -> None:
 
 
 def test_the_table_model_shows_playable_tiles_and_each_ends_total(page: WebDriver) -> None:
-    view = readme_frames()
-    doc: dict[str, Any] | None = None
-    for frame in view:
-        if frame["type"] == "snapshot":
-            doc = frame["state"]
-        elif frame["type"] == "patch" and doc is not None:
-            doc = apply(doc, frame["ops"])
-    assert doc is not None
+    doc = readme_document()
     # A position set on the README's document: Ann to play, spinner 5-5 with 5-0 west, 5-3 east
     # and 5-1 north: west 0, east 3, north 1, south 5.
     doc["game"]["layout"] = {
@@ -479,14 +476,7 @@ def test_the_socket_url_follows_the_page(page: WebDriver) -> None:
 
 
 def test_the_end_of_hand_summary_names_who_went_out_and_the_points(page: WebDriver) -> None:
-    frames = readme_frames()
-    doc: dict[str, Any] | None = None
-    for frame in frames:
-        if frame["type"] == "snapshot":
-            doc = frame["state"]
-        elif frame["type"] == "patch" and doc is not None:
-            doc = apply(doc, frame["ops"])
-    assert doc is not None
+    doc = readme_document()
     doc["game"]["hand_number"] = 2
     doc["game"]["last_hand"] = {"kind": "domino", "by": 1, "points": [0, 15], "pips": [13, 0]}
     summary = call(page, "unit.model.tableModel(a[0]).game.summary", doc)
