@@ -41,13 +41,6 @@ class Move(NamedTuple):
         flipped = end is None and is_written_low_first(tile)
         return cls(parsed, end, flipped)
 
-    @property
-    def west(self) -> int | None:
-        """For a lead, the number that faces west (5.1); None for a pass."""
-        if self.tile is None:
-            return None
-        return self.tile.low if self.flipped else self.tile.high
-
     def flip(self) -> Move:
         """The same lead written the other way round (`6-1` <-> `1-6`); a double stays as it is."""
         if self.tile is None or self.tile.is_double:

@@ -187,7 +187,6 @@ def _move(
     else:
         first, second = re.findall(r"[0-6]", written)
         tile = format_tile(int(first), int(second))
-        as_written = f"{first}-{second}"
         if tile not in hand:
             return Refuse(f"you do not hold {tile}")
         as_written = f"{first}-{second}"
