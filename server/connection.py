@@ -3,6 +3,12 @@
 Frames are written at once, never awaited: the connection's send queue is its transport's write
 buffer, bounded at `Config.send_buffer` bytes. A client that lets it fill (it does not read) is
 closed (1008) instead of slowing its room.
+
+A server's WebSocket frames are not masked, so one message's frame is the same bytes for every
+connection that negotiated no extension (compression is off by default): `text_frame` builds it
+once with websockets' own serializer and `Connection.write` hands it to each transport. A
+connection with an extension gets the message through websockets, which encodes it for that
+connection.
 """
 
 from __future__ import annotations
@@ -13,6 +19,8 @@ import time
 from typing import TYPE_CHECKING
 
 from websockets.asyncio.server import ServerConnection, broadcast
+from websockets.frames import Frame, Opcode
+from websockets.protocol import State
 
 from protocol import messages as msg
 from server.config import Config
@@ -41,6 +49,8 @@ class Connection:
     ) -> None:
         self.socket = socket
         self.transport = socket.transport
+        #: No extension was negotiated: a frame built once (`text_frame`) is this client's too.
+        self.plain = not socket.protocol.extensions
         self.address = address
         self.metrics = metrics
         self.limit = config.send_buffer
@@ -58,11 +68,26 @@ class Connection:
         """Whose document this connection follows: its seat, or the spectators'."""
         return self.seat if self.seat is not None else SPECTATORS
 
-    def send(self, frame: bytes) -> None:
-        """Write a frame now; a client with `send_buffer` bytes unread is dropped instead."""
+    def send(self, message: bytes) -> None:
+        """Write a message now; a client with `send_buffer` bytes unread is dropped instead."""
         if self.writable():
-            broadcast((self.socket,), frame, text=True)
+            self.write(message, text_frame(message) if self.plain else b"")
             self.metrics.frames_sent += 1
+
+    def write(self, message: bytes, frame: bytes) -> None:
+        """Write a message whose frame (`text_frame(message)`) may be shared with other clients.
+
+        Only while the connection is open, as websockets' `broadcast` does (the server never
+        sends a fragmented message, so no other frame is ever half written); `writable` is the
+        caller's to check.
+        """
+        socket = self.socket
+        if socket.protocol.state is not State.OPEN:
+            return
+        if self.plain:
+            self.transport.write(frame)
+        else:
+            broadcast((socket,), message, text=True)
 
     def writable(self) -> bool:
         """Whether frames may be written now; a client with `send_buffer` bytes unread is dropped."""
@@ -91,3 +116,8 @@ class Connection:
     def detach(self) -> None:
         """Forget the room and seat (the room already stopped sending to this connection)."""
         self.room, self.seat, self.spectating = None, None, False
+
+
+def text_frame(message: bytes) -> bytes:
+    """A whole unmasked text frame carrying `message` (UTF-8 JSON), as a server writes it."""
+    return Frame(Opcode.TEXT, message).serialize(mask=False, extensions=[])

@@ -5,9 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING
 
-from websockets.asyncio.server import ServerConnection, broadcast
-
-from server.connection import Connection
+from server.connection import Connection, text_frame
 from server.feed import Feed, Frames, Receiver
 from server.room import Room
 from server.store import NO_VERSION
@@ -76,28 +74,29 @@ class LiveRoom:
             connection.close(code, reason)
 
     def broadcast(self, frames: Frames) -> None:
-        """Send a change's frames: the shared one in one write to all, each seat's own to it."""
-        shared: list[ServerConnection] = []
+        """Send a change's messages: each one's frame is built once, whoever gets it."""
         counted: Connection | None = None
         sent = 0
         own = frames.own
+        shared = frames.shared
+        shared_frame = b""
         for receiver, group in self.members.items():
             if receiver in frames.fresh:
                 continue
-            frame = own.get(receiver) if receiver is not None else None
+            message = own.get(receiver, shared) if receiver is not None else shared
+            if message is shared:
+                if not shared_frame:
+                    shared_frame = text_frame(shared)
+                frame = shared_frame
+            else:
+                frame = text_frame(message)
             for connection in group:
-                if not connection.writable():
-                    continue
-                counted = connection
-                if frame is None:
-                    shared.append(connection.socket)
-                else:
-                    broadcast((connection.socket,), frame, text=True)
+                if connection.writable():
+                    counted = connection
+                    connection.write(message, frame)
                     sent += 1
-        if shared:
-            broadcast(shared, frames.shared, text=True)
         if counted is not None:  # every connection counts into the server's one set of metrics
-            counted.metrics.frames_sent += sent + len(shared)
+            counted.metrics.frames_sent += sent
 
     def stop_clock(self) -> None:
         """Stop the room's turn clock and its bot driver."""
