@@ -2,7 +2,8 @@
 
 A change runs under the room's lock: `apply` changes the room and says its events; the new state
 is stored; only then is every receiver sent its patch (`publish`). `LocalCommitter` is the one
-process that holds its rooms (`MemoryStore`, or any store of its own);
+process that holds its rooms in a store of its own; `MemoryCommitter` is one whose store holds
+the live rooms themselves (`MemoryStore`, the default): nothing is encoded and nothing can fail;
 `server.shared.SharedCommitter` is one of several processes on one Redis. The server picks one
 at start-up (`committer_for`), so neither path asks which one it is on.
 """
@@ -145,16 +146,22 @@ class LocalCommitter(Committer):
         result, events = apply(room)
         if room.seq == seq:
             return result
-        state = room.to_bytes()
         try:
-            await self.store.save_room(room.code, room.seq, state)
+            state = await self._save(room)
         except StoreUnavailable:
             if rollback:
                 self.restore(live)
                 raise
             log.warning("room %s: change %d not stored", room.code, room.seq)
+            state = b""
         self.publish(live, state, events)
         return result
+
+    async def _save(self, room: Room) -> bytes:
+        """Store a room as it is now; the state stored (what a failure goes back to)."""
+        state = room.to_bytes()
+        await self.store.save_room(room.code, room.seq, state)
+        return state
 
     async def load_rooms(self) -> None:
         now = self.clock()
@@ -166,8 +173,7 @@ class LocalCommitter(Committer):
             room = self.registry.room_of(state)
             if room.all_away(now):
                 # Whoever was connected is gone: that is a change, stored under a new seq.
-                state = room.to_bytes()
-                await self.store.save_room(code, room.seq, state)
+                state = await self._save(room)
             live = LiveRoom(room, self.config.keep_patches)
             live.saved = state
             self.registry.open(live)
@@ -187,6 +193,17 @@ class LocalCommitter(Committer):
         return None  # nothing was stored
 
 
+class MemoryCommitter(LocalCommitter):
+    """A store that holds the live rooms (`MemoryStore`): a change is held, not encoded.
+
+    Such a store cannot fail, so there is no state to go back to: `LiveRoom.saved` stays empty.
+    """
+
+    async def _save(self, room: Room) -> bytes:
+        self.store.hold(room.code, room.seq, room)
+        return b""
+
+
 def committer_for(config: Config, store: Store, registry: Registry, hooks: Hooks) -> Committer:
     """The committer for a store: shared when it is Redis (checked without importing it)."""
     redis_store = sys.modules.get("server.redis_store")
@@ -194,7 +211,17 @@ def committer_for(config: Config, store: Store, registry: Registry, hooks: Hooks
         from server.shared import SharedCommitter
 
         return SharedCommitter(config, store, registry, hooks)
+    if store.holds_live_rooms:
+        return MemoryCommitter(config, store, registry, hooks)
     return LocalCommitter(config, store, registry, hooks)
 
 
-__all__ = ["Change", "Changer", "Committer", "Hooks", "LocalCommitter", "committer_for"]
+__all__ = [
+    "Change",
+    "Changer",
+    "Committer",
+    "Hooks",
+    "LocalCommitter",
+    "MemoryCommitter",
+    "committer_for",
+]

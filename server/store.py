@@ -8,6 +8,10 @@ room are applied one at a time, under that room's lock):
 3. only when that returns are replies and patches sent. If it raises `StoreUnavailable`, the room
    is put back as it was before the command and the sender gets an `unavailable` error.
 
+`MemoryStore` is held in the same process as its rooms: the server hands it the live rooms
+themselves (`hold`, see `server.committer.MemoryCommitter`) instead of encoding each change, and
+a room is encoded only when it is loaded (a second server resuming from the same store).
+
 `seq` grows by exactly one per saved change. A finished match is also saved as an
 `allfives-record/1` JSON document with `save_record`. `server.redis_store.RedisStore` implements
 the same methods, but a server with Redis saves rooms through `server.cluster` instead (a
@@ -18,6 +22,7 @@ of server processes may share that Redis.
 from __future__ import annotations
 
 import abc
+from typing import Protocol
 
 import msgspec
 
@@ -78,8 +83,24 @@ class StoredRoom(msgspec.Struct, frozen=True):
     state: bytes
 
 
+class Encodable(Protocol):
+    """A live room, as a store that holds live rooms keeps it (`server.room.Room`)."""
+
+    def to_bytes(self) -> bytes:
+        """The whole room as bytes."""
+        ...
+
+
 class Store(abc.ABC):
     """Saved rooms and finished-match records, keyed by room code and record key."""
+
+    #: A store in this process's memory that keeps the live rooms (`hold`) rather than their
+    #: bytes: it cannot fail, so nothing needs encoding to be restored.
+    holds_live_rooms = False
+
+    def hold(self, code: str, seq: int, room: Encodable) -> None:
+        """Keep a live room as saved at `seq` (only a store that `holds_live_rooms`)."""
+        raise NotImplementedError(f"{type(self).__name__} saves bytes (save_room)")
 
     @abc.abstractmethod
     async def save_room(self, code: str, seq: int, state: bytes) -> None:
@@ -115,28 +136,43 @@ class Store(abc.ABC):
 class MemoryStore(Store):
     """Rooms and records in this process's memory: nothing to install, gone when it exits.
 
-    One instance may outlive a server (pass it to a second `run_server`) to resume rooms.
+    It holds the server's live rooms (`hold`), encoded only when loaded. One instance may
+    outlive a server (pass it to a second `run_server`) to resume its rooms. A subclass that
+    sets `holds_live_rooms = False` is given bytes through `save_room` instead.
     """
+
+    holds_live_rooms = True
 
     def __init__(self) -> None:
         self.rooms: dict[str, StoredRoom] = {}
+        self.held: dict[str, tuple[int, Encodable]] = {}
         self.records: dict[str, bytes] = {}
+
+    def hold(self, code: str, seq: int, room: Encodable) -> None:
+        """Keep a live room as saved at `seq`."""
+        self.held[code] = (seq, room)
+        self.rooms.pop(code, None)
 
     async def save_room(self, code: str, seq: int, state: bytes) -> None:
         """Save a room's state at `seq`."""
         self.rooms[code] = StoredRoom(seq, state)
+        self.held.pop(code, None)
 
     async def load_room(self, code: str) -> StoredRoom | None:
-        """The saved state of a room, or None."""
+        """The saved state of a room (a held room is encoded now), or None."""
+        held = self.held.get(code)
+        if held is not None:
+            return StoredRoom(held[0], held[1].to_bytes())
         return self.rooms.get(code)
 
     async def delete_room(self, code: str) -> None:
         """Forget a room."""
         self.rooms.pop(code, None)
+        self.held.pop(code, None)
 
     async def room_codes(self) -> list[str]:
         """The codes of every saved room."""
-        return list(self.rooms)
+        return [*self.held, *self.rooms]
 
     async def save_record(self, key: str, record: bytes) -> None:
         """Keep a finished match's record."""
