@@ -65,6 +65,7 @@ from server.cluster_scripts import (
     YIELD,
 )
 from server.redis_store import RedisStore, run_script
+from server.save_batch import SaveBatches
 from server.store import NO_VERSION, RoomChanged, SaveInDoubt, StoreUnavailable
 
 log = logging.getLogger("allfives.cluster")
@@ -178,6 +179,13 @@ class Cluster:
         self._listening: asyncio.Task[None] | None = None
         self._marks: dict[bytes, asyncio.Future[None]] = {}
         self._beats = 0
+        #: Room saves, many rooms to a call (group commit; `saves.calls`, `saves.saves`).
+        self.saves = SaveBatches(
+            self._run_saves,
+            [store.rooms_key, self._key("public")],
+            [_bytes(self.ttl), self.channel_head, self.id.encode(), _bytes(PRIORITY_MS),
+             name.encode()],
+        )  # fmt: skip
 
     # -- keys ------------------------------------------------------------------------------
 
@@ -211,8 +219,6 @@ class Cluster:
         )
         keys = [
             self.store.room_key(code),
-            self.store.rooms_key,
-            self._key("public"),
             self._key("followers", code),
             self._key("fences", code),
         ]
@@ -220,20 +226,15 @@ class Cluster:
         args = [
             _bytes(seq),
             state,
-            _bytes(self.ttl),
             code.encode(),
-            self.channel_head,
             head,
             summary,
             version.encode(),
             parent.encode(),
-            self.id.encode(),
-            _bytes(PRIORITY_MS),
-            self.name.encode(),
             _bytes(deadline),
         ]
         try:
-            stored = await self._run(f"save room {code}", "save", keys, args)
+            stored = await self.saves.save(keys, args)
         except StoreUnavailable as error:
             if error.in_doubt:
                 raise SaveInDoubt(code, seq, version, str(error)) from None
@@ -515,6 +516,12 @@ class Cluster:
             await self._run("end the lease", "leave", keys, [self.incarnation.encode()])
 
     # -- running scripts -------------------------------------------------------------------
+
+    async def _run_saves(self, keys: list[bytes], args: list[bytes]) -> list[int]:
+        """Run one call of the SAVE script (`server.save_batch`)."""
+        saves = (len(keys) - 2) // 3
+        answers: list[int] = await self._run(f"save {saves} room(s)", "save", keys, args)
+        return answers
 
     async def _run(self, what: str, name: str, keys: list[bytes], args: list[bytes]) -> Any:
         """Run one of the scripts (loading it first if Redis does not know it)."""

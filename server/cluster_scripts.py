@@ -15,10 +15,12 @@ local function alive(prefix, id)
 end
 """
 
-#: KEYS: room, room set, public, followers, fences. ARGV: seq, state, ttl, code, channel head,
-#: notice head, summary, version, parent, process id, priority ms, process name, deadline ms.
-#: Returns -1 when saved, else the stored seq, ABSENT (no such room), BUSY (another process has
-#: the next turn), FENCED or LATE (see `Cluster.save`).
+#: Saves of several rooms, each on its own (`server.save_batch`): one call, one answer each.
+#: KEYS: room set, public, then per save: room, followers, fences. ARGV: ttl, channel head,
+#: process id, priority ms, process name, then per save: seq, state, code, notice head, summary,
+#: version, parent, deadline ms. Returns a list with, per save, -1 when saved, else the stored
+#: seq, ABSENT (no such room), BUSY (another process has the next turn), FENCED or LATE (see
+#: `Cluster.save`).
 #: A process refused for another's change becomes the room's `next` writer for `priority` ms
 #: (unless one already is): the others are refused (BUSY) until it has saved, so no process is
 #: starved by one that keeps changing the room. `saved:<NAME>` holds the version process NAME
@@ -26,35 +28,45 @@ end
 SAVE = """
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-if now > tonumber(ARGV[13]) then return -5 end
-if redis.call('SISMEMBER', KEYS[5], ARGV[8]) == 1 then return -4 end
-local held = redis.call('HMGET', KEYS[1], 'seq', 'version', 'next', 'next_until')
-local waiting = held[3] and tonumber(held[4]) > now
-if held[1] then
-  if waiting and held[3] ~= ARGV[10] then return -3 end
-  if (held[2] or 'none') ~= ARGV[9] then
-    if not waiting then
-      redis.call('HSET', KEYS[1], 'next', ARGV[10], 'next_until', now + tonumber(ARGV[11]))
+local ttl, head, id, priority, name = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), ARGV[5]
+local function save(room, followers, fences, seq, state, code, notice, summary, version, parent,
+                    deadline)
+  if now > tonumber(deadline) then return -5 end
+  if redis.call('SISMEMBER', fences, version) == 1 then return -4 end
+  local held = redis.call('HMGET', room, 'seq', 'version', 'next', 'next_until')
+  local waiting = held[3] and tonumber(held[4]) > now
+  if held[1] then
+    if waiting and held[3] ~= id then return -3 end
+    if (held[2] or 'none') ~= parent then
+      if not waiting then
+        redis.call('HSET', room, 'next', id, 'next_until', now + priority)
+      end
+      return tonumber(held[1])
     end
-    return tonumber(held[1])
+  elseif parent ~= 'none' then
+    return -2
   end
-elseif ARGV[9] ~= 'none' then
-  return -2
+  if held[3] then redis.call('HDEL', room, 'next', 'next_until') end
+  redis.call('HSET', room, 'seq', seq, 'state', state, 'version', version, 'saved:' .. name, version)
+  redis.call('EXPIRE', room, ttl)
+  redis.call('SADD', KEYS[1], code)
+  if summary == '' then
+    redis.call('HDEL', KEYS[2], code)
+  else
+    redis.call('HSET', KEYS[2], code, summary)
+  end
+  for _, follower in ipairs(redis.call('SMEMBERS', followers)) do
+    if follower ~= name then redis.call('PUBLISH', head .. follower, notice .. state) end
+  end
+  return -1
 end
-if held[3] then redis.call('HDEL', KEYS[1], 'next', 'next_until') end
-redis.call('HSET', KEYS[1], 'seq', ARGV[1], 'state', ARGV[2], 'version', ARGV[8],
-  'saved:' .. ARGV[12], ARGV[8])
-redis.call('EXPIRE', KEYS[1], ARGV[3])
-redis.call('SADD', KEYS[2], ARGV[4])
-if ARGV[7] == '' then
-  redis.call('HDEL', KEYS[3], ARGV[4])
-else
-  redis.call('HSET', KEYS[3], ARGV[4], ARGV[7])
+local answers = {}
+for i = 0, (#KEYS - 2) / 3 - 1 do
+  local k, a = 2 + 3 * i, 5 + 8 * i
+  answers[i + 1] = save(KEYS[k + 1], KEYS[k + 2], KEYS[k + 3], ARGV[a + 1], ARGV[a + 2],
+    ARGV[a + 3], ARGV[a + 4], ARGV[a + 5], ARGV[a + 6], ARGV[a + 7], ARGV[a + 8])
 end
-for _, name in ipairs(redis.call('SMEMBERS', KEYS[4])) do
-  if name ~= ARGV[12] then redis.call('PUBLISH', ARGV[5] .. name, ARGV[6] .. ARGV[2]) end
-end
-return -1
+return answers
 """
 
 #: KEYS: room, fences. ARGV: process name, ttl, versions... Makes sure none of this process's

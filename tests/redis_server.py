@@ -10,11 +10,16 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Awaitable, Callable
 from importlib.util import find_spec
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
+
+from server.store import StoreUnavailable
+
+T = TypeVar("T")
 
 HOST = "127.0.0.1"
 
@@ -321,3 +326,15 @@ class _Pipe:
         self.close_soon()
         if self.other is not None and not self.other.held:
             self.other.close_soon()
+
+
+async def eventually(call: Callable[[], Awaitable[T]], timeout: float = 5.0) -> T:
+    """Retry a call until it stops raising StoreUnavailable; returns its result."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            return await call()
+        except StoreUnavailable:
+            if time.monotonic() > deadline:
+                raise
+            await asyncio.sleep(0.05)

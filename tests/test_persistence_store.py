@@ -7,12 +7,12 @@ import asyncio
 import os
 import signal
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from typing import TypeVar
 
 import asyncio_redis
 import pytest
-from redis_server import RedisServer
+from redis_server import RedisServer, eventually
 
 from server.redis_store import RedisStore, parse_url
 from server.serve import add_arguments, config_from
@@ -38,18 +38,6 @@ async def raw(server: RedisServer, db: int = 0) -> asyncio_redis.Connection:
     if db:
         await connection.select(db)
     return connection
-
-
-async def eventually(call: Callable[[], Awaitable[T]], timeout: float = 5.0) -> T:
-    """Retry a call until it stops raising StoreUnavailable; returns its result."""
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            return await call()
-        except StoreUnavailable:
-            if time.monotonic() > deadline:
-                raise
-            await asyncio.sleep(0.05)
 
 
 async def test_a_saved_room_loads_back_with_its_seq(store: RedisStore) -> None:
