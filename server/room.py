@@ -34,12 +34,13 @@ from typing import Any
 
 import msgspec
 
+from bridge import convert
 from engine import PASS, IllegalMove, Match, Move, RulesError, View
 from protocol import errors
 from protocol import messages as msg
 from protocol.rules import RoomRules
 from protocol.views import CHAT_HISTORY, BotLevel, ChatLine, Phase, SeatInfo
-from server import codes, commands, convert
+from server import codes, commands
 from server.room_state import (
     BotTurn,
     Caller,
