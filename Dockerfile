@@ -18,6 +18,7 @@ RUN uv sync --locked --no-dev --no-install-project
 COPY allfives/ allfives/
 COPY engine/ engine/
 COPY protocol/ protocol/
+COPY bridge/ bridge/
 COPY server/ server/
 COPY clients/ clients/
 RUN uv sync --locked --no-dev

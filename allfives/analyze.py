@@ -163,9 +163,9 @@ def review_record(
     Raises AnalysisError when the record is not well formed or not legal (a record from a server
     is checked like a file). `progress(done, total)` is called after each decision.
     """
+    from bridge.records import ReplayError, decisions_of
     from engine import RulesError
     from engine.analysis import analyse, deals_for, summarise
-    from server.records import ReplayError, decisions_of
 
     try:
         check_record(record)

@@ -10,9 +10,9 @@ import argparse
 import sys
 from pathlib import Path
 
+from bridge.records import ReplayError, match_of, record_of
 from engine import Match, RulesError
 from protocol.records import Record, RecordFormatError, decode_record, encode_record
-from server.records import ReplayError, match_of, record_of
 
 LEGAL, ILLEGAL, NOT_A_RECORD = 0, 1, 2
 

@@ -20,10 +20,10 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 from allfives.analyze import DEFAULT_BUDGET_MS, review_record
+from bridge.records import record_of
 from engine import Match, Rules
 from engine.bots import HardBot, make_bot
 from protocol.records import Record
-from server.records import record_of
 
 LEVELS = ("easy", "normal", "hard")
 

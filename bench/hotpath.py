@@ -28,9 +28,9 @@ if str(ROOT) not in sys.path:
 
 import msgspec  # noqa: E402
 
+from bridge import convert  # noqa: E402
 from protocol import messages as msg  # noqa: E402
 from protocol.rules import RoomRules  # noqa: E402
-from server import convert  # noqa: E402
 from server.feed import Feed  # noqa: E402
 from server.room import Caller, Room  # noqa: E402
 

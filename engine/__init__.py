@@ -1,19 +1,13 @@
 """The rules of All Fives, pure and synchronous (docs/rules.md), and the bots that play them."""
 
 from engine.events import Drew, Event, HandEnded, HandStarted, MatchEnded, Passed, Played
+from engine.hands import Deal, HandRecord, RecordedMove, check_deal
 from engine.layout import Layout, layout_from
-from engine.match import (
-    Deal,
-    HandRecord,
-    Match,
-    RecordedMove,
-    blocked_points,
-    check_deal,
-    domino_points,
-)
+from engine.match import Match
 from engine.moves import PASS, IllegalMove, Move
 from engine.replay import ReplayError, replay
 from engine.rules import Rules, RulesError, round5
+from engine.scoring import blocked_points, domino_points
 from engine.tiles import ALL_TILES, End, Tile, is_written_low_first, mask_of, pips_of, tiles_of
 from engine.view import View
 

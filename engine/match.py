@@ -1,75 +1,27 @@
-"""A match of All Fives: deals, turns, forced play, drawing, counting, hand and match end.
+"""A match of All Fives: turns, forced play, drawing, the end of a hand and of the match.
 
 `Match` is the whole state, pure and synchronous: `legal_moves()` for the seat to play,
 `apply(seat, move)` to play (draws and passes follow the rules and come back as events), and
 `view_for(seat)` for exactly what a seat may know. It encodes to bytes and back (`to_bytes`).
+
+Its parts live beside it: the deal and a hand's record in `engine.hands`, what may be played
+and why a move is refused in `engine.legality`, the counting at a hand's end in
+`engine.scoring`.
 """
 
 from __future__ import annotations
 
-import random
-from collections.abc import Sequence
-
 import msgspec
 
-from engine.events import (
-    Drew,
-    Event,
-    HandEnded,
-    HandStarted,
-    MatchEnded,
-    Passed,
-    Played,
-)
-from engine.layout import NOT_OPEN, Layout
-from engine.moves import LEAD_MOVES, PASS, PLAYS, IllegalMove, Move
-from engine.rules import Rules, round5
-from engine.tiles import (
-    ALL_TILES,
-    FULL_SET,
-    IS_DOUBLE,
-    SUIT,
-    TILE_COUNT,
-    End,
-    Tile,
-    mask_of,
-    pips_of,
-    tiles_of,
-)
+from engine.events import Drew, Event, HandEnded, HandStarted, MatchEnded, Passed, Played
+from engine.hands import NO_TILE, Deal, HandRecord, RecordedMove, check_deal, shuffled_deal
+from engine.layout import Layout
+from engine.legality import check_move, legal_moves
+from engine.moves import IllegalMove, Move
+from engine.rules import Rules
+from engine.scoring import all_pips, blocked_result, domino_result
+from engine.tiles import FULL_SET, IS_DOUBLE, TILE_COUNT, Tile, mask_of, pips_of, tiles_of
 from engine.view import View
-
-NO_TILE = -1
-
-
-class Deal(msgspec.Struct, frozen=True):
-    """The tiles of every seat, the boneyard in draw order, and who leads."""
-
-    hands: tuple[tuple[int, ...], ...]
-    boneyard: tuple[int, ...]
-    leader: int
-
-
-class RecordedMove(msgspec.Struct, array_like=True, frozen=True, gc=False):
-    """One turn as a record keeps it: a play (tile, end or None for the lead) or a pass (no tile).
-
-    `flipped`: a lead written low number first (5.1).
-    """
-
-    seat: int
-    tile: int
-    end: int
-    drew: int
-    total: int
-    points: int
-    flipped: bool = False
-
-
-class HandRecord(msgspec.Struct):
-    """One hand as dealt and played: enough to replay it."""
-
-    deal: Deal
-    moves: list[RecordedMove] = msgspec.field(default_factory=list)
-    result: HandEnded | None = None
 
 
 class Match(msgspec.Struct, kw_only=True):
@@ -241,29 +193,7 @@ class Match(msgspec.Struct, kw_only=True):
 
     def legal_moves(self) -> list[Move]:
         """Every legal move for the seat to play: plays with their ends, or the one pass."""
-        if self.over:
-            return []
-        if self.stuck:
-            return [PASS]
-        layout = self.layout
-        if layout.empty:
-            return [LEAD_MOVES[t] for t in tiles_of(self.hands[self.turn])]
-        candidates = (1 << self.forced) if self.forced >= 0 else self.hands[self.turn]
-        moves = []
-        opened = layout.open
-        for e in range(4):
-            n = opened[e]
-            if n < 0:
-                continue
-            fits = candidates & SUIT[n]
-            if not fits:
-                continue
-            row = PLAYS[e]
-            while fits:
-                low_bit = fits & -fits
-                moves.append(row[low_bit.bit_length() - 1])
-                fits ^= low_bit
-        return moves
+        return legal_moves(self)
 
     def view_for(self, seat: int | None) -> View:
         """What `seat` may know (None: a spectator, who sees no hand)."""
@@ -293,7 +223,7 @@ class Match(msgspec.Struct, kw_only=True):
 
     def apply(self, seat: int, move: Move) -> list[Event]:
         """Play a move for a seat; returns the events it caused, or raises IllegalMove."""
-        tile, end = self._check(seat, move)
+        tile, end = check_move(self, seat, move)
         events = self.events
         first_event = len(events)
         if tile == NO_TILE:
@@ -303,69 +233,6 @@ class Match(msgspec.Struct, kw_only=True):
         if self.events is not events:  # a new hand began: its history starts afresh
             return events[first_event:] + self.events
         return events[first_event:]
-
-    def _check(self, seat: int, move: Move) -> tuple[int, int]:
-        """Validate a move against the rules; returns the tile and the end it goes to."""
-        if self.over:
-            raise IllegalMove("match_over", "8.2", "the match is over")
-        if seat != self.turn:
-            raise IllegalMove(
-                "not_your_turn", "1.2", f"it is seat {self.turn}'s turn, not seat {seat}'s"
-            )
-        tile_or_none = move.tile
-        if tile_or_none is None:
-            if self.stuck:
-                return NO_TILE, NO_TILE
-            if self.forced >= 0:
-                raise IllegalMove(
-                    "must_play_drawn",
-                    "4.2",
-                    f"the drawn tile {ALL_TILES[self.forced]} must be played",
-                )
-            raise IllegalMove(
-                "must_play", "4.1", "a player who can play must play; passing is not allowed"
-            )
-        tile = int(tile_or_none)
-        if not 0 <= tile < TILE_COUNT:
-            raise IllegalMove("no_such_tile", "1.1", f"there is no tile {tile}")
-        if not self.hands[seat] >> tile & 1:
-            raise IllegalMove(
-                "tile_not_held", "4.1", f"seat {seat} does not hold {ALL_TILES[tile]}"
-            )
-        if self.stuck:
-            raise IllegalMove("must_pass", "4.3", "no tile can be played: the player must pass")
-        layout = self.layout
-        if not layout.lead:
-            if move.end is not None:
-                raise IllegalMove(
-                    "lead_has_no_end", "5.1", "the lead starts the line: it takes no end"
-                )
-            return tile, NO_TILE
-        if self.forced >= 0 and tile != self.forced:
-            raise IllegalMove(
-                "must_play_drawn", "4.2", f"the drawn tile {ALL_TILES[self.forced]} must be played"
-            )
-        if move.end is not None:
-            end = int(move.end)
-            if not 0 <= end < 4 or layout.open[end] == NOT_OPEN:
-                name = End(end).name.lower() if 0 <= end < 4 else str(end)
-                raise IllegalMove("end_not_open", "5.4", f"the {name} end is not open")
-            if not SUIT[layout.open[end]] >> tile & 1:
-                raise IllegalMove(
-                    "does_not_match",
-                    "5.2",
-                    f"{ALL_TILES[tile]} does not match the {End(end).name.lower()} end ({layout.open[end]})",
-                )
-            return tile, end
-        fits = layout.ends_for(tile)
-        if not fits:
-            raise IllegalMove("does_not_match", "5.2", f"{ALL_TILES[tile]} matches no open end")
-        if len(fits) == 1:
-            return tile, fits[0]
-        if layout.spinner_sides == [True, True] and fits == [End.WEST, End.EAST]:
-            return tile, End.EAST  # a lone lead double: both sides alike (5.6)
-        names = " or ".join(End(e).name.lower() for e in fits)
-        raise IllegalMove("end_required", "5.6", f"{ALL_TILES[tile]} fits {names}: name the end")
 
     def _play(self, seat: int, tile: int, end: int, flipped: bool = False) -> None:
         rules = self.rules
@@ -388,10 +255,10 @@ class Match(msgspec.Struct, kw_only=True):
             side = rules.side_of(seat)
             self.scores[side] += points
             if self.scores[side] >= rules.winning_score:
-                self._end_hand(HandEnded("won", seat, (0,) * rules.sides, self._all_pips()))
+                self._end_hand(HandEnded("won", seat, (0,) * rules.sides, all_pips(self.hands)))
                 return
         if not self.hands[seat]:
-            self._end_hand(self._count_domino(seat))
+            self._end_hand(domino_result(rules, self.hands, seat))
             return
         self._begin_turn((seat + 1) % rules.players)
 
@@ -403,7 +270,7 @@ class Match(msgspec.Struct, kw_only=True):
         self.passes += 1
         self.stuck = False
         if self.passes >= self.rules.players:
-            self._end_hand(self._count_blocked())
+            self._end_hand(blocked_result(self.rules, self.hands))
             return
         self._begin_turn((seat + 1) % self.rules.players)
 
@@ -438,17 +305,6 @@ class Match(msgspec.Struct, kw_only=True):
 
     # -- hands ------------------------------------------------------------------------------
 
-    def _all_pips(self) -> tuple[int, ...]:
-        return tuple(pips_of(h) for h in self.hands)
-
-    def _count_domino(self, seat: int) -> HandEnded:
-        pips = self._all_pips()
-        return HandEnded("domino", seat, domino_points(self.rules, seat, pips), pips)
-
-    def _count_blocked(self) -> HandEnded:
-        pips = self._all_pips()
-        return HandEnded("blocked", None, blocked_points(self.rules, pips), pips)
-
     def _end_hand(self, result: HandEnded) -> None:
         rules = self.rules
         for side, p in enumerate(result.points):
@@ -472,7 +328,11 @@ class Match(msgspec.Struct, kw_only=True):
         """Deal the next hand and give the lead to its leader (2, 3)."""
         rules = self.rules
         self.hand_number += 1
-        deal = self.pending_deals.pop(0) if self.pending_deals else self._shuffled_deal()
+        deal = (
+            self.pending_deals.pop(0)
+            if self.pending_deals
+            else shuffled_deal(rules, self.seed, self.hand_number, self.last_hand)
+        )
         check_deal(rules, deal)
         if previous is not None and previous.kind == "domino" and deal.leader != previous.by:
             raise IllegalMove(
@@ -493,90 +353,12 @@ class Match(msgspec.Struct, kw_only=True):
         self.stuck = False
         self.drew_this_turn = 0
 
-    def _shuffled_deal(self) -> Deal:
-        """A shuffled deal: from the seed and the hand number, or from secure randomness."""
-        rules = self.rules
-        rng: random.Random = (
-            random.SystemRandom()
-            if self.seed is None
-            else random.Random(f"allfives/{self.seed}/{self.hand_number}")
-        )
-        tiles = list(range(TILE_COUNT))
-        rng.shuffle(tiles)
-        k = rules.tiles_per_hand
-        hands = tuple(tuple(sorted(tiles[i * k : (i + 1) * k])) for i in range(rules.players))
-        boneyard = tuple(tiles[rules.players * k :])
-        random_leader = rng.randrange(rules.players)
-        last = self.last_hand
-        leader = (
-            last.by
-            if last is not None and last.kind == "domino" and last.by is not None
-            else random_leader
-        )
-        return Deal(hands, boneyard, leader)
-
     def __repr__(self) -> str:
         hands = " | ".join(" ".join(str(t) for t in self.hand_of(s)) for s in range(self.players))
         return (
             f"<Match hand {self.hand_number}, seat {self.turn} to play, scores {self.scores}, "
             f"layout {self.layout}, hands {hands}, boneyard {self.boneyard_left}>"
         )
-
-
-def domino_points(rules: Rules, seat: int, pips: Sequence[int]) -> tuple[int, ...]:
-    """End-of-hand points per side when `seat` went out, given every seat's pips (7.3, 7.4)."""
-    points = [0] * rules.sides
-    if rules.end_scoring == "penalty":
-        for s, p in enumerate(pips):
-            points[rules.side_of(s)] -= round5(p)
-    else:
-        mine = rules.side_of(seat)
-        left = sum(p for s, p in enumerate(pips) if rules.side_of(s) != mine)
-        points[mine] = round5(left)
-    return tuple(points)
-
-
-def blocked_points(rules: Rules, pips: Sequence[int]) -> tuple[int, ...]:
-    """End-of-hand points per side when nobody can play, given every seat's pips (7.3, 7.4)."""
-    points = [0] * rules.sides
-    if rules.end_scoring == "penalty":
-        for s, p in enumerate(pips):
-            points[rules.side_of(s)] -= round5(p)
-    elif rules.partnership:
-        team = [pips[0] + pips[2], pips[1] + pips[3]]
-        if team[0] != team[1]:
-            low = 0 if team[0] < team[1] else 1
-            points[low] = round5(team[1 - low])
-    else:
-        fewest = min(pips)
-        lows = [s for s, p in enumerate(pips) if p == fewest]
-        if len(lows) == 1:
-            points[lows[0]] = round5(sum(pips) - fewest)
-        elif len(lows) == 2 and rules.players == 3:
-            third = next(p for s, p in enumerate(pips) if s not in lows)
-            for s in lows:
-                points[s] = round5(third / 2)
-    return tuple(points)
-
-
-def check_deal(rules: Rules, deal: Deal) -> None:
-    """Raise IllegalMove unless a deal is the 28 tiles once each, in hands of the right size."""
-    if len(deal.hands) != rules.players:
-        raise IllegalMove(
-            "bad_deal", "2.2", f"a deal for {rules.players} players needs {rules.players} hands"
-        )
-    for seat, hand in enumerate(deal.hands):
-        if len(hand) != rules.tiles_per_hand:
-            raise IllegalMove(
-                "bad_deal",
-                "2.2",
-                f"seat {seat} was dealt {len(hand)} tiles, not {rules.tiles_per_hand}",
-            )
-    every = [t for hand in deal.hands for t in hand] + list(deal.boneyard)
-    if sorted(every) != list(range(TILE_COUNT)) or mask_of(every) != FULL_SET:
-        raise IllegalMove("bad_deal", "2.1", "a deal must hold each of the 28 tiles exactly once")
-    if not 0 <= deal.leader < rules.players:
-        raise IllegalMove("bad_deal", "3.1", f"there is no seat {deal.leader} to lead")
 
 
 _ENCODER = msgspec.msgpack.Encoder()

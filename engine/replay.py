@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from engine.match import Deal, Match
+from engine.hands import Deal
+from engine.match import Match
 from engine.moves import IllegalMove, Move
 from engine.rules import Rules
 

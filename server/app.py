@@ -222,7 +222,7 @@ class Server:
         self.driver.kick(live)
 
     async def _save_record(self, room: Room) -> None:
-        from server.records import record_of
+        from bridge.records import record_of
 
         match, names = room.finished_match()
         data = encode_record(record_of(match, names))

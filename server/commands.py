@@ -9,10 +9,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from bridge import convert
 from engine import PASS
 from protocol import errors
 from protocol import messages as msg
-from server import codes, convert
+from server import codes
 from server.room_state import Caller, Outcome, RoomError
 
 if TYPE_CHECKING:

@@ -11,8 +11,8 @@ from typing import Any
 
 import msgspec
 
+from bridge import convert
 from protocol import views as wire
-from server import convert
 from server.room import Room
 
 #: A receiver: a seat number, or SPECTATORS.

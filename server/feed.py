@@ -20,11 +20,12 @@ from typing import Any, NamedTuple
 
 import msgspec
 
+from bridge import convert
 from engine import parts
 from engine.parts import Own, Table
 from protocol import messages as msg
 from protocol import views as wire
-from server import convert, patches
+from server import patches
 from server.documents import SPECTATORS, Receiver, public_game, room_view
 from server.room import Room
 

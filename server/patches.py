@@ -16,13 +16,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from bridge import convert
 from engine import ALL_TILES, PASS, End, Move
 from engine.layout import NOT_OPEN
 from engine.moves import LEAD_MOVES, PLAYS
 from engine.parts import Own, Table
 from protocol import views as wire
 from protocol.views import CHAT_HISTORY
-from server import convert
 
 Operation = dict[str, Any]
 

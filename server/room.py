@@ -12,34 +12,27 @@ change through `server.feed.Feed`.
 Forced passes are applied here: whenever the seat to play can neither play nor draw (its only
 legal move is a pass), the room passes for it at once, in the same change as the move before.
 
-Presence across server processes: with several processes (`server.cluster`), `links` names the
-process each connected seat is connected through and `watchers` counts spectators per process,
-so the room's keeper can mark away the players of a process that died (`drop_links`). A single
-process passes no `process` (the id of the process a client is connected through) and leaves
-both empty.
-
-Turn clock: when the room has `turn_seconds`, each human turn has that long; at the limit a bot
-plays that turn. A seat whose player is away (disconnected) waits for `turn_seconds`, or for
-`away_seconds` when the room has no clock; after that a bot plays every turn of that seat until
-the player comes back.
+Who may take which seat, who is connected or away, spectators per server process and the host
+passing on are `server.presence`; the turn clock (a deadline per human turn, a stand-in bot for a player away
+or out of time) is `server.clock`. `process` arguments name the server process a client is
+connected through (none with a single process).
 """
 
 from __future__ import annotations
 
 import hmac
 import secrets
-import unicodedata
 from collections.abc import Collection
 from typing import Any
 
-import msgspec
-
+from bridge import convert
 from engine import PASS, IllegalMove, Match, Move, RulesError, View
 from protocol import errors
 from protocol import messages as msg
 from protocol.rules import RoomRules
 from protocol.views import CHAT_HISTORY, BotLevel, ChatLine, Phase, SeatInfo
-from server import codes, commands, convert
+from server import clock, codes, commands, presence
+from server.clock import DEFAULT_AWAY_SECONDS
 from server.room_state import (
     BotTurn,
     Caller,
@@ -47,12 +40,11 @@ from server.room_state import (
     RoomError,
     RoomState,
     SeatState,
+    decode_room,
+    encode_room,
     new_token,
     token_hash,
 )
-
-STAND_IN_LEVEL: BotLevel = "normal"
-DEFAULT_AWAY_SECONDS = 60.0
 
 
 class Room:
@@ -91,23 +83,14 @@ class Room:
     @classmethod
     def from_bytes(cls, data: bytes) -> Room:
         """A room exactly as stored by `to_bytes` (see `all_away` for a room loaded at start-up)."""
-        state = _STATE_DECODER.decode(data)
-        match = state.match
-        state.match = None
-        if isinstance(match, bytes):
-            match = Match.from_bytes(match)
-        return cls(state, match)
+        return cls(*decode_room(data))
 
     def to_bytes(self) -> bytes:
         """The whole room as bytes, hidden tiles included (for the store, never for a client).
 
         The match is encoded with the room in one pass, not as bytes of its own inside it.
         """
-        self.state.match = self.match
-        try:
-            return _STATE_ENCODER.encode(self.state)
-        finally:
-            self.state.match = None
+        return encode_room(self.state, self.match)
 
     # -- asking ----------------------------------------------------------------------------
 
@@ -151,7 +134,7 @@ class Room:
 
     def human_seats(self) -> list[int]:
         """Seats held by people."""
-        return [i for i, seat in enumerate(self.seats) if seat is not None and seat.kind == "human"]
+        return presence.human_seats(self.state)
 
     def is_empty(self) -> bool:
         """Whether nobody is connected: no seated player online and no spectator."""
@@ -192,13 +175,13 @@ class Room:
     ) -> tuple[int, str]:
         """Seat a person in a waiting room (a chosen seat, or the first free); returns seat and token."""
         self._require_phase("waiting", "join")
-        seat = self._free_seat(seat)
-        self._require_unique(name)
+        seat = presence.choose_seat(self.state, seat)
+        presence.require_unique(self.state, name)
         token = new_token()
         self.seats[seat] = SeatState(
             name=name, kind="human", token_hash=token_hash(token), connected=True
         )
-        self._link(seat, process)
+        presence.link(self.state, seat, process)
         if self.state.host is None or self.seats[self.state.host] is None:
             self.state.host = seat
         self._changed(now)
@@ -208,7 +191,7 @@ class Room:
         """Host: seat a bot in a waiting room; returns its seat."""
         self._require_host(by, "add bots")
         self._require_phase("waiting", "add bots")
-        seat = self._free_seat(seat)
+        seat = presence.choose_seat(self.state, seat)
         self.seats[seat] = SeatState(name=f"bot:{level}", kind="bot", level=level)
         self._changed(now)
         return seat
@@ -217,7 +200,7 @@ class Room:
         """Host: free a bot's seat in a waiting room."""
         self._require_host(by, "remove bots")
         self._require_phase("waiting", "remove bots")
-        self._check_seat_number(seat)
+        presence.check_seat_number(self.state, seat)
         held = self.seats[seat]
         if held is None or held.kind != "bot":
             raise RoomError(errors.INVALID, f"seat {seat} holds no bot")
@@ -226,62 +209,42 @@ class Room:
 
     def leave(self, seat: int, now: float = 0.0) -> None:
         """A player leaves: the seat is freed before and after a match, kept (away) during one."""
-        held = self.seats[seat]
-        if held is None:
+        if self.seats[seat] is None:
             return
-        self.state.links.pop(seat, None)
         if self.phase == "playing":
-            held.connected = False
-            held.away_since = now
-            self._pass_host()
+            presence.go_away(self.state, seat, now)
+            presence.pass_host(self.state)
             self._arm_clock(now)
         else:
-            self._free(seat)
+            presence.free(self.state, seat)
         self._changed(now)
 
     def remove_player(self, by: int | None, seat: int, now: float = 0.0) -> None:
         """Host: free another seat (a player's or a bot's) before the match starts."""
         self._require_host(by, "remove players")
         self._require_phase("waiting", "remove players")
-        self._check_seat_number(seat)
+        presence.check_seat_number(self.state, seat)
         if self.seats[seat] is None:
             raise RoomError(errors.INVALID, f"seat {seat} is free already")
         if seat == by:
             raise RoomError(errors.INVALID, "to give up your own seat, leave")
-        self._free(seat)
+        presence.free(self.state, seat)
         self._changed(now)
 
     def release_away(self, now: float, after: float) -> list[int]:
         """Players away `after` seconds: a waiting room frees their seats (returned), and in any
         phase a host that long away passes the host on."""
-        gone = []
-        for index, held in enumerate(self.seats):
-            since = held.away_since if held is not None and not held.connected else None
-            if since is not None and now - since >= after:
-                gone.append(index)
-        released = gone if self.phase == "waiting" else []
         host = self.state.host
-        for index in released:
-            self._free(index)
-        if host in gone and self.state.host == host:
-            self._pass_host()
+        released = presence.release_away(self.state, now, after, self.phase == "waiting")
         if released or self.state.host != host:
             self._changed(now)
         return released
 
     def connect(self, seat: int, now: float = 0.0, process: str = "") -> None:
         """The player of a seat is online (through server `process`); a stand-in bot stops playing."""
-        held = self.seats[seat]
-        if held is None or held.kind != "human":
-            return
-        if held.connected and not held.stand_in and self.state.links.get(seat, "") == process:
-            return
-        held.connected = True
-        held.stand_in = False
-        held.away_since = None
-        self._link(seat, process)
-        self._arm_clock(now)
-        self._changed(now)
+        if presence.connect(self.state, seat, process):
+            self._arm_clock(now)
+            self._changed(now)
 
     def disconnect(self, seat: int, now: float = 0.0, process: str = "") -> None:
         """The player of a seat went offline; the seat stays theirs.
@@ -289,70 +252,30 @@ class Room:
         With `process`, only if the seat is still connected through that process (not resumed on
         another one since).
         """
-        held = self.seats[seat]
-        if held is None or held.kind != "human" or not held.connected:
-            return
-        if self.state.links.get(seat, "") != process:
-            return
-        held.connected = False
-        held.away_since = now
-        self.state.links.pop(seat, None)
-        self._arm_clock(now)
-        self._changed(now)
+        if presence.disconnect(self.state, seat, now, process):
+            self._arm_clock(now)
+            self._changed(now)
 
     def all_away(self, now: float = 0.0) -> bool:
         """Mark every player away and no one watching (a server starting up); True if that changed."""
-        state = self.state
-        online = [seat for seat in state.seats if seat is not None and seat.connected]
-        if not online and not state.spectators:
+        if not presence.all_away(self.state, now):
             return False
-        for seat in online:
-            seat.connected = False
-            seat.away_since = now
-        state.spectators = 0
-        state.links = {}
-        state.watchers = {}
         self._arm_clock(now)
         self._changed(now)
         return True
 
     def watch(self, delta: int, now: float = 0.0, process: str = "") -> None:
         """A spectator came (+1) or went (-1) (through server `process`)."""
-        state = self.state
-        state.spectators = max(0, state.spectators + delta)
-        if process:
-            count = max(0, state.watchers.get(process, 0) + delta)
-            if count:
-                state.watchers[process] = count
-            else:
-                state.watchers.pop(process, None)
+        presence.watch(self.state, delta, process)
         self._changed(now)
 
     def drop_links(self, dead: Collection[str], now: float = 0.0) -> bool:
         """Mark away the players, and forget the spectators, of the server processes in `dead`.
 
-        A connected seat with no link counts as linked to a dead process too (several processes
-        always link seats), and spectators are those `watchers` counts. True if that changed
-        anything (then it is a change, with a new seq).
+        True if that changed anything (then it is a change, with a new seq); see
+        `server.presence.drop_links`.
         """
-        state = self.state
-        changed = False
-        for index, held in enumerate(state.seats):
-            if held is None or held.kind != "human" or not held.connected:
-                continue
-            link = state.links.get(index)
-            if link is None or link in dead:
-                held.connected = False
-                held.away_since = now
-                state.links.pop(index, None)
-                changed = True
-        watchers = {
-            process: count for process, count in state.watchers.items() if process not in dead
-        }
-        spectators = sum(watchers.values())
-        if watchers != state.watchers or spectators != state.spectators:
-            state.watchers, state.spectators = watchers, spectators
-            changed = True
+        changed = presence.drop_links(self.state, dead, now)
         if changed:
             self._arm_clock(now)
             self._changed(now)
@@ -401,17 +324,7 @@ class Room:
 
     def bot_level_due(self, now: float) -> BotLevel | None:
         """The level of the bot that must move now, if one must (see `bot_turn`)."""
-        match = self.match
-        if self.phase != "playing" or match is None or match.over:
-            return None
-        held = self.seats[match.turn]
-        if held is None:
-            return None
-        if held.kind == "bot":
-            return held.level or STAND_IN_LEVEL
-        if held.stand_in or self._overdue(now):
-            return STAND_IN_LEVEL
-        return None
+        return clock.level_due(self.state, self.match, now)
 
     def bot_turn(self, now: float) -> BotTurn | None:
         """The bot move due now, if any: a bot's turn, or a human's whose time is up or who is away."""
@@ -464,35 +377,9 @@ class Room:
         """When the current human turn runs out (wall-clock seconds), if it can."""
         return self.state.deadline
 
-    def _overdue(self, now: float) -> bool:
-        state = self.state
-        return (
-            state.deadline is not None
-            and state.deadline_move == state.moves
-            and now >= state.deadline
-        )
-
     def _arm_clock(self, now: float) -> None:
         """Set or clear the current turn's deadline after a move or a seat's coming and going."""
-        state = self.state
-        match = self.match
-        if self.phase != "playing" or match is None or match.over:
-            state.deadline, state.deadline_move = None, -1
-            return
-        held = self.seats[match.turn]
-        if held is None or held.kind == "bot" or held.stand_in:
-            state.deadline, state.deadline_move = None, -1
-            return
-        limit = self.rules.turn_seconds
-        same_turn = state.deadline_move == state.moves and state.deadline is not None
-        if limit is not None:
-            if not same_turn:
-                state.deadline, state.deadline_move = now + limit, state.moves
-        elif not held.connected:
-            if not same_turn:
-                state.deadline, state.deadline_move = now + self.away_seconds, state.moves
-        else:
-            state.deadline, state.deadline_move = None, -1
+        clock.arm(self.state, self.match, self.away_seconds, now)
 
     # -- the dispatcher --------------------------------------------------------------------
 
@@ -501,13 +388,6 @@ class Room:
         return commands.handle(self, caller, message, now)
 
     # -- checks and bookkeeping ------------------------------------------------------------
-
-    def _link(self, seat: int, process: str) -> None:
-        """Note the process a seat is connected through (nothing for a single process)."""
-        if process:
-            self.state.links[seat] = process
-        else:
-            self.state.links.pop(seat, None)
 
     def _changed(self, now: float) -> None:
         self.state.seq += 1
@@ -532,59 +412,6 @@ class Room:
         self._arm_clock(now)
         return events
 
-    def _next_host(self) -> int | None:
-        """The player after the host in seat order: the first one connected, else the first."""
-        host = self.state.host if self.state.host is not None else -1
-        humans = sorted(self.human_seats(), key=lambda s: (s <= host, s))
-        online = [s for s in humans if (held := self.seats[s]) is not None and held.connected]
-        choices = online or humans
-        return choices[0] if choices else None
-
-    def _host_here(self) -> bool:
-        """Whether the host's seat is held by a connected player."""
-        host = self.state.host
-        held = self.seats[host] if host is not None else None
-        return held is not None and held.kind == "human" and held.connected
-
-    def _pass_host(self) -> None:
-        """The host is gone: the next connected player becomes host (if one is connected)."""
-        if self._host_here():
-            return
-        following = self._next_host()
-        if following is not None and (held := self.seats[following]) and held.connected:
-            self.state.host = following
-
-    def _free(self, seat: int) -> None:
-        """Empty a seat; if it was the host's, the host passes on."""
-        self.seats[seat] = None
-        self.state.links.pop(seat, None)
-        if self.state.host == seat:
-            self.state.host = self._next_host()
-
-    def _require_unique(self, name: str) -> None:
-        """RoomError `invalid` if a player at the table already goes by this name."""
-        wanted = _name_key(name)
-        if any(held is not None and _name_key(held.name) == wanted for held in self.seats):
-            raise RoomError(errors.INVALID, f"name: someone at this table is {name!r} already")
-
-    def _free_seat(self, seat: int | None) -> int:
-        if seat is None:
-            free = self.free_seats()
-            if not free:
-                raise RoomError(errors.ROOM_FULL, f"room {self.code} has no free seat")
-            return free[0]
-        self._check_seat_number(seat)
-        if self.seats[seat] is not None:
-            raise RoomError(errors.ROOM_FULL, f"seat {seat} of room {self.code} is taken")
-        return seat
-
-    def _check_seat_number(self, seat: int) -> None:
-        if not 0 <= seat < self.rules.players:
-            raise RoomError(
-                errors.INVALID,
-                f"seat: room {self.code} has seats 0 to {self.rules.players - 1}, not {seat}",
-            )
-
     def _require_phase(self, phase: Phase, doing: str) -> None:
         if self.phase != phase:
             raise RoomError(
@@ -602,14 +429,6 @@ class Room:
             raise RoomError(errors.WRONG_PHASE, f"no match in progress (the room is {self.phase})")
         return self.match
 
-
-def _name_key(name: str) -> str:
-    """Names that look alike compare equal: compatibility forms folded, case and spaces ignored."""
-    return "".join(unicodedata.normalize("NFKC", name).casefold().split())
-
-
-_STATE_ENCODER = msgspec.msgpack.Encoder()
-_STATE_DECODER = msgspec.msgpack.Decoder(RoomState)
 
 __all__ = [
     "BotTurn",

@@ -2,7 +2,8 @@
 
 `RoomState` is everything stored for a room (the match with its hidden tiles included), `SeatState`
 one seat, `Caller` who sent a command and `Outcome` what the command did. A refused command raises
-`RoomError`. Seat tokens are secret: only their hash (`token_hash`) is kept.
+`RoomError`. Seat tokens are secret: only their hash (`token_hash`) is kept. `encode_room` and
+`decode_room` are the stored bytes.
 """
 
 from __future__ import annotations
@@ -111,6 +112,29 @@ class BotTurn:
     level: BotLevel
     view: View
     move_number: int
+
+
+def encode_room(state: RoomState, match: Match | None) -> bytes:
+    """A room's state and its match as stored, in one pass (the match is not bytes of its own)."""
+    state.match = match
+    try:
+        return _STATE_ENCODER.encode(state)
+    finally:
+        state.match = None
+
+
+def decode_room(data: bytes) -> tuple[RoomState, Match | None]:
+    """A room's state and its match, as `encode_room` stored them (or as bytes, stored before)."""
+    state = _STATE_DECODER.decode(data)
+    match = state.match
+    state.match = None
+    if isinstance(match, bytes):
+        match = Match.from_bytes(match)
+    return state, match
+
+
+_STATE_ENCODER = msgspec.msgpack.Encoder()
+_STATE_DECODER = msgspec.msgpack.Decoder(RoomState)
 
 
 def new_token() -> str:

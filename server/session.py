@@ -16,10 +16,11 @@ from typing import TYPE_CHECKING, Any
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 
+from bridge import convert
 from engine import Move
 from protocol import errors
 from protocol import messages as msg
-from server import codes, convert
+from server import codes
 from server.connection import CLOSE_POLICY, CLOSE_REMOVED, CLOSE_SEAT_RESUMED, Connection
 from server.http import client_address
 from server.live import LiveRoom
@@ -338,7 +339,7 @@ def _current(connection: Connection) -> LiveRoom:
 
 
 def _send_record(live: LiveRoom, connection: Connection, message: msg.GetRecord) -> None:
-    from server.records import record_of
+    from bridge.records import record_of
 
     match, names = live.room.finished_match()
     connection.send_message(msg.RecordReply(record=record_of(match, names), id=message.id))

@@ -13,6 +13,7 @@ from engine_helpers import paper_view
 
 from allfives.analyze import review_record
 from allfives.cli import main
+from bridge.records import match_of, record_of
 from clients.cli import review as review_module
 from clients.cli.connection import Connection
 from clients.cli.state import TableState
@@ -24,7 +25,6 @@ from protocol import messages as msg
 from protocol.records import Record, decode_record, encode_record
 from protocol.rules import RoomRules
 from server.app import Config, run_server
-from server.records import match_of, record_of
 
 LOW_BUDGET_MS = 10.0  # 50 deals a decision: enough to rank what these tests compare
 

@@ -26,12 +26,12 @@ from redis_server import RedisServer
 from server_helpers import Client
 from websockets.asyncio.client import connect
 
+from bridge.records import match_of
 from protocol import messages as msg
 from protocol.patch import ClientState, to_builtins
 from protocol.records import Record, decode_record
 from protocol.views import AnyEvent, ChatLine, Passed, Played
 from server.app import Config, Server, run_server
-from server.records import match_of
 from server.redis_store import RedisStore
 from server.room import Room
 from server.store import MemoryStore

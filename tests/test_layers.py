@@ -1,8 +1,11 @@
-"""The layers keep their one-way imports: clients -> protocol <- server -> engine.
+"""The layers keep their one-way imports: clients -> protocol <- bridge -> engine, server -> bridge.
 
-engine/ and protocol/ import nothing of the project's other layers; clients import protocol,
-and more only where they run it inside themselves (a server for `play` and `host`, the analysis
-for `/review`); server never imports a client. Read from the source with `ast`, so an import inside a function counts too.
+engine/ and protocol/ import nothing of the project's other layers; bridge/ (engine values as
+wire and record values) imports only those two; the server imports engine, protocol and bridge,
+never a client; clients import protocol, and more only where they run it inside themselves (a
+server for `play` and `host`, the analysis for `/review`). The offline commands `allfives replay`
+and `allfives analyze` reach nothing of the server. Read from the source with `ast`, so an import
+inside a function counts too.
 """
 
 from __future__ import annotations
@@ -13,15 +16,16 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-LAYERS = ("engine", "protocol", "server", "clients", "allfives")
+LAYERS = ("engine", "protocol", "bridge", "server", "clients", "allfives")
 
 #: What each layer may import of the others.
 ALLOWED: dict[str, set[str]] = {
     "engine": set(),
     "protocol": set(),
-    "server": {"engine", "protocol"},
+    "bridge": {"engine", "protocol"},
+    "server": {"engine", "protocol", "bridge"},
     "clients": {"protocol"},
-    "allfives": {"engine", "protocol", "server", "clients"},
+    "allfives": {"engine", "protocol", "bridge", "server", "clients"},
 }
 #: Client modules that run more of the project in the client's own process: a server in the
 #: embedded modes (`play`, `host`), the hard bot's analysis for `/review` (it runs where the
@@ -33,18 +37,45 @@ IN_PROCESS: dict[str, set[str]] = {
 }
 
 
-def project_imports(path: Path) -> set[str]:
-    """The project's layers a module imports, anywhere in it."""
+def imported_names(path: Path) -> set[str]:
+    """Every module name a module imports, anywhere in it (`from a import b` gives a and a.b)."""
     found: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
         if isinstance(node, ast.Import):
-            names = [alias.name for alias in node.names]
+            found |= {alias.name for alias in node.names}
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            names = [node.module]
-        else:
-            continue
-        found |= {name.split(".")[0] for name in names} & set(LAYERS)
+            found.add(node.module)
+            found |= {f"{node.module}.{alias.name}" for alias in node.names}
     return found
+
+
+def project_imports(path: Path) -> set[str]:
+    """The project's layers a module imports, anywhere in it."""
+    return {name.split(".")[0] for name in imported_names(path)} & set(LAYERS)
+
+
+def module_file(name: str, root: Path = ROOT) -> Path | None:
+    """The source file of a module of the project, or None (not the project's, or not a module)."""
+    base = root.joinpath(*name.split("."))
+    for path in (base.with_suffix(".py"), base / "__init__.py"):
+        if path.is_file():
+            return path
+    return None
+
+
+def reachable(start: str, root: Path = ROOT) -> set[str]:
+    """The project's modules that importing `start` and running it may load, its packages too."""
+    seen: set[str] = set()
+    todo = [start]
+    while todo:
+        name = todo.pop()
+        parts = name.split(".")
+        for module in (".".join(parts[:n]) for n in range(1, len(parts) + 1)):
+            if module in seen or (path := module_file(module, root)) is None:
+                continue
+            seen.add(module)
+            todo.extend(imported_names(path))
+    return seen
 
 
 def modules() -> list[Path]:
@@ -65,3 +96,24 @@ def test_the_check_sees_an_import_inside_a_function(tmp_path: Path) -> None:
     module = tmp_path / "m.py"
     module.write_text("def f():\n    from server.app import Config\n    import engine.bots\n")
     assert project_imports(module) == {"server", "engine"}
+
+
+@pytest.mark.parametrize("command", ["allfives.replay", "allfives.analyze"])
+def test_the_offline_commands_load_nothing_of_the_server(command: str) -> None:
+    loaded = reachable(command)
+    assert "bridge.records" in loaded
+    server = sorted(m for m in loaded if m == "server" or m.startswith("server."))
+    assert not server, f"{command} reaches {server}"
+
+
+def test_the_reach_follows_a_chain_of_imports(tmp_path: Path) -> None:
+    for name, text in {
+        "a/__init__.py": "",
+        "a/top.py": "from a import middle\n",
+        "a/middle.py": "def f():\n    import server.room\n",
+        "server/__init__.py": "",
+        "server/room.py": "",
+    }.items():
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_text(text)
+    assert reachable("a.top", tmp_path) == {"a", "a.top", "a.middle", "server", "server.room"}

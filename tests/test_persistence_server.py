@@ -30,13 +30,13 @@ from server_helpers import play_out, play_out_one, seat_players, until_someone_t
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
+from bridge.records import match_of
 from protocol import messages as msg
 from protocol.patch import ClientState
 from protocol.records import Record
 from protocol.views import HandEnded, HandStarted, Passed, Played
 from server import app
 from server.app import Config, run_server
-from server.records import match_of
 from server.redis_store import RedisStore
 from server.room import Room
 from server.store import MemoryStore, StoreUnavailable

@@ -15,10 +15,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from allfives.cli import main
+from bridge.records import match_of, record_of
 from engine import Match, Rules
 from engine.rules import EndScoring
 from protocol.records import decode_record, encode_record
-from server.records import match_of, record_of
 
 
 def finished_match(rules: Rules, seed: int) -> Match:

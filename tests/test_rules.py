@@ -26,6 +26,7 @@ from engine import (
     layout_from,
     round5,
 )
+from engine.scoring import blocked_result
 
 # -- 1. Equipment and players ---------------------------------------------------------------
 
@@ -462,7 +463,7 @@ def test_a_shared_win_when_the_three_player_split_takes_two_to_the_target() -> N
     match = Match.new(rules, seed=2)
     match.scores = [195, 195, 100]
     match.hands = [tiles_mask("3-0"), tiles_mask("2-1"), tiles_mask("6-5 2-0")]
-    match._end_hand(match._count_blocked())
+    match._end_hand(blocked_result(rules, match.hands))
     assert match.over and match.winner == (0, 1)
 
 

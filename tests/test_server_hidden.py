@@ -14,13 +14,13 @@ import re
 import pytest
 from server_helpers import Client, caught_up, fast_config, play_out, seat_players
 
+from bridge.records import record_of, rules_from_wire
 from engine import PASS, Deal, End, Match, Move, Played, Rules, Tile
 from protocol import messages as msg
 from protocol.patch import events_of
 from protocol.records import decode_record, encode_record
 from protocol.tiles import normalize_tile
 from server.app import run_server
-from server.records import record_of, rules_from_wire
 
 TILE_TEXT = re.compile(r'"([0-6]-[0-6])"')
 

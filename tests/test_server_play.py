@@ -22,9 +22,9 @@ from server_helpers import (
     until_someone_to_play,
 )
 
+from bridge.records import match_of
 from protocol import messages as msg
 from server.app import Server, run_server
-from server.records import match_of
 
 
 @pytest.fixture

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import random
 
 import msgspec
@@ -166,3 +167,43 @@ def test_a_stale_bot_move_is_dropped() -> None:
     assert turn is not None
     room.bot_play(turn, turn.view.legal[0], now=0.0)
     assert room.bot_play(turn, Move(), now=0.0) is None
+
+
+#: A 2-player room as an earlier version stored it: Ann (seat 0) away since 110.0 after three
+#: moves of hand 1, the easy bot (seat 1) to play, a 30-second turn clock.
+STORED_ROOM = base64.b64decode(
+    "3gAUpGNvZGWkQUJDRKVydWxlc4mncGxheWVycwKldGVhbXPCqWhhbmRfc2l6ZaRmaXZlpnRhcmdldMCrZW5kX3Njb3Jp"
+    "bmepb3Bwb25lbnRzp3Jlc2VydmUArHR1cm5fc2Vjb25kcx6mcHVibGljw65zcGVjdGF0b3JfY2hhdMClc2VhdHOSh6Ru"
+    "YW1lo0FubqRraW5kpWh1bWFupWxldmVswKp0b2tlbl9oYXNo2UBlMDI1YTg4YTYxNmIwZDg0OWIxMTQ3OWRjN2M2MzU3"
+    "NmZlM2JjMjUxZjMzOTFiZjM5MjczMDRjM2JiYTVjNmQ1qWNvbm5lY3RlZMKoc3RhbmRfaW7CqmF3YXlfc2luY2XLQFuA"
+    "AAAAAACHpG5hbWWoYm90OmVhc3mka2luZKNib3SlbGV2ZWykZWFzeap0b2tlbl9oYXNowKljb25uZWN0ZWTCqHN0YW5k"
+    "X2luwqphd2F5X3NpbmNlwKRob3N0AKVwaGFzZadwbGF5aW5no3NlcQekY2hhdJClbWF0Y2jeABSlcnVsZXOGp3BsYXll"
+    "cnMCpXRlYW1zwqloYW5kX3NpemWkZml2ZaZ0YXJnZXTAq2VuZF9zY29yaW5nqW9wcG9uZW50c6dyZXNlcnZlAKRzZWVk"
+    "C6toYW5kX251bWJlcgGmbGVhZGVyAKVoYW5kc5LOAIYAAM4EUQLMqGJvbmV5YXJk3AASEAMaBgoTDw0ABQsEFRgBGwgM"
+    "pWRyYXduBaZsYXlvdXSIpGxlYWSSBASkb3BlbpQABgQEpndlaWdodJQABgAAp3NwaW5uZXIEq3NwaW5uZXJfZW5k/61z"
+    "cGlubmVyX3NpZGVzksLCpmNoYWluc5SRkgQAkZIEBpCQqHBsYXlhYmxlzg/o/EukdHVybgGmcGFzc2VzAKZmb3JjZWT/"
+    "pXN0dWNrwqZzY29yZXOSAACkb3ZlcsKmd2lubmVywKZldmVudHOVg6R0eXBlrGhhbmRfc3RhcnRlZKZudW1iZXIBpmxl"
+    "YWRlcgCHpHR5cGWmcGxheWVkpHNlYXQApHRpbGUOo2VuZMCldG90YWwIpnBvaW50cwCnZmxpcHBlZMKEpHR5cGWkZHJl"
+    "d6RzZWF0AaVjb3VudAWkb3BlbpEEh6R0eXBlpnBsYXllZKRzZWF0AaR0aWxlCqNlbmQApXRvdGFsCKZwb2ludHMAp2Zs"
+    "aXBwZWTCh6R0eXBlpnBsYXllZKRzZWF0AKR0aWxlGaNlbmQBpXRvdGFsBqZwb2ludHMAp2ZsaXBwZWTCpnJlY29yZJGD"
+    "pGRlYWyDpWhhbmRzkpUOERIXGZUCBwkUFqhib25leWFyZNwAEhADGgYKEw8NAAULBBUYARsIDKZsZWFkZXIApW1vdmVz"
+    "k5cADv8ACADClwEKAAUIAMKXABkBAAYAwqZyZXN1bHTAqWxhc3RfaGFuZMCtcGVuZGluZ19kZWFsc5CuZHJld190aGlz"
+    "X3R1cm4AqGZpbmlzaGVkwK5maW5pc2hlZF9uYW1lc5CnbWF0Y2hlcwGlbW92ZXMEqGRlYWRsaW5lwK1kZWFkbGluZV9t"
+    "b3Zl/6pzcGVjdGF0b3JzAKVvd25lcqCrZW1wdHlfc2luY2XLQFuAAAAAAAClbGlua3OAqHdhdGNoZXJzgKZpbnZpdGXA"
+)
+
+
+def test_a_room_stored_by_an_earlier_version_loads_unchanged_and_plays_on() -> None:
+    room = Room.from_bytes(STORED_ROOM)
+    assert room.to_bytes() == STORED_ROOM
+    assert room.names() == ["Ann", "bot:easy"] and room.phase == "playing" and room.seq == 7
+    ann = room.seats[0]
+    assert ann is not None and not ann.connected and ann.away_since == 110.0
+    match = room.match
+    assert match is not None and match.hand_number == 1 and match.turn == 1
+    assert [h.bit_count() for h in match.hands] == [3, 9] and match.total() == 6
+    assert len(match.record[0].moves) == 3 and room.rules.turn_seconds == 30
+    turn = room.bot_turn(now=111.0)
+    assert turn is not None and turn.seat == 1 and turn.level == "easy"
+    events = room.bot_play(turn, match.legal_moves()[0], now=111.0)
+    assert events and room.seq == 8 and room.deadline == 141.0

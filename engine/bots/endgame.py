@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 
 from engine.bots.sim import SUITX, Position
-from engine.match import blocked_points, domino_points
+from engine.scoring import blocked_points, domino_points
 from engine.tiles import HIGH, LOW, PIPS, SUIT, pips_of
 
 Value = Callable[[list[int], bool], float]

@@ -11,8 +11,9 @@ import random
 from collections.abc import Sequence
 
 from engine.layout import Layout
-from engine.match import Match, blocked_points, domino_points
+from engine.match import Match
 from engine.rules import Rules
+from engine.scoring import blocked_points, domino_points
 from engine.tiles import HIGH, LOW, SUIT, pips_of
 
 #: SUITX[n] is SUIT[n], and SUITX[-1] is 0: the tiles a closed end (-1) takes.

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from bridge.records import rules_from_wire
 from engine import ALL_TILES, End, Move, Rules, View
 from engine import events as engine_events
 from protocol import views as wire
 from protocol.rules import RoomRules
 from protocol.tiles import END_NAMES, EndName
-from server.records import rules_from_wire
 
 END_BY_NAME = {name: End(index) for index, name in enumerate(END_NAMES)}
 
