@@ -367,9 +367,7 @@ async def test_when_redis_comes_back_empty_the_servers_write_their_rooms_back(
         # has seen its connections drop and opened new ones.
         await wait_until(
             lambda: all(
-                s.store.connected and s.cluster.subscribed and not set(links(s)) & set(before)
-                for s, before in zip((a, b), held_before, strict=True)
-                if isinstance(s.store, RedisStore) and s.cluster is not None
+                back_on_redis(s, before) for s, before in zip((a, b), held_before, strict=True)
             )
         )
         await play([ann, bob], rng, finished([ann, bob]))
@@ -389,6 +387,13 @@ def links(server: Server) -> tuple[object, object]:
     """The connections to Redis a server holds now: its store's and its room notices'."""
     assert isinstance(server.store, RedisStore) and server.cluster is not None
     return server.store._connection, server.cluster._subscriber
+
+
+def back_on_redis(server: Server, before: tuple[object, object]) -> bool:
+    """Whether a server is connected and subscribed again, through new connections."""
+    assert isinstance(server.store, RedisStore) and server.cluster is not None
+    new = all(now is not then for now, then in zip(links(server), before, strict=True))
+    return new and server.store.connected and server.cluster.subscribed
 
 
 async def members(redis: RedisServer, key: str) -> set[str]:
