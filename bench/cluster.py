@@ -31,17 +31,8 @@ import time
 from pathlib import Path
 
 # bench/ is first on sys.path when this file runs as a script.
-from load import (
-    Player,
-    Stats,
-    Table,
-    close_tables,
-    cpu_seconds,
-    percentile,
-    play,
-    report,
-    start_process,
-)
+from load_clients import Player, Stats, Table, close_tables, play
+from measure import cpu_seconds, percentile, report, start_process
 from persistence import start_redis
 from websockets.asyncio.client import connect
 

@@ -20,252 +20,27 @@ Usage: uv run python bench/load.py [--rooms 1000] [--seconds 20] [--full-rooms 4
 receivers a move must reach); no ceiling or ratio is measured then.
 Each figure is printed as `name: value` (targets: `pace p99 ms` < 50 with 1,000 rooms;
 `ratio` of full-speed messages to the bare ceiling >= 0.5).
+
+This file holds the runs and their report; the scripted players are in bench/load_clients.py,
+the bare ceiling in bench/load_ceiling.py, process CPU/memory and `report` in bench/measure.py.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
-import gc
 import json
 import os
-import random
 import statistics
 import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
-# Run as a script, this file's folder comes first on sys.path and would hide nothing we need,
-# but the project root must be importable for the bare server mode.
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-import msgspec  # noqa: E402
-from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
-from websockets.exceptions import ConnectionClosed  # noqa: E402
-
-decode = msgspec.json.decode
-
-PLAY_SIZE = len('{"type":"play","tile":"5-3","end":"east"}')
-
-
-# -- a small JSON Patch applier (add, remove, replace: what the server sends) -----------------
-
-
-def apply_patch(document: dict[str, Any], operations: list[dict[str, Any]]) -> None:
-    """Apply RFC 6902 add/remove/replace operations in place."""
-    for operation in operations:
-        path = operation["path"]
-        if path == "":
-            document.clear()
-            document.update(operation["value"])
-            continue
-        tokens = [t.replace("~1", "/").replace("~0", "~") for t in path[1:].split("/")]
-        parent: Any = document
-        for token in tokens[:-1]:
-            parent = parent[int(token)] if isinstance(parent, list) else parent[token]
-        last = tokens[-1]
-        op = operation["op"]
-        if isinstance(parent, list):
-            index = len(parent) if last == "-" else int(last)
-            if op == "add":
-                parent.insert(index, operation["value"])
-            elif op == "remove":
-                del parent[index]
-            else:
-                parent[index] = operation["value"]
-        elif op == "remove":
-            del parent[last]
-        else:
-            parent[last] = operation["value"]
-
-
-# -- scripted players ----------------------------------------------------------------------------
-
-
-class Player:
-    """One connection that follows its document and reports patch arrivals to its table."""
-
-    def __init__(self, socket: ClientConnection, table: Table) -> None:
-        self.socket = socket
-        self.table = table
-        self.document: dict[str, Any] = {}
-        self.seq = -1
-        self.replies: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
-
-    async def read(self) -> None:
-        """Apply snapshots and patches; hand other messages to whoever waits for a reply."""
-        stats = self.table.stats
-        receive = self.socket.recv
-        while True:
-            try:
-                frame = await receive(decode=False)
-            except ConnectionClosed:
-                return
-            message = decode(frame)
-            kind = message["type"]
-            if kind == "patch":
-                apply_patch(self.document, message["ops"])
-                self.seq = message["seq"]
-                stats.patch_bytes += len(frame)
-                stats.patches += 1
-                self.table.arrived(self.seq)
-            elif kind == "snapshot":
-                self.document, self.seq = message["state"], message["seq"]
-                self.table.arrived(self.seq)
-            else:
-                await self.replies.put(message)
-
-    async def request(self, message: dict[str, Any]) -> dict[str, Any]:
-        """Send a command and wait for its reply."""
-        await self.socket.send(json.dumps(message))
-        reply = await self.replies.get()
-        if reply["type"] == "error":
-            raise RuntimeError(f"{message['type']}: {reply['message']}")
-        return reply
-
-    def my_turn(self) -> bool:
-        """Whether the held document says this player is to move."""
-        game = self.document.get("game")
-        return bool(game and game["turn"] == self.document["you"] and game["legal"])
-
-
-class Stats:
-    """What the run measured."""
-
-    def __init__(self) -> None:
-        self.delays: list[float] = []
-        self.moves = 0
-        self.patches = 0
-        self.patch_bytes = 0
-        self.elapsed = 0.0
-
-
-class Table:
-    """A room with four players and the moves waiting for all four to see them."""
-
-    def __init__(self, stats: Stats, rng: random.Random) -> None:
-        self.stats = stats
-        self.rng = rng
-        self.players: list[Player] = []
-        self.waiting_seq = -1
-        self.seen = 0
-        self.done = asyncio.Event()
-
-    def arrived(self, seq: int) -> None:
-        """A player reached `seq`: when the fourth does, the move is complete."""
-        if seq >= self.waiting_seq >= 0:
-            self.seen += 1
-            if self.seen == len(self.players):
-                self.done.set()
-
-    async def until_all_reach(self, seq: int) -> None:
-        """Wait until every player holds `seq` or later."""
-        self.waiting_seq, self.seen = seq, sum(1 for p in self.players if p.seq >= seq)
-        self.done.clear()
-        if self.seen < len(self.players):
-            await self.done.wait()
-        self.waiting_seq = -1
-
-    async def move(self) -> None:
-        """One move by whoever is to play; records its delay."""
-        host = self.players[0]
-        if host.document["phase"] != "playing":
-            await host.request({"type": "rematch", "id": 1})
-            await host.request({"type": "start", "id": 2})
-            await self.until_all_reach(max(p.seq for p in self.players))
-        mover = next(p for p in self.players if p.my_turn())
-        choice = self.rng.choice(mover.document["game"]["legal"])
-        play = {"type": "pass"} if choice.get("pass") else {"type": "play", **choice}
-        target = mover.seq + 1
-        started = time.perf_counter()
-        await mover.socket.send(json.dumps(play))
-        await self.until_all_reach(target)
-        self.stats.delays.append(time.perf_counter() - started)
-        self.stats.moves += 1
-
-
-async def open_table(url: str, stats: Stats, rng: random.Random, spectators: int = 0) -> Table:
-    """Create a room, seat four players (and `spectators` watchers), and start."""
-    table = Table(stats, rng)
-    for index in range(4):
-        socket = await connect(url, compression=None, open_timeout=60, max_size=2**20)
-        player = Player(socket, table)
-        table.players.append(player)
-        asyncio.get_running_loop().create_task(player.read())
-        await player.request({"type": "hello", "version": 1, "name": f"P{index}"})
-        if index == 0:
-            rules = {"players": 4, "teams": True, "public": False}
-            joined = await player.request({"type": "create_room", "rules": rules})
-        else:
-            joined = await player.request({"type": "join", "room": joined["room"]})
-    for index in range(spectators):
-        socket = await connect(url, compression=None, open_timeout=60, max_size=2**20)
-        watcher = Player(socket, table)
-        table.players.append(watcher)
-        asyncio.get_running_loop().create_task(watcher.read())
-        await watcher.request({"type": "hello", "version": 1, "name": f"W{index}"})
-        await watcher.request({"type": "spectate", "room": joined["room"]})
-    await table.players[0].request({"type": "start", "id": 1})
-    await table.until_all_reach(max(p.seq for p in table.players))
-    return table
-
-
-async def open_tables(
-    url: str, count: int, stats: Stats, seed: int = 0, spectators: int = 0
-) -> list[Table]:
-    """Open `count` tables, a few at a time."""
-    tables: list[Table] = []
-    batch = 50
-    for first in range(0, count, batch):
-        size = min(batch, count - first)
-        tables += await asyncio.gather(
-            *(
-                open_table(url, stats, random.Random(seed + first + i), spectators)
-                for i in range(size)
-            )
-        )
-    return tables
-
-
-async def play(tables: list[Table], seconds: float, interval: float) -> None:
-    """Every table moves every `interval` seconds (0: as fast as it can) for `seconds`."""
-    stop = time.perf_counter() + seconds
-
-    async def run(table: Table, offset: float) -> None:
-        await asyncio.sleep(offset)
-        while time.perf_counter() < stop:
-            started = time.perf_counter()
-            await table.move()
-            if interval:
-                await asyncio.sleep(max(0.0, interval - (time.perf_counter() - started)))
-
-    await asyncio.gather(*(run(t, interval * i / len(tables)) for i, t in enumerate(tables)))
-
-
-async def close_tables(tables: list[Table]) -> None:
-    """Close every connection."""
-    await asyncio.gather(*(p.socket.close() for t in tables for p in t.players))
-
-
-# -- processes ---------------------------------------------------------------------------------
-
-
-def start_process(arguments: list[str]) -> tuple[subprocess.Popen[str], str]:
-    """Start a server process and read the URL it prints."""
-    process = subprocess.Popen(
-        [sys.executable, *arguments], cwd=ROOT, stdout=subprocess.PIPE, text=True
-    )
-    assert process.stdout is not None
-    line = process.stdout.readline()
-    if "ws://" not in line:
-        process.kill()
-        raise RuntimeError(f"the server did not start: {line!r}")
-    return process, line.split()[-1]
+# bench/ is first on sys.path when this file runs as a script.
+from load_ceiling import ceiling_run
+from load_clients import Stats, close_tables, open_tables, play, quiet_collector
+from measure import ROOT, cpu_seconds, percentile, report, resident_kib, start_process
 
 
 def start_game_server() -> tuple[subprocess.Popen[str], str]:
@@ -278,20 +53,6 @@ def start_game_server() -> tuple[subprocess.Popen[str], str]:
             "--rate", "1000", "--burst", "1000", "--log-level", "WARNING",
         ]
     )  # fmt: skip
-
-
-def resident_kib(pid: int) -> int:
-    """A process's resident memory in KiB."""
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    return 0
-
-
-def cpu_seconds(pid: int) -> float:
-    """User and system CPU time a process has used."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def report_run(
@@ -307,18 +68,6 @@ def report_run(
     report(f"{prefix} p50 ms", 1000 * statistics.median(stats.delays))
     report(f"{prefix} p99 ms", 1000 * percentile(stats.delays, 0.99))
     report(f"{prefix} memory per room KiB", kib_per_room)
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    """The value below which `fraction` of the values lie."""
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
-
-
-def report(name: str, value: float | int | str) -> None:
-    """Print one figure."""
-    shown = f"{value:.2f}" if isinstance(value, float) else str(value)
-    print(f"{name}: {shown}", flush=True)
 
 
 async def game_run(
@@ -359,16 +108,6 @@ async def game_run(
     finally:
         process.terminate()
         process.wait(10)
-
-
-def quiet_collector() -> None:
-    """Keep this (client) process's garbage collector from pausing the measured moves.
-
-    Thousands of client connections make every full collection long; they were all made during
-    set-up, so they are frozen out of the collector's way (the server is left as it is).
-    """
-    gc.collect()
-    gc.freeze()
 
 
 async def worker(url: str, rooms: int, seconds: float, interval: float, seed: int) -> None:
@@ -454,87 +193,6 @@ async def spread_run(rooms: int, seconds: float, interval: float, prefix: str, c
         process.wait(10)
 
 
-# -- the bare ceiling ----------------------------------------------------------------------------
-
-
-def bare_server(size: int) -> None:
-    """A bare websockets server: a message from a group's member goes, resized, to all 4 of them."""
-    from websockets.asyncio.server import broadcast, serve
-
-    groups: dict[str, set[Any]] = {}
-    payload = "x" * size
-
-    async def handler(socket: Any) -> None:
-        group = groups.setdefault(socket.request.path, set())
-        group.add(socket)
-        async for _ in socket:
-            broadcast(group, payload)
-
-    async def main() -> None:
-        async with serve(handler, "127.0.0.1", 0, compression=None) as server:
-            port = next(iter(server.sockets)).getsockname()[1]
-            print(f"bare server on ws://127.0.0.1:{port}", flush=True)
-            await asyncio.Future()
-
-    asyncio.run(main())
-
-
-async def ceiling_run(groups: int, seconds: float, size: int) -> float:
-    """Messages per second delivered by the bare server with the same pattern as a full-speed room."""
-    process, url = start_process([str(Path(__file__).resolve()), "--bare-server", str(size)])
-    try:
-        sockets = []
-        for group in range(groups):
-            members = [
-                await connect(f"{url}/g{group}", compression=None, max_size=2**20) for _ in range(4)
-            ]
-            sockets.append(members)
-        await asyncio.sleep(0.2)
-        delivered = 0
-        stop = time.perf_counter() + seconds
-        play = "y" * PLAY_SIZE
-
-        async def run(members: list[ClientConnection]) -> None:
-            nonlocal delivered
-            seen = 0
-            done = asyncio.Event()
-
-            async def read(member: ClientConnection) -> None:
-                nonlocal seen
-                with contextlib.suppress(ConnectionClosed):
-                    while True:
-                        await member.recv(decode=False)
-                        seen += 1
-                        if seen == 4:
-                            done.set()
-
-            readers = [asyncio.get_running_loop().create_task(read(m)) for m in members]
-            turn = 0
-            while time.perf_counter() < stop:
-                seen = 0
-                done.clear()
-                await members[turn % 4].send(play)
-                await done.wait()
-                delivered += 4
-                turn += 1
-            for reader in readers:
-                reader.cancel()
-
-        started = time.perf_counter()
-        cpu = cpu_seconds(process.pid)
-        await asyncio.gather(*(run(m) for m in sockets))
-        elapsed = time.perf_counter() - started
-        cpu = cpu_seconds(process.pid) - cpu
-        rate = delivered / elapsed
-        report("ceiling server cpu ms per move", 1000 * cpu / max(1, delivered / 4))
-        report("ceiling server cpu busy", cpu / elapsed)
-        await asyncio.gather(*(s.close() for m in sockets for s in m))
-        return rate
-    finally:
-        process.terminate()
-        process.wait(10)
-
-
 async def main(args: argparse.Namespace) -> None:
     if args.mode in ("both", "pace"):
         await game_run(args.rooms, args.seconds, args.interval, "pace", args.client_processes)
@@ -553,9 +211,6 @@ async def main(args: argparse.Namespace) -> None:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 3 and sys.argv[1] == "--bare-server":
-        bare_server(int(sys.argv[2]))
-        sys.exit(0)
     if len(sys.argv) == 7 and sys.argv[1] == "--worker":
         url, rooms, seconds, interval, seed = sys.argv[2:]
         asyncio.run(worker(url, int(rooms), float(seconds), float(interval), int(seed)))

@@ -27,17 +27,9 @@ import tempfile
 import time
 from pathlib import Path
 
-# bench/load.py holds the scripted players; this file's folder is first on sys.path.
-from load import (
-    Stats,
-    close_tables,
-    cpu_seconds,
-    open_tables,
-    percentile,
-    play,
-    report,
-    start_process,
-)
+# bench/load_clients.py holds the scripted players; this file's folder is first on sys.path.
+from load_clients import Stats, close_tables, open_tables, play
+from measure import cpu_seconds, percentile, report, start_process
 
 
 def free_port() -> int:

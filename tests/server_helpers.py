@@ -288,3 +288,32 @@ async def until_holds(
     deadline = loop.time() + timeout
     while client.state.document is None or not test(client.document):
         await client.receive(max(0.01, deadline - loop.time()))
+
+
+async def read_until(
+    clients: list[Client], test: Callable[[], bool], timeout: float = TIMEOUT
+) -> None:
+    """Read on every client at once until `test()` holds (at once if it already does).
+
+    A frame a client is waiting for when `test()` comes true stays unread for its next
+    `receive` (a cancelled `recv` loses nothing). A client's failure (a gap, a closed
+    connection, nothing within `timeout`) is raised here.
+    """
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    stopped = False
+
+    async def read(client: Client) -> None:
+        while not stopped and not test():
+            await client.receive(max(0.01, deadline - loop.time()))
+
+    readers = [asyncio.ensure_future(read(client)) for client in clients]
+    try:
+        finished, _ = await asyncio.wait(readers, return_when=asyncio.FIRST_COMPLETED)
+        for reader in finished:
+            reader.result()
+    finally:
+        stopped = True
+        for reader in readers:
+            reader.cancel()
+        await asyncio.gather(*readers, return_exceptions=True)

@@ -22,9 +22,11 @@ from typing import Any
 
 import asyncio_redis
 import pytest
+from client_helpers import wait_until
 from redis_server import RedisServer
-from server_helpers import Client
+from server_helpers import Client, caught_up, read_until, until_holds, until_someone_to_play
 from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
 from bridge.records import match_of
 from protocol import messages as msg
@@ -113,22 +115,32 @@ async def play(
     """Each client plays a random legal move on its turn until `done()`; resyncs now and then."""
     deadline = time.monotonic() + timeout
     sent: dict[str, tuple[int, int]] = {}
+
+    def turn(client: Client) -> tuple[int, int] | None:
+        """The turn the client holds as its own (a chat line changes the seq, not this)."""
+        if not client.my_turn():
+            return None
+        game = client.document["game"]
+        return game["hand_number"], len(game["history"])
+
+    def to_do() -> bool:
+        return done() or any(turn(c) not in (None, sent.get(c.name)) for c in clients)
+
     rounds = 0
     while not done():
-        assert time.monotonic() < deadline, f"stuck at {[c.state.seq for c in clients]}"
         for client in clients:
-            if not client.my_turn():
-                continue
-            game = client.document["game"]
-            turn = (game["hand_number"], len(game["history"]))  # a chat line changes the seq
-            if sent.get(client.name) != turn:
-                sent[client.name] = turn
+            held_turn = turn(client)
+            if held_turn is not None and sent.get(client.name) != held_turn:
+                sent[client.name] = held_turn
                 choice = rng.choice(client.document["game"]["legal"])
                 if choice.get("pass"):
                     await client.send("pass")
                 else:
                     await client.send("play", tile=choice["tile"], end=choice.get("end"))
-        await asyncio.gather(*(client.settle(0.01) for client in clients))
+        try:  # until a client holds a turn of its own not played yet, or done
+            await read_until(clients, to_do, max(0.01, deadline - time.monotonic()))
+        except TimeoutError:
+            raise AssertionError(f"stuck at {[c.state.seq for c in clients]}") from None
         rounds += 1
         if rounds % 7 == 0:
             checker = rng.choice(clients)
@@ -229,10 +241,9 @@ async def test_players_on_two_servers_play_a_match_with_bots(redis_server: Redis
         def said(client: Client) -> list[str]:
             return [e.text for e in held(client).events if isinstance(e, ChatLine)]
 
-        deadline = time.monotonic() + 10
-        while len({c.state.seq for c in players}) > 1 or len(said(sue)) < 60:
-            assert time.monotonic() < deadline, [c.state.seq for c in players]
-            await asyncio.gather(*(c.settle(0.05) for c in players))
+        await read_until(
+            players, lambda: len({c.state.seq for c in players}) == 1 and len(said(sue)) >= 60
+        )
         assert said(ann) == said(bob) == said(sue), "the servers applied the lines in other orders"
         assert sorted(said(sue)) == sorted(f"line {n}" for n in range(60)), "a line lost or doubled"
         assert ann.document["game"]["scores"] == sue.document["game"]["scores"]
@@ -299,9 +310,11 @@ async def test_commands_sent_at_once_on_two_servers_are_applied_once_each_in_one
         assert sorted(type(r).__name__ for r in answers) == ["Error", "Joined"], answers
         refused = next(r for r in answers if isinstance(r, msg.Error))
         assert refused.code == "room_full"
-        await asyncio.gather(ann.settle(0.1), bob.settle(0.1))
         winner = "Cy" if isinstance(answers[0], msg.Joined) else "Di"
+        for client in (ann, bob):
+            await until_holds(client, lambda d: d["seats"][2] is not None)
         assert [s["name"] for s in ann.document["seats"]] == ["Ann", "Bob", winner]
+        assert ann.state.seq == bob.state.seq
         assert ann.document == {**bob.document, "you": ann.document["you"]}
 
 
@@ -315,19 +328,18 @@ async def test_a_room_is_found_and_resumed_through_either_server(
         await ann.until(lambda m: isinstance(m, msg.Snapshot))
         assert isinstance(await ann.request("add_bot", level="easy"), msg.Ack)
         assert isinstance(await ann.request("start"), msg.Ack)
-        await ann.settle(0.1)
+        await until_someone_to_play([ann])  # the room waits for her
         await ann.close()
         # Back through the other server: the patches missed, then the seat connected again.
         back = await reconnect(ann, b.url)
-        await back.settle(0.2)
+        await caught_up(b, back)
         assert back.document["seats"][0]["connected"] is True
         await check_resync(back)
         # A second connection for the seat on the first server closes this one (4000).
         again = await reconnect(back, a.url)
-        await again.settle(0.1)
-        with pytest.raises(Exception, match="4000"):
-            for _ in range(50):
-                await back.receive(0.1)
+        await caught_up(a, again)
+        with pytest.raises(ConnectionClosed, match="4000"):
+            await back.until(lambda m: False)
         await play([again], random.Random(2), finished([again]))
         missing = await open_client(b.url, "Max")
         assert (await missing.error_for("join", room="ZZZZ")).code == "no_such_room"
@@ -347,22 +359,17 @@ async def test_when_redis_comes_back_empty_the_servers_write_their_rooms_back(
         assert isinstance(await ann.request("start"), msg.Ack)
         rng = random.Random(7)
         await play([ann, bob], rng, lambda: len(moves_in(held(bob).events)) > 5)
+        held_before = [links(s) for s in (a, b)]
         redis_server.stop()
         redis_server.start()  # without an append-only file: empty
         # Commands sent before a server reconnects are answered `unavailable` (tested with one
-        # server in test_persistence_server.py); here the servers get back to Redis first.
-        await asyncio.sleep(0.1)  # for the servers to see their connections drop
-        deadline = time.monotonic() + 10
-        while not all(
-            isinstance(s.store, RedisStore)
-            and s.store.connected
-            and s.cluster
-            and s.cluster.subscribed
-            for s in (a, b)
-        ):
-            assert time.monotonic() < deadline, "the servers did not reconnect to Redis"
-            await asyncio.sleep(0.05)
-
+        # server in test_persistence_server.py); here the servers get back to Redis first: each
+        # has seen its connections drop and opened new ones.
+        await wait_until(
+            lambda: all(
+                back_on_redis(s, before) for s, before in zip((a, b), held_before, strict=True)
+            )
+        )
         await play([ann, bob], rng, finished([ann, bob]))
         for client in (ann, bob):
             await check_resync(client)
@@ -374,6 +381,19 @@ async def test_when_redis_comes_back_empty_the_servers_write_their_rooms_back(
         stored = await store.load_room(joined.room)
         await store.close()
         assert stored is not None and stored.seq == ann.state.seq
+
+
+def links(server: Server) -> tuple[object, object]:
+    """The connections to Redis a server holds now: its store's and its room notices'."""
+    assert isinstance(server.store, RedisStore) and server.cluster is not None
+    return server.store._connection, server.cluster._subscriber
+
+
+def back_on_redis(server: Server, before: tuple[object, object]) -> bool:
+    """Whether a server is connected and subscribed again, through new connections."""
+    assert isinstance(server.store, RedisStore) and server.cluster is not None
+    new = all(now is not then for now, then in zip(links(server), before, strict=True))
+    return new and server.store.connected and server.cluster.subscribed
 
 
 async def members(redis: RedisServer, key: str) -> set[str]:
@@ -516,7 +536,7 @@ async def test_a_resync_during_a_save_answers_with_the_document_of_its_seq() -> 
         for text in ("one", "two", "three"):
             await ann.send("chat", text=text)
             await check_resync(bob)
-        await asyncio.gather(ann.settle(0.3), bob.settle(0.1))
+        await until_holds(bob, lambda d: len(d["chat"]) == 3)
         await check_resync(bob)
         assert [line["text"] for line in bob.document["chat"]] == ["one", "two", "three"]
 

@@ -1,0 +1,231 @@
+"""bench/load.py's scripted players: four WebSocket clients per room that follow their documents.
+
+A `Table` is a room with its players (and any spectators); a move's delay runs from sending the
+play to the last of them receiving its patch. The JSON Patch applier here is a small one (add,
+remove, replace: what the server sends), as cheap as it can be, so that the clients' own CPU
+disturbs the server's figures as little as possible.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import json
+import random
+import time
+from typing import Any
+
+import msgspec
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+decode = msgspec.json.decode
+
+
+# -- a small JSON Patch applier (add, remove, replace: what the server sends) -----------------
+
+
+def apply_patch(document: dict[str, Any], operations: list[dict[str, Any]]) -> None:
+    """Apply RFC 6902 add/remove/replace operations in place."""
+    for operation in operations:
+        path = operation["path"]
+        if path == "":
+            document.clear()
+            document.update(operation["value"])
+            continue
+        tokens = [t.replace("~1", "/").replace("~0", "~") for t in path[1:].split("/")]
+        parent: Any = document
+        for token in tokens[:-1]:
+            parent = parent[int(token)] if isinstance(parent, list) else parent[token]
+        last = tokens[-1]
+        op = operation["op"]
+        if isinstance(parent, list):
+            index = len(parent) if last == "-" else int(last)
+            if op == "add":
+                parent.insert(index, operation["value"])
+            elif op == "remove":
+                del parent[index]
+            else:
+                parent[index] = operation["value"]
+        elif op == "remove":
+            del parent[last]
+        else:
+            parent[last] = operation["value"]
+
+
+# -- scripted players ----------------------------------------------------------------------------
+
+
+class Player:
+    """One connection that follows its document and reports patch arrivals to its table."""
+
+    def __init__(self, socket: ClientConnection, table: Table) -> None:
+        self.socket = socket
+        self.table = table
+        self.document: dict[str, Any] = {}
+        self.seq = -1
+        self.replies: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+
+    async def read(self) -> None:
+        """Apply snapshots and patches; hand other messages to whoever waits for a reply."""
+        stats = self.table.stats
+        receive = self.socket.recv
+        while True:
+            try:
+                frame = await receive(decode=False)
+            except ConnectionClosed:
+                return
+            message = decode(frame)
+            kind = message["type"]
+            if kind == "patch":
+                apply_patch(self.document, message["ops"])
+                self.seq = message["seq"]
+                stats.patch_bytes += len(frame)
+                stats.patches += 1
+                self.table.arrived(self.seq)
+            elif kind == "snapshot":
+                self.document, self.seq = message["state"], message["seq"]
+                self.table.arrived(self.seq)
+            else:
+                await self.replies.put(message)
+
+    async def request(self, message: dict[str, Any]) -> dict[str, Any]:
+        """Send a command and wait for its reply."""
+        await self.socket.send(json.dumps(message))
+        reply = await self.replies.get()
+        if reply["type"] == "error":
+            raise RuntimeError(f"{message['type']}: {reply['message']}")
+        return reply
+
+    def my_turn(self) -> bool:
+        """Whether the held document says this player is to move."""
+        game = self.document.get("game")
+        return bool(game and game["turn"] == self.document["you"] and game["legal"])
+
+
+class Stats:
+    """What the run measured."""
+
+    def __init__(self) -> None:
+        self.delays: list[float] = []
+        self.moves = 0
+        self.patches = 0
+        self.patch_bytes = 0
+        self.elapsed = 0.0
+
+
+class Table:
+    """A room with four players and the moves waiting for all four to see them."""
+
+    def __init__(self, stats: Stats, rng: random.Random) -> None:
+        self.stats = stats
+        self.rng = rng
+        self.players: list[Player] = []
+        self.waiting_seq = -1
+        self.seen = 0
+        self.done = asyncio.Event()
+
+    def arrived(self, seq: int) -> None:
+        """A player reached `seq`: when the fourth does, the move is complete."""
+        if seq >= self.waiting_seq >= 0:
+            self.seen += 1
+            if self.seen == len(self.players):
+                self.done.set()
+
+    async def until_all_reach(self, seq: int) -> None:
+        """Wait until every player holds `seq` or later."""
+        self.waiting_seq, self.seen = seq, sum(1 for p in self.players if p.seq >= seq)
+        self.done.clear()
+        if self.seen < len(self.players):
+            await self.done.wait()
+        self.waiting_seq = -1
+
+    async def move(self) -> None:
+        """One move by whoever is to play; records its delay."""
+        host = self.players[0]
+        if host.document["phase"] != "playing":
+            await host.request({"type": "rematch", "id": 1})
+            await host.request({"type": "start", "id": 2})
+            await self.until_all_reach(max(p.seq for p in self.players))
+        mover = next(p for p in self.players if p.my_turn())
+        choice = self.rng.choice(mover.document["game"]["legal"])
+        play = {"type": "pass"} if choice.get("pass") else {"type": "play", **choice}
+        target = mover.seq + 1
+        started = time.perf_counter()
+        await mover.socket.send(json.dumps(play))
+        await self.until_all_reach(target)
+        self.stats.delays.append(time.perf_counter() - started)
+        self.stats.moves += 1
+
+
+async def open_table(url: str, stats: Stats, rng: random.Random, spectators: int = 0) -> Table:
+    """Create a room, seat four players (and `spectators` watchers), and start."""
+    table = Table(stats, rng)
+    for index in range(4):
+        socket = await connect(url, compression=None, open_timeout=60, max_size=2**20)
+        player = Player(socket, table)
+        table.players.append(player)
+        asyncio.get_running_loop().create_task(player.read())
+        await player.request({"type": "hello", "version": 1, "name": f"P{index}"})
+        if index == 0:
+            rules = {"players": 4, "teams": True, "public": False}
+            joined = await player.request({"type": "create_room", "rules": rules})
+        else:
+            joined = await player.request({"type": "join", "room": joined["room"]})
+    for index in range(spectators):
+        socket = await connect(url, compression=None, open_timeout=60, max_size=2**20)
+        watcher = Player(socket, table)
+        table.players.append(watcher)
+        asyncio.get_running_loop().create_task(watcher.read())
+        await watcher.request({"type": "hello", "version": 1, "name": f"W{index}"})
+        await watcher.request({"type": "spectate", "room": joined["room"]})
+    await table.players[0].request({"type": "start", "id": 1})
+    await table.until_all_reach(max(p.seq for p in table.players))
+    return table
+
+
+async def open_tables(
+    url: str, count: int, stats: Stats, seed: int = 0, spectators: int = 0
+) -> list[Table]:
+    """Open `count` tables, a few at a time."""
+    tables: list[Table] = []
+    batch = 50
+    for first in range(0, count, batch):
+        size = min(batch, count - first)
+        tables += await asyncio.gather(
+            *(
+                open_table(url, stats, random.Random(seed + first + i), spectators)
+                for i in range(size)
+            )
+        )
+    return tables
+
+
+async def play(tables: list[Table], seconds: float, interval: float) -> None:
+    """Every table moves every `interval` seconds (0: as fast as it can) for `seconds`."""
+    stop = time.perf_counter() + seconds
+
+    async def run(table: Table, offset: float) -> None:
+        await asyncio.sleep(offset)
+        while time.perf_counter() < stop:
+            started = time.perf_counter()
+            await table.move()
+            if interval:
+                await asyncio.sleep(max(0.0, interval - (time.perf_counter() - started)))
+
+    await asyncio.gather(*(run(t, interval * i / len(tables)) for i, t in enumerate(tables)))
+
+
+async def close_tables(tables: list[Table]) -> None:
+    """Close every connection."""
+    await asyncio.gather(*(p.socket.close() for t in tables for p in t.players))
+
+
+def quiet_collector() -> None:
+    """Keep this (client) process's garbage collector from pausing the measured moves.
+
+    Thousands of client connections make every full collection long; they were all made during
+    set-up, so they are frozen out of the collector's way (the server is left as it is).
+    """
+    gc.collect()
+    gc.freeze()
