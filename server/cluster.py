@@ -26,8 +26,10 @@ Keys, besides RedisStore's (every key starts with the store's prefix, "allfives:
 Each process listens on its own channel, `allfives:<DB>:process:<NAME>` (pub/sub ignores
 database numbers, hence the DB in the name), on a connection of its own. A save publishes its
 notice to the channels of the room's followers but the writer's, so one process alone on a
-Redis publishes nothing. A notice is `CODE SEQ VERSION PARENT\\nEVENTS-JSON\\nSTATE`, or
-`CODE gone` when the room was deleted.
+Redis publishes nothing. A notice is `CODE SEQ VERSION PARENT\\nEVENTS-JSON\\nSTATE`, or, when
+the change was one move, `CODE SEQ VERSION PARENT move\\nEVENTS-JSON\\nMOVE` (a follower at the
+parent version makes the move itself: `Room.replay_move`), or `CODE gone` when the room was
+deleted.
 
 The Lua scripts are in `server.cluster_scripts`; they build key names from the prefix, which is
 fine on one Redis server (not Redis Cluster).
@@ -83,7 +85,9 @@ class Notice(NamedTuple):
     version: str
     parent: str
     events: bytes
+    #: The room's new state, or (`move` true) the one move that made it from the parent.
     state: bytes
+    move: bool = False
 
 
 class Loaded(NamedTuple):
@@ -123,11 +127,12 @@ def read_notice(data: bytes) -> Notice | None:
     parts = head.split(b" ")
     if len(parts) == 2 and parts[1] == b"gone":
         return Notice(parts[0].decode(), GONE, "", "", b"", b"")
-    if len(parts) != 4 or not parts[1].isdigit():
+    move = len(parts) == 5 and parts[4] == b"move"
+    if not (len(parts) == 4 or move) or not parts[1].isdigit():
         return None
     events, _, state = rest.partition(b"\n")
-    code, seq, version, parent = (part.decode() for part in parts)
-    return Notice(code, int(seq), version, parent, events, state)
+    code, seq, version, parent = (part.decode() for part in parts[:4])
+    return Notice(code, int(seq), version, parent, events, state, move)
 
 
 _SCRIPTS = {
@@ -200,9 +205,19 @@ class Cluster:
     # -- rooms -----------------------------------------------------------------------------
 
     async def save(
-        self, code: str, seq: int, state: bytes, events: bytes, summary: bytes, parent: str
+        self,
+        code: str,
+        seq: int,
+        state: bytes,
+        events: bytes,
+        summary: bytes,
+        parent: str,
+        move: bytes = b"",
     ) -> str:
         """Store a change made from version `parent` and publish its notice; the new version.
+
+        `move`: the change was this one move (`Room.last_move`); the notice carries it, not the
+        state.
 
         RoomChanged (nothing written) when Redis holds another version than `parent`;
         SaveInDoubt when no answer came (see `fence`). The save carries a deadline, `timeout`
@@ -210,11 +225,12 @@ class Cluster:
         held up in a stalled Redis or on the network), and a save fenced off is refused too.
         """
         version = secrets.token_hex(8)
-        head = b"%s %d %s %s\n%s\n" % (
+        head = b"%s %d %s %s%s\n%s\n" % (
             code.encode(),
             seq,
             version.encode(),
             parent.encode(),
+            b" move" if move else b"",
             events,
         )
         keys = [
@@ -232,6 +248,7 @@ class Cluster:
             version.encode(),
             parent.encode(),
             _bytes(deadline),
+            move,
         ]
         try:
             stored = await self.saves.save(keys, args)

@@ -18,7 +18,7 @@ end
 #: Saves of several rooms, each on its own (`server.save_batch`): one call, one answer each.
 #: KEYS: room set, public, then per save: room, followers, fences. ARGV: ttl, channel head,
 #: process id, priority ms, process name, then per save: seq, state, code, notice head, summary,
-#: version, parent, deadline ms. Returns a list with, per save, -1 when saved, else the stored
+#: version, parent, deadline ms, notice body (the state when empty). Returns a list with, per save, -1 when saved, else the stored
 #: seq, ABSENT (no such room), BUSY (another process has the next turn), FENCED or LATE (see
 #: `Cluster.save`).
 #: A process refused for another's change becomes the room's `next` writer for `priority` ms
@@ -30,7 +30,7 @@ local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local ttl, head, id, priority, name = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), ARGV[5]
 local function save(room, followers, fences, seq, state, code, notice, summary, version, parent,
-                    deadline)
+                    deadline, body)
   if now > tonumber(deadline) then return -5 end
   if redis.call('SISMEMBER', fences, version) == 1 then return -4 end
   local held = redis.call('HMGET', room, 'seq', 'version', 'next', 'next_until')
@@ -55,16 +55,17 @@ local function save(room, followers, fences, seq, state, code, notice, summary, 
   else
     redis.call('HSET', KEYS[2], code, summary)
   end
+  if body == '' then body = state end
   for _, follower in ipairs(redis.call('SMEMBERS', followers)) do
-    if follower ~= name then redis.call('PUBLISH', head .. follower, notice .. state) end
+    if follower ~= name then redis.call('PUBLISH', head .. follower, notice .. body) end
   end
   return -1
 end
 local answers = {}
 for i = 0, (#KEYS - 2) / 3 - 1 do
-  local k, a = 2 + 3 * i, 5 + 8 * i
+  local k, a = 2 + 3 * i, 5 + 9 * i
   answers[i + 1] = save(KEYS[k + 1], KEYS[k + 2], KEYS[k + 3], ARGV[a + 1], ARGV[a + 2],
-    ARGV[a + 3], ARGV[a + 4], ARGV[a + 5], ARGV[a + 6], ARGV[a + 7], ARGV[a + 8])
+    ARGV[a + 3], ARGV[a + 4], ARGV[a + 5], ARGV[a + 6], ARGV[a + 7], ARGV[a + 8], ARGV[a + 9])
 end
 return answers
 """

@@ -14,6 +14,10 @@ if TYPE_CHECKING:
     from server.cluster import Notice
 
 
+#: Adopted moves are replayed into `LiveRoom.saved` once this many wait (bounds memory).
+MOVES_KEPT = 64
+
+
 class LiveRoom:
     """A room in memory: its state machine, its feed, its lock and who is connected to it.
 
@@ -27,7 +31,9 @@ class LiveRoom:
         self.feed.seq = room.seq
         self.lock = asyncio.Lock()
         self.members: dict[Receiver, set[Connection]] = {}
-        self.saved: bytes = b""
+        self._saved = b""
+        #: Moves adopted from other processes since `_saved` (`adopt_move`).
+        self._moves: list[bytes] = []
         self.saved_seq = room.seq
         self.version = version
         self.kept = True
@@ -49,6 +55,30 @@ class LiveRoom:
         self.driver: asyncio.Task[None] | None = None
         self.timer: asyncio.TimerHandle | None = None
         self.timer_deadline: float | None = None
+
+    @property
+    def saved(self) -> bytes:
+        """The room's stored state (`room` outside a change), encoded on demand after moves
+        adopted from other processes (empty for a store that holds live rooms)."""
+        if self._moves:
+            self._replay()
+        return self._saved
+
+    @saved.setter
+    def saved(self, state: bytes) -> None:
+        self._saved, self._moves = state, []
+
+    def adopt_move(self, move: bytes) -> None:
+        """Another process stored one move (`Room.replay_move`), now made to `room` here too."""
+        self._moves.append(move)
+        if len(self._moves) > MOVES_KEPT:
+            self._replay()
+
+    def _replay(self) -> None:
+        room = Room.from_bytes(self._saved)
+        for move in self._moves:
+            room.replay_move(move)
+        self._saved, self._moves = room.to_bytes(), []
 
     def connections(self) -> list[Connection]:
         """Every connection in the room."""

@@ -1,8 +1,11 @@
 """Following other processes' changes to the rooms held here (several processes).
 
 Every save publishes a notice (`server.cluster`); notices are adopted in seq order and sent on
-as patches. A notice missing for GAP_WAIT seconds, or one from another chain of versions, and
-the room is read from Redis instead, its clients sent snapshots.
+as patches. A notice of one move is made here again (`Room.replay_move`: the engine is
+deterministic) and must give the events the writer sent; a notice of any other change carries
+the room's state. A notice missing for GAP_WAIT seconds, one from another chain of versions, or
+a move that does not replay as stored, and the room is read from Redis instead, its clients
+sent snapshots.
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections import Counter
 from typing import TYPE_CHECKING
 
 import msgspec
@@ -30,6 +34,8 @@ log = logging.getLogger("allfives.server")
 #: How long a missing notice is waited for before the room is read from Redis.
 GAP_WAIT = 0.5
 
+_encode = msgspec.json.Encoder().encode
+
 
 class Replica:
     """Keeps the rooms held here in step with the changes other processes store."""
@@ -39,6 +45,9 @@ class Replica:
         self.registry = committer.registry
         #: Notices of rooms being loaded, kept until the room is in memory.
         self._early: dict[str, list[Notice]] = {}
+        #: Changes adopted: "move" (made here again), "state", and "misfit" (a move that did
+        #: not replay as stored, so the room was read from Redis).
+        self.adopted: Counter[str] = Counter()
 
     async def load(self, code: str) -> LiveRoom:
         """Read a room from Redis into memory (notices arriving meanwhile are kept)."""
@@ -126,8 +135,7 @@ class Replica:
             await self._refresh(live)
         while True:
             notice = live.inbox.pop(live.saved_seq + 1, None)
-            if notice is not None and notice.parent == live.version:
-                self._adopt(live, notice)
+            if notice is not None and notice.parent == live.version and self._adopt(live, notice):
                 continue
             if notice is not None or (live.saved_seq < target and loop.time() >= deadline):
                 await self._refresh(live)
@@ -161,8 +169,14 @@ class Replica:
         if stored.version != live.version and stored.seq >= live.saved_seq:
             self.adopt_state(live, stored.seq, stored.version, stored.state)
 
-    def _adopt(self, live: LiveRoom, notice: Notice) -> None:
-        """Take the next change another process stored, and send it on as patches."""
+    def _adopt(self, live: LiveRoom, notice: Notice) -> bool:
+        """Take the next change another process stored, and send it on as patches.
+
+        A move is made here too (`Room.replay_move`); False if it did not give the events the
+        writer sent (the room is then as before it, to be read from Redis).
+        """
+        if notice.move:
+            return self._adopt_move(live, notice)
         links = dict(live.room.state.links)
         room = self.registry.room_of(notice.state)
         live.room, live.saved, live.saved_seq, live.version = (
@@ -173,6 +187,30 @@ class Replica:
         )
         live.broadcast(live.feed.publish(room, msgspec.Raw(notice.events)))
         self._adopted(live, links)
+        self.adopted["state"] += 1
+        return True
+
+    def _adopt_move(self, live: LiveRoom, notice: Notice) -> bool:
+        links = dict(live.room.state.links)
+        room = live.room
+        try:
+            events = room.replay_move(notice.state)
+            same = room.seq == notice.seq and _encode(events) == notice.events
+        except (RoomError, msgspec.DecodeError, ValueError, IndexError):
+            same = False
+        if not same:
+            log.error(
+                "room %s: move %d did not replay as stored; reading it", room.code, notice.seq
+            )
+            live.room = self.registry.room_of(live.saved)
+            self.adopted["misfit"] += 1
+            return False
+        live.adopt_move(notice.state)
+        live.saved_seq, live.version = notice.seq, notice.version
+        live.broadcast(live.feed.publish(room, events))
+        self._adopted(live, links)
+        self.adopted["move"] += 1
+        return True
 
     def adopt_state(self, live: LiveRoom, seq: int, version: str, state: bytes) -> None:
         """Take the room as Redis holds it, after a gap: every connection here gets a snapshot."""

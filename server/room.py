@@ -26,7 +26,7 @@ from collections.abc import Collection
 from typing import Any
 
 from bridge import convert
-from engine import PASS, IllegalMove, Match, Move, RulesError, View
+from engine import ALL_TILES, PASS, End, IllegalMove, Match, Move, RulesError, View
 from protocol import errors
 from protocol import messages as msg
 from protocol.rules import RoomRules
@@ -36,11 +36,14 @@ from server.clock import DEFAULT_AWAY_SECONDS
 from server.room_state import (
     BotTurn,
     Caller,
+    MoveNote,
     Outcome,
     RoomError,
     RoomState,
     SeatState,
+    decode_note,
     decode_room,
+    encode_note,
     encode_room,
     new_token,
     token_hash,
@@ -54,6 +57,9 @@ class Room:
         self.state = state
         self.match = match
         self.away_seconds = DEFAULT_AWAY_SECONDS
+        #: The seq a move made the room, and the move as `replay_move` takes it: when the last
+        #: change was that one move, other processes are sent the move, not the whole room.
+        self.last_move: tuple[int, bytes] = (-1, b"")
 
     # -- building and storing --------------------------------------------------------------
 
@@ -313,7 +319,31 @@ class Room:
             raise RoomError(code, f"{error.message} (rule {error.rule})") from None
         events = [*events, *self._after_move(now)]
         self._changed(now)
+        held = self.seats[seat]
+        tile = None if move.tile is None else int(move.tile)
+        end = None if move.end is None else int(move.end)
+        stand_in = held is not None and held.stand_in
+        note = MoveNote(seat, tile, end, move.flipped, now, stand_in, self.away_seconds)
+        self.last_move = (self.state.seq, encode_note(note))
         return convert.events(events)
+
+    def replay_move(self, data: bytes) -> list[Any]:
+        """Make a move another process made (`last_move`): its public events, as it gave them.
+
+        The room must be exactly as it was there before the move: the engine is deterministic
+        (later hands are dealt from the match's seed), so the result is the same room.
+        """
+        note = decode_note(data)
+        held = self.seats[note.seat]
+        if note.stand_in and held is not None:
+            held.stand_in = True
+        tile = None if note.tile is None else ALL_TILES[note.tile]
+        end = None if note.end is None else End(note.end)
+        away, self.away_seconds = self.away_seconds, note.away
+        try:
+            return self.play(note.seat, Move(tile, end, note.flipped), note.now)
+        finally:
+            self.away_seconds = away
 
     def hint_view(self, seat: int | None) -> View:
         """The view a hint is computed from: the asking seat's own, on its turn."""

@@ -145,3 +145,21 @@ def new_token() -> str:
 def token_hash(token: str) -> str:
     """The stored form of a seat token."""
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+class MoveNote(msgspec.Struct, array_like=True, frozen=True):
+    """One move, as another process replays it (`Room.replay_move`): everything `Room.play`
+    reads besides the room itself. `tile` and `end` are the engine's numbers (None: a pass)."""
+
+    seat: int
+    tile: int | None
+    end: int | None
+    flipped: bool
+    now: float
+    stand_in: bool
+    #: The writer's `Room.away_seconds` (a process setting that the turn clock reads).
+    away: float
+
+
+encode_note = msgspec.msgpack.Encoder().encode
+decode_note = msgspec.msgpack.Decoder(MoveNote).decode

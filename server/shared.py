@@ -148,7 +148,7 @@ class SharedCommitter(Committer):
                 if live.room.seq == seq:
                     return result
                 try:
-                    await self._save(live, events)
+                    await self._save(live, events, seq)
                 except RoomChanged as changed:
                     self.conflicts += 1
                     if loop.time() > deadline:
@@ -170,14 +170,19 @@ class SharedCommitter(Committer):
                 # Refused after all, or no change left to make: let the others go first.
                 self.hooks.spawn(self._yield_next_write(live.room.code))
 
-    async def _save(self, live: LiveRoom, events: list[Any]) -> None:
-        """Store the room's new state (compare-and-set), then send every receiver its patch."""
+    async def _save(self, live: LiveRoom, events: list[Any], parent_seq: int) -> None:
+        """Store the room's new state (compare-and-set), then send every receiver its patch.
+
+        A change that was one move sends other processes the move (`Room.last_move`).
+        """
         room = live.room
         state = room.to_bytes()
         encoded = _encode(events)
+        move_seq, move = room.last_move
+        one_move = move if move_seq == room.seq == parent_seq + 1 else b""
         try:
             live.version = await self.cluster.save(
-                room.code, room.seq, state, encoded, listing(room), live.version
+                room.code, room.seq, state, encoded, listing(room), live.version, one_move
             )
         except StoreUnavailable as error:
             # Shared rooms never hold a change Redis does not (RoomChanged included).
