@@ -24,12 +24,10 @@ Keys, besides RedisStore's (every key starts with the store's prefix, "allfives:
   (`Cluster.fence`): Redis refuses them if they ever arrive.
 
 Each process listens on its own channel, `allfives:<DB>:process:<NAME>` (pub/sub ignores
-database numbers, hence the DB in the name), on a connection of its own. A save publishes its
-notice to the channels of the room's followers but the writer's, so one process alone on a
-Redis publishes nothing. A notice is `CODE SEQ VERSION PARENT\\nEVENTS-JSON\\nSTATE`, or, when
-the change was one move, `CODE SEQ VERSION PARENT move\\nEVENTS-JSON\\nMOVE` (a follower at the
-parent version makes the move itself: `Room.replay_move`), or `CODE gone` when the room was
-deleted.
+database numbers, hence the DB in the name), on a connection of its own (`server.notices`, which
+also gives the notices' format). A save publishes its notice to the channels of the room's
+followers but the writer's, so one process alone on a Redis publishes nothing; when the change
+was one move, the notice carries the move, not the state.
 
 The Lua scripts are in `server.cluster_scripts`; they build key names from the prefix, which is
 fine on one Redis server (not Redis Cluster).
@@ -38,18 +36,13 @@ See docs/persistence.md, "Several server processes".
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import functools
 import logging
 import secrets
-from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import asyncio_redis
 import msgspec
-from asyncio_redis.encoders import BytesEncoder
-from asyncio_redis.protocol import RedisProtocol
 
 from server.cluster_scripts import (
     ALIVE,
@@ -66,6 +59,7 @@ from server.cluster_scripts import (
     SAVE,
     YIELD,
 )
+from server.notices import NoticeChannel
 from server.redis_store import RedisStore, run_script
 from server.save_batch import SaveBatches
 from server.store import NO_VERSION, RoomChanged, SaveInDoubt, StoreUnavailable
@@ -75,19 +69,6 @@ log = logging.getLogger("allfives.cluster")
 DEFAULT_LEASE = 3.0
 #: How long a process refused for another's change has the next turn in that room.
 PRIORITY_MS = 500
-
-
-class Notice(NamedTuple):
-    """A room change another process stored, read from this process's channel."""
-
-    code: str
-    seq: int
-    version: str
-    parent: str
-    events: bytes
-    #: The room's new state, or (`move` true) the one move that made it from the parent.
-    state: bytes
-    move: bool = False
 
 
 class Loaded(NamedTuple):
@@ -114,25 +95,9 @@ class Status(NamedTuple):
     version: str
 
 
-#: The seq of a notice that says a room was deleted.
-GONE = -1
 #: SAVE's answers for a save fenced off, and for one that reached Redis after its deadline.
 FENCED = -4
 LATE = -5
-
-
-def read_notice(data: bytes) -> Notice | None:
-    """A notice from its bytes (seq GONE for a deleted room), None if it is not one."""
-    head, _, rest = data.partition(b"\n")
-    parts = head.split(b" ")
-    if len(parts) == 2 and parts[1] == b"gone":
-        return Notice(parts[0].decode(), GONE, "", "", b"", b"")
-    move = len(parts) == 5 and parts[4] == b"move"
-    if not (len(parts) == 4 or move) or not parts[1].isdigit():
-        return None
-    events, _, state = rest.partition(b"\n")
-    code, seq, version, parent = (part.decode() for part in parts[:4])
-    return Notice(code, int(seq), version, parent, events, state, move)
 
 
 _SCRIPTS = {
@@ -178,11 +143,8 @@ class Cluster:
         self.lease = lease
         self.prefix = store.prefix.decode()
         self.channel_head = f"{self.prefix}{store.address.db}:process:".encode()
-        self.channel = self.channel_head + name.encode()
-        self.on_notice: Callable[[bytes], None] = lambda data: None
-        self._subscriber: asyncio_redis.Connection | None = None
-        self._listening: asyncio.Task[None] | None = None
-        self._marks: dict[bytes, asyncio.Future[None]] = {}
+        #: Notices of other processes' changes, on a connection of its own.
+        self.notices = NoticeChannel(store, self.channel_head + name.encode())
         self._beats = 0
         #: Room saves, many rooms to a call (group commit; `saves.calls`, `saves.saves`).
         self.saves = SaveBatches(
@@ -427,107 +389,9 @@ class Cluster:
             _bytes(self.ttl),
         ]
 
-    # -- notices ---------------------------------------------------------------------------
-
-    @property
-    def subscribed(self) -> bool:
-        """Whether the notice connection is open."""
-        connection = self._subscriber
-        return connection is not None and connection.protocol.is_connected
-
-    async def subscribe(self) -> None:
-        """(Re)open the notice connection, subscribe to this process's channel, check it works."""
-        self._close_subscriber()
-        address = self.store.address
-        timeout = self.store.timeout
-        try:
-            connection = await asyncio.wait_for(
-                asyncio_redis.Connection.create(
-                    host=address.host,
-                    port=address.port,
-                    encoder=BytesEncoder(),
-                    auto_reconnect=False,
-                    protocol_class=functools.partial(RedisProtocol, enable_typechecking=False),
-                ),
-                timeout,
-            )
-        except (OSError, TimeoutError, asyncio_redis.Error) as error:
-            raise StoreUnavailable(f"cannot subscribe to room notices: {error}") from None
-        self._subscriber = connection
-        try:
-            if address.password:
-                await asyncio.wait_for(connection.auth(address.password.encode()), timeout)
-            subscription = await connection.start_subscribe()
-            await subscription.subscribe([self.channel])
-            self._listening = asyncio.get_running_loop().create_task(self._listen(subscription))
-            await self._check_subscription(timeout)
-        except (OSError, TimeoutError, asyncio_redis.Error, asyncio_redis.ErrorReply) as error:
-            self._close_subscriber()
-            raise StoreUnavailable(f"cannot subscribe to room notices: {error}") from None
-
-    async def keep_subscribed(self) -> None:
-        """Check that the notice connection works (a mark comes back); else open it again."""
-        if self.subscribed:
-            try:
-                await self._check_subscription(self.store.timeout)
-            except TimeoutError:
-                log.warning("room notices stopped arriving; subscribing again")
-            else:
-                return
-        await self.subscribe()
-
-    async def _check_subscription(self, timeout: float) -> None:
-        """Publish marks until one comes back on the notice connection (the subscription is on).
-
-        The subscription is sent on another connection than the marks, so the first marks may
-        reach Redis before it.
-        """
-        token = secrets.token_hex(8).encode()
-        loop = asyncio.get_running_loop()
-        arrived: asyncio.Future[None] = loop.create_future()
-        self._marks[token] = arrived
-        deadline = loop.time() + timeout
-        channel = self.channel
-        try:
-            while not arrived.done():
-                if loop.time() > deadline:
-                    raise TimeoutError(f"no notice came back within {timeout:g}s")
-                await self.store._call(
-                    "check the subscription", lambda c: c.publish(channel, b"mark " + token)
-                )
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(asyncio.shield(arrived), 0.05)
-        finally:
-            self._marks.pop(token, None)
-
-    async def _listen(self, subscription: Any) -> None:
-        while True:
-            reply = await subscription.next_published()
-            data: bytes = reply.value
-            if data.startswith(b"mark "):
-                mark = self._marks.get(data[5:])
-                if mark is not None and not mark.done():
-                    mark.set_result(None)
-                continue
-            try:
-                self.on_notice(data)
-            except Exception:
-                log.exception("a room notice could not be handled")
-
-    def _close_subscriber(self) -> None:
-        if self._listening is not None:
-            self._listening.cancel()
-            self._listening = None
-        if self._subscriber is not None:
-            transport = self._subscriber.protocol.transport
-            self._subscriber.close()
-            if transport is not None:
-                transport.abort()
-            self._subscriber = None
-
     async def close(self) -> None:
         """Stop listening and end the lease at once, so others take this process's rooms."""
-        self._close_subscriber()
+        self.notices.close()
         keys = [self._key("process", self.name)]
         with contextlib.suppress(StoreUnavailable):
             await self._run("end the lease", "leave", keys, [self.incarnation.encode()])
@@ -556,4 +420,4 @@ def _flatten(parts: list[Any]) -> list[bytes]:
     return flat
 
 
-__all__ = ["GONE", "Cluster", "Fenced", "Loaded", "Notice", "Status", "read_notice"]
+__all__ = ["Cluster", "Fenced", "Loaded", "Status"]

@@ -11,7 +11,7 @@ from server.room import Room
 from server.store import NO_VERSION
 
 if TYPE_CHECKING:
-    from server.cluster import Notice
+    from server.notices import Notice
 
 
 #: Adopted moves are replayed into `LiveRoom.saved` once this many wait (bounds memory).

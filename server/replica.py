@@ -20,9 +20,9 @@ import msgspec
 
 from protocol import errors
 from server import codes
-from server.cluster import GONE, Notice, read_notice
 from server.connection import CLOSE_SEAT_RESUMED
 from server.live import LiveRoom
+from server.notices import GONE, Notice, read_notice
 from server.room import RoomError
 from server.store import StoreUnavailable
 

@@ -66,10 +66,10 @@ class SharedCommitter(Committer):
         from server.upkeep import SharedUpkeep
 
         cluster = Cluster(self.redis_store, name, self.config.cluster_lease)
-        cluster.on_notice = self.replica.on_notice
+        cluster.notices.on_notice = self.replica.on_notice
         self._cluster = cluster
         await cluster.beat()
-        await cluster.subscribe()
+        await cluster.notices.subscribe()
         found = await cluster.claim(await self.store.room_codes(), held=False)
         for code, status in found.items():
             if status.kept:
@@ -90,7 +90,7 @@ class SharedCommitter(Committer):
             await self._cluster.close()
 
     def problems(self) -> list[str]:
-        if self._cluster is not None and not self._cluster.subscribed:
+        if self._cluster is not None and not self._cluster.notices.subscribed:
             return ["room notices from other processes are not arriving"]
         return []
 

@@ -100,7 +100,7 @@ class SharedUpkeep:
         """Take orphaned rooms, follow Redis, settle unanswered saves, fix presence, expire rooms."""
         committer, cluster, rooms = self.committer, self.cluster, self.registry.rooms
         keep = committer.hooks.keep
-        await cluster.keep_subscribed()
+        await cluster.notices.keep_subscribed()
         for code in await cluster.orphans():
             with contextlib.suppress(RoomError):
                 keep(await self.registry.room(code), True)

@@ -386,14 +386,14 @@ async def test_when_redis_comes_back_empty_the_servers_write_their_rooms_back(
 def links(server: Server) -> tuple[object, object]:
     """The connections to Redis a server holds now: its store's and its room notices'."""
     assert isinstance(server.store, RedisStore) and server.cluster is not None
-    return server.store._connection, server.cluster._subscriber
+    return server.store._connection, server.cluster.notices.connection
 
 
 def back_on_redis(server: Server, before: tuple[object, object]) -> bool:
     """Whether a server is connected and subscribed again, through new connections."""
     assert isinstance(server.store, RedisStore) and server.cluster is not None
     new = all(now is not then for now, then in zip(links(server), before, strict=True))
-    return new and server.store.connected and server.cluster.subscribed
+    return new and server.store.connected and server.cluster.notices.subscribed
 
 
 async def members(redis: RedisServer, key: str) -> set[str]:
