@@ -2,9 +2,10 @@
 
 A room of four human seats and a spectator (the case the server's CPU target is about) plays
 whole matches through the same sans-I/O calls the server makes for each play: the client frame
-decoded, `Room.handle`, `Room.to_bytes` (the save), `Feed.publish` (the frames for every
-receiver). Each part's CPU time per move is printed in microseconds, with the distinct frames
-and bytes a move produces (a frame shared by several receivers counts once).
+decoded, `Room.handle`, `Room.to_bytes` (the save: with Redis only, since the memory store holds
+the live room), `Feed.publish` (the frames for every receiver). Each part's CPU time per move is
+printed in microseconds, with the totals with Redis and with memory, and the distinct frames and
+bytes a move produces (a frame shared by several receivers counts once).
 
 Usage: uv run python bench/hotpath.py [--moves 20000]
 Prints `name: value` lines.
@@ -97,6 +98,9 @@ def main() -> None:
     for name, nanoseconds in spent.items():
         print(f"{name} us per move: {nanoseconds / moves / 1000:.1f}")
     print(f"total us per move: {sum(spent.values()) / moves / 1000:.1f}")
+    print(
+        f"total us per move in memory: {(sum(spent.values()) - spent['save']) / moves / 1000:.1f}"
+    )
     print(f"distinct frames per move: {frames / moves:.2f}")
     print(f"frame bytes per move: {frame_bytes / moves:.0f}")
 
