@@ -107,6 +107,18 @@ class Client:
         assert isinstance(reply, msg.Error), reply
         return reply
 
+    async def settle(self, seconds: float = 0.05) -> None:
+        """Read whatever arrives within `seconds`."""
+        with_deadline = asyncio.get_running_loop().time() + seconds
+        while True:
+            left = with_deadline - asyncio.get_running_loop().time()
+            if left <= 0:
+                return
+            try:
+                await self.receive(left)
+            except TimeoutError:
+                return
+
     @property
     def document(self) -> dict[str, Any]:
         """The room document the client holds."""
