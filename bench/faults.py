@@ -131,7 +131,7 @@ async def one_round(fault: str, workdir: Path, undone: Undone) -> str:
                 assert time.monotonic() - ended < 15, reply
                 reply = await ann.request("chat", text="gg")
             took = time.monotonic() - ended
-            await bob.settle(0.3)
+            await bob.request("ping")  # what was sent to Bob before has arrived
             await ann.request("resync")
             store = RedisStore(redis.url)
             stored = await store.load_room(joined.room)

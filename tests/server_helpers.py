@@ -1,4 +1,7 @@
-"""Scripted WebSocket clients for the server tests: they speak the protocol and keep every frame."""
+"""Scripted WebSocket clients for the server tests: they speak the protocol and keep every frame.
+
+Helpers for several servers on one Redis are in tests/cluster_helpers.py.
+"""
 
 from __future__ import annotations
 
@@ -18,6 +21,7 @@ from protocol import messages as msg
 from protocol.patch import ClientState
 from protocol.rules import RoomRules
 from server.app import Config, Server
+from server.live import LiveRoom
 from server.room import Room
 
 TIMEOUT = 10.0
@@ -105,18 +109,6 @@ class Client:
         reply = await self.request(kind, **fields)
         assert isinstance(reply, msg.Error), reply
         return reply
-
-    async def settle(self, seconds: float = 0.05) -> None:
-        """Read whatever arrives within `seconds`."""
-        with_deadline = asyncio.get_running_loop().time() + seconds
-        while True:
-            left = with_deadline - asyncio.get_running_loop().time()
-            if left <= 0:
-                return
-            try:
-                await self.receive(left)
-            except TimeoutError:
-                return
 
     @property
     def document(self) -> dict[str, Any]:
@@ -269,13 +261,18 @@ def assert_error(
     return message
 
 
+def live_of(server: Server, client: Client) -> LiveRoom:
+    """The room the client is in, as `server` (in this process) holds it."""
+    assert client.room is not None
+    return server.rooms[client.room.split("-")[0].upper()]
+
+
 async def caught_up(server: Server, *clients: Client, timeout: float = TIMEOUT) -> None:
     """Read on each client until it holds its room's latest `seq` on `server` (in this process)."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     for client in clients:
-        assert client.room is not None
-        live = server.rooms[client.room.split("-")[0].upper()]
+        live = live_of(server, client)
         while client.state.seq != live.room.seq:
             await client.receive(max(0.01, deadline - loop.time()))
 
@@ -317,3 +314,37 @@ async def read_until(
         for reader in readers:
             reader.cancel()
         await asyncio.gather(*readers, return_exceptions=True)
+
+
+def turn_of(client: Client) -> tuple[int, int] | None:
+    """The turn the client holds as its own, as (hand number, moves in the hand); else None.
+
+    A chat line changes the `seq` but not this: a client plays once for each value.
+    """
+    if not client.my_turn():
+        return None
+    game = client.document["game"]
+    return game["hand_number"], len(game["history"])
+
+
+async def next_mover(
+    clients: list[Client],
+    taken: dict[str, tuple[int, int]],
+    done: Callable[[], bool] = lambda: False,
+    timeout: float = TIMEOUT,
+) -> Client | None:
+    """Read on every client until `done()` (None), or until one holds a turn not in `taken`
+    (by name): that client, its turn now marked taken."""
+
+    def fresh(client: Client) -> bool:
+        turn = turn_of(client)
+        return turn is not None and taken.get(client.name) != turn
+
+    await read_until(clients, lambda: done() or any(fresh(c) for c in clients), timeout)
+    if done():
+        return None
+    mover = next(c for c in clients if fresh(c))
+    turn = turn_of(mover)
+    assert turn is not None
+    taken[mover.name] = turn
+    return mover

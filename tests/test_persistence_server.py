@@ -26,7 +26,13 @@ from typing import Any
 import msgspec
 import pytest
 from redis_server import RedisServer
-from server_helpers import play_out, play_out_one, seat_players, until_someone_to_play
+from server_helpers import (
+    next_mover,
+    play_out,
+    play_out_one,
+    seat_players,
+    until_someone_to_play,
+)
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
@@ -81,16 +87,18 @@ async def test_a_match_through_a_redis_backed_server_is_stored_move_by_move(
         assert isinstance(await host.request("start"), msg.Ack)
         assert host.room is not None
         seen = []
-        while host.document["phase"] != "finished":
-            mover = next((c for c in clients if c.my_turn()), None)
-            if mover is not None:
-                await play_out_one(mover)
-            await asyncio.gather(*(c.settle(0.01) for c in clients))
+        taken: dict[str, tuple[int, int]] = {}
+        while True:
+            # Until a player holds a turn of theirs, or the match is over (bots move meanwhile).
+            mover = await next_mover(clients, taken, lambda: host.document["phase"] == "finished")
             stored = await store.load_room(host.room)
             assert stored is not None and host.state.seq is not None
             # Nothing a client holds is newer than what Redis holds.
             assert stored.seq >= host.state.seq
             seen.append(stored.seq)
+            if mover is None:
+                break
+            await play_out_one(mover)
         assert len(set(seen)) >= 10
         record = await host.request("record")
         assert isinstance(record, msg.RecordReply)
@@ -122,7 +130,7 @@ async def test_while_redis_is_down_nothing_is_acknowledged_and_play_resumes_when
         assert isinstance(await mover.request("ping"), msg.Pong)
         snapshot = await mover.request("resync")
         assert isinstance(snapshot, msg.Snapshot) and snapshot.seq == seq
-        await other.settle(0.2)
+        assert isinstance(await other.request("ping"), msg.Pong)  # all sent before it has come
         assert mover.state.seq == other.state.seq == seq, "a change nobody stored was sent"
         assert mover.my_turn()
 

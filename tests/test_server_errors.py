@@ -9,6 +9,7 @@ import socket
 from collections.abc import AsyncIterator
 
 import pytest
+from client_helpers import wait_until
 from server_helpers import Client, assert_error, caught_up, fast_config, play_out, seat_players
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
@@ -173,7 +174,7 @@ async def test_an_address_is_limited_in_connections_and_rooms() -> None:
         error = await second.error_for("create_room", rules={"players": 2})
         assert error.code == "rate_limited" and "at most 1 open rooms" in error.message
         await first.close()
-        await asyncio.sleep(0.05)
+        await wait_until(lambda: len(server.connections) == 1)  # the server saw it close
         third = await Client.open(server.url, "C")
         assert isinstance(await third.request("ping"), msg.Pong)
 
@@ -184,7 +185,7 @@ async def test_a_client_that_does_not_read_is_dropped_and_its_room_plays_on() ->
         host, other = await seat_players(server.url, 2, 2)
         for index in range(50):
             await host.request("chat", text=f"{index:03d} " + "talk " * 38)
-            await other.settle(0.0)
+            await caught_up(server, other)  # the other player reads as it comes
         raw = socket.socket()
         raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 2048)
         raw.connect(("127.0.0.1", server.port))

@@ -15,6 +15,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from client_helpers import wait_until
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from server_helpers import Client, fast_config, play_out, seat_players
@@ -72,22 +73,32 @@ async def test_an_empty_room_expires_by_the_servers_clock() -> None:
         await host.request("create_room", rules={"players": 2})
         code = host.room
         assert code is not None
+
+        async def left_empty(name: str) -> str:
+            """A room opened after the host's (swept after it), its player gone; its code."""
+            client = await Client.open(server.url, name)
+            await client.request("create_room", rules={"players": 2})
+            room = client.room
+            assert room is not None
+            await client.close()
+            await wait_until(lambda: server.rooms[room].room.state.empty_since is not None)
+            return room
+
+        # A sweep at the later time expires the empty room opened after the host's: by then it
+        # has looked at the host's room too.
+        control = await left_empty("Gone")
         clock.now += 10_000
-        await asyncio.sleep(0.1)  # several sweeps: nothing is to happen
+        await wait_until(lambda: control not in server.rooms)
         assert code in server.rooms, "a room with someone in it stays"
+        control = await left_empty("Gone too")
+        clock.now += 1
         await host.close()
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + 5
-        while server.rooms[code].room.state.empty_since is None:
-            assert loop.time() < deadline, "the room never noticed it was empty"
-            await asyncio.sleep(0.01)
+        await wait_until(lambda: server.rooms[code].room.state.empty_since is not None)
         clock.now += 599
-        await asyncio.sleep(0.1)  # several sweeps: a room empty for 599 s of 600 stays
-        assert code in server.rooms
+        await wait_until(lambda: control not in server.rooms)  # empty for 600 s
+        assert code in server.rooms, "a room empty for 599 s of 600 stays"
         clock.now += 2
-        while code in server.rooms:
-            assert loop.time() < deadline, "the empty room did not expire"
-            await asyncio.sleep(0.01)
+        await wait_until(lambda: code not in server.rooms)
         assert await server.store.load_room(code) is None
         late = await Client.open(server.url, "Late")
         assert (await late.error_for("join", room=code)).code == "no_such_room"

@@ -16,6 +16,7 @@ from server_helpers import (
     caught_up,
     check_against,
     fast_config,
+    next_mover,
     play_out,
     play_out_one,
     seat_players,
@@ -215,10 +216,14 @@ async def test_a_match_goes_on_when_the_bot_process_dies() -> None:
     async with run_server(fast_config(bot_processes=True)) as running:
         (host,) = await seat_players(running.url, 2, 1, "hard", target=50)
         await host.request("start")
-        while running.bots.bots._pool is None:
-            if host.my_turn():
-                await play_out_one(host)
-            await host.settle(0.05)
+        taken: dict[str, tuple[int, int]] = {}
+
+        def pool_started() -> bool:
+            return running.bots.bots._pool is not None
+
+        # The bot's first search starts the pool; its move follows, so reading sees it.
+        while (mover := await next_mover([host], taken, pool_started)) is not None:
+            await play_out_one(mover)
         pool = running.bots.bots._pool
         for process in list(getattr(pool, "_processes", {}).values()):
             process.kill()

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
-from server_helpers import Client
+from server_helpers import Client, next_mover, play_out_one
 
 from protocol import messages as msg
 
@@ -68,14 +68,15 @@ async def test_bot_workers_exit_when_the_server_is_killed(tmp_path: Path) -> Non
         assert isinstance(await ann.request("create_room", rules={"players": 2}), msg.Joined)
         assert isinstance(await ann.request("add_bot", level="hard"), msg.Ack)
         assert isinstance(await ann.request("start"), msg.Ack)
-        # The hard bot's or the hint's search starts the worker processes.
+        # The hint's and the hard bot's searches start the worker processes: a hint answered
+        # and a move played, then Ann's turn again (the bot has answered), until they are there.
         deadline = time.monotonic() + 30
+        taken: dict[str, tuple[int, int]] = {}
         while len(children_of(server.pid)) < 2:
             assert time.monotonic() < deadline, "no bot worker processes started"
-            if ann.my_turn():
-                await ann.request("hint")
-            else:
-                await ann.settle(0.1)
+            assert await next_mover([ann], taken, timeout=30) is ann
+            assert isinstance(await ann.request("hint"), msg.HintReply)
+            await play_out_one(ann)
         workers = children_of(server.pid)
         await ann.close()
     finally:

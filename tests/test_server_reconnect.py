@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import time
 
 from server_helpers import (
     Client,
@@ -12,6 +13,8 @@ from server_helpers import (
     caught_up,
     check_against,
     fast_config,
+    live_of,
+    next_mover,
     play_out,
     play_out_one,
     seat_players,
@@ -26,11 +29,10 @@ from server.store import MemoryStore
 
 async def wait_for_turn(client: Client, others: list[Client]) -> None:
     """Read until it is the client's turn; the others play whenever it is theirs."""
-    while not client.my_turn():
-        for other in others:
-            if other.my_turn():
-                await play_out_one(other)
-        await asyncio.gather(client.settle(0.02), *(o.settle(0.01) for o in others))
+    taken: dict[str, tuple[int, int]] = {}
+    while (mover := await next_mover([client, *others], taken)) is not client:
+        assert mover is not None
+        await play_out_one(mover)
 
 
 async def resume(
@@ -132,21 +134,27 @@ async def test_resuming_from_a_second_connection_closes_the_first() -> None:
 
 
 async def test_a_bot_plays_for_an_away_player_until_they_return() -> None:
-    async with run_server(fast_config(away_seconds=0.3, bot_delay=0.02)) as server:
+    away = 0.3
+    async with run_server(fast_config(away_seconds=away, bot_delay=0.02)) as server:
         ann, bob = await seat_players(server.url, 2, 2, target=250)
         await ann.request("start")
         await wait_for_turn(ann, [bob])
         moves_before = ann.document["game"]["hand_counts"][0]
+        loop = asyncio.get_running_loop()
+        closed = loop.time()
         await ann.close()
-        await asyncio.sleep(0.2)
-        await bob.settle(0.05)
+        await until_holds(bob, lambda document: document["seats"][0]["connected"] is False)
+        assert isinstance(await bob.request("ping"), msg.Pong)  # all sent before it has come
         assert bob.document["game"]["turn"] == 0, "the away player's turn waits"
+        later = time.time() + 3600
+        assert live_of(server, bob).room.bot_level_due(later) is not None, "and not forever"
 
         async def stand_in_played() -> None:
             while bob.document["game"]["turn"] == 0:
                 await bob.receive(2.0)
 
         await stand_in_played()
+        assert loop.time() - closed >= away, "the stand-in came before `away_seconds`"
         assert bob.document["game"]["hand_counts"][0] <= moves_before
         if bob.my_turn():
             await play_out_one(bob)
@@ -155,9 +163,13 @@ async def test_a_bot_plays_for_an_away_player_until_they_return() -> None:
         assert isinstance(joined, msg.Joined)
         assert isinstance(await ann.receive(), msg.Snapshot)
         await wait_for_turn(ann, [bob])
-        waiting = ann.document["game"]["turn"]
-        await asyncio.gather(ann.settle(0.5), bob.settle(0.5))
-        assert ann.document["game"]["turn"] == waiting == 0, "back: nobody plays for them"
+        assert isinstance(await ann.request("ping"), msg.Pong)
+        await caught_up(server, bob)
+        assert ann.document["game"]["turn"] == bob.document["game"]["turn"] == 0
+        assert ann.document["seats"][0]["connected"] is True
+        # Back: no stand-in and no turn clock for her seat, so no bot move is due, ever.
+        later = time.time() + 3600
+        assert live_of(server, ann).room.bot_level_due(later) is None, "back: a bot plays for her"
 
 
 async def test_rooms_resume_after_a_restart_with_the_same_store(references: References) -> None:
