@@ -103,6 +103,41 @@ class Player:
         return bool(game and game["turn"] == self.document["you"] and game["legal"])
 
 
+class Envelope(msgspec.Struct):
+    """What a watcher reads of a frame: its type and seq (the operations are skipped)."""
+
+    type: str
+    seq: int = -1
+
+
+read_envelope = msgspec.json.Decoder(Envelope).decode
+
+
+class Watcher(Player):
+    """A spectator: it only notes which seq reached it (it needs no document to play from)."""
+
+    async def read(self) -> None:
+        """Note patches and snapshots; hand other messages to whoever waits for a reply."""
+        stats = self.table.stats
+        receive = self.socket.recv
+        while True:
+            try:
+                frame = await receive(decode=False)
+            except ConnectionClosed:
+                return
+            envelope = read_envelope(frame)
+            if envelope.type == "patch":
+                self.seq = envelope.seq
+                stats.patch_bytes += len(frame)
+                stats.patches += 1
+                self.table.arrived(self.seq)
+            elif envelope.type == "snapshot":
+                self.seq = envelope.seq
+                self.table.arrived(self.seq)
+            else:
+                await self.replies.put(decode(frame))
+
+
 class Stats:
     """What the run measured."""
 
@@ -174,7 +209,7 @@ async def open_table(url: str, stats: Stats, rng: random.Random, spectators: int
             joined = await player.request({"type": "join", "room": joined["room"]})
     for index in range(spectators):
         socket = await connect(url, compression=None, open_timeout=60, max_size=2**20)
-        watcher = Player(socket, table)
+        watcher = Watcher(socket, table)
         table.players.append(watcher)
         asyncio.get_running_loop().create_task(watcher.read())
         await watcher.request({"type": "hello", "version": 1, "name": f"W{index}"})

@@ -43,7 +43,6 @@ from server.room_state import (
     SeatState,
     decode_note,
     decode_room,
-    encode_note,
     encode_room,
     new_token,
     token_hash,
@@ -57,9 +56,10 @@ class Room:
         self.state = state
         self.match = match
         self.away_seconds = DEFAULT_AWAY_SECONDS
-        #: The seq a move made the room, and the move as `replay_move` takes it: when the last
-        #: change was that one move, other processes are sent the move, not the whole room.
-        self.last_move: tuple[int, bytes] = (-1, b"")
+        #: The seq a move made the room, and the move (`encode_note` gives what `replay_move`
+        #: takes): when the last change was that one move, other processes are sent the move,
+        #: not the whole room.
+        self.last_move: tuple[int, MoveNote | None] = (-1, None)
 
     # -- building and storing --------------------------------------------------------------
 
@@ -324,7 +324,7 @@ class Room:
         end = None if move.end is None else int(move.end)
         stand_in = held is not None and held.stand_in
         note = MoveNote(seat, tile, end, move.flipped, now, stand_in, self.away_seconds)
-        self.last_move = (self.state.seq, encode_note(note))
+        self.last_move = (self.state.seq, note)
         return convert.events(events)
 
     def replay_move(self, data: bytes) -> list[Any]:

@@ -26,6 +26,7 @@ from server.redis_store import RedisStore
 from server.registry import Registry
 from server.replica import Replica
 from server.room import Room, RoomError
+from server.room_state import encode_note
 from server.store import RoomChanged, SaveInDoubt, StoreUnavailable
 
 log = logging.getLogger("allfives.server")
@@ -179,7 +180,9 @@ class SharedCommitter(Committer):
         state = room.to_bytes()
         encoded = _encode(events)
         move_seq, move = room.last_move
-        one_move = move if move_seq == room.seq == parent_seq + 1 else b""
+        one_move = b""
+        if move is not None and move_seq == room.seq == parent_seq + 1:
+            one_move = encode_note(move)
         try:
             live.version = await self.cluster.save(
                 room.code, room.seq, state, encoded, listing(room), live.version, one_move
