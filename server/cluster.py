@@ -60,7 +60,7 @@ from server.cluster_scripts import (
     YIELD,
 )
 from server.notices import NoticeChannel
-from server.redis_store import RedisStore, run_script
+from server.redis_store import HeldRoom, RedisStore, run_script
 from server.save_batch import SaveBatches
 from server.store import NO_VERSION, RoomChanged, SaveInDoubt, StoreUnavailable
 
@@ -69,14 +69,6 @@ log = logging.getLogger("allfives.cluster")
 DEFAULT_LEASE = 3.0
 #: How long a process refused for another's change has the next turn in that room.
 PRIORITY_MS = 500
-
-
-class Loaded(NamedTuple):
-    """A room as Redis holds it."""
-
-    seq: int
-    version: str
-    state: bytes
 
 
 class Fenced(NamedTuple):
@@ -175,11 +167,12 @@ class Cluster:
         summary: bytes,
         parent: str,
         move: bytes = b"",
+        logged: bool = False,
     ) -> str:
         """Store a change made from version `parent` and publish its notice; the new version.
 
         `move`: the change was this one move (`Room.last_move`); the notice carries it, not the
-        state.
+        state. `logged`: only the move is stored (`state` is not needed), in the room's log.
 
         RoomChanged (nothing written) when Redis holds another version than `parent`;
         SaveInDoubt when no answer came (see `fence`). The save carries a deadline, `timeout`
@@ -211,6 +204,7 @@ class Cluster:
             parent.encode(),
             _bytes(deadline),
             move,
+            b"1" if logged else b"",
         ]
         try:
             stored = await self.saves.save(keys, args)
@@ -249,20 +243,9 @@ class Cluster:
         args = [_bytes(seq), state, version.encode(), _bytes(self.ttl), code.encode()]
         return bool(await self._run(f"restore room {code}", "restore", keys, args) == -1)
 
-    async def load(self, code: str) -> Loaded | None:
-        """The stored seq, version and state of a room, or None."""
-
-        async def run(connection: asyncio_redis.Connection) -> list[bytes | None]:
-            reply = await connection.hmget(
-                self.store.room_key(code), [b"seq", b"version", b"state"]
-            )
-            values: list[bytes | None] = await reply.aslist()
-            return values
-
-        seq, version, state = await self.store._call(f"load room {code}", run)
-        if seq is None or state is None:
-            return None
-        return Loaded(int(seq), version.decode() if version else NO_VERSION, state)
+    async def load(self, code: str) -> HeldRoom | None:
+        """The stored seq, version and state of a room (its logged moves made again), or None."""
+        return await self.store.read_room(code)
 
     async def head(self, code: str) -> tuple[int, str] | None:
         """The stored seq and version of a room, or None."""
@@ -420,4 +403,4 @@ def _flatten(parts: list[Any]) -> list[bytes]:
     return flat
 
 
-__all__ = ["Cluster", "Fenced", "Loaded", "Status"]
+__all__ = ["Cluster", "Fenced", "Status"]

@@ -18,9 +18,13 @@ end
 #: Saves of several rooms, each on its own (`server.save_batch`): one call, one answer each.
 #: KEYS: room set, public, then per save: room, followers, fences. ARGV: ttl, channel head,
 #: process id, priority ms, process name, then per save: seq, state, code, notice head, summary,
-#: version, parent, deadline ms, notice body (the state when empty). Returns a list with, per save, -1 when saved, else the stored
-#: seq, ABSENT (no such room), BUSY (another process has the next turn), FENCED or LATE (see
-#: `Cluster.save`).
+#: version, parent, deadline ms, move, logged. Returns a list with, per save, -1 when saved, else
+#: the stored seq, ABSENT (no such room), BUSY (another process has the next turn), FENCED or
+#: LATE (see `Cluster.save`).
+#: A save writes the room's `state` (and `base`, its seq), or, `logged` ('1'), only the move as
+#: the field `m:<seq>` (the room is `state` and the moves `m:<base+1>`..`m:<seq>` made again:
+#: `server.room.with_moves`); writing a state drops the moves before it. The notice carries the
+#: move when there is one, else the state.
 #: A process refused for another's change becomes the room's `next` writer for `priority` ms
 #: (unless one already is): the others are refused (BUSY) until it has saved, so no process is
 #: starved by one that keeps changing the room. `saved:<NAME>` holds the version process NAME
@@ -30,10 +34,10 @@ local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local ttl, head, id, priority, name = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), ARGV[5]
 local function save(room, followers, fences, seq, state, code, notice, summary, version, parent,
-                    deadline, body)
+                    deadline, move, logged)
   if now > tonumber(deadline) then return -5 end
   if redis.call('SISMEMBER', fences, version) == 1 then return -4 end
-  local held = redis.call('HMGET', room, 'seq', 'version', 'next', 'next_until')
+  local held = redis.call('HMGET', room, 'seq', 'version', 'next', 'next_until', 'base')
   local waiting = held[3] and tonumber(held[4]) > now
   if held[1] then
     if waiting and held[3] ~= id then return -3 end
@@ -47,7 +51,19 @@ local function save(room, followers, fences, seq, state, code, notice, summary, 
     return -2
   end
   if held[3] then redis.call('HDEL', room, 'next', 'next_until') end
-  redis.call('HSET', room, 'seq', seq, 'state', state, 'version', version, 'saved:' .. name, version)
+  if logged == '1' then
+    if not held[5] then redis.call('HSET', room, 'base', held[1]) end
+    redis.call('HSET', room, 'seq', seq, 'version', version, 'saved:' .. name, version,
+      'm:' .. seq, move)
+  else
+    if held[1] then
+      for logged_seq = tonumber(held[5] or held[1]) + 1, tonumber(held[1]) do
+        redis.call('HDEL', room, 'm:' .. logged_seq)
+      end
+    end
+    redis.call('HSET', room, 'seq', seq, 'state', state, 'base', seq, 'version', version,
+      'saved:' .. name, version)
+  end
   redis.call('EXPIRE', room, ttl)
   redis.call('SADD', KEYS[1], code)
   if summary == '' then
@@ -55,6 +71,7 @@ local function save(room, followers, fences, seq, state, code, notice, summary, 
   else
     redis.call('HSET', KEYS[2], code, summary)
   end
+  local body = move
   if body == '' then body = state end
   for _, follower in ipairs(redis.call('SMEMBERS', followers)) do
     if follower ~= name then redis.call('PUBLISH', head .. follower, notice .. body) end
@@ -63,9 +80,10 @@ local function save(room, followers, fences, seq, state, code, notice, summary, 
 end
 local answers = {}
 for i = 0, (#KEYS - 2) / 3 - 1 do
-  local k, a = 2 + 3 * i, 5 + 9 * i
+  local k, a = 2 + 3 * i, 5 + 10 * i
   answers[i + 1] = save(KEYS[k + 1], KEYS[k + 2], KEYS[k + 3], ARGV[a + 1], ARGV[a + 2],
-    ARGV[a + 3], ARGV[a + 4], ARGV[a + 5], ARGV[a + 6], ARGV[a + 7], ARGV[a + 8], ARGV[a + 9])
+    ARGV[a + 3], ARGV[a + 4], ARGV[a + 5], ARGV[a + 6], ARGV[a + 7], ARGV[a + 8], ARGV[a + 9],
+    ARGV[a + 10])
 end
 return answers
 """
@@ -91,9 +109,14 @@ return 1
 #: KEYS: room, room set. ARGV: seq, state, version, ttl, code. Writes a room Redis lost (or
 #: holds older) back; returns -1, or the stored seq when Redis holds as new or newer.
 RESTORE = """
-local held = redis.call('HGET', KEYS[1], 'seq')
-if held and tonumber(held) >= tonumber(ARGV[1]) then return tonumber(held) end
-redis.call('HSET', KEYS[1], 'seq', ARGV[1], 'state', ARGV[2], 'version', ARGV[3])
+local held = redis.call('HMGET', KEYS[1], 'seq', 'base')
+if held[1] and tonumber(held[1]) >= tonumber(ARGV[1]) then return tonumber(held[1]) end
+if held[1] then
+  for logged = tonumber(held[2] or held[1]) + 1, tonumber(held[1]) do
+    redis.call('HDEL', KEYS[1], 'm:' .. logged)
+  end
+end
+redis.call('HSET', KEYS[1], 'seq', ARGV[1], 'state', ARGV[2], 'base', ARGV[1], 'version', ARGV[3])
 redis.call('EXPIRE', KEYS[1], ARGV[4])
 redis.call('SADD', KEYS[2], ARGV[5])
 return -1

@@ -130,8 +130,12 @@ class Committer(abc.ABC):
 
     def publish(self, live: LiveRoom, state: bytes, events: list[Any] | msgspec.Raw) -> None:
         """A change is stored: it is what a later failure goes back to; send it to everyone."""
-        room = live.room
         live.saved = state
+        self.send(live, events)
+
+    def send(self, live: LiveRoom, events: list[Any] | msgspec.Raw) -> None:
+        """Send a stored change (`live.saved` holds it) to everyone."""
+        room = live.room
         live.saved_seq = room.seq
         live.broadcast(live.feed.publish(room, events))
         self.hooks.published(live)

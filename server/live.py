@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from server.connection import Connection, text_frame
 from server.feed import Feed, Frames, Receiver
-from server.room import Room
+from server.room import Room, with_moves
 from server.store import NO_VERSION
 
 if TYPE_CHECKING:
@@ -75,10 +75,7 @@ class LiveRoom:
             self._replay()
 
     def _replay(self) -> None:
-        room = Room.from_bytes(self._saved)
-        for move in self._moves:
-            room.replay_move(move)
-        self._saved, self._moves = room.to_bytes(), []
+        self._saved, self._moves = with_moves(self._saved, self._moves), []
 
     def connections(self) -> list[Connection]:
         """Every connection in the room."""

@@ -30,14 +30,15 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 from urllib.parse import unquote, urlsplit
 
 import asyncio_redis
 from asyncio_redis.encoders import BytesEncoder
 from asyncio_redis.protocol import RedisProtocol
 
-from server.store import Store, StoredRoom, StoreUnavailable
+from server.room import with_moves
+from server.store import NO_VERSION, Store, StoredRoom, StoreUnavailable
 
 log = logging.getLogger("allfives.store")
 # asyncio_redis logs every connection attempt at INFO; this module logs what matters itself.
@@ -54,9 +55,18 @@ RETRY_MAX = 1.0
 #: What asyncio_redis raises for an error reply (ErrorReply is not an asyncio_redis.Error).
 REDIS_ERRORS = (asyncio_redis.Error, asyncio_redis.ErrorReply)
 
+
+class HeldRoom(NamedTuple):
+    """A room as Redis holds it: seq, version (server.cluster) and state."""
+
+    seq: int
+    version: str
+    state: bytes
+
+
 #: KEYS: room, room set. ARGV: seq, state, ttl, code. A plain write of a room (`save_room`).
 WRITE_ROOM = """
-redis.call('HSET', KEYS[1], 'seq', ARGV[1], 'state', ARGV[2])
+redis.call('HSET', KEYS[1], 'seq', ARGV[1], 'state', ARGV[2], 'base', ARGV[1])
 redis.call('EXPIRE', KEYS[1], ARGV[3])
 redis.call('SADD', KEYS[2], ARGV[4])
 return 1
@@ -187,18 +197,32 @@ class RedisStore(Store):
     async def load_room(self, code: str) -> StoredRoom | None:
         """The saved state of a room, or None (its code is then dropped from the set)."""
 
-        async def run(connection: asyncio_redis.Connection) -> list[bytes | None]:
-            reply = await connection.hmget(self.room_key(code), [b"seq", b"state"])
-            values: list[bytes | None] = await reply.aslist()
-            return values
-
-        seq, state = await self._call(f"load room {code}", run)
-        if seq is None or state is None:
+        stored = await self.read_room(code)
+        if stored is None:
             await self._call(
                 f"forget room {code}", lambda c: c.srem(self.rooms_key, [code.encode()])
             )
             return None
-        return StoredRoom(int(seq), state)
+        return StoredRoom(stored.seq, stored.state)
+
+    async def read_room(self, code: str) -> HeldRoom | None:
+        """A room's hash in one read: its seq, version and state, the moves logged since made
+        again (`server.room.with_moves`); None when Redis holds no room."""
+
+        async def run(connection: asyncio_redis.Connection) -> dict[bytes, bytes]:
+            reply = await connection.hgetall(self.room_key(code))
+            fields: dict[bytes, bytes] = await reply.asdict()
+            return fields
+
+        fields = await self._call(f"load room {code}", run)
+        seq, state = fields.get(b"seq"), fields.get(b"state")
+        if seq is None or state is None:
+            return None
+        top = int(seq)
+        base = int(fields.get(b"base", seq))
+        moves = [fields[b"m:%d" % logged] for logged in range(base + 1, top + 1)]
+        version = fields.get(b"version")
+        return HeldRoom(top, version.decode() if version else NO_VERSION, with_moves(state, moves))
 
     async def delete_room(self, code: str) -> None:
         """Forget a room."""

@@ -471,3 +471,13 @@ __all__ = [
     "new_token",
     "token_hash",
 ]
+
+
+def with_moves(state: bytes, moves: list[bytes]) -> bytes:
+    """A stored room's state after moves logged since it (`Room.replay_move`), as bytes."""
+    if not moves:
+        return state
+    room = Room.from_bytes(state)
+    for move in moves:
+        room.replay_move(move)
+    return room.to_bytes()

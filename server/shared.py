@@ -30,6 +30,10 @@ from server.room_state import encode_note
 from server.store import RoomChanged, SaveInDoubt, StoreUnavailable
 
 log = logging.getLogger("allfives.server")
+
+#: A room's whole state is stored at least every this many changes; moves in between are stored
+#: as the move alone (a room is read as its state and the moves since, made again).
+STATE_EVERY = 32
 _encode = msgspec.json.Encoder().encode
 
 #: How long a change is tried again while other processes keep changing the room first.
@@ -174,18 +178,21 @@ class SharedCommitter(Committer):
     async def _save(self, live: LiveRoom, events: list[Any], parent_seq: int) -> None:
         """Store the room's new state (compare-and-set), then send every receiver its patch.
 
-        A change that was one move sends other processes the move (`Room.last_move`).
+        A change that was one move sends other processes the move (`Room.last_move`), and is
+        stored as the move alone, but every STATE_EVERY-th seq (the room is then its last
+        stored state and the moves since, made again).
         """
         room = live.room
-        state = room.to_bytes()
         encoded = _encode(events)
-        move_seq, move = room.last_move
-        one_move = b""
-        if move is not None and move_seq == room.seq == parent_seq + 1:
-            one_move = encode_note(move)
+        move_seq, note = room.last_move
+        move = b""
+        if note is not None and move_seq == room.seq == parent_seq + 1:
+            move = encode_note(note)
+        logged = bool(move) and room.seq % STATE_EVERY != 0
+        state = b"" if logged else room.to_bytes()
         try:
             live.version = await self.cluster.save(
-                room.code, room.seq, state, encoded, listing(room), live.version, one_move
+                room.code, room.seq, state, encoded, listing(room), live.version, move, logged
             )
         except StoreUnavailable as error:
             # Shared rooms never hold a change Redis does not (RoomChanged included).
@@ -193,7 +200,11 @@ class SharedCommitter(Committer):
             if isinstance(error, SaveInDoubt):
                 live.doubts[error.version] = None
             raise
-        self.publish(live, state, msgspec.Raw(encoded))
+        if logged:
+            live.adopt_move(move)
+            self.send(live, msgspec.Raw(encoded))
+        else:
+            self.publish(live, state, msgspec.Raw(encoded))
 
     async def settle(self, live: LiveRoom) -> None:
         """Under the lock: fence off the room's unanswered saves before it changes again.
