@@ -67,27 +67,38 @@ class Player:
         self.replies: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
 
     async def read(self) -> None:
-        """Apply snapshots and patches; hand other messages to whoever waits for a reply."""
-        stats = self.table.stats
+        """Take every frame (`take`); hand replies to whoever waits for one."""
         receive = self.socket.recv
         while True:
             try:
                 frame = await receive(decode=False)
             except ConnectionClosed:
                 return
-            message = decode(frame)
-            kind = message["type"]
-            if kind == "patch":
-                apply_patch(self.document, message["ops"])
-                self.seq = message["seq"]
-                stats.patch_bytes += len(frame)
-                stats.patches += 1
-                self.table.arrived(self.seq)
-            elif kind == "snapshot":
-                self.document, self.seq = message["state"], message["seq"]
-                self.table.arrived(self.seq)
-            else:
-                await self.replies.put(message)
+            reply = self.take(frame)
+            if reply is not None:
+                await self.replies.put(reply)
+
+    def take(self, frame: bytes) -> dict[str, Any] | None:
+        """Apply a snapshot or patch; any other message is a reply, returned."""
+        message: dict[str, Any] = decode(frame)
+        kind = message["type"]
+        if kind == "patch":
+            apply_patch(self.document, message["ops"])
+            self.arrived(message["seq"], frame)
+        elif kind == "snapshot":
+            self.document = message["state"]
+            self.arrived(message["seq"])
+        else:
+            return message
+        return None
+
+    def arrived(self, seq: int, patch: bytes = b"") -> None:
+        """The player holds `seq` now (by a patch, counted, or a snapshot)."""
+        self.seq = seq
+        if patch:
+            self.table.stats.patch_bytes += len(patch)
+            self.table.stats.patches += 1
+        self.table.arrived(seq)
 
     async def request(self, message: dict[str, Any]) -> dict[str, Any]:
         """Send a command and wait for its reply."""
@@ -116,26 +127,17 @@ read_envelope = msgspec.json.Decoder(Envelope).decode
 class Watcher(Player):
     """A spectator: it only notes which seq reached it (it needs no document to play from)."""
 
-    async def read(self) -> None:
-        """Note patches and snapshots; hand other messages to whoever waits for a reply."""
-        stats = self.table.stats
-        receive = self.socket.recv
-        while True:
-            try:
-                frame = await receive(decode=False)
-            except ConnectionClosed:
-                return
-            envelope = read_envelope(frame)
-            if envelope.type == "patch":
-                self.seq = envelope.seq
-                stats.patch_bytes += len(frame)
-                stats.patches += 1
-                self.table.arrived(self.seq)
-            elif envelope.type == "snapshot":
-                self.seq = envelope.seq
-                self.table.arrived(self.seq)
-            else:
-                await self.replies.put(decode(frame))
+    def take(self, frame: bytes) -> dict[str, Any] | None:
+        """Note the seq of a snapshot or patch; any other message is a reply, returned."""
+        envelope = read_envelope(frame)
+        if envelope.type == "patch":
+            self.arrived(envelope.seq, frame)
+        elif envelope.type == "snapshot":
+            self.arrived(envelope.seq)
+        else:
+            reply: dict[str, Any] = decode(frame)
+            return reply
+        return None
 
 
 class Stats:

@@ -187,3 +187,19 @@ async def until_check(check: Callable[[], Any], timeout: float = 10.0) -> None:
     while not await check():
         assert time.monotonic() < deadline, "never came true"
         await asyncio.sleep(0.05)
+
+
+async def started_across(
+    a: Server, b: Server, bots: int = 0, **rules: Any
+) -> tuple[Client, Client, str]:
+    """Ann creates a room on `a`, Bob sits in it through `b`, easy bots fill `bots` seats, and
+    the match starts: the two players and the room's code."""
+    ann = await open_client(a.url, "Ann")
+    joined = await ann.request("create_room", rules=rules)
+    assert isinstance(joined, msg.Joined) and joined.room is not None
+    await ann.until(lambda m: isinstance(m, msg.Snapshot))
+    bob = await sit(b.url, "Bob", joined.room)
+    for _ in range(bots):
+        assert isinstance(await ann.request("add_bot", level="easy"), msg.Ack)
+    assert isinstance(await ann.request("start"), msg.Ack)
+    return ann, bob, joined.room

@@ -28,6 +28,7 @@ from cluster_helpers import (
     play,
     reconnect,
     sit,
+    started_across,
     until_check,
 )
 from redis_server import RedisServer
@@ -203,17 +204,11 @@ async def test_a_server_killed_mid_hand_its_players_and_bots_carry_on_through_th
 async def test_a_server_stopping_hands_its_rooms_over_at_once(redis_server: RedisServer) -> None:
     async with run_server(cluster_config(redis_server)) as b:
         async with run_server(cluster_config(redis_server)) as a:
-            ann = await open_client(a.url, "Ann")
-            joined = await ann.request("create_room", rules={"players": 3, "target": 100})
-            assert isinstance(joined, msg.Joined) and joined.room is not None
-            await ann.until(lambda m: isinstance(m, msg.Snapshot))
-            bob = await sit(b.url, "Bob", joined.room)
-            assert isinstance(await ann.request("add_bot", level="easy"), msg.Ack)
-            assert isinstance(await ann.request("start"), msg.Ack)
+            ann, bob, room = await started_across(a, b, bots=1, players=3, target=100)
             await play([ann, bob], random.Random(4), lambda: len(moves_in(held(bob).events)) > 6)
-            assert a.rooms[joined.room].kept and not b.rooms[joined.room].kept
+            assert a.rooms[room].kept and not b.rooms[room].kept
         stopped = time.monotonic()
-        while not b.rooms[joined.room].kept:
+        while not b.rooms[room].kept:
             assert time.monotonic() - stopped < LEASE, "the rooms waited for the lease to run out"
             await asyncio.sleep(0.02)
         ann = await reconnect(ann, b.url)

@@ -11,10 +11,9 @@ import random
 from typing import Any
 
 import pytest
-from cluster_helpers import check_resync, finished, open_client, play, sit, two_servers
+from cluster_helpers import check_resync, finished, play, started_across, two_servers
 from redis_server import RedisServer
 
-from protocol import messages as msg
 from server.app import Server
 from server.room import Room
 from server.shared import SharedCommitter
@@ -31,13 +30,7 @@ async def test_players_on_two_servers_take_each_others_moves_as_moves(
     redis_server: RedisServer,
 ) -> None:
     async with two_servers(redis_server) as (a, b):
-        ann = await open_client(a.url, "Ann")
-        joined = await ann.request("create_room", rules={"players": 3, "target": 60})
-        assert isinstance(joined, msg.Joined) and joined.room is not None
-        await ann.until(lambda m: isinstance(m, msg.Snapshot))
-        bob = await sit(b.url, "Bob", joined.room)
-        assert isinstance(await ann.request("add_bot", level="easy"), msg.Ack)
-        assert isinstance(await ann.request("start"), msg.Ack)
+        ann, bob, _ = await started_across(a, b, bots=1, players=3, target=60)
         await play([ann, bob], random.Random(3), finished([ann, bob]))
         # Every move each server's player or bot made reached the other as a move; the start,
         # seats and hands dealt anew come as states.
@@ -62,12 +55,7 @@ async def test_a_move_that_does_not_replay_as_stored_is_read_from_redis(
         return events
 
     async with two_servers(redis_server) as (a, b):
-        ann = await open_client(a.url, "Ann")
-        joined = await ann.request("create_room", rules={"players": 2, "target": 60})
-        assert isinstance(joined, msg.Joined) and joined.room is not None
-        await ann.until(lambda m: isinstance(m, msg.Snapshot))
-        bob = await sit(b.url, "Bob", joined.room)
-        assert isinstance(await ann.request("start"), msg.Ack)
+        ann, bob, _ = await started_across(a, b, players=2, target=60)
         monkeypatch.setattr(Room, "replay_move", replay_once_wrong)
         await play([ann, bob], random.Random(4), finished([ann, bob]))
         assert spoiled, "a move was made again"

@@ -22,6 +22,7 @@ from cluster_helpers import (
     open_client,
     play,
     sit,
+    started_across,
     two_servers,
     until_check,
 )
@@ -37,13 +38,7 @@ async def test_when_redis_comes_back_empty_the_servers_write_their_rooms_back(
     redis_server: RedisServer,
 ) -> None:
     async with two_servers(redis_server) as (a, b):
-        ann = await open_client(a.url, "Ann")
-        joined = await ann.request("create_room", rules={"players": 3, "target": 100})
-        assert isinstance(joined, msg.Joined) and joined.room is not None
-        await ann.until(lambda m: isinstance(m, msg.Snapshot))
-        bob = await sit(b.url, "Bob", joined.room)
-        assert isinstance(await ann.request("add_bot", level="easy"), msg.Ack)
-        assert isinstance(await ann.request("start"), msg.Ack)
+        ann, bob, room = await started_across(a, b, bots=1, players=3, target=100)
         rng = random.Random(7)
         await play([ann, bob], rng, lambda: len(moves_in(held(bob).events)) > 5)
         held_before = [links(s) for s in (a, b)]
@@ -65,7 +60,7 @@ async def test_when_redis_comes_back_empty_the_servers_write_their_rooms_back(
         for client in (ann, bob):
             check_record(record.record, client.document, held(client).events, every=False)
         store = RedisStore(redis_server.url)
-        stored = await store.load_room(joined.room)
+        stored = await store.load_room(room)
         await store.close()
         assert stored is not None and stored.seq == ann.state.seq
 
