@@ -34,10 +34,11 @@ from typing import Any, NamedTuple, TypeVar
 from urllib.parse import unquote, urlsplit
 
 import asyncio_redis
+import msgspec
 from asyncio_redis.encoders import BytesEncoder
 from asyncio_redis.protocol import RedisProtocol
 
-from server.room import with_moves
+from server.room import RoomError, with_moves
 from server.store import NO_VERSION, Store, StoredRoom, StoreUnavailable
 
 log = logging.getLogger("allfives.store")
@@ -220,9 +221,16 @@ class RedisStore(Store):
             return None
         top = int(seq)
         base = int(fields.get(b"base", seq))
-        moves = [fields[b"m:%d" % logged] for logged in range(base + 1, top + 1)]
+        moves = [fields.get(b"m:%d" % logged, b"") for logged in range(base + 1, top + 1)]
+        try:
+            if not all(moves):
+                raise ValueError("a logged move is missing")
+            state = with_moves(state, moves)
+        except (RoomError, ValueError, msgspec.DecodeError) as error:
+            log.error("room %s as Redis holds it does not read back: %s", code, error)
+            raise StoreUnavailable(f"room {code} as stored does not read back: {error}") from None
         version = fields.get(b"version")
-        return HeldRoom(top, version.decode() if version else NO_VERSION, with_moves(state, moves))
+        return HeldRoom(top, version.decode() if version else NO_VERSION, state)
 
     async def delete_room(self, code: str) -> None:
         """Forget a room."""
