@@ -8,9 +8,11 @@ Memory per room is the server's resident memory growth divided by the rooms (con
 included). The ceiling is a bare `websockets` server, also in its own process, that answers each
 message by sending a message of the same size as our average patch to the 4 clients of its group.
 
-The clients' own CPU is printed too (`clients cpu busy`): when it nears 1, one process cannot
-keep up with the rooms and the delays measure the clients; `--client-processes N` then runs the
-human-pace clients in N processes. Each client process freezes its set-up objects out of its
+The clients' own CPU is printed too (`clients cpu busy`, and per move): when it nears 1, one
+process cannot keep up with the rooms and the delays measure the clients; `--client-processes N`
+then runs the human-pace clients in N processes. At full speed on a small machine the clients'
+CPU per move bounds the ratio as much as the server's does: the ceiling's clients only receive
+bytes, ours follow their documents (decode and apply every patch), so both are printed. Each client process freezes its set-up objects out of its
 garbage collector's way before play begins, so its collections do not pause the moves measured.
 
 Usage: uv run python bench/load.py [--rooms 1000] [--seconds 20] [--full-rooms 40]
@@ -64,6 +66,7 @@ def report_run(
     report(f"{prefix} messages/s", stats.patches / elapsed)
     report(f"{prefix} server cpu ms per move", 1000 * cpu / max(1, stats.moves))
     report(f"{prefix} server cpu busy", cpu / elapsed)
+    report(f"{prefix} clients cpu ms per move", 1000 * own / max(1, stats.moves))
     report(f"{prefix} clients cpu busy", own / elapsed)
     report(f"{prefix} p50 ms", 1000 * statistics.median(stats.delays))
     report(f"{prefix} p99 ms", 1000 * percentile(stats.delays, 0.99))

@@ -86,12 +86,17 @@ async def ceiling_run(groups: int, seconds: float, size: int) -> float:
 
         started = time.perf_counter()
         cpu = cpu_seconds(process.pid)
+        own = time.process_time()
         await asyncio.gather(*(run(m) for m in sockets))
         elapsed = time.perf_counter() - started
         cpu = cpu_seconds(process.pid) - cpu
+        own = time.process_time() - own
         rate = delivered / elapsed
-        report("ceiling server cpu ms per move", 1000 * cpu / max(1, delivered / 4))
+        moves = max(1, delivered / 4)
+        report("ceiling server cpu ms per move", 1000 * cpu / moves)
         report("ceiling server cpu busy", cpu / elapsed)
+        report("ceiling clients cpu ms per move", 1000 * own / moves)
+        report("ceiling clients cpu busy", own / elapsed)
         await asyncio.gather(*(s.close() for m in sockets for s in m))
         return rate
     finally:
