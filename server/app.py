@@ -19,8 +19,10 @@ The parts, each its own module:
   checks before an upgrade); `server.session`: a connection's messages and the room commands.
 - `server.registry`: rooms by code; `server.live`: one room in memory.
 - `server.committer`: applying, storing and publishing a change, `LocalCommitter` for one
-  process; `server.shared` (`SharedCommitter`) and `server.replica` for several processes on one
-  Redis (`server.cluster`). The implementation is chosen once, at start-up.
+  process (`MemoryCommitter` when the store holds the live rooms); `server.shared`
+  (`SharedCommitter`) and `server.replica` for several processes on one Redis
+  (`server.cluster`, its saves grouped by `server.save_batch`, its notices `server.notices`).
+  The implementation is chosen once, at start-up.
 - `server.driver`: bots, stand-ins and the turn clock; `server.upkeep`: seats released, rooms
   expired, and with several processes the lease, orphaned rooms and presence.
 
@@ -29,8 +31,8 @@ message limit get `too_large`. A token bucket (`rate` per second, `burst`) answe
 of a flood with `rate_limited` and closes the connection after `flood_limit` refusals in a row.
 Addresses are limited to `max_connections_per_ip` connections (HTTP 429 beyond) and
 `max_rooms_per_ip` open rooms (`trust_proxy`: the address a reverse proxy names), the server to
-`max_connections` (HTTP 503). Compression is off by default: frames are small, and it costs
-memory per connection. Only GET and HEAD are served, and only `/` upgrades to a WebSocket. The
+`max_connections` (HTTP 503). Compression is off by default: frames are small, it costs
+memory per connection, and a frame shared by connections without it is built once. Only GET and HEAD are served, and only `/` upgrades to a WebSocket. The
 other limits (hello deadline, failed room lookups, seats of players gone, room chat, hints) are
 in docs/security.md, their logic in `server.limits`, `server.codes` and `server.hints`.
 """
