@@ -15,6 +15,7 @@ from server_helpers import References
 
 from server.app import Server, run_server
 from server.feed import Feed, Frames
+from server.redis_store import RedisStore
 
 
 @pytest.fixture
@@ -25,6 +26,14 @@ def redis_server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Red
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture
+async def store(redis_server: RedisServer) -> AsyncIterator[RedisStore]:
+    """A RedisStore on the test's redis-server, for looking at what a server stored."""
+    opened = RedisStore(redis_server.url)
+    yield opened
+    await opened.close()
 
 
 @pytest.fixture(scope="session")
