@@ -219,3 +219,21 @@ def static_site(folders: dict[str, Path]) -> Iterator[str]:
     finally:
         httpd.shutdown()
         httpd.server_close()
+
+
+@contextmanager
+def unit_page() -> Iterator[WebDriver]:
+    """A Chromium on the page-logic test page (tests/web/unit.html), its modules on `window.unit`."""
+    folders = {"/web/": ROOT / "clients" / "web", "/test/": ROOT / "tests" / "web"}
+    with static_site(folders) as base, chromium(800, 600) as driver:
+        driver.get(base + "/test/unit.html")
+        wait_for(lambda: driver.execute_script("return window.unitReady === true"), what="modules")
+        yield driver
+
+
+def call(driver: WebDriver, expression: str, *args: Any) -> Any:
+    """Evaluate `expression` on the test page (arguments as `a[0]`, `a[1]`...) and return it,
+    copied through JSON."""
+    return driver.execute_script(
+        f"const a = arguments; return JSON.parse(JSON.stringify({expression}));", *args
+    )

@@ -1,0 +1,293 @@
+"""The browser table's room state, run in headless Chromium: patches, the log, what it sends.
+
+The page's modules are loaded by a test page (tests/web/unit.html) that puts them on
+`window.unit`; these tests call them through selenium and check what they return, as the
+terminal client's state tests check clients/cli/state.py. Where Python has the same job
+(protocol.patch, protocol.views.describe) the two must agree. Here: patches and resyncs, the
+document kept over a reload, the log in words, and what the page sends and shows (the create
+form, room codes, server text, the socket's URL). The table model and its geometry are in
+tests/test_web_model.py.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import msgspec
+import protocol_session
+import pytest
+from browser_helpers import call, unit_page
+from selenium.webdriver.remote.webdriver import WebDriver
+from server_helpers import play_out, seat_players
+
+from protocol import messages as msg
+from protocol import views
+from protocol.patch import apply
+from protocol.views import describe
+from server.app import Config, run_server
+
+
+@pytest.fixture(scope="module")
+def page() -> Iterator[WebDriver]:
+    """One Chromium on the test page, for every test here."""
+    with unit_page() as driver:
+        yield driver
+
+
+#: The page's log of the README's example session (tests/protocol_session.py plays it).
+SESSION_LOG = [
+    "Hand 1: Ann leads",
+    "Ann led 1-3: total 4",
+    "Bot 1 played 4-3 east: total 5, scores 5",
+    "Ann played 6-1 west: total 10, scores 10",
+    "Ann is away",
+    "Bot 1 played 6-5 west: total 9",
+    "Ann is back",
+]
+
+
+def readme_frames() -> list[dict[str, Any]]:
+    """The server frames of the example session in protocol/README.md, in order."""
+    return [json.loads(frame) for side, frame in protocol_session.readme_session() if side == "S"]
+
+
+def test_the_readme_session_applies_to_the_documented_view(page: WebDriver) -> None:
+    frames = [f for f in readme_frames() if f["type"] in ("joined", "snapshot", "patch")]
+    # The session drops and resumes after seq 6: the second `joined` is that resume.
+    result = call(page, "unit.feed(a[0])", frames)
+    held: dict[str, Any] | None = None
+    for frame in frames:
+        if frame["type"] == "snapshot":
+            held = frame["state"]
+        elif frame["type"] == "patch":
+            assert held is not None
+            held = apply(held, frame["ops"])
+    assert result["seq"] == 9
+    assert result["doc"] == held
+    assert result["doc"]["game"]["total"] == 9
+    assert all(sent == [] for sent in result["sent"])
+    assert [line["text"] for line in result["log"]] == SESSION_LOG
+
+
+def test_a_gap_asks_for_a_resync_and_waits_for_the_snapshot(page: WebDriver) -> None:
+    frames = readme_frames()
+    snapshot = next(f for f in frames if f["type"] == "snapshot")
+    patches = [f for f in frames if f["type"] == "patch"]
+    # seq 1, then seq 3 (2 is missing): one resync, then patches are ignored until a snapshot.
+    result = call(page, "unit.feed(a[0])", [snapshot, patches[1], patches[2], snapshot])
+    assert result["sent"] == [[], [{"type": "resync"}], [], []]
+    assert result["seq"] == 1 and not result["mending"]
+    # An old patch is ignored; one that does not apply is a gap too.
+    broken = {**patches[0], "ops": [{"op": "remove", "path": "/game/hand/7"}]}
+    result = call(page, "unit.feed(a[0])", [snapshot, patches[0], patches[0], {**broken, "seq": 3}])
+    assert result["sent"] == [[], [], [], [{"type": "resync"}]]
+    assert result["seq"] == 2 and result["mending"]
+
+
+def names_of(document: dict[str, Any]) -> list[str]:
+    """The page's name per seat: people by name, bots as "Bot 2", free seats "(free)"."""
+    return [
+        "(free)" if seat is None else f"Bot {i}" if seat["kind"] == "bot" else seat["name"]
+        for i, seat in enumerate(document["seats"])
+    ]
+
+
+async def test_a_real_match_builds_the_servers_document_and_its_log_in_words(
+    page: WebDriver,
+) -> None:
+    config = Config(host="127.0.0.1", port=0, bot_delay=0.0, hard_budget_ms=5.0)
+    config.bot_processes, config.rate, config.burst = False, 1000.0, 1000
+    async with run_server(config) as server:
+        players = await seat_players(server.url, 4, 2, bots="easy", target=150)
+        host, friend = players
+        await host.request("start")
+        await friend.until(lambda m: isinstance(m, msg.Patch) and m.seq >= (host.state.seq or 0))
+        rng = random.Random(13)
+        await asyncio.gather(play_out(host, rng), play_out(friend, random.Random(31)))
+        final = await friend.request("resync")
+        assert isinstance(final, msg.Snapshot)
+    frames = [json.loads(frame) for frame in friend.frames]
+    result = call(page, "unit.feed(a[0])", frames)
+    assert result["seq"] == final.seq
+    assert result["doc"] == json.loads(msg.encode(final))["state"]
+
+    # The log tells every event as protocol.views.describe does (seat changes aside), and
+    # between hands the page keeps the ended hand's table: every tile of it, its last total.
+    told: list[str] = []
+    document: dict[str, Any] | None = None
+    hand_plays: list[dict[str, Any]] = []
+    endings = 0
+    for index, frame in enumerate(frames):
+        if frame["type"] == "snapshot":
+            document = frame["state"]
+        if frame["type"] != "patch" or document is None:
+            continue
+        document = apply(document, frame["ops"])
+        teams = document["rules"]["players"] == 4 and document["rules"]["teams"]
+        # A patch's events are the values it appends to the history and the chat.
+        events = [
+            op["value"]
+            for op in frame["ops"]
+            if op["op"] == "add" and op["path"] in ("/game/history/-", "/chat/-")
+        ]
+        for event in events:
+            if event["type"] != "chat":
+                decoded = msgspec.convert(event, views.AnyEvent)
+                told.append(describe(decoded, names_of(document), teams))
+        kinds = [event["type"] for event in events]
+        if "hand_ended" in kinds and "hand_started" in kinds:
+            endings += 1
+            kept = result["finals"][index]
+            placed = len(kept["line"]) + len(kept["north"]) + len(kept["south"])
+            ended = [e for e in events[: kinds.index("hand_ended")] if e["type"] == "played"]
+            plays = hand_plays + ended
+            assert placed == len(plays)
+            assert call(page, "unit.model.countEnds(a[0])", kept) == plays[-1]["total"]
+        for event in events:
+            if event["type"] == "hand_started":
+                hand_plays = []
+            elif event["type"] == "played":
+                hand_plays.append(event)
+    assert endings >= 1
+    assert [line["text"] for line in result["log"] if line["kind"] != "info"] == told
+    assert told[-1].endswith("wins the match")
+
+
+def test_events_read_as_the_python_descriptions(page: WebDriver) -> None:
+    names = ["Ann", "Bot 1", "Cid", "Dee"]
+    events: list[views.AnyEvent] = [
+        views.Played(seat=0, tile="5-5", end=None, total=10, points=10),
+        views.Played(seat=1, tile="5-3", end="east", total=13, points=0),
+        views.Drew(seat=2, count=1),
+        views.Drew(seat=2, count=3),
+        views.Passed(seat=3),
+        views.HandEnded(kind="domino", by=0, points=[15, 0], pips=[0, 3, 4, 8]),
+        views.HandEnded(kind="blocked", by=None, points=[0, 0], pips=[2, 3, 4, 8]),
+        views.HandEnded(kind="won", by=1, points=[0, -5], pips=[2, 3, 4, 8]),
+        views.HandStarted(number=2, leader=3),
+        views.MatchEnded(winner=1),
+        views.MatchEnded(winner=[0, 2]),
+        views.MatchEnded(winner=None),
+    ]
+    for teams in (False, True):
+        as_json = [json.loads(msg.encode(e)) for e in events]  # type: ignore[arg-type]
+        got = call(
+            page, "a[0].map((e) => unit.describe.describe(e, a[1], a[2]))", as_json, names, teams
+        )
+        assert got == [describe(e, names, teams) for e in events]
+
+
+def test_the_create_form_asks_for_every_rule_variant(page: WebDriver) -> None:
+    form = {
+        "players": "4",
+        "teams": "on",
+        "hand_size": "seven-five",
+        "target": "150",
+        "end_scoring": "penalty",
+        "reserve": "3",
+        "turn_seconds": "30",
+        "public": "on",
+        "seat": "2",
+        "bot_0": "hard",
+        "bot_1": "",
+        "bot_2": "easy",
+        "bot_3": "easy",
+    }
+    request = call(page, "unit.lobby.createRequest(a[0])", form)
+    assert request == {
+        "rules": {
+            "players": 4,
+            "teams": True,
+            "hand_size": "seven-five",
+            "target": 150,
+            "end_scoring": "penalty",
+            "reserve": 3,
+            "turn_seconds": 30,
+            "public": True,
+        },
+        "seat": 2,
+        "bots": [{"seat": 0, "level": "hard"}, {"seat": 3, "level": "easy"}],
+    }
+    msg.decode_client(json.dumps({"type": "create_room", **request, "bots": None}))
+    plain = call(
+        page,
+        "unit.lobby.createRequest(a[0])",
+        {"players": "2", "target": "", "turn_seconds": "", "reserve": "0"},
+    )
+    assert plain["rules"] == {
+        "players": 2,
+        "teams": True,
+        "hand_size": "standard",
+        "target": None,
+        "end_scoring": "opponents",
+        "reserve": 0,
+        "turn_seconds": None,
+        "public": False,
+    }
+    assert plain["bots"] == []
+
+
+def test_room_codes_come_from_a_code_or_a_link(page: WebDriver) -> None:
+    got = call(
+        page,
+        "a[0].map(unit.lobby.roomCode)",
+        ["kxqp", " KXQP ", "http://h:1/r/abcd", "/r/ZZ/", "", "a b!", "/r/kxqp-bcdfghjkmn"],
+    )
+    # A private room's link carries its invite: CODE-INVITE.
+    assert got == ["KXQP", "KXQP", "ABCD", "ZZ", None, None, "KXQP-BCDFGHJKMN"]
+
+
+def test_server_text_is_shown_with_control_characters_visible(page: WebDriver) -> None:
+    got = call(page, "unit.text.visible(a[0])", "a\x1b[31mb\u202ec\x00<b>")
+    assert got == "a\u241b[31mb\ufffdc\u2400<b>"
+    node = call(page, "unit.text.h('p', {}, '<img src=x onerror=alert(1)>').outerHTML", None)
+    assert node == "<p>&lt;img src=x onerror=alert(1)&gt;</p>"
+
+
+def test_the_socket_url_follows_the_page(page: WebDriver) -> None:
+    got = call(
+        page,
+        "[unit.connection.socketUrl({protocol: 'http:', host: 'h:8765'}), unit.connection.socketUrl({protocol: 'https:', host: 'games.example'})]",
+    )
+    assert got == ["ws://h:8765/", "wss://games.example/"]
+    assert re.fullmatch(
+        r"ws://127\.0\.0\.1:\d+/", call(page, "unit.connection.socketUrl(location)")
+    )
+
+
+def test_a_kept_document_takes_up_the_patches_missed_after_a_reload(page: WebDriver) -> None:
+    frames = readme_frames()
+    doc: dict[str, Any] | None = None
+    patches = []
+    for frame in frames:
+        if frame["type"] == "snapshot":
+            doc = frame["state"]
+        elif frame["type"] == "patch":
+            if frame["seq"] <= 6:
+                assert doc is not None
+                doc = apply(doc, frame["ops"])
+            else:
+                patches.append(frame)
+    kept = {"token": "TOKEN", "seat": 0, "seq": 6, "doc": doc}
+    script = """
+      const a = arguments;
+      const room = new unit.state.RoomState();
+      room.restore("KXQP", a[0]);
+      const sent = a[1].map((m) => room.receive(m));
+      return JSON.parse(JSON.stringify({doc: room.doc, seq: room.seq, sent, log: room.log, snapshots: room.snapshots}));
+    """
+    joined = {"type": "joined", "room": "KXQP", "seat": 0, "seat_token": kept["token"], "id": 1}
+    result = page.execute_script(script, kept, [joined, *patches])
+    expected = doc
+    assert expected is not None
+    for frame in patches:
+        expected = apply(expected, frame["ops"])
+    assert result["seq"] == 9 and result["snapshots"] == 0
+    assert result["doc"] == expected
+    assert all(sent == [] for sent in result["sent"])
+    assert [line["text"] for line in result["log"]] == SESSION_LOG
