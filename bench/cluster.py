@@ -31,10 +31,9 @@ import time
 from pathlib import Path
 
 # bench/ is first on sys.path when this file runs as a script.
-from load_clients import Player, Stats, Table, close_tables, play
+from load_clients import Stats, close_tables, open_table, play
 from measure import cpu_seconds, percentile, report, start_process
 from persistence import start_redis
-from websockets.asyncio.client import connect
 
 LAYOUTS = ("one", "split", "spread")
 
@@ -50,27 +49,6 @@ def start_server(redis_url: str) -> tuple[subprocess.Popen[str], str]:
             "--rate", "1000", "--burst", "1000", "--log-level", "WARNING",
         ]
     )  # fmt: skip
-
-
-async def open_table(urls: list[str], stats: Stats, rng: random.Random) -> Table:
-    """A room whose four players connect to `urls[i % len(urls)]`; started."""
-    table = Table(stats, rng)
-    joined: dict[str, object] = {}
-    for index in range(4):
-        url = urls[index % len(urls)]
-        socket = await connect(url, compression=None, open_timeout=60, max_size=2**20)
-        player = Player(socket, table)
-        table.players.append(player)
-        asyncio.get_running_loop().create_task(player.read())
-        await player.request({"type": "hello", "version": 1, "name": f"P{index}"})
-        if index == 0:
-            rules = {"players": 4, "teams": True, "public": False}
-            joined = await player.request({"type": "create_room", "rules": rules})
-        else:
-            await player.request({"type": "join", "room": joined["room"]})
-    await table.players[0].request({"type": "start", "id": 1})
-    await table.until_all_reach(max(p.seq for p in table.players))
-    return table
 
 
 class Totals(Stats):

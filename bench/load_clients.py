@@ -195,11 +195,19 @@ class Table:
         self.stats.moves += 1
 
 
-async def open_table(url: str, stats: Stats, rng: random.Random, spectators: int = 0) -> Table:
-    """Create a room, seat four players (and `spectators` watchers), and start."""
+async def open_table(
+    url: str | list[str], stats: Stats, rng: random.Random, spectators: int = 0
+) -> Table:
+    """Create a room, seat four players (and `spectators` watchers), and start.
+
+    Given several server URLs, player i connects to the i-th (round the list): bench/cluster.py.
+    """
+    urls = [url] if isinstance(url, str) else url
     table = Table(stats, rng)
     for index in range(4):
-        socket = await connect(url, compression=None, open_timeout=60, max_size=2**20)
+        socket = await connect(
+            urls[index % len(urls)], compression=None, open_timeout=60, max_size=2**20
+        )
         player = Player(socket, table)
         table.players.append(player)
         asyncio.get_running_loop().create_task(player.read())
@@ -210,7 +218,7 @@ async def open_table(url: str, stats: Stats, rng: random.Random, spectators: int
         else:
             joined = await player.request({"type": "join", "room": joined["room"]})
     for index in range(spectators):
-        socket = await connect(url, compression=None, open_timeout=60, max_size=2**20)
+        socket = await connect(urls[0], compression=None, open_timeout=60, max_size=2**20)
         watcher = Watcher(socket, table)
         table.players.append(watcher)
         asyncio.get_running_loop().create_task(watcher.read())
