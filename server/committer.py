@@ -14,7 +14,7 @@ import abc
 import asyncio
 import logging
 import sys
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Mapping
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import msgspec
@@ -123,6 +123,10 @@ class Committer(abc.ABC):
     def problems(self) -> list[str]:
         """Why the server should not get players now, as far as storing goes."""
         return []
+
+    def adopted(self) -> Mapping[str, int] | None:
+        """Other processes' changes taken here, by kind (None: alone, there are none)."""
+        return None
 
     def restore(self, live: LiveRoom) -> None:
         """Put a room back as it was last published (a change that could not be stored)."""

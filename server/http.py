@@ -42,7 +42,9 @@ def process_request(
     if path == "/metrics":
         rooms = server.registry.rooms
         playing = sum(1 for live in rooms.values() if live.room.phase == "playing")
-        counters = server.metrics.text(len(rooms), len(server.connections), playing)
+        counters = server.metrics.text(
+            len(rooms), len(server.connections), playing, server.committer.adopted()
+        )
         return text_response(HTTPStatus.OK, counters, "text/plain; version=0.0.4")
     if server.closing:
         return text_response(HTTPStatus.SERVICE_UNAVAILABLE, "the server is stopping\n")

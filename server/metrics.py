@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 
@@ -17,8 +18,10 @@ class Metrics:
     slow_clients_dropped: int = 0
     errors: Counter[str] = field(default_factory=Counter)
 
-    def text(self, rooms: int, connections: int, playing: int) -> str:
-        """The metrics page."""
+    def text(
+        self, rooms: int, connections: int, playing: int, adopted: Mapping[str, int] | None = None
+    ) -> str:
+        """The metrics page (`adopted`: other processes' changes taken, by kind, with Redis)."""
         lines = [
             *_metric("allfives_rooms", "gauge", "Rooms open.", rooms),
             *_metric("allfives_rooms_playing", "gauge", "Rooms with a match in progress.", playing),
@@ -49,6 +52,16 @@ class Metrics:
         lines += [
             f'allfives_errors_total{{code="{code}"}} {n}' for code, n in sorted(self.errors.items())
         ]
+        if adopted is not None:
+            lines += [
+                "# HELP allfives_changes_adopted_total Other processes' changes taken, by kind "
+                "(move: made again; state: read whole; misfit: a move read from Redis instead).",
+                "# TYPE allfives_changes_adopted_total counter",
+            ]
+            lines += [
+                f'allfives_changes_adopted_total{{kind="{kind}"}} {adopted.get(kind, 0)}'
+                for kind in ("move", "state", "misfit")
+            ]
         return "\n".join(lines) + "\n"
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Mapping
 from typing import Any
 
 import msgspec
@@ -93,6 +94,9 @@ class SharedCommitter(Committer):
     async def close(self) -> None:
         if self._cluster is not None:
             await self._cluster.close()
+
+    def adopted(self) -> Mapping[str, int]:
+        return self.replica.adopted
 
     def problems(self) -> list[str]:
         if self._cluster is not None and not self._cluster.notices.subscribed:

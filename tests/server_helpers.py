@@ -10,6 +10,8 @@ import contextlib
 import itertools
 import json
 import random
+import urllib.error
+import urllib.request
 from collections.abc import Callable
 from typing import Any
 
@@ -348,3 +350,19 @@ async def next_mover(
     assert turn is not None
     taken[mover.name] = turn
     return mover
+
+
+def http_get(url: str) -> tuple[int, str]:
+    """Status and body of a GET (an error status included)."""
+    try:
+        with urllib.request.urlopen(url, timeout=5) as response:
+            return response.status, response.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode()
+
+
+async def metrics_of(server: Server) -> dict[str, str]:
+    """A server's `/metrics` page: each counter's value by its name (labels included)."""
+    status, page = await asyncio.to_thread(http_get, f"http://127.0.0.1:{server.port}/metrics")
+    assert status == 200, page
+    return dict(line.rsplit(" ", 1) for line in page.splitlines() if not line.startswith("#"))

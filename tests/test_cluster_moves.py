@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from cluster_helpers import check_resync, finished, play, started_across, two_servers
 from redis_server import RedisServer
+from server_helpers import metrics_of
 
 from server.app import Server
 from server.room import Room
@@ -36,6 +37,9 @@ async def test_players_on_two_servers_take_each_others_moves_as_moves(
         # seats and hands dealt anew come as states.
         assert adopted(a, "move") > 5 and adopted(b, "move") > 5
         assert adopted(a, "misfit") == adopted(b, "misfit") == 0
+        counted = await metrics_of(b)  # what an operator sees of it
+        assert counted['allfives_changes_adopted_total{kind="move"}'] == str(adopted(b, "move"))
+        assert counted['allfives_changes_adopted_total{kind="misfit"}'] == "0"
         for client in (ann, bob):
             await check_resync(client)  # the document each holds is the server's own
         assert ann.document["game"]["scores"] == bob.document["game"]["scores"]

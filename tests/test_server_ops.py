@@ -11,14 +11,13 @@ import signal
 import ssl
 import subprocess
 import sys
-import urllib.request
 from pathlib import Path
 
 import pytest
 from client_helpers import wait_until
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from server_helpers import Client, fast_config, play_out, seat_players
+from server_helpers import Client, fast_config, http_get, metrics_of, play_out, seat_players
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
@@ -27,12 +26,6 @@ from protocol import messages as msg
 from server.app import run_server
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def http_get(url: str) -> tuple[int, str]:
-    """Status and body of a GET."""
-    with urllib.request.urlopen(url, timeout=5) as response:
-        return response.status, response.read().decode()
 
 
 async def test_healthz_and_metrics_are_served_on_the_game_port() -> None:
@@ -44,15 +37,14 @@ async def test_healthz_and_metrics_are_served_on_the_game_port() -> None:
         base = f"http://127.0.0.1:{server.port}"
         status, body = await asyncio.to_thread(http_get, base + "/healthz")
         assert (status, body) == (200, "ok\n")
-        status, page = await asyncio.to_thread(http_get, base + "/metrics")
-        assert status == 200
-        lines = dict(line.rsplit(" ", 1) for line in page.splitlines() if not line.startswith("#"))
+        lines = await metrics_of(server)
         assert lines["allfives_rooms"] == "1"
         assert lines["allfives_connections"] == "1"
         assert lines["allfives_matches_started_total"] == "1"
         assert lines["allfives_matches_finished_total"] == "1"
         assert int(lines["allfives_moves_total"]) > 10
         assert lines['allfives_errors_total{code="invalid"}'] == "1"
+        assert not any(name.startswith("allfives_changes_adopted") for name in lines), "alone"
 
 
 class FakeClock:

@@ -6,12 +6,10 @@ import asyncio
 import logging
 import os
 import signal
-import urllib.error
-import urllib.request
 
 import pytest
 from redis_server import FaultProxy, RedisServer
-from server_helpers import Client
+from server_helpers import Client, http_get
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
@@ -20,15 +18,6 @@ from server.app import Config, Server, run_server
 from server.redis_store import RedisStore
 
 TIMEOUT = 0.4
-
-
-def http_get(url: str) -> tuple[int, str]:
-    """Status and body of a GET (an error status included)."""
-    try:
-        with urllib.request.urlopen(url, timeout=5) as response:
-            return response.status, response.read().decode()
-    except urllib.error.HTTPError as error:
-        return error.code, error.read().decode()
 
 
 async def probe(server: Server, path: str) -> tuple[int, str]:
