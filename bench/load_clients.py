@@ -25,6 +25,18 @@ decode = msgspec.json.decode
 # -- a small JSON Patch applier (add, remove, replace: what the server sends) -----------------
 
 
+_TOKENS: dict[str, tuple[list[str], str]] = {}
+
+
+def _tokens(path: str) -> tuple[list[str], str]:
+    """A JSON Pointer's parent tokens and last token (paths repeat: each is split once)."""
+    found = _TOKENS.get(path)
+    if found is None:
+        tokens = [t.replace("~1", "/").replace("~0", "~") for t in path[1:].split("/")]
+        found = _TOKENS[path] = (tokens[:-1], tokens[-1])
+    return found
+
+
 def apply_patch(document: dict[str, Any], operations: list[dict[str, Any]]) -> None:
     """Apply RFC 6902 add/remove/replace operations in place."""
     for operation in operations:
@@ -33,11 +45,10 @@ def apply_patch(document: dict[str, Any], operations: list[dict[str, Any]]) -> N
             document.clear()
             document.update(operation["value"])
             continue
-        tokens = [t.replace("~1", "/").replace("~0", "~") for t in path[1:].split("/")]
+        parents, last = _tokens(path)
         parent: Any = document
-        for token in tokens[:-1]:
+        for token in parents:
             parent = parent[int(token)] if isinstance(parent, list) else parent[token]
-        last = tokens[-1]
         op = operation["op"]
         if isinstance(parent, list):
             index = len(parent) if last == "-" else int(last)
