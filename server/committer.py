@@ -154,22 +154,23 @@ class LocalCommitter(Committer):
         result, events = apply(room)
         if room.seq == seq:
             return result
+        state = self._encode(room)
         try:
-            state = await self._save(room)
+            await self._store(room, state)
         except StoreUnavailable:
             if rollback:
                 self.restore(live)
                 raise
             log.warning("room %s: change %d not stored", room.code, room.seq)
-            state = b""
         self.publish(live, state, events)
         return result
 
-    async def _save(self, room: Room) -> bytes:
-        """Store a room as it is now; the state stored (what a failure goes back to)."""
-        state = room.to_bytes()
+    def _encode(self, room: Room) -> bytes:
+        """A room's state as the store takes it (and a later failure goes back to)."""
+        return room.to_bytes()
+
+    async def _store(self, room: Room, state: bytes) -> None:
         await self.store.save_room(room.code, room.seq, state)
-        return state
 
     async def load_rooms(self) -> None:
         now = self.clock()
@@ -181,7 +182,8 @@ class LocalCommitter(Committer):
             room = self.registry.room_of(state)
             if room.all_away(now):
                 # Whoever was connected is gone: that is a change, stored under a new seq.
-                state = await self._save(room)
+                state = self._encode(room)
+                await self._store(room, state)
             live = LiveRoom(room, self.config.keep_patches)
             live.saved = state
             self.registry.open(live)
@@ -207,9 +209,11 @@ class MemoryCommitter(LocalCommitter):
     Such a store cannot fail, so there is no state to go back to: `LiveRoom.saved` stays empty.
     """
 
-    async def _save(self, room: Room) -> bytes:
-        self.store.hold(room.code, room.seq, room)
+    def _encode(self, room: Room) -> bytes:
         return b""
+
+    async def _store(self, room: Room, state: bytes) -> None:
+        self.store.hold(room.code, room.seq, room)
 
 
 def committer_for(config: Config, store: Store, registry: Registry, hooks: Hooks) -> Committer:

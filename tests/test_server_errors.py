@@ -10,7 +10,15 @@ from collections.abc import AsyncIterator
 
 import pytest
 from client_helpers import wait_until
-from server_helpers import Client, assert_error, caught_up, fast_config, play_out, seat_players
+from server_helpers import (
+    Client,
+    assert_error,
+    caught_up,
+    fast_config,
+    play_out,
+    seat_players,
+    until_holds,
+)
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
@@ -144,6 +152,31 @@ async def test_while_the_store_is_down_changes_are_refused_and_nothing_is_lost(
     assert isinstance(
         await mover.request("play", tile=choice["tile"], end=choice.get("end")), msg.Ack
     )
+
+
+async def test_a_change_kept_while_the_store_is_down_is_what_a_refused_one_goes_back_to(
+    server: Server,
+) -> None:
+    store = server.store
+    assert isinstance(store, FlakyStore)
+    host, guest = await seat_players(server.url, 2, 2)
+    await host.request("start")
+    await caught_up(server, host, guest)
+    store.down = True
+    await guest.close()  # a disconnect is kept in memory though it cannot be stored
+    await until_holds(host, lambda doc: not doc["seats"][1]["connected"])
+    kept = json.dumps(host.document, sort_keys=True)
+    if host.my_turn():
+        choice = host.document["game"]["legal"][0]
+        error = await host.error_for("play", tile=choice["tile"], end=choice.get("end"))
+    else:
+        error = await host.error_for("chat", text="hello?")
+    assert error.code == "unavailable" and "store" in error.message, error
+    fresh = await host.request("resync")
+    assert isinstance(fresh, msg.Snapshot)
+    assert json.dumps(host.document, sort_keys=True) == kept, "not back to the kept change"
+    store.down = False
+    assert isinstance(await host.request("chat", text="back"), msg.Ack)
 
 
 async def test_a_flood_is_rate_limited_then_disconnected() -> None:
