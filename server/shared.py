@@ -206,9 +206,9 @@ class SharedCommitter(Committer):
             raise
         if logged:
             live.adopt_move(move)
-            self.send(live, msgspec.Raw(encoded))
+            self.send(live, events)
         else:
-            self.publish(live, state, msgspec.Raw(encoded))
+            self.publish(live, state, events)
 
     async def settle(self, live: LiveRoom) -> None:
         """Under the lock: fence off the room's unanswered saves before it changes again.
