@@ -9,8 +9,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from bridge.records import rules_from_wire
-from engine import ALL_TILES, End, Move, Rules, View
+from engine import End, Move, Rules, View
 from engine import events as engine_events
+from engine.moves import WRITTEN_NAMES
 from protocol import views as wire
 from protocol.rules import RoomRules
 from protocol.tiles import END_NAMES, EndName
@@ -32,9 +33,12 @@ def event(item: engine_events.Event) -> wire.AnyEvent:
     """One engine event as a wire event (a draw says how many tiles, never which)."""
     match item:
         case engine_events.Played(seat, tile, end, total, points, flipped):
-            written = Move(ALL_TILES[tile], None, flipped).written_tile()
             return wire.Played(
-                seat=seat, tile=written, end=end_name(end), total=total, points=points
+                seat=seat,
+                tile=WRITTEN_NAMES[flipped][tile],
+                end=None if end is None else END_NAMES[end],
+                total=total,
+                points=points,
             )
         case engine_events.Drew(seat, count, _):
             return wire.Drew(seat=seat, count=count)

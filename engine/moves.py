@@ -37,9 +37,13 @@ class Move(NamedTuple):
     @classmethod
     def written(cls, tile: str, end: End | None = None) -> Move:
         """The play of a tile as written: ``"1-6"`` with no end is a lead with 1 west (5.1)."""
-        parsed = Tile.parse(tile)
-        flipped = end is None and is_written_low_first(tile)
-        return cls(parsed, end, flipped)
+        known = _WRITTEN.get(tile)
+        if known is None:
+            parsed = Tile.parse(tile)
+            flipped = end is None and is_written_low_first(tile)
+            return cls(parsed, end, flipped)
+        parsed, low_first = known
+        return cls(parsed, end, low_first and end is None)
 
     def flip(self) -> Move:
         """The same lead written the other way round (`6-1` <-> `1-6`); a double stays as it is."""
@@ -52,7 +56,7 @@ class Move(NamedTuple):
         tile = self.tile
         if tile is None:
             return ""
-        return f"{tile.low}-{tile.high}" if self.flipped else str(tile)
+        return WRITTEN_NAMES[self.flipped][tile]
 
     def __str__(self) -> str:
         if self.tile is None:
@@ -60,6 +64,19 @@ class Move(NamedTuple):
         written = self.written_tile()
         return written if self.end is None else f"{written} {self.end}"
 
+
+#: Each tile as written the usual way ("5-3") and low number first ("3-5"), by tile.
+WRITTEN_NAMES: tuple[tuple[str, ...], tuple[str, ...]] = (
+    tuple(str(tile) for tile in ALL_TILES),
+    tuple(f"{tile.low}-{tile.high}" for tile in ALL_TILES),
+)
+#: Every exact way of writing a tile: the tile, and whether it was written low number first.
+_WRITTEN: dict[str, tuple[Tile, bool]] = {
+    name: (tile, bool(low_first))
+    for low_first, names in enumerate(WRITTEN_NAMES)
+    for tile, name in zip(ALL_TILES, names, strict=True)
+    if not (low_first and tile.is_double)
+}
 
 PASS = Move()
 ENDS: tuple[End, ...] = tuple(End)

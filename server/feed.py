@@ -157,10 +157,11 @@ class Feed:
                 patches.own_ops(old, new, mine)
             if mine:
                 own[receiver] = head + _join_arrays(public_json, _encode(mine)) + b"}"
-        for gone in [r for r in since if r not in receivers]:
-            del since[gone]
-            if gone is not None:
-                self._own.pop(gone, None)
+        if len(since) > len(receivers):  # every receiver is in `since` now: some left
+            for gone in [r for r in since if r not in receivers]:
+                del since[gone]
+                if gone is not None:
+                    self._own.pop(gone, None)
         self.kept.append((seq, shared, own))
         return Frames(seq, shared, own, tuple(fresh))
 

@@ -432,7 +432,7 @@ class Room:
         match = self.match
         assert match is not None
         events: list[Any] = []
-        while not match.over and match.legal_moves() == [PASS]:
+        while match.stuck and not match.over:  # stuck: passing is the one legal move (4.3)
             events += match.apply(match.turn, PASS)
         self.state.moves += 1
         if match.over:
