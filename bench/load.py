@@ -11,9 +11,10 @@ message by sending a message of the same size as our average patch to the 4 clie
 The clients' own CPU is printed too (`clients cpu busy`, and per move): when it nears 1, one
 process cannot keep up with the rooms and the delays measure the clients; `--client-processes N`
 then runs the human-pace clients in N processes. At full speed on a small machine the clients'
-CPU per move bounds the ratio as much as the server's does: the ceiling's clients only receive
-bytes, ours follow their documents (decode and apply every patch), so both are printed. Each client process freezes its set-up objects out of its
-garbage collector's way before play begins, so its collections do not pause the moves measured.
+CPU per move bounds the ratio as much as the server's does, so both are printed: the ceiling's
+clients only receive bytes, ours read each patch for what they play from (bench/load_clients.py).
+Each client process freezes its set-up objects out of its garbage collector's way before play
+begins, so its collections do not pause the moves measured.
 
 Usage: uv run python bench/load.py [--rooms 1000] [--seconds 20] [--full-rooms 40]
                                    [--full-seconds 10] [--mode both|pace|full]
