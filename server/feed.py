@@ -130,6 +130,8 @@ class Feed:
         head = b'{"type":"patch","seq":%d,"ops":' % seq
         public_json = _encode(ops)
         shared = head + public_json + b"}"
+        # A seat's own frame: the public operations, then its own (one JSON array).
+        own_head = head + (public_json[:-1] + b"," if ops else b"[")
         own: dict[int, bytes] = {}
         fresh: list[Receiver] = []
         since = self.since
@@ -156,7 +158,7 @@ class Feed:
             elif old != new:
                 patches.own_ops(old, new, mine)
             if mine:
-                own[receiver] = head + _join_arrays(public_json, _encode(mine)) + b"}"
+                own[receiver] = own_head + _encode(mine)[1:] + b"}"
         if len(since) > len(receivers):  # every receiver is in `since` now: some left
             for gone in [r for r in since if r not in receivers]:
                 del since[gone]
@@ -293,10 +295,3 @@ def _last_hand_start(events: list[Any]) -> int:
         if type(events[index]) is wire.HandStarted:
             return index
     return 0
-
-
-def _join_arrays(first: bytes, second: bytes) -> bytes:
-    """Two JSON arrays as one: b"[1]" and b"[2]" give b"[1,2]"."""
-    if first == b"[]":
-        return second
-    return first[:-1] + b"," + second[1:]

@@ -126,6 +126,9 @@ class Sessions:
         connection.send_message(msg.Error(id=id, command=command, code=code, message=text))
 
     async def _dispatch(self, connection: Connection, message: msg.ClientMessage) -> None:
+        if type(message) in _MOVES and connection.greeted:  # most messages: straight to the room
+            await self._command(_current(connection), connection, message)
+            return
         server = self.server
         if isinstance(message, msg.Ping):
             connection.send_message(msg.Pong(id=message.id))
@@ -277,7 +280,7 @@ class Sessions:
 
             outcome = await self.committer.change(live, handle)
             if outcome.changed:
-                if isinstance(message, msg.Play | msg.Pass):
+                if type(message) in _MOVES:
                     self.metrics.moves += 1
                 elif isinstance(message, msg.Start):
                     self.metrics.matches_started += 1
@@ -330,6 +333,10 @@ class Sessions:
             except StoreUnavailable as error:
                 # Several processes: upkeep stores it once Redis answers.
                 log.warning("room %s: a departure not stored yet: %s", live.room.code, error)
+
+
+#: The messages that are moves (a room command like any other, and most of what is sent).
+_MOVES = frozenset({msg.Play, msg.Pass})
 
 
 def _current(connection: Connection) -> LiveRoom:
