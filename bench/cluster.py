@@ -15,6 +15,7 @@ Runs alternate (`--rounds`) so a warm or busy machine favours none. The clients 
 one process, which limits what two servers can show on a small machine.
 
 Usage: uv run python bench/cluster.py [--rooms 40] [--seconds 8] [--rounds 1]
+                                      [--layouts one split spread]
 Prints `name: value` lines.
 """
 
@@ -32,7 +33,7 @@ from pathlib import Path
 
 # bench/ is first on sys.path when this file runs as a script.
 from load_clients import Stats, close_tables, open_table, play
-from measure import cpu_seconds, percentile, report, start_process
+from measure import CpuCap, cpu_seconds, percentile, report, start_process
 from persistence import start_redis
 
 LAYOUTS = ("one", "split", "spread")
@@ -59,12 +60,17 @@ class Totals(Stats):
         self.server_cpu = 0.0
 
 
-async def run_once(layout: str, rooms: int, seconds: float, redis_url: str, total: Totals) -> None:
+async def run_once(
+    layout: str, rooms: int, seconds: float, redis_url: str, total: Totals, cap: CpuCap | None
+) -> None:
     """Fresh servers for one layout, the load at full speed; adds what was measured to `total`."""
     count = 1 if layout == "one" else 2
     servers = [start_server(redis_url) for _ in range(count)]
     urls = [url for _, url in servers]
     try:
+        if cap is not None:
+            for process, _ in servers:
+                cap.add(process.pid)
         stats = Stats()
         tables = []
         for index in range(rooms):
@@ -85,30 +91,38 @@ async def run_once(layout: str, rooms: int, seconds: float, redis_url: str, tota
             process.terminate()
         for process, _ in servers:
             process.wait(10)
+        if cap is not None:
+            cap.remove()
 
 
 async def main(args: argparse.Namespace) -> None:
     totals = {layout: Totals() for layout in LAYOUTS}
+    cap = CpuCap(args.server_cpu) if args.server_cpu else None
     databases = itertools.count(1)
     with tempfile.TemporaryDirectory(prefix="allfives-bench-cluster-") as data:
         redis, redis_url = start_redis(Path(data), "everysec")
         base = redis_url.rsplit("/", 1)[0]
         try:
             for _ in range(args.rounds):
-                for layout in LAYOUTS:
+                for layout in args.layouts:
                     # A database of its own per run: no rooms left over from the one before.
                     url = f"{base}/{next(databases)}"
-                    await run_once(layout, args.rooms, args.seconds, url, totals[layout])
+                    await run_once(layout, args.rooms, args.seconds, url, totals[layout], cap)
         finally:
             redis.terminate()
             redis.wait(10)
     report("rooms", args.rooms)
     report("cores", os.cpu_count() or 0)
+    report("server cpu cap", args.server_cpu or "none")
     for layout, total in totals.items():
+        if not total.moves:
+            continue
         report(f"{layout} moves/s", total.moves / total.elapsed)
         report(f"{layout} p50 ms", 1000 * percentile(total.delays, 0.5))
         report(f"{layout} p99 ms", 1000 * percentile(total.delays, 0.99))
         report(f"{layout} server cpu ms per move", 1000 * total.server_cpu / max(1, total.moves))
+    if not all(totals[layout].moves for layout in LAYOUTS):
+        return
     one = totals["one"].moves / totals["one"].elapsed
     report("split/one throughput ratio", totals["split"].moves / totals["split"].elapsed / one)
     report("spread/one throughput ratio", totals["spread"].moves / totals["spread"].elapsed / one)
@@ -121,5 +135,15 @@ if __name__ == "__main__":
     parser.add_argument("--rooms", type=int, default=40, help="rooms playing at full speed")
     parser.add_argument("--seconds", type=float, default=8.0, help="seconds per run")
     parser.add_argument("--rounds", type=int, default=1, help="runs of each layout")
+    parser.add_argument(
+        "--layouts", nargs="+", choices=LAYOUTS, default=list(LAYOUTS), help="layouts to run"
+    )
+    parser.add_argument(
+        "--server-cpu",
+        type=float,
+        default=0.0,
+        help="cap each server process at this share of a core (cgroups, root): 0.5 stands for "
+        "a server per core on a 2-core machine that also runs the clients",
+    )
     asyncio.run(main(parser.parse_args()))
     os._exit(0)

@@ -47,3 +47,46 @@ def report(name: str, value: float | int | str) -> None:
     """Print one figure."""
     shown = f"{value:.2f}" if isinstance(value, float) else str(value)
     print(f"{name}: {shown}", flush=True)
+
+
+class CpuCap:
+    """A CPU limit on processes: each one put in a cgroup of its own, capped at `share` of a core.
+
+    For bench/cluster.py on a small machine: with every server process capped alike, each stands
+    for a server on a core of its own, and the load clients keep the rest of the machine in
+    every layout. Uses the cgroup v2 `cpu.max` where the cpu controller is there, else the v1
+    cpu controller's CFS quota; needs root. The period is 10 ms, so a capped process waits at
+    most that long for its share.
+    """
+
+    PERIOD_US = 10_000
+
+    def __init__(self, share: float) -> None:
+        v2 = Path("/sys/fs/cgroup")
+        controllers = v2 / "cgroup.controllers"
+        if controllers.exists() and "cpu" in controllers.read_text().split():
+            self.root, self.v2 = v2, True
+        else:
+            self.root, self.v2 = v2 / "cpu", False
+        if not (self.root / "cgroup.procs").exists() or not os.access(self.root, os.W_OK):
+            raise SystemExit(f"--server-cpu needs a writable cgroup cpu controller ({self.root})")
+        self.quota = max(1_000, int(share * self.PERIOD_US))
+        self.groups: list[Path] = []
+
+    def add(self, pid: int) -> None:
+        """Cap one process (in a new cgroup of its own)."""
+        group = self.root / f"allfives-bench-{os.getpid()}-{len(self.groups)}"
+        group.mkdir()
+        self.groups.append(group)
+        if self.v2:
+            (group / "cpu.max").write_text(f"{self.quota} {self.PERIOD_US}")
+        else:
+            (group / "cpu.cfs_period_us").write_text(str(self.PERIOD_US))
+            (group / "cpu.cfs_quota_us").write_text(str(self.quota))
+        (group / "cgroup.procs").write_text(str(pid))
+
+    def remove(self) -> None:
+        """Remove the cgroups (their processes must have ended)."""
+        for group in self.groups:
+            group.rmdir()
+        self.groups.clear()
