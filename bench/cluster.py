@@ -12,10 +12,13 @@ the play to the last of the four receiving its patch):
   adds when nginx happens to put a room's players together.
 
 Runs alternate (`--rounds`) so a warm or busy machine favours none. The clients all run in this
-one process, which limits what two servers can show on a small machine.
+one process, on the same cores as the servers: on a small machine a second server can only take
+CPU from them. `--server-cpu 0.5` caps every server process at half a core (cgroups, as root),
+so that each stands for a server with a core of its own and the clients keep the same share of
+the machine in every layout: what scaling out to a second machine or core would give.
 
 Usage: uv run python bench/cluster.py [--rooms 40] [--seconds 8] [--rounds 1]
-                                      [--layouts one split spread]
+                                      [--layouts one split spread] [--server-cpu 0.5]
 Prints `name: value` lines.
 """
 
