@@ -36,7 +36,7 @@ def event(item: engine_events.Event) -> wire.AnyEvent:
             return wire.Played(
                 seat=seat,
                 tile=WRITTEN_NAMES[flipped][tile],
-                end=None if end is None else END_NAMES[end],
+                end=end_name(end),
                 total=total,
                 points=points,
             )
