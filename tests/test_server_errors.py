@@ -130,14 +130,20 @@ async def test_a_bad_token_is_refused(server: Server) -> None:
     assert_error(await client.receive(), "bad_token", "hello", 1)
 
 
-async def test_while_the_store_is_down_changes_are_refused_and_nothing_is_lost(
-    server: Server,
-) -> None:
+async def started(server: Server) -> tuple[FlakyStore, Client, Client]:
+    """The server's switchable store, and two players whose match has started (both caught up)."""
     store = server.store
     assert isinstance(store, FlakyStore)
     host, guest = await seat_players(server.url, 2, 2)
     await host.request("start")
     await caught_up(server, host, guest)
+    return store, host, guest
+
+
+async def test_while_the_store_is_down_changes_are_refused_and_nothing_is_lost(
+    server: Server,
+) -> None:
+    store, host, guest = await started(server)
     mover = host if host.my_turn() else guest
     before = json.dumps(mover.document, sort_keys=True)
     store.down = True
@@ -157,11 +163,7 @@ async def test_while_the_store_is_down_changes_are_refused_and_nothing_is_lost(
 async def test_a_change_kept_while_the_store_is_down_is_what_a_refused_one_goes_back_to(
     server: Server,
 ) -> None:
-    store = server.store
-    assert isinstance(store, FlakyStore)
-    host, guest = await seat_players(server.url, 2, 2)
-    await host.request("start")
-    await caught_up(server, host, guest)
+    store, host, guest = await started(server)
     store.down = True
     await guest.close()  # a disconnect is kept in memory though it cannot be stored
     await until_holds(host, lambda doc: not doc["seats"][1]["connected"])
