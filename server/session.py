@@ -144,10 +144,9 @@ class Sessions:
         elif isinstance(message, msg.CreateRoom):
             await self._create(connection, message)
         elif isinstance(message, msg.Join | msg.Spectate):
+            # The connection leaves the room it is in only once the new one has taken it.
             async with server.lookups.guard(connection.address):
                 live = await self.registry.find(message.room)
-                if connection.room is not None and connection.room is not live:
-                    await self._leave_room(connection, disconnected=False)
                 await self._command(live, connection, message)
         elif isinstance(message, msg.Resync):
             live = _current(connection)
@@ -248,8 +247,6 @@ class Sessions:
         room.away_seconds = self.config.away_seconds
         live = LiveRoom(room, self.config.keep_patches)
         live.saved = room.to_bytes()
-        if connection.room is not None:
-            await self._leave_room(connection, disconnected=False)
         self.registry.open(live)
         join = msg.Join(id=message.id, room=room.code, seat=message.seat)
         try:
@@ -263,7 +260,12 @@ class Sessions:
     async def _command(
         self, live: LiveRoom, connection: Connection, message: msg.ClientMessage
     ) -> Any:
-        """Apply one room command under the room's lock: apply, store, then send."""
+        """Apply one room command under the room's lock: apply, store, then send.
+
+        A command that puts the connection in this room (`join`, `spectate`) takes it out of the
+        room it was in only once it succeeded: a refused one leaves it where it was.
+        """
+        left: tuple[LiveRoom, int | None, bool] | None = None
         async with live.lock:
             self.registry.require_open(live)
             here = connection.room is live
@@ -292,6 +294,10 @@ class Sessions:
                     outcome.removed, CLOSE_REMOVED, "the host removed you from the room"
                 )
             if outcome.spectating is not None:
+                before = connection.room
+                if before is not None and before is not live:
+                    before.discard(connection)
+                    left = (before, connection.seat, connection.spectating)
                 live.discard(connection)
                 connection.room, connection.seat = live, outcome.seat
                 connection.spectating = outcome.spectating
@@ -300,7 +306,9 @@ class Sessions:
                 connection.send_message(reply)
             if outcome.spectating is not None:
                 connection.send(live.feed.snapshot(live.room, connection.receiver))
-            return outcome
+        if left is not None:
+            await self._depart(*left, disconnected=False)
+        return outcome
 
     async def _leave_room(self, connection: Connection, disconnected: bool) -> None:
         """Take a connection out of its room: its seat stays (away) when it only dropped."""
@@ -313,26 +321,39 @@ class Sessions:
             live.discard(connection)
             seat, spectating = connection.seat, connection.spectating
             connection.detach()
-            if not self.registry.holds(live):
-                return
-            here = self.committer.presence_id
+            await self._gone(live, seat, spectating, disconnected)
 
-            def gone(room: Room) -> tuple[None, list[Any]]:
-                now = self.clock()
-                if seat is not None:
-                    if disconnected:
-                        room.disconnect(seat, now, here)
-                    else:
-                        room.leave(seat, now)
-                elif spectating:
-                    room.watch(-1, now, here)
-                return None, []
+    async def _depart(
+        self, live: LiveRoom, seat: int | None, spectating: bool, disconnected: bool
+    ) -> None:
+        """A connection already taken out of `live` (it went to another room): note it there."""
+        async with live.lock:
+            await self._gone(live, seat, spectating, disconnected)
 
-            try:
-                await self.committer.change(live, gone, rollback=False)
-            except StoreUnavailable as error:
-                # Several processes: upkeep stores it once Redis answers.
-                log.warning("room %s: a departure not stored yet: %s", live.room.code, error)
+    async def _gone(
+        self, live: LiveRoom, seat: int | None, spectating: bool, disconnected: bool
+    ) -> None:
+        """Under the lock: store that a seat (or a spectator) left or dropped."""
+        if not self.registry.holds(live):
+            return
+        here = self.committer.presence_id
+
+        def gone(room: Room) -> tuple[None, list[Any]]:
+            now = self.clock()
+            if seat is not None:
+                if disconnected:
+                    room.disconnect(seat, now, here)
+                else:
+                    room.leave(seat, now)
+            elif spectating:
+                room.watch(-1, now, here)
+            return None, []
+
+        try:
+            await self.committer.change(live, gone, rollback=False)
+        except StoreUnavailable as error:
+            # Several processes: upkeep stores it once Redis answers.
+            log.warning("room %s: a departure not stored yet: %s", live.room.code, error)
 
 
 #: The messages that are moves (a room command like any other, and most of what is sent).
