@@ -99,6 +99,15 @@ class KeyedBuckets:
         self.charge(name, now)
         return True
 
+    def refund(self, name: str, now: float) -> None:
+        """Give back a token taken ahead (what it was taken for did not happen, or was free)."""
+        key = self.key(name)
+        left = self._left(key, now) + 1.0
+        if left >= self.burst:
+            self.spent.pop(key, None)
+        else:
+            self.spent[key] = (left, now)
+
 
 class LookupBudget(KeyedBuckets):
     """Failed room lookups per address: `burst` at once, then `per_minute`; none beyond.
@@ -118,27 +127,36 @@ class LookupBudget(KeyedBuckets):
     @contextlib.asynccontextmanager
     async def guard(self, address: str) -> AsyncIterator[None]:
         """Around finding a room for `address`: RoomError `rate_limited` while its budget is
-        spent; a room not found (`no_such_room`, or `bad_token` resuming a seat) costs one."""
+        spent; a room not found (`no_such_room`, or `bad_token` resuming a seat) costs one.
+
+        The token is taken before the lookup and given back when it finds the room, so lookups
+        in flight at once (a store that answers slowly) cannot spend more than the budget.
+        """
         now = time.monotonic()
-        wait = self.wait(address, now)
-        if wait > 0:
+        if not self.take(address, now):
+            wait = self.wait(address, now)
             raise RoomError(
                 errors.RATE_LIMITED,
-                f"too many lookups of rooms that were not there: try again in {wait:.0f} s",
+                f"too many lookups of rooms that were not there: try again in {max(1.0, wait):.0f} s",
             )
+        missed = False
         try:
             yield
         except RoomError as error:
-            if error.code in (errors.NO_SUCH_ROOM, errors.BAD_TOKEN):
-                self.charge(address, now)
+            missed = error.code in (errors.NO_SUCH_ROOM, errors.BAD_TOKEN)
             raise
+        finally:
+            if not missed:
+                self.refund(address, time.monotonic())
 
 
 class RoomChat(KeyedBuckets):
     """Chat lines per room, from everyone in it together."""
 
     def check(self, code: str) -> None:
-        """Count a line for room `code`; RoomError `rate_limited` if the room is over its rate."""
+        """Count a line for room `code`; RoomError `rate_limited` if the room is over its rate.
+
+        A line the room then refuses, or cannot store, is given back with `refund`."""
         if not self.take(code, time.monotonic()):
             raise RoomError(
                 errors.RATE_LIMITED,

@@ -172,9 +172,15 @@ class Sessions:
             server.hint_desk.ask(connection, view, answer, refuse)
         elif isinstance(message, msg.Chat):
             live = _current(connection)
-            if connection.seat is not None or live.room.rules.spectators_chat:
-                server.room_chat.check(live.room.code)  # lines the room refuses do not count
-            await self._command(live, connection, message)
+            counted = connection.seat is not None or live.room.rules.spectators_chat
+            if counted:
+                server.room_chat.check(live.room.code)
+            try:
+                await self._command(live, connection, message)
+            except BaseException:
+                if counted:  # a line refused or not stored does not count
+                    server.room_chat.refund(live.room.code, time.monotonic())
+                raise
         else:
             await self._command(_current(connection), connection, message)
 

@@ -274,3 +274,16 @@ def test_serve_options_come_from_the_command_line_or_the_environment() -> None:
     assert config.host == "127.0.0.1"
     with pytest.raises(ValueError, match="yes or no"):
         config_from(parser.parse_args([]), {"ALLFIVES_TRUST_PROXY": "maybe"})
+
+
+async def test_a_chat_line_the_store_refused_does_not_spend_the_rooms_chat_rate() -> None:
+    config = fast_config(store=FlakyStore(), room_chat_burst=3, room_chat_rate=0.001)
+    async with run_server(config) as server:
+        store, host, _ = await started(server)
+        store.down = True
+        for line in range(6):
+            assert (await host.error_for("chat", text=f"lost {line}")).code == "unavailable"
+        store.down = False
+        answers = [await host.request("chat", text=f"line {n}") for n in range(4)]
+        assert [type(a).__name__ for a in answers[:3]] == ["Ack"] * 3
+        assert_error(answers[3], "rate_limited", "chat", answers[3].id)  # type: ignore[union-attr]

@@ -5,8 +5,10 @@ from __future__ import annotations
 import json
 
 import pytest
+from cluster_helpers import cluster_config
 from hypothesis import given
 from hypothesis import strategies as st
+from redis_server import RedisServer
 from server_helpers import Client, fast_config
 from websockets.asyncio.client import connect
 
@@ -129,3 +131,19 @@ def test_no_name_that_reads_as_a_bots_is_accepted(rest: str) -> None:
     for prefix in ["bot:", "Bot:", "BOT :", "ｂｏｔ：", " bot: "]:
         with pytest.raises(ValueError):
             msg.validate_name(prefix + rest)
+
+
+async def test_lookups_in_flight_at_once_cannot_overspend_the_budget(
+    redis_server: RedisServer,
+) -> None:
+    # With Redis a lookup waits for the store: every one in flight must hold its token already.
+    config = cluster_config(redis_server, lookup_burst=5, lookups_per_minute=0.001)
+    async with run_server(config) as server:
+        guessers = [await Client.open(server.url, f"G{n}") for n in range(16)]
+        ids = [await g.send("join", room=f"ZZZ{codes.ALPHABET[n]}") for n, g in enumerate(guessers)]
+        answers = [
+            await g.until(lambda m, id=id: getattr(m, "id", None) == id)
+            for g, id in zip(guessers, ids, strict=True)
+        ]
+        found = sorted(getattr(a, "code", "?") for a in answers)
+        assert found == ["no_such_room"] * 5 + ["rate_limited"] * 11, found
