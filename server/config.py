@@ -27,6 +27,12 @@ class Config:
     flood_limit: int = 50
     max_connections_per_ip: int = 32
     max_rooms_per_ip: int = 8
+    #: Rooms an address may create: `rooms_burst` at once, then `rooms_per_hour` (a finished
+    #: room no longer counts as open, so this is what bounds rooms made only to finish).
+    rooms_burst: int = 16
+    rooms_per_hour: float = 30.0
+    #: Rooms one process holds in all (finished ones included); creating more gets `busy`.
+    max_rooms: int = 10000
     send_buffer: int = 256 * 1024
     bot_delay: float = 0.6
     away_seconds: float = 60.0

@@ -3,21 +3,23 @@
 A room is found by its code (a private one also by its invite). With several processes a room
 not in memory is loaded on demand (`loader`, given by `server.committer.SharedCommitter`); alone,
 a code not held here names no room. Rooms opened by a client count against its address
-(`max_rooms_per_ip`) until they finish or are forgotten.
+(`max_rooms_per_ip`) until they finish or are forgotten, and each creation spends one of the
+address's `rooms_burst`, then `rooms_per_hour` (`created`), so rooms made only to finish stay bounded too.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Iterator
 from typing import Any
 
 from protocol import errors
 from protocol import messages as msg
 from server import codes
 from server.config import Config
-from server.limits import PerAddress
+from server.limits import KeyedBuckets, PerAddress
 from server.live import LiveRoom
 from server.room import Room, RoomError
 from server.store import NO_VERSION
@@ -33,6 +35,7 @@ class Registry:
         self.config = config
         self.rooms: dict[str, LiveRoom] = {}
         self.rooms_per_ip = PerAddress(config.max_rooms_per_ip)
+        self.created = KeyedBuckets(config.rooms_burst, config.rooms_per_hour / 3600.0)
         self.loader: Loader | None = None
         self._loading: dict[str, asyncio.Task[LiveRoom]] = {}
 
@@ -90,9 +93,40 @@ class Registry:
             raise RoomError(errors.NO_SUCH_ROOM, codes.missing(text))
         return live
 
+    @contextlib.contextmanager
+    def creating(self, address: str) -> Iterator[None]:
+        """Around creating a room for `address`: RoomError `rate_limited` when it holds
+        `max_rooms_per_ip` open rooms or created its `rooms_burst` and then `rooms_per_hour`; a
+        creation that fails
+        costs nothing."""
+        config = self.config
+        if self.rooms_per_ip.full(address):
+            raise RoomError(
+                errors.RATE_LIMITED,
+                f"an address may hold at most {config.max_rooms_per_ip} open rooms",
+            )
+        now = time.monotonic()
+        if not self.created.take(address, now):
+            wait = self.created.wait(address, now)
+            raise RoomError(
+                errors.RATE_LIMITED,
+                f"an address may create {config.rooms_burst} rooms at once, then "
+                f"{config.rooms_per_hour:g} an hour: try again in {max(1.0, wait):.0f} s",
+            )
+        try:
+            yield
+        except BaseException:
+            self.created.refund(address, time.monotonic())
+            raise
+
     def new_code(self) -> str:
-        """A code no room held here uses."""
-        return codes.new_code(self.rooms)
+        """A code no room held here uses; RoomError `busy` when there is none to give."""
+        code = codes.new_code(self.rooms) if len(self.rooms) < self.config.max_rooms else None
+        if code is None:
+            raise RoomError(
+                errors.BUSY, "the server holds as many rooms as it can: try again later"
+            )
+        return code
 
     def public_rooms(self) -> list[msg.RoomSummary]:
         """The public rooms held here that wait for players."""

@@ -84,6 +84,13 @@ OPTIONS: dict[str, tuple[Callable[[str], Any], str, str]] = {
         "connections per client address",
     ),
     "max-rooms-per-ip": (positive(int), "max_rooms_per_ip", "open rooms per client address"),
+    "rooms-per-hour": (
+        positive(float),
+        "rooms_per_hour",
+        "rooms one client address may create an hour, after --rooms-burst at once",
+    ),
+    "rooms-burst": (positive(int), "rooms_burst", "rooms one client address may create at once"),
+    "max-rooms": (positive(int), "max_rooms", "rooms this process holds in all, finished included"),
     "bot-delay": (float, "bot_delay", "seconds between bot moves"),
     "away-seconds": (float, "away_seconds", "how long an away player's turn waits for them"),
     "empty-room-seconds": (float, "empty_room_seconds", "how long an empty room is kept"),

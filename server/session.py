@@ -242,11 +242,10 @@ class Sessions:
                 connection.send(frame)
 
     async def _create(self, connection: Connection, message: msg.CreateRoom) -> None:
-        if self.registry.rooms_per_ip.full(connection.address):
-            raise RoomError(
-                errors.RATE_LIMITED,
-                f"an address may hold at most {self.config.max_rooms_per_ip} open rooms",
-            )
+        with self.registry.creating(connection.address):
+            await self._open(connection, message)
+
+    async def _open(self, connection: Connection, message: msg.CreateRoom) -> None:
         code = await self.committer.new_code()
         invite = None if message.rules.public else codes.new_invite()
         room = Room.create(code, message.rules, connection.address, self.clock(), invite)

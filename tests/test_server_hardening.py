@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import random
 
@@ -14,6 +15,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from protocol import messages as msg
 from protocol.rules import RoomRules, Rules
+from server import codes
 from server.app import run_server
 
 
@@ -244,3 +246,40 @@ async def test_refused_spectator_chat_does_not_use_up_the_rooms_chat() -> None:
             assert (await heckler.error_for("chat", text="boo")).code == "invalid"
         assert isinstance(await host.request("chat", text="hi"), msg.Ack)
         assert isinstance(await guest.request("chat", text="hello"), msg.Ack)
+
+
+async def test_rooms_made_only_to_finish_are_bounded_by_the_creation_rate() -> None:
+    # Finished rooms no longer count as open: creating them is what the hourly rate bounds.
+    async with run_server(fast_config(rooms_burst=3, rooms_per_hour=0.01)) as server:
+        player = await Client.open(server.url, "Maker")
+        for _ in range(3):
+            joined = await player.request("create_room", rules={"players": 2, "target": 5})
+            assert isinstance(joined, msg.Joined), joined
+            assert isinstance(await player.request("add_bot", level="easy"), msg.Ack)
+            assert isinstance(await player.request("start"), msg.Ack)
+            await play_out(player, random.Random(1))
+        assert server.registry.rooms_per_ip.counts == {}  # none of them is open any more
+        refused = await player.error_for("create_room", rules={"players": 2})
+        assert refused.code == "rate_limited" and "an hour" in refused.message
+        assert len(server.rooms) == 3
+        # Another address is not held back by this one.
+        server.registry.created.spent.clear()
+        assert isinstance(await player.request("create_room", rules={"players": 2}), msg.Joined)
+
+
+def test_a_room_code_is_found_or_refused_in_bounded_time() -> None:
+    every = {"".join(c) for c in itertools.product(codes.ALPHABET, repeat=codes.CODE_LENGTH)}
+    assert codes.new_code(every) is None
+    free = sorted(every)[12345]
+    assert codes.new_code(every - {free}) == free
+
+
+async def test_a_process_holding_max_rooms_refuses_more_as_busy() -> None:
+    async with run_server(fast_config(max_rooms=2)) as server:
+        for name in ("A", "B"):
+            client = await Client.open(server.url, name)
+            assert isinstance(await client.request("create_room", rules={"players": 2}), msg.Joined)
+        late = await Client.open(server.url, "Late")
+        refused = await late.error_for("create_room", rules={"players": 2})
+        assert refused.code == "busy" and len(server.rooms) == 2
+        assert late.room is None
