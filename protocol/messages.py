@@ -19,7 +19,7 @@ from protocol.errors import (
 from protocol.records import Record
 from protocol.rules import RoomRules
 from protocol.tiles import TILE_PATTERN, EndName, Tile
-from protocol.views import AnyEvent, BotLevel, MoveSpec, RoomView, Seat
+from protocol.views import AnyEvent, BotLevel, Count, MoveSpec, RoomView, Seat
 
 PROTOCOL_VERSION = 1
 MAX_NAME_LENGTH = 24
@@ -29,6 +29,9 @@ MAX_ROOM_CODE_LENGTH = 24
 MAX_TOKEN_LENGTH = 128
 RATE_BURST = 20
 RATE_PER_SECOND = 10
+#: Rooms in one `rooms` answer at the most; `list_rooms` pages on with `offset`.
+ROOMS_PAGE = 50
+MAX_ROOMS_OFFSET = 100_000
 
 Name = Annotated[str, Meta(min_length=1, max_length=MAX_NAME_LENGTH)]
 RoomCode = Annotated[str, Meta(min_length=1, max_length=MAX_ROOM_CODE_LENGTH)]
@@ -68,7 +71,9 @@ class CreateRoom(ClientMessage, tag="create_room"):
 
 
 class ListRooms(ClientMessage, tag="list_rooms"):
-    """Ask for the public rooms still waiting for players."""
+    """Ask for the public rooms still waiting for players: `ROOMS_PAGE` of them from `offset`."""
+
+    offset: Annotated[int, Meta(ge=0, le=MAX_ROOMS_OFFSET)] = 0
 
 
 class Join(ClientMessage, tag="join"):
@@ -205,10 +210,12 @@ class RoomSummary(Struct, kw_only=True):
 
 
 class Rooms(ServerMessage, tag="rooms"):
-    """Answer to list_rooms."""
+    """Answer to list_rooms: at most `ROOMS_PAGE` rooms from `offset`, of `total` listed."""
 
-    rooms: list[RoomSummary]
+    rooms: Annotated[list[RoomSummary], Meta(max_length=ROOMS_PAGE)]
     id: int | None = None
+    offset: Count = 0
+    total: Count = 0
 
 
 class Snapshot(ServerMessage, tag="snapshot"):

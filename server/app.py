@@ -61,6 +61,7 @@ from server.driver import Driver
 from server.hints import HintDesk
 from server.http_guard import guarded
 from server.limits import LookupBudget, PerAddress, RoomChat, allowed_origins
+from server.listing import Listing
 from server.live import LiveRoom
 from server.metrics import Metrics
 from server.registry import Registry
@@ -97,6 +98,12 @@ class Server:
         self.hint_desk = HintDesk(self.bots)
         self.registry = Registry(config)
         self.committer: Committer = committer_for(config, self.store, self.registry, self)
+        self.listing = Listing(
+            self.committer.public_rooms,
+            config.list_seconds,
+            config.list_burst,
+            config.lists_per_second,
+        )
         self.driver = Driver(config, self.registry, self.bots, self.metrics, self.committer.change)
         self.sessions = Sessions(self)
         self.websocket_server: WebSocketServer | None = None
@@ -221,6 +228,8 @@ class Server:
             self.spawn(self._save_record(room))
         live.published_phase = room.phase
         self.registry.count(live)
+        if self.registry.note_listing(live):
+            self.listing.changed()
         self.driver.kick(live)
 
     async def _save_record(self, room: Room) -> None:

@@ -59,5 +59,10 @@ class Config:
     hint_workers: int = 1
     max_hints_waiting: int = 8
     allowed_origin: str | None = None
+    #: The public room list: rebuilt at most once a `list_seconds`; each address may ask
+    #: `list_burst` times at once, then `lists_per_second`.
+    list_seconds: float = 1.0
+    list_burst: int = 10
+    lists_per_second: float = 1.0
     #: The wall clock rooms are stamped with (seats away, deadlines, expiry).
     clock: Clock = field(default=time.time, repr=False)

@@ -34,6 +34,8 @@ class Registry:
     def __init__(self, config: Config) -> None:
         self.config = config
         self.rooms: dict[str, LiveRoom] = {}
+        #: The rooms held here that `list_rooms` shows, kept as their changes are published.
+        self.listed: dict[str, LiveRoom] = {}
         self.rooms_per_ip = PerAddress(config.max_rooms_per_ip)
         self.created = KeyedBuckets(config.rooms_burst, config.rooms_per_hour / 3600.0)
         self.loader: Loader | None = None
@@ -129,12 +131,19 @@ class Registry:
         return code
 
     def public_rooms(self) -> list[msg.RoomSummary]:
-        """The public rooms held here that wait for players."""
-        return [
-            live.room.summary()
-            for live in self.rooms.values()
-            if live.room.rules.public and live.room.phase == "waiting" and live.room.free_seats()
-        ]
+        """The public rooms held here that wait for players (`Room.listed`)."""
+        return [live.room.summary() for live in self.listed.values()]
+
+    def note_listing(self, live: LiveRoom) -> bool:
+        """After a change of `live`: whether the room list may have changed (it is, or was, in it)."""
+        code = live.room.code
+        was = self.listed.get(code) is live
+        if live.room.listed() and self.holds(live):
+            self.listed[code] = live
+            return True
+        if was:
+            del self.listed[code]
+        return was
 
     def count(self, live: LiveRoom) -> None:
         """A room this process opened counts against its owner's address until it finishes."""
@@ -150,4 +159,6 @@ class Registry:
         if self.holds(live):
             del self.rooms[live.room.code]
             self.count(live)
+        if self.listed.get(live.room.code) is live:
+            del self.listed[live.room.code]
         live.stop_clock()

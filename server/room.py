@@ -142,6 +142,15 @@ class Room:
         """Seats held by people."""
         return presence.human_seats(self.state)
 
+    def listed(self) -> bool:
+        """Whether `list_rooms` shows the room: public, waiting, a seat free, someone in it."""
+        return (
+            self.rules.public
+            and self.phase == "waiting"
+            and not self.is_empty()
+            and bool(self.free_seats())
+        )
+
     def is_empty(self) -> bool:
         """Whether nobody is connected: no seated player online and no spectator."""
         if self.state.spectators:

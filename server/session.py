@@ -139,8 +139,10 @@ class Sessions:
         if not connection.greeted:
             raise RoomError(errors.INVALID, 'say "hello" first, with the protocol version')
         if isinstance(message, msg.ListRooms):
-            rooms = await self.committer.public_rooms()
-            connection.send_message(msg.Rooms(rooms=rooms, id=message.id))
+            listing = server.listing
+            connection.send_message(
+                await listing.page(connection.address, message.offset, message.id)
+            )
         elif isinstance(message, msg.CreateRoom):
             await self._create(connection, message)
         elif isinstance(message, msg.Join | msg.Spectate):

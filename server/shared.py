@@ -282,6 +282,6 @@ class SharedCommitter(Committer):
 
 def listing(room: Room) -> bytes:
     """A room's entry in the shared list of public rooms ("" when it is not listed)."""
-    if room.rules.public and room.phase == "waiting" and room.free_seats():
+    if room.listed():
         return _encode(room.summary())
     return b""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from client_helpers import wait_until
 from cluster_helpers import cluster_config
 from hypothesis import given
 from hypothesis import strategies as st
@@ -145,3 +146,45 @@ async def test_lookups_in_flight_at_once_cannot_overspend_the_budget(
         assert [a.id for a in answers] == ids  # type: ignore[union-attr]
         found = sorted(getattr(a, "code", "?") for a in answers)
         assert found == ["no_such_room"] * 5 + ["rate_limited"] * 11, found
+
+
+async def test_the_room_list_is_paged_and_built_only_when_it_changed() -> None:
+    config = fast_config(
+        max_connections_per_ip=100, max_rooms_per_ip=100, rooms_burst=100, list_seconds=60.0
+    )
+    async with run_server(config) as server:
+        hosts = []
+        for n in range(msg.ROOMS_PAGE + 7):
+            host = await Client.open(server.url, f"H{n}")
+            assert isinstance(await host.request("create_room", rules={"players": 2}), msg.Joined)
+            hosts.append(host)
+        gone = hosts.pop()
+        await gone.close()  # an empty room is not listed
+        await wait_until(lambda: server.rooms[gone.room or ""].room.is_empty())
+        reader = await Client.open(server.url, "Reader")
+        first = await reader.request("list_rooms")
+        assert isinstance(first, msg.Rooms)
+        assert (len(first.rooms), first.offset, first.total) == (msg.ROOMS_PAGE, 0, 56)
+        second = await reader.request("list_rooms", offset=msg.ROOMS_PAGE)
+        assert isinstance(second, msg.Rooms) and len(second.rooms) == 6
+        listed = {room.code for room in first.rooms + second.rooms}
+        assert listed == {host.room for host in hosts}
+        assert gone.room not in listed
+        # Built once for both answers, and kept while no listed room changes.
+        assert server.listing.builds == 1
+        late = await Client.open(server.url, "Late")
+        await late.request("create_room", rules={"players": 2})
+        again = await reader.request("list_rooms")
+        assert isinstance(again, msg.Rooms) and again.total == 57
+        assert isinstance(await reader.request("list_rooms"), msg.Rooms)
+        assert server.listing.builds == 2
+        error = await reader.error_for("list_rooms", offset=msg.MAX_ROOMS_OFFSET + 1)
+        assert error.code == "invalid"
+
+
+async def test_one_address_may_ask_for_the_room_list_only_so_often() -> None:
+    async with run_server(fast_config(list_burst=3, lists_per_second=0.01)) as server:
+        readers = [await Client.open(server.url, f"R{n}") for n in range(2)]
+        answers = [await readers[n % 2].request("list_rooms") for n in range(5)]
+        kinds = [getattr(a, "code", "rooms") for a in answers]
+        assert kinds == ["rooms"] * 3 + ["rate_limited"] * 2  # counted per address, not socket
