@@ -24,11 +24,12 @@ async def resynced(client: Client) -> tuple[int, dict[str, Any]]:
 async def refused_elsewhere(mover: Client, room: str) -> list[tuple[str, str]]:
     """What each way of going to `room` answers `mover` (every one must be refused)."""
     answers = []
-    for kind, fields in [
+    tries: list[tuple[str, dict[str, Any]]] = [
         ("join", {"room": room}),
         ("join", {"room": room, "seat": 3}),
         ("create_room", {"rules": {"players": 2}, "seat": 3}),
-    ]:
+    ]
+    for kind, fields in tries:
         reply = await mover.request(kind, **fields)
         assert isinstance(reply, msg.Error), (kind, fields, reply)
         answers.append((kind, reply.code))
