@@ -112,7 +112,10 @@ def _chat(room: Room, caller: Caller, message: msg.Chat, now: float, out: Outcom
         raise RoomError(errors.NOT_IN_ROOM, "join or watch a room to chat")
     if caller.seat is None and not room.rules.spectators_chat:
         raise RoomError(errors.INVALID, "spectators may not chat in this room")
-    out.events = [room.say(caller.seat, caller.name, message.text, now)]
+    if caller.seat is not None and message.id is not None and room.said(caller.seat, message.id):
+        out.replies.append(msg.Ack(id=message.id))  # sent again (its ack was lost): not reposted
+        return
+    out.events = [room.say(caller.seat, caller.name, message.text, now, message.id)]
 
 
 _HANDLERS: dict[type[msg.ClientMessage], Callable[..., None]] = {

@@ -60,6 +60,8 @@ class Connection:
         self.room: LiveRoom | None = None
         self.seat: int | None = None
         self.spectating = False
+        #: A spectator's last chat `id`s (a seat's are kept in the room, across connections).
+        self.chat_ids: tuple[int, ...] = ()
         self.closing = False
         self.closer: asyncio.Task[None] | None = None
 

@@ -48,6 +48,9 @@ from server.room_state import (
     token_hash,
 )
 
+#: How many of a player's last chat `id`s a room remembers (a line sent again is not reposted).
+CHAT_IDS_KEPT = 16
+
 
 class Room:
     """One room: seats, host, phase, chat, the match and `seq`. See the module docstring."""
@@ -401,13 +404,24 @@ class Room:
             )
         return Match.from_bytes(self.state.finished), list(self.state.finished_names)
 
-    def say(self, seat: int | None, name: str, text: str, now: float = 0.0) -> ChatLine:
-        """Add a chat line (the last CHAT_HISTORY are kept)."""
+    def say(
+        self, seat: int | None, name: str, text: str, now: float = 0.0, id: int | None = None
+    ) -> ChatLine:
+        """Add a chat line (the last CHAT_HISTORY are kept); a seat's line remembers its `id`."""
         line = ChatLine(seat=seat, name=name, text=text)
         chat = [*self.state.chat, line]
         self.state.chat = chat[-CHAT_HISTORY:]
+        held = self.seats[seat] if seat is not None else None
+        if held is not None and id is not None:
+            kept = held.chat_ids or []
+            held.chat_ids = [*kept, id][-CHAT_IDS_KEPT:]
         self._changed(now)
         return line
+
+    def said(self, seat: int, id: int) -> bool:
+        """Whether the player in `seat` posted a line with this `id` (among its last ones)."""
+        held = self.seats[seat]
+        return held is not None and id in (held.chat_ids or ())
 
     # -- the clock -------------------------------------------------------------------------
 

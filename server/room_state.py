@@ -40,6 +40,9 @@ class SeatState(msgspec.Struct, kw_only=True):
     connected: bool = False
     stand_in: bool = False
     away_since: float | None = None
+    #: The `id`s of this player's last chat lines: a line sent again with one is not posted twice
+    #: (UNSET until the first, so rooms stored before read and write back byte for byte).
+    chat_ids: list[int] | msgspec.UnsetType = msgspec.UNSET
 
     def info(self, seat: int) -> SeatInfo:
         """The seat as every client sees it (never the token)."""

@@ -24,7 +24,7 @@ from server import codes
 from server.connection import CLOSE_POLICY, CLOSE_REMOVED, CLOSE_SEAT_RESUMED, Connection
 from server.http import client_address
 from server.live import LiveRoom
-from server.room import Caller, Room, RoomError
+from server.room import CHAT_IDS_KEPT, Caller, Room, RoomError
 from server.store import StoreUnavailable
 
 if TYPE_CHECKING:
@@ -174,6 +174,10 @@ class Sessions:
             server.hint_desk.ask(connection, view, answer, refuse)
         elif isinstance(message, msg.Chat):
             live = _current(connection)
+            watcher = connection.seat is None and message.id is not None
+            if watcher and message.id in connection.chat_ids:
+                connection.send_message(msg.Ack(id=message.id))  # sent again: not reposted
+                return
             counted = connection.seat is not None or live.room.rules.spectators_chat
             if counted:
                 server.room_chat.check(live.room.code)
@@ -183,6 +187,8 @@ class Sessions:
                 if counted:  # a line refused or not stored does not count
                     server.room_chat.refund(live.room.code, time.monotonic())
                 raise
+            if watcher and message.id is not None:
+                connection.chat_ids = (*connection.chat_ids, message.id)[-CHAT_IDS_KEPT:]
         else:
             await self._command(_current(connection), connection, message)
 

@@ -75,3 +75,24 @@ async def test_a_successful_join_elsewhere_still_leaves_the_first_room() -> None
         assert document["seats"][1] is None  # the guest's seat in the waiting room is free
         _, there = await resynced(guest)
         assert there["code"] == other.room and there["you"] == 1
+
+
+async def test_a_chat_line_sent_again_with_its_id_is_posted_once() -> None:
+    async with run_server(fast_config()) as server:
+        host, guest = await seat_players(server.url, 2, 2, public=False)
+        fan = await Client.open(server.url, "Fan")
+        assert isinstance(await fan.request("spectate", room=host.room), msg.Joined)
+        for sender in (guest, fan):
+            for _ in range(2):
+                await sender.send_raw('{"type": "chat", "id": 77, "text": "gg"}')
+                assert isinstance(await sender.until(lambda m: isinstance(m, msg.Ack)), msg.Ack)
+        # A player whose ack was lost comes back on a new connection and sends it again.
+        await guest.close()
+        back = await Client.open(server.url, "P1", token=guest.token, room=host.room)
+        await back.until(lambda m: isinstance(m, msg.Snapshot))
+        await back.send_raw('{"type": "chat", "id": 77, "text": "gg"}')
+        await back.until(lambda m: isinstance(m, msg.Ack))
+        assert isinstance(await back.request("chat", text="new line"), msg.Ack)
+        _, document = await resynced(host)
+        lines = [(line["name"], line["text"]) for line in document["chat"]]
+        assert lines == [("P1", "gg"), ("Fan", "gg"), ("P1", "new line")]
