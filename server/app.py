@@ -58,6 +58,7 @@ from server.committer import Committer, committer_for
 from server.config import Config
 from server.connection import CLOSE_ROOM_CLOSED, Connection
 from server.driver import Driver
+from server.gate import Gate
 from server.hints import HintDesk
 from server.http_guard import guarded
 from server.limits import LookupBudget, PerAddress, RoomChat, allowed_origins
@@ -90,6 +91,8 @@ class Server:
         self.metrics = Metrics()
         self.web = WebFiles()
         self.bots = BotRunner(config.bot_workers, config.hard_budget_ms, config.bot_processes)
+        self.gate = Gate(config, self.metrics)
+        #: Behind a trusted proxy: WebSocket connections by the address the proxy names.
         self.connections_per_ip = PerAddress(config.max_connections_per_ip)
         self.lookups = LookupBudget(config.lookup_burst, config.lookups_per_minute)
         self.room_chat = RoomChat(config.room_chat_burst, config.room_chat_rate)
@@ -167,6 +170,7 @@ class Server:
             server_header=SERVER_NAME,
             compression="deflate" if self.config.compression else None,
             origins=allowed_origins(self.config.allowed_origin),
+            create_connection=self.gate.connection_class(),
         )
         try:
             await self.committer.join(f"{socket.gethostname()}:{self.port}")

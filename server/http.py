@@ -2,8 +2,9 @@
 
 `process_request` is the server's `process_request` hook (wrapped by `server.http_guard`):
 the browser's files (`server.web`), `/healthz` and `/readyz` (`server.probes`), `/metrics`, and
-for `/` the checks before the WebSocket upgrade: the server full (503), an address with too many
-connections (429), the server starting or stopping (503).
+for `/` the checks before the WebSocket upgrade: behind a trusted proxy, the address it names
+holding too many connections (429); the server starting or stopping (503). The server full and
+a peer address with too many sockets are turned away before this, at accept (`server.gate`).
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ from websockets.http11 import Request, Response
 
 from server import probes
 from server.config import Config
-from server.limits import server_full
 
 if TYPE_CHECKING:
     from server.app import Server
@@ -53,11 +53,11 @@ def process_request(
     if path != WEBSOCKET_PATH:
         return text_response(HTTPStatus.NOT_FOUND, f"nothing here: connect to {WEBSOCKET_PATH}\n")
     config = server.config
-    full = server_full(len(server.connections), config.max_connections)
-    if full is not None:
-        server.metrics.errors["server_full"] += 1
-        return text_response(HTTPStatus.SERVICE_UNAVAILABLE, full)
-    if server.connections_per_ip.full(client_address(config, socket, request)):
+    # The sockets in all and by peer address are counted from accept (`server.gate`); behind a
+    # trusted proxy, the address it names is counted here.
+    if config.trust_proxy and server.connections_per_ip.full(
+        client_address(config, socket, request)
+    ):
         server.metrics.errors["too_many_connections"] += 1
         return text_response(
             HTTPStatus.TOO_MANY_REQUESTS,

@@ -165,13 +165,6 @@ class RoomChat(KeyedBuckets):
             )
 
 
-def server_full(connections: int, max_connections: int) -> str | None:
-    """Why a new connection is refused (503) when `max_connections` are open, or None."""
-    if connections < max_connections:
-        return None
-    return f"the server is full ({max_connections} connections): try again later\n"
-
-
 def allowed_origins(setting: str | None) -> list[Origin | None] | None:
     """The `Origin` headers accepted (None: any): a comma-separated list, and none at all.
 

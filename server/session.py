@@ -50,12 +50,14 @@ class Sessions:
         """Read one connection's frames until it closes."""
         server = self.server
         address = client_address(self.config, socket, socket.request)
-        if server.connections_per_ip.full(address):
+        named = self.config.trust_proxy  # else the socket's address is counted by server.gate
+        if named and server.connections_per_ip.full(address):
             await socket.close(CLOSE_POLICY, "too many connections from your address")
             return
         connection = Connection(socket, address, self.config, self.metrics)
         server.connections.add(connection)
-        server.connections_per_ip.add(address)
+        if named:
+            server.connections_per_ip.add(address)
         deadline = asyncio.get_running_loop().call_later(
             self.config.hello_seconds, _no_hello, connection, self.config.hello_seconds
         )
@@ -72,7 +74,8 @@ class Sessions:
             deadline.cancel()
             server.hint_desk.cancel(connection)
             server.connections.discard(connection)
-            server.connections_per_ip.remove(address)
+            if named:
+                server.connections_per_ip.remove(address)
             await self._leave_room(connection, disconnected=True)
 
     async def _on_frame(self, connection: Connection, frame: str | bytes) -> None:

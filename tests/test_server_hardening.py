@@ -9,6 +9,7 @@ import random
 
 import msgspec
 import pytest
+from client_helpers import wait_until
 from server_helpers import Client, assert_error, fast_config, play_out, seat_players
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
@@ -283,3 +284,28 @@ async def test_a_process_holding_max_rooms_refuses_more_as_busy() -> None:
         refused = await late.error_for("create_room", rules={"players": 2})
         assert refused.code == "busy" and len(server.rooms) == 2
         assert late.room is None
+
+
+async def test_sockets_still_in_the_upgrade_count_against_the_limits() -> None:
+    async with run_server(fast_config(max_connections_per_ip=4, max_connections=6)) as server:
+        # Sockets that never finish (or never start) their HTTP upgrade hold a place each.
+        held = [await asyncio.open_connection("127.0.0.1", server.port) for _ in range(4)]
+        held[0][1].write(b"GET / HTTP/1.1\r\nHost: x\r\n")  # half a request
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+        answer = await asyncio.wait_for(reader.read(), 5.0)  # answered and closed at once
+        assert answer.startswith(b"HTTP/1.1 429 ") and b"at most 4 connections" in answer
+        writer.close()
+        with pytest.raises(InvalidStatus) as refused:
+            await connect(server.url)
+        assert refused.value.response.status_code == 429
+        assert server.gate.open == 4
+        # The server as a whole: 503 past max_connections, whoever asks.
+        server.gate.per_address.limit = 100
+        more = [await asyncio.open_connection("127.0.0.1", server.port) for _ in range(2)]
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+        assert (await asyncio.wait_for(reader.read(), 5.0)).startswith(b"HTTP/1.1 503 ")
+        writer.close()
+        for _, socket_writer in held + more:
+            socket_writer.close()
+        await wait_until(lambda: server.gate.open == 0)
+        assert isinstance(await (await Client.open(server.url, "Late")).request("ping"), msg.Pong)
