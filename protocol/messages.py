@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import unicodedata
 from typing import Annotated, Any, get_args
 
 import msgspec
@@ -16,6 +15,7 @@ from protocol.errors import (
     ProtocolError,
     explain_validation,
 )
+from protocol.names import name_key
 from protocol.records import Record
 from protocol.rules import RoomRules
 from protocol.tiles import TILE_PATTERN, EndName, Tile
@@ -315,6 +315,10 @@ def decode_server(data: bytes | str) -> AnyServerMessage:
     return message
 
 
+#: What every bot's name starts with, folded as names are compared (`protocol.names`).
+BOT_KEY = name_key("bot:")
+
+
 def validate_name(name: str) -> str:
     """A player name stripped of outer spaces; ValueError unless non-empty, printable and short."""
     cleaned = name.strip()
@@ -324,7 +328,7 @@ def validate_name(name: str) -> str:
         raise ValueError(f"a name has at most {MAX_NAME_LENGTH} characters")
     if not cleaned.isprintable():
         raise ValueError("a name may hold only printable characters")
-    if unicodedata.normalize("NFKC", cleaned).casefold().replace(" ", "").startswith("bot:"):
+    if name_key(cleaned).startswith(BOT_KEY):
         raise ValueError('"bot:" starts the names of bots only')
     return cleaned
 

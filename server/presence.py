@@ -16,10 +16,10 @@ and leaves both empty.
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Collection
 
 from protocol import errors
+from protocol.names import name_key
 from server.room_state import RoomError, RoomState
 
 
@@ -56,11 +56,6 @@ def require_unique(state: RoomState, name: str) -> None:
     wanted = name_key(name)
     if any(held is not None and name_key(held.name) == wanted for held in state.seats):
         raise RoomError(errors.INVALID, f"name: someone at this table is {name!r} already")
-
-
-def name_key(name: str) -> str:
-    """Names that look alike compare equal: compatibility forms folded, case and spaces ignored."""
-    return "".join(unicodedata.normalize("NFKC", name).casefold().split())
 
 
 def link(state: RoomState, seat: int, process: str) -> None:

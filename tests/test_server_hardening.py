@@ -309,3 +309,19 @@ async def test_sockets_still_in_the_upgrade_count_against_the_limits() -> None:
             socket_writer.close()
         await wait_until(lambda: server.gate.open == 0)
         assert isinstance(await (await Client.open(server.url, "Late")).request("ping"), msg.Pong)
+
+
+async def test_look_alike_names_are_one_name_at_a_table() -> None:
+    async with run_server(fast_config()) as server:
+        ann = await Client.open(server.url, "Ann")
+        await ann.request("create_room", rules={"players": 4})
+        bob = await Client.open(server.url, "Bob")
+        assert isinstance(await bob.request("join", room=ann.room), msg.Joined)
+        for look_alike in ["\u0410nn", "B0b", "ＡＮＮ", "b o b"]:  # Cyrillic А; zero; full width
+            twin = await Client.open(server.url, "Twin")
+            error = await twin.error_for("join", room=ann.room, name=look_alike)
+            assert error.code == "invalid" and "at this table" in error.message, look_alike
+        assert isinstance(await twin.request("join", room=ann.room, name="Annie"), msg.Joined)
+        impostor = await Client.open(server.url, hello=False)
+        error = await impostor.error_for("hello", version=1, name="b\u043et:hard")  # Cyrillic о
+        assert error.code == "invalid" and "bot" in error.message
