@@ -65,6 +65,7 @@ from server.limits import LookupBudget, PerAddress, RoomChat, allowed_origins
 from server.listing import Listing
 from server.live import LiveRoom
 from server.metrics import Metrics
+from server.probes import StoreWatch
 from server.registry import Registry
 from server.room import Room
 from server.session import SERVER_NAME, Sessions
@@ -92,6 +93,7 @@ class Server:
         self.web = WebFiles()
         self.bots = BotRunner(config.bot_workers, config.hard_budget_ms, config.bot_processes)
         self.gate = Gate(config, self.metrics)
+        self.store_watch = StoreWatch(self.store)
         #: Behind a trusted proxy: WebSocket connections by the address the proxy names.
         self.connections_per_ip = PerAddress(config.max_connections_per_ip)
         self.lookups = LookupBudget(config.lookup_burst, config.lookups_per_minute)
@@ -155,6 +157,8 @@ class Server:
     async def start(self) -> None:
         """Load saved rooms (with Redis: join the other processes) and start listening."""
         await self.committer.load_rooms()
+        await self.store_watch.ping()
+        self.spawn(self.store_watch.run())
         self.starting = self.committer.shared
         context = None
         if self.config.certfile:
