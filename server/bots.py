@@ -12,7 +12,8 @@ The pool's processes (multiprocessing's forkserver and its workers) end when the
 dies, even by SIGKILL: each worker asks Linux for SIGKILL when its parent dies
 (`PR_SET_PDEATHSIG`) and watches the server process, exiting once it is gone; the forkserver
 exits when the server's end of its pipe closes, and the resource tracker when nobody holds its
-pipe any more.
+pipe any more. The tracker then unlinks the pool's semaphores, which is its job after a kill,
+so it is started without its "leaked semaphore objects" warning (`_quiet_tracker`).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ import sys
 import threading
 import time
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from multiprocessing import resource_tracker
 
 from engine import Move, View
 from engine.bots import make_bot
@@ -36,7 +38,7 @@ from engine.bots import make_bot
 CHEAP_LEVELS = frozenset({"easy", "normal"})
 PR_SET_PDEATHSIG = 1
 #: How often a worker checks that the server process still runs.
-WATCH_SECONDS = 0.5
+WATCH_SECONDS = 0.1
 log = logging.getLogger("allfives.server")
 
 
@@ -83,6 +85,18 @@ def watch_server(pid: int) -> None:
     threading.Thread(target=watch, name="watch-server", daemon=True).start()
 
 
+#: The warning filter the resource tracker is started with (`-W`, from `sys.warnoptions`).
+TRACKER_WARNINGS = "ignore:resource_tracker:UserWarning"
+
+
+def _quiet_tracker() -> None:
+    """Start multiprocessing's resource tracker without the warning it gives, once the server
+    was killed, for the semaphores it cleans up (they are the pool's, and cleaning is expected)."""
+    if TRACKER_WARNINGS not in sys.warnoptions:
+        sys.warnoptions.append(TRACKER_WARNINGS)
+    resource_tracker.ensure_running()
+
+
 class HintsBusy(Exception):
     """The hint lane already holds as many hints as it may: this one is refused."""
 
@@ -122,6 +136,7 @@ class Lane:
             return
         pool: Executor
         if self.processes:
+            _quiet_tracker()
             context = multiprocessing.get_context("forkserver")
             # Workers need the bots, never the embedding program's __main__.
             context.set_forkserver_preload(["server.bots"])
