@@ -35,6 +35,8 @@ log = logging.getLogger("allfives.server")
 #: A room's whole state is stored at least every this many changes; moves in between are stored
 #: as the move alone (a room is read as its state and the moves since, made again).
 STATE_EVERY = 32
+#: Rooms read from Redis at once when a process takes many (at start-up, or a dead one's).
+LOADS_AT_ONCE = 32
 _encode = msgspec.json.Encoder().encode
 
 #: How long a change is tried again while other processes keep changing the room first.
@@ -77,16 +79,27 @@ class SharedCommitter(Committer):
         await cluster.beat()
         await cluster.notices.subscribe()
         found = await cluster.claim(await self.store.room_codes(), held=False)
-        for code, status in found.items():
-            if status.kept:
-                with contextlib.suppress(RoomError):
-                    self.hooks.keep(await self.registry.room(code), True)
+        await self.keep_all([code for code, status in found.items() if status.kept])
         upkeep = SharedUpkeep(self)
         await upkeep.check_presence()
         kept = sum(1 for live in self.registry.rooms.values() if live.kept)
         log.info("process %s keeps %d rooms", cluster.id, kept)
         self.hooks.spawn(upkeep.renew_lease())
         self.hooks.spawn(upkeep.run())
+
+    async def keep_all(self, codes: list[str]) -> None:
+        """Load and keep rooms this process took (at start-up, or a dead process's),
+        LOADS_AT_ONCE at a time: a restart with many stored rooms waits for a few round trips
+        to Redis, not for one a room."""
+        room, keep = self.registry.room, self.hooks.keep
+        slots = asyncio.Semaphore(LOADS_AT_ONCE)
+
+        async def load(code: str) -> None:
+            async with slots:
+                with contextlib.suppress(RoomError):
+                    keep(await room(code), True)
+
+        await asyncio.gather(*(load(code) for code in codes))
 
     async def load_rooms(self) -> None:
         return None  # rooms are loaded on demand, once joined

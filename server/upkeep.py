@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from server.committer import Change, Committer
 from server.feed import SPECTATORS
 from server.live import LiveRoom
-from server.room import Room, RoomError
+from server.room import Room
 from server.store import StoreUnavailable
 
 if TYPE_CHECKING:
@@ -101,9 +101,7 @@ class SharedUpkeep:
         committer, cluster, rooms = self.committer, self.cluster, self.registry.rooms
         keep = committer.hooks.keep
         await cluster.notices.keep_subscribed()
-        for code in await cluster.orphans():
-            with contextlib.suppress(RoomError):
-                keep(await self.registry.room(code), True)
+        await committer.keep_all(await cluster.orphans())
         found = await cluster.claim(list(rooms))
         for code, status in found.items():
             live = rooms.get(code)
