@@ -185,11 +185,13 @@ class Sessions:
             if counted:
                 server.room_chat.check(live.room.code)
             try:
-                await self._command(live, connection, message)
+                posted = (await self._command(live, connection, message)).changed
             except BaseException:
-                if counted:  # a line refused or not stored does not count
-                    server.room_chat.refund(live.room.code, time.monotonic())
+                posted = False
                 raise
+            finally:
+                if counted and not posted:  # a line refused, not stored, or sent again
+                    server.room_chat.refund(live.room.code, time.monotonic())
             if watcher and message.id is not None:
                 connection.chat_ids = (*connection.chat_ids, message.id)[-CHAT_IDS_KEPT:]
         else:
