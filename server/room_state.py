@@ -40,15 +40,20 @@ class SeatState(msgspec.Struct, kw_only=True):
     connected: bool = False
     stand_in: bool = False
     away_since: float | None = None
+    #: Moves a stand-in bot made for this seat in the current match.
+    stand_in_moves: int = 0
 
-    def info(self, seat: int) -> SeatInfo:
-        """The seat as every client sees it (never the token)."""
+    def info(self, seat: int, deadline: float | None = None) -> SeatInfo:
+        """The seat as every client sees it (never the token); `deadline` if its turn is timed."""
         return SeatInfo(
             seat=seat,
             name=self.name,
             kind=self.kind,
             level=self.level,
             connected=self.connected or self.kind == "bot",
+            stand_in=self.stand_in,
+            stand_in_moves=self.stand_in_moves,
+            deadline=deadline,
         )
 
 
@@ -159,6 +164,8 @@ class MoveNote(msgspec.Struct, array_like=True, frozen=True):
     stand_in: bool
     #: The writer's `Room.away_seconds` (a process setting that the turn clock reads).
     away: float
+    #: A stand-in bot made the move (the player away, or out of time).
+    by_stand_in: bool = False
 
 
 encode_note = msgspec.msgpack.Encoder().encode

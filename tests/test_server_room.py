@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import random
+from typing import Any
 
 import msgspec
 import pytest
@@ -195,7 +196,12 @@ STORED_ROOM = base64.b64decode(
 
 def test_a_room_stored_by_an_earlier_version_loads_unchanged_and_plays_on() -> None:
     room = Room.from_bytes(STORED_ROOM)
-    assert room.to_bytes() == STORED_ROOM
+    # Stored again, it is the same room with the fields added since (each at its default).
+    stored: dict[str, Any] = msgspec.msgpack.decode(STORED_ROOM)
+    again: dict[str, Any] = msgspec.msgpack.decode(room.to_bytes())
+    for seat in again["seats"]:
+        assert seat.pop("stand_in_moves") == 0
+    assert again == stored
     assert room.names() == ["Ann", "bot:easy"] and room.phase == "playing" and room.seq == 7
     ann = room.seats[0]
     assert ann is not None and not ann.connected and ann.away_since == 110.0
