@@ -253,13 +253,10 @@ def test_a_whole_match_by_clicks_with_a_friend_from_the_link_and_a_reload() -> N
         # Femi leaves the match (it asks first: his seat stays his, a stand-in plays it) and
         # watches the room instead, by its code.
         femi.find_element(By.ID, "leave-button").click()
-        question = wait_for(
-            lambda: (
-                femi.find_element(By.ID, "leave-confirm").is_displayed()
-                and femi.find_element(By.ID, "leave-confirm")
-            ),
-            what="the question",
+        wait_for(
+            lambda: femi.find_element(By.ID, "leave-confirm").is_displayed(), what="the question"
         )
+        question = femi.find_element(By.ID, "leave-confirm")
         assert "stand-in bot plays it" in question.text
         femi.find_element(By.ID, "leave-confirm-button").click()
         wait_for(lambda: "Femi is away" in read(ann)["log"], what="Femi gone")
