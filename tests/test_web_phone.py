@@ -146,7 +146,13 @@ def test_a_phone_player_sees_everything_on_one_screen_and_turns_the_lead() -> No
                 assert len(seen["targets"]) >= 2 and seen["targetsInView"], seen
                 assert seen["playableInView"] and seen["totalInView"], seen
                 screenshot(page, "phone-end-choice", *PHONE)
-                page.find_elements(By.CSS_SELECTOR, "#board .end-target")[0].click()
+
+                # The shot resized the window: the board is drawn again (a stale spot: retry).
+                def tap_end() -> bool:
+                    page.find_elements(By.CSS_SELECTOR, "#board .end-target")[0].click()
+                    return True
+
+                wait_for(tap_end, what="the end tapped")
                 chose = True
                 break
             wait_for(lambda: my_turn(page) != tiles, what="the move made")  # noqa: B023
@@ -176,7 +182,7 @@ def test_a_phone_player_sees_everything_on_one_screen_and_turns_the_lead() -> No
 def test_a_friend_away_gets_a_countdown_and_the_stand_in_plays_under_its_own_name() -> None:
     with ServerThread() as server, chromium(*LAPTOP) as page:
         open_lobby(page, server.base + "/", "Ann")
-        page.find_element(By.NAME, "turn_seconds").send_keys("5")
+        page.find_element(By.NAME, "turn_seconds").send_keys("8")
         Select(page.find_element(By.NAME, "bot_1")).select_by_value("")
         page.find_element(By.ID, "create-button").click()
         code = wait_for(
@@ -196,11 +202,17 @@ def test_a_friend_away_gets_a_countdown_and_the_stand_in_plays_under_its_own_nam
         )
         start[0].click()
         counts: list[int] = []
+
+        def stood_in() -> bool:
+            return any("Bob's stand-in played" in line for line in measure(page)["log"])
+
         for _ in range(40):
             wait_for(
-                lambda: (s := measure(page))["playable"] or "Bob's turn" in s["turn"],
+                lambda: (s := measure(page))["playable"] or "Bob's turn" in s["turn"] or stood_in(),
                 what="a turn",
             )
+            if stood_in():
+                break
             turn = measure(page)["turn"]
             if "Bob's turn · away: the stand-in plays in" in turn:
                 counts.append(int(turn.rsplit(" ", 2)[1]))
@@ -223,7 +235,7 @@ def test_a_friend_away_gets_a_countdown_and_the_stand_in_plays_under_its_own_nam
                 wait_for(lambda: not measure(page)["playable"], what="Ann's move")
         log = measure(page)["log"]
         assert any(line.startswith("Bob's stand-in played") for line in log), log
-        assert len(counts) >= 2 and counts == sorted(counts, reverse=True) and counts[0] <= 5
+        assert len(counts) >= 2 and counts == sorted(counts, reverse=True) and counts[0] <= 8
         assert not any(line.startswith("Bob played") for line in log), log
         seat = page.find_element(By.CSS_SELECTOR, '#seats .seat[data-seat="1"]').text
         assert "away, the stand-in plays" in seat, seat
