@@ -138,13 +138,21 @@ class GameView(Struct, kw_only=True):
 
 
 class SeatInfo(Struct, kw_only=True):
-    """Who sits in a seat: name, human or bot (with its level), whether connected."""
+    """Who sits in a seat: name, human or bot (with its level), whether connected; whether a
+    stand-in bot plays for it, how many moves one has made for it, and when its turn runs out."""
 
     seat: Seat
     name: str
     kind: Literal["human", "bot"]
     level: BotLevel | None = None
     connected: bool = True
+    #: A stand-in bot plays this seat's turns at once (its player is away and a turn waited out).
+    stand_in: bool = False
+    #: Moves a stand-in bot has made for this seat in this match (away, or out of time).
+    stand_in_moves: Count = 0
+    #: On the seat to play while its turn is on a clock: when a stand-in plays the turn (Unix
+    #: seconds, the server's clock); None otherwise.
+    deadline: float | None = None
 
 
 class RoomView(Struct, kw_only=True):

@@ -25,6 +25,8 @@ import secrets
 from collections.abc import Collection
 from typing import Any
 
+import msgspec
+
 from bridge import convert
 from engine import ALL_TILES, PASS, End, IllegalMove, Match, Move, RulesError, View
 from protocol import errors
@@ -174,8 +176,14 @@ class Room:
         )
 
     def seat_infos(self) -> list[SeatInfo | None]:
-        """Every seat as clients see it."""
-        return [seat.info(i) if seat is not None else None for i, seat in enumerate(self.seats)]
+        """Every seat as clients see it (the seat to play with its turn's deadline, if timed)."""
+        state = self.state
+        timed = state.deadline is not None and state.deadline_move == state.moves
+        turn = self.match.turn if timed and self.match is not None else None
+        return [
+            seat.info(i, state.deadline if i == turn else None) if seat is not None else None
+            for i, seat in enumerate(self.seats)
+        ]
 
     def seat_of_token(self, token: str) -> int | None:
         """The seat a secret token belongs to, if any."""
@@ -315,13 +323,19 @@ class Room:
         self.state.matches += 1
         self.state.deadline = None
         self.state.deadline_move = -1
+        for held in self.seats:
+            if held is not None:
+                held.stand_in_moves = msgspec.UNSET
         events = list(self.match.events)
         events += self._after_move(now)
         self._changed(now)
         return convert.events(events)
 
-    def play(self, seat: int | None, move: Move, now: float = 0.0) -> list[Any]:
-        """Play a seated player's move; returns the public events (forced passes included)."""
+    def play(
+        self, seat: int | None, move: Move, now: float = 0.0, by_stand_in: bool = False
+    ) -> list[Any]:
+        """Play a seated player's move (`by_stand_in`: a stand-in bot's for them); returns the
+        public events (forced passes included)."""
         match = self._require_match(seat)
         assert seat is not None
         try:
@@ -330,12 +344,16 @@ class Room:
             code = errors.NOT_YOUR_TURN if error.code == "not_your_turn" else errors.ILLEGAL_MOVE
             raise RoomError(code, f"{error.message} (rule {error.rule})") from None
         events = [*events, *self._after_move(now)]
-        self._changed(now)
         held = self.seats[seat]
+        if by_stand_in and held is not None:
+            held.stand_in_moves = (held.stand_in_moves or 0) + 1
+        self._changed(now)
         tile = None if move.tile is None else int(move.tile)
         end = None if move.end is None else int(move.end)
         stand_in = held is not None and held.stand_in
-        note = MoveNote(seat, tile, end, move.flipped, now, stand_in, self.away_seconds)
+        note = MoveNote(
+            seat, tile, end, move.flipped, now, stand_in, self.away_seconds, by_stand_in
+        )
         self.last_move = (self.state.seq, note)
         return convert.events(events)
 
@@ -353,7 +371,7 @@ class Room:
         end = None if note.end is None else End(note.end)
         away, self.away_seconds = self.away_seconds, note.away
         try:
-            return self.play(note.seat, Move(tile, end, note.flipped), note.now)
+            return self.play(note.seat, Move(tile, end, note.flipped), note.now, note.by_stand_in)
         finally:
             self.away_seconds = away
 
@@ -381,9 +399,10 @@ class Room:
         if self.bot_turn(now) is None or self.state.moves != turn.move_number:
             return None
         held = self.seats[turn.seat]
-        if held is not None and held.kind == "human" and not held.connected:
+        human = held is not None and held.kind == "human"
+        if human and held is not None and not held.connected:
             held.stand_in = True
-        return self.play(turn.seat, move, now)
+        return self.play(turn.seat, move, now, by_stand_in=human)
 
     def rematch(self, by: int | None, now: float = 0.0) -> None:
         """Host: back to waiting with the same seats after a finished match."""

@@ -40,18 +40,24 @@ class SeatState(msgspec.Struct, kw_only=True):
     connected: bool = False
     stand_in: bool = False
     away_since: float | None = None
-    #: The `id`s of this player's last chat lines: a line sent again with one is not posted twice
-    #: (UNSET until the first, so rooms stored before read and write back byte for byte).
+    #: The `id`s of this player's last chat lines: a line sent again with one is not posted twice.
     chat_ids: list[int] | msgspec.UnsetType = msgspec.UNSET
+    #: Moves a stand-in bot made for this seat in the current match.
+    stand_in_moves: int | msgspec.UnsetType = msgspec.UNSET
+    # (Fields added later are UNSET until first used: a room stored before them reads and
+    # writes back byte for byte.)
 
-    def info(self, seat: int) -> SeatInfo:
-        """The seat as every client sees it (never the token)."""
+    def info(self, seat: int, deadline: float | None = None) -> SeatInfo:
+        """The seat as every client sees it (never the token); `deadline` if its turn is timed."""
         return SeatInfo(
             seat=seat,
             name=self.name,
             kind=self.kind,
             level=self.level,
             connected=self.connected or self.kind == "bot",
+            stand_in=self.stand_in,
+            stand_in_moves=self.stand_in_moves or 0,
+            deadline=deadline,
         )
 
 
@@ -162,6 +168,8 @@ class MoveNote(msgspec.Struct, array_like=True, frozen=True):
     stand_in: bool
     #: The writer's `Room.away_seconds` (a process setting that the turn clock reads).
     away: float
+    #: A stand-in bot made the move (the player away, or out of time).
+    by_stand_in: bool = False
 
 
 encode_note = msgspec.msgpack.Encoder().encode

@@ -33,6 +33,8 @@ DOCUMENT_START, DOCUMENT_STOP = "<!-- document:start -->", "<!-- document:stop -
 #: The server's draw for the deal: with it, Ann (seat 0) leads the first hand.
 DEAL_SEED = 11
 CODE, TOKEN = "KXQP", "TOKEN"
+#: The rooms' clock in the session (Unix seconds): 2023-11-14 22:13:20 UTC.
+FIXED_TIME = 1_700_000_000.0
 
 Frames = list[tuple[str, str]]
 
@@ -89,7 +91,15 @@ class Talk:
 async def run_session() -> Frames:
     """Play the README's session; returns its frames."""
     frames: Frames = []
-    config = Config(port=0, bot_delay=0.5, bot_processes=False, rate=1000.0, burst=1000)
+    # The rooms' wall clock stands still, so a turn's deadline in the frames is the same each run.
+    config = Config(
+        port=0,
+        bot_delay=0.5,
+        bot_processes=False,
+        rate=1000.0,
+        burst=1000,
+        clock=lambda: FIXED_TIME,
+    )
     with fixed_draws():
         async with run_server(config) as server:
             socket = await connect(server.url)

@@ -74,7 +74,16 @@ def test_operations_are_rfc_6902() -> None:
         {
             "op": "replace",
             "path": "/seats/1",
-            "value": {"seat": 1, "name": "Bo", "kind": "bot", "level": "hard", "connected": True},
+            "value": {
+                "seat": 1,
+                "name": "Bo",
+                "kind": "bot",
+                "level": "hard",
+                "connected": True,
+                "stand_in": False,
+                "stand_in_moves": 0,
+                "deadline": None,
+            },
         }
     ]
 

@@ -30,7 +30,9 @@ GOLD = {"rgb(224, 168, 0)", "rgb(255, 204, 51)"}  # --gold, light and dark
 READ_TABLE = """
 const total = document.getElementById("total");
 const lines = [...document.querySelectorAll("#log li")].map((li) => li.textContent);
-const totals = lines.map((line) => /: total (\\d+)/.exec(line)).filter(Boolean);
+// The board shows the hand being played: its totals are the lines since its "Hand N: … leads".
+const start = lines.findLastIndex((line) => /^Hand \\d+: .* leads$/.test(line));
+const totals = lines.slice(start + 1).map((line) => /: total (\\d+)/.exec(line)).filter(Boolean);
 const winner = document.getElementById("winner");
 return {
   total: total && total.textContent !== "" ? Number(total.textContent) : null,
@@ -94,11 +96,24 @@ def play_one(driver: WebDriver, name: str, shots: dict[str, Any], keyboard: bool
     else:
         button.click()
     targets = driver.find_elements(By.CSS_SELECTOR, "#board .end-target")
-    if targets:
+    lead = driver.find_elements(By.ID, "lead-button")
+    if lead:
+        # A lead shows how it will face first; a second press of the button leads it so.
+        focused = driver.switch_to.active_element
+        assert focused.get_attribute("id") == "lead-button"
+        end = None
+        promised = int((lead[0].text or "").rsplit(" ", 1)[1])
+        if keyboard:
+            focused.send_keys(Keys.ENTER)
+        else:
+            lead[0].click()
+    elif targets:
         buttons = driver.find_elements(By.CSS_SELECTOR, "#end-choice .end-button")
         assert len(targets) == len(buttons) >= 2
         if shots.get("choice") is None:
             shots["choice"] = screenshot(driver, shots["name"] + "-ends", *shots["size"])
+            # The board was drawn again for the taller window the whole-page shot needs.
+            targets = driver.find_elements(By.CSS_SELECTOR, "#board .end-target")
         if keyboard:
             focused = driver.switch_to.active_element
             assert "end-button" in (focused.get_attribute("class") or "")
@@ -230,20 +245,30 @@ def test_a_whole_match_by_clicks_with_a_friend_from_the_link_and_a_reload() -> N
         assert js_errors(ann) == [] and js_errors(femi) == []
 
         ann.find_element(By.ID, "rematch-button").click()
-        wait_for(lambda: ann.find_elements(By.ID, "start-button"), what="the rematch seats")
+        # The same seats play again at once, and the log marks where the new match begins.
+        wait_for(lambda: read(ann)["winner"] is None and read(ann)["hand"], what="the rematch")
         assert read(femi)["names"] == ["Ann", "Femi", "Bot 2"]
+        wait_for(lambda: "A new match begins" in read(femi)["log"], what="the marker")
 
-        # Femi leaves his seat and watches the room instead, by its code.
+        # Femi leaves the match (it asks first: his seat stays his, a stand-in plays it) and
+        # watches the room instead, by its code.
         femi.find_element(By.ID, "leave-button").click()
-        wait_for(lambda: "Femi left seat 1" in read(ann)["log"], what="Femi gone")
+        wait_for(
+            lambda: femi.find_element(By.ID, "leave-confirm").is_displayed(), what="the question"
+        )
+        question = femi.find_element(By.ID, "leave-confirm")
+        assert "stand-in bot plays it" in question.text
+        femi.find_element(By.ID, "leave-confirm-button").click()
+        wait_for(lambda: "Femi is away" in read(ann)["log"], what="Femi gone")
         wait_for(lambda: femi.find_elements(By.ID, "join-code"), what="the lobby")
+        assert femi.find_element(By.ID, "notice").text == ""  # no refusal on the way out
         femi.find_element(By.ID, "join-code").send_keys(code.lower())
         femi.find_element(By.ID, "watch-button").click()
         wait_for(
             lambda: "you are watching" in femi.find_element(By.ID, "room-link").text,
             what="watching",
         )
-        assert read(femi)["you"] == [] and read(femi)["names"] == ["Ann", "Bot 2"]
+        assert read(femi)["you"] == [] and read(femi)["names"] == ["Ann", "Femi", "Bot 2"]
 
         # The same table in the dark, with motion reduced, for people to look at.
         ann.execute_cdp_cmd(
@@ -280,14 +305,14 @@ def test_a_link_whose_seat_is_gone_offers_the_room_again() -> None:
 
         page.get(f"{server.base}/r/{code}")
         notice = wait_for(lambda: page.find_element(By.ID, "notice").text, what="the notice")
-        assert notice == "That seat is no longer yours: sit down again or watch."
+        assert notice.startswith(f"Your seat in room {code} is gone: the room has closed")
         assert f"Room {code}" in page.find_element(By.ID, "join-form").text
         assert code not in page.execute_script("return localStorage.getItem('allfives.seats')")
 
         # A room that closed answers a resume as a wrong token does (so resumes cannot probe).
         page.get(f"{server.base}/r/zzzz")
         notice = wait_for(lambda: page.find_element(By.ID, "notice").text, what="the notice")
-        assert notice == "That seat is no longer yours: sit down again or watch."
+        assert notice.startswith("Your seat in room ZZZZ is gone: the room has closed")
         assert "Room ZZZZ" in page.find_element(By.ID, "join-form").text
         assert js_errors(page) == []
 

@@ -6,6 +6,8 @@ import * as lobby from "/web/js/lobby.js";
 import * as model from "/web/js/model.js";
 import * as state from "/web/js/state.js";
 import * as text from "/web/js/text.js";
+import * as results from "/web/js/results.js";
+import * as limits from "/web/js/limits.js";
 import * as connection from "/web/js/connection.js";
 import { halfWidthFor } from "/web/js/render.js";
 
@@ -21,5 +23,5 @@ function feed(messages) {
   return { doc: room.doc, seq: room.seq, mending: room.mending, sent, log: room.log, finalLayout: room.finalLayout, finals };
 }
 
-window.unit = { describe, geometry, lobby, model, state, text, connection, feed, render_half: halfWidthFor };
+window.unit = { describe, geometry, lobby, model, state, text, connection, results, limits, feed, render_half: halfWidthFor };
 window.unitReady = true;

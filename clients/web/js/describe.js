@@ -25,18 +25,20 @@ export function sideName(index, names, teams) {
   return `team ${letter} (${nameOf(index, names)} & ${nameOf(index + 2, names)})`;
 }
 
-/** One sentence for an event, e.g. "Ann played 5-3 east: total 15, scores 15". */
-export function describe(event, names, teams = false) {
+/** One sentence for an event, e.g. "Ann played 5-3 east: total 15, scores 15". Seats in
+ *  `standIns` had the move made for them by the stand-in bot ("Bob's stand-in played …"). */
+export function describe(event, names, teams = false, standIns = new Set()) {
+  const mover = (seat) => (standIns.has(seat) ? `${nameOf(seat, names)}'s stand-in` : nameOf(seat, names));
   switch (event.type) {
     case "played": {
-      const who = nameOf(event.seat, names);
+      const who = mover(event.seat);
       const action = event.end === null || event.end === undefined
         ? `led ${event.tile}` : `played ${event.tile} ${event.end}`;
       const scored = event.points ? `, scores ${event.points}` : "";
       return `${who} ${action}: total ${event.total}${scored}`;
     }
     case "drew":
-      return `${nameOf(event.seat, names)} drew ${event.count} tile${event.count !== 1 ? "s" : ""}`;
+      return `${mover(event.seat)} drew ${event.count} tile${event.count !== 1 ? "s" : ""}`;
     case "passed":
       return `${nameOf(event.seat, names)} passed`;
     case "hand_ended":

@@ -3,7 +3,8 @@
 // The spinner (or, before one is down, the lead tile) sits at the origin. The line grows west
 // and east from it; the spinner's arms grow north and south. A line arm that would pass
 // `halfWidth` units from the middle turns: the east arm down, the west arm up, so a long line
-// folds into a shape that fits a narrow screen. Doubles lie across their run.
+// folds into a shape that fits a narrow screen. A spinner arm that would pass `halfHeight` units
+// turns too: north to the east, south to the west. Doubles lie across their run.
 
 const DIRS = {
   west: { dx: -1, dy: 0 },
@@ -26,8 +27,8 @@ function lay(p, d, double) {
 }
 
 /**
- * Lay a run of tiles ([inner, outer] each) from `start` going `dir`; a horizontal run turns
- * to `turn` before a tile that would pass `limit`. Returns the tiles and the open end.
+ * Lay a run of tiles ([inner, outer] each) from `start` going `dir`; the run turns to `turn`
+ * (once) before a tile that would pass `limit` from the middle. Returns the tiles and the open end.
  */
 export function chain(tiles, start, dir, limit, turn) {
   let p = { ...start };
@@ -40,6 +41,11 @@ export function chain(tiles, start, dir, limit, turn) {
     if (!turned && turn && last && d.dx !== 0 && Math.abs(p.x + d.dx * along) > limit) {
       const x = p.x - d.dx * 0.5;
       const y = turn.dy > 0 ? last.y + last.h : last.y;
+      return { p: { x, y }, d: { ...turn }, turned: true };
+    }
+    if (!turned && turn && last && d.dy !== 0 && Math.abs(p.y + d.dy * along) > limit) {
+      const y = p.y - d.dy * 0.5;
+      const x = turn.dx > 0 ? last.x + last.w : last.x;
       return { p: { x, y }, d: { ...turn }, turned: true };
     }
     return { p, d, turned };
@@ -62,7 +68,7 @@ export function chain(tiles, start, dir, limit, turn) {
  * Every tile of `layout` with its rect (x, y, w, h), its halves (a: left or top, b: right or
  * bottom), the arm it is on and its place in that arm; the open ends' ghost rects; the box.
  */
-export function placeLayout(layout, halfWidth = 8, leadIndex = null) {
+export function placeLayout(layout, halfWidth = 8, leadIndex = null, halfHeight = 6) {
   const line = layout?.line ?? [];
   const result = { tiles: [], ends: {}, box: { minX: -1, minY: -1, maxX: 1, maxY: 1 } };
   if (!line.length) return result;
@@ -86,8 +92,8 @@ export function placeLayout(layout, halfWidth = 8, leadIndex = null) {
     east: chain(east, { x: middle.x + middle.w, y: 0 }, DIRS.east, limit, DIRS.south),
   };
   if (isSpinner) {
-    arms.north = chain(layout.north ?? [], { x: 0, y: middle.y }, DIRS.north, Infinity, null);
-    arms.south = chain(layout.south ?? [], { x: 0, y: middle.y + middle.h }, DIRS.south, Infinity, null);
+    arms.north = chain(layout.north ?? [], { x: 0, y: middle.y }, DIRS.north, halfHeight, DIRS.east);
+    arms.south = chain(layout.south ?? [], { x: 0, y: middle.y + middle.h }, DIRS.south, halfHeight, DIRS.west);
   }
   for (const [arm, run] of Object.entries(arms)) {
     for (const tile of run.tiles) result.tiles.push({ ...tile, arm, spinner: false });

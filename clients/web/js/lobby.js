@@ -2,6 +2,7 @@
 // rooms, joining by code, watching. Built once; `update` refreshes the rooms list.
 
 import { h, fill } from "./text.js";
+import { checkName, length, MAX_NAME } from "./limits.js";
 
 export const LEVELS = ["easy", "normal", "hard"];
 
@@ -56,8 +57,13 @@ export class Lobby {
   constructor(root, actions, { name, code }) {
     this.actions = actions;
     this.root = root;
-    this.nameInput = h("input", { name: "name", id: "name", maxlength: 24, required: true, autocomplete: "nickname", value: name });
-    this.nameInput.addEventListener("change", () => actions.rename(this.nameInput.value.trim()));
+    // No maxlength: a pasted long name is not cut without a word; the note says what is wrong.
+    this.nameInput = h("input", { name: "name", id: "name", required: true, autocomplete: "nickname", value: name, "aria-describedby": "name-note" });
+    this.nameNote = h("small", { id: "name-note", class: "field-note", "aria-live": "polite" });
+    this.nameInput.addEventListener("input", () => this._noteName());
+    this.nameInput.addEventListener("change", () => {
+      if (!checkName(this.nameInput.value).problem) actions.rename(this.nameInput.value.trim());
+    });
     this.rooms = h("ul", { class: "rooms", id: "rooms", "aria-live": "polite" });
     this.codeInput = h("input", { name: "code", id: "join-code", maxlength: 40, autocapitalize: "characters", placeholder: "KXQP", value: code ?? "" });
     this.seatSelect = select("join_seat", [["", "first free"], ["0", "0"], ["1", "1"], ["2", "2"], ["3", "3"]], "");
@@ -80,14 +86,32 @@ export class Lobby {
       h("h2", {}, "Public rooms"),
       this.rooms,
       h("button", { type: "button", id: "refresh-rooms", onclick: () => actions.listRooms() }, "Refresh"));
-    const nameCard = h("section", { class: "card" }, field("Your name", this.nameInput));
+    const nameCard = h("section", { class: "card" }, field("Your name", this.nameInput, `1 to ${MAX_NAME} characters`), this.nameNote);
     fill(root, h("div", { class: "lobby" }, nameCard, ...(code ? [joinForm, this.createForm] : [this.createForm, joinForm]), listCard));
     this.update([]);
+    this._noteName();
+  }
+
+  _noteName() {
+    const value = this.nameInput.value;
+    const { problem } = checkName(value);
+    const shown = value.trim() ? problem : null;
+    this.nameNote.textContent = shown ?? "";
+    this.nameNote.dataset.kind = shown ? "error" : "";
+    this.nameInput.setAttribute("aria-invalid", shown ? "true" : "false");
+    return length(value.trim());
   }
 
   _createForm() {
     const players = select("players", [["2", "2"], ["3", "3"], ["4", "4"]], "2");
     const teams = h("input", { type: "checkbox", name: "teams", checked: true });
+    const listed = h("input", { type: "checkbox", name: "public", checked: true });
+    // Listed by default only while a seat is open for a friend (a room of bots has no one to
+    // wait for); once the player ticks or unticks it, their choice stands.
+    let listedByHand = false;
+    listed.addEventListener("change", () => { listedByHand = true; });
+    let teamsWanted = true;
+    teams.addEventListener("change", () => { teamsWanted = teams.checked; });
     const seat = select("seat", [["0", "0"], ["1", "1"], ["2", "2"], ["3", "3"]], "0");
     const bots = h("fieldset", { class: "bots" }, h("legend", {}, "Other seats"));
     const form = h("form", { class: "card", id: "create-form", onsubmit: (event) => {
@@ -101,11 +125,20 @@ export class Lobby {
       for (let index = 0; index < count; index += 1) {
         if (String(index) === seat.value) continue;
         const name = `bot_${index}`;
-        bots.append(field(`Seat ${index}`, select(name, [["", "open for a friend"], ["easy", "easy bot"], ["normal", "normal bot"], ["hard", "hard bot"]], keep[name] ?? "normal")));
+        const choice = select(name, [["", "open for a friend"], ["easy", "easy bot"], ["normal", "normal bot"], ["hard", "hard bot"]], keep[name] ?? "normal");
+        choice.addEventListener("change", drawListed);
+        bots.append(field(`Seat ${index}`, choice));
       }
+      // Teams need four players: with fewer the box is off as well as greyed.
       teams.disabled = count !== 4;
+      teams.checked = count === 4 && teamsWanted;
+      drawListed();
       [...seat.options].forEach((option) => { option.disabled = Number(option.value) >= count; });
       if (Number(seat.value) >= count) seat.value = "0";
+    };
+    const drawListed = () => {
+      if (listedByHand) return;
+      listed.checked = [...bots.querySelectorAll("select")].some((el) => el.value === "");
     };
     players.addEventListener("change", drawBots);
     seat.addEventListener("change", drawBots);
@@ -114,13 +147,13 @@ export class Lobby {
       h("div", { class: "grid" },
         field("Players", players),
         field("Your seat", seat),
-        h("label", { class: "field check" }, teams, h("span", {}, "Teams (4 players: 0+2 against 1+3)")),
+        h("label", { class: "field check" }, teams, h("span", {}, "Teams (4 players only: 0+2 against 1+3)")),
         field("Hand size", select("hand_size", [["standard", "standard"], ["five", "five"], ["seven-five", "seven-five"]], "standard"), "tiles each: 9/7/5, 5, or 7/5/5 for 2/3/4 players"),
         field("Target", h("input", { type: "number", name: "target", min: 5, step: 5, placeholder: "250 / 200" }), "a multiple of 5; empty for the default"),
         field("End of hand", select("end_scoring", [["opponents", "opponents"], ["penalty", "penalty"]], "opponents"), "winner counts the others' pips, or each loses their own"),
         field("Boneyard reserve", h("input", { type: "number", name: "reserve", min: 0, max: 7, value: 0 }), "tiles never drawn (0–7)"),
         field("Turn clock (s)", h("input", { type: "number", name: "turn_seconds", min: 5, max: 3600, placeholder: "none" })),
-        h("label", { class: "field check" }, h("input", { type: "checkbox", name: "public", checked: true }), h("span", {}, "Listed in public rooms"))),
+        h("label", { class: "field check" }, listed, h("span", {}, "Listed in public rooms (on when a seat is open for a friend)"))),
       bots,
       h("button", { type: "submit", class: "primary", id: "create-button" }, "Create room"));
     drawBots();

@@ -6,6 +6,9 @@ import { tableModel } from "./model.js";
 import { Lobby, roomCode } from "./lobby.js";
 import { Table } from "./table.js";
 import { h, fill } from "./text.js";
+import { TurnCue } from "./cue.js";
+import { download } from "./report.js";
+import { checkName } from "./limits.js";
 
 const SEATS_KEY = "allfives.seats";
 const NAME_KEY = "allfives.name";
@@ -56,6 +59,10 @@ class App {
     this.watching = null;
     this.pendingBots = [];
     this.name = localStorage.getItem(NAME_KEY) || "";
+    this.online = false;
+    this.autoStart = false;
+    this.cue = new TurnCue();
+    this.banner = document.getElementById("banner");
     const linked = linkedRoom();
     const saved = linked ? savedSeats()[linked] : null;
     this.resume = saved?.token ? { room: linked, token: saved.token } : null;
@@ -73,7 +80,7 @@ class App {
   }
 
   helloFields() {
-    const fields = { name: this.name || "Player" };
+    const fields = { name: this.name && !checkName(this.name).problem ? this.name : "Player" };
     this.helloName = fields.name;
     if (this.resume) {
       fields.token = this.resume.token;
@@ -99,11 +106,28 @@ class App {
   onStatus(status, text) {
     this.statusLine.textContent = text;
     this.statusLine.dataset.status = status;
-    document.body.classList.toggle("offline", status !== "online");
+    const wasOnline = this.online;
+    this.online = status === "online";
+    document.body.classList.toggle("offline", !this.online);
     clearTimeout(this.statusTimer);
     if (status === "online" && text !== "Connected") {
       this.statusTimer = setTimeout(() => { this.statusLine.textContent = "Connected"; }, 5000);
     }
+    this.showBanner(status, text);
+    if (wasOnline !== this.online) this.drawTable();
+  }
+
+  /** Across the top while the connection is down: what is happening, and a way to try now. */
+  showBanner(status, text) {
+    const down = status === "offline" || status === "closed" || status === "refused"
+      || (status === "connecting" && text !== "Connecting…");
+    this.banner.hidden = !down;
+    if (!down) return;
+    const retry = status === "offline"
+      ? h("button", { type: "button", id: "retry-button", onclick: () => this.connection.restart() }, "Try now")
+      : null;
+    const note = this.table && status !== "refused" ? " Your tiles wait until the table is back." : "";
+    fill(this.banner, h("span", {}, `${text}${note}`), retry);
   }
 
   say(text, kind = "info") {
@@ -136,6 +160,9 @@ class App {
       case "hint":
         this.drawTable();
         break;
+      case "record":
+        if (message.record) download(message.record, this.state.doc?.code ?? "room");
+        break;
       default:
         break;
     }
@@ -156,6 +183,13 @@ class App {
   }
 
   onError(message) {
+    if (message.command === "resync" && !this.state.doc) return; // a room left: nothing to mend
+    if (message.command === "hello" && !["bad_token", "no_such_room"].includes(message.code)) {
+      this.onStatus("refused", `Not connected: the server refused the name (${message.message}).`);
+      this.say(`Change your name and try again: ${message.message}`, "error");
+      this.helloName = null;
+      return;
+    }
     if (message.code === "bad_token" || (message.command === "hello" && message.code === "no_such_room")) {
       const room = this.resume?.room ?? linkedRoom();
       if (room) saveSeat(room, null);
@@ -163,7 +197,7 @@ class App {
       this.state.clear();
       this.showLobby(room);
       this.say(message.code === "bad_token"
-        ? "That seat is no longer yours: sit down again or watch."
+        ? `Your seat in room ${room} is gone: the room has closed (or the server restarted), or the seat was given up. Sit down again or watch, if the room is still there.`
         : `Room ${room} is closed.`, "error");
       this.send({ type: "list_rooms" });
       return;
@@ -176,8 +210,13 @@ class App {
     if (this.state.doc.you !== null && this.resume) {
       // Keyed by the room as joined: a private room's CODE-INVITE, the room's link.
       saveSeat(this.resume.room, {
-        token: this.resume.token, seat: this.state.doc.you, seq: this.state.seq, doc: this.state.doc,
+        token: this.resume.token, seat: this.state.doc.you, seq: this.state.seq, doc: this.state.doc, hands: this.state.hands,
       });
+    }
+    const doc = this.state.doc;
+    if (this.autoStart && doc.phase === "waiting" && doc.you === doc.host && doc.seats.every((seat) => seat !== null)) {
+      this.autoStart = false;
+      this.send({ type: "start" });
     }
     if (this.pendingBots.length && this.state.doc.phase === "waiting") {
       for (const bot of this.pendingBots.splice(0)) this.send({ type: "add_bot", seat: bot.seat, level: bot.level });
@@ -195,16 +234,26 @@ class App {
         hint: () => this.send({ type: "hint" }),
         chat: (text) => this.send({ type: "chat", text }),
         start: () => this.send({ type: "start" }),
-        rematch: () => this.send({ type: "rematch" }),
+        rematch: () => {
+          this.autoStart = true; // the same seats play again at once
+          this.send({ type: "rematch" });
+        },
+        record: () => this.send({ type: "record" }),
+        sound: (on) => this.cue.setSound(on),
         leave: () => this.leave(),
         addBot: (seat, level) => this.send({ type: "add_bot", seat, level }),
         removeBot: (seat) => this.send({ type: "remove_bot", seat }),
+      }, {
+        clock: () => ({ left: this.state.secondsLeft(), online: this.online }),
+        sound: this.cue.sound,
       });
-      document.title = `All Fives · room ${this.state.doc.code}`;
     }
-    const model = tableModel(this.state.doc, { finalLayout: this.state.finalLayout, hint: this.state.hint });
+    const model = tableModel(this.state.doc, { finalLayout: this.state.finalLayout, hint: this.state.hint, online: this.online });
     model.handle = this.state.room ?? this.state.doc.code;
-    this.table.update(model, this.state.log, this.state.hintText());
+    this.table.update(model, this.state.log, this.state.hintText(), this.state.hands);
+    const game = this.state.doc.game;
+    this.cue.update(`All Fives · room ${this.state.doc.code}`, Boolean(model.game?.myTurn),
+      game ? `${game.hand_number}:${game.history?.length}` : null);
   }
 
   leave() {
@@ -214,7 +263,8 @@ class App {
     if (room && this.state.doc?.phase !== "playing") saveSeat(room, null);
     this.resume = null;
     this.watching = null;
-    this.state.clear();
+    this.autoStart = false;
+    this.state.leave();
     history.pushState(null, "", "/");
     this.showLobby(null);
     this.send({ type: "list_rooms" });
@@ -243,9 +293,9 @@ class App {
   }
 
   checkName() {
-    const name = this.lobby?.name() ?? this.name;
-    if (!name) {
-      this.say("Type your name first.", "error");
+    const { text: name, problem } = checkName(this.lobby?.name() ?? this.name);
+    if (problem) {
+      this.say(problem, "error");
       document.getElementById("name")?.focus();
       return null;
     }

@@ -1,6 +1,7 @@
 // The room document turned into what the table draws: pure functions, no DOM.
 
 import { displayNames, partnership, sideName, describeHandEnd, describeWinner } from "./describe.js";
+import { explainHand } from "./results.js";
 
 export const END_NAMES = ["west", "east", "north", "south"];
 
@@ -125,6 +126,8 @@ export function tableModel(doc, extras = {}) {
     bot: seat?.kind === "bot",
     level: seat?.level ?? null,
     connected: seat ? seat.connected : false,
+    standIn: Boolean(seat?.stand_in),
+    deadline: seat?.deadline ?? null,
     you: index === you,
     host: index === doc.host,
     team: teams ? "AB"[index % 2] : null,
@@ -149,9 +152,9 @@ export function tableModel(doc, extras = {}) {
   };
   if (!game) return model;
   const playing = doc.phase === "playing" && !game.over;
-  const myTurn = playing && you !== null && game.turn === you && (game.legal ?? []).length > 0;
-  const useFinal = extras.finalLayout && !(game.history ?? []).some((e) => e.type === "played");
-  const layout = useFinal ? extras.finalLayout : copyLayout(game.layout);
+  const online = extras.online !== false;
+  const myTurn = online && playing && you !== null && game.turn === you && (game.legal ?? []).length > 0;
+  const layout = copyLayout(game.layout);
   const sides = teams
     ? [0, 1].map((index) => ({ index, name: sideName(index, names, true), short: `Team ${"AB"[index]}`, score: game.scores[index] ?? 0 }))
     : seats.map((seat) => ({ index: seat.index, name: seat.name, short: seat.name, score: game.scores[seat.index] ?? 0 }));
@@ -172,19 +175,25 @@ export function tableModel(doc, extras = {}) {
   });
   const summary = game.last_hand
     ? {
-      hand: game.hand_number - 1,
+      hand: game.over ? game.hand_number : game.hand_number - 1,
       text: describeHandEnd({ type: "hand_ended", ...game.last_hand }, names, teams),
-      ...game.last_hand,
+      ...explainHand(game.last_hand, { rules: doc.rules, names, teams }),
+      kind: game.last_hand.kind,
+      by: game.last_hand.by,
+      pips: game.last_hand.pips,
+      points: game.last_hand.points,
+      finalLayout: game.over ? layout : extras.finalLayout ?? null,
     }
     : null;
   model.game = {
     handNumber: game.hand_number,
     leader: game.leader,
     layout,
-    leadIndex: useFinal ? null : leadIndex(game),
-    ends: useFinal ? {} : game.ends,
-    total: useFinal ? countEnds(layout) : game.total,
-    gold: scores(useFinal ? countEnds(layout) : game.total),
+    leadIndex: leadIndex(game),
+    ends: game.ends,
+    total: game.total,
+    gold: scores(game.total),
+    leading: myTurn && layout.line.length === 0,
     target: game.target,
     boneyard: game.boneyard,
     turn: game.turn,

@@ -47,11 +47,31 @@ export function halfWidthFor(width) {
   return Math.max(4, Math.min(14, Math.floor(width / UNIT_PX / 2) - 1));
 }
 
+/** Every tap spot is at least this many CSS pixels each way (WCAG 2.5.5), with some to spare. */
+export const TAP_PX = 46;
+
+function grown(box, rects) {
+  return {
+    minX: Math.min(box.minX, ...rects.map((r) => r.x)),
+    minY: Math.min(box.minY, ...rects.map((r) => r.y)),
+    maxX: Math.max(box.maxX, ...rects.map((r) => r.x + r.w)),
+    maxY: Math.max(box.maxY, ...rects.map((r) => r.y + r.h)),
+  };
+}
+
+/** A rect grown about its middle to at least `size` units each way. */
+function atLeast(r, size) {
+  const w = Math.max(r.w, size);
+  const h = Math.max(r.h, size);
+  return { x: r.x + r.w / 2 - w / 2, y: r.y + r.h / 2 - h / 2, w, h };
+}
+
 /**
- * Draw a layout into `svg`. `targets` maps end names to {label, onPick} for the ends a picked
- * tile may go to; they are drawn as ghost tiles showing the total the move would make.
+ * Draw a layout into `svg`, `width` px wide and at most `maxHeight` px tall. `targets` maps end
+ * names to {total, onPick} for the ends a picked tile may go to; they are drawn as ghost tiles
+ * showing the total the move would make, each on a tap spot of at least TAP_PX square.
  */
-export function drawLayout(svg, { layout, leadIndex, history, width, targets = {}, ends = {} }) {
+export function drawLayout(svg, { layout, leadIndex, history, width, maxHeight = Infinity, targets = {}, ends = {} }) {
   const halfWidth = halfWidthFor(width);
   const placed = placeLayout(layout, halfWidth, leadIndex);
   const last = lastPlaced(history, placed);
@@ -69,9 +89,17 @@ export function drawLayout(svg, { layout, leadIndex, history, width, targets = {
     maxY += grow;
   }
   const pad = 0.4;
-  svg.setAttribute("viewBox", `${minX - pad} ${minY - pad} ${maxX - minX + 2 * pad} ${maxY - minY + 2 * pad}`);
+  const shown = Object.keys(placed.ends).filter((end) => targets[end] && ends[end] !== null && ends[end] !== undefined);
+  let box = { minX, minY, maxX, maxY };
+  let hits = {};
+  for (let round = 0; round < 3; round += 1) {
+    const scale = Math.min(width / (box.maxX - box.minX + 2 * pad), maxHeight / (box.maxY - box.minY + 2 * pad));
+    hits = Object.fromEntries(shown.map((end) => [end, atLeast(placed.ends[end].ghost, TAP_PX / scale)]));
+    box = grown({ minX, minY, maxX, maxY }, Object.values(hits));
+  }
+  svg.setAttribute("viewBox", `${box.minX - pad} ${box.minY - pad} ${box.maxX - box.minX + 2 * pad} ${box.maxY - box.minY + 2 * pad}`);
   if (!placed.tiles.length) {
-    svg.append(s("text", { class: "empty", x: (minX + maxX) / 2, y: (minY + maxY) / 2, "text-anchor": "middle" }, "No tiles down yet"));
+    svg.append(s("text", { class: "empty", x: (box.minX + box.maxX) / 2, y: (box.minY + box.maxY) / 2, "text-anchor": "middle" }, "No tiles down yet"));
   }
   for (const tile of placed.tiles) {
     const isLast = last && last.arm === tile.arm && last.pos === tile.pos;
@@ -80,15 +108,14 @@ export function drawLayout(svg, { layout, leadIndex, history, width, targets = {
     shape.setAttribute("data-arm", tile.arm);
     svg.append(shape);
   }
-  for (const [end, info] of Object.entries(placed.ends)) {
-    const open = ends[end];
-    if (open === null || open === undefined) continue;
+  for (const end of shown) {
     const target = targets[end];
-    if (!target) continue;
-    const r = info.ghost;
+    const r = placed.ends[end].ghost;
+    const hit = hits[end];
     // For pointers; keyboards and screen readers use the same choices as buttons by the hand.
     const g = s("g", { class: "end-target", "data-end": end, onclick: () => target.onPick() });
-    g.append(s("rect", { x: r.x + 0.05, y: r.y + 0.05, width: r.w - 0.1, height: r.h - 0.1, rx: 0.14 }));
+    g.append(s("rect", { class: "hit", x: hit.x, y: hit.y, width: hit.w, height: hit.h }));
+    g.append(s("rect", { class: "ghost", x: r.x + 0.05, y: r.y + 0.05, width: r.w - 0.1, height: r.h - 0.1, rx: 0.14 }));
     g.append(s("text", { x: r.x + r.w / 2, y: r.y + r.h / 2, "text-anchor": "middle", "dominant-baseline": "central", class: target.total > 0 && target.total % 5 === 0 ? "gold" : "" }, String(target.total)));
     svg.append(g);
   }

@@ -7,6 +7,8 @@ import { describe, displayNames, partnership, describeMove } from "./describe.js
 import { finalLayout } from "./model.js";
 
 export const LOG_LENGTH = 200;
+/** The most hands kept for the scoreboard. */
+const HANDS_KEPT = 100;
 
 /** The kind of log line an event makes (for its colour). */
 export function lineKind(event) {
@@ -56,6 +58,12 @@ export class RoomState {
     this.token = null;
     this._hand = null;
     this._handEvents = 0;
+    /** The hands of this match seen ended: {hand, kind, by, points, pips, plays, scores}. */
+    this.hands = [];
+    /** The server's clock less this page's, in seconds (from the turn clock, when it runs). */
+    this.clockOffset = 0;
+    /** Out of any room (left it): snapshots and patches are ignored until `joined`. */
+    this.outside = false;
   }
 
   /** Take up a room's document kept from before a reload (its seq is then sent as last_seq:
@@ -66,12 +74,19 @@ export class RoomState {
     this.token = saved.token ?? null;
     this.doc = saved.doc;
     this.seq = saved.seq;
+    this.hands = Array.isArray(saved.hands) ? saved.hands.slice(-HANDS_KEPT) : [];
     this._logMissed();
   }
 
-  /** Forget the room (after leaving it). */
+  /** Forget the room. */
   clear() {
     Object.assign(this, new RoomState());
+  }
+
+  /** Forget the room after leaving it: its frames still on their way are not ours. */
+  leave() {
+    this.clear();
+    this.outside = true;
   }
 
   note(text, kind = "info") {
@@ -83,6 +98,7 @@ export class RoomState {
   receive(message) {
     switch (message.type) {
       case "joined":
+        this.outside = false;
         if (message.room !== this.room) {
           this.doc = null;
           this.seq = null;
@@ -95,6 +111,7 @@ export class RoomState {
         this.token = message.seat_token ?? null;
         return [];
       case "snapshot":
+        if (this.outside) return []; // left the room: its last frames are not ours
         this.snapshots += 1;
         this.doc = message.state;
         this.seq = message.seq;
@@ -102,6 +119,7 @@ export class RoomState {
         this._logMissed();
         return [];
       case "patch":
+        if (this.outside) return [];
         return this._patch(message);
       case "hint":
         this.hint = message.move;
@@ -128,8 +146,56 @@ export class RoomState {
     for (const line of seatChanges(before, doc)) this.note(line, "info");
     const events = message.events ?? eventsOf(message.ops);
     this._keepFinalLayout(before, events);
-    this._logEvents(events);
+    this._keepHands(before, events);
+    this._setClock(before, doc);
+    this._logEvents(events, standInMoves(before, doc));
     return [];
+  }
+
+  /** A hand that ended in this patch, for the scoreboard: its result, what each side scored by
+   *  its plays (from the hand's history), and the scores after it. */
+  _keepHands(before, events) {
+    const game = before?.game;
+    const at = events.findIndex((e) => e.type === "hand_ended");
+    if (!game || at < 0) return;
+    const teams = partnership(this.doc?.rules);
+    const plays = game.scores.map(() => 0);
+    for (const event of [...(game.history ?? []), ...events.slice(0, at)]) {
+      if (event.type === "played" && event.points) plays[teams ? event.seat % 2 : event.seat] += event.points;
+    }
+    const result = events[at];
+    const scores = this.doc?.game?.scores ?? game.scores;
+    this._addHand({ hand: game.hand_number, kind: result.kind, by: result.by, points: result.points, pips: result.pips, plays, scores: [...scores] });
+  }
+
+  _addHand(row) {
+    if (this.hands.length && this.hands[this.hands.length - 1].hand >= row.hand) {
+      if (row.hand === 1) this.hands = []; // a new match
+      else return;
+    }
+    this.hands.push(row);
+    if (this.hands.length > HANDS_KEPT) this.hands.splice(0, this.hands.length - HANDS_KEPT);
+  }
+
+  /** A new turn deadline under a turn clock was set `turn_seconds` ago by the server's clock:
+   *  that tells how far this page's clock is from the server's. */
+  _setClock(before, doc) {
+    const limit = doc?.rules?.turn_seconds;
+    if (!limit) return;
+    doc.seats.forEach((seat, index) => {
+      const old = before?.seats?.[index]?.deadline ?? null;
+      const now = seat?.deadline ?? null;
+      if (now !== null && now !== old) this.clockOffset = now - limit - Date.now() / 1000;
+    });
+  }
+
+  /** Seconds until the seat to play's turn runs out (null with no clock on it). */
+  secondsLeft(now = Date.now() / 1000) {
+    const turn = this.doc?.game?.turn;
+    const deadline = turn !== null && turn !== undefined ? this.doc.seats[turn]?.deadline : null;
+    if (deadline === null || deadline === undefined) return null;
+    const limit = this.doc.rules?.turn_seconds ?? Infinity;
+    return Math.max(0, Math.min(limit, deadline - (now + this.clockOffset)));
   }
 
   _gap() {
@@ -164,14 +230,16 @@ export class RoomState {
     const last = game.last_hand;
     if (this._hand !== null && last && game.hand_number === this._hand + 1) {
       this._logEvents([{ type: "hand_ended", ...last }]);
+      this._addHand({ hand: this._hand, ...last, plays: null, scores: [...game.scores] });
     }
     this._logEvents(game.history);
   }
 
-  _logEvents(events) {
+  _logEvents(events, standIns = new Set()) {
     const names = displayNames(this.doc);
     const teams = partnership(this.doc?.rules);
     for (const event of events) {
+      if (event.type === "hand_started" && event.number === 1 && this._hand !== null) this.note("A new match begins", "match");
       if (event.type === "hand_started") {
         this._hand = event.number;
         this._handEvents = 0;
@@ -179,7 +247,8 @@ export class RoomState {
       if (event.type !== "chat") this._handEvents += 1;
       if (["played", "hand_ended", "match_ended"].includes(event.type)) this.hint = null;
       if (event.type === "chat") continue; // chat lines have their own panel
-      this.note(describe(event, names, teams), lineKind(event));
+      const stood = standIns.has(event.seat) && ["played", "drew"].includes(event.type);
+      this.note(describe(event, names, teams, standIns), stood ? "standin" : lineKind(event));
     }
   }
 
@@ -187,6 +256,16 @@ export class RoomState {
   hintText() {
     return this.hint ? `Hint: the hard bot would ${describeMove(this.hint)}` : null;
   }
+}
+
+/** The seats a stand-in bot moved for in a change: their `stand_in_moves` went up. */
+export function standInMoves(before, after) {
+  const seats = new Set();
+  (after?.seats ?? []).forEach((seat, index) => {
+    const old = before?.seats?.[index]?.stand_in_moves ?? 0;
+    if (seat && (seat.stand_in_moves ?? 0) > old) seats.add(index);
+  });
+  return seats;
 }
 
 /** A patch's events: the values it appends to the match's history and to the chat. */

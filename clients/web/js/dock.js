@@ -1,0 +1,170 @@
+// The dock under the board, pinned to the bottom of the screen on your turn: the last hand's
+// result explained, the ends a picked tile may go to (or, for a lead, which way it faces), your
+// tiles, and the hint and pass buttons.
+
+import { h, fill } from "./text.js";
+import { handTile } from "./render.js";
+import { handCard } from "./report.js";
+
+/** Whether `part` must be redrawn: its inputs changed since the last time (a redraw of a
+ *  button under the pointer would swallow the click). */
+export function changed(cache, part, inputs) {
+  const key = JSON.stringify(inputs);
+  if (cache[part] === key) return false;
+  cache[part] = key;
+  return true;
+}
+
+/** "3-5" for "5-3": the other facing of a lead. */
+export function turned(tile) {
+  return String(tile).split("-").reverse().join("-");
+}
+
+export class Dock {
+  /** `actions`: play(tile, end); `onPick()` after the picked tile changes (the board redraws). */
+  constructor(actions, onPick) {
+    this.actions = actions;
+    this.onPick = onPick;
+    this.picked = null;
+    /** The picked lead as it will be written (its first number faces west, rule 5.1). */
+    this.facing = null;
+    this.dismissed = null;
+    this.drawn = {};
+    this.summary = h("section", { id: "summary", class: "summary", hidden: true, "aria-live": "polite" });
+    this.endChoice = h("div", { id: "end-choice", class: "end-choice", "aria-live": "polite" });
+    this.hand = h("div", { id: "hand", class: "hand", role: "group", "aria-label": "Your hand" });
+    this.buttons = h("div", { id: "moves", class: "buttons" });
+    this.node = h("section", { id: "dock", class: "dock" }, this.summary, this.endChoice, this.hand, this.buttons);
+  }
+
+  /** The picked tile, if it is still playable. */
+  pickedTile(game) {
+    return game?.hand.find((t) => t.tile === this.picked && t.playable) ?? null;
+  }
+
+  cancel() {
+    this.picked = null;
+    this.facing = null;
+  }
+
+  draw(model, hintText) {
+    const game = model.game;
+    if (this.picked && !this.pickedTile(game)) this.cancel();
+    this.node.classList.toggle("pinned", Boolean(game?.myTurn));
+    this._drawSummary(model, game);
+    this._drawEnds(game);
+    this._drawHand(game);
+    this._drawButtons(game, hintText);
+  }
+
+  _drawSummary(model, game) {
+    const summary = game.summary;
+    this.summary.hidden = !summary || this.dismissed === summary.hand || game.over;
+    if (this.summary.hidden) return;
+    if (!changed(this.drawn, "summary", [summary, model.names])) return;
+    fill(this.summary, handCard(summary, { onDismiss: () => {
+      this.dismissed = summary.hand;
+      this.summary.hidden = true;
+    } }));
+  }
+
+  _drawEnds(game) {
+    const tile = this.pickedTile(game);
+    if (!changed(this.drawn, "ends", [tile, this.facing])) return;
+    if (!tile) {
+      this.endChoice.replaceChildren();
+      return;
+    }
+    const cancel = h("button", { type: "button", id: "end-cancel", "data-key": "end-cancel", onclick: () => this._cancel() }, "Cancel");
+    if (this.facing) {
+      const [west, east] = this.facing.split("-");
+      fill(this.endChoice,
+        h("p", { id: "lead-facing", class: "lead-facing" }, `Lead ${this.facing}: ${west} faces west, ${east} east. Tap the tile again to turn it.`),
+        h("button", { type: "button", id: "lead-button", class: "end-button", "data-key": "lead", onclick: () => this._play(this.facing, null) }, `Lead ${this.facing} → ${tile.options[0]?.total ?? ""}`),
+        h("button", { type: "button", id: "turn-button", "data-key": "turn", onclick: () => this._turn() }, `Turn it (${turned(this.facing)})`),
+        cancel);
+      return;
+    }
+    fill(this.endChoice, h("span", {}, `Play ${tile.tile} on: `),
+      tile.options.map((o) => h("button", {
+        type: "button", class: `end-button${o.total > 0 && o.total % 5 === 0 ? " gold" : ""}`, "data-end": o.end, "data-key": `end-${o.end}`,
+        onclick: () => this._play(tile.tile, o.end),
+      }, `${o.end} → ${o.total}`)),
+      cancel);
+  }
+
+  _drawHand(game) {
+    if (!changed(this.drawn, "hand", [game.spectator, game.hand, this.picked, this.facing])) return;
+    if (game.spectator) {
+      fill(this.hand, h("p", { class: "muted" }, "You are watching: hands are hidden."));
+      return;
+    }
+    fill(this.hand, game.hand.map((t) => {
+      const facing = t.tile === this.picked && this.facing ? this.facing : t.tile;
+      const what = game.leading ? `lead, makes ${t.options[0]?.total}` : t.options.length > 1 ? `fits ${t.options.length} ends` : `makes ${t.options[0]?.total}`;
+      const label = `${facing}${t.playable ? `, ${what}` : ""}`;
+      return h("button", {
+        type: "button",
+        class: ["hand-tile", t.playable ? "playable" : "", t.tile === this.picked ? "picked" : "", t.hinted ? "hinted" : ""].join(" "),
+        "data-tile": t.tile, "data-key": `tile-${t.tile}`, "aria-label": label,
+        "aria-pressed": t.tile === this.picked ? "true" : "false",
+        disabled: !t.playable,
+        onclick: () => this._pick(game, t),
+      }, handTile(facing));
+    }));
+  }
+
+  _pick(game, tile) {
+    if (!tile.playable) return;
+    const [a, b] = tile.pips;
+    if (game.leading && a !== b) {
+      // A lead's facing matters (rule 5.1): the first tap shows it, the next turns it.
+      if (this.picked === tile.tile) this.facing = turned(this.facing);
+      else {
+        this.picked = tile.tile;
+        this.facing = tile.tile;
+      }
+      this.onPick();
+      this._focus("#lead-button");
+      return;
+    }
+    if (tile.options.length <= 1) {
+      this._play(tile.tile, tile.options[0]?.end ?? null);
+      return;
+    }
+    this.picked = this.picked === tile.tile ? null : tile.tile;
+    this.facing = null;
+    this.onPick();
+    if (this.picked) this._focus(".end-button");
+  }
+
+  /** Focus a button without scrolling the page (the board's ends stay in sight). */
+  _focus(selector) {
+    this.endChoice.querySelector(selector)?.focus({ preventScroll: true });
+  }
+
+  _turn() {
+    this.facing = turned(this.facing);
+    this.onPick();
+    this._focus("#turn-button");
+  }
+
+  _cancel() {
+    this.cancel();
+    this.onPick();
+  }
+
+  _play(tile, end) {
+    this.cancel();
+    this.actions.play(tile, end);
+  }
+
+  _drawButtons(game, hintText) {
+    if (!changed(this.drawn, "buttons", [game.myTurn, game.canPass, hintText])) return;
+    const buttons = [];
+    if (game.myTurn) buttons.push(h("button", { type: "button", id: "hint-button", "data-key": "hint", onclick: () => this.actions.hint() }, "Hint"));
+    if (game.canPass) buttons.push(h("button", { type: "button", id: "pass-button", "data-key": "pass", onclick: () => this.actions.pass() }, "Pass"));
+    if (hintText) buttons.push(h("span", { class: "hint", id: "hint" }, hintText));
+    fill(this.buttons, buttons);
+  }
+}

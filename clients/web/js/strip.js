@@ -1,0 +1,64 @@
+// The strip that stays at the top of the table: each side's score, whose turn it is with the
+// turn's clock (and the countdown to a stand-in), and the corner total.
+
+import { h, fill } from "./text.js";
+
+/** The turn in words and its clock: `{ text, left, limit, urgent }`; `left` null with no clock. */
+export function turnWords(model, { left, online }) {
+  const game = model.game;
+  if (game.over) return { text: "The match is over", left: null };
+  if (game.turn === null || game.turn === undefined) return { text: "Between hands", left: null };
+  const seat = model.seats[game.turn];
+  const name = seat?.name ?? `seat ${game.turn}`;
+  const head = `Hand ${game.handNumber} · `;
+  const mine = game.turn === model.you;
+  const who = mine ? "Your turn" : `${name}'s turn`;
+  if (!online) return { text: `${head}${who} · offline`, left: null };
+  if (seat?.standIn) return { text: `${head}${name} is away: the stand-in plays`, left: null };
+  if (left === null || left === undefined) return { text: `${head}${who}`, left: null };
+  const seconds = Math.ceil(left);
+  const away = seat && !seat.connected && !seat.bot;
+  const text = away
+    ? `${head}${who} · away: the stand-in plays in ${seconds} s`
+    : `${head}${who} · ${seconds} s left`;
+  return { text, left, limit: model.rules.turn_seconds ?? null, urgent: seconds <= 5 };
+}
+
+export class Strip {
+  constructor() {
+    this.scores = h("ol", { id: "strip-scores", class: "strip-scores", "aria-label": "Scores" });
+    this.turn = h("p", { id: "turn", class: "turn", "aria-live": "polite" });
+    this.bar = h("span", { class: "timer-bar" });
+    this.timer = h("div", { id: "timer", class: "timer", hidden: true, "aria-hidden": "true" }, this.bar);
+    this.total = h("div", { id: "total", class: "total", role: "status", "aria-label": "Ends total" });
+    this.node = h("section", { id: "strip", class: "strip", "aria-label": "Scores, turn and total" },
+      h("div", { class: "strip-main" }, this.scores, h("div", { class: "strip-turn" }, this.turn, this.timer)),
+      this.total);
+  }
+
+  draw(model, clock) {
+    const game = model.game;
+    this.node.hidden = !game;
+    if (!game) return;
+    const turnSide = game.turn === null || game.turn === undefined ? null : model.teams ? game.turn % 2 : game.turn;
+    fill(this.scores, game.sides.map((side) => h("li", {
+      class: `chip${side.index === turnSide && !game.over ? " chip-turn" : ""}`, "data-side": side.index,
+    }, h("span", { class: "chip-name" }, side.short), " ", h("b", { class: "chip-score" }, String(side.score)))));
+    this.tick(model, clock);
+    this.total.textContent = String(game.total);
+    this.total.dataset.total = String(game.total);
+    this.total.classList.toggle("gold", game.gold);
+    this.total.setAttribute("aria-label", `Ends total ${game.total}${game.gold ? ", a multiple of five" : ""}`);
+  }
+
+  /** Redraw the turn and its clock only (every second). */
+  tick(model, clock) {
+    if (!model?.game) return;
+    const words = turnWords(model, clock());
+    this.turn.textContent = words.text;
+    this.turn.classList.toggle("mine", model.game.myTurn);
+    this.turn.classList.toggle("urgent", Boolean(words.urgent));
+    this.timer.hidden = words.left === null || !words.limit;
+    if (!this.timer.hidden) this.bar.style.width = `${Math.round((100 * words.left) / words.limit)}%`;
+  }
+}

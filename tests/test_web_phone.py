@@ -1,0 +1,243 @@
+"""The browser table as a person meets it on a phone (360x740) and a laptop (1280x800).
+
+A player with the longest legal name (24 characters) plays a bot on a phone: the page never
+scrolls sideways, every control and tap spot on the board is at least 44 x 44 CSS px, and on
+their turn the playable tiles and the corner total are on the first screen without scrolling.
+Their lead is turned by a second tap and reaches the server facing as shown (rule 5.1). When
+the connection drops the tiles stop being playable and a banner says so. On a laptop, a friend
+who goes away gets a countdown to the stand-in, whose plays are labelled as the stand-in's.
+Screenshots of each state go to tests/artifacts/.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from browser_helpers import ServerThread, chromium, js_errors, screenshot, wait_for
+from protocol_session import fixed_draws
+from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.support.ui import Select
+from server_helpers import Client
+
+PHONE = (360, 740)
+LAPTOP = (1280, 800)
+LONG_NAME = "Wolfgang Amadeus Mozartt"  # 24 characters, the longest name the server takes
+
+#: What a person sees of the page at this moment, measured in one go.
+MEASURE = """
+const visible = (el) => {
+  const r = el.getBoundingClientRect();
+  return r.width > 0 && r.height > 0 && getComputedStyle(el).visibility !== "hidden";
+};
+const controls = [...document.querySelectorAll("button, a[href], input, select, #board .end-target")]
+  .filter(visible)
+  .map((el) => {
+    // A checkbox is tapped through its label, the whole row.
+    const tapped = el.matches("input[type=checkbox]") && el.closest("label") ? el.closest("label") : el;
+    const r = tapped.getBoundingClientRect();
+    return { what: el.id || el.dataset.tile || el.dataset.end || el.textContent.slice(0, 30),
+             width: r.width, height: r.height };
+  });
+const inView = (el) => {
+  const r = el.getBoundingClientRect();
+  return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
+};
+const playable = [...document.querySelectorAll(".hand-tile.playable")];
+const total = document.getElementById("total");
+const banner = document.getElementById("banner");
+return {
+  pageWidth: document.documentElement.scrollWidth,
+  viewport: innerWidth,
+  controls,
+  playable: playable.map((b) => b.dataset.tile),
+  playableInView: playable.length > 0 && playable.every(inView),
+  enabledTiles: [...document.querySelectorAll(".hand-tile")].filter((b) => !b.disabled).length,
+  totalInView: Boolean(total) && inView(total),
+  targets: [...document.querySelectorAll("#board .end-target")].map((g) => g.dataset.end),
+  targetsInView: [...document.querySelectorAll("#board .end-target")].every(inView),
+  banner: banner && !banner.hidden ? banner.textContent : null,
+  bannerInView: Boolean(banner) && !banner.hidden && inView(banner),
+  log: [...document.querySelectorAll("#log li")].map((li) => li.textContent),
+  turn: document.getElementById("turn")?.textContent ?? null,
+};
+"""
+
+
+def measure(driver: WebDriver) -> dict[str, Any]:
+    driver.execute_script("window.scrollTo(0, 0)")
+    seen: dict[str, Any] = driver.execute_script(MEASURE)
+    return seen
+
+
+def assert_fits(seen: dict[str, Any]) -> None:
+    """No sideways scrolling, and nothing to tap smaller than 44 x 44 CSS px."""
+    assert seen["pageWidth"] <= seen["viewport"], seen["pageWidth"]
+    small = [c for c in seen["controls"] if c["width"] < 44 or c["height"] < 44]
+    assert not small, small
+
+
+def open_lobby(driver: WebDriver, url: str, name: str) -> None:
+    driver.get(url)
+    wait_for(lambda: driver.find_element(By.ID, "status").text == "Connected", what="connected")
+    field = driver.find_element(By.ID, "name")
+    field.clear()
+    field.send_keys(name)
+
+
+def my_turn(driver: WebDriver) -> list[str]:
+    tiles: list[str] = measure(driver)["playable"]
+    return tiles
+
+
+def test_a_phone_player_sees_everything_on_one_screen_and_turns_the_lead() -> None:
+    with fixed_draws(), ServerThread() as server, chromium(*PHONE) as page:
+        open_lobby(page, server.base + "/", LONG_NAME)
+        assert_fits(measure(page))
+        page.find_element(By.ID, "create-button").click()
+        start = wait_for(
+            lambda: [b for b in page.find_elements(By.ID, "start-button") if b.is_enabled()],
+            what="the room with its bot",
+        )
+        assert_fits(measure(page))
+        start[0].click()
+        # The draws are fixed so that seat 0 leads the first hand (as in protocol/README.md).
+        wait_for(lambda: my_turn(page), what="the lead")
+        seen = measure(page)
+        assert_fits(seen)
+        assert seen["playableInView"] and seen["totalInView"], seen
+        assert seen["turn"] == "Hand 1 · Your turn"  # no turn clock in this room: no seconds
+        screenshot(page, "phone-lead", *PHONE)
+
+        # The lead: a first tap shows how it will face, a second turns it, then it is led so.
+        tile = next(t for t in seen["playable"] if t[0] != t[2])
+        button = page.find_element(By.CSS_SELECTOR, f'.hand-tile[data-tile="{tile}"]')
+        button.click()
+        facing = page.find_element(By.ID, "lead-facing").text
+        assert facing.startswith(f"Lead {tile}: {tile[0]} faces west, {tile[2]} east"), facing
+        page.find_element(By.CSS_SELECTOR, f'.hand-tile[data-tile="{tile}"]').click()
+        turned = f"{tile[2]}-{tile[0]}"
+        facing = page.find_element(By.ID, "lead-facing").text
+        assert facing.startswith(f"Lead {turned}: {tile[2]} faces west, {tile[0]} east"), facing
+        label = page.find_element(By.CSS_SELECTOR, ".hand-tile.picked").get_attribute("aria-label")
+        assert (label or "").startswith(turned), label
+        screenshot(page, "phone-lead-turned", *PHONE)
+        page.find_element(By.ID, "lead-button").click()
+        wait_for(
+            lambda: any(f"{LONG_NAME} led {turned}" in line for line in measure(page)["log"]),
+            what="the lead in the log",
+        )
+        line = page.execute_script("return window.allfives.state.doc.game.layout.line")
+        assert line[0] == [int(tile[2]), int(tile[0])], line  # as the server laid it
+
+        # Play on, first playable tile each turn, until a tile fits two ends: the board's tap
+        # spots are big enough and in sight, with the end choice open.
+        chose = False
+        for _ in range(60):
+            tiles = wait_for(lambda: my_turn(page), what="my turn")
+            seen = measure(page)
+            assert_fits(seen)
+            assert seen["playableInView"] and seen["totalInView"], seen
+            page.find_element(By.CSS_SELECTOR, ".hand-tile.playable").click()
+            targets = page.find_elements(By.CSS_SELECTOR, "#board .end-target")
+            if targets:
+                seen = measure(page)
+                assert_fits(seen)
+                assert len(seen["targets"]) >= 2 and seen["targetsInView"], seen
+                assert seen["playableInView"] and seen["totalInView"], seen
+                screenshot(page, "phone-end-choice", *PHONE)
+
+                # The shot resized the window: the board is drawn again (a stale spot: retry).
+                def tap_end() -> bool:
+                    page.find_elements(By.CSS_SELECTOR, "#board .end-target")[0].click()
+                    return True
+
+                wait_for(tap_end, what="the end tapped")
+                chose = True
+                break
+            wait_for(lambda: my_turn(page) != tiles, what="the move made")  # noqa: B023
+        assert chose, "no tile fitting two ends came up"
+
+        # The connection drops: the banner says so and the tiles stop being playable.
+        page.execute_cdp_cmd("Network.enable", {})
+        page.execute_cdp_cmd(
+            "Network.emulateNetworkConditions",
+            {"offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1},
+        )
+        wait_for(lambda: my_turn(page), what="my turn again")
+        assert server.drop(LONG_NAME) == 1
+        seen = wait_for(lambda: (s := measure(page))["banner"] and s, what="the banner")
+        assert "Connection lost" in seen["banner"] and seen["bannerInView"], seen
+        assert seen["playable"] == [] and seen["enabledTiles"] == 0, seen
+        assert seen["turn"].endswith("· offline"), seen["turn"]
+        screenshot(page, "phone-offline", *PHONE)
+        page.execute_cdp_cmd(
+            "Network.emulateNetworkConditions",
+            {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1},
+        )
+        wait_for(lambda: measure(page)["banner"] is None and my_turn(page), what="back")
+        assert js_errors(page) == []
+
+
+def test_a_friend_away_gets_a_countdown_and_the_stand_in_plays_under_its_own_name() -> None:
+    with ServerThread() as server, chromium(*LAPTOP) as page:
+        open_lobby(page, server.base + "/", "Ann")
+        page.find_element(By.NAME, "turn_seconds").send_keys("8")
+        Select(page.find_element(By.NAME, "bot_1")).select_by_value("")
+        page.find_element(By.ID, "create-button").click()
+        code = wait_for(
+            lambda: page.find_elements(By.ID, "start-button") and page.current_url.rsplit("/")[-1],
+            what="the room",
+        )
+
+        async def bob_sits_and_goes() -> None:
+            bob = await Client.open(f"ws://127.0.0.1:{server.server.port}/", "Bob")
+            await bob.request("join", room=code)
+            await bob.close()
+
+        server.call(bob_sits_and_goes())
+        start = wait_for(
+            lambda: [b for b in page.find_elements(By.ID, "start-button") if b.is_enabled()],
+            what="Bob seated",
+        )
+        start[0].click()
+        counts: list[int] = []
+
+        def stood_in() -> bool:
+            return any("Bob's stand-in played" in line for line in measure(page)["log"])
+
+        for _ in range(40):
+            wait_for(
+                lambda: (s := measure(page))["playable"] or "Bob's turn" in s["turn"] or stood_in(),
+                what="a turn",
+            )
+            if stood_in():
+                break
+            turn = measure(page)["turn"]
+            if "Bob's turn · away: the stand-in plays in" in turn:
+                counts.append(int(turn.rsplit(" ", 2)[1]))
+                if len(counts) == 1:
+                    screenshot(page, "laptop-stand-in-countdown", *LAPTOP)
+                wait_for(
+                    lambda: measure(page)["turn"] != turn,  # noqa: B023
+                    what="the countdown moving",
+                )
+                if any("Bob's stand-in played" in line for line in measure(page)["log"]):
+                    break
+                continue
+            if measure(page)["playable"]:
+                assert " s left" in turn, turn  # Ann's own clock
+                page.find_element(By.CSS_SELECTOR, ".hand-tile.playable").click()
+                if page.find_elements(By.ID, "lead-button"):
+                    page.find_element(By.ID, "lead-button").click()
+                elif page.find_elements(By.CSS_SELECTOR, "#board .end-target"):
+                    page.find_element(By.CSS_SELECTOR, "#board .end-target").click()
+                wait_for(lambda: not measure(page)["playable"], what="Ann's move")
+        log = measure(page)["log"]
+        assert any(line.startswith("Bob's stand-in played") for line in log), log
+        assert len(counts) >= 2 and counts == sorted(counts, reverse=True) and counts[0] <= 8
+        assert not any(line.startswith("Bob played") for line in log), log
+        seat = page.find_element(By.CSS_SELECTOR, '#seats .seat[data-seat="1"]').text
+        assert "away, the stand-in plays" in seat, seat
+        screenshot(page, "laptop-stand-in", *LAPTOP)
+        assert js_errors(page) == []
