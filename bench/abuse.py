@@ -2,7 +2,7 @@
 
 The server runs in a process of its own (`allfives serve`, its default limits). A bystander room
 of two scripted players, connected from 127.0.0.2, plays moves back to back and pings the server
-the whole time; each attack comes from one other address, 127.0.0.3 (loopback holds all of
+the whole time; each attack comes from another address, 127.0.0.3 and on (loopback holds all of
 127.0.0.0/8, so the server tells them apart as it would two hosts). For each attack it prints
 the bystander's ping and move round trips (p50, p99, in ms), how many moves it made, what the
 attacker was answered, and how much the server's resident memory grew:
@@ -12,9 +12,15 @@ attacker was answered, and how much the server's resident memory grew:
 - `guessing`: 30 connections looking up rooms that do not exist (the failed-lookup budget).
 - `rooms`: rooms created (and left) as fast as the server takes them.
 - `half-open`: sockets opened and never upgraded, as many as the address may hold, held.
-- `room lists`: 30 connections asking for the room list with 300 public rooms open.
+- `room lists`: 30 connections asking for the room list with 300 public rooms open (the
+  memory growth includes those rooms and their hosts' connections, opened first).
 - `chat`: a chat line sent again and again with one `id`, and new lines past the room's rate.
-- `flood`: malformed frames as fast as one connection can send them.
+- `flood`: malformed frames as fast as one connection can send them, connection after
+  connection.
+
+Each attack comes from an address of its own (127.0.0.3, .4, ...), so that what one attack
+left behind (rooms, spent budgets) does not blunt the next. The attackers send at the
+per-connection rate the server allows (10 a second), except the flood.
 
 Goal on a 2-core machine: the bystander's p99 under 25 ms during every attack.
 
@@ -39,8 +45,11 @@ from measure import percentile, report, resident_kib, start_process
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import WebSocketException
 
-BYSTANDER, ATTACKER = "127.0.0.2", "127.0.0.3"
-Attack = Callable[[str, float, Counter[str]], Awaitable[None]]
+BYSTANDER = "127.0.0.2"
+#: Between an attacker connection's messages: what the server's per-connection rate allows
+#: (10 a second; `flood` alone goes faster, to be closed for it).
+PACE = 0.1
+Attack = Callable[[str, str, float, Counter[str]], Awaitable[None]]
 
 
 class Speaker:
@@ -64,7 +73,10 @@ class Speaker:
         id = next(self.ids)
         answer = self.waiting[id] = asyncio.get_running_loop().create_future()
         await self.socket.send(json.dumps({"type": kind, "id": id, **fields}))
-        return await asyncio.wait_for(answer, 10)
+        try:
+            return await asyncio.wait_for(answer, 10)
+        except TimeoutError:
+            raise RuntimeError(f"no answer to {kind} {fields} within 10 s") from None
 
     async def _read(self) -> None:
         with contextlib.suppress(WebSocketException, asyncio.CancelledError):
@@ -137,59 +149,60 @@ async def until(deadline: float) -> bool:
     return time.monotonic() < deadline
 
 
-async def quiet(url: str, seconds: float, seen: Counter[str]) -> None:
+async def quiet(url: str, attacker: str, seconds: float, seen: Counter[str]) -> None:
     await asyncio.sleep(seconds)
 
 
-async def refused_joins(url: str, seconds: float, seen: Counter[str]) -> None:
-    host = await Speaker.open(url, ATTACKER, "Host")
+async def refused_joins(url: str, attacker: str, seconds: float, seen: Counter[str]) -> None:
+    host = await Speaker.open(url, attacker, "Host")
     full = await host.ask("create_room", rules={"players": 2})
     await host.ask("add_bot", level="easy")
-    joiners = [await Speaker.open(url, ATTACKER, f"J{n}") for n in range(8)]
-    own = await Speaker.open(url, ATTACKER, "Own")
-    for joiner in joiners:
-        await joiner.ask("join", room=(await own.ask("create_room", rules={"players": 4}))["room"])
+    joiners = [await Speaker.open(url, attacker, f"J{n}") for n in range(8)]
+    for first in (0, 4):  # two rooms of four, each joiner seated in one
+        room = (await joiners[first].ask("create_room", rules={"players": 4}))["room"]
+        for joiner in joiners[first + 1 : first + 4]:
+            await joiner.ask("join", room=room)
     deadline = time.monotonic() + seconds
     while await until(deadline):
         answers = await asyncio.gather(*(j.ask("join", room=full["room"]) for j in joiners))
         seen.update(a.get("code", a["type"]) for a in answers)
-    for speaker in [host, own, *joiners]:
+        await asyncio.sleep(PACE)
+    for speaker in [host, *joiners]:
         await speaker.close()
 
 
-async def guessing(url: str, seconds: float, seen: Counter[str]) -> None:
-    guessers = [await Speaker.open(url, ATTACKER, f"G{n}") for n in range(30)]
+async def guessing(url: str, attacker: str, seconds: float, seen: Counter[str]) -> None:
+    guessers = [await Speaker.open(url, attacker, f"G{n}") for n in range(30)]
     deadline = time.monotonic() + seconds
     codes = itertools.cycle("".join(c) for c in itertools.product("BCDFGHJKMNPQRSTVWXZ", repeat=4))
     while await until(deadline):
         answers = await asyncio.gather(*(g.ask("join", room=next(codes)) for g in guessers))
         seen.update(a.get("code", a["type"]) for a in answers)
-        await asyncio.sleep(0.05)
+        await asyncio.sleep(PACE)
     for guesser in guessers:
         await guesser.close()
 
 
-async def rooms(url: str, seconds: float, seen: Counter[str]) -> None:
-    maker = await Speaker.open(url, ATTACKER, "Maker")
+async def rooms(url: str, attacker: str, seconds: float, seen: Counter[str]) -> None:
+    maker = await Speaker.open(url, attacker, "Maker")
     deadline = time.monotonic() + seconds
     while await until(deadline):
         answer = await maker.ask("create_room", rules={"players": 2, "target": 5})
         seen[answer.get("code", answer["type"])] += 1
         if answer["type"] == "joined":
             await maker.ask("leave")
-        else:
-            await asyncio.sleep(0.05)
+        await asyncio.sleep(PACE)
     await maker.close()
 
 
-async def half_open(url: str, seconds: float, seen: Counter[str]) -> None:
+async def half_open(url: str, attacker: str, seconds: float, seen: Counter[str]) -> None:
     port = int(url.rsplit(":", 1)[1].strip("/"))
     held = []
     deadline = time.monotonic() + seconds
     while await until(deadline):
         try:
             reader, writer = await asyncio.open_connection(
-                "127.0.0.1", port, local_addr=(ATTACKER, 0)
+                "127.0.0.1", port, local_addr=(attacker, 0)
             )
         except OSError:
             seen["connect failed"] += 1
@@ -210,26 +223,27 @@ async def half_open(url: str, seconds: float, seen: Counter[str]) -> None:
         writer.close()
 
 
-async def room_lists(url: str, seconds: float, seen: Counter[str]) -> None:
+async def room_lists(url: str, attacker: str, seconds: float, seen: Counter[str]) -> None:
     hosts = []
     for n in range(300):  # public rooms to list, from the bystander's side of the machine
         host = await Speaker.open(url, f"127.0.1.{n % 250 + 1}", f"H{n}")
         await host.ask("create_room", rules={"players": 4})
         hosts.append(host)
-    readers = [await Speaker.open(url, ATTACKER, f"R{n}") for n in range(30)]
+    readers = [await Speaker.open(url, attacker, f"R{n}") for n in range(30)]
     received = 0
     deadline = time.monotonic() + seconds
     while await until(deadline):
         answers = await asyncio.gather(*(r.ask("list_rooms") for r in readers))
         seen.update(a.get("code", a["type"]) for a in answers)
         received += sum(len(json.dumps(a)) for a in answers)
+        await asyncio.sleep(PACE)
     seen["bytes received"] = received
     for speaker in hosts + readers:
         await speaker.close()
 
 
-async def chat(url: str, seconds: float, seen: Counter[str]) -> None:
-    talker = await Speaker.open(url, ATTACKER, "Talker")
+async def chat(url: str, attacker: str, seconds: float, seen: Counter[str]) -> None:
+    talker = await Speaker.open(url, attacker, "Talker")
     await talker.ask("create_room", rules={"players": 2})
     deadline = time.monotonic() + seconds
     lines = itertools.count()
@@ -239,19 +253,22 @@ async def chat(url: str, seconds: float, seen: Counter[str]) -> None:
         await talker.socket.send(json.dumps({"type": "chat", "id": id, "text": "again"}))
         reply = await asyncio.wait_for(answer, 10)
         seen[reply.get("code", reply["type"])] += 1
+        await asyncio.sleep(PACE)
     seen["lines kept"] = len(talker.document.get("chat", []))
     await talker.close()
 
 
-async def flood(url: str, seconds: float, seen: Counter[str]) -> None:
+async def flood(url: str, attacker: str, seconds: float, seen: Counter[str]) -> None:
     deadline = time.monotonic() + seconds
     while await until(deadline):
-        socket = await connect(url, local_addr=(ATTACKER, 0))
+        socket = await connect(url, local_addr=(attacker, 0))
         try:
             await socket.send(json.dumps({"type": "hello", "version": 1, "name": "Flood"}))
-            while time.monotonic() < deadline:
+            for _ in range(500):
                 await socket.send("{not json" * 50)
                 seen["sent"] += 1
+            while True:  # read the answers until the server closes the connection
+                await asyncio.wait_for(socket.recv(), 10)
         except WebSocketException:
             seen["closed by the server"] += 1
         await socket.close()
@@ -271,14 +288,15 @@ ATTACKS: dict[str, Attack] = {
 
 async def run(url: str, pid: int, seconds: float) -> float:
     worst = 0.0
-    for name, attack in ATTACKS.items():
+    for number, (name, attack) in enumerate(ATTACKS.items()):
+        attacker = f"127.0.0.{3 + number}"  # each attack from an address of its own
         stop = asyncio.Event()
         playing = asyncio.ensure_future(bystanders(url, stop))
         await asyncio.sleep(0.5)
         before = resident_kib(pid)
         seen: Counter[str] = Counter()
         try:
-            await asyncio.wait_for(attack(url, seconds, seen), seconds + 60)
+            await asyncio.wait_for(attack(url, attacker, seconds, seen), seconds + 60)
         finally:
             stop.set()
             pings, moves = await playing
