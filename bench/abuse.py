@@ -18,7 +18,9 @@ attacker was answered, and how much the server's resident memory grew:
 - `flood`: malformed frames as fast as one connection can send them, connection after
   connection.
 
-Each attack comes from an address of its own (127.0.0.3, .4, ...), so that what one attack
+Each attack runs in a process of its own, apart from the bystanders (a flood that keeps its own
+event loop busy must not be what delays them), and comes from an address of its own
+(127.0.0.3, .4, ...), so that what one attack
 left behind (rooms, spent budgets) does not blunt the next. The attackers send at the
 per-connection rate the server allows (10 a second), except the flood.
 
@@ -36,9 +38,11 @@ import asyncio
 import contextlib
 import itertools
 import json
+import multiprocessing
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable
+from multiprocessing.connection import Connection
 from typing import Any
 
 from measure import percentile, report, resident_kib, start_process
@@ -286,18 +290,36 @@ ATTACKS: dict[str, Attack] = {
 }
 
 
+def attacking(name: str, url: str, attacker: str, seconds: float, answers: Connection) -> None:
+    """In a process of its own: run one attack, then send back what the attacker was answered."""
+    seen: Counter[str] = Counter()
+    asyncio.run(asyncio.wait_for(ATTACKS[name](url, attacker, seconds, seen), seconds + 60))
+    answers.send(dict(seen))
+
+
 async def run(url: str, pid: int, seconds: float) -> float:
     worst = 0.0
-    for number, (name, attack) in enumerate(ATTACKS.items()):
+    context = multiprocessing.get_context("spawn")
+    for number, name in enumerate(ATTACKS):
         attacker = f"127.0.0.{3 + number}"  # each attack from an address of its own
         stop = asyncio.Event()
         playing = asyncio.ensure_future(bystanders(url, stop))
         await asyncio.sleep(0.5)
         before = resident_kib(pid)
-        seen: Counter[str] = Counter()
+        # The attack runs in a process of its own: a flood that keeps its own event loop busy
+        # must not delay the bystanders' measurements in this one.
+        receiving, sending = context.Pipe(duplex=False)
+        process = context.Process(
+            target=attacking, args=(name, url, attacker, seconds, sending), daemon=True
+        )
+        process.start()
         try:
-            await asyncio.wait_for(attack(url, attacker, seconds, seen), seconds + 60)
+            await asyncio.get_running_loop().run_in_executor(None, process.join, seconds + 70)
+            if process.exitcode != 0 or not receiving.poll():
+                raise RuntimeError(f"the {name} attack failed (exit code {process.exitcode})")
+            seen: Counter[str] = Counter(receiving.recv())
         finally:
+            process.kill()
             stop.set()
             pings, moves = await playing
         p99 = max(percentile(pings, 0.99), percentile(moves, 0.99)) * 1000

@@ -65,6 +65,10 @@ class Sessions:
             async for frame in socket:
                 if not connection.closing:  # still read while closing, to see the close frame
                     await self._on_frame(connection, frame)
+                if connection.closing or connection.bucket.refused_in_a_row:
+                    # A flood arrives as many frames read at once, each answered without
+                    # waiting for anything: let other connections run between two of them.
+                    await asyncio.sleep(0)
         except ConnectionClosed:
             pass
         finally:
