@@ -6,7 +6,6 @@ it. Without them the browser tests skip, except under CI=true, where they fail.
 
 from __future__ import annotations
 
-import asyncio
 import os
 import shutil
 import tempfile
@@ -26,8 +25,6 @@ from selenium.common.exceptions import (
 )
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.remote.webdriver import WebDriver
-
-from server.app import Config, Server
 
 T = TypeVar("T")
 ROOT = Path(__file__).resolve().parent.parent
@@ -127,59 +124,6 @@ def screenshot(driver: WebDriver, name: str, width: int, height: int) -> Path:
     set_viewport(driver, width, height)
     print(f"screenshot: {path}")
     return path
-
-
-class ServerThread:
-    """A real allfives server on an ephemeral loopback port, run by an event loop in a thread."""
-
-    def __init__(self, **config: Any) -> None:
-        options: dict[str, Any] = {
-            "host": "127.0.0.1",
-            "port": 0,
-            "bot_delay": 0.05,
-            "hard_budget_ms": 5.0,
-            "bot_processes": False,
-            "rate": 1000.0,
-            "burst": 1000,
-        }
-        options.update(config)
-        self.config = Config(**options)
-        self.loop = asyncio.new_event_loop()
-        self.server = Server(self.config)
-        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
-
-    def __enter__(self) -> ServerThread:
-        self.thread.start()
-        self.call(self.server.start())
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.call(self.server.stop())
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(timeout=10)
-        self.loop.close()
-
-    def call(self, coroutine: Any) -> Any:
-        """Run a coroutine on the server's loop and wait for its result."""
-        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(timeout=TIMEOUT)
-
-    def drop(self, name: str) -> int:
-        """Cut the connections of the player called `name` without a close frame, as a lost
-        network would; returns how many were cut."""
-
-        async def cut() -> int:
-            found = [c for c in self.server.connections if c.name == name]
-            for connection in found:
-                connection.transport.abort()
-            return len(found)
-
-        dropped: int = self.call(cut())
-        return dropped
-
-    @property
-    def base(self) -> str:
-        """http://127.0.0.1:PORT"""
-        return f"http://127.0.0.1:{self.server.port}"
 
 
 @contextmanager

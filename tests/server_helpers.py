@@ -10,6 +10,7 @@ import contextlib
 import itertools
 import json
 import random
+import threading
 import urllib.error
 import urllib.request
 from collections.abc import Callable
@@ -366,3 +367,56 @@ async def metrics_of(server: Server) -> dict[str, str]:
     status, page = await asyncio.to_thread(http_get, f"http://127.0.0.1:{server.port}/metrics")
     assert status == 200, page
     return dict(line.rsplit(" ", 1) for line in page.splitlines() if not line.startswith("#"))
+
+
+class ServerThread:
+    """A real allfives server on an ephemeral loopback port, run by an event loop in a thread."""
+
+    def __init__(self, **config: Any) -> None:
+        options: dict[str, Any] = {
+            "host": "127.0.0.1",
+            "port": 0,
+            "bot_delay": 0.05,
+            "hard_budget_ms": 5.0,
+            "bot_processes": False,
+            "rate": 1000.0,
+            "burst": 1000,
+        }
+        options.update(config)
+        self.config = Config(**options)
+        self.loop = asyncio.new_event_loop()
+        self.server = Server(self.config)
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+
+    def __enter__(self) -> ServerThread:
+        self.thread.start()
+        self.call(self.server.start())
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.call(self.server.stop())
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(timeout=10)
+        self.loop.close()
+
+    def call(self, coroutine: Any, timeout: float = 2 * TIMEOUT) -> Any:
+        """Run a coroutine on the server's loop and wait for its result."""
+        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(timeout=timeout)
+
+    def drop(self, name: str) -> int:
+        """Cut the connections of the player called `name` without a close frame, as a lost
+        network would; returns how many were cut."""
+
+        async def cut() -> int:
+            found = [c for c in self.server.connections if c.name == name]
+            for connection in found:
+                connection.transport.abort()
+            return len(found)
+
+        dropped: int = self.call(cut())
+        return dropped
+
+    @property
+    def base(self) -> str:
+        """http://127.0.0.1:PORT"""
+        return f"http://127.0.0.1:{self.server.port}"

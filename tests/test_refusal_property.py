@@ -6,16 +6,15 @@ client type (or a malformed frame), whenever the server refuses the message: eve
 document (a fresh `resync`), the host, who is in which room, the rooms in memory and the rooms as
 stored are all exactly as they were before it.
 
-The server runs on an event loop of its own thread, so that one server serves every example.
+The server runs on an event loop of its own thread (`ServerThread`), so that one server serves
+every example.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import random
-import threading
-from collections.abc import Coroutine, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -24,7 +23,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from redis_server import RedisServer
-from server_helpers import Client, fast_config, play_out_one, until_holds
+from server_helpers import Client, ServerThread, fast_config, play_out_one, until_holds
 
 from protocol import messages as msg
 from server.app import Server
@@ -35,26 +34,8 @@ TILES = [f"{a}-{b}" for a in range(7) for b in range(a + 1)]
 ENDS = [None, "west", "east", "north", "south"]
 
 
-class LoopThread:
-    """An event loop running in a thread of its own; `run` waits for a coroutine on it."""
-
-    def __init__(self) -> None:
-        self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
-        self.thread.start()
-
-    def run(self, coroutine: Coroutine[Any, Any, T], timeout: float = 60.0) -> T:
-        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(timeout)
-
-    def close(self) -> None:
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(10)
-        self.loop.close()
-
-
-def started(store: Any = None) -> Iterator[tuple[LoopThread, Server]]:
-    loop = LoopThread()
-    config = fast_config(
+def started(store: Any = None) -> Iterator[ServerThread]:
+    options = fast_config(
         max_connections_per_ip=10_000,
         max_rooms_per_ip=10_000,
         rooms_burst=10_000,
@@ -66,22 +47,17 @@ def started(store: Any = None) -> Iterator[tuple[LoopThread, Server]]:
         cluster_lease=30.0,
         store=store,
     )
-    server = Server(config)
-    loop.run(server.start())
-    try:
-        yield loop, server
-    finally:
-        loop.run(server.stop())
-        loop.close()
+    with ServerThread(**vars(options)) as thread:
+        yield thread
 
 
 @pytest.fixture(scope="module")
-def memory_server() -> Iterator[tuple[LoopThread, Server]]:
+def memory_server() -> Iterator[ServerThread]:
     yield from started()
 
 
 @pytest.fixture(scope="module")
-def redis_backed(redis_server_session: RedisServer) -> Iterator[tuple[LoopThread, Server]]:
+def redis_backed(redis_server_session: RedisServer) -> Iterator[ServerThread]:
     yield from started(RedisStore(redis_server_session.url))
 
 
@@ -223,8 +199,8 @@ async def scenario(server: Server, plan: Plan, store_too: bool) -> str:
             await client.close()
 
 
-def check(loop: LoopThread, server: Server, plan: Plan, store_too: bool) -> None:
-    REFUSED.append(loop.run(scenario(server, plan, store_too)))
+def check(thread: ServerThread, plan: Plan, store_too: bool) -> None:
+    REFUSED.append(thread.call(scenario(thread.server, plan, store_too), timeout=60))
 
 
 REFUSED: list[str] = []
@@ -238,17 +214,17 @@ SETTINGS = settings(
 @SETTINGS
 @given(plan=plans())
 def test_a_refused_message_changes_nothing_in_memory(
-    memory_server: tuple[LoopThread, Server], plan: Plan
+    memory_server: ServerThread, plan: Plan
 ) -> None:
-    check(*memory_server, plan, store_too=False)
+    check(memory_server, plan, store_too=False)
 
 
 @SETTINGS
 @given(plan=plans())
 def test_a_refused_message_changes_nothing_with_redis(
-    redis_backed: tuple[LoopThread, Server], plan: Plan
+    redis_backed: ServerThread, plan: Plan
 ) -> None:
-    check(*redis_backed, plan, store_too=True)
+    check(redis_backed, plan, store_too=True)
 
 
 def test_the_property_met_many_kinds_of_refusal() -> None:

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from browser_helpers import ServerThread, chromium, js_errors, screenshot, wait_for
+from browser_helpers import chromium, js_errors, screenshot, wait_for
 from protocol_session import fixed_draws
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import Select
-from server_helpers import Client
+from server_helpers import Client, ServerThread
 
 PHONE = (360, 740)
 LAPTOP = (1280, 800)

@@ -14,8 +14,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser_helpers import ServerThread, call, unit_page
+from browser_helpers import call, unit_page
 from selenium.webdriver.remote.webdriver import WebDriver
+from server_helpers import ServerThread
 
 from engine import round5
 

@@ -16,11 +16,14 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from browser_helpers import ServerThread, chromium, js_errors, screenshot, wait_for
+from browser_helpers import chromium, js_errors, screenshot, wait_for
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import Select
+from server_helpers import Client, ServerThread
+
+from protocol import messages as msg
 
 LAPTOP = (1280, 800)
 PHONE = (360, 740)
@@ -324,3 +327,29 @@ def test_a_link_whose_seat_is_gone_offers_the_room_again() -> None:
         refused = wait_for(lambda: js_errors(page), what="the refusal")
         assert "Content Security Policy" in refused[0]
         assert page.execute_script("return window.injected") is None
+
+
+def test_the_lobby_pages_through_many_public_rooms() -> None:
+    limits = {"max_connections_per_ip": 200, "max_rooms_per_ip": 200, "rooms_burst": 200}
+    with ServerThread(**limits) as server, chromium(*LAPTOP) as page:
+
+        async def hosts(count: int) -> list[Client]:
+            opened = []
+            for n in range(count):
+                host = await Client.open(server.server.url, f"Host {n}")
+                await host.request("create_room", rules={"players": 2})
+                opened.append(host)
+            return opened
+
+        server.call(hosts(msg.ROOMS_PAGE + 3))
+        open_lobby(page, server.base + "/", "Ann")
+        first = wait_for(lambda: page.find_element(By.ID, "rooms-page").text, what="the page")
+        assert first.startswith(f"Rooms 1–{msg.ROOMS_PAGE} of {msg.ROOMS_PAGE + 3}")
+        assert len(page.find_elements(By.CSS_SELECTOR, "#rooms .code")) == msg.ROOMS_PAGE
+        page.find_element(By.ID, "more-rooms").click()
+        wait_for(
+            lambda: "Rooms 51–53 of 53" in page.find_element(By.ID, "rooms-page").text,
+            what="the next page",
+        )
+        assert len(page.find_elements(By.CSS_SELECTOR, "#rooms .code")) == 3
+        assert js_errors(page) == []

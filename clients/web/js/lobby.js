@@ -160,17 +160,25 @@ export class Lobby {
     return form;
   }
 
-  /** Show the public rooms (a `rooms` reply). */
-  update(rooms) {
-    if (!rooms.length) {
+  /** Show the public rooms (a `rooms` reply: a page of them from `offset`, of `total`). */
+  update(rooms, offset = 0, total = rooms.length) {
+    if (!rooms.length && !offset) {
       fill(this.rooms, h("li", { class: "muted" }, "No public room is waiting for players."));
       return;
     }
-    fill(this.rooms, rooms.map((room) => h("li", {},
+    const items = rooms.map((room) => h("li", {},
       h("span", { class: "code" }, room.code),
       h("span", {}, ` ${room.rules.players} players · ${room.seats.map((n) => n ?? "free").join(", ")} `),
       h("button", { type: "button", onclick: () => this.actions.join(room.code, null) }, "Join"),
-      h("button", { type: "button", onclick: () => this.actions.watch(room.code) }, "Watch"))));
+      h("button", { type: "button", onclick: () => this.actions.watch(room.code) }, "Watch")));
+    const shown = offset + rooms.length;
+    if (offset > 0 || shown < total) {
+      items.push(h("li", { class: "muted", id: "rooms-page" },
+        `Rooms ${offset + 1}–${shown} of ${total} `,
+        offset > 0 ? h("button", { type: "button", onclick: () => this.actions.listRooms(0) }, "First") : "",
+        shown < total ? h("button", { type: "button", id: "more-rooms", onclick: () => this.actions.listRooms(shown) }, "More") : ""));
+    }
+    fill(this.rooms, items);
   }
 
   name() {

@@ -147,7 +147,10 @@ class App {
         this.onJoined(message);
         break;
       case "rooms":
-        this.lobby?.update(Array.isArray(message.rooms) ? message.rooms : []);
+        this.lobby?.update(
+          Array.isArray(message.rooms) ? message.rooms : [],
+          Number.isSafeInteger(message.offset) ? message.offset : 0,
+          Number.isSafeInteger(message.total) ? message.total : 0);
         break;
       case "error":
         this.onError(message);
@@ -278,7 +281,7 @@ class App {
       create: (request) => this.create(request),
       join: (room, seat) => this.join(room, seat),
       watch: (room) => this.watch(room),
-      listRooms: () => this.send({ type: "list_rooms" }),
+      listRooms: (offset = 0) => this.send({ type: "list_rooms", offset }),
       rename: (name) => this.rename(name),
     }, { name: this.name, code });
   }
