@@ -37,8 +37,8 @@ from server_helpers import Client  # noqa: E402
 
 from protocol import messages as msg  # noqa: E402
 from server.app import Config, run_server  # noqa: E402
-from server.redis_store import RedisStore  # noqa: E402
-from server.room import Room  # noqa: E402
+from server.rooms.room import Room  # noqa: E402
+from server.storage.redis_store import RedisStore  # noqa: E402
 
 TIMEOUT = 0.5
 FAULTS = (

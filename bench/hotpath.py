@@ -32,8 +32,8 @@ import msgspec  # noqa: E402
 from bridge import convert  # noqa: E402
 from protocol import messages as msg  # noqa: E402
 from protocol.rules import RoomRules  # noqa: E402
-from server.feed import Feed  # noqa: E402
-from server.room import Caller, Room  # noqa: E402
+from server.rooms.feed import Feed  # noqa: E402
+from server.rooms.room import Caller, Room  # noqa: E402
 
 
 def new_room(seed: int) -> tuple[Room, Feed]:

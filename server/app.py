@@ -9,21 +9,21 @@ Embedding (the terminal client and the tests do this)::
         ...                       # connect clients; server.rooms, server.metrics are live
 
 Leaving the block closes every connection with 1001 (going away) and stops the bot pool.
-`Config.store` takes any `server.store.Store`; give two servers the same `MemoryStore` one after
+`Config.store` takes any `server.storage.store.Store`; give two servers the same `MemoryStore` one after
 the other and the second resumes the first one's rooms (its players marked away, as a change).
 
 The parts, each its own module:
 
-- `server.config`: `Config` and the clock; `server.connection`: one client's socket, rate
-  bucket and bounded send; `server.http`: the HTTP side (browser files, probes, metrics, the
-  checks before an upgrade); `server.session`: a connection's messages and the room commands.
-- `server.registry`: rooms by code; `server.live`: one room in memory.
-- `server.committer`: applying, storing and publishing a change, `LocalCommitter` for one
-  process (`MemoryCommitter` when the store holds the live rooms); `server.shared`
-  (`SharedCommitter`) and `server.replica` for several processes on one Redis
-  (`server.cluster`, its saves grouped by `server.save_batch`, its notices `server.notices`).
+- `server.config`: `Config` and the clock; `server.edge.connection`: one client's socket, rate
+  bucket and bounded send; `server.edge.http`: the HTTP side (browser files, probes, metrics, the
+  checks before an upgrade); `server.edge.session`: a connection's messages and the room commands.
+- `server.play.registry`: rooms by code; `server.play.live`: one room in memory.
+- `server.play.committer`: applying, storing and publishing a change, `LocalCommitter` for one
+  process (`MemoryCommitter` when the store holds the live rooms); `server.cluster.shared`
+  (`SharedCommitter`) and `server.cluster.replica` for several processes on one Redis
+  (`server.cluster.membership`, its saves grouped by `server.cluster.save_batch`, its notices `server.cluster.notices`).
   The implementation is chosen once, at start-up.
-- `server.driver`: bots, stand-ins and the turn clock; `server.upkeep`: seats released, rooms
+- `server.play.driver`: bots, stand-ins and the turn clock; `server.play.upkeep`: seats released, rooms
   expired, and with several processes the lease, orphaned rooms and presence.
 
 Frames above `max_size` bytes close the connection (1009); frames above the protocol's 4 KiB
@@ -34,7 +34,7 @@ Addresses are limited to `max_connections_per_ip` connections (HTTP 429 beyond) 
 `max_connections` (HTTP 503). Compression is off by default: frames are small, it costs
 memory per connection, and a frame shared by connections without it is built once. Only GET and HEAD are served, and only `/` upgrades to a WebSocket. The
 other limits (hello deadline, failed room lookups, seats of players gone, room chat, hints) are
-in docs/security.md, their logic in `server.limits`, `server.codes` and `server.hints`.
+in docs/security.md, their logic in `server.rooms.limits`, `server.rooms.codes` and `server.play.hints`.
 """
 
 from __future__ import annotations
@@ -52,28 +52,28 @@ from websockets.asyncio.server import ServerConnection, serve
 from websockets.http11 import Request
 
 from protocol.records import encode_record
-from server import http
-from server.bots import BotRunner
-from server.committer import Committer, committer_for
 from server.config import Config
-from server.connection import CLOSE_ROOM_CLOSED, Connection
-from server.driver import Driver
-from server.gate import Gate
-from server.hints import HintDesk
-from server.http_guard import guarded
-from server.limits import LookupBudget, PerAddress, RoomChat, allowed_origins
-from server.listing import Listing
-from server.live import LiveRoom
+from server.edge import http
+from server.edge.connection import CLOSE_ROOM_CLOSED, Connection
+from server.edge.gate import Gate
+from server.edge.http_guard import guarded
+from server.edge.probes import StoreWatch
+from server.edge.session import SERVER_NAME, Sessions
+from server.edge.web import WebFiles
 from server.metrics import Metrics
-from server.probes import StoreWatch
-from server.registry import Registry
-from server.room import Room
-from server.session import SERVER_NAME, Sessions
-from server.store import MemoryStore, Store, StoreUnavailable
-from server.web import WebFiles
+from server.play.bots import BotRunner
+from server.play.committer import Committer, committer_for
+from server.play.driver import Driver
+from server.play.hints import HintDesk
+from server.play.listing import Listing
+from server.play.live import LiveRoom
+from server.play.registry import Registry
+from server.rooms.limits import LookupBudget, PerAddress, RoomChat, allowed_origins
+from server.rooms.room import Room
+from server.storage.store import MemoryStore, Store, StoreUnavailable
 
 if TYPE_CHECKING:
-    from server.cluster import Cluster
+    from server.cluster.membership import Cluster
 
 log = logging.getLogger("allfives.server")
 
@@ -130,7 +130,7 @@ class Server:
 
     @property
     def cluster(self) -> Cluster | None:
-        """With several processes: this one's place among them (`server.cluster`)."""
+        """With several processes: this one's place among them (`server.cluster.membership`)."""
         return self.committer.joined
 
     @property

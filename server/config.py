@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from protocol import messages as msg
-from server.store import Store
+from server.storage.store import Store
 
 #: A clock: seconds since the epoch (`time.time`), passed to the parts that read the time.
 Clock = Callable[[], float]

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from server.app import Config, Server
-from server.store import StoreUnavailable
+from server.storage.store import StoreUnavailable
 
 
 class CannotListen(Exception):
@@ -168,7 +168,7 @@ def config_from(args: argparse.Namespace, environ: dict[str, str] | None = None)
             setattr(config, name, value)
     url = getattr(args, "redis", None) or environ.get("ALLFIVES_REDIS_URL")
     if url:
-        from server.redis_store import DEFAULT_RECORD_TTL, RedisStore
+        from server.storage.redis_store import DEFAULT_RECORD_TTL, RedisStore
 
         ttl = getattr(args, "record_ttl", None) or environ.get("ALLFIVES_RECORD_TTL")
         config.store = RedisStore(url, record_ttl=int(ttl or DEFAULT_RECORD_TTL))

@@ -132,7 +132,7 @@ def static_site(folders: dict[str, Path]) -> Iterator[str]:
     yields its base URL. For pages that are not the product (the page-logic test page)."""
     from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-    from server.web import CONTENT_TYPES
+    from server.edge.web import CONTENT_TYPES
 
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self) -> None:

@@ -21,7 +21,7 @@ from protocol.patch import ClientState, to_builtins
 from protocol.records import Record
 from protocol.views import AnyEvent, Passed, Played
 from server.app import Config, Server, run_server
-from server.redis_store import RedisStore
+from server.storage.redis_store import RedisStore
 
 #: The lease of the test cluster's in-process servers (`cluster_config`).
 LEASE = 1.5

@@ -14,8 +14,8 @@ from redis_server import RedisServer, start_for_test
 from server_helpers import References
 
 from server.app import Server, run_server
-from server.feed import Feed, Frames
-from server.redis_store import RedisStore
+from server.rooms.feed import Feed, Frames
+from server.storage.redis_store import RedisStore
 
 
 @pytest.fixture

@@ -18,8 +18,8 @@ from typing import Any
 
 import msgspec
 
-from server.documents import room_view
-from server.room import Room
+from server.rooms.documents import room_view
+from server.rooms.room import Room
 
 Operation = dict[str, Any]
 

@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 import pytest
 
-from server.store import StoreUnavailable
+from server.storage.store import StoreUnavailable
 
 T = TypeVar("T")
 

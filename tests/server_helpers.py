@@ -24,8 +24,8 @@ from protocol import messages as msg
 from protocol.patch import ClientState
 from protocol.rules import RoomRules
 from server.app import Config, Server
-from server.live import LiveRoom
-from server.room import Room
+from server.play.live import LiveRoom
+from server.rooms.room import Room
 
 TIMEOUT = 10.0
 

@@ -32,7 +32,7 @@ from websockets.exceptions import ConnectionClosed
 from protocol import messages as msg
 from protocol.views import ChatLine
 from server.app import Config, run_server
-from server.store import MemoryStore
+from server.storage.store import MemoryStore
 
 
 async def test_players_on_two_servers_play_a_match_with_bots(redis_server: RedisServer) -> None:

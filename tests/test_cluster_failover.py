@@ -38,8 +38,8 @@ from bridge.records import match_of
 from protocol import messages as msg
 from protocol.records import decode_record
 from server.app import Config, Server, run_server
-from server.redis_store import RedisStore
-from server.room import Room
+from server.rooms.room import Room
+from server.storage.redis_store import RedisStore
 
 ROOT = Path(__file__).resolve().parents[1]
 LISTENING = "allfives server listening on "

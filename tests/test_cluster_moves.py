@@ -16,8 +16,8 @@ from redis_server import RedisServer
 from server_helpers import metrics_of
 
 from server.app import Server
-from server.room import Room
-from server.shared import SharedCommitter
+from server.cluster.shared import SharedCommitter
+from server.rooms.room import Room
 
 
 def adopted(server: Server, kind: str) -> int:

@@ -30,7 +30,7 @@ from redis_server import RedisServer
 
 from protocol import messages as msg
 from server.app import Server, run_server
-from server.redis_store import RedisStore
+from server.storage.redis_store import RedisStore
 
 
 @pytest.mark.parametrize("redis_server", [{"appendonly": False}], indirect=True)

@@ -11,9 +11,9 @@ from functools import partial
 import pytest
 from redis_server import RedisServer, eventually
 
-from server.cluster import Cluster
-from server.redis_store import RedisStore
-from server.store import NO_VERSION, RoomChanged, SaveInDoubt, StoreUnavailable
+from server.cluster.membership import Cluster
+from server.storage.redis_store import RedisStore
+from server.storage.store import NO_VERSION, RoomChanged, SaveInDoubt, StoreUnavailable
 
 ROOMS = [f"R{index:03d}" for index in range(40)]
 

@@ -25,8 +25,8 @@ from server_helpers import Client, until_someone_to_play
 from protocol import messages as msg
 from protocol.patch import ClientState, to_builtins
 from server.app import Config, Server, run_server
-from server.redis_store import RedisStore
-from server.room import Room
+from server.rooms.room import Room
+from server.storage.redis_store import RedisStore
 
 TIMEOUT = 0.4
 

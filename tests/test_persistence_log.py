@@ -22,8 +22,8 @@ from websockets.asyncio.client import connect
 
 from protocol import messages as msg
 from server.app import run_server
-from server.redis_store import RedisStore
-from server.shared import STATE_EVERY
+from server.cluster.shared import STATE_EVERY
+from server.storage.redis_store import RedisStore
 
 
 async def logged_moves(redis: RedisServer, code: str) -> int:

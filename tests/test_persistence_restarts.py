@@ -16,8 +16,8 @@ from typing import Any
 from redis_server import RedisServer
 from restart_helpers import check_match, open_room, play_matches, server_process
 
-from server.redis_store import RedisStore
-from server.room import Room
+from server.rooms.room import Room
+from server.storage.redis_store import RedisStore
 
 
 async def test_a_server_killed_mid_hand_resumes_the_room_exactly(

@@ -29,8 +29,8 @@ from protocol import messages as msg
 from protocol.records import Record
 from server import app
 from server.app import Config, run_server
-from server.redis_store import RedisStore
-from server.store import MemoryStore, StoreUnavailable
+from server.storage.redis_store import RedisStore
+from server.storage.store import MemoryStore, StoreUnavailable
 
 
 def server_config(store: RedisStore, **changes: Any) -> Config:

@@ -14,9 +14,9 @@ import asyncio_redis
 import pytest
 from redis_server import RedisServer, eventually
 
-from server.redis_store import RedisStore, parse_url
 from server.serve import add_arguments, config_from
-from server.store import StoredRoom, StoreUnavailable
+from server.storage.redis_store import RedisStore, parse_url
+from server.storage.store import StoredRoom, StoreUnavailable
 
 T = TypeVar("T")
 

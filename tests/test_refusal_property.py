@@ -27,7 +27,7 @@ from server_helpers import Client, ServerThread, fast_config, play_out_one, unti
 
 from protocol import messages as msg
 from server.app import Server
-from server.redis_store import RedisStore
+from server.storage.redis_store import RedisStore
 
 T = TypeVar("T")
 TILES = [f"{a}-{b}" for a in range(7) for b in range(a + 1)]

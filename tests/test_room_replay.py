@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from server_helpers import room_with
 
-from server.room import Room
-from server.room_state import encode_note
+from server.rooms.room import Room
+from server.rooms.room_state import encode_note
 
 
 @settings(max_examples=25, deadline=None)

@@ -24,7 +24,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from protocol import messages as msg
 from server.app import Server, run_server
-from server.store import MemoryStore, StoreUnavailable
+from server.storage.store import MemoryStore, StoreUnavailable
 
 
 class FlakyStore(MemoryStore):

@@ -22,8 +22,8 @@ from server_helpers import room_with
 from protocol import messages as msg
 from protocol.patch import apply, events_of
 from protocol.views import CHAT_HISTORY
-from server.feed import SPECTATORS, Feed, Frames, Receiver
-from server.room import Room
+from server.rooms.feed import SPECTATORS, Feed, Frames, Receiver
+from server.rooms.room import Room
 
 JSON = st.recursive(
     st.none()

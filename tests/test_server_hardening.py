@@ -16,8 +16,8 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from protocol import messages as msg
 from protocol.rules import RoomRules, Rules
-from server import codes
 from server.app import run_server
+from server.rooms import codes
 
 
 async def test_spectators_chat_only_where_the_room_allows_it() -> None:

@@ -18,8 +18,8 @@ from server_helpers import (
 
 from engine import Move, View
 from protocol import messages as msg
-from server import bots
 from server.app import run_server
+from server.play import bots
 
 BUDGET_MS = 150.0
 

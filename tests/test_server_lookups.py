@@ -14,9 +14,9 @@ from server_helpers import Client, fast_config
 from websockets.asyncio.client import connect
 
 from protocol import messages as msg
-from server import codes
 from server.app import run_server
-from server.limits import LookupBudget
+from server.rooms import codes
+from server.rooms.limits import LookupBudget
 
 
 async def test_a_private_room_is_found_only_with_its_invite() -> None:

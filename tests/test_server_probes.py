@@ -15,7 +15,7 @@ from websockets.exceptions import InvalidStatus
 
 from protocol import messages as msg
 from server.app import Config, Server, run_server
-from server.redis_store import RedisStore
+from server.storage.redis_store import RedisStore
 
 TIMEOUT = 0.4
 

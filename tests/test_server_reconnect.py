@@ -24,7 +24,7 @@ from websockets.exceptions import ConnectionClosed
 
 from protocol import messages as msg
 from server.app import run_server
-from server.store import MemoryStore
+from server.storage.store import MemoryStore
 
 
 async def wait_for_turn(client: Client, others: list[Client]) -> None:

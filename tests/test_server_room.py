@@ -12,7 +12,7 @@ from server_helpers import room_with
 from engine import PASS, Move
 from protocol import messages as msg
 from protocol.rules import RoomRules
-from server.room import Caller, Room, RoomError
+from server.rooms.room import Caller, Room, RoomError
 
 
 def test_a_refused_command_changes_nothing() -> None:

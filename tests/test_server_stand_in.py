@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from server_helpers import room_with
 
-from server.documents import room_view
-from server.room import Room
+from server.rooms.documents import room_view
+from server.rooms.room import Room
 
 
 def started(turn_seconds: int | None) -> Room:

@@ -16,7 +16,7 @@ from server_helpers import Client
 
 from protocol import messages as msg
 from server.app import Config, run_server
-from server.web import WEB_ROOT
+from server.edge.web import WEB_ROOT
 
 
 def get(url: str) -> tuple[int, Message, bytes]:

@@ -96,7 +96,7 @@ def server_config(args: argparse.Namespace) -> Config:
     listen = "0.0.0.0" if args.lan or args.public else "127.0.0.1"
     config = Config(host=listen, port=args.port, bot_delay=local.bot_delay())
     if args.redis:
-        from server.redis_store import RedisStore
+        from server.storage.redis_store import RedisStore
 
         config.store = RedisStore(args.redis)
     return config
@@ -105,7 +105,7 @@ def server_config(args: argparse.Namespace) -> Config:
 async def host(args: argparse.Namespace, rules: RoomRules) -> int:
     """Run the server and the table; on leaving, close the room for everyone."""
     from server.app import run_server
-    from server.store import StoreUnavailable
+    from server.storage.store import StoreUnavailable
 
     network = args.lan or args.public
     config = server_config(args)

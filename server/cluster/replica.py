@@ -1,0 +1,245 @@
+"""Following other processes' changes to the rooms held here (several processes).
+
+Every save publishes a notice (`server.cluster.membership`); notices are adopted in seq order and sent on
+as patches. A notice of one move is made here again (`Room.replay_move`: the engine is
+deterministic) and must give the events the writer sent; a notice of any other change carries
+the room's state. A notice missing for GAP_WAIT seconds, one from another chain of versions, or
+a move that does not replay as stored, and the room is read from Redis instead, its clients
+sent snapshots.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import Counter
+from typing import TYPE_CHECKING
+
+import msgspec
+
+from protocol import errors
+from server.cluster.notices import GONE, Notice, read_notice
+from server.edge.connection import CLOSE_SEAT_RESUMED
+from server.play.live import LiveRoom
+from server.rooms import codes
+from server.rooms.room import RoomError
+from server.storage.store import StoreUnavailable
+
+if TYPE_CHECKING:
+    from server.cluster.shared import SharedCommitter
+
+log = logging.getLogger("allfives.server")
+
+#: How long a missing notice is waited for before the room is read from Redis.
+GAP_WAIT = 0.5
+
+_encode = msgspec.json.Encoder().encode
+
+
+class Replica:
+    """Keeps the rooms held here in step with the changes other processes store."""
+
+    def __init__(self, committer: SharedCommitter) -> None:
+        self.committer = committer
+        self.registry = committer.registry
+        #: Notices of rooms being loaded, kept until the room is in memory.
+        self._early: dict[str, list[Notice]] = {}
+        #: Changes adopted: "move" (made here again), "state", and "misfit" (a move that did
+        #: not replay as stored, so the room was read from Redis).
+        self.adopted: Counter[str] = Counter()
+
+    async def load(self, code: str) -> LiveRoom:
+        """Read a room from Redis into memory (notices arriving meanwhile are kept)."""
+        cluster = self.committer.cluster
+        self._early[code] = []
+        try:
+            await cluster.follow(code)
+            stored = await cluster.load(code)
+        finally:
+            early = self._early.pop(code, [])
+        if stored is None:
+            raise RoomError(errors.NO_SUCH_ROOM, codes.missing(code))
+        live = self.registry.live(stored.state, stored.version)
+        live.kept = False
+        self.registry.rooms[code] = live
+        for notice in early:
+            self._receive(live, notice)
+        return live
+
+    def on_notice(self, data: bytes) -> None:
+        """A notice of another process's change, from this process's channel."""
+        notice = read_notice(data)
+        if notice is None:
+            return
+        live = self.registry.rooms.get(notice.code)
+        if live is not None:
+            self._receive(live, notice)
+        elif (early := self._early.get(notice.code)) is not None:
+            early.append(notice)
+
+    def _receive(self, live: LiveRoom, notice: Notice) -> None:
+        if notice.seq == GONE:
+            self.committer.hooks.spawn(self._gone(live))
+            return
+        if notice.seq <= live.saved_seq:
+            return
+        live.inbox[notice.seq] = notice
+        if live.arrived is not None:
+            live.arrived.set()
+        if live.follower is None or live.follower.done():
+            live.follower = self.committer.hooks.spawn(self._follow(live))
+
+    async def _follow(self, live: LiveRoom) -> None:
+        async with live.lock:
+            for seq in [seq for seq in live.inbox if seq <= live.saved_seq]:
+                del live.inbox[seq]  # taken meanwhile, by a command that caught up
+            if self.registry.holds(live) and live.inbox:
+                await self.catch_up(live, max(live.inbox))
+
+    async def follow_redis(self, live: LiveRoom) -> None:
+        """Catch up with Redis, whose version of the room differed from this copy's a moment ago.
+
+        Read again under the lock: the copy may have caught up meanwhile, or a notice be on its way.
+        """
+        async with live.lock:
+            if not self.registry.holds(live):
+                return
+            stored = await self.committer.cluster.head(live.room.code)
+            if stored is None or stored[1] != live.version:
+                await self.catch_up(live, -1 if stored is None else stored[0])
+
+    async def next_notice(self, live: LiveRoom) -> None:
+        """Wait until a notice newer than the room held has arrived (at most GAP_WAIT s)."""
+        if any(seq > live.saved_seq for seq in live.inbox):
+            return
+        if live.arrived is None:
+            live.arrived = asyncio.Event()
+        live.arrived.clear()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(live.arrived.wait(), GAP_WAIT)
+
+    async def catch_up(self, live: LiveRoom, target: int) -> None:
+        """Under the lock: adopt the notices up to seq `target` (and on) in order.
+
+        A notice missing for GAP_WAIT seconds, one from another chain of versions, or a target
+        not above what is held, and the room is read from Redis instead (`_refresh`).
+        """
+        with contextlib.suppress(StoreUnavailable):
+            await self.committer.settle(live)
+        if live.doubts:
+            return  # caught up once the unanswered saves are settled
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + GAP_WAIT
+        if target <= live.saved_seq:
+            await self._refresh(live)
+        while True:
+            notice = live.inbox.pop(live.saved_seq + 1, None)
+            if notice is not None and notice.parent == live.version and self._adopt(live, notice):
+                continue
+            if notice is not None or (live.saved_seq < target and loop.time() >= deadline):
+                await self._refresh(live)
+                break
+            if live.saved_seq >= target:
+                break
+            if live.arrived is None:
+                live.arrived = asyncio.Event()
+            live.arrived.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(live.arrived.wait(), deadline - loop.time())
+        for seq in [seq for seq in live.inbox if seq <= live.saved_seq]:
+            del live.inbox[seq]
+
+    async def _refresh(self, live: LiveRoom) -> None:
+        """Under the lock: hold what Redis holds (as snapshots); write back what Redis lost."""
+        cluster = self.committer.cluster
+        code = live.room.code
+        stored = await cluster.load(code)
+        if stored is None and not live.connections() and not live.kept:
+            self.registry.forget(live)
+            return
+        if stored is None or stored.seq < live.saved_seq:
+            if await cluster.restore(code, live.saved_seq, live.saved, live.version):
+                log.warning("room %s: Redis had lost change %d: written back", code, live.saved_seq)
+                # Another process may hold a newer copy: it writes it back at its next beat.
+                await asyncio.sleep(cluster.lease / 2)
+            stored = await cluster.load(code)
+            if stored is None:
+                return
+        if stored.version != live.version and stored.seq >= live.saved_seq:
+            self.adopt_state(live, stored.seq, stored.version, stored.state)
+
+    def _adopt(self, live: LiveRoom, notice: Notice) -> bool:
+        """Take the next change another process stored, and send it on as patches.
+
+        A move is made here too (`Room.replay_move`); False if it did not give the events the
+        writer sent (the room is then as before it, to be read from Redis).
+        """
+        if notice.move:
+            return self._adopt_move(live, notice)
+        links = dict(live.room.state.links)
+        room = self.registry.room_of(notice.state)
+        live.room, live.saved, live.saved_seq, live.version = (
+            room,
+            notice.state,
+            notice.seq,
+            notice.version,
+        )
+        live.broadcast(live.feed.publish(room, msgspec.Raw(notice.events)))
+        self._adopted(live, links)
+        self.adopted["state"] += 1
+        return True
+
+    def _adopt_move(self, live: LiveRoom, notice: Notice) -> bool:
+        links = dict(live.room.state.links)
+        room = live.room
+        try:
+            events = room.replay_move(notice.state)
+            same = room.seq == notice.seq and _encode(events) == notice.events
+        except (RoomError, msgspec.DecodeError, ValueError, IndexError):
+            same = False
+        if not same:
+            log.error(
+                "room %s: move %d did not replay as stored; reading it", room.code, notice.seq
+            )
+            live.room = self.registry.room_of(live.saved)
+            self.adopted["misfit"] += 1
+            return False
+        live.adopt_move(notice.state)
+        live.saved_seq, live.version = notice.seq, notice.version
+        live.broadcast(live.feed.publish(room, events))
+        self._adopted(live, links)
+        self.adopted["move"] += 1
+        return True
+
+    def adopt_state(self, live: LiveRoom, seq: int, version: str, state: bytes) -> None:
+        """Take the room as Redis holds it, after a gap: every connection here gets a snapshot."""
+        links = dict(live.room.state.links)
+        room = self.registry.room_of(state)
+        live.room, live.saved, live.saved_seq, live.version = room, state, seq, version
+        live.inbox = {s: n for s, n in live.inbox.items() if s > seq}
+        live.feed.reset(seq)
+        for connection in live.connections():
+            connection.send(live.feed.snapshot(room, connection.receiver))
+        self._adopted(live, links)
+
+    def _adopted(self, live: LiveRoom, links: dict[int, str]) -> None:
+        """After taking another process's change: seats resumed elsewhere, the bots and clock."""
+        now = live.room.state.links
+        here = self.committer.presence_id
+        for seat in [seat for seat in live.members if seat is not None]:
+            holder = now.get(seat)
+            if holder and holder not in (links.get(seat), here):
+                live.close_seat(seat, CLOSE_SEAT_RESUMED, "this seat was resumed on another server")
+        live.published_phase = live.room.phase
+        self.committer.hooks.kick(live)
+
+    async def _gone(self, live: LiveRoom) -> None:
+        """A room another process expired: forget it here too."""
+        async with live.lock:
+            if not self.registry.holds(live):
+                return
+            self.registry.forget(live)
+            for connection in live.connections():
+                live.discard(connection)
+                connection.detach()

@@ -1,0 +1,404 @@
+"""A client's session: its frames read, rate-limited, decoded, and answered.
+
+Each room command runs under that room's lock through the committer (`server.play.committer`):
+`Room.handle` applies it, the store saves the room, and only then are patches (`server.rooms.feed`)
+and replies sent. Resyncs and reconnections are answered under the lock too, so a snapshot's
+seq is always that of its document.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import TYPE_CHECKING, Any
+
+from websockets.asyncio.server import ServerConnection
+from websockets.exceptions import ConnectionClosed
+
+from bridge import convert
+from engine import Move
+from protocol import errors
+from protocol import messages as msg
+from server.edge.connection import CLOSE_POLICY, CLOSE_REMOVED, CLOSE_SEAT_RESUMED, Connection
+from server.edge.http import client_address
+from server.play.live import LiveRoom
+from server.rooms import codes
+from server.rooms.room import CHAT_IDS_KEPT, Caller, Room, RoomError
+from server.storage.store import StoreUnavailable
+
+if TYPE_CHECKING:
+    from server.app import Server
+
+log = logging.getLogger("allfives.server")
+
+SERVER_NAME = "allfives 0.1.0"
+
+
+class Sessions:
+    """Serves each connection's messages (the WebSocket handler of `Server`)."""
+
+    def __init__(self, server: Server) -> None:
+        self.server = server
+        self.config = server.config
+        self.clock = server.config.clock
+        self.registry = server.registry
+        self.committer = server.committer
+        self.metrics = server.metrics
+
+    async def serve(self, socket: ServerConnection) -> None:
+        """Read one connection's frames until it closes."""
+        server = self.server
+        address = client_address(self.config, socket, socket.request)
+        named = self.config.trust_proxy  # else the socket's address is counted by server.gate
+        if named and server.connections_per_ip.full(address):
+            await socket.close(CLOSE_POLICY, "too many connections from your address")
+            return
+        connection = Connection(socket, address, self.config, self.metrics)
+        server.connections.add(connection)
+        if named:
+            server.connections_per_ip.add(address)
+        deadline = asyncio.get_running_loop().call_later(
+            self.config.hello_seconds, _no_hello, connection, self.config.hello_seconds
+        )
+        try:
+            async for frame in socket:
+                if not connection.closing:  # still read while closing, to see the close frame
+                    await self._on_frame(connection, frame)
+                if connection.closing or connection.bucket.refused_in_a_row:
+                    # A flood arrives as many frames read at once, each answered without
+                    # waiting for anything: let other connections run between two of them.
+                    await asyncio.sleep(0)
+        except ConnectionClosed:
+            pass
+        finally:
+            if connection.closer is not None:
+                await connection.closer
+            connection.closing = True
+            deadline.cancel()
+            server.hint_desk.cancel(connection)
+            server.connections.discard(connection)
+            if named:
+                server.connections_per_ip.remove(address)
+            await self._leave_room(connection, disconnected=True)
+
+    async def _on_frame(self, connection: Connection, frame: str | bytes) -> None:
+        if not connection.bucket.allow(time.monotonic()):
+            # Every dropped message is answered, naming it where it parsed, until the flood
+            # limit: then the connection is closed, saying why.
+            if connection.bucket.refused_in_a_row > self.config.flood_limit:
+                connection.close(CLOSE_POLICY, "flooding: too many messages")
+                return
+            id, command = msg.peek(frame)
+            self._error(
+                connection,
+                id,
+                command,
+                errors.RATE_LIMITED,
+                f"too many messages: at most {self.config.rate:g} a second "
+                f"(bursts of {self.config.burst}); this one was dropped",
+            )
+            return
+        try:
+            message = msg.decode_client(frame)
+        except errors.ProtocolError as problem:
+            self._error(connection, problem.id, problem.command, problem.code, problem.message)
+            return
+        try:
+            await self._dispatch(connection, message)
+        except RoomError as error:
+            self._error(connection, message.id, msg.type_of(message), error.code, error.message)
+        except StoreUnavailable:
+            self._error(
+                connection,
+                message.id,
+                msg.type_of(message),
+                errors.UNAVAILABLE,
+                "the game store cannot be reached: nothing was changed, try again soon",
+            )
+        except Exception:
+            log.exception("a %s command failed", msg.type_of(message))
+            self._error(
+                connection,
+                message.id,
+                msg.type_of(message),
+                errors.UNAVAILABLE,
+                "the server failed to do that (the failure is logged); try again",
+            )
+
+    def _error(
+        self, connection: Connection, id: int | None, command: str | None, code: str, text: str
+    ) -> None:
+        self.metrics.errors[code] += 1
+        connection.send_message(msg.Error(id=id, command=command, code=code, message=text))
+
+    async def _dispatch(self, connection: Connection, message: msg.ClientMessage) -> None:
+        if type(message) in _MOVES and connection.greeted:  # most messages: straight to the room
+            await self._command(_current(connection), connection, message)
+            return
+        server = self.server
+        if isinstance(message, msg.Ping):
+            connection.send_message(msg.Pong(id=message.id))
+            return
+        if isinstance(message, msg.Hello):
+            await self._hello(connection, message)
+            return
+        if not connection.greeted:
+            raise RoomError(errors.INVALID, 'say "hello" first, with the protocol version')
+        if isinstance(message, msg.ListRooms):
+            listing = server.listing
+            connection.send_message(
+                await listing.page(connection.address, message.offset, message.id)
+            )
+        elif isinstance(message, msg.CreateRoom):
+            await self._create(connection, message)
+        elif isinstance(message, msg.Join | msg.Spectate):
+            # The connection leaves the room it is in only once the new one has taken it.
+            async with server.lookups.guard(connection.address):
+                live = await self.registry.find(message.room)
+                await self._command(live, connection, message)
+        elif isinstance(message, msg.Resync):
+            live = _current(connection)
+            async with live.lock:
+                connection.send(live.feed.snapshot(live.room, connection.receiver, message.id))
+        elif isinstance(message, msg.GetRecord):
+            live = _current(connection)
+            async with live.lock:
+                _send_record(live, connection, message)
+        elif isinstance(message, msg.Hint):
+            server.hint_desk.check(connection)
+            view = (await self._command(_current(connection), connection, message)).hint
+            assert view is not None
+            id = message.id
+
+            def answer(move: Move) -> None:
+                spec = convert.listed_spec(move, view.legal)
+                connection.send_message(msg.HintReply(move=spec, id=id))
+
+            def refuse(code: str, text: str) -> None:
+                self._error(connection, id, "hint", code, text)
+
+            server.hint_desk.ask(connection, view, answer, refuse)
+        elif isinstance(message, msg.Chat):
+            live = _current(connection)
+            watcher = connection.seat is None and message.id is not None
+            if watcher and message.id in connection.chat_ids:
+                connection.send_message(msg.Ack(id=message.id))  # sent again: not reposted
+                return
+            counted = connection.seat is not None or live.room.rules.spectators_chat
+            if counted:
+                server.room_chat.check(live.room.code)
+            try:
+                posted = (await self._command(live, connection, message)).changed
+            except BaseException:
+                posted = False
+                raise
+            finally:
+                if counted and not posted:  # a line refused, not stored, or sent again
+                    server.room_chat.refund(live.room.code, time.monotonic())
+            if watcher and message.id is not None:
+                connection.chat_ids = (*connection.chat_ids, message.id)[-CHAT_IDS_KEPT:]
+        else:
+            await self._command(_current(connection), connection, message)
+
+    async def _hello(self, connection: Connection, hello: msg.Hello) -> None:
+        if connection.greeted:
+            raise RoomError(errors.INVALID, "hello was already said on this connection")
+        if hello.version != msg.PROTOCOL_VERSION:
+            raise RoomError(
+                errors.BAD_VERSION,
+                f"this server speaks protocol version {msg.PROTOCOL_VERSION}, not {hello.version}",
+            )
+        connection.greeted = True
+        connection.name = hello.name
+        connection.send_message(
+            msg.Welcome(version=msg.PROTOCOL_VERSION, server=SERVER_NAME, id=hello.id)
+        )
+        if hello.token is None and hello.room is None:
+            return
+        if hello.token is None or hello.room is None:
+            raise RoomError(errors.INVALID, "to resume a seat, give both room and token")
+        async with self.server.lookups.guard(connection.address):
+            try:
+                live = await self.registry.find(hello.room)
+            except RoomError as error:
+                # A room that does not exist answers as one where the token holds no seat.
+                if error.code != errors.NO_SUCH_ROOM:
+                    raise
+                raise RoomError(errors.BAD_TOKEN, _no_seat(codes.normalise(hello.room))) from None
+            await self._resume(connection, live, hello, hello.token, hello.room)
+
+    async def _resume(
+        self, connection: Connection, live: LiveRoom, hello: msg.Hello, token: str, code: str
+    ) -> None:
+        """Give a returning player their seat back and what they missed."""
+        async with live.lock:
+            seat = await self.committer.seat_of_token(live, token)
+            if seat is None:
+                raise RoomError(errors.BAD_TOKEN, _no_seat(codes.normalise(code)))
+            live.close_seat(seat, CLOSE_SEAT_RESUMED, "this seat was resumed by another connection")
+            here = self.committer.presence_id
+
+            def back(room: Room) -> tuple[None, list[Any]]:
+                room.connect(seat, self.clock(), here)
+                return None, []
+
+            try:
+                await self.committer.change(live, back, rollback=False)
+            except StoreUnavailable as error:
+                # Several processes: the seat is served anyway; upkeep stores it later.
+                log.warning(
+                    "room %s: seat %d is back, not stored yet: %s", live.room.code, seat, error
+                )
+            connection.room, connection.seat, connection.spectating = live, seat, False
+            live.add(connection)
+            connection.send_message(
+                msg.Joined(room=live.room.join_code, seat=seat, seat_token=token, id=hello.id)
+            )
+            for frame in live.feed.catch_up(live.room, seat, hello.last_seq):
+                connection.send(frame)
+
+    async def _create(self, connection: Connection, message: msg.CreateRoom) -> None:
+        with self.registry.creating(connection.address):
+            await self._open(connection, message)
+
+    async def _open(self, connection: Connection, message: msg.CreateRoom) -> None:
+        code = await self.committer.new_code()
+        invite = None if message.rules.public else codes.new_invite()
+        room = Room.create(code, message.rules, connection.address, self.clock(), invite)
+        room.away_seconds = self.config.away_seconds
+        live = LiveRoom(room, self.config.keep_patches)
+        live.saved = room.to_bytes()
+        self.registry.open(live)
+        join = msg.Join(id=message.id, room=room.code, seat=message.seat)
+        try:
+            await self._command(live, connection, join)
+        except (RoomError, StoreUnavailable):
+            self.registry.forget(live)
+            await self.committer.abandon(live)
+            raise
+        log.info("room %s created by %s", room.code, connection.address)
+
+    async def _command(
+        self, live: LiveRoom, connection: Connection, message: msg.ClientMessage
+    ) -> Any:
+        """Apply one room command under the room's lock: apply, store, then send.
+
+        A command that puts the connection in this room (`join`, `spectate`) takes it out of the
+        room it was in only once it succeeded: a refused one leaves it where it was.
+        """
+        left: tuple[LiveRoom, int | None, bool] | None = None
+        async with live.lock:
+            self.registry.require_open(live)
+            here = connection.room is live
+            caller = Caller(
+                name=connection.name,
+                seat=connection.seat if here else None,
+                spectating=connection.spectating if here else False,
+                process=self.committer.presence_id,
+            )
+
+            def handle(room: Room) -> tuple[Any, list[Any]]:
+                outcome = room.handle(caller, message, self.clock())
+                return outcome, outcome.events
+
+            outcome = await self.committer.change(live, handle)
+            if outcome.changed:
+                if type(message) in _MOVES:
+                    self.metrics.moves += 1
+                elif isinstance(message, msg.Start):
+                    self.metrics.matches_started += 1
+            if outcome.left:
+                live.discard(connection)
+                connection.detach()
+            if outcome.removed is not None:
+                live.close_seat(
+                    outcome.removed, CLOSE_REMOVED, "the host removed you from the room"
+                )
+            if outcome.spectating is not None:
+                before = connection.room
+                if before is not None and before is not live:
+                    before.discard(connection)
+                    left = (before, connection.seat, connection.spectating)
+                live.discard(connection)
+                connection.room, connection.seat = live, outcome.seat
+                connection.spectating = outcome.spectating
+                live.add(connection)
+            for reply in outcome.replies:
+                connection.send_message(reply)
+            if outcome.spectating is not None:
+                connection.send(live.feed.snapshot(live.room, connection.receiver))
+        if left is not None:
+            await self._depart(*left, disconnected=False)
+        return outcome
+
+    async def _leave_room(self, connection: Connection, disconnected: bool) -> None:
+        """Take a connection out of its room: its seat stays (away) when it only dropped."""
+        live = connection.room
+        if live is None:
+            return
+        async with live.lock:
+            if connection.room is not live:
+                return
+            live.discard(connection)
+            seat, spectating = connection.seat, connection.spectating
+            connection.detach()
+            await self._gone(live, seat, spectating, disconnected)
+
+    async def _depart(
+        self, live: LiveRoom, seat: int | None, spectating: bool, disconnected: bool
+    ) -> None:
+        """A connection already taken out of `live` (it went to another room): note it there."""
+        async with live.lock:
+            await self._gone(live, seat, spectating, disconnected)
+
+    async def _gone(
+        self, live: LiveRoom, seat: int | None, spectating: bool, disconnected: bool
+    ) -> None:
+        """Under the lock: store that a seat (or a spectator) left or dropped."""
+        if not self.registry.holds(live):
+            return
+        here = self.committer.presence_id
+
+        def gone(room: Room) -> tuple[None, list[Any]]:
+            now = self.clock()
+            if seat is not None:
+                if disconnected:
+                    room.disconnect(seat, now, here)
+                else:
+                    room.leave(seat, now)
+            elif spectating:
+                room.watch(-1, now, here)
+            return None, []
+
+        try:
+            await self.committer.change(live, gone, rollback=False)
+        except StoreUnavailable as error:
+            # Several processes: upkeep stores it once Redis answers.
+            log.warning("room %s: a departure not stored yet: %s", live.room.code, error)
+
+
+#: The messages that are moves (a room command like any other, and most of what is sent).
+_MOVES = frozenset({msg.Play, msg.Pass})
+
+
+def _current(connection: Connection) -> LiveRoom:
+    if connection.room is None:
+        raise RoomError(errors.NOT_IN_ROOM, "you are not in a room: join or create one first")
+    return connection.room
+
+
+def _send_record(live: LiveRoom, connection: Connection, message: msg.GetRecord) -> None:
+    from bridge.records import record_of
+
+    match, names = live.room.finished_match()
+    connection.send_message(msg.RecordReply(record=record_of(match, names), id=message.id))
+
+
+def _no_seat(code: str) -> str:
+    return f"that token holds no seat in room {code!r} (or there is no such room)"
+
+
+def _no_hello(connection: Connection, seconds: float) -> None:
+    if not connection.greeted:
+        connection.close(CLOSE_POLICY, f"no hello within {seconds:g} s")

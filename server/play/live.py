@@ -1,0 +1,133 @@
+"""A room in memory (`LiveRoom`): its state machine, feed, lock, and who is connected to it."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING
+
+from server.edge.connection import Connection, text_frame
+from server.rooms.feed import Feed, Frames, Receiver
+from server.rooms.room import Room, with_moves
+from server.storage.store import NO_VERSION
+
+if TYPE_CHECKING:
+    from server.cluster.notices import Notice
+
+
+#: Adopted moves are replayed into `LiveRoom.saved` once this many wait (bounds memory).
+MOVES_KEPT = 64
+
+
+class LiveRoom:
+    """A room in memory: its state machine, its feed, its lock and who is connected to it.
+
+    Outside a change (under `lock`) `room` is exactly the stored state `saved`, at `saved_seq`
+    and (several processes) `version`. `kept`: this process runs the room's bots and clock.
+    """
+
+    def __init__(self, room: Room, keep: int, version: str = NO_VERSION) -> None:
+        self.room = room
+        self.feed = Feed(keep)
+        self.feed.seq = room.seq
+        self.lock = asyncio.Lock()
+        self.members: dict[Receiver, set[Connection]] = {}
+        self._saved = b""
+        #: Moves adopted from other processes since `_saved` (`adopt_move`).
+        self._moves: list[bytes] = []
+        self.saved_seq = room.seq
+        self.version = version
+        self.kept = True
+        #: Opened by a client of this process: counts against its address (`Registry.count`).
+        self.owned = False
+        self.counted = False
+        #: When a client last looked the room up here (`time.monotonic`).
+        self.touched = 0.0
+        #: Notices of other processes' changes not adopted yet, by seq (`server.cluster.replica`).
+        self.inbox: dict[int, Notice] = {}
+        #: Versions of saves that got no answer (answered `unavailable`), to fence off before
+        #: the room changes again (`SharedCommitter.settle`); with the state of a save that
+        #: undid one.
+        self.doubts: dict[str, bytes | None] = {}
+        self.arrived: asyncio.Event | None = None
+        self.follower: asyncio.Task[None] | None = None
+        #: The phase clients were last sent (a match finishing is seen once).
+        self.published_phase = room.phase
+        self.driver: asyncio.Task[None] | None = None
+        self.timer: asyncio.TimerHandle | None = None
+        self.timer_deadline: float | None = None
+
+    @property
+    def saved(self) -> bytes:
+        """The room's stored state (`room` outside a change), encoded on demand after moves
+        adopted from other processes (empty for a store that holds live rooms)."""
+        if self._moves:
+            self._replay()
+        return self._saved
+
+    @saved.setter
+    def saved(self, state: bytes) -> None:
+        self._saved, self._moves = state, []
+
+    def adopt_move(self, move: bytes) -> None:
+        """Another process stored one move (`Room.replay_move`), now made to `room` here too."""
+        self._moves.append(move)
+        if len(self._moves) > MOVES_KEPT:
+            self._replay()
+
+    def _replay(self) -> None:
+        self._saved, self._moves = with_moves(self._saved, self._moves), []
+
+    def connections(self) -> list[Connection]:
+        """Every connection in the room."""
+        return [c for group in self.members.values() for c in group]
+
+    def add(self, connection: Connection) -> None:
+        """Count a connection as following its receiver's document."""
+        self.members.setdefault(connection.receiver, set()).add(connection)
+
+    def discard(self, connection: Connection) -> None:
+        """Stop sending to a connection."""
+        group = self.members.get(connection.receiver)
+        if group is not None:
+            group.discard(connection)
+            if not group:
+                del self.members[connection.receiver]
+
+    def close_seat(self, seat: int, code: int, reason: str) -> None:
+        """Close the connections on a seat (resumed elsewhere, or removed by the host)."""
+        for connection in list(self.members.get(seat, ())):
+            self.discard(connection)
+            connection.detach()
+            connection.close(code, reason)
+
+    def broadcast(self, frames: Frames) -> None:
+        """Send a change's messages: each one's frame is built once, whoever gets it."""
+        counted: Connection | None = None
+        sent = 0
+        own = frames.own
+        shared = frames.shared
+        shared_frame = b""
+        for receiver, group in self.members.items():
+            if receiver in frames.fresh:
+                continue
+            message = own.get(receiver, shared) if receiver is not None else shared
+            if message is shared:
+                if not shared_frame:
+                    shared_frame = text_frame(shared)
+                frame = shared_frame
+            else:
+                frame = text_frame(message)
+            for connection in group:
+                if connection.writable():
+                    counted = connection
+                    connection.write(message, frame)
+                    sent += 1
+        if counted is not None:  # every connection counts into the server's one set of metrics
+            counted.metrics.frames_sent += sent
+
+    def stop_clock(self) -> None:
+        """Stop the room's turn clock and its bot driver."""
+        if self.timer is not None:
+            self.timer.cancel()
+        if self.driver is not None:
+            self.driver.cancel()

@@ -1,0 +1,164 @@
+"""The rooms this process holds, by code: finding them, opening them, and forgetting them.
+
+A room is found by its code (a private one also by its invite). With several processes a room
+not in memory is loaded on demand (`loader`, given by `server.play.committer.SharedCommitter`); alone,
+a code not held here names no room. Rooms opened by a client count against its address
+(`max_rooms_per_ip`) until they finish or are forgotten, and each creation spends one of the
+address's `rooms_burst`, then `rooms_per_hour` (`created`), so rooms made only to finish stay bounded too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Callable, Coroutine, Iterator
+from typing import Any
+
+from protocol import errors
+from protocol import messages as msg
+from server.config import Config
+from server.play.live import LiveRoom
+from server.rooms import codes
+from server.rooms.limits import KeyedBuckets, PerAddress
+from server.rooms.room import Room, RoomError
+from server.storage.store import NO_VERSION
+
+#: Reads a room no process holds in memory here (several processes), or raises RoomError.
+Loader = Callable[[str], Coroutine[Any, Any, LiveRoom]]
+
+
+class Registry:
+    """Rooms by code, and the open rooms each address holds."""
+
+    def __init__(self, config: Config) -> None:
+        self.config = config
+        self.rooms: dict[str, LiveRoom] = {}
+        #: The rooms held here that `list_rooms` shows, kept as their changes are published.
+        self.listed: dict[str, LiveRoom] = {}
+        self.rooms_per_ip = PerAddress(config.max_rooms_per_ip)
+        self.created = KeyedBuckets(config.rooms_burst, config.rooms_per_hour / 3600.0)
+        self.loader: Loader | None = None
+        self._loading: dict[str, asyncio.Task[LiveRoom]] = {}
+
+    def live(self, state: bytes, version: str = NO_VERSION) -> LiveRoom:
+        """A room in memory from its stored state (not registered yet)."""
+        live = LiveRoom(self.room_of(state), self.config.keep_patches, version)
+        live.saved = state
+        return live
+
+    def room_of(self, state: bytes) -> Room:
+        """A room's state machine from its stored state."""
+        room = Room.from_bytes(state)
+        room.away_seconds = self.config.away_seconds
+        return room
+
+    def open(self, live: LiveRoom) -> None:
+        """Hold a room opened by this process (it counts against its owner's address)."""
+        live.owned = True
+        self.rooms[live.room.code] = live
+        self.count(live)
+
+    def holds(self, live: LiveRoom) -> bool:
+        """Whether this copy is still the room held under its code."""
+        return self.rooms.get(live.room.code) is live
+
+    def require_open(self, live: LiveRoom) -> None:
+        """RoomError unless the room is still held (it may have closed meanwhile)."""
+        if not self.holds(live):
+            raise RoomError(errors.NO_SUCH_ROOM, f"room {live.room.code} has closed")
+
+    async def room(self, code: str) -> LiveRoom:
+        """The room with this code: in memory, or (several processes) loaded."""
+        code = codes.normalise(code)
+        live = self.rooms.get(code)
+        if live is None:
+            if self.loader is None or not codes.well_formed(code):
+                raise RoomError(errors.NO_SUCH_ROOM, codes.missing(code))
+            loading = self._loading.get(code)
+            if loading is None:
+                loading = asyncio.get_running_loop().create_task(self.loader(code))
+                self._loading[code] = loading
+                loading.add_done_callback(lambda _: self._loading.pop(code, None))
+            live = await asyncio.shield(loading)
+        live.touched = time.monotonic()
+        return live
+
+    async def find(self, text: str) -> LiveRoom:
+        """The room a client names: a public room's code, or a private one's code and invite."""
+        code, invite = codes.split(text)
+        try:
+            live = await self.room(code)
+        except RoomError as error:
+            raise RoomError(error.code, codes.missing(text)) from None
+        if not live.room.opens(invite):
+            raise RoomError(errors.NO_SUCH_ROOM, codes.missing(text))
+        return live
+
+    @contextlib.contextmanager
+    def creating(self, address: str) -> Iterator[None]:
+        """Around creating a room for `address`: RoomError `rate_limited` when it holds
+        `max_rooms_per_ip` open rooms or created its `rooms_burst` and then `rooms_per_hour`; a
+        creation that fails
+        costs nothing."""
+        config = self.config
+        if self.rooms_per_ip.full(address):
+            raise RoomError(
+                errors.RATE_LIMITED,
+                f"an address may hold at most {config.max_rooms_per_ip} open rooms",
+            )
+        now = time.monotonic()
+        if not self.created.take(address, now):
+            wait = self.created.wait(address, now)
+            raise RoomError(
+                errors.RATE_LIMITED,
+                f"an address may create {config.rooms_burst} rooms at once, then "
+                f"{config.rooms_per_hour:g} an hour: try again in {max(1.0, wait):.0f} s",
+            )
+        try:
+            yield
+        except BaseException:
+            self.created.refund(address, time.monotonic())
+            raise
+
+    def new_code(self) -> str:
+        """A code no room held here uses; RoomError `busy` when there is none to give."""
+        code = codes.new_code(self.rooms) if len(self.rooms) < self.config.max_rooms else None
+        if code is None:
+            raise RoomError(
+                errors.BUSY, "the server holds as many rooms as it can: try again later"
+            )
+        return code
+
+    def public_rooms(self) -> list[msg.RoomSummary]:
+        """The public rooms held here that wait for players (`Room.listed`)."""
+        return [live.room.summary() for live in self.listed.values()]
+
+    def note_listing(self, live: LiveRoom) -> bool:
+        """After a change of `live`: whether the room list may have changed (it is, or was, in it)."""
+        code = live.room.code
+        was = self.listed.get(code) is live
+        if live.room.listed() and self.holds(live):
+            self.listed[code] = live
+            return True
+        if was:
+            del self.listed[code]
+        return was
+
+    def count(self, live: LiveRoom) -> None:
+        """A room this process opened counts against its owner's address until it finishes."""
+        counts = live.owned and live.room.phase != "finished" and self.holds(live)
+        if counts and not live.counted:
+            self.rooms_per_ip.add(live.room.state.owner)
+        elif live.counted and not counts:
+            self.rooms_per_ip.remove(live.room.state.owner)
+        live.counted = counts
+
+    def forget(self, live: LiveRoom) -> None:
+        """Stop holding a room: its clock and bots stop."""
+        if self.holds(live):
+            del self.rooms[live.room.code]
+            self.count(live)
+        if self.listed.get(live.room.code) is live:
+            del self.listed[live.room.code]
+        live.stop_clock()

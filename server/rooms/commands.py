@@ -1,0 +1,134 @@
+"""The room commands a client sends, dispatched to `Room`'s methods: `handle(room, caller, message)`.
+
+Each handler checks what only the command knows (who may send it, what it names), calls the
+room's method, and notes in the `Outcome` what the sender is answered and what changed. Sans-I/O.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from bridge import convert
+from engine import PASS
+from protocol import errors
+from protocol import messages as msg
+from server.rooms import codes
+from server.rooms.room_state import Caller, Outcome, RoomError
+
+if TYPE_CHECKING:
+    from server.rooms.room import Room
+
+
+def handle(room: Room, caller: Caller, message: msg.ClientMessage, now: float = 0.0) -> Outcome:
+    """Apply one in-room client message for `caller`; RoomError if it is refused."""
+    outcome = Outcome()
+    handler = _HANDLERS.get(type(message))
+    if handler is None:
+        raise RoomError(errors.INVALID, f"{msg.type_of(message)} is not a room command")
+    seq = room.seq
+    handler(room, caller, message, now, outcome)
+    outcome.changed = room.seq != seq
+    answered = any(getattr(reply, "id", None) is not None for reply in outcome.replies)
+    if outcome.changed and message.id is not None and not answered:
+        outcome.replies.append(msg.Ack(id=message.id))
+    return outcome
+
+
+def _join(room: Room, caller: Caller, message: msg.Join, now: float, out: Outcome) -> None:
+    if caller.seat is not None:
+        raise RoomError(errors.INVALID, f"you already sit at seat {caller.seat} here")
+    if message.seat is not None and message.seat >= room.rules.players:
+        # The answer a room that does not exist gives: no probing for rooms by seat.
+        raise RoomError(errors.NO_SUCH_ROOM, codes.missing(message.room))
+    name = message.name or caller.name
+    seat, token = room.sit(name, message.seat, now, caller.process)
+    if caller.spectating:
+        room.watch(-1, now, caller.process)
+    out.seat, out.token, out.spectating = seat, token, False
+    out.replies.append(msg.Joined(room=room.join_code, seat=seat, seat_token=token, id=message.id))
+
+
+def _spectate(room: Room, caller: Caller, message: msg.Spectate, now: float, out: Outcome) -> None:
+    if caller.seat is not None or caller.spectating:
+        raise RoomError(errors.INVALID, "you are already in this room")
+    room.watch(+1, now, caller.process)
+    out.spectating = True
+    out.replies.append(msg.Joined(room=room.join_code, seat=None, seat_token=None, id=message.id))
+
+
+def _leave(room: Room, caller: Caller, message: msg.Leave, now: float, out: Outcome) -> None:
+    if caller.seat is not None:
+        room.leave(caller.seat, now)
+    elif caller.spectating:
+        room.watch(-1, now, caller.process)
+    else:
+        raise RoomError(errors.NOT_IN_ROOM, "you are not in a room")
+    out.left = True
+
+
+def _add_bot(room: Room, caller: Caller, message: msg.AddBot, now: float, out: Outcome) -> None:
+    room.add_bot(caller.seat, message.seat, message.level, now)
+
+
+def _remove_bot(
+    room: Room, caller: Caller, message: msg.RemoveBot, now: float, out: Outcome
+) -> None:
+    room.remove_bot(caller.seat, message.seat, now)
+
+
+def _remove_player(
+    room: Room, caller: Caller, message: msg.RemovePlayer, now: float, out: Outcome
+) -> None:
+    room.remove_player(caller.seat, message.seat, now)
+    out.removed = message.seat
+
+
+def _start(room: Room, caller: Caller, message: msg.Start, now: float, out: Outcome) -> None:
+    out.events = room.start(caller.seat, now)
+
+
+def _play(room: Room, caller: Caller, message: msg.Play, now: float, out: Outcome) -> None:
+    move = convert.move_of(message.tile, message.end)
+    out.events = room.play(caller.seat, move, now)
+    out.finished = room.phase == "finished"
+
+
+def _pass(room: Room, caller: Caller, message: msg.Pass, now: float, out: Outcome) -> None:
+    out.events = room.play(caller.seat, PASS, now)
+    out.finished = room.phase == "finished"
+
+
+def _hint(room: Room, caller: Caller, message: msg.Hint, now: float, out: Outcome) -> None:
+    out.hint = room.hint_view(caller.seat)
+
+
+def _rematch(room: Room, caller: Caller, message: msg.Rematch, now: float, out: Outcome) -> None:
+    room.rematch(caller.seat, now)
+
+
+def _chat(room: Room, caller: Caller, message: msg.Chat, now: float, out: Outcome) -> None:
+    if caller.seat is None and not caller.spectating:
+        raise RoomError(errors.NOT_IN_ROOM, "join or watch a room to chat")
+    if caller.seat is None and not room.rules.spectators_chat:
+        raise RoomError(errors.INVALID, "spectators may not chat in this room")
+    if caller.seat is not None and message.id is not None and room.said(caller.seat, message.id):
+        out.replies.append(msg.Ack(id=message.id))  # sent again (its ack was lost): not reposted
+        return
+    out.events = [room.say(caller.seat, caller.name, message.text, now, message.id)]
+
+
+_HANDLERS: dict[type[msg.ClientMessage], Callable[..., None]] = {
+    msg.Join: _join,
+    msg.Spectate: _spectate,
+    msg.Leave: _leave,
+    msg.AddBot: _add_bot,
+    msg.RemoveBot: _remove_bot,
+    msg.RemovePlayer: _remove_player,
+    msg.Start: _start,
+    msg.Play: _play,
+    msg.Pass: _pass,
+    msg.Hint: _hint,
+    msg.Rematch: _rematch,
+    msg.Chat: _chat,
+}

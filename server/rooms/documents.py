@@ -1,0 +1,46 @@
+"""The whole document a receiver holds, built fresh from the room: what a `snapshot` carries.
+
+A seat's game comes from `match.view_for(seat)` (the engine's one place where hidden tiles are
+removed), the spectators' from `match.view_for(None)`. Patches (server.patches) must keep every
+receiver's document equal to this; tests/test_server_feed.py checks it after every change.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from bridge import convert
+from protocol import views as wire
+from server.rooms.room import Room
+
+#: A receiver: a seat number, or SPECTATORS.
+Receiver = int | None
+SPECTATORS: Receiver = None
+
+
+def room_view(room: Room, receiver: Receiver) -> wire.RoomView:
+    """A receiver's whole document, as the wire's RoomView."""
+    state = room.state
+    match = room.match
+    return wire.RoomView(
+        code=state.code,
+        rules=state.rules,
+        seats=room.seat_infos(),
+        you=receiver,
+        host=state.host,
+        phase=state.phase,
+        spectators=state.spectators,
+        game=convert.game_view(match.view_for(receiver)) if match is not None else None,
+        chat=list(state.chat),
+    )
+
+
+def public_game(room: Room) -> dict[str, Any]:
+    """The spectators' game with an empty history (a new hand's lines follow as operations)."""
+    assert room.match is not None
+    view = room.match.view_for(None)
+    view.history = []
+    game: dict[str, Any] = msgspec.to_builtins(convert.game_view(view))
+    return game

@@ -1,0 +1,297 @@
+"""What a room's receivers are sent after each change: one shared frame, and a few seats' own.
+
+A room has one `seq` and its receivers (every human seat, and the spectators while any watch)
+share one public document; a seat's differs only in `you`, `hand` and `legal`. After a change,
+`Feed.publish` turns the change's events and the parts that moved (engine.parts, server.patches)
+into the public operations, encoded once into the frame every receiver gets, and, for the seats
+whose hand or legal moves changed, a frame of the same public operations followed by their own.
+No receiver's document is held here: only the small parts last published.
+
+The last `keep` changes' frames are kept, so a client that comes back with the last `seq` it saw
+gets exactly the frames it missed (its own where it had one, else the shared one), or a fresh
+snapshot (server.documents) when they are no longer kept or it did not follow the room then.
+Sans-I/O: no awaits, no sockets.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any, NamedTuple
+
+import msgspec
+
+from bridge import convert
+from engine import parts
+from engine.parts import Own, Table
+from protocol import messages as msg
+from protocol import views as wire
+from server.rooms import patches
+from server.rooms.documents import SPECTATORS, Receiver, public_game, room_view
+from server.rooms.room import Room
+
+__all__ = ["DEFAULT_KEEP", "SPECTATORS", "Feed", "Frames", "Receiver"]
+
+DEFAULT_KEEP = 32
+
+_encode = msgspec.json.Encoder().encode
+_decode_events = msgspec.json.Decoder(list[wire.AnyEvent]).decode
+
+
+class Frames(NamedTuple):
+    """What one change sends: the shared frame, and the frames of the seats with their own ops.
+
+    `fresh` receivers are new to the room: they get a snapshot instead, not these frames.
+    """
+
+    seq: int
+    shared: bytes
+    own: dict[int, bytes]
+    fresh: tuple[Receiver, ...]
+
+    def frame_for(self, receiver: Receiver) -> bytes:
+        """The frame of one receiver."""
+        if receiver is None:
+            return self.shared
+        return self.own.get(receiver, self.shared)
+
+
+class Feed:
+    """The public and private parts a room's receivers last got, and its recent frames."""
+
+    def __init__(self, keep: int = DEFAULT_KEEP) -> None:
+        self.keep = keep
+        self.seq = 0
+        #: (seq, shared frame, own frames) of the last `keep` changes: plain tuples of bytes and
+        #: ints, which the garbage collector leaves alone.
+        self.kept: deque[tuple[int, bytes, dict[int, bytes]]] = deque(maxlen=keep)
+        #: Each receiver followed since which seq (patches from then on reach its document).
+        self.since: dict[Receiver, int] = {}
+        self._ready = False
+        self._seats: list[wire.SeatInfo | None] = []
+        self._host: int | None = None
+        self._phase: str = ""
+        self._spectators = 0
+        self._chat = 0
+        self._match_number = 0
+        self._table: Table | None = None
+        self._history = 0
+        self._own: dict[int, Own] = {}
+
+    # -- who follows the room -------------------------------------------------------------
+
+    def receivers(self, room: Room) -> list[Receiver]:
+        """Who gets documents: every human seat, and the spectators while any watch."""
+        found: list[Receiver] = list(room.human_seats())
+        if room.state.spectators:
+            found.append(SPECTATORS)
+        return found
+
+    def _take(self, room: Room) -> None:
+        """Note the room as it is now, as what every receiver's document shows."""
+        state = room.state
+        match = room.match
+        self.seq = state.seq
+        self._seats = room.seat_infos()
+        self._host = state.host
+        self._phase = state.phase
+        self._spectators = state.spectators
+        self._chat = len(state.chat)
+        self._match_number = state.matches
+        self._table = parts.table(match) if match is not None else None
+        self._history = len(match.events) if match is not None else 0
+        self._own = {}
+        if match is not None:
+            for seat in room.human_seats():
+                self._own[seat] = parts.own(match, seat)
+        self._ready = True
+
+    # -- publishing ------------------------------------------------------------------------
+
+    def publish(self, room: Room, events: list[Any] | msgspec.Raw) -> Frames:
+        """After a change: the frames it sends (wire events, or them encoded as a JSON array).
+
+        Receivers new to the room are in `fresh` (they are sent a snapshot); receivers gone
+        from the room are forgotten.
+        """
+        receivers = self.receivers(room)
+        if not self._ready:
+            self._take(room)
+            self.since = dict.fromkeys(receivers, room.seq)
+            return Frames(room.seq, b"", {}, tuple(receivers))
+        if isinstance(events, msgspec.Raw):
+            events = _decode_events(events)
+        ops: list[patches.Operation] = []
+        before = self._table
+        self._room_ops(room, ops)
+        game_replaced = self._game_ops(room, events, ops)
+        self._chat_ops(room, events, ops)
+        seq = room.seq
+        self.seq = seq
+        head = b'{"type":"patch","seq":%d,"ops":' % seq
+        public_json = _encode(ops)
+        shared = head + public_json + b"}"
+        # A seat's own frame: the public operations, then its own (one JSON array).
+        own_head = head + (public_json[:-1] + b"," if ops else b"[")
+        own: dict[int, bytes] = {}
+        fresh: list[Receiver] = []
+        since = self.since
+        match = room.match
+        moved = self._moved(before, game_replaced)
+        for receiver in receivers:
+            if receiver not in since:
+                since[receiver] = seq
+                fresh.append(receiver)
+                if receiver is not None and match is not None:
+                    self._own[receiver] = parts.own(match, receiver)
+                continue
+            if receiver is None or (moved is not None and receiver not in moved):
+                continue
+            if match is None:
+                self._own.pop(receiver, None)
+                continue
+            new = parts.own(match, receiver)
+            old = self._own.get(receiver)
+            self._own[receiver] = new
+            mine: list[patches.Operation] = []
+            if game_replaced or old is None:
+                patches.own_fresh(new, mine)
+            elif old != new:
+                patches.own_ops(old, new, mine)
+            if mine:
+                own[receiver] = own_head + _encode(mine)[1:] + b"}"
+        if len(since) > len(receivers):  # every receiver is in `since` now: some left
+            for gone in [r for r in since if r not in receivers]:
+                del since[gone]
+                if gone is not None:
+                    self._own.pop(gone, None)
+        self.kept.append((seq, shared, own))
+        return Frames(seq, shared, own, tuple(fresh))
+
+    def _moved(self, before: Table | None, game_replaced: bool) -> set[int] | None:
+        """The seats whose own part may have changed (None: any may have).
+
+        Within a hand, a seat's tiles change only with its tile count, and its legal moves
+        only while it is, or was, the seat to play.
+        """
+        after = self._table
+        if before is None or after is None or game_replaced:
+            return None
+        moved = {
+            seat
+            for seat, count in enumerate(after.hand_counts)
+            if before.hand_counts[seat] != count
+        }
+        if before.turn is not None:
+            moved.add(before.turn)
+        if after.turn is not None:
+            moved.add(after.turn)
+        return moved
+
+    def _room_ops(self, room: Room, ops: list[patches.Operation]) -> None:
+        state = room.state
+        seats = room.seat_infos()
+        if seats != self._seats:
+            for index, (old, new) in enumerate(zip(self._seats, seats, strict=True)):
+                if old != new:
+                    ops.append(patches.replace(f"/seats/{index}", new))
+            self._seats = seats
+        if state.host != self._host:
+            ops.append(patches.replace("/host", state.host))
+            self._host = state.host
+        if state.phase != self._phase:
+            ops.append(patches.replace("/phase", state.phase))
+            self._phase = state.phase
+        if state.spectators != self._spectators:
+            ops.append(patches.replace("/spectators", state.spectators))
+            self._spectators = state.spectators
+
+    def _game_ops(self, room: Room, events: list[Any], ops: list[patches.Operation]) -> bool:
+        """The game's operations; True if the public game was replaced (a new match or hand)."""
+        match = room.match
+        old = self._table
+        if match is None:
+            self._table = None
+            self._history = 0
+            if old is not None:
+                ops.append(patches.replace("/game", None))
+            return False
+        new = parts.table(match)
+        self._table = new
+        history = match.events
+        if (
+            old is not None
+            and new.hand_number == old.hand_number
+            and room.state.matches == self._match_number
+        ):
+            patches.table_ops(old, new, ops)
+            self._history += patches.history_ops(events, ops)
+            if self._history != len(history):
+                self._replace_history(history, ops)
+            return False
+        # A new hand (or match): the old hand's last lines, then the new game, then its lines.
+        start = _last_hand_start(events)
+        if old is not None and room.state.matches == self._match_number:
+            patches.history_ops(events[:start], ops)
+        self._match_number = room.state.matches
+        ops.append(patches.replace("/game", public_game(room)))
+        self._history = patches.history_ops(events[start:], ops)
+        if self._history != len(history):
+            self._replace_history(history, ops)
+        return True
+
+    def _replace_history(self, history: list[Any], ops: list[patches.Operation]) -> None:
+        """The events did not tell the whole history (a caller passed none): send it whole."""
+        ops.append(patches.replace("/game/history", convert.events(history)))
+        self._history = len(history)
+
+    def _chat_ops(self, room: Room, events: list[Any], ops: list[patches.Operation]) -> None:
+        chat = room.state.chat
+        lines = [event for event in events if type(event) is wire.ChatLine]
+        if lines:
+            self._chat = patches.chat_ops(lines, self._chat, ops)
+        if self._chat != len(chat) or (lines and chat[-1] != lines[-1]):
+            ops.append(patches.replace("/chat", chat))
+            self._chat = len(chat)
+
+    # -- snapshots and catching up ---------------------------------------------------------
+
+    def snapshot(self, room: Room, receiver: Receiver, id: int | None = None) -> bytes:
+        """A snapshot frame of a receiver's current document (it is followed from now on)."""
+        if not self._ready:
+            self._take(room)
+        if receiver not in self.since and receiver in self.receivers(room):
+            self.since[receiver] = room.seq
+            if receiver is not None and room.match is not None:
+                self._own[receiver] = parts.own(room.match, receiver)
+        return _encode(msg.Snapshot(seq=room.seq, state=room_view(room, receiver), id=id))
+
+    def catch_up(self, room: Room, receiver: Receiver, last_seq: int | None) -> list[bytes]:
+        """What a returning receiver missed since `last_seq`: the kept frames, or a snapshot."""
+        since = self.since.get(receiver)
+        if last_seq is not None and since is not None and since <= last_seq <= room.seq:
+            if last_seq == room.seq:
+                return []
+            missed = [
+                shared if receiver is None else own.get(receiver, shared)
+                for seq, shared, own in self.kept
+                if seq > last_seq
+            ]
+            if missed and self.kept[-len(missed)][0] == last_seq + 1:
+                return missed
+        return [self.snapshot(room, receiver)]
+
+    def reset(self, seq: int = 0) -> None:
+        """Forget every receiver (the room was reloaded at `seq`: snapshots follow, not patches)."""
+        self.seq = seq
+        self.kept.clear()
+        self.since.clear()
+        self._own.clear()
+        self._ready = False
+
+
+def _last_hand_start(events: list[Any]) -> int:
+    """Where the last `hand_started` is in a change's events (0 if none)."""
+    for index in range(len(events) - 1, -1, -1):
+        if type(events[index]) is wire.HandStarted:
+            return index
+    return 0

@@ -1,0 +1,188 @@
+"""Limits that keep one client from hurting others: token buckets, caps per address and in all."""
+
+from __future__ import annotations
+
+import contextlib
+import ipaddress
+import time
+from collections import Counter
+from collections.abc import AsyncIterator
+
+from websockets.typing import Origin
+
+from protocol import errors
+from server.rooms.room import RoomError
+
+
+class TokenBucket:
+    """`rate` messages per second on average, bursts of up to `burst`; counts refusals in a row."""
+
+    def __init__(self, rate: float, burst: int, now: float) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.tokens = float(burst)
+        self.updated = now
+        self.refused_in_a_row = 0
+
+    def allow(self, now: float) -> bool:
+        """Take a token if one is left; False (and one more refusal counted) if not."""
+        self.tokens = min(self.burst, self.tokens + (now - self.updated) * self.rate)
+        self.updated = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            self.refused_in_a_row = 0
+            return True
+        self.refused_in_a_row += 1
+        return False
+
+
+class PerAddress:
+    """How many of something (connections, rooms) each client address holds, under a cap."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.counts: Counter[str] = Counter()
+
+    def full(self, address: str) -> bool:
+        """Whether the address already holds its limit."""
+        return self.counts[address] >= self.limit
+
+    def add(self, address: str) -> None:
+        """Count one more for the address."""
+        self.counts[address] += 1
+
+    def remove(self, address: str) -> None:
+        """Count one less for the address."""
+        self.counts[address] -= 1
+        if self.counts[address] <= 0:
+            del self.counts[address]
+
+
+class KeyedBuckets:
+    """A token bucket per key (an address, a room): `burst` at once, then `per_second`.
+
+    Keys whose bucket is full again are forgotten, so memory stays bounded by the busy keys.
+    """
+
+    def __init__(self, burst: int, per_second: float) -> None:
+        self.burst = burst
+        self.rate = per_second
+        self.spent: dict[str, tuple[float, float]] = {}
+
+    def key(self, name: str) -> str:
+        """What a bucket is kept for (the name itself here)."""
+        return name
+
+    def _left(self, key: str, now: float) -> float:
+        tokens, updated = self.spent.get(key, (float(self.burst), now))
+        return min(float(self.burst), tokens + (now - updated) * self.rate)
+
+    def wait(self, name: str, now: float) -> float:
+        """Seconds until `name` has a token again (0 when it has one now)."""
+        left = self._left(self.key(name), now)
+        if left >= 1.0:
+            return 0.0
+        return (1.0 - left) / self.rate if self.rate > 0 else float("inf")
+
+    def charge(self, name: str, now: float) -> None:
+        """Take one token from `name`'s bucket (none left: it stays empty)."""
+        key = self.key(name)
+        self.spent[key] = (max(0.0, self._left(key, now) - 1.0), now)
+        if len(self.spent) > 4096:
+            for full in [k for k in self.spent if self._left(k, now) >= self.burst]:
+                del self.spent[full]
+
+    def take(self, name: str, now: float) -> bool:
+        """Take a token if `name` has one; False (nothing taken) if not."""
+        if self.wait(name, now) > 0:
+            return False
+        self.charge(name, now)
+        return True
+
+    def refund(self, name: str, now: float) -> None:
+        """Give back a token taken ahead (what it was taken for did not happen, or was free)."""
+        key = self.key(name)
+        left = self._left(key, now) + 1.0
+        if left >= self.burst:
+            self.spent.pop(key, None)
+        else:
+            self.spent[key] = (left, now)
+
+
+class LookupBudget(KeyedBuckets):
+    """Failed room lookups per address: `burst` at once, then `per_minute`; none beyond.
+
+    A lookup that finds no room (or no such seat) costs one; an address with nothing left gets
+    `rate_limited` for every lookup until the budget refills, whether the room exists or not.
+    An IPv6 address counts as its /64 network (one host holds a whole /64).
+    """
+
+    def __init__(self, burst: int, per_minute: float) -> None:
+        super().__init__(burst, per_minute / 60.0)
+
+    def key(self, name: str) -> str:
+        """An IPv4 address, or the /64 network of an IPv6 one."""
+        return _network(name)
+
+    @contextlib.asynccontextmanager
+    async def guard(self, address: str) -> AsyncIterator[None]:
+        """Around finding a room for `address`: RoomError `rate_limited` while its budget is
+        spent; a room not found (`no_such_room`, or `bad_token` resuming a seat) costs one.
+
+        The token is taken before the lookup and given back when it finds the room, so lookups
+        in flight at once (a store that answers slowly) cannot spend more than the budget.
+        """
+        now = time.monotonic()
+        if not self.take(address, now):
+            wait = self.wait(address, now)
+            raise RoomError(
+                errors.RATE_LIMITED,
+                f"too many lookups of rooms that were not there: try again in {max(1.0, wait):.0f} s",
+            )
+        missed = False
+        try:
+            yield
+        except RoomError as error:
+            missed = error.code in (errors.NO_SUCH_ROOM, errors.BAD_TOKEN)
+            raise
+        finally:
+            if not missed:
+                self.refund(address, time.monotonic())
+
+
+class RoomChat(KeyedBuckets):
+    """Chat lines per room, from everyone in it together."""
+
+    def check(self, code: str) -> None:
+        """Count a line for room `code`; RoomError `rate_limited` if the room is over its rate.
+
+        A line the room then refuses, or cannot store, is given back with `refund`."""
+        if not self.take(code, time.monotonic()):
+            raise RoomError(
+                errors.RATE_LIMITED,
+                f"this room's chat is busy: at most {self.rate:g} lines a second from everyone "
+                "together; this line was dropped",
+            )
+
+
+def allowed_origins(setting: str | None) -> list[Origin | None] | None:
+    """The `Origin` headers accepted (None: any): a comma-separated list, and none at all.
+
+    Browsers always send `Origin`; other clients (the terminal client) send none and are let in.
+    """
+    if not setting:
+        return None
+    origins: list[Origin | None] = [
+        Origin(part.strip()) for part in setting.split(",") if part.strip()
+    ]
+    return [*origins, None]
+
+
+def _network(address: str) -> str:
+    """What a budget is kept for: an IPv4 address, or the /64 network of an IPv6 one."""
+    if ":" not in address:
+        return address
+    try:
+        return str(ipaddress.ip_network(f"{address}/64", strict=False))
+    except ValueError:
+        return address
