@@ -62,7 +62,7 @@ from server.edge.session import SERVER_NAME, Sessions
 from server.edge.web import WebFiles
 from server.metrics import Metrics
 from server.play.bots import BotRunner
-from server.play.committer import Committer, committer_for
+from server.play.committer import Committer, Hooks, LocalCommitter, MemoryCommitter
 from server.play.driver import Driver
 from server.play.hints import HintDesk
 from server.play.listing import Listing
@@ -261,6 +261,20 @@ class Server:
                 delay = min(RECORD_RETRY_MAX, delay * 2)
             else:
                 return
+
+
+def committer_for(config: Config, store: Store, registry: Registry, hooks: Hooks) -> Committer:
+    """The committer the store calls for: with Redis, one of several processes (the cluster
+    package is loaded only then); a store holding live rooms, or one saving bytes, alone."""
+    if store.shared:
+        from server.cluster.shared import SharedCommitter
+        from server.storage.redis_store import RedisStore
+
+        assert isinstance(store, RedisStore)
+        return SharedCommitter(config, store, registry, hooks)
+    if store.holds_live_rooms:
+        return MemoryCommitter(config, store, registry, hooks)
+    return LocalCommitter(config, store, registry, hooks)
 
 
 @contextlib.asynccontextmanager

@@ -21,7 +21,7 @@ from websockets.streams import StreamReader
 
 from protocol import messages as msg
 from server.app import run_server
-from server.edge.connection import text_frame
+from server.play.members import text_frame
 
 
 async def open_with(url: str, name: str, compression: str | None) -> Client:

@@ -20,8 +20,8 @@ import msgspec
 
 from protocol import errors
 from server.cluster.notices import GONE, Notice, read_notice
-from server.edge.connection import CLOSE_SEAT_RESUMED
 from server.play.live import LiveRoom
+from server.play.members import CLOSE_SEAT_RESUMED
 from server.rooms import codes
 from server.rooms.room import RoomError
 from server.storage.store import StoreUnavailable

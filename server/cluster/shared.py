@@ -21,6 +21,7 @@ import msgspec
 from protocol import messages as msg
 from server.cluster.membership import Cluster
 from server.cluster.replica import Replica
+from server.cluster.upkeep import SharedUpkeep
 from server.config import Config
 from server.play.committer import Change, Committer, Hooks, T
 from server.play.live import LiveRoom
@@ -71,8 +72,6 @@ class SharedCommitter(Committer):
 
     async def join(self, name: str) -> None:
         """Take a lease, subscribe to room notices, keep the rooms nobody keeps; start upkeep."""
-        from server.play.upkeep import SharedUpkeep
-
         cluster = Cluster(self.redis_store, name, self.config.cluster_lease)
         cluster.notices.on_notice = self.replica.on_notice
         self._cluster = cluster

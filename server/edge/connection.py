@@ -5,8 +5,8 @@ buffer, bounded at `Config.send_buffer` bytes. A client that lets it fill (it do
 closed (1008) instead of slowing its room.
 
 A server's WebSocket frames are not masked, so one message's frame is the same bytes for every
-connection that negotiated no extension (compression is off by default): `text_frame` builds it
-once with websockets' own serializer and `Connection.write` hands it to each transport. A
+connection that negotiated no extension (compression is off by default): the room builds it once
+(`server.play.members.text_frame`) and `Connection.write` hands it to each transport. A
 connection with an extension gets the message through websockets, which encodes it for that
 connection.
 """
@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import struct
 import time
 from typing import TYPE_CHECKING
 
@@ -25,6 +24,13 @@ from websockets.protocol import State
 from protocol import messages as msg
 from server.config import Config
 from server.metrics import Metrics
+from server.play.members import (
+    CLOSE_POLICY,
+    CLOSE_REMOVED,
+    CLOSE_ROOM_CLOSED,
+    CLOSE_SEAT_RESUMED,
+    text_frame,
+)
 from server.rooms.feed import SPECTATORS, Receiver
 from server.rooms.limits import TokenBucket
 
@@ -32,13 +38,6 @@ if TYPE_CHECKING:
     from server.play.live import LiveRoom
 
 log = logging.getLogger("allfives.server")
-
-CLOSE_POLICY = 1008
-CLOSE_SEAT_RESUMED = 4000
-#: The server closes for good (the host of `allfives host` left): clients stop retrying.
-CLOSE_ROOM_CLOSED = 4001
-#: The host removed this player from a waiting room: the client does not come back.
-CLOSE_REMOVED = 4002
 
 
 class Connection:
@@ -120,22 +119,10 @@ class Connection:
         self.room, self.seat, self.spectating = None, None, False
 
 
-def text_frame(message: bytes) -> bytes:
-    """A whole unmasked text frame carrying `message` (UTF-8 JSON), as a server writes it.
-
-    The bytes websockets' `Frame.serialize` gives (RFC 6455 5.2: FIN and the text opcode, then
-    the payload length in 7, 16 or 64 bits), built here without its checks and buffers, which
-    cost more than the rest of the frame on every move; tests/test_server_frames.py holds the
-    two equal.
-    """
-    size = len(message)
-    if size < 126:
-        return _SHORT[size] + message
-    if size < 65536:
-        return _pack_medium(0x81, 126, size) + message
-    return _pack_long(0x81, 127, size) + message
-
-
-_SHORT = tuple(bytes((0x81, size)) for size in range(126))
-_pack_medium = struct.Struct("!BBH").pack
-_pack_long = struct.Struct("!BBQ").pack
+__all__ = [
+    "CLOSE_POLICY",
+    "CLOSE_REMOVED",
+    "CLOSE_ROOM_CLOSED",
+    "CLOSE_SEAT_RESUMED",
+    "Connection",
+]

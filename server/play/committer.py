@@ -4,8 +4,8 @@ A change runs under the room's lock: `apply` changes the room and says its event
 is stored; only then is every receiver sent its patch (`publish`). `LocalCommitter` is the one
 process that holds its rooms in a store of its own; `MemoryCommitter` is one whose store holds
 the live rooms themselves (`MemoryStore`, the default): nothing is encoded and nothing can fail;
-`server.cluster.shared.SharedCommitter` is one of several processes on one Redis. The server picks one
-at start-up (`committer_for`), so neither path asks which one it is on.
+`server.cluster.shared.SharedCommitter` is one of several processes on one Redis. The wiring
+(`server.app.committer_for`) picks one at start-up, so neither path asks which one it is on.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ from __future__ import annotations
 import abc
 import asyncio
 import logging
-import sys
 from collections.abc import Callable, Coroutine, Mapping
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
@@ -23,6 +22,7 @@ from protocol import messages as msg
 from server.config import Config
 from server.play.live import LiveRoom
 from server.play.registry import Registry
+from server.play.upkeep import LocalUpkeep
 from server.rooms.room import Room
 from server.storage.store import Store, StoreUnavailable
 
@@ -192,8 +192,6 @@ class LocalCommitter(Committer):
             log.info("resumed %d rooms", len(self.registry.rooms))
 
     async def join(self, name: str) -> None:
-        from server.play.upkeep import LocalUpkeep
-
         self.hooks.spawn(LocalUpkeep(self).run())
 
     async def close(self) -> None:
@@ -216,18 +214,6 @@ class MemoryCommitter(LocalCommitter):
         self.store.hold(room.code, room.seq, room)
 
 
-def committer_for(config: Config, store: Store, registry: Registry, hooks: Hooks) -> Committer:
-    """The committer for a store: shared when it is Redis (checked without importing it)."""
-    redis_store = sys.modules.get("server.storage.redis_store")
-    if redis_store is not None and isinstance(store, redis_store.RedisStore):
-        from server.cluster.shared import SharedCommitter
-
-        return SharedCommitter(config, store, registry, hooks)
-    if store.holds_live_rooms:
-        return MemoryCommitter(config, store, registry, hooks)
-    return LocalCommitter(config, store, registry, hooks)
-
-
 __all__ = [
     "Change",
     "Changer",
@@ -235,5 +221,4 @@ __all__ = [
     "Hooks",
     "LocalCommitter",
     "MemoryCommitter",
-    "committer_for",
 ]

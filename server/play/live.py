@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING
 
-from server.edge.connection import Connection, text_frame
+from server.play.members import Member, text_frame
 from server.rooms.feed import Feed, Frames, Receiver
 from server.rooms.room import Room, with_moves
 from server.storage.store import NO_VERSION
@@ -30,7 +30,7 @@ class LiveRoom:
         self.feed = Feed(keep)
         self.feed.seq = room.seq
         self.lock = asyncio.Lock()
-        self.members: dict[Receiver, set[Connection]] = {}
+        self.members: dict[Receiver, set[Member]] = {}
         self._saved = b""
         #: Moves adopted from other processes since `_saved` (`adopt_move`).
         self._moves: list[bytes] = []
@@ -77,15 +77,15 @@ class LiveRoom:
     def _replay(self) -> None:
         self._saved, self._moves = with_moves(self._saved, self._moves), []
 
-    def connections(self) -> list[Connection]:
+    def connections(self) -> list[Member]:
         """Every connection in the room."""
         return [c for group in self.members.values() for c in group]
 
-    def add(self, connection: Connection) -> None:
+    def add(self, connection: Member) -> None:
         """Count a connection as following its receiver's document."""
         self.members.setdefault(connection.receiver, set()).add(connection)
 
-    def discard(self, connection: Connection) -> None:
+    def discard(self, connection: Member) -> None:
         """Stop sending to a connection."""
         group = self.members.get(connection.receiver)
         if group is not None:
@@ -102,7 +102,7 @@ class LiveRoom:
 
     def broadcast(self, frames: Frames) -> None:
         """Send a change's messages: each one's frame is built once, whoever gets it."""
-        counted: Connection | None = None
+        counted: Member | None = None
         sent = 0
         own = frames.own
         shared = frames.shared

@@ -144,6 +144,8 @@ def parse_url(url: str) -> RedisAddress:
 class RedisStore(Store):
     """Rooms and records in Redis; see the module docstring for keys, guard and failures."""
 
+    shared = True
+
     def __init__(
         self,
         url: str,

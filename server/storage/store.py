@@ -97,6 +97,8 @@ class Store(abc.ABC):
     #: A store in this process's memory that keeps the live rooms (`hold`) rather than their
     #: bytes: it cannot fail, so nothing needs encoding to be restored.
     holds_live_rooms = False
+    #: Several processes may share it (Redis): they need the cluster's committer.
+    shared = False
 
     def hold(self, code: str, seq: int, room: Encodable) -> None:
         """Keep a live room as saved at `seq` (only a store that `holds_live_rooms`)."""

@@ -1,0 +1,164 @@
+"""Upkeep of several processes on a beat: the lease renewed, orphaned rooms taken, Redis
+followed, unanswered saves settled, presence fixed, seats of players gone released, empty rooms
+expired, and the room list pruned.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from server.play.live import LiveRoom
+from server.play.upkeep import release_away
+from server.rooms.feed import SPECTATORS
+from server.rooms.room import Room
+from server.storage.store import StoreUnavailable
+
+if TYPE_CHECKING:
+    from server.cluster.shared import SharedCommitter
+    from server.play.committer import Change
+
+log = logging.getLogger("allfives.server")
+
+
+class SharedUpkeep:
+    """Several processes: every third of the lease, renew it, and tend the rooms."""
+
+    def __init__(self, committer: SharedCommitter) -> None:
+        self.committer = committer
+        self.cluster = committer.cluster
+        self.registry = committer.registry
+        #: Where the pruning of expired codes from `allfives:rooms` goes on (a SSCAN cursor).
+        self._pruning = "0"
+
+    async def renew_lease(self) -> None:
+        """Every third of the lease, whatever else is slow: renew it."""
+        while True:
+            await asyncio.sleep(self.cluster.lease / 3)
+            try:
+                await self.cluster.beat()
+            except StoreUnavailable as error:
+                log.warning("lease not renewed: %s", error)
+
+    async def run(self) -> None:
+        """Every third of the lease: `tend`, logging what fails."""
+        while True:
+            await asyncio.sleep(self.cluster.lease / 3)
+            try:
+                await self.tend()
+            except StoreUnavailable as error:
+                log.warning("cluster upkeep: %s", error)
+            except Exception:
+                log.exception("cluster upkeep failed")
+
+    async def tend(self) -> None:
+        """Take orphaned rooms, follow Redis, settle unanswered saves, fix presence, expire rooms."""
+        committer, cluster, rooms = self.committer, self.cluster, self.registry.rooms
+        keep = committer.hooks.keep
+        await cluster.notices.keep_subscribed()
+        await committer.keep_all(await cluster.orphans())
+        found = await cluster.claim(list(rooms))
+        for code, status in found.items():
+            live = rooms.get(code)
+            if live is None:
+                continue
+            if status.seq >= 0:  # else Redis lost the room: `follow_redis` writes it back
+                keep(live, status.kept)
+            if status.version != live.version and not live.lock.locked():
+                committer.hooks.spawn(committer.replica.follow_redis(live))
+        for live in [live for live in rooms.values() if live.doubts]:
+            async with live.lock:
+                await committer.settle(live)
+        await self.check_presence()
+        await release_away(committer)
+        await self._let_go()
+        await self._expire_empty()
+        self._pruning = await cluster.prune(self._pruning)
+
+    async def check_presence(self) -> None:
+        """Kept rooms: mark away the players of dead processes; all rooms: this one's own."""
+        committer, registry, clock = self.committer, self.registry, self.committer.clock
+        kept = [live for live in registry.rooms.values() if live.kept]
+        ids = {holder for live in kept for holder in live.room.state.links.values()}
+        ids.update(holder for live in kept for holder in live.room.state.watchers)
+        dead = ids - await self.cluster.alive(ids)
+
+        def drop(room: Room) -> tuple[None, list[Any]]:
+            room.drop_links(dead, clock())
+            return None, []
+
+        for live in kept:
+            async with live.lock:
+                if registry.holds(live):
+                    await committer.change(live, drop)
+        for live in list(registry.rooms.values()):
+            async with live.lock:
+                for _ in range(8):
+                    fix = self._presence_fix(live)
+                    if fix is None or not registry.holds(live):
+                        break
+                    await committer.change(live, fix)
+
+    def _presence_fix(self, live: LiveRoom) -> Change[None] | None:
+        """One change that makes the room show this process's connections as they are."""
+        state = live.room.state
+        here = self.committer.presence_id
+        for seat in live.members:
+            if seat is None or seat >= len(state.seats):
+                continue
+            held = state.seats[seat]
+            if held is not None and held.kind == "human" and state.links.get(seat) != here:
+                return self._presence(Room.connect, seat)
+        for seat, holder in state.links.items():
+            if holder == here and seat not in live.members:
+                return self._presence(Room.disconnect, seat)
+        delta = len(live.members.get(SPECTATORS, ())) - state.watchers.get(here, 0)
+        if delta:
+            return self._presence(Room.watch, delta)
+        return None
+
+    def _presence(
+        self, method: Callable[[Room, int, float, str], None], number: int
+    ) -> Change[None]:
+        """A presence change: `method(room, seat or delta, now, this process's id)`."""
+        clock, here = self.committer.clock, self.committer.presence_id
+
+        def change(room: Room) -> tuple[None, list[Any]]:
+            method(room, number, clock(), here)
+            return None, []
+
+        return change
+
+    async def _let_go(self) -> None:
+        """Forget rooms this process neither keeps nor serves anyone in."""
+        quiet = time.monotonic() - self.committer.config.cluster_lease
+        for live in list(self.registry.rooms.values()):
+            if live.kept or live.members or live.doubts or live.lock.locked():
+                continue
+            if live.touched > quiet:
+                continue
+            self.registry.forget(live)
+            with contextlib.suppress(StoreUnavailable):
+                await self.cluster.unfollow(live.room.code)
+
+    async def _expire_empty(self) -> None:
+        """Delete the kept rooms nobody has been connected to for `empty_room_seconds`."""
+        now = self.committer.clock()
+        after = self.committer.config.empty_room_seconds
+        for live in [live for live in self.registry.rooms.values() if live.kept]:
+            since = live.room.state.empty_since
+            if since is None or now - since < after or live.members:
+                continue
+            async with live.lock:
+                room = live.room
+                if (
+                    self.registry.holds(live)
+                    and room.is_empty()
+                    and await self.cluster.delete(room.code, live.version)
+                ):
+                    self.registry.forget(live)
+                    log.info("room %s expired", room.code)
