@@ -10,8 +10,8 @@
 - nginx with deploy/nginx.conf.template rendered for this machine (`deploy.nginx_conf.local`),
   checked with `nginx -t` first, its sockets to the servers from 127.0.0.2 (`proxy_bind`).
 
-Every wait is bounded and says what it waited for; `stop()` ends what was started (servers,
-then nginx, then Redis), which runs in sessions of its own so that a Ctrl-C reaches only the
+Every wait is bounded and says what it waited for; `stop()` ends what was started (nginx,
+then the servers, then Redis), which runs in sessions of its own so that a Ctrl-C reaches only the
 caller and the stop keeps that order. deploy/local.sh runs it from the command line until Ctrl-C;
 tests/test_deploy_nginx.py and `bench/cluster.py --through-nginx` use it.
 """
@@ -320,20 +320,26 @@ class Topology:
         return ""
 
     def stop(self) -> None:
-        """Stop the servers, nginx, then Redis; each waited for, killed if it hangs."""
+        """Stop nginx (players' connections end with it), the servers, then Redis; each waited
+        for, killed if it hangs."""
+        _end(self.nginx)
         for server in self.servers:
             if server.process is not None and server.process.poll() is None:
                 server.process.send_signal(signal.SIGTERM)
         for server in self.servers:
             server.end()
-        for process in (self.nginx, self.redis):
-            if process is not None and process.poll() is None:
-                process.terminate()
-                try:
-                    process.wait(10)
-                except subprocess.TimeoutExpired:
-                    process.kill()
-                    process.wait()
+        _end(self.redis)
+
+
+def _end(process: subprocess.Popen[bytes] | None) -> None:
+    """SIGTERM a process and wait for it (SIGKILL after 10 s)."""
+    if process is not None and process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
 
 
 def main() -> int:
