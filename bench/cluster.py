@@ -11,6 +11,12 @@ the play to the last of the four receiving its patch):
 - `spread`: two processes, each room wholly on one of them (alternating): what a second process
   adds when nginx happens to put a room's players together.
 
+`--through-nginx` runs the layouts `nginx-one` and `nginx-two` instead: docker-compose.yml's
+topology on this machine (deploy/topology.py, what deploy/local.sh starts: Redis as compose runs
+it, Debian's nginx in front of one or two processes), every player connecting to nginx, which
+spreads the connections over the processes as it does in production (a room's players on both or
+on one, as it happens). nginx itself is not capped; its CPU per move is printed.
+
 Runs alternate (`--rounds`) so a warm or busy machine favours none. The clients all run in this
 one process, on the same cores as the servers: on a small machine a second server can only take
 CPU from them. `--server-cpu 0.5` caps every server process at half a core (cgroups, as root),
@@ -19,6 +25,7 @@ the machine in every layout: what scaling out to a second machine or core would 
 
 Usage: uv run python bench/cluster.py [--rooms 40] [--seconds 8] [--rounds 1]
                                       [--layouts one split spread] [--server-cpu 0.5]
+                                      [--through-nginx]
 Prints `name: value` lines.
 """
 
@@ -39,20 +46,23 @@ from load_clients import Stats, close_tables, open_table, play
 from measure import CpuCap, cpu_seconds, percentile, report, start_process
 from persistence import start_redis
 
+from deploy.topology import Topology
+
 LAYOUTS = ("one", "split", "spread")
+NGINX_LAYOUTS = ("nginx-one", "nginx-two")
+#: Limits opened up for one address holding every client (behind nginx too: its X-Real-IP).
+OPEN_LIMITS = [
+    "--bot-delay", "0", "--max-connections-per-ip", "100000", "--max-rooms-per-ip", "100000",
+    "--max-connections", "100000", "--rooms-burst", "100000", "--rooms-per-hour", "1000000",
+    "--rate", "1000", "--burst", "1000", "--log-level", "WARNING",
+]  # fmt: skip
 
 
 def start_server(redis_url: str) -> tuple[subprocess.Popen[str], str]:
     """`allfives serve --redis` with limits opened up for one address holding every client."""
     return start_process(
-        [
-            "-m", "allfives.cli", "serve", "--port", "0", "--bot-delay", "0",
-            "--redis", redis_url,
-            "--max-connections-per-ip", "100000", "--max-rooms-per-ip", "100000",
-            "--max-connections", "100000",
-            "--rate", "1000", "--burst", "1000", "--log-level", "WARNING",
-        ]
-    )  # fmt: skip
+        ["-m", "allfives.cli", "serve", "--port", "0", "--redis", redis_url, *OPEN_LIMITS]
+    )
 
 
 class Totals(Stats):
@@ -61,6 +71,30 @@ class Totals(Stats):
     def __init__(self) -> None:
         super().__init__()
         self.server_cpu = 0.0
+        self.nginx_cpu = 0.0
+
+
+async def measure(
+    urls: list[list[str]], pids: list[int], rooms: int, seconds: float, total: Totals
+) -> list[float]:
+    """Open `rooms` tables (room i's players round `urls[i % len(urls)]`), play at full speed
+    for `seconds`, add the moves, delays and time to `total`; returns the CPU seconds each of
+    `pids` used while playing."""
+    stats = Stats()
+    tables = []
+    for index in range(rooms):
+        tables.append(await open_table(urls[index % len(urls)], stats, random.Random(index)))
+    stats.delays.clear()
+    stats.moves = 0
+    cpu = [cpu_seconds(pid) for pid in pids]
+    started = time.perf_counter()
+    await play(tables, seconds, 0.0)
+    total.elapsed += time.perf_counter() - started
+    used = [cpu_seconds(pid) - before for pid, before in zip(pids, cpu, strict=True)]
+    total.moves += stats.moves
+    total.delays += stats.delays
+    await close_tables(tables)
+    return used
 
 
 async def run_once(
@@ -74,21 +108,10 @@ async def run_once(
         if cap is not None:
             for process, _ in servers:
                 cap.add(process.pid)
-        stats = Stats()
-        tables = []
-        for index in range(rooms):
-            chosen = urls if layout == "split" else [urls[index % count]]
-            tables.append(await open_table(chosen, stats, random.Random(index)))
-        stats.delays.clear()
-        stats.moves = 0
-        cpu = sum(cpu_seconds(process.pid) for process, _ in servers)
-        started = time.perf_counter()
-        await play(tables, seconds, 0.0)
-        total.elapsed += time.perf_counter() - started
-        total.server_cpu += sum(cpu_seconds(process.pid) for process, _ in servers) - cpu
-        total.moves += stats.moves
-        total.delays += stats.delays
-        await close_tables(tables)
+        pids = [process.pid for process, _ in servers]
+        layouts = [urls] if layout == "split" else [[url] for url in urls]
+        used = await measure(layouts, pids, rooms, seconds, total)
+        total.server_cpu += sum(used)
     finally:
         for process, _ in servers:
             process.terminate()
@@ -98,7 +121,39 @@ async def run_once(
             cap.remove()
 
 
+def nginx_pids(topology: Topology) -> list[int]:
+    """nginx's master and worker processes."""
+    assert topology.nginx is not None
+    master = topology.nginx.pid
+    children = Path(f"/proc/{master}/task/{master}/children").read_text().split()
+    return [master, *map(int, children)]
+
+
+async def run_through_nginx(
+    layout: str, rooms: int, seconds: float, directory: Path, total: Totals, cap: CpuCap | None
+) -> None:
+    """deploy/topology.py's topology with one or two servers, every player through nginx."""
+    count = 1 if layout == "nginx-one" else 2
+    with Topology(directory, servers=count, server_options=OPEN_LIMITS) as topology:
+        try:
+            if cap is not None:
+                for server in topology.servers:
+                    cap.add(server.pid)
+            servers = [server.pid for server in topology.servers]
+            proxy = nginx_pids(topology)
+            used = await measure([[topology.url]], servers + proxy, rooms, seconds, total)
+            total.server_cpu += sum(used[: len(servers)])
+            total.nginx_cpu += sum(used[len(servers) :])
+        finally:
+            topology.stop()  # the servers first gone, then their cgroups
+            if cap is not None:
+                cap.remove()
+
+
 async def main(args: argparse.Namespace) -> None:
+    if args.through_nginx:
+        await main_through_nginx(args)
+        return
     totals = {layout: Totals() for layout in LAYOUTS}
     cap = CpuCap(args.server_cpu) if args.server_cpu else None
     databases = itertools.count(1)
@@ -131,6 +186,30 @@ async def main(args: argparse.Namespace) -> None:
     report("spread/one throughput ratio", totals["spread"].moves / totals["spread"].elapsed / one)
 
 
+async def main_through_nginx(args: argparse.Namespace) -> None:
+    totals = {layout: Totals() for layout in NGINX_LAYOUTS}
+    cap = CpuCap(args.server_cpu) if args.server_cpu else None
+    runs = itertools.count(1)
+    with tempfile.TemporaryDirectory(prefix="allfives-bench-nginx-") as data:
+        for _ in range(args.rounds):
+            for layout in NGINX_LAYOUTS:
+                directory = Path(data) / f"run{next(runs)}"
+                await run_through_nginx(
+                    layout, args.rooms, args.seconds, directory, totals[layout], cap
+                )
+    report("rooms", args.rooms)
+    report("cores", os.cpu_count() or 0)
+    report("server cpu cap", args.server_cpu or "none")
+    for layout, total in totals.items():
+        report(f"{layout} moves/s", total.moves / total.elapsed)
+        report(f"{layout} p50 ms", 1000 * percentile(total.delays, 0.5))
+        report(f"{layout} p99 ms", 1000 * percentile(total.delays, 0.99))
+        report(f"{layout} server cpu ms per move", 1000 * total.server_cpu / max(1, total.moves))
+        report(f"{layout} nginx cpu ms per move", 1000 * total.nginx_cpu / max(1, total.moves))
+    one, two = (totals[layout].moves / totals[layout].elapsed for layout in NGINX_LAYOUTS)
+    report("nginx two/one throughput ratio", two / one)
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -147,6 +226,11 @@ if __name__ == "__main__":
         default=0.0,
         help="cap each server process at this share of a core (cgroups, root): 0.5 stands for "
         "a server per core on a 2-core machine that also runs the clients",
+    )
+    parser.add_argument(
+        "--through-nginx",
+        action="store_true",
+        help="layouts nginx-one and nginx-two: deploy/local.sh's topology, players through nginx",
     )
     asyncio.run(main(parser.parse_args()))
     os._exit(0)

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import ipaddress
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from protocol import messages as msg
 from server.storage.store import Store
+
+#: The proxies whose X-Real-IP / X-Forwarded-For is taken: the networks their sockets come from.
+ProxyNetworks = tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]
 
 #: A clock: seconds since the epoch (`time.time`), passed to the parts that read the time.
 Clock = Callable[[], float]
@@ -43,7 +47,9 @@ class Config:
     bot_processes: bool = True
     keep_patches: int = 32
     compression: bool = False
-    trust_proxy: bool = False
+    #: Whose X-Real-IP / X-Forwarded-For names the client: no one (False), any socket (True:
+    #: only when nothing but your proxy can reach the server), or sockets from these networks.
+    trust_proxy: bool | ProxyNetworks = False
     store: Store | None = None
     #: With several processes on one Redis: how long a dead process's rooms wait for another.
     cluster_lease: float = 3.0
@@ -66,3 +72,15 @@ class Config:
     lists_per_second: float = 1.0
     #: The wall clock rooms are stamped with (seats away, deadlines, expiry).
     clock: Clock = field(default=time.time, repr=False)
+
+    def trusts(self, peer: str) -> bool:
+        """Whether a socket from `peer` is a trusted proxy's, whose headers name the client."""
+        if isinstance(self.trust_proxy, bool):
+            return self.trust_proxy
+        try:
+            address = ipaddress.ip_address(peer)
+        except ValueError:
+            return False
+        if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+            address = address.ipv4_mapped
+        return any(address in network for network in self.trust_proxy)

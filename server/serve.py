@@ -11,6 +11,7 @@ import argparse
 import asyncio
 import errno
 import gc
+import ipaddress
 import logging
 import os
 import signal
@@ -18,6 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from server.app import Config, Server
+from server.config import ProxyNetworks
 from server.storage.store import StoreUnavailable
 
 
@@ -32,6 +34,20 @@ def yes_or_no(text: str) -> bool:
     if text.strip().lower() not in words:
         raise ValueError(f"expected yes or no, not {text!r}")
     return words[text.strip().lower()]
+
+
+def proxies(text: str) -> bool | ProxyNetworks:
+    """yes/no, or the proxies' addresses or networks, comma-separated (127.0.0.2,10.0.0.0/8)."""
+    try:
+        return yes_or_no(text)
+    except ValueError:
+        pass
+    try:
+        return tuple(ipaddress.ip_network(part.strip()) for part in text.split(","))
+    except ValueError:
+        raise BadValue(
+            f"expected yes, no or the proxies' addresses (127.0.0.2,10.0.0.0/8), not {text!r}"
+        ) from None
 
 
 class BadValue(argparse.ArgumentTypeError, ValueError):
@@ -117,9 +133,11 @@ OPTIONS: dict[str, tuple[Callable[[str], Any], str, str]] = {
         "browser pages allowed to connect (their Origin, comma-separated); unset: any",
     ),
     "trust-proxy": (
-        yes_or_no,
+        proxies,
         "trust_proxy",
-        "yes: take client addresses from X-Real-IP / X-Forwarded-For (only behind your own proxy)",
+        "take client addresses from X-Real-IP / X-Forwarded-For on sockets from these proxy "
+        "addresses or networks (comma-separated), or from any socket (yes: only when nothing "
+        "but your proxy can reach the server)",
     ),
 }
 

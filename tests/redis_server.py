@@ -13,7 +13,7 @@ import time
 from collections.abc import Awaitable, Callable
 from importlib.util import find_spec
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import pytest
 
@@ -204,7 +204,11 @@ def start_for_test(data_dir: Path, **options: Any) -> RedisServer:
         server.start()
         return server
     except RedisServerError as error:
-        message = f"redis-server could not be started: {error}"
+        unavailable(f"redis-server could not be started: {error}")
+
+
+def unavailable(message: str) -> NoReturn:
+    """A tool a test needs is missing: skip the test, or fail it when CI=true (CI installs it)."""
     if os.environ.get("CI") == "true":
         pytest.fail(message, pytrace=False)
     pytest.skip(message)

@@ -272,8 +272,14 @@ def test_serve_options_come_from_the_command_line_or_the_environment() -> None:
     config = config_from(parser.parse_args(["--port", "9100"]), environment)
     assert (config.port, config.max_rooms_per_ip, config.trust_proxy) == (9100, 3, True)
     assert config.host == "127.0.0.1"
-    with pytest.raises(ValueError, match="yes or no"):
+    with pytest.raises(ValueError, match="yes, no or the proxies' addresses"):
         config_from(parser.parse_args([]), {"ALLFIVES_TRUST_PROXY": "maybe"})
+    only = config_from(parser.parse_args(["--trust-proxy", "127.0.0.2, 10.1.0.0/16"]), {})
+    assert [only.trusts(peer) for peer in ("127.0.0.2", "10.1.2.3", "127.0.0.1")] == [
+        True,
+        True,
+        False,
+    ]
 
 
 async def test_a_chat_line_the_store_refused_does_not_spend_the_rooms_chat_rate() -> None:

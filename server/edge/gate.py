@@ -7,7 +7,7 @@ counts at accept, before a byte is read, and a socket over a limit is answered a
 the server, 429 for its address) and closed. Upgrades in flight, page requests and WebSocket
 connections all count.
 
-Behind a proxy (`trust_proxy`) every socket comes from the proxy, so only the total is counted
+A trusted proxy's sockets (`trust_proxy`) all come from the proxy, so only the total counts them
 here; the address the proxy names is counted once its request is read (`server.edge.http`), and the
 proxy itself bounds the upgrades it has not passed on yet.
 """
@@ -44,7 +44,7 @@ class Gate:
                 "503 Service Unavailable",
                 f"the server is full ({config.max_connections} connections): try again later\n",
             )
-        if not config.trust_proxy and self.per_address.full(address):
+        if not config.trusts(address) and self.per_address.full(address):
             self.metrics.errors["too_many_connections"] += 1
             return _response(
                 "429 Too Many Requests",
@@ -55,13 +55,13 @@ class Gate:
     def admit(self, address: str) -> None:
         """Count a socket from `address`."""
         self.open += 1
-        if not self.config.trust_proxy:
+        if not self.config.trusts(address):
             self.per_address.add(address)
 
     def release(self, address: str) -> None:
         """A counted socket closed."""
         self.open -= 1
-        if not self.config.trust_proxy:
+        if not self.config.trusts(address):
             self.per_address.remove(address)
 
     def connection_class(self) -> type[ServerConnection]:

@@ -55,7 +55,7 @@ def process_request(
     config = server.config
     # The sockets in all and by peer address are counted from accept (`server.edge.gate`); behind a
     # trusted proxy, the address it names is counted here.
-    if config.trust_proxy and server.connections_per_ip.full(
+    if config.trusts(peer_of(socket)) and server.connections_per_ip.full(
         client_address(config, socket, request)
     ):
         server.metrics.errors["too_many_connections"] += 1
@@ -67,12 +67,18 @@ def process_request(
 
 
 def client_address(config: Config, socket: ServerConnection, request: Request | None) -> str:
-    """The client's address: the socket's peer, or behind a trusted proxy the one it names."""
-    if config.trust_proxy and request is not None:
+    """The client's address: the socket's peer, or from a trusted proxy the one it names."""
+    peer = peer_of(socket)
+    if request is not None and config.trusts(peer):
         for header in ("X-Real-IP", "X-Forwarded-For"):
             named = request.headers.get(header, "").rsplit(",", 1)[-1].strip()
             with contextlib.suppress(ValueError):
                 return str(ipaddress.ip_address(named))  # anything else is ignored
+    return peer
+
+
+def peer_of(socket: ServerConnection) -> str:
+    """The address the socket comes from."""
     remote = socket.remote_address
     return str(remote[0]) if remote else "unknown"
 

@@ -21,7 +21,7 @@ from engine import Move
 from protocol import errors
 from protocol import messages as msg
 from server.edge.connection import CLOSE_POLICY, CLOSE_REMOVED, CLOSE_SEAT_RESUMED, Connection
-from server.edge.http import client_address
+from server.edge.http import client_address, peer_of
 from server.play.live import LiveRoom
 from server.rooms import codes
 from server.rooms.room import CHAT_IDS_KEPT, Caller, Room, RoomError
@@ -50,7 +50,7 @@ class Sessions:
         """Read one connection's frames until it closes."""
         server = self.server
         address = client_address(self.config, socket, socket.request)
-        named = self.config.trust_proxy  # else the socket's address is counted by server.gate
+        named = self.config.trusts(peer_of(socket))  # else server.gate counts the socket's peer
         if named and server.connections_per_ip.full(address):
             await socket.close(CLOSE_POLICY, "too many connections from your address")
             return
