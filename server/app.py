@@ -48,17 +48,17 @@ from collections.abc import AsyncIterator, Coroutine
 from typing import TYPE_CHECKING, Any
 
 from websockets.asyncio.server import Server as WebSocketServer
-from websockets.asyncio.server import ServerConnection, serve
-from websockets.http11 import Request
+from websockets.asyncio.server import serve
 
 from protocol.records import encode_record
 from server.config import Config
-from server.edge import http
 from server.edge.connection import CLOSE_ROOM_CLOSED, Connection
+from server.edge.door import Door
 from server.edge.gate import Gate
+from server.edge.http import HttpSide
 from server.edge.http_guard import guarded
-from server.edge.probes import StoreWatch
-from server.edge.session import SERVER_NAME, Sessions
+from server.edge.probes import Probes, StoreWatch
+from server.edge.session import SERVER_NAME, Lanes, Sessions
 from server.edge.web import WebFiles
 from server.metrics import Metrics
 from server.play.bots import BotRunner
@@ -68,7 +68,7 @@ from server.play.hints import HintDesk
 from server.play.listing import Listing
 from server.play.live import LiveRoom
 from server.play.registry import Registry
-from server.rooms.limits import LookupBudget, PerAddress, RoomChat, allowed_origins
+from server.rooms.limits import LookupBudget, RoomChat, allowed_origins
 from server.rooms.room import Room
 from server.storage.store import MemoryStore, Store, StoreUnavailable
 
@@ -88,16 +88,11 @@ class Server:
     def __init__(self, config: Config) -> None:
         self.config = config
         self.store: Store = config.store if config.store is not None else MemoryStore()
-        self.connections: set[Connection] = set()
+        self.door = Door(config)
         self.metrics = Metrics()
-        self.web = WebFiles()
         self.bots = BotRunner(config.bot_workers, config.hard_budget_ms, config.bot_processes)
         self.gate = Gate(config, self.metrics)
         self.store_watch = StoreWatch(self.store)
-        #: Behind a trusted proxy: WebSocket connections by the address the proxy names.
-        self.connections_per_ip = PerAddress(config.max_connections_per_ip)
-        self.lookups = LookupBudget(config.lookup_burst, config.lookups_per_minute)
-        self.room_chat = RoomChat(config.room_chat_burst, config.room_chat_rate)
         self.bots.hints.workers = max(1, config.hint_workers)
         self.bots.max_hints_waiting = config.max_hints_waiting
         self.hint_desk = HintDesk(self.bots)
@@ -110,13 +105,44 @@ class Server:
             config.lists_per_second,
         )
         self.driver = Driver(config, self.registry, self.bots, self.metrics, self.committer.change)
-        self.sessions = Sessions(self)
+        lanes = Lanes(
+            lookups=LookupBudget(config.lookup_burst, config.lookups_per_minute),
+            hints=self.hint_desk,
+            chat=RoomChat(config.room_chat_burst, config.room_chat_rate),
+            listing=self.listing,
+        )
+        self.sessions = Sessions(
+            config, self.door, self.registry, self.committer, self.metrics, lanes
+        )
+        probes = Probes(self.door, self.store_watch, self.committer.problems)
+        self.http = HttpSide(config, self.door, WebFiles(), probes, self.metrics, self._counters)
         self.websocket_server: WebSocketServer | None = None
-        self.closing = False
-        self.starting = False
         self._tasks: set[asyncio.Task[Any]] = set()
 
     # -- what tests and embedders read -------------------------------------------------------
+
+    @property
+    def connections(self) -> set[Connection]:
+        """The WebSocket connections open now."""
+        return self.door.connections
+
+    @property
+    def closing(self) -> bool:
+        """The server is stopping: no new players."""
+        return self.door.closing
+
+    @closing.setter
+    def closing(self, closing: bool) -> None:
+        self.door.closing = closing
+
+    @property
+    def starting(self) -> bool:
+        """The server is joining the other processes: no players yet."""
+        return self.door.starting
+
+    @starting.setter
+    def starting(self, starting: bool) -> None:
+        self.door.starting = starting
 
     @property
     def rooms(self) -> dict[str, LiveRoom]:
@@ -168,7 +194,7 @@ class Server:
             self.sessions.serve,
             self.config.host,
             self.config.port,
-            process_request=guarded(self._process_request),
+            process_request=guarded(self.http.process_request),
             max_size=self.config.max_size,
             ssl=context,
             server_header=SERVER_NAME,
@@ -176,6 +202,7 @@ class Server:
             origins=allowed_origins(self.config.allowed_origin),
             create_connection=self.gate.connection_class(),
         )
+        self.door.listening = self.websocket_server.is_serving
         try:
             await self.committer.join(f"{socket.gethostname()}:{self.port}")
         except BaseException:
@@ -208,8 +235,13 @@ class Server:
         if closers:
             await asyncio.wait(closers, timeout=2.0)
 
-    def _process_request(self, socket: ServerConnection, request: Request) -> Any:
-        return http.process_request(self, socket, request)
+    def _counters(self) -> str:
+        """The `/metrics` page."""
+        rooms = self.registry.rooms
+        playing = sum(1 for live in rooms.values() if live.room.phase == "playing")
+        return self.metrics.text(
+            len(rooms), len(self.connections), playing, self.committer.adopted()
+        )
 
     # -- hooks of the committer (server.committer.Hooks) -------------------------------------
 

@@ -11,59 +11,74 @@ from __future__ import annotations
 
 import contextlib
 import ipaddress
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from http import HTTPStatus
-from typing import TYPE_CHECKING
 
 from websockets.asyncio.server import ServerConnection
-from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
 from server.config import Config
-from server.edge import probes
-
-if TYPE_CHECKING:
-    from server.app import Server
+from server.edge.door import Door
+from server.edge.probes import PATHS, Probes, text_response
+from server.edge.web import WebFiles
+from server.metrics import Metrics
 
 #: The one path that upgrades to a WebSocket.
 WEBSOCKET_PATH = "/"
 
 
-def process_request(
-    server: Server, socket: ServerConnection, request: Request
-) -> Response | Awaitable[Response] | None:
-    """A response for a plain HTTP request, or None to let `/` upgrade to a WebSocket."""
-    page = server.web.response(request)  # the browser table (server.web)
-    if page is not None:
-        return page
-    path = request.path.split("?", 1)[0]
-    if path in probes.PATHS:
-        return probes.answer(server, path)
-    if path == "/metrics":
-        rooms = server.registry.rooms
-        playing = sum(1 for live in rooms.values() if live.room.phase == "playing")
-        counters = server.metrics.text(
-            len(rooms), len(server.connections), playing, server.committer.adopted()
-        )
-        return text_response(HTTPStatus.OK, counters, "text/plain; version=0.0.4")
-    if server.closing:
-        return text_response(HTTPStatus.SERVICE_UNAVAILABLE, "the server is stopping\n")
-    if server.starting:
-        return text_response(HTTPStatus.SERVICE_UNAVAILABLE, "the server is starting\n")
-    if path != WEBSOCKET_PATH:
-        return text_response(HTTPStatus.NOT_FOUND, f"nothing here: connect to {WEBSOCKET_PATH}\n")
-    config = server.config
-    # The sockets in all and by peer address are counted from accept (`server.edge.gate`); behind a
-    # trusted proxy, the address it names is counted here.
-    if config.trusts(peer_of(socket)) and server.connections_per_ip.full(
-        client_address(config, socket, request)
-    ):
-        server.metrics.errors["too_many_connections"] += 1
-        return text_response(
-            HTTPStatus.TOO_MANY_REQUESTS,
-            f"at most {config.max_connections_per_ip} connections per address\n",
-        )
-    return None
+class HttpSide:
+    """The port's plain HTTP answers (see the module docstring); `process_request` is the hook."""
+
+    def __init__(
+        self,
+        config: Config,
+        door: Door,
+        web: WebFiles,
+        probes: Probes,
+        metrics: Metrics,
+        counters: Callable[[], str],
+    ) -> None:
+        self.config = config
+        self.door = door
+        self.web = web
+        self.probes = probes
+        self.metrics = metrics
+        #: The `/metrics` page, as the wiring builds it.
+        self.counters = counters
+
+    def process_request(
+        self, socket: ServerConnection, request: Request
+    ) -> Response | Awaitable[Response] | None:
+        """A response for a plain HTTP request, or None to let `/` upgrade to a WebSocket."""
+        page = self.web.response(request)  # the browser table (server.edge.web)
+        if page is not None:
+            return page
+        path = request.path.split("?", 1)[0]
+        if path in PATHS:
+            return self.probes.answer(path)
+        if path == "/metrics":
+            return text_response(HTTPStatus.OK, self.counters(), "text/plain; version=0.0.4")
+        door, config = self.door, self.config
+        if door.closing:
+            return text_response(HTTPStatus.SERVICE_UNAVAILABLE, "the server is stopping\n")
+        if door.starting:
+            return text_response(HTTPStatus.SERVICE_UNAVAILABLE, "the server is starting\n")
+        if path != WEBSOCKET_PATH:
+            return text_response(
+                HTTPStatus.NOT_FOUND, f"nothing here: connect to {WEBSOCKET_PATH}\n"
+            )
+        # The sockets in all and by peer address are counted from accept (`server.edge.gate`);
+        # from a trusted proxy, the address it names is counted here.
+        if config.trusts(peer_of(socket)) and door.named.full(
+            client_address(config, socket, request)
+        ):
+            self.metrics.errors["too_many_connections"] += 1
+            return text_response(
+                HTTPStatus.TOO_MANY_REQUESTS,
+                f"at most {config.max_connections_per_ip} connections per address\n",
+            )
+        return None
 
 
 def client_address(config: Config, socket: ServerConnection, request: Request | None) -> str:
@@ -81,12 +96,3 @@ def peer_of(socket: ServerConnection) -> str:
     """The address the socket comes from."""
     remote = socket.remote_address
     return str(remote[0]) if remote else "unknown"
-
-
-def text_response(status: HTTPStatus, text: str, kind: str = "text/plain") -> Response:
-    """A plain-text response."""
-    body = text.encode()
-    headers = Headers(
-        [("Content-Type", f"{kind}; charset=utf-8"), ("Content-Length", str(len(body)))]
-    )
-    return Response(status.value, status.phrase, headers, body)

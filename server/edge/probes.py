@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from http import HTTPStatus
 from typing import TYPE_CHECKING
 
@@ -24,7 +25,7 @@ from websockets.http11 import Response
 from server.storage.store import Store, StoreUnavailable
 
 if TYPE_CHECKING:
-    from server.app import Server
+    from server.edge.door import Door
 
 LIVENESS = "/healthz"
 READINESS = "/readyz"
@@ -72,39 +73,46 @@ class StoreWatch:
         return self.trouble
 
 
-def answer(server: Server, path: str) -> Response:
-    """The response to a probe at `path` (one of PATHS), at once."""
-    if path == LIVENESS:
-        return text_response(HTTPStatus.OK, "ok\n")
-    reasons = not_ready(server)
-    if reasons:
-        return text_response(HTTPStatus.SERVICE_UNAVAILABLE, "".join(f"{r}\n" for r in reasons))
-    return text_response(HTTPStatus.OK, "ready\n")
+class Probes:
+    """The two probes, from the door, the store's watch and what storing has to say."""
+
+    def __init__(self, door: Door, watch: StoreWatch, problems: Callable[[], list[str]]) -> None:
+        self.door = door
+        self.watch = watch
+        self.problems = problems
+
+    def answer(self, path: str) -> Response:
+        """The response to a probe at `path` (one of PATHS), at once."""
+        if path == LIVENESS:
+            return text_response(HTTPStatus.OK, "ok\n")
+        reasons = self.not_ready()
+        if reasons:
+            body = "".join(f"{reason}\n" for reason in reasons)
+            return text_response(HTTPStatus.SERVICE_UNAVAILABLE, body)
+        return text_response(HTTPStatus.OK, "ready\n")
+
+    def not_ready(self) -> list[str]:
+        """Why the server should get no players now (nothing: it is ready)."""
+        door, reasons = self.door, []
+        if door.starting:
+            reasons.append("starting")
+        if door.closing:
+            reasons.append("stopping")
+        if not door.listening():
+            reasons.append("not accepting connections")
+        trouble = self.watch.problem()
+        if trouble is not None:
+            reasons.append(trouble)
+        reasons.extend(self.problems())
+        return reasons
 
 
-def not_ready(server: Server) -> list[str]:
-    """Why the server should get no players now (nothing: it is ready)."""
-    reasons = []
-    if server.starting:
-        reasons.append("starting")
-    if server.closing:
-        reasons.append("stopping")
-    listening = server.websocket_server
-    if listening is None or not listening.is_serving():
-        reasons.append("not accepting connections")
-    trouble = server.store_watch.problem()
-    if trouble is not None:
-        reasons.append(trouble)
-    reasons.extend(server.committer.problems())
-    return reasons
-
-
-def text_response(status: HTTPStatus, text: str) -> Response:
-    """A plain-text HTTP response."""
+def text_response(status: HTTPStatus, text: str, kind: str = "text/plain") -> Response:
+    """A plain-text HTTP response (never cached: probes and refusals say how things are now)."""
     body = text.encode()
     headers = Headers(
         [
-            ("Content-Type", "text/plain; charset=utf-8"),
+            ("Content-Type", f"{kind}; charset=utf-8"),
             ("Content-Length", str(len(body))),
             ("Cache-Control", "no-store"),
         ]

@@ -11,7 +11,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any
 
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
@@ -20,15 +21,32 @@ from bridge import convert
 from engine import Move
 from protocol import errors
 from protocol import messages as msg
+from server.config import Config
 from server.edge.connection import CLOSE_POLICY, CLOSE_REMOVED, CLOSE_SEAT_RESUMED, Connection
+from server.edge.door import Door
 from server.edge.http import client_address, peer_of
+from server.metrics import Metrics
+from server.play.committer import Committer
+from server.play.hints import HintDesk
+from server.play.listing import Listing
 from server.play.live import LiveRoom
+from server.play.registry import Registry
 from server.rooms import codes
+from server.rooms.limits import LookupBudget, RoomChat
 from server.rooms.room import CHAT_IDS_KEPT, Caller, Room, RoomError
 from server.storage.store import StoreUnavailable
 
-if TYPE_CHECKING:
-    from server.app import Server
+
+@dataclass
+class Lanes:
+    """What bounds a session's requests beyond its own rate: failed lookups per address, the
+    hint lane, each room's chat, and the room list."""
+
+    lookups: LookupBudget
+    hints: HintDesk
+    chat: RoomChat
+    listing: Listing
+
 
 log = logging.getLogger("allfives.server")
 
@@ -38,26 +56,38 @@ SERVER_NAME = "allfives 0.1.0"
 class Sessions:
     """Serves each connection's messages (the WebSocket handler of `Server`)."""
 
-    def __init__(self, server: Server) -> None:
-        self.server = server
-        self.config = server.config
-        self.clock = server.config.clock
-        self.registry = server.registry
-        self.committer = server.committer
-        self.metrics = server.metrics
+    def __init__(
+        self,
+        config: Config,
+        door: Door,
+        registry: Registry,
+        committer: Committer,
+        metrics: Metrics,
+        lanes: Lanes,
+    ) -> None:
+        self.config = config
+        self.clock = config.clock
+        self.door = door
+        self.registry = registry
+        self.committer = committer
+        self.metrics = metrics
+        self.lookups = lanes.lookups
+        self.hint_desk = lanes.hints
+        self.room_chat = lanes.chat
+        self.listing = lanes.listing
 
     async def serve(self, socket: ServerConnection) -> None:
         """Read one connection's frames until it closes."""
-        server = self.server
+        door = self.door
         address = client_address(self.config, socket, socket.request)
         named = self.config.trusts(peer_of(socket))  # else server.gate counts the socket's peer
-        if named and server.connections_per_ip.full(address):
+        if named and door.named.full(address):
             await socket.close(CLOSE_POLICY, "too many connections from your address")
             return
         connection = Connection(socket, address, self.config, self.metrics)
-        server.connections.add(connection)
+        door.connections.add(connection)
         if named:
-            server.connections_per_ip.add(address)
+            door.named.add(address)
         deadline = asyncio.get_running_loop().call_later(
             self.config.hello_seconds, _no_hello, connection, self.config.hello_seconds
         )
@@ -76,10 +106,10 @@ class Sessions:
                 await connection.closer
             connection.closing = True
             deadline.cancel()
-            server.hint_desk.cancel(connection)
-            server.connections.discard(connection)
+            self.hint_desk.cancel(connection)
+            door.connections.discard(connection)
             if named:
-                server.connections_per_ip.remove(address)
+                door.named.remove(address)
             await self._leave_room(connection, disconnected=True)
 
     async def _on_frame(self, connection: Connection, frame: str | bytes) -> None:
@@ -136,7 +166,6 @@ class Sessions:
         if type(message) in _MOVES and connection.greeted:  # most messages: straight to the room
             await self._command(_current(connection), connection, message)
             return
-        server = self.server
         if isinstance(message, msg.Ping):
             connection.send_message(msg.Pong(id=message.id))
             return
@@ -146,7 +175,7 @@ class Sessions:
         if not connection.greeted:
             raise RoomError(errors.INVALID, 'say "hello" first, with the protocol version')
         if isinstance(message, msg.ListRooms):
-            listing = server.listing
+            listing = self.listing
             connection.send_message(
                 await listing.page(connection.address, message.offset, message.id)
             )
@@ -154,7 +183,7 @@ class Sessions:
             await self._create(connection, message)
         elif isinstance(message, msg.Join | msg.Spectate):
             # The connection leaves the room it is in only once the new one has taken it.
-            async with server.lookups.guard(connection.address):
+            async with self.lookups.guard(connection.address):
                 live = await self.registry.find(message.room)
                 await self._command(live, connection, message)
         elif isinstance(message, msg.Resync):
@@ -166,7 +195,7 @@ class Sessions:
             async with live.lock:
                 _send_record(live, connection, message)
         elif isinstance(message, msg.Hint):
-            server.hint_desk.check(connection)
+            self.hint_desk.check(connection)
             view = (await self._command(_current(connection), connection, message)).hint
             assert view is not None
             id = message.id
@@ -178,7 +207,7 @@ class Sessions:
             def refuse(code: str, text: str) -> None:
                 self._error(connection, id, "hint", code, text)
 
-            server.hint_desk.ask(connection, view, answer, refuse)
+            self.hint_desk.ask(connection, view, answer, refuse)
         elif isinstance(message, msg.Chat):
             live = _current(connection)
             watcher = connection.seat is None and message.id is not None
@@ -187,7 +216,7 @@ class Sessions:
                 return
             counted = connection.seat is not None or live.room.rules.spectators_chat
             if counted:
-                server.room_chat.check(live.room.code)
+                self.room_chat.check(live.room.code)
             try:
                 posted = (await self._command(live, connection, message)).changed
             except BaseException:
@@ -195,7 +224,7 @@ class Sessions:
                 raise
             finally:
                 if counted and not posted:  # a line refused, not stored, or sent again
-                    server.room_chat.refund(live.room.code, time.monotonic())
+                    self.room_chat.refund(live.room.code, time.monotonic())
             if watcher and message.id is not None:
                 connection.chat_ids = (*connection.chat_ids, message.id)[-CHAT_IDS_KEPT:]
         else:
@@ -218,7 +247,7 @@ class Sessions:
             return
         if hello.token is None or hello.room is None:
             raise RoomError(errors.INVALID, "to resume a seat, give both room and token")
-        async with self.server.lookups.guard(connection.address):
+        async with self.lookups.guard(connection.address):
             try:
                 live = await self.registry.find(hello.room)
             except RoomError as error:
