@@ -157,7 +157,9 @@ class Server:
     @property
     def cluster(self) -> Cluster | None:
         """With several processes: this one's place among them (`server.cluster.membership`)."""
-        return self.committer.joined
+        from server.cluster.shared import SharedCommitter  # loaded already when it is one
+
+        return self.committer.joined if isinstance(self.committer, SharedCommitter) else None
 
     @property
     def bots_may_play(self) -> asyncio.Event:

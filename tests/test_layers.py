@@ -117,3 +117,90 @@ def test_the_reach_follows_a_chain_of_imports(tmp_path: Path) -> None:
         (tmp_path / name).parent.mkdir(exist_ok=True)
         (tmp_path / name).write_text(text)
     assert reachable("a.top", tmp_path) == {"a", "a.top", "a.middle", "server", "server.room"}
+
+
+#: The server's packages, each importing only those listed (and the top modules config and
+#: metrics); `server.app` wires them all together and `server.serve` runs it.
+SERVER_PACKAGES: dict[str, set[str]] = {
+    "rooms": set(),
+    "storage": {"rooms"},
+    "play": {"rooms", "storage"},
+    "cluster": {"rooms", "storage", "play"},
+    "edge": {"rooms", "storage", "play"},
+}
+SERVER_TOP = {"__init__", "app", "config", "metrics", "serve"}
+
+
+def run_time_imports(path: Path) -> set[str]:
+    """The modules a module imports when it runs (anywhere but under `if TYPE_CHECKING:`)."""
+    found: set[str] = set()
+
+    def visit(node: ast.AST) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
+                continue
+            if isinstance(child, ast.Import):
+                found.update(alias.name for alias in child.names)
+            elif isinstance(child, ast.ImportFrom) and child.level == 0 and child.module:
+                found.add(child.module)
+                found.update(f"{child.module}.{alias.name}" for alias in child.names)
+            visit(child)
+
+    visit(ast.parse(path.read_text(), str(path)))
+    return found
+
+
+def server_modules() -> dict[str, Path]:
+    named = {}
+    for path in (ROOT / "server").rglob("*.py"):
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        named[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return named
+
+
+def test_the_server_is_a_few_packages_and_a_few_top_modules() -> None:
+    top = {path.stem for path in (ROOT / "server").glob("*.py")}
+    assert top == SERVER_TOP, top
+    packages = {path.parent.name for path in (ROOT / "server").glob("*/__init__.py")}
+    assert packages == set(SERVER_PACKAGES)
+    for package in packages:
+        assert ast.get_docstring(ast.parse((ROOT / "server" / package / "__init__.py").read_text()))
+
+
+@pytest.mark.parametrize("package", sorted(SERVER_PACKAGES))
+def test_a_server_package_imports_only_the_packages_below_it(package: str) -> None:
+    allowed = SERVER_PACKAGES[package] | {package}
+    for name, path in server_modules().items():
+        if not name.startswith(f"server.{package}."):
+            continue
+        for imported in imported_names(path):
+            parts = imported.split(".")
+            if parts[0] != "server" or len(parts) < 2 or parts[1] in {"config", "metrics"}:
+                continue
+            assert parts[1] in allowed, f"{name} imports {imported}"
+
+
+def test_no_import_circle_in_the_server_at_run_time() -> None:
+    modules = server_modules()
+    graph = {name: run_time_imports(path) & set(modules) - {name} for name, path in modules.items()}
+
+    def circle_from(start: str) -> list[str] | None:
+        path, seen = [start], {start}
+
+        def walk(node: str) -> list[str] | None:
+            for nxt in sorted(graph[node]):
+                if nxt == start:
+                    return [*path, start]
+                if nxt not in seen:
+                    seen.add(nxt)
+                    path.append(nxt)
+                    found = walk(nxt)
+                    if found:
+                        return found
+                    path.pop()
+            return None
+
+        return walk(start)
+
+    circles = [circle for name in graph if (circle := circle_from(name))]
+    assert not circles, circles[0]

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 import msgspec
 
 from protocol import errors
+from server.cluster.follow import follow
 from server.cluster.notices import GONE, Notice, read_notice
 from server.play.live import LiveRoom
 from server.play.members import CLOSE_SEAT_RESUMED
@@ -60,7 +61,8 @@ class Replica:
             early = self._early.pop(code, [])
         if stored is None:
             raise RoomError(errors.NO_SUCH_ROOM, codes.missing(code))
-        live = self.registry.live(stored.state, stored.version)
+        live = self.registry.live(stored.state)
+        follow(live).version = stored.version
         live.kept = False
         self.registry.rooms[code] = live
         for notice in early:
@@ -84,18 +86,18 @@ class Replica:
             return
         if notice.seq <= live.saved_seq:
             return
-        live.inbox[notice.seq] = notice
-        if live.arrived is not None:
-            live.arrived.set()
-        if live.follower is None or live.follower.done():
-            live.follower = self.committer.hooks.spawn(self._follow(live))
+        state = follow(live)
+        state.inbox[notice.seq] = notice
+        state.arrived.set()
+        if state.follower is None or state.follower.done():
+            state.follower = self.committer.hooks.spawn(self._follow(live))
 
     async def _follow(self, live: LiveRoom) -> None:
         async with live.lock:
-            for seq in [seq for seq in live.inbox if seq <= live.saved_seq]:
-                del live.inbox[seq]  # taken meanwhile, by a command that caught up
-            if self.registry.holds(live) and live.inbox:
-                await self.catch_up(live, max(live.inbox))
+            for seq in [seq for seq in follow(live).inbox if seq <= live.saved_seq]:
+                del follow(live).inbox[seq]  # taken meanwhile, by a command that caught up
+            if self.registry.holds(live) and follow(live).inbox:
+                await self.catch_up(live, max(follow(live).inbox))
 
     async def follow_redis(self, live: LiveRoom) -> None:
         """Catch up with Redis, whose version of the room differed from this copy's a moment ago.
@@ -106,18 +108,16 @@ class Replica:
             if not self.registry.holds(live):
                 return
             stored = await self.committer.cluster.head(live.room.code)
-            if stored is None or stored[1] != live.version:
+            if stored is None or stored[1] != follow(live).version:
                 await self.catch_up(live, -1 if stored is None else stored[0])
 
     async def next_notice(self, live: LiveRoom) -> None:
         """Wait until a notice newer than the room held has arrived (at most GAP_WAIT s)."""
-        if any(seq > live.saved_seq for seq in live.inbox):
+        if any(seq > live.saved_seq for seq in follow(live).inbox):
             return
-        if live.arrived is None:
-            live.arrived = asyncio.Event()
-        live.arrived.clear()
+        follow(live).arrived.clear()
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(live.arrived.wait(), GAP_WAIT)
+            await asyncio.wait_for(follow(live).arrived.wait(), GAP_WAIT)
 
     async def catch_up(self, live: LiveRoom, target: int) -> None:
         """Under the lock: adopt the notices up to seq `target` (and on) in order.
@@ -127,28 +127,30 @@ class Replica:
         """
         with contextlib.suppress(StoreUnavailable):
             await self.committer.settle(live)
-        if live.doubts:
+        if follow(live).doubts:
             return  # caught up once the unanswered saves are settled
         loop = asyncio.get_running_loop()
         deadline = loop.time() + GAP_WAIT
         if target <= live.saved_seq:
             await self._refresh(live)
         while True:
-            notice = live.inbox.pop(live.saved_seq + 1, None)
-            if notice is not None and notice.parent == live.version and self._adopt(live, notice):
+            notice = follow(live).inbox.pop(live.saved_seq + 1, None)
+            if (
+                notice is not None
+                and notice.parent == follow(live).version
+                and self._adopt(live, notice)
+            ):
                 continue
             if notice is not None or (live.saved_seq < target and loop.time() >= deadline):
                 await self._refresh(live)
                 break
             if live.saved_seq >= target:
                 break
-            if live.arrived is None:
-                live.arrived = asyncio.Event()
-            live.arrived.clear()
+            follow(live).arrived.clear()
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(live.arrived.wait(), deadline - loop.time())
-        for seq in [seq for seq in live.inbox if seq <= live.saved_seq]:
-            del live.inbox[seq]
+                await asyncio.wait_for(follow(live).arrived.wait(), deadline - loop.time())
+        for seq in [seq for seq in follow(live).inbox if seq <= live.saved_seq]:
+            del follow(live).inbox[seq]
 
     async def _refresh(self, live: LiveRoom) -> None:
         """Under the lock: hold what Redis holds (as snapshots); write back what Redis lost."""
@@ -159,14 +161,14 @@ class Replica:
             self.registry.forget(live)
             return
         if stored is None or stored.seq < live.saved_seq:
-            if await cluster.restore(code, live.saved_seq, live.saved, live.version):
+            if await cluster.restore(code, live.saved_seq, live.saved, follow(live).version):
                 log.warning("room %s: Redis had lost change %d: written back", code, live.saved_seq)
                 # Another process may hold a newer copy: it writes it back at its next beat.
                 await asyncio.sleep(cluster.lease / 2)
             stored = await cluster.load(code)
             if stored is None:
                 return
-        if stored.version != live.version and stored.seq >= live.saved_seq:
+        if stored.version != follow(live).version and stored.seq >= live.saved_seq:
             self.adopt_state(live, stored.seq, stored.version, stored.state)
 
     def _adopt(self, live: LiveRoom, notice: Notice) -> bool:
@@ -179,7 +181,7 @@ class Replica:
             return self._adopt_move(live, notice)
         links = dict(live.room.state.links)
         room = self.registry.room_of(notice.state)
-        live.room, live.saved, live.saved_seq, live.version = (
+        live.room, live.saved, live.saved_seq, follow(live).version = (
             room,
             notice.state,
             notice.seq,
@@ -206,7 +208,7 @@ class Replica:
             self.adopted["misfit"] += 1
             return False
         live.adopt_move(notice.state)
-        live.saved_seq, live.version = notice.seq, notice.version
+        live.saved_seq, follow(live).version = notice.seq, notice.version
         live.broadcast(live.feed.publish(room, events))
         self._adopted(live, links)
         self.adopted["move"] += 1
@@ -216,8 +218,8 @@ class Replica:
         """Take the room as Redis holds it, after a gap: every connection here gets a snapshot."""
         links = dict(live.room.state.links)
         room = self.registry.room_of(state)
-        live.room, live.saved, live.saved_seq, live.version = room, state, seq, version
-        live.inbox = {s: n for s, n in live.inbox.items() if s > seq}
+        live.room, live.saved, live.saved_seq, follow(live).version = room, state, seq, version
+        follow(live).inbox = {s: n for s, n in follow(live).inbox.items() if s > seq}
         live.feed.reset(seq)
         for connection in live.connections():
             connection.send(live.feed.snapshot(room, connection.receiver))

@@ -19,6 +19,7 @@ from typing import Any
 import msgspec
 
 from protocol import messages as msg
+from server.cluster.follow import follow
 from server.cluster.membership import Cluster
 from server.cluster.replica import Replica
 from server.cluster.upkeep import SharedUpkeep
@@ -64,6 +65,7 @@ class SharedCommitter(Committer):
 
     @property
     def joined(self) -> Cluster | None:
+        """This process's place among the others on one Redis (None until it has joined)."""
         return self._cluster
 
     @property
@@ -130,8 +132,8 @@ class SharedCommitter(Committer):
         return seat
 
     async def abandon(self, live: LiveRoom) -> None:
-        if live.doubts:
-            self.hooks.spawn(self._abandon(live.room.code, list(live.doubts)))
+        if follow(live).doubts:
+            self.hooks.spawn(self._abandon(live.room.code, list(follow(live).doubts)))
         elif live.saved_seq == 0:
             with contextlib.suppress(StoreUnavailable):
                 await self.cluster.release(live.room.code)
@@ -177,8 +179,8 @@ class SharedCommitter(Committer):
                     if changed.stored == RoomChanged.BUSY:
                         # Another process has the next write: its notice comes first.
                         await replica.next_notice(live)
-                        if live.inbox:
-                            await replica.catch_up(live, max(live.inbox))
+                        if follow(live).inbox:
+                            await replica.catch_up(live, max(follow(live).inbox))
                     else:
                         holds_next_write = True
                         await replica.catch_up(live, changed.stored)
@@ -207,14 +209,21 @@ class SharedCommitter(Committer):
         logged = bool(move) and room.seq % STATE_EVERY != 0
         state = b"" if logged else room.to_bytes()
         try:
-            live.version = await self.cluster.save(
-                room.code, room.seq, state, encoded, listing(room), live.version, move, logged
+            follow(live).version = await self.cluster.save(
+                room.code,
+                room.seq,
+                state,
+                encoded,
+                listing(room),
+                follow(live).version,
+                move,
+                logged,
             )
         except StoreUnavailable as error:
             # Shared rooms never hold a change Redis does not (RoomChanged included).
             self.restore(live)
             if isinstance(error, SaveInDoubt):
-                live.doubts[error.version] = None
+                follow(live).doubts[error.version] = None
             raise
         if logged:
             live.adopt_move(move)
@@ -229,11 +238,11 @@ class SharedCommitter(Committer):
         save can never be stored; one stored already (Redis applied it, the answer was lost) is
         undone by a change that puts the room back as its clients last saw it.
         """
-        if not live.doubts:
+        if not follow(live).doubts:
             return
         code = live.room.code
-        found = await self.cluster.fence(code, list(live.doubts))
-        doubts, live.doubts = live.doubts, {}
+        found = await self.cluster.fence(code, list(follow(live).doubts))
+        doubts, follow(live).doubts = follow(live).doubts, {}
         if found.stored is None:
             return
         if found.version != found.stored:
@@ -252,13 +261,13 @@ class SharedCommitter(Committer):
                 code, room.seq, state, b"[]", listing(room), found.version
             )
         except SaveInDoubt as error:
-            live.doubts = {found.stored: None, error.version: state}
+            follow(live).doubts = {found.stored: None, error.version: state}
             raise
         except RoomChanged:
             log.error("room %s: change %d was answered unavailable but stored", code, found.seq)
             return
         except StoreUnavailable:
-            live.doubts = {found.stored: None}
+            follow(live).doubts = {found.stored: None}
             raise
         log.warning("room %s: change %d, answered unavailable, was stored: undone", code, found.seq)
         self.replica.adopt_state(live, room.seq, version, state)
@@ -285,7 +294,7 @@ class SharedCommitter(Committer):
             stored = await self.cluster.head(live.room.code)
         except StoreUnavailable:
             return False
-        if stored is None or stored[1] == live.version:
+        if stored is None or stored[1] == follow(live).version:
             return False
         await self.replica.catch_up(live, stored[0])
         self.registry.require_open(live)

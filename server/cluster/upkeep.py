@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from server.cluster.follow import follow
 from server.play.live import LiveRoom
 from server.play.upkeep import release_away
 from server.rooms.feed import SPECTATORS
@@ -68,9 +69,9 @@ class SharedUpkeep:
                 continue
             if status.seq >= 0:  # else Redis lost the room: `follow_redis` writes it back
                 keep(live, status.kept)
-            if status.version != live.version and not live.lock.locked():
+            if status.version != follow(live).version and not live.lock.locked():
                 committer.hooks.spawn(committer.replica.follow_redis(live))
-        for live in [live for live in rooms.values() if live.doubts]:
+        for live in [live for live in rooms.values() if follow(live).doubts]:
             async with live.lock:
                 await committer.settle(live)
         await self.check_presence()
@@ -137,7 +138,7 @@ class SharedUpkeep:
         """Forget rooms this process neither keeps nor serves anyone in."""
         quiet = time.monotonic() - self.committer.config.cluster_lease
         for live in list(self.registry.rooms.values()):
-            if live.kept or live.members or live.doubts or live.lock.locked():
+            if live.kept or live.members or follow(live).doubts or live.lock.locked():
                 continue
             if live.touched > quiet:
                 continue
@@ -158,7 +159,7 @@ class SharedUpkeep:
                 if (
                     self.registry.holds(live)
                     and room.is_empty()
-                    and await self.cluster.delete(room.code, live.version)
+                    and await self.cluster.delete(room.code, follow(live).version)
                 ):
                     self.registry.forget(live)
                     log.info("room %s expired", room.code)

@@ -14,7 +14,7 @@ import abc
 import asyncio
 import logging
 from collections.abc import Callable, Coroutine, Mapping
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import msgspec
 
@@ -25,9 +25,6 @@ from server.play.registry import Registry
 from server.play.upkeep import LocalUpkeep
 from server.rooms.room import Room
 from server.storage.store import Store, StoreUnavailable
-
-if TYPE_CHECKING:
-    from server.cluster.membership import Cluster
 
 log = logging.getLogger("allfives.server")
 T = TypeVar("T")
@@ -78,11 +75,6 @@ class Committer(abc.ABC):
     def presence_id(self) -> str:
         """This process's id in room presence ("" alone)."""
         return ""
-
-    @property
-    def joined(self) -> Cluster | None:
-        """This process's place among the others on one Redis (None alone, or not joined yet)."""
-        return None
 
     @abc.abstractmethod
     async def change(self, live: LiveRoom, apply: Change[T], rollback: bool = True) -> T:

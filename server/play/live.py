@@ -3,16 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING
 
 from server.play.members import Member, text_frame
 from server.rooms.feed import Feed, Frames, Receiver
 from server.rooms.room import Room, with_moves
-from server.storage.store import NO_VERSION
-
-if TYPE_CHECKING:
-    from server.cluster.notices import Notice
-
 
 #: Adopted moves are replayed into `LiveRoom.saved` once this many wait (bounds memory).
 MOVES_KEPT = 64
@@ -22,10 +16,11 @@ class LiveRoom:
     """A room in memory: its state machine, its feed, its lock and who is connected to it.
 
     Outside a change (under `lock`) `room` is exactly the stored state `saved`, at `saved_seq`
-    and (several processes) `version`. `kept`: this process runs the room's bots and clock.
+    (with several processes, at the version `server.cluster.follow` keeps). `kept`: this process
+    runs the room's bots and clock.
     """
 
-    def __init__(self, room: Room, keep: int, version: str = NO_VERSION) -> None:
+    def __init__(self, room: Room, keep: int) -> None:
         self.room = room
         self.feed = Feed(keep)
         self.feed.seq = room.seq
@@ -35,21 +30,15 @@ class LiveRoom:
         #: Moves adopted from other processes since `_saved` (`adopt_move`).
         self._moves: list[bytes] = []
         self.saved_seq = room.seq
-        self.version = version
         self.kept = True
         #: Opened by a client of this process: counts against its address (`Registry.count`).
         self.owned = False
         self.counted = False
         #: When a client last looked the room up here (`time.monotonic`).
         self.touched = 0.0
-        #: Notices of other processes' changes not adopted yet, by seq (`server.cluster.replica`).
-        self.inbox: dict[int, Notice] = {}
-        #: Versions of saves that got no answer (answered `unavailable`), to fence off before
-        #: the room changes again (`SharedCommitter.settle`); with the state of a save that
-        #: undid one.
-        self.doubts: dict[str, bytes | None] = {}
-        self.arrived: asyncio.Event | None = None
-        self.follower: asyncio.Task[None] | None = None
+        #: What another part keeps with the room: with several processes, their state of it
+        #: (`server.cluster.follow`); never read on the single-process path.
+        self.attached: object | None = None
         #: The phase clients were last sent (a match finishing is seen once).
         self.published_phase = room.phase
         self.driver: asyncio.Task[None] | None = None

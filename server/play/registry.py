@@ -22,7 +22,6 @@ from server.play.live import LiveRoom
 from server.rooms import codes
 from server.rooms.limits import KeyedBuckets, PerAddress
 from server.rooms.room import Room, RoomError
-from server.storage.store import NO_VERSION
 
 #: Reads a room no process holds in memory here (several processes), or raises RoomError.
 Loader = Callable[[str], Coroutine[Any, Any, LiveRoom]]
@@ -41,9 +40,9 @@ class Registry:
         self.loader: Loader | None = None
         self._loading: dict[str, asyncio.Task[LiveRoom]] = {}
 
-    def live(self, state: bytes, version: str = NO_VERSION) -> LiveRoom:
+    def live(self, state: bytes) -> LiveRoom:
         """A room in memory from its stored state (not registered yet)."""
-        live = LiveRoom(self.room_of(state), self.config.keep_patches, version)
+        live = LiveRoom(self.room_of(state), self.config.keep_patches)
         live.saved = state
         return live
 
