@@ -14,6 +14,7 @@ import gc
 import logging
 import os
 import signal
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -117,6 +118,9 @@ OPTIONS: dict[str, tuple[Callable[[str], Any], str, str]] = {
 }
 
 
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of `allfives serve`."""
     defaults = Config()
@@ -127,7 +131,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
             f"--{option}",
             type=kind,
             default=None,
-            help=f"{text} [${variable}, default {default}]",
+            help=f"{text} [${variable}, default {_shown(default)}]",
         )
     parser.add_argument(
         "--redis",
@@ -141,7 +145,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="with --redis, how long finished-match records are kept "
         "[$ALLFIVES_RECORD_TTL, default 30 days]",
     )
-    parser.add_argument("--log-level", default=os.environ.get("ALLFIVES_LOG_LEVEL", "INFO"))
+    parser.add_argument(
+        "--log-level",
+        type=str.upper,
+        choices=LOG_LEVELS,
+        default=os.environ.get("ALLFIVES_LOG_LEVEL", "INFO").upper(),
+        help="how much the server logs to stderr [$ALLFIVES_LOG_LEVEL, default INFO]",
+    )
+
+
+def _shown(default: object) -> str:
+    """A default as the option is written: yes/no for a yes-or-no option."""
+    return ("yes" if default else "no") if isinstance(default, bool) else str(default)
 
 
 def env_name(option: str) -> str:
@@ -170,8 +185,12 @@ def config_from(args: argparse.Namespace, environ: dict[str, str] | None = None)
 
 def run(args: argparse.Namespace) -> int:
     """Run the server until SIGTERM or SIGINT; returns the exit status."""
+    if args.log_level not in LOG_LEVELS:  # from $ALLFIVES_LOG_LEVEL, which argparse does not check
+        levels = ", ".join(LOG_LEVELS)
+        print(f"allfives serve: $ALLFIVES_LOG_LEVEL is not {levels}", file=sys.stderr)
+        return 2
     logging.basicConfig(
-        level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+        level=args.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
     try:
         config = config_from(args)

@@ -12,6 +12,7 @@ from client_helpers import TIMEOUT
 
 from clients.cli.connection import Connection, Fatal
 from clients.cli.state import TableState
+from protocol import messages as msg
 from server.app import Server
 
 
@@ -67,3 +68,16 @@ async def test_wss_to_a_plain_server_says_to_try_ws(server: Server) -> None:
     assert len(err.decode().strip().splitlines()) == 1, err
     with pytest.raises(Fatal, match=r"TLS handshake failed \(a plain server\? try ws://"):
         await asyncio.wait_for(Connection(url, "Ann", TableState()).run(), TIMEOUT)
+
+
+async def test_a_server_that_closes_before_giving_a_seat_is_not_retried() -> None:
+    from websockets.asyncio.server import ServerConnection, serve
+
+    async def hang_up(socket: ServerConnection) -> None:
+        await socket.close()
+
+    async with serve(hang_up, "127.0.0.1", 0) as quick:
+        port = next(iter(quick.sockets)).getsockname()[1]
+        connection = Connection(f"ws://127.0.0.1:{port}/", "Ann", TableState())
+        with pytest.raises(Fatal, match="closed the connection before giving a seat"):
+            await asyncio.wait_for(connection.run([msg.Join(room="ABCD")]), TIMEOUT)

@@ -348,7 +348,8 @@ class App:
 
     def say_fatal(self, error: Fatal) -> None:
         """Why the table ended (a server's words made visible), below the table."""
-        self.console.print(safe_text(Text(f"allfives: {error}", style="bold red")))
+        # One line, however long (the terminal folds it; nothing is cut or split).
+        self.console.print(safe_text(Text(f"allfives: {error}", style="bold red")), soft_wrap=True)
 
     def _on_link_done(self, task: asyncio.Task[None]) -> None:
         """The connection ended by itself: stop the prompt so `run` can report why."""

@@ -117,7 +117,7 @@ class Connection:
                                 break
                     finally:
                         self._check_close(socket.close_code, socket.close_reason)
-            except (OSError, TimeoutError, InvalidHandshake, InvalidURI) as error:
+            except (OSError, TimeoutError, InvalidHandshake, InvalidURI, ValueError) as error:
                 if not self.connected_once:
                     raise Fatal(f"cannot reach {self.url}: {reason(error, self.url)}") from None
             except ConnectionClosed:
@@ -125,6 +125,8 @@ class Connection:
             finally:
                 self.socket = None
                 self.state.online = False
+            if not self.closing and self.fatal is None and not self._held():
+                self.fatal = f"{self.url} closed the connection before giving a seat"
             if self.fatal is not None:
                 raise Fatal(self.fatal + (f"; {self.aside}" if self.aside else ""))
             if self.closing:
@@ -137,6 +139,11 @@ class Connection:
             self.on_change()
             await asyncio.sleep(pause)
             self._resuming = self.state.token is not None and self.state.room is not None
+
+    def _held(self) -> bool:
+        """Whether this connection was given a seat (or a room to watch): only then is coming
+        back after a drop worth trying."""
+        return self.state.room is not None and self.connected_once
 
     def _check_close(self, code: int | None, why: str | None) -> None:
         """A close that means "do not come back" makes the connection fatal, with the reason."""
