@@ -120,3 +120,59 @@ def test_ends_lists_every_playable_tile_with_what_it_would_make() -> None:
         "  2  5-4: west (w) → 5 ★",
         "  3  6-3: north (n) → 9, south (s) → 9",
     ]
+
+
+@pytest.mark.parametrize(
+    ("ended", "players", "said"),
+    [
+        (
+            HandEnded(kind="domino", by=0, points=[0, 0], pips=[0, 2]),
+            2,
+            "Bot 1 2 pips → rounded to 5: 0. Nobody scores: the pips left round down to nothing.",
+        ),
+        (
+            HandEnded(kind="domino", by=0, points=[0, 0], pips=[0, 0]),
+            2,
+            "Bot 1 0 pips → rounded to 5: 0. Nobody scores: the pips left round down to nothing.",
+        ),
+        (
+            HandEnded(kind="blocked", by=None, points=[0, 0, 0], pips=[3, 1, 1]),
+            3,
+            "Ann's 3 pips shared by two: 1.5 → rounded to 5: 0. Nobody scores: the pips left "
+            "round down to nothing.",
+        ),
+        (
+            HandEnded(kind="blocked", by=None, points=[0, 0], pips=[4, 4]),
+            2,
+            "Nobody scores: both hold the same pips (4).",
+        ),
+        (
+            HandEnded(kind="blocked", by=None, points=[0, 0, 0], pips=[2, 2, 2]),
+            3,
+            "Nobody scores: everyone holds the same pips (2).",
+        ),
+        (
+            HandEnded(kind="blocked", by=None, points=[0, 0, 0, 0], pips=[2, 9, 2, 4]),
+            -4,
+            "Nobody scores: the fewest pips are tied (Ann and Cid, 2 each).",
+        ),
+        (
+            HandEnded(kind="blocked", by=None, points=[0, 0], pips=[1, 1, 0, 1]),
+            4,
+            "Team B (Bo & Di) 2 pips → rounded to 5: 0. Nobody scores: the pips left round down "
+            "to nothing.",
+        ),
+        (
+            HandEnded(kind="blocked", by=None, points=[0, 0], pips=[1, 3, 3, 1]),
+            4,
+            "Nobody scores: the teams hold the same pips (4).",
+        ),
+    ],
+)
+def test_nobody_scoring_says_whether_pips_were_tied_or_rounded_to_nothing(
+    ended: HandEnded, players: int, said: str
+) -> None:
+    # -4: four players each for themselves.
+    names = {2: TWO, 3: THREE, 4: FOUR}[abs(players)]
+    rules = Rules(players=abs(players), teams=players > 0)
+    assert explain_hand(ended, names, rules)[-1] == said

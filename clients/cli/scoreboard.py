@@ -123,8 +123,32 @@ def explain_hand(event: HandEnded, names: Sequence[str], rules: Rules) -> list[s
             counted = _counted_for(name, sides, pips, event, rules)
             rows.append(f"{counted} → rounded to 5: {name} scores {points}.")
     else:
-        rows.append("Nobody scores (the fewest pips are tied).")
+        rows.append(_why_nobody(event, sides, pips, rules))
     return rows
+
+
+def _why_nobody(event: HandEnded, sides: list[str], pips: list[int], rules: Rules) -> str:
+    """Why nobody scored at a hand's end (docs/rules.md 7.3): a tie, or pips rounding to 0."""
+    scorer: int | None = None
+    if event.kind == "domino" and event.by is not None:
+        scorer = side_of(event.by, rules)
+    else:
+        fewest = min(pips)
+        lows = [side for side, count in enumerate(pips) if count == fewest]
+        if len(lows) == 1:
+            scorer = lows[0]
+        elif len(lows) == 2 and rules.players == 3 and not rules.partnership:
+            scorer = lows[0]  # both tied players share the third's pips, which round to 0
+        elif len(lows) == len(pips):
+            what = "the teams hold" if rules.partnership else "everyone holds"
+            if len(pips) == 2 and not rules.partnership:
+                what = "both hold"
+            return f"Nobody scores: {what} the same pips ({fewest})."
+        else:
+            tied = " and ".join(sides[side] for side in lows)
+            return f"Nobody scores: the fewest pips are tied ({tied}, {fewest} each)."
+    counted = _counted_for(sides[scorer], sides, pips, event, rules)
+    return f"{counted} → rounded to 5: 0. Nobody scores: the pips left round down to nothing."
 
 
 def _counted_for(
