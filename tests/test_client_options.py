@@ -81,3 +81,37 @@ async def test_a_server_that_closes_before_giving_a_seat_is_not_retried() -> Non
         connection = Connection(f"ws://127.0.0.1:{port}/", "Ann", TableState())
         with pytest.raises(Fatal, match="closed the connection before giving a seat"):
             await asyncio.wait_for(connection.run([msg.Join(room="ABCD")]), TIMEOUT)
+
+
+async def test_serve_prints_the_browser_link_and_the_join_line() -> None:
+    import urllib.request
+
+    from clients.cli.local import server_url
+
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "allfives.cli",
+        "serve",
+        "--port",
+        "0",
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.DEVNULL,
+    )
+    try:
+        assert process.stdout is not None
+        lines = [
+            (await asyncio.wait_for(process.stdout.readline(), TIMEOUT)).decode().strip()
+            for _ in range(3)
+        ]
+        assert lines[0].startswith("allfives server listening on ws://127.0.0.1:")
+        url = lines[0].split()[-1]
+        link = lines[1].split()[-1]
+        assert lines[1].startswith("play in a browser:") and link == "http" + url[2:]
+        page = await asyncio.to_thread(lambda: urllib.request.urlopen(link, timeout=TIMEOUT).read())
+        assert b"<html" in page.lower()
+        command = lines[2].removeprefix("or in a terminal:").split()
+        assert command[:2] == ["allfives", "join"] and server_url(command[2]) == url.rstrip("/")
+    finally:
+        process.terminate()
+        await process.wait()
