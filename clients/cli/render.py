@@ -266,7 +266,11 @@ def render(
         middle = waiting_rows(view, join_line, width)
     else:
         kept = max(len(result), min(MIN_LOG_ROWS, len(state.log)))
-        middle = _fit_layout(game, display_names(view), width, spare - kept, state.last_layout)
+        rows = spare - kept
+        if not result and game.layout.line:
+            # The log gives way before any open end does.
+            rows = max(rows, min(spare, layout_rows_needed(game.layout, width)))
+        middle = _fit_layout(game, display_names(view), width, rows, state.last_layout)
     if len(middle) > spare:
         return _too_small(width, height, height - spare + len(middle))
     room = max(0, spare - len(middle))
@@ -318,10 +322,19 @@ def _fit_layout(
 
 
 def _shrink(layout: Layout, last: tuple[int, int] | None, width: int, rows: int) -> list[Text]:
-    """A layout drawn with its arms cut down until it fits `rows` rows (or they are gone)."""
+    """A layout drawn with its arms cut down until it fits `rows` rows, each open end's outer
+    tile kept; when that is still too tall (or the line too wide), the arms fold and a row
+    lists every end that counts."""
     drawn = drawing.draw(layout, width - 2, None, last)
     arm_rows = max(drawing.arm_height(layout.north), drawing.arm_height(layout.south))
     while len(drawn) > rows and arm_rows > 0:
         arm_rows -= 1
         drawn = drawing.draw(layout, width - 2, arm_rows, last)
+    if len(drawn) > rows or not drawing.line_fits(layout, width - 2):
+        drawn = [*drawing.draw(layout, width - 2, 0, last, fold=True), drawing.ends_row(layout)]
     return [Text(" ") + row for row in drawn]
+
+
+def layout_rows_needed(layout: Layout, width: int) -> int:
+    """Rows the layout takes with every open end's outer tile drawn (its arms cut down)."""
+    return len(drawing.draw(layout, width - 2, 0))

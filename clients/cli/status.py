@@ -176,6 +176,10 @@ def _your_turn(game: GameView, state: TableState) -> Text:
     ]
     if not game.layout.line:
         what = "lead any tile"
+    elif not playable:
+        return Text.assemble(
+            (" Your turn", Style(bold=True, color="green")), ": no tile fits, pass"
+        )
     elif len(playable) == 1:
         what = f"play {playable[0]}"
     else:
