@@ -3,14 +3,18 @@ scoreboard by hand, and the ends total a play would make (docs/rules.md 6, worke
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
-from client_helpers import cross_view, state_of
+from client_helpers import cross_view, make_view, screen_of, state_of
+from rich.text import Text
 
 from clients.cli.placing import ends_total, total_after
 from clients.cli.scoreboard import Scoreboard, explain_hand, round5
+from clients.cli.state import TableState
 from clients.cli.status import ends_rows
 from protocol.rules import Rules
-from protocol.views import AnyEvent, HandEnded, HandStarted, Layout, Played
+from protocol.views import AnyEvent, HandEnded, HandStarted, Layout, Played, SeatInfo
 
 TWO = ["Ann", "Bot 1"]
 THREE = ["Ann", "Bo", "Cy"]
@@ -176,3 +180,59 @@ def test_nobody_scoring_says_whether_pips_were_tied_or_rounded_to_nothing(
     names = {2: TWO, 3: THREE, 4: FOUR}[abs(players)]
     rules = Rules(players=abs(players), teams=players > 0)
     assert explain_hand(ended, names, rules)[-1] == said
+
+
+def four_at_60(**changes: Any) -> TableState:
+    """Root and three bots in two teams, as the table holds them."""
+    seats = [SeatInfo(seat=0, name="Root", kind="human")] + [
+        SeatInfo(seat=index, name="bot:normal", kind="bot", level="normal") for index in (1, 2, 3)
+    ]
+    return state_of(make_view(hand=["6-4"], players=4, seats=seats, **changes))
+
+
+def joined(rows: list[str]) -> str:
+    """The rows read as one text (a folded row goes on in the next)."""
+    return " ".join(" ".join(rows).split())
+
+
+def test_a_hands_result_wraps_at_60_columns_instead_of_being_cut() -> None:
+    state = four_at_60()
+    state.result = HandEnded(kind="blocked", by=None, points=[30, 0], pips=[2, 15, 3, 15])
+    state.result_hand = 3
+    rows = screen_of(state, 60, 24)
+    assert all(len(row) <= 60 for row in rows)
+    assert (
+        "Team B (Bot 1 & Bot 3) 30 pips → rounded to 5: Team A (Root & Bot 2) scores 30."
+        in joined(rows)
+    )
+    assert "…" not in "".join(rows)
+
+
+def test_the_match_verdict_and_the_scoreboard_fit_60_columns_whole() -> None:
+    state = four_at_60(phase="finished", scores=[205, 150], winner=0, over=True)
+    for event in (
+        HandStarted(number=1, leader=0),
+        Played(seat=0, tile="5-5", end=None, total=10, points=10),
+        HandEnded(kind="domino", by=0, points=[195, 0], pips=[0, 100, 0, 95]),
+    ):
+        state.scoreboard.take(event, Rules(players=4))
+    rows = screen_of(state, 60, 24)
+    assert all(len(row) <= 60 for row in rows)
+    assert "Team A (Root & Bot 2) wins the match: Team A (Root & Bot 2) 205" in joined(rows)
+    board = state.scoreboard.rows(["Root", "Bot 1", "Bot 2", "Bot 3"], Rules(players=4))
+    assert all(len(row) <= 60 for row in board), board
+    assert "Team A: Root & Bot 2 · Team B: Bot 1 & Bot 3" in board
+
+
+def test_a_long_notice_and_long_review_rows_wrap_whole_at_80_columns() -> None:
+    state = four_at_60()
+    path = "/home/someone/games/allfives/evening-at-the-club/match-7.json"
+    state.say(f"Saved the match record to {path}: allfives replay {path}")
+    review = (
+        " Hand 3, move 6: you played 5-3 east for 0; the hard bot plays 3-3 north for 10 "
+        "(you gave up 10); then you passed under a full boneyard"
+    )
+    rows = screen_of(state, 80, 30, extra=[Text(review)])
+    assert all(len(row) <= 80 for row in rows)
+    assert f"allfives replay {path}" in joined(rows)
+    assert " ".join(review.split()) in joined(rows)

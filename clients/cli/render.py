@@ -19,7 +19,7 @@ from clients.cli import layout as drawing
 from clients.cli.commands import Ask
 from clients.cli.state import LogLine, TableState, display_names
 from clients.cli.status import notice_row, result_rows, status
-from clients.cli.styles import DULL, GOLD, HINTED, LOG_STYLES, PLAYABLE, rule, scoring
+from clients.cli.styles import DULL, GOLD, HINTED, LOG_STYLES, PLAYABLE, rule, scoring, wrap
 from protocol.views import GameView, Layout, Played, RoomView
 
 TILE_WIDTH = 6
@@ -257,7 +257,7 @@ def render(
     if game is not None and view.phase != "waiting" and game.hand is not None:
         bottom += [rule(width, "your tiles"), *hand_rows(view, state, width)]
     bottom.append(rule(width))
-    tail = [*notice_row(state.notice, width), status(view, state, pending)]
+    tail = [*notice_row(state.notice, width), *wrap([status(view, state, pending)], width)[:2]]
     spare = height - len(top) - len(bottom) - len(tail)
     if width < MIN_WIDTH or spare < 1:
         return _too_small(width, height, len(top) + len(bottom) + len(tail) + 1)
@@ -274,6 +274,7 @@ def render(
     if len(middle) > spare:
         return _too_small(width, height, height - spare + len(middle))
     room = max(0, spare - len(middle))
+    extra = wrap(extra, width)
     if extra:
         end = max(0, len(extra) - min(scroll, max(0, len(extra) - room)))
         below = list(extra)[max(0, end - room) : end] if room else []

@@ -14,6 +14,9 @@ from dataclasses import dataclass, field
 from protocol.rules import Rules
 from protocol.views import AnyEvent, HandEnded, HandStarted, Played
 
+#: A player's name in a column of the scoreboard is cut past this many characters.
+COLUMN = 12
+
 
 def round5(value: float) -> int:
     """To the nearest multiple of 5, halves up (docs/rules.md 7.2)."""
@@ -71,8 +74,10 @@ class Scoreboard:
     def rows(self, names: Sequence[str], rules: Rules) -> list[str]:
         """The scoreboard as text rows: a column per player or team, a row per hand, totals."""
         sides = side_names(names, rules)
-        width = max(6, *(min(len(name), 16) for name in sides))
-        head = "hand  " + "  ".join(f"{name[:16]:>{width}}" for name in sides) + "  how it ended"
+        titles = [f"Team {'AB'[team]}" for team in (0, 1)] if rules.partnership else list(names)
+        titles = [title if len(title) <= COLUMN else title[: COLUMN - 1] + "…" for title in titles]
+        width = max(6, *(len(title) for title in titles))
+        head = "hand  " + "  ".join(f"{title:>{width}}" for title in titles) + "  how it ended"
         rows = [head]
         totals = [0] * len(sides)
         for line in self.hands:
@@ -81,6 +86,12 @@ class Scoreboard:
             cells = "  ".join(f"{point:>{width}}" for point in points)
             rows.append(f"{line.number:>4}  {cells}  {self._how(line, names)}")
         rows.append("total " + "  ".join(f"{total:>{width}}" for total in totals))
+        if rules.partnership:
+            rows.append(" · ".join(f"Team {'AB'[t]}: {names[t]} & {names[t + 2]}" for t in (0, 1)))
+        elif titles != sides:  # names cut to fit their column, written out whole
+            rows.append(
+                " · ".join(f"{t}: {n}" for t, n in zip(titles, sides, strict=True) if t != n)
+            )
         if self.hands and self.hands[0].number > 1:
             rows.append(f"(hands before {self.hands[0].number} were not seen by this window)")
         if self.biggest is not None:

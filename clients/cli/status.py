@@ -18,11 +18,13 @@ from clients.cli.commands import Ask
 from clients.cli.placing import total_after
 from clients.cli.scoreboard import explain_hand, side_names
 from clients.cli.state import Notice, TableState, display_names
-from clients.cli.styles import DULL, NOTICE_STYLES, rule, scoring
+from clients.cli.styles import DULL, NOTICE_STYLES, rule, scoring, wrap
 from protocol.views import GameView, MatchEnded, RoomView, describe
 
 #: The server's default wait before a bot plays an away player's turn (no turn clock).
 AWAY_SECONDS = 60
+#: A notice longer than this many rows is cut (the table keeps its place).
+NOTICE_ROWS = 3
 
 
 def end_choices(game: GameView, tile: str, ends: Sequence[str], short: bool = False) -> str:
@@ -91,9 +93,7 @@ def result_rows(state: TableState, view: RoomView, width: int) -> list[Text]:
     if state.match_over:
         rows.append(rule(width, "the match · Enter to go on"))
         rows += [Text(" " + line) for line in state.scoreboard.rows(names, view.rules)]
-    for row in rows:
-        row.truncate(width, overflow="ellipsis")
-    return rows
+    return wrap(rows, width)
 
 
 def notice_row(notice: Notice | None, width: int) -> list[Text]:
@@ -102,8 +102,11 @@ def notice_row(notice: Notice | None, width: int) -> list[Text]:
         return []
     mark = {"error": "✗ ", "hint": "", "info": ""}[notice.kind]
     text = Text(f" {mark}{notice.text}", NOTICE_STYLES[notice.kind])
-    text.truncate(width, overflow="ellipsis")
-    return [text]
+    rows = wrap([text], width)
+    if len(rows) > NOTICE_ROWS:
+        rows = rows[:NOTICE_ROWS]
+        rows[-1].truncate(width, overflow="ellipsis")
+    return rows
 
 
 def status(view: RoomView, state: TableState, pending: Ask | None) -> Text:
