@@ -226,6 +226,7 @@ class Connection:
         replies = self.state.receive(message)
         for reply in replies:
             await self.send(reply)
+        self._keep_numbering()
         if isinstance(message, msg.Joined):
             self._joined(message, resumed=isinstance(asked, msg.Hello))
         if isinstance(message, msg.Snapshot | msg.Patch) and self.state.view is not None:
@@ -254,6 +255,17 @@ class Connection:
             self.on_change()
             return
         self.fatal = f"the server refused to resume the seat: {error.message}"
+
+    def _keep_numbering(self) -> None:
+        """Save the hand's tile numbers with the seat when they change (a restart keeps them)."""
+        state = self.state
+        if (
+            state.numbering_changed
+            and self.seats is not None
+            and state.room
+            and state.seat is not None
+        ):
+            self.seats.save_numbering(self.url, state.room, state.numbering())
 
     def _forget_seat(self) -> None:
         if self.seats is not None and self.state.room is not None:
