@@ -3,6 +3,7 @@ scoreboard by hand, and the ends total a play would make (docs/rules.md 6, worke
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -13,8 +14,17 @@ from clients.cli.placing import ends_total, total_after
 from clients.cli.scoreboard import Scoreboard, explain_hand, round5
 from clients.cli.state import TableState
 from clients.cli.status import ends_rows
+from protocol import messages as msg
 from protocol.rules import Rules
-from protocol.views import AnyEvent, HandEnded, HandStarted, Layout, Played, SeatInfo
+from protocol.views import (
+    AnyEvent,
+    HandEnded,
+    HandStarted,
+    Layout,
+    MoveSpec,
+    Played,
+    SeatInfo,
+)
 
 TWO = ["Ann", "Bot 1"]
 THREE = ["Ann", "Bo", "Cy"]
@@ -119,11 +129,39 @@ def test_the_layout_itself_counts_like_the_server() -> None:
 
 def test_ends_lists_every_playable_tile_with_what_it_would_make() -> None:
     state = state_of(cross_view())
-    assert ends_rows(state) == [
-        "  1  5-1: west (w) → 2, east (e) → 10 ★",
-        "  2  5-4: west (w) → 5 ★",
-        "  3  6-3: north (n) → 9, south (s) → 9",
+    assert ends_rows(state, 40) == [
+        "Type the number (and the end's letter) to play:",
+        "5-1: 1 w → 2, 1 e → 10 ★",
+        "5-4: 2 w → 5 ★",
+        "6-3: 3 n → 9, 3 s → 9",
     ]
+
+
+def test_ends_at_a_lead_shows_all_nine_tiles_with_their_numbers_at_80x24() -> None:
+    hand = ["6-4", "5-5", "5-0", "4-1", "3-2", "6-6", "2-0", "1-1", "6-2"]
+    state = state_of(make_view(hand=hand, players=2))
+    rows = screen_of(state, 80, 24, extra=[Text(" " + row) for row in ends_rows(state, 78)])
+    text = "\n".join(rows)
+    numbers = dict(state.numbers)
+    for tile in hand:
+        assert f"{tile}: {numbers[tile]} → " in text, text
+    assert f"5-5: {numbers['5-5']} → 10 ★" in text
+    assert "more rows" not in text
+
+
+def test_a_panel_taller_than_its_place_says_how_many_rows_are_out_of_sight() -> None:
+    state = state_of(make_view(hand=["6-4"], players=2))
+    panel = [Text(f" row {index}") for index in range(40)]
+    rows = screen_of(state, 80, 24, extra=panel)
+    assert any(re.fullmatch(r" \(\d+ more rows above: PageUp\)", row) for row in rows), rows
+    assert " row 39" in rows
+
+
+def test_a_hint_says_what_to_type() -> None:
+    state = state_of(cross_view())
+    state.receive(msg.HintReply(move=MoveSpec(tile="6-3", end="north")))
+    assert state.notice is not None
+    assert state.notice.text == "Hint: the hard bot would play 6-3 north (type 3 n)"
 
 
 @pytest.mark.parametrize(

@@ -292,7 +292,7 @@ class App:
     def _board(self, what: str) -> list[str]:
         state, view = self.state, self.state.view
         if what == "ends":
-            return ends_rows(state)
+            return ends_rows(state, self.size[0] - 2)
         if what == "log":
             return [line.text for line in state.log]
         if view is None or not state.scoreboard.hands:

@@ -278,6 +278,10 @@ def render(
     if extra:
         end = max(0, len(extra) - min(scroll, max(0, len(extra) - room)))
         below = list(extra)[max(0, end - room) : end] if room else []
+        if below and end - room > 0:  # rows above are out of sight: say so, in the top row
+            below[0] = Text(f" ({end - room + 1} more rows above: PageUp)", DULL)
+        if len(below) > 1 and end < len(extra):
+            below[-1] = Text(f" ({len(extra) - end + 1} more rows below: PageDown)", DULL)
     elif result:
         below = result[:room]
     else:

@@ -207,7 +207,11 @@ class TableState:
                 self.say(error_text(message), "error")
             case msg.HintReply(move=move):
                 self.hint = move
-                self.say(f"Hint: the hard bot would {describe_move(move)}", "hint")
+                typed = ""
+                if move.tile is not None and move.tile in self.numbers:
+                    letter = f" {move.end[0]}" if move.end is not None else ""
+                    typed = f" (type {self.numbers[move.tile]}{letter})"
+                self.say(f"Hint: the hard bot would {describe_move(move)}{typed}", "hint")
             case msg.RecordReply(record=record):
                 self.record = record
         return []

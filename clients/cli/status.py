@@ -56,8 +56,9 @@ def only_end(game: GameView, tile: str) -> str | None:
     return matching[0] if matching else None
 
 
-def ends_rows(state: TableState) -> list[str]:
-    """Every playable tile with the total each of its ends would make (for /ends)."""
+def ends_rows(state: TableState, width: int = 80) -> list[str]:
+    """Every playable tile with what to type for each end and the total it would make (/ends),
+    side by side in columns as far as `width` allows, so that none is left out of sight."""
     game = state.game
     if game is None or not state.my_turn():
         return ["What each tile would score shows on your turn."]
@@ -66,17 +67,33 @@ def ends_rows(state: TableState) -> list[str]:
         if spec.tile is not None:
             by_tile.setdefault(spec.tile, []).append(spec.end)
     numbers = state.numbers
-    rows = []
+    entries = []
     for tile, ends in sorted(by_tile.items(), key=lambda item: numbers.get(item[0], 0)):
+        number = numbers.get(tile, "?")
         if ends == [None]:
             end = only_end(game, tile)
             total = total_after(game.layout, tile, end)
-            where = f"{end} ({end[0]}) " if end is not None else ""
-            what = f"{where}→ {total}{' ★' if scoring(total) else ''}"
+            letter = f" {end[0]}" if end is not None else ""
+            choices = [f"{number}{letter} → {_made(total)}"]
         else:
-            what = end_choices(game, tile, [end for end in ends if end is not None])
-        rows.append(f"{numbers.get(tile, '?'):>3}  {tile}: {what}")
-    return rows or ["No tile can be played: you draw or pass."]
+            choices = [
+                f"{number} {end[0]} → {_made(total_after(game.layout, tile, end))}"
+                for end in ends
+                if end is not None
+            ]
+        entries.append(f"{tile}: {', '.join(choices)}")
+    if not entries:
+        return ["No tile can be played: you draw or pass."]
+    rows = ["Type the number (and the end's letter) to play:"]
+    column = max(len(entry) for entry in entries) + 3
+    per_row = max(1, (width - 1) // column)
+    for start in range(0, len(entries), per_row):
+        rows.append("".join(f"{entry:<{column}}" for entry in entries[start : start + per_row]))
+    return [row.rstrip() for row in rows]
+
+
+def _made(total: int) -> str:
+    return f"{total}{' ★' if scoring(total) else ''}"
 
 
 def result_rows(state: TableState, view: RoomView, width: int) -> list[Text]:
