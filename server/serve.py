@@ -131,6 +131,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
             f"--{option}",
             type=kind,
             default=None,
+            metavar="yes|no" if kind is yes_or_no else None,
             help=f"{text} [${variable}, default {_shown(default)}]",
         )
     parser.add_argument(
@@ -156,6 +157,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _shown(default: object) -> str:
     """A default as the option is written: yes/no for a yes-or-no option."""
+    if default is None:
+        return "none"
     return ("yes" if default else "no") if isinstance(default, bool) else str(default)
 
 

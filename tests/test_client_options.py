@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import argparse
 import asyncio
+import importlib
 import os
 import subprocess
 import sys
@@ -10,6 +12,7 @@ import sys
 import pytest
 from client_helpers import TIMEOUT
 
+from allfives import cli
 from clients.cli.connection import Connection, Fatal
 from clients.cli.state import TableState
 from protocol import messages as msg
@@ -115,3 +118,19 @@ async def test_serve_prints_the_browser_link_and_the_join_line() -> None:
     finally:
         process.terminate()
         await process.wait()
+
+
+@pytest.mark.parametrize("command", sorted(cli.COMMANDS))
+def test_every_option_of_every_command_says_what_it_does_and_its_default(command: str) -> None:
+    parser = cli.OneLineParser(prog=f"allfives {command}")
+    importlib.import_module(cli.COMMANDS[command][0]).add_arguments(parser)
+    for action in parser._actions:
+        if action.option_strings and action.dest != "help":
+            assert action.help, f"allfives {command} {action.option_strings[0]} has no help"
+            if action.default not in (None, False) and action.help != argparse.SUPPRESS:
+                assert "default" in action.help, (command, action.option_strings, action.help)
+    text = parser.format_help()
+    assert "default False" not in text and "default True" not in text, text
+    assert "default None" not in text, text
+    if "--reserve" in text:
+        assert "--reserve 0-7" in text, text
