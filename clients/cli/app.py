@@ -205,8 +205,8 @@ class App:
             hint = f"{letters}; Enter alone cancels"
             return FormattedText([("fg:ansibrightblack", hint)])
         view = self.state.view
-        if self.size[0] < NARROW:
-            return FormattedText([("fg:ansibrightblack", "/help")])
+        if self.size[0] < NARROW:  # in brackets: never read as typed text, even without colour
+            return FormattedText([("fg:ansibrightblack", "(type /help)")])
         if view is not None and view.phase == "waiting":
             words = "/start, /bots fill, /chat TEXT, or /help"
             if view.you != view.host:
@@ -442,7 +442,7 @@ class App:
                 safe_text(
                     Text(
                         f"You left room {view.code} during a match: a bot plays your seat until "
-                        f"you come back with {local.command()} join.",
+                        f"you come back with: {self.connection.come_back()}",
                         style="dim",
                     )
                 )

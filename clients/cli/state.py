@@ -351,6 +351,8 @@ def _describe(event: AnyEvent, names: list[str], teams: bool) -> str:
     if isinstance(event, HandEnded) and event.kind == "won":
         by = names[event.by] if event.by is not None and event.by < len(names) else "?"
         return f"{by} reached the target: the match ends here (pips left are not counted)"
+    if isinstance(event, ChatLine) and event.seat is None:
+        return f"{event.name} (watching): {event.text}"
     return TEAM_WORD.sub(r"Team \1 (", describe(event, names, teams))
 
 
