@@ -117,6 +117,20 @@ def players(view: RoomView, width: int) -> list[Text]:
     return _pack(chunks, width, Text("  │ ", DULL))
 
 
+def turn_order(view: RoomView, width: int) -> str:
+    """With three or four players, who plays after whom: "turn order: Ann → Bot 1 → Bot 2"
+    (names cut to fit the row); nothing with two."""
+    names = display_names(view)
+    if len(names) < 3:
+        return ""
+    for longest in (24, 12, 8, 5):
+        cut = [name if len(name) <= longest else name[: longest - 1] + "…" for name in names]
+        title = "turn order: " + " → ".join(cut)
+        if len(title) + 8 <= width:
+            return title
+    return ""
+
+
 def _pack(chunks: Sequence[Text], width: int, separator: Text) -> list[Text]:
     """Chunks joined on rows no wider than `width`."""
     rows: list[Text] = []
@@ -251,13 +265,16 @@ def render(
     view = state.view
     if view is None:
         return [], notice_row(state.notice, width) or [Text(" Connecting…", DULL)]
-    top = [header(view, width), *players(view, width), rule(width)]
+    top = [header(view, width), *players(view, width), rule(width, turn_order(view, width))]
     game = view.game
     bottom: list[Text] = []
     if game is not None and view.phase != "waiting" and game.hand is not None:
         bottom += [rule(width, "your tiles"), *hand_rows(view, state, width)]
     bottom.append(rule(width))
-    tail = [*notice_row(state.notice, width), *wrap([status(view, state, pending)], width)[:2]]
+    tail = [
+        *notice_row(state.notice, width),
+        *wrap([status(view, state, pending, width)], width)[:2],
+    ]
     spare = height - len(top) - len(bottom) - len(tail)
     if width < MIN_WIDTH or spare < 1:
         return _too_small(width, height, len(top) + len(bottom) + len(tail) + 1)

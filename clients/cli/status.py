@@ -23,6 +23,8 @@ from protocol.views import GameView, MatchEnded, RoomView, describe
 
 #: The server's default wait before a bot plays an away player's turn (no turn clock).
 AWAY_SECONDS = 60
+#: Columns kept free after the status line's reminder for the turn clock (" · 30 s left").
+CLOCK_ROOM = 12
 #: A notice longer than this many rows is cut (the table keeps its place).
 NOTICE_ROWS = 3
 
@@ -126,8 +128,9 @@ def notice_row(notice: Notice | None, width: int) -> list[Text]:
     return rows
 
 
-def status(view: RoomView, state: TableState, pending: Ask | None) -> Text:
-    """One line saying what happens now and what to type."""
+def status(view: RoomView, state: TableState, pending: Ask | None, width: int = 200) -> Text:
+    """One line saying what happens now and what to type (its reminder left out where it
+    would not fit in `width`)."""
     names = display_names(view)
     game = view.game
     if not state.online:
@@ -158,7 +161,7 @@ def status(view: RoomView, state: TableState, pending: Ask | None) -> Text:
         return Text(f" Press Enter to go on (hand {state.result_hand}'s result is above)", DULL)
     left = seconds_left(state, view)
     if state.my_turn():
-        line = _your_turn(game, state)
+        line = _your_turn(game, state, width)
         if left is not None and view.rules.turn_seconds is not None:
             line.append(f" · {left} s left", Style(bold=True, color="red" if left <= 10 else None))
         return line
@@ -189,7 +192,7 @@ def seconds_left(state: TableState, view: RoomView) -> int | None:
     return max(0, math.ceil(limit - (time.monotonic() - state.turn_since)))
 
 
-def _your_turn(game: GameView, state: TableState) -> Text:
+def _your_turn(game: GameView, state: TableState, width: int) -> Text:
     numbered = state.numbered_hand()
     playable = [
         str(number) for number, tile in numbered if any(spec.tile == tile for spec in game.legal)
@@ -204,11 +207,11 @@ def _your_turn(game: GameView, state: TableState) -> Text:
         what = f"play {playable[0]}"
     else:
         what = f"play {', '.join(playable[:-1])} or {playable[-1]}"
-    return Text.assemble(
-        (" Your turn", Style(bold=True, color="green")),
-        f": {what}",
-        (" (its number, or the tile: 5-3)", DULL),
-    )
+    line = Text.assemble((" Your turn", Style(bold=True, color="green")), f": {what}")
+    reminder = " (its number, or the tile: 5-3)"
+    if line.cell_len + len(reminder) <= width - CLOCK_ROOM:
+        line.append(reminder, DULL)
+    return line
 
 
 def _waiting_status(view: RoomView) -> Text:
