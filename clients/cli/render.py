@@ -301,6 +301,10 @@ def render(
             below[-1] = Text(f" ({len(extra) - end + 1} more rows below: PageDown)", DULL)
     elif result:
         below = result[:room]
+        if room and len(result) > room:  # say so rather than end mid-result
+            below[-1] = Text(
+                f" ({len(result) - room + 1} more rows: a taller terminal shows them)", DULL
+            )
     else:
         below = log_rows(state.log, min(room, len(state.log)), width)
     return [*top, *middle, *bottom, *below], tail
