@@ -227,7 +227,8 @@ async def serve_until_stopped(config: Config) -> None:
         # Most often the port is taken: one line, no traceback.
         reason = "the address is already in use" if error.errno == errno.EADDRINUSE else error
         raise CannotListen(f"cannot listen on {config.host}:{config.port}: {reason}") from None
-    print(banner(server.url), flush=True)
+    print(f"allfives server listening on {server.url}", flush=True)
+    print(how_to_join(server.url), file=sys.stderr, flush=True)
     try:
         quiet_collector()
         await stop.wait()
@@ -235,16 +236,11 @@ async def serve_until_stopped(config: Config) -> None:
         await server.stop()
 
 
-def banner(url: str) -> str:
-    """What `serve` prints once it listens: the address, then how a browser and a terminal join.
-
-    The first line stays `allfives server listening on URL` (scripts read the URL from it)."""
+def how_to_join(url: str) -> str:
+    """What `serve` says under its listening line (on stderr: stdout keeps the one line that
+    scripts read the URL from): the browser link, and the command a terminal joins with."""
     page = "http" + url.removeprefix("ws")  # wss:// -> https://: the browser table, same port
-    return (
-        f"allfives server listening on {url}\n"
-        f"  play in a browser:  {page}\n"
-        f"  or in a terminal:   allfives join {url.rstrip('/')}"
-    )
+    return f"  play in a browser:  {page}\n  or in a terminal:   allfives join {url.rstrip('/')}"
 
 
 def quiet_collector() -> None:

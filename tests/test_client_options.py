@@ -99,14 +99,15 @@ async def test_serve_prints_the_browser_link_and_the_join_line() -> None:
         "--port",
         "0",
         stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.PIPE,
     )
     try:
-        assert process.stdout is not None
-        lines = [
-            (await asyncio.wait_for(process.stdout.readline(), TIMEOUT)).decode().strip()
-            for _ in range(3)
-        ]
+        assert process.stdout is not None and process.stderr is not None
+        lines = [(await asyncio.wait_for(process.stdout.readline(), TIMEOUT)).decode().strip()]
+        while len(lines) < 3:  # under it, on stderr (stdout is the one line scripts read)
+            said = (await asyncio.wait_for(process.stderr.readline(), TIMEOUT)).decode().strip()
+            if said.startswith(("play in a browser:", "or in a terminal:")):
+                lines.append(said)
         assert lines[0].startswith("allfives server listening on ws://127.0.0.1:")
         url = lines[0].split()[-1]
         link = lines[1].split()[-1]
