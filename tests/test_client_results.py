@@ -256,7 +256,12 @@ def test_the_match_verdict_and_the_scoreboard_fit_60_columns_whole() -> None:
         state.scoreboard.take(event, Rules(players=4))
     rows = screen_of(state, 60, 24)
     assert all(len(row) <= 60 for row in rows)
-    assert "Team A (Root & Bot 2) wins the match: Team A (Root & Bot 2) 205" in joined(rows)
+    assert (
+        "Team A (Root & Bot 2) wins the match: Team A (Root & Bot 2) 205, "
+        "Team B (Bot 1 & Bot 3) 150." in joined(rows)
+    )
+    # The reminder is shown whole or not at all, never cut short.
+    assert ("/rematch, /save FILE or /quit" in joined(rows)) == ("/rematch" in joined(rows))
     board = state.scoreboard.rows(["Root", "Bot 1", "Bot 2", "Bot 3"], Rules(players=4))
     assert all(len(row) <= 60 for row in board), board
     assert "Team A: Root & Bot 2 · Team B: Bot 1 & Bot 3" in board

@@ -154,9 +154,10 @@ def status(view: RoomView, state: TableState, pending: Ask | None, width: int = 
         after = (
             " /rematch, /save FILE or /quit" if view.you == view.host else " /save FILE or /quit"
         )
-        return Text.assemble(
-            (f" {verdict}: {scores}.", Style(bold=True, color="green")), (after, DULL)
-        )
+        said = f" {verdict}: {scores}."
+        if len(said) + len(after) > width:
+            after = ""  # the verdict whole rather than the reminder folded and cut under it
+        return Text.assemble((said, Style(bold=True, color="green")), (after, DULL))
     if state.result is not None and not state.my_turn():
         return Text(f" Press Enter to go on (hand {state.result_hand}'s result is above)", DULL)
     left = seconds_left(state, view)
