@@ -93,7 +93,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=float,
         default=DEFAULT_BUDGET_MS,
         help="search per decision, as the hard bot's budget (counted in deals: the same on "
-        "every machine)",
+        f"every machine; default {DEFAULT_BUDGET_MS:g})",
     )
     parser.add_argument("--seed", type=int, default=0, help="the search's seed")
 

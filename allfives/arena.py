@@ -22,21 +22,45 @@ LEVEL_NAMES = ("easy", "normal", "hard")
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The arena's command-line options."""
-    parser.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
+    parser.add_argument(
+        "--players", type=int, choices=(2, 3, 4), default=2, help="players at the table (default 2)"
+    )
     parser.add_argument(
         "--bots",
         default="hard,normal",
-        help="levels, comma-separated: one per seat, or with --teams one per team (A, then B)",
+        help="levels, comma-separated: one per seat, or with --teams one per team (A, then B); "
+        "default hard,normal",
     )
-    parser.add_argument("--teams", action="store_true", help="4 players in two partnerships")
-    parser.add_argument("--matches", type=int, default=100, help="matches to play in all")
-    parser.add_argument("--seed", type=int, default=1, help="the first deal's seed")
-    parser.add_argument("--hand-size", choices=("standard", "five", "seven-five"))
-    parser.add_argument("--target", type=int, help="points to win (default 250, or 200 for 3-4)")
-    parser.add_argument("--end-scoring", choices=("opponents", "penalty"))
-    parser.add_argument("--reserve", type=int, choices=(0, 2))
     parser.add_argument(
-        "--budget-ms", type=float, default=200.0, help="the hard bot's time per decision"
+        "--teams", action="store_true", help="4 players in two partnerships (default: no teams)"
+    )
+    parser.add_argument(
+        "--matches", type=int, default=100, help="matches to play in all (default 100)"
+    )
+    parser.add_argument("--seed", type=int, default=1, help="the first deal's seed (default 1)")
+    parser.add_argument(
+        "--hand-size",
+        choices=("standard", "five", "seven-five"),
+        help="tiles dealt: standard (9/7/5 for 2/3/4 players), five, seven-five (default standard)",
+    )
+    parser.add_argument("--target", type=int, help="points to win (default 250, or 200 for 3-4)")
+    parser.add_argument(
+        "--end-scoring",
+        choices=("opponents", "penalty"),
+        help="who scores the pips left when a hand ends (default opponents)",
+    )
+    parser.add_argument(
+        "--reserve",
+        type=int,
+        choices=range(0, 8),
+        metavar="0-7",
+        help="boneyard tiles never drawn (default 0)",
+    )
+    parser.add_argument(
+        "--budget-ms",
+        type=float,
+        default=200.0,
+        help="the hard bot's time per decision (default 200)",
     )
     parser.add_argument("--workers", type=int, default=0, help="processes (default: every core)")
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from typing import NoReturn
 
@@ -45,7 +46,22 @@ def main(argv: list[str] | None = None) -> int:
         if name == chosen:
             importlib.import_module(module).add_arguments(command)
     args = parser.parse_args(argv)
-    result: int = importlib.import_module(COMMANDS[args.command][0]).run(args)
+    try:
+        result: int = importlib.import_module(COMMANDS[args.command][0]).run(args)
+    except KeyboardInterrupt:
+        return 130
+    except Exception as error:
+        # The last guard: a failure nobody foresaw is one line, not a traceback on the table
+        # (ALLFIVES_DEBUG=1 shows the traceback, for a bug report).
+        if os.environ.get("ALLFIVES_DEBUG"):
+            raise
+        said = "".join(c if c.isprintable() else "?" for c in str(error) or type(error).__name__)
+        print(
+            f"allfives {args.command}: unexpected failure: {said} "
+            "(run with ALLFIVES_DEBUG=1 to see where)",
+            file=sys.stderr,
+        )
+        return 1
     return result
 
 

@@ -15,6 +15,7 @@ import ipaddress
 import logging
 import os
 import signal
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -142,6 +143,9 @@ OPTIONS: dict[str, tuple[Callable[[str], Any], str, str]] = {
 }
 
 
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of `allfives serve`."""
     defaults = Config()
@@ -152,7 +156,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
             f"--{option}",
             type=kind,
             default=None,
-            help=f"{text} [${variable}, default {default}]",
+            metavar="yes|no" if kind is yes_or_no else None,
+            help=f"{text} [${variable}, default {_shown(default)}]",
         )
     parser.add_argument(
         "--redis",
@@ -166,7 +171,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="with --redis, how long finished-match records are kept "
         "[$ALLFIVES_RECORD_TTL, default 30 days]",
     )
-    parser.add_argument("--log-level", default=os.environ.get("ALLFIVES_LOG_LEVEL", "INFO"))
+    parser.add_argument(
+        "--log-level",
+        type=str.upper,
+        choices=LOG_LEVELS,
+        default=os.environ.get("ALLFIVES_LOG_LEVEL", "INFO").upper(),
+        help="how much the server logs to stderr [$ALLFIVES_LOG_LEVEL, default INFO]",
+    )
+
+
+def _shown(default: object) -> str:
+    """A default as the option is written: yes/no for a yes-or-no option."""
+    if default is None:
+        return "none"
+    return ("yes" if default else "no") if isinstance(default, bool) else str(default)
 
 
 def env_name(option: str) -> str:
@@ -195,8 +213,12 @@ def config_from(args: argparse.Namespace, environ: dict[str, str] | None = None)
 
 def run(args: argparse.Namespace) -> int:
     """Run the server until SIGTERM or SIGINT; returns the exit status."""
+    if args.log_level not in LOG_LEVELS:  # from $ALLFIVES_LOG_LEVEL, which argparse does not check
+        levels = ", ".join(LOG_LEVELS)
+        print(f"allfives serve: $ALLFIVES_LOG_LEVEL is not {levels}", file=sys.stderr)
+        return 2
     logging.basicConfig(
-        level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+        level=args.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
     try:
         config = config_from(args)
@@ -231,11 +253,19 @@ async def serve_until_stopped(config: Config) -> None:
         reason = "the address is already in use" if error.errno == errno.EADDRINUSE else error
         raise CannotListen(f"cannot listen on {config.host}:{config.port}: {reason}") from None
     print(f"allfives server listening on {server.url}", flush=True)
+    print(how_to_join(server.url), file=sys.stderr, flush=True)
     try:
         quiet_collector()
         await stop.wait()
     finally:
         await server.stop()
+
+
+def how_to_join(url: str) -> str:
+    """What `serve` says under its listening line (on stderr: stdout keeps the one line that
+    scripts read the URL from): the browser link, and the command a terminal joins with."""
+    page = "http" + url.removeprefix("ws")  # wss:// -> https://: the browser table, same port
+    return f"  play in a browser:  {page}\n  or in a terminal:   allfives join {url.rstrip('/')}"
 
 
 def quiet_collector() -> None:

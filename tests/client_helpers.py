@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import io
+import re
+import shlex
+import subprocess
+import time
+import uuid
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -19,6 +25,7 @@ from protocol.views import Ends, GameView, Layout, MoveSpec, Phase, RoomView, Se
 from server.app import Config
 
 TIMEOUT = 20.0
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def embedded_config(**changes: Any) -> Config:
@@ -135,8 +142,87 @@ def state_of(view: RoomView) -> TableState:
 
 def screen(view: RoomView, width: int = 80, height: int = 24, **options: Any) -> list[str]:
     """The table as the App draws it, as plain text rows (no colour)."""
-    body, footer = render(state_of(view), width - 1, height - 1, **options)
+    return screen_of(state_of(view), width, height, **options)
+
+
+def screen_of(state: TableState, width: int = 80, height: int = 24, **options: Any) -> list[str]:
+    """The table of a client state as the App draws it, as plain text rows (no colour)."""
+    body, footer = render(state, width - 1, height - 1, **options)
     console = Console(record=True, width=width, no_color=True, file=io.StringIO())
     for row in [*body, *footer]:
         console.print(row, no_wrap=True, overflow="crop")
     return console.export_text().splitlines()
+
+
+class Terminal:
+    """A tmux server of our own (its own socket) with windows of one size running commands."""
+
+    def __init__(self, width: int = 80, height: int = 24) -> None:
+        self.socket = f"allfives-test-{uuid.uuid4().hex[:10]}"
+        self.started = False
+        self.width, self.height = width, height
+
+    def tmux(self, *args: str) -> str:
+        done = subprocess.run(
+            ["tmux", "-L", self.socket, "-f", "/dev/null", *args],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        return done.stdout
+
+    def start(self, command: list[str], env: dict[str, str], window: str = "t") -> None:
+        """Run a command in a new window (the first one creates the tmux server)."""
+        assigned = [f"{key}={value}" for key, value in env.items()]
+        line = f"cd {shlex.quote(str(ROOT))} && env {shlex.join(assigned + command)}"
+        line += "; echo EXITED $?; sleep 600"
+        if not self.started:
+            size = ["-x", str(self.width), "-y", str(self.height)]
+            self.tmux("new-session", "-d", "-s", "e2e", "-n", window, *size, line)
+            self.started = True
+        else:
+            self.tmux("new-window", "-d", "-t", "e2e", "-n", window, line)
+
+    def screen(self, window: str = "t") -> list[str]:
+        """What the window shows, once two looks in a row agree (never a half-drawn table)."""
+        target = f"e2e:{window}"
+        seen = self.tmux("capture-pane", "-p", "-t", target)
+        while True:
+            time.sleep(0.03)
+            again = self.tmux("capture-pane", "-p", "-t", target)
+            if again == seen:
+                return seen.splitlines()
+            seen = again
+
+    def type(self, text: str, window: str = "t") -> None:
+        """Type `text` and press Enter."""
+        self.tmux("send-keys", "-t", f"e2e:{window}", "-l", text)
+        self.tmux("send-keys", "-t", f"e2e:{window}", "Enter")
+
+    def keys(self, *keys: str, window: str = "t") -> None:
+        """Press keys by tmux's names (C-l, C-u, Enter...); `-l TEXT` types TEXT as it is."""
+        self.tmux("send-keys", "-t", f"e2e:{window}", *keys)
+
+    def scribble(self, text: str, window: str = "t") -> None:
+        """Write to the window's terminal from outside the program (as another program might)."""
+        tty = self.tmux("display-message", "-p", "-t", f"e2e:{window}", "#{pane_tty}").strip()
+        with open(tty, "w") as device:
+            device.write(text)
+
+    def scrolled(self, window: str = "t") -> int:
+        """Rows that have scrolled off the top of the window since it opened (tmux's history):
+        a table redrawn in place never adds any."""
+        return int(self.tmux("display-message", "-p", "-t", f"e2e:{window}", "#{history_size}"))
+
+    def wait_for(self, pattern: str, timeout: float = 20.0, window: str = "t") -> list[str]:
+        deadline = time.monotonic() + timeout
+        while True:
+            rows = self.screen(window)
+            if re.search(pattern, "\n".join(rows)):
+                return rows
+            if time.monotonic() > deadline:
+                raise AssertionError(f"no {pattern!r} on the screen:\n" + "\n".join(rows))
+            time.sleep(0.05)
+
+    def close(self) -> None:
+        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)

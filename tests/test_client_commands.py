@@ -194,3 +194,10 @@ def test_a_lead_written_as_a_tile_keeps_its_order_and_one_chosen_by_number_is_se
     assert sent(interpret("1-6", view)) == [msg.Play(tile="1-6")]
     assert sent(interpret("6-1", view)) == [msg.Play(tile="6-1")]
     assert sent(interpret("1", view)) == [msg.Play(tile="6-1")]
+
+
+def test_typing_the_asked_tile_again_at_which_end_says_what_is_asked() -> None:
+    asked = Ask("5-1", ("west", "east"))
+    again = interpret("5-1", cross_view(), asked)
+    assert isinstance(again, Ask) and again.tile == "5-1"
+    assert again.problem == "which end for 5-1: w or e, or Enter"

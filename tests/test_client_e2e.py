@@ -8,82 +8,21 @@ from __future__ import annotations
 
 import os
 import re
-import shlex
 import shutil
-import subprocess
 import sys
 import time
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from client_helpers import ROOT, Terminal
 
-ROOT = Path(__file__).resolve().parent.parent
-WIDTH, HEIGHT = 80, 24
 MATCH_SECONDS = 90.0
 
 pytestmark = pytest.mark.skipif(
     shutil.which("tmux") is None and os.environ.get("CI") != "true",
     reason="tmux is not installed",
 )
-
-
-class Terminal:
-    """A tmux server of our own (its own socket) with one 80x24 window running a command."""
-
-    def __init__(self) -> None:
-        self.socket = f"allfives-test-{uuid.uuid4().hex[:10]}"
-        self.started = False
-
-    def tmux(self, *args: str) -> str:
-        done = subprocess.run(
-            ["tmux", "-L", self.socket, "-f", "/dev/null", *args],
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-        return done.stdout
-
-    def start(self, command: list[str], env: dict[str, str], window: str = "t") -> None:
-        """Run a command in a new 80x24 window (the first one creates the tmux server)."""
-        assigned = [f"{key}={value}" for key, value in env.items()]
-        line = f"cd {shlex.quote(str(ROOT))} && env {shlex.join(assigned + command)}"
-        line += "; echo EXITED $?; sleep 600"
-        if not self.started:
-            size = ["-x", str(WIDTH), "-y", str(HEIGHT)]
-            self.tmux("new-session", "-d", "-s", "e2e", "-n", window, *size, line)
-            self.started = True
-        else:
-            self.tmux("new-window", "-d", "-t", "e2e", "-n", window, line)
-
-    def screen(self, window: str = "t") -> list[str]:
-        """What the window shows, once two looks in a row agree (never a half-drawn table)."""
-        target = f"e2e:{window}"
-        seen = self.tmux("capture-pane", "-p", "-t", target)
-        while True:
-            time.sleep(0.03)
-            again = self.tmux("capture-pane", "-p", "-t", target)
-            if again == seen:
-                return seen.splitlines()
-            seen = again
-
-    def type(self, text: str, window: str = "t") -> None:
-        self.tmux("send-keys", "-t", f"e2e:{window}", "-l", text)
-        self.tmux("send-keys", "-t", f"e2e:{window}", "Enter")
-
-    def wait_for(self, pattern: str, timeout: float = 20.0, window: str = "t") -> list[str]:
-        deadline = time.monotonic() + timeout
-        while True:
-            rows = self.screen(window)
-            if re.search(pattern, "\n".join(rows)):
-                return rows
-            if time.monotonic() > deadline:
-                raise AssertionError(f"no {pattern!r} on the screen:\n" + "\n".join(rows))
-            time.sleep(0.05)
-
-    def close(self) -> None:
-        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)
 
 
 @pytest.fixture

@@ -4,12 +4,13 @@ a second `join` under another name, and asking the host before a room is closed 
 from __future__ import annotations
 
 import asyncio
+import io
 from pathlib import Path
 
 import pytest
-from client_helpers import TIMEOUT, host_room, wait_until
+from client_helpers import TIMEOUT, embedded_config, host_room, make_view, state_of, wait_until
 
-from clients.cli import join
+from clients.cli import join, local
 from clients.cli.app import App
 from clients.cli.connection import Connection, Fatal
 from clients.cli.seats import SeatStore
@@ -102,3 +103,54 @@ async def test_the_host_is_asked_before_quitting_closes_the_room_for_friends(
     for client, task in ((connection, running), (friend, joined)):
         await client.close()
         await asyncio.wait_for(task, TIMEOUT)
+
+
+async def test_after_the_server_is_gone_for_good_the_client_stops_and_says_how_to_come_back(
+    tmp_path: Path,
+) -> None:
+    server = Server(embedded_config(port=0))
+    await server.start()
+    connection = Connection(server.url, "Ann", TableState(), seats=SeatStore(tmp_path / "s.json"))
+    connection.give_up_after = 1.0
+    opening: list[msg.ClientMessage] = [
+        msg.CreateRoom(rules=RoomRules(players=2, public=False)),
+        msg.AddBot(level="easy"),
+        msg.Start(),
+    ]
+    running = asyncio.create_task(connection.run(opening))
+    await wait_until(lambda: (v := connection.state.view) is not None and v.phase == "playing")
+    room = connection.state.room
+    url = server.url.rstrip("/")
+    await server.stop()
+    with pytest.raises(Fatal, match="has not answered") as stopped:
+        await asyncio.wait_for(running, TIMEOUT)
+    assert f"join {url} {room}" in str(stopped.value)
+
+
+async def test_leaving_during_a_match_prints_the_whole_command_to_come_back(
+    server: Server,
+) -> None:
+    connection = Connection(server.url, "Ann", TableState())
+    opening: list[msg.ClientMessage] = [
+        msg.CreateRoom(rules=RoomRules(players=2, public=False)),
+        msg.AddBot(level="easy"),
+        msg.Start(),
+    ]
+    running = asyncio.create_task(connection.run(opening))
+    await wait_until(lambda: (v := connection.state.view) is not None and v.phase == "playing")
+    said = io.StringIO()
+    app = App(connection, output=said)
+    app._farewell()
+    room = connection.state.room
+    assert f"come back with: {local.command()} join {server.url.rstrip('/')} {room}" in (
+        " ".join(said.getvalue().split())
+    )
+    await connection.close()
+    await asyncio.wait_for(running, TIMEOUT)
+
+
+def test_at_narrow_widths_the_placeholder_is_in_brackets_never_like_typed_text() -> None:
+    app = App(Connection("ws://127.0.0.1:1/", "Ann", state_of(make_view())))
+    app.size = (60, 20)
+    shown = "".join(text for _, text, *_ in app._placeholder())
+    assert shown.startswith("(") and shown.endswith(")")

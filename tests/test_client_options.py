@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import argparse
 import asyncio
+import importlib
 import os
 import subprocess
 import sys
@@ -10,8 +12,10 @@ import sys
 import pytest
 from client_helpers import TIMEOUT
 
+from allfives import cli
 from clients.cli.connection import Connection, Fatal
 from clients.cli.state import TableState
+from protocol import messages as msg
 from server.app import Server
 
 
@@ -67,3 +71,67 @@ async def test_wss_to_a_plain_server_says_to_try_ws(server: Server) -> None:
     assert len(err.decode().strip().splitlines()) == 1, err
     with pytest.raises(Fatal, match=r"TLS handshake failed \(a plain server\? try ws://"):
         await asyncio.wait_for(Connection(url, "Ann", TableState()).run(), TIMEOUT)
+
+
+async def test_a_server_that_closes_before_giving_a_seat_is_not_retried() -> None:
+    from websockets.asyncio.server import ServerConnection, serve
+
+    async def hang_up(socket: ServerConnection) -> None:
+        await socket.close()
+
+    async with serve(hang_up, "127.0.0.1", 0) as quick:
+        port = next(iter(quick.sockets)).getsockname()[1]
+        connection = Connection(f"ws://127.0.0.1:{port}/", "Ann", TableState())
+        with pytest.raises(Fatal, match="closed the connection before giving a seat"):
+            await asyncio.wait_for(connection.run([msg.Join(room="ABCD")]), TIMEOUT)
+
+
+async def test_serve_prints_the_browser_link_and_the_join_line() -> None:
+    import urllib.request
+
+    from clients.cli.local import server_url
+
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "allfives.cli",
+        "serve",
+        "--port",
+        "0",
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    try:
+        assert process.stdout is not None and process.stderr is not None
+        lines = [(await asyncio.wait_for(process.stdout.readline(), TIMEOUT)).decode().strip()]
+        while len(lines) < 3:  # under it, on stderr (stdout is the one line scripts read)
+            said = (await asyncio.wait_for(process.stderr.readline(), TIMEOUT)).decode().strip()
+            if said.startswith(("play in a browser:", "or in a terminal:")):
+                lines.append(said)
+        assert lines[0].startswith("allfives server listening on ws://127.0.0.1:")
+        url = lines[0].split()[-1]
+        link = lines[1].split()[-1]
+        assert lines[1].startswith("play in a browser:") and link == "http" + url[2:]
+        page = await asyncio.to_thread(lambda: urllib.request.urlopen(link, timeout=TIMEOUT).read())
+        assert b"<html" in page.lower()
+        command = lines[2].removeprefix("or in a terminal:").split()
+        assert command[:2] == ["allfives", "join"] and server_url(command[2]) == url.rstrip("/")
+    finally:
+        process.terminate()
+        await process.wait()
+
+
+@pytest.mark.parametrize("command", sorted(cli.COMMANDS))
+def test_every_option_of_every_command_says_what_it_does_and_its_default(command: str) -> None:
+    parser = cli.OneLineParser(prog=f"allfives {command}")
+    importlib.import_module(cli.COMMANDS[command][0]).add_arguments(parser)
+    for action in parser._actions:
+        if action.option_strings and action.dest != "help":
+            assert action.help, f"allfives {command} {action.option_strings[0]} has no help"
+            if action.default not in (None, False) and action.help != argparse.SUPPRESS:
+                assert "default" in action.help, (command, action.option_strings, action.help)
+    text = parser.format_help()
+    assert "default False" not in text and "default True" not in text, text
+    assert "default None" not in text, text
+    if "--reserve" in text:
+        assert "--reserve 0-7" in text, text

@@ -78,11 +78,11 @@ def test_a_long_line_fits_80_columns_keeping_both_ends_and_the_spinner() -> None
     drawn = rows[line_row]
     assert drawn.lstrip().startswith("[0|1]")
     assert drawn.rstrip().endswith(f"[{line[-1][0]}|{line[-1][1]}]")
-    assert "…" in drawn
+    assert "more)" in drawn
     # The north arm keeps its open end (5-3 shows 3 on top) even if its inner tiles give way.
     assert any("┌3┐" in row for row in rows[:line_row])
     wide = screen(view, width=200, height=60)
-    assert "…" not in wide[column_of(wide, "┣━┫")[0]]
+    assert "more)" not in wide[column_of(wide, "┣━┫")[0]]
 
 
 def test_the_ends_total_turns_gold_only_on_a_multiple_of_five() -> None:
@@ -286,3 +286,12 @@ def test_before_the_next_lead_the_last_hand_is_shown_as_it_ended() -> None:
     text = "\n".join(row.plain for row in body)
     assert "How hand 1 ended:" in text
     assert "[3|5] ┣━┫ [5|1]" in text
+
+
+@pytest.mark.parametrize(("players", "width"), [(4, 60), (3, 80), (4, 160)])
+def test_with_three_or_four_players_the_turn_order_is_shown(players: int, width: int) -> None:
+    rows = screen(make_view(players=players), width, 24)
+    order = " → ".join(["Ann", "Bot 1", "Bot 2", "Bot 3"][:players])
+    assert sum(f"turn order: {order}" in row for row in rows) == 1, "\n".join(rows)
+    assert all(len(row) <= width for row in rows)
+    assert not any("turn order" in row for row in screen(make_view(players=2), width, 24))

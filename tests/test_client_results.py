@@ -3,14 +3,28 @@ scoreboard by hand, and the ends total a play would make (docs/rules.md 6, worke
 
 from __future__ import annotations
 
+import re
+from typing import Any
+
 import pytest
-from client_helpers import cross_view, state_of
+from client_helpers import cross_view, make_view, screen_of, state_of
+from rich.text import Text
 
 from clients.cli.placing import ends_total, total_after
 from clients.cli.scoreboard import Scoreboard, explain_hand, round5
+from clients.cli.state import TableState
 from clients.cli.status import ends_rows
+from protocol import messages as msg
 from protocol.rules import Rules
-from protocol.views import AnyEvent, HandEnded, HandStarted, Layout, Played
+from protocol.views import (
+    AnyEvent,
+    HandEnded,
+    HandStarted,
+    Layout,
+    MoveSpec,
+    Played,
+    SeatInfo,
+)
 
 TWO = ["Ann", "Bot 1"]
 THREE = ["Ann", "Bo", "Cy"]
@@ -115,8 +129,153 @@ def test_the_layout_itself_counts_like_the_server() -> None:
 
 def test_ends_lists_every_playable_tile_with_what_it_would_make() -> None:
     state = state_of(cross_view())
-    assert ends_rows(state) == [
-        "  1  5-1: west (w) → 2, east (e) → 10 ★",
-        "  2  5-4: west (w) → 5 ★",
-        "  3  6-3: north (n) → 9, south (s) → 9",
+    assert ends_rows(state, 40) == [
+        "Type the number (and the end's letter) to play:",
+        "5-1: 1 w → 2, 1 e → 10 ★",
+        "5-4: 2 w → 5 ★",
+        "6-3: 3 n → 9, 3 s → 9",
     ]
+
+
+def test_ends_at_a_lead_shows_all_nine_tiles_with_their_numbers_at_80x24() -> None:
+    hand = ["6-4", "5-5", "5-0", "4-1", "3-2", "6-6", "2-0", "1-1", "6-2"]
+    state = state_of(make_view(hand=hand, players=2))
+    rows = screen_of(state, 80, 24, extra=[Text(" " + row) for row in ends_rows(state, 78)])
+    text = "\n".join(rows)
+    numbers = dict(state.numbers)
+    for tile in hand:
+        assert f"{tile}: {numbers[tile]} → " in text, text
+    assert f"5-5: {numbers['5-5']} → 10 ★" in text
+    assert "more rows" not in text
+
+
+def test_a_panel_taller_than_its_place_says_how_many_rows_are_out_of_sight() -> None:
+    state = state_of(make_view(hand=["6-4"], players=2))
+    panel = [Text(f" row {index}") for index in range(40)]
+    rows = screen_of(state, 80, 24, extra=panel)
+    assert any(re.fullmatch(r" \(\d+ more rows above: PageUp\)", row) for row in rows), rows
+    assert " row 39" in rows
+
+
+def test_a_hint_says_what_to_type() -> None:
+    state = state_of(cross_view())
+    state.receive(msg.HintReply(move=MoveSpec(tile="6-3", end="north")))
+    assert state.notice is not None
+    assert state.notice.text == "Hint: the hard bot would play 6-3 north (type 3 n)"
+
+
+@pytest.mark.parametrize(
+    ("ended", "players", "said"),
+    [
+        (
+            HandEnded(kind="domino", by=0, points=[0, 0], pips=[0, 2]),
+            2,
+            "Bot 1 2 pips → rounded to 5: 0. Nobody scores: the pips left round down to nothing.",
+        ),
+        (
+            HandEnded(kind="domino", by=0, points=[0, 0], pips=[0, 0]),
+            2,
+            "Bot 1 0 pips → rounded to 5: 0. Nobody scores: the pips left round down to nothing.",
+        ),
+        (
+            HandEnded(kind="blocked", by=None, points=[0, 0, 0], pips=[3, 1, 1]),
+            3,
+            "Ann's 3 pips shared by two: 1.5 → rounded to 5: 0. Nobody scores: the pips left "
+            "round down to nothing.",
+        ),
+        (
+            HandEnded(kind="blocked", by=None, points=[0, 0], pips=[4, 4]),
+            2,
+            "Nobody scores: both hold the same pips (4).",
+        ),
+        (
+            HandEnded(kind="blocked", by=None, points=[0, 0, 0], pips=[2, 2, 2]),
+            3,
+            "Nobody scores: everyone holds the same pips (2).",
+        ),
+        (
+            HandEnded(kind="blocked", by=None, points=[0, 0, 0, 0], pips=[2, 9, 2, 4]),
+            -4,
+            "Nobody scores: the fewest pips are tied (Ann and Cid, 2 each).",
+        ),
+        (
+            HandEnded(kind="blocked", by=None, points=[0, 0], pips=[1, 1, 0, 1]),
+            4,
+            "Team B (Bo & Di) 2 pips → rounded to 5: 0. Nobody scores: the pips left round down "
+            "to nothing.",
+        ),
+        (
+            HandEnded(kind="blocked", by=None, points=[0, 0], pips=[1, 3, 3, 1]),
+            4,
+            "Nobody scores: the teams hold the same pips (4).",
+        ),
+    ],
+)
+def test_nobody_scoring_says_whether_pips_were_tied_or_rounded_to_nothing(
+    ended: HandEnded, players: int, said: str
+) -> None:
+    # -4: four players each for themselves.
+    names = {2: TWO, 3: THREE, 4: FOUR}[abs(players)]
+    rules = Rules(players=abs(players), teams=players > 0)
+    assert explain_hand(ended, names, rules)[-1] == said
+
+
+def four_at_60(**changes: Any) -> TableState:
+    """Root and three bots in two teams, as the table holds them."""
+    seats = [SeatInfo(seat=0, name="Root", kind="human")] + [
+        SeatInfo(seat=index, name="bot:normal", kind="bot", level="normal") for index in (1, 2, 3)
+    ]
+    return state_of(make_view(hand=["6-4"], players=4, seats=seats, **changes))
+
+
+def joined(rows: list[str]) -> str:
+    """The rows read as one text (a folded row goes on in the next)."""
+    return " ".join(" ".join(rows).split())
+
+
+def test_a_hands_result_wraps_at_60_columns_instead_of_being_cut() -> None:
+    state = four_at_60()
+    state.result = HandEnded(kind="blocked", by=None, points=[30, 0], pips=[2, 15, 3, 15])
+    state.result_hand = 3
+    rows = screen_of(state, 60, 24)
+    assert all(len(row) <= 60 for row in rows)
+    assert (
+        "Team B (Bot 1 & Bot 3) 30 pips → rounded to 5: Team A (Root & Bot 2) scores 30."
+        in joined(rows)
+    )
+    assert "…" not in "".join(rows)
+
+
+def test_the_match_verdict_and_the_scoreboard_fit_60_columns_whole() -> None:
+    state = four_at_60(phase="finished", scores=[205, 150], winner=0, over=True)
+    for event in (
+        HandStarted(number=1, leader=0),
+        Played(seat=0, tile="5-5", end=None, total=10, points=10),
+        HandEnded(kind="domino", by=0, points=[195, 0], pips=[0, 100, 0, 95]),
+    ):
+        state.scoreboard.take(event, Rules(players=4))
+    rows = screen_of(state, 60, 24)
+    assert all(len(row) <= 60 for row in rows)
+    assert (
+        "Team A (Root & Bot 2) wins the match: Team A (Root & Bot 2) 205, "
+        "Team B (Bot 1 & Bot 3) 150." in joined(rows)
+    )
+    # The reminder is shown whole or not at all, never cut short.
+    assert ("/rematch, /save FILE or /quit" in joined(rows)) == ("/rematch" in joined(rows))
+    board = state.scoreboard.rows(["Root", "Bot 1", "Bot 2", "Bot 3"], Rules(players=4))
+    assert all(len(row) <= 60 for row in board), board
+    assert "Team A: Root & Bot 2 · Team B: Bot 1 & Bot 3" in board
+
+
+def test_a_long_notice_and_long_review_rows_wrap_whole_at_80_columns() -> None:
+    state = four_at_60()
+    path = "/home/someone/games/allfives/evening-at-the-club/match-7.json"
+    state.say(f"Saved the match record to {path}: allfives replay {path}")
+    review = (
+        " Hand 3, move 6: you played 5-3 east for 0; the hard bot plays 3-3 north for 10 "
+        "(you gave up 10); then you passed under a full boneyard"
+    )
+    rows = screen_of(state, 80, 30, extra=[Text(review)])
+    assert all(len(row) <= 80 for row in rows)
+    assert f"allfives replay {path}" in joined(rows)
+    assert " ".join(review.split()) in joined(rows)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import json
 import sys
@@ -9,11 +10,17 @@ import time
 from pathlib import Path
 
 import pytest
+from client_helpers import TIMEOUT, wait_until
 
-from clients.cli import local
+from clients.cli import join, local
+from clients.cli.connection import Connection
 from clients.cli.host import join_url
 from clients.cli.local import network_address
 from clients.cli.seats import KEEP_SECONDS, SeatStore, config_dir, normalize_url
+from clients.cli.state import TableState
+from protocol import messages as msg
+from protocol.rules import RoomRules
+from server.app import Server
 
 
 @pytest.mark.parametrize(
@@ -82,3 +89,36 @@ def test_the_join_line_says_uv_run_from_a_source_checkout(
     assert local.command() == "uv run allfives"
     monkeypatch.setattr(sys, "prefix", str(tmp_path / "tools" / "allfives"))
     assert local.command() == "allfives"
+
+
+async def test_tile_numbers_survive_a_restart_of_join(server: Server, tmp_path: Path) -> None:
+    store = SeatStore(tmp_path / "seats.json")
+    first = Connection(server.url, "Ann", TableState(), seats=store)
+    opening: list[msg.ClientMessage] = [
+        msg.CreateRoom(rules=RoomRules(players=2, target=500, public=False), seat=0),
+        msg.AddBot(level="easy"),
+        msg.Start(),
+    ]
+    running = asyncio.create_task(first.run(opening))
+    state = first.state
+    await wait_until(state.my_turn)
+    game = state.game
+    assert game is not None and game.legal[0].tile is not None
+    played, tile = game.legal[0], game.legal[0].tile
+    await first.send(msg.Play(tile=tile, end=played.end))
+    await wait_until(lambda: state.game is not None and tile not in (state.game.hand or []))
+    before = dict((tile, number) for number, tile in state.numbered_hand())
+    assert min(before.values()) > 1 or max(before.values()) > len(before)  # a number is gone
+    room = state.room
+    await first.close()
+    await asyncio.wait_for(running, TIMEOUT)
+
+    again, messages, resuming = join.plan(server.url, room, None, seats=store)
+    assert resuming
+    running = asyncio.create_task(again.run(messages, resume=True))
+    await wait_until(lambda: again.ready.is_set() and again.state.game is not None)
+    after = dict((tile, number) for number, tile in again.state.numbered_hand())
+    common = set(before) & set(after)
+    assert common and all(before[tile] == after[tile] for tile in common), (before, after)
+    await again.close()
+    await asyncio.wait_for(running, TIMEOUT)

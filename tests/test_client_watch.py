@@ -5,16 +5,17 @@ from __future__ import annotations
 import argparse
 import asyncio
 
-from client_helpers import TIMEOUT, wait_until
+from client_helpers import TIMEOUT, make_view, state_of, wait_until
 from redis_server import RedisServer
 
 from clients.cli import host, local, watch
 from clients.cli.commands import Refuse, interpret
-from clients.cli.connection import Connection
+from clients.cli.connection import Connection, Fatal
 from clients.cli.rooms import list_rooms
 from clients.cli.state import TableState
 from protocol import messages as msg
 from protocol.rules import RoomRules
+from protocol.views import ChatLine
 from server.app import Server, run_server
 
 
@@ -78,3 +79,27 @@ async def test_host_with_redis_keeps_its_room_in_redis(redis_server: RedisServer
         assert room is not None and room.split("-")[0] in await running.store.room_codes()
         await connection.close()
         await asyncio.wait_for(task, TIMEOUT)
+
+
+async def test_watching_a_private_room_by_its_code_alone_says_the_invite_is_needed(
+    server: Server,
+) -> None:
+    private, running = await opened_by_host(server.url, "--players", "2")
+    code = private.state.room
+    assert code is not None and "-" in code
+    connection, first = watch.plan(server.url, code.split("-")[0], "Eve")
+    try:
+        await asyncio.wait_for(connection.run(first), TIMEOUT)
+    except Fatal as error:
+        assert "there is no room" in str(error) and "invite" in str(error)
+    else:
+        raise AssertionError("watching a private room without its invite went on")
+    await private.close()
+    await asyncio.wait_for(running, TIMEOUT)
+
+
+def test_a_watchers_chat_line_says_it_is_a_watchers() -> None:
+    state = state_of(make_view(history=[ChatLine(seat=None, name="Eve", text="nice play")]))
+    assert any(line.text == "Eve (watching): nice play" for line in state.log)
+    seated = state_of(make_view(history=[ChatLine(seat=0, name="Ann", text="thanks")]))
+    assert any(line.text == "Ann: thanks" for line in seated.log)

@@ -17,6 +17,8 @@ from typing import TextIO
 
 from prompt_toolkit import PromptSession
 from prompt_toolkit.application import run_in_terminal
+from prompt_toolkit.buffer import Buffer
+from prompt_toolkit.filters import Condition
 from prompt_toolkit.formatted_text import FormattedText
 from prompt_toolkit.key_binding import KeyBindings
 from prompt_toolkit.patch_stdout import patch_stdout
@@ -60,12 +62,15 @@ class App:
         quiet: bool = False,
         deal_at_once: bool = False,
         on_result: Callable[[bool], None] | None = None,
+        against_bots: bool = False,
     ) -> None:
         self.connection = connection
         #: The server runs in this process: quitting closes the room for everyone.
         self.hosting = hosting
         #: The player asked to quit and is asked to confirm.
         self.confirming = False
+        #: `play`: the match is against this process's bots, and quitting throws it away.
+        self.against_bots = against_bots
         #: No bell on your turn.
         self.quiet = quiet
         #: `/rematch` deals at once (`play`: nobody else to wait for).
@@ -86,6 +91,8 @@ class App:
         self._redraw_due = False
         self._cleared = False
         self._tasks: set[asyncio.Task[None]] = set()
+        #: Lines typed (Enter) and not yet handled.
+        self._lines: asyncio.Queue[str] = asyncio.Queue()
         connection.on_change = self.request_redraw
 
     # -- drawing ---------------------------------------------------------------------------
@@ -182,6 +189,8 @@ class App:
 
     def _prompt(self) -> str:
         if self.confirming:
+            if self.against_bots:
+                return "end this match (y/n)? › "
             return "close the room for everyone (y/n)? › "
         if self.pending is not None:
             letters = "/".join(end[0] for end in self.pending.ends)
@@ -196,8 +205,8 @@ class App:
             hint = f"{letters}; Enter alone cancels"
             return FormattedText([("fg:ansibrightblack", hint)])
         view = self.state.view
-        if self.size[0] < NARROW:
-            return FormattedText([("fg:ansibrightblack", "/help")])
+        if self.size[0] < NARROW:  # in brackets: never read as typed text, even without colour
+            return FormattedText([("fg:ansibrightblack", "(type /help)")])
         if view is not None and view.phase == "waiting":
             words = "/start, /bots fill, /chat TEXT, or /help"
             if view.you != view.host:
@@ -212,6 +221,8 @@ class App:
         view = self.state.view
         if not self.hosting or view is None or self.connection.fatal is not None:
             return False
+        if self.against_bots:
+            return view.phase == "playing"
         others = any(
             seat is not None and seat.kind == "human" and index != view.you
             for index, seat in enumerate(view.seats)
@@ -223,10 +234,13 @@ class App:
         if self.confirming or not self._quit_needs_asking():
             return True
         self.confirming = True
-        self.state.say(
-            "Quitting ends the match for everyone: y closes the room, n stays",
-            "error",
-        )
+        if self.against_bots:
+            self.state.say("Quitting ends this match: y ends it (Ctrl-C too), n plays on", "error")
+        else:
+            self.state.say(
+                "Quitting ends the match for everyone: y closes the room (Ctrl-C too), n stays",
+                "error",
+            )
         self.request_redraw()
         return False
 
@@ -236,7 +250,7 @@ class App:
             self.confirming = False
             if line.strip().lower() in ("y", "yes", "/quit", "/q"):
                 return False
-            self.state.say("The room stays open")
+            self.state.say("The match goes on" if self.against_bots else "The room stays open")
             self.request_redraw()
             return True
         self.extra, self.scroll_rows = [], 0
@@ -278,7 +292,7 @@ class App:
     def _board(self, what: str) -> list[str]:
         state, view = self.state, self.state.view
         if what == "ends":
-            return ends_rows(state)
+            return ends_rows(state, self.size[0] - 2)
         if what == "log":
             return [line.text for line in state.log]
         if view is None or not state.scoreboard.hands:
@@ -308,29 +322,31 @@ class App:
         self.state.say(f"Saved the match record to {target}: allfives replay {target}")
 
     async def run(self, first: Sequence[msg.ClientMessage] = (), resume: bool = False) -> int:
-        """Play until the player quits (0) or the connection cannot go on (1)."""
-        keys = KeyBindings()
-        keys.add("pageup")(lambda event: self.scroll(1))
-        keys.add("pagedown")(lambda event: self.scroll(-1))
-        self.session = PromptSession(placeholder=self._placeholder, key_bindings=keys)
+        """Play until the player quits (0) or the connection cannot go on (1).
+
+        The prompt runs once for the whole session: Enter hands the line over and clears it
+        without ending the prompt, so the screen never moves (a prompt that ended would step
+        to a new line, scrolling the table up by one row until the next frame)."""
+        self.session = PromptSession(
+            placeholder=self._placeholder,
+            key_bindings=self._keys(),
+            wrap_lines=False,  # a long line scrolls sideways on the prompt row, never over the table
+            erase_when_done=True,
+        )
         link = asyncio.get_running_loop().create_task(self.connection.run(first, resume))
         watcher = asyncio.get_running_loop().create_task(self._watch_size())
+        reader = asyncio.get_running_loop().create_task(self._read_lines())
         link.add_done_callback(self._on_link_done)
         status = 0
         try:
             with patch_stdout(raw=True):
                 self.request_redraw()
-                while not link.done():
-                    try:
-                        line = await self.session.prompt_async(self._prompt)
-                    except (EOFError, KeyboardInterrupt):
-                        if link.done() or self.quit_asked():
-                            break
-                        continue
-                    if not await self.handle(line):
-                        break
+                if not link.done():
+                    with contextlib.suppress(EOFError, KeyboardInterrupt):
+                        await self.session.prompt_async(self._prompt)
         finally:
             watcher.cancel()
+            reader.cancel()
             await self.connection.close()
             if link.done():
                 error = link.exception()
@@ -346,15 +362,76 @@ class App:
         self._farewell()
         return status
 
+    def _keys(self) -> KeyBindings:
+        """Enter, Ctrl-C, Ctrl-D, Ctrl-L, PageUp and PageDown at the table."""
+        keys = KeyBindings()
+        keys.add("pageup")(lambda event: self.scroll(1))
+        keys.add("pagedown")(lambda event: self.scroll(-1))
+        keys.add("enter")(lambda event: self.typed(event.current_buffer))
+        keys.add("c-c")(lambda event: self.interrupted(event.current_buffer))
+        keys.add("c-d", filter=Condition(lambda: not self._buffer_text()))(
+            lambda event: self.leave_asked()
+        )
+        keys.add("c-l")(lambda event: self.redraw_all())
+        return keys
+
+    def _buffer_text(self) -> str:
+        session = self.session
+        return session.default_buffer.text if session is not None else ""
+
+    def typed(self, buffer: Buffer) -> None:
+        """Enter: the line goes to be handled (in order), the prompt row is emptied in place."""
+        line = buffer.text
+        buffer.reset(append_to_history=bool(line.strip()))
+        self._lines.put_nowait(line)
+
+    async def _read_lines(self) -> None:
+        """Handle the typed lines one after the other; leave when one says so."""
+        while True:
+            line = await self._lines.get()
+            if not await self.handle(line):
+                self.leave()
+                return
+
+    def interrupted(self, buffer: Buffer) -> None:
+        """Ctrl-C: cancel what is being typed, or the question asked; else ask to leave."""
+        if buffer.text:
+            buffer.reset()
+            return
+        if self.pending is not None:
+            self.state.say(f"{self.pending.tile} not played")
+            self.pending = None
+            self.request_redraw()
+            return
+        if self.confirming:  # Ctrl-C again at "are you sure?": yes
+            self.leave()
+            return
+        self.leave_asked()
+
+    def leave_asked(self) -> None:
+        """Ctrl-D (or Ctrl-C): leave now, or ask first when leaving ends a match."""
+        if self.quit_asked():
+            self.leave()
+
+    def leave(self) -> None:
+        """End the prompt: `run` then closes the connection and says goodbye."""
+        session = self.session
+        if session is not None and session.app.is_running and not session.app.is_done:
+            session.app.exit()
+
+    def redraw_all(self) -> None:
+        """Ctrl-L: the whole screen drawn afresh, the table and the prompt (each row of the
+        frame is written whole and erased to its end, so whatever was there goes)."""
+        self.request_redraw()
+
     def say_fatal(self, error: Fatal) -> None:
         """Why the table ended (a server's words made visible), below the table."""
-        self.console.print(safe_text(Text(f"allfives: {error}", style="bold red")))
+        # One line, however long (the terminal folds it; nothing is cut or split).
+        self.console.print(safe_text(Text(f"allfives: {error}", style="bold red")), soft_wrap=True)
 
     def _on_link_done(self, task: asyncio.Task[None]) -> None:
         """The connection ended by itself: stop the prompt so `run` can report why."""
-        session = self.session
-        if session is not None and session.app.is_running:
-            session.app.exit(exception=EOFError())
+        self.leave()
 
     def _farewell(self) -> None:
         view = self.state.view
@@ -365,7 +442,7 @@ class App:
                 safe_text(
                     Text(
                         f"You left room {view.code} during a match: a bot plays your seat until "
-                        f"you come back with {local.command()} join.",
+                        f"you come back with: {self.connection.come_back()}",
                         style="dim",
                     )
                 )

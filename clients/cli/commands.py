@@ -123,6 +123,11 @@ def interpret(
         if not text:
             return Refuse(f"{pending.tile} not played")
         fresh = interpret(text, view, None, numbers)
+        if isinstance(fresh, Ask) and fresh.tile == pending.tile and fresh.problem is None:
+            letters = " or ".join(end[0] for end in pending.ends)
+            return Ask(
+                pending.tile, pending.ends, f"which end for {pending.tile}: {letters}, or Enter"
+            )
         if isinstance(fresh, Refuse):
             if MOVE.match(text) is None and not text.startswith("/"):
                 letters = " or ".join(end[0] for end in pending.ends)

@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidMessage, InvalidURI
 
+from clients.cli import local
 from clients.cli.seats import SeatStore
 from clients.cli.state import TableState
 from protocol import errors
@@ -30,6 +31,11 @@ CLOSE_SEAT_TAKEN_OVER = 4000
 CLOSE_ROOM_CLOSED = 4001
 CLOSE_REMOVED = 4002
 LONGEST_PAUSE = 10.0
+#: Letters of a room's code without its invite.
+CODE_LETTERS = 4
+#: After this long without getting through again, the client stops trying (and says how to
+#: come back later).
+GIVE_UP_SECONDS = 300.0
 OPEN_TIMEOUT = 10.0
 
 #: What to do once connected, given the public rooms when a `ListRooms` was sent first.
@@ -68,6 +74,8 @@ class Connection:
         self.chooser: Chooser | None = None
         self.ready = asyncio.Event()
         self._first: Sequence[msg.ClientMessage] = ()
+        #: Seconds of failed reconnecting before giving up.
+        self.give_up_after = GIVE_UP_SECONDS
         self._resuming = False
 
     # -- sending ---------------------------------------------------------------------------
@@ -97,6 +105,7 @@ class Connection:
         self._first = first
         self._resuming = resume
         attempt = 0
+        lost_since = 0.0
         while not self.closing:
             try:
                 async with connect(
@@ -117,7 +126,7 @@ class Connection:
                                 break
                     finally:
                         self._check_close(socket.close_code, socket.close_reason)
-            except (OSError, TimeoutError, InvalidHandshake, InvalidURI) as error:
+            except (OSError, TimeoutError, InvalidHandshake, InvalidURI, ValueError) as error:
                 if not self.connected_once:
                     raise Fatal(f"cannot reach {self.url}: {reason(error, self.url)}") from None
             except ConnectionClosed:
@@ -125,10 +134,19 @@ class Connection:
             finally:
                 self.socket = None
                 self.state.online = False
+            if not self.closing and self.fatal is None and not self._held():
+                self.fatal = f"{self.url} closed the connection before giving a seat"
             if self.fatal is not None:
                 raise Fatal(self.fatal + (f"; {self.aside}" if self.aside else ""))
             if self.closing:
                 break
+            now = asyncio.get_running_loop().time()
+            lost_since = now if attempt == 0 else lost_since
+            if now - lost_since > self.give_up_after:
+                raise Fatal(
+                    f"{self.url} has not answered for {self.give_up_after / 60:g} min: "
+                    f"come back later with {self.come_back()}"
+                )
             pause = min(LONGEST_PAUSE, FIRST_PAUSE * 2**attempt)
             attempt += 1
             self.state.say(
@@ -137,6 +155,16 @@ class Connection:
             self.on_change()
             await asyncio.sleep(pause)
             self._resuming = self.state.token is not None and self.state.room is not None
+
+    def come_back(self) -> str:
+        """The command that takes this seat back later: `allfives join URL CODE`."""
+        room = self.state.room or ""
+        return f"{local.command()} join {self.url.rstrip('/')} {room}".rstrip()
+
+    def _held(self) -> bool:
+        """Whether this connection was given a seat (or a room to watch): only then is coming
+        back after a drop worth trying."""
+        return self.state.room is not None and self.connected_once
 
     def _check_close(self, code: int | None, why: str | None) -> None:
         """A close that means "do not come back" makes the connection fatal, with the reason."""
@@ -210,6 +238,16 @@ class Connection:
         ):
             doing = {msg.Join: "join", msg.CreateRoom: "open", msg.Spectate: "watch"}[type(asked)]
             self.fatal = f"could not {doing} the room: {message.message}"
+            code = getattr(asked, "room", "") or ""
+            if (
+                message.code == errors.NO_SUCH_ROOM
+                and "-" not in code
+                and len(code) <= CODE_LETTERS
+            ):
+                self.fatal += (
+                    " (a private room is reached only with its invite as well: the whole "
+                    "CODE-INVITE its players see, or its browser link)"
+                )
             return
         if isinstance(message, msg.Rooms) and self.chooser is not None:
             chooser, self.chooser = self.chooser, None
@@ -219,6 +257,7 @@ class Connection:
         replies = self.state.receive(message)
         for reply in replies:
             await self.send(reply)
+        self._keep_numbering()
         if isinstance(message, msg.Joined):
             self._joined(message, resumed=isinstance(asked, msg.Hello))
         if isinstance(message, msg.Snapshot | msg.Patch) and self.state.view is not None:
@@ -247,6 +286,17 @@ class Connection:
             self.on_change()
             return
         self.fatal = f"the server refused to resume the seat: {error.message}"
+
+    def _keep_numbering(self) -> None:
+        """Save the hand's tile numbers with the seat when they change (a restart keeps them)."""
+        state = self.state
+        if (
+            state.numbering_changed
+            and self.seats is not None
+            and state.room
+            and state.seat is not None
+        ):
+            self.seats.save_numbering(self.url, state.room, state.numbering())
 
     def _forget_seat(self) -> None:
         if self.seats is not None and self.state.room is not None:

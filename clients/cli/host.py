@@ -55,7 +55,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=bot_levels,
         default=[],
         metavar="LEVEL[,LEVEL...]",
-        help="seat a bot of each level in the last seats (easy, normal or hard)",
+        help="seat a bot of each level in the last seats (easy, normal or hard; default: none, "
+        "friends take the seats)",
     )
     local.add_rules_arguments(parser)
     local.add_name_argument(parser)

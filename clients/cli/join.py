@@ -93,6 +93,8 @@ def plan(
         name = saved.name if saved is not None and saved.name else local.default_name()
     if saved is not None:
         state.room, state.seat, state.token = saved.room, saved.seat, saved.token
+        if saved.numbering is not None:
+            state.restore_numbering(saved.numbering)
     connection = Connection(url, name, state, seats=seats)
     connection.aside = aside
     if room:

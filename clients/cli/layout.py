@@ -5,9 +5,11 @@ rows, one number above and one below, its middle on the line row. The spinner is
 way, with its north arm going up from its top and its south arm down from its bottom; a tile in
 an arm stands upright on two rows (`┌5┐` over `└3┘`), a double in an arm lies across it, `[5|5]`.
 
-When the line is wider than the space, tiles next to the spinner (or the middle, before there is
-a spinner) give way to a `…n…` mark, so both ends and the spinner stay in sight; an arm taller
-than its share keeps its outer tiles and shows `⋮n` next to the spinner.
+Every open end's outer tile stays in sight. When the line is wider than the space, tiles next to
+the spinner (or the middle, before there is a spinner) give way to a `(5 more)` mark; an arm
+taller than its share keeps its outer tile and shows `(3 more)` next to the spinner. When even
+that does not fit, the arms fold to their marks and `ends_row` lists every end that counts, with
+the total (`ends W3 N3 E2+2 S2 = 12`).
 """
 
 from __future__ import annotations
@@ -134,8 +136,13 @@ def upright(top: int, bottom: int, last: bool = False) -> list[Text]:
 
 
 def elision(hidden: int) -> Text:
-    """The mark standing for tiles left out of the line."""
-    return Text(f"…{hidden}…", MARK_STYLE)
+    """The mark standing for tiles left out of the line or an arm (words, never like pips)."""
+    return Text(f"({hidden} more)", MARK_STYLE)
+
+
+def folded(count: int) -> Text:
+    """The mark standing for a whole arm left out (its end is in `ends_row`)."""
+    return Text(f"({count} tile{'s' if count != 1 else ''})", MARK_STYLE)
 
 
 def _line_piece(tile: Sequence[int], last: frozenset[int] | None, spinner: bool) -> Piece:
@@ -211,11 +218,12 @@ def _arm_pieces(
 def fit_arm(
     arm: Sequence[Sequence[int]], upward: bool, rows: int, last: frozenset[int] | None = None
 ) -> list[Text]:
-    """An arm's rows, spinner side first, within `rows` rows (outer tiles kept, see above)."""
+    """An arm's rows, spinner side first, within `rows` rows if it can be: the tiles next to
+    the spinner give way first, and the outer tile (the open end) is always kept."""
     pieces = _arm_pieces(arm, upward, last)
     total = sum(len(piece) for piece in pieces)
     hidden = 0
-    while total > rows and pieces:
+    while total > rows and len(pieces) > 1:
         if hidden == 0:
             total += 1
         total -= len(pieces[0])
@@ -223,7 +231,7 @@ def fit_arm(
         hidden += 1
     out: list[Text] = []
     if hidden:
-        out.append(Text(f"⋮{hidden}", MARK_STYLE))
+        out.append(elision(hidden))
     for piece in pieces:
         out.extend(reversed(piece) if upward else piece)
     return out
@@ -234,20 +242,68 @@ def arm_height(arm: Sequence[Sequence[int]]) -> int:
     return sum(1 if inner == outer else 2 for inner, outer in arm)
 
 
+def line_fits(layout: Layout, width: int) -> bool:
+    """Whether the line, given up tiles next to the spinner, fits `width` with both ends."""
+    pieces, _ = fit_line(layout.line, layout.spinner, width)
+    return _row_width(pieces) <= width
+
+
+def counted_ends(layout: Layout) -> list[tuple[str, int, bool]]:
+    """The ends that count (docs/rules.md 6.1 to 6.3): (letter, outer number, a double there?).
+
+    A lone tile is its two sides, west and east (a lone double counts once, both halves)."""
+    line = layout.line
+    if not line:
+        return []
+    if len(line) == 1:
+        return [("W", line[0][0], False), ("E", line[0][1], False)]
+    ends = [
+        ("W", line[0][0], line[0][0] == line[0][1]),
+        ("E", line[-1][1], line[-1][0] == line[-1][1]),
+    ]
+    spinner = layout.spinner
+    if spinner is not None and 0 < spinner < len(line) - 1:
+        for letter, arm in (("N", layout.north), ("S", layout.south)):
+            if arm:
+                ends.insert(
+                    1 if letter == "N" else len(ends),
+                    (letter, arm[-1][1], arm[-1][0] == arm[-1][1]),
+                )
+    return ends
+
+
+def ends_row(layout: Layout) -> Text:
+    """Every end that counts and their sum, in a line: `ends W3 N3 E2+2 S2 = 12`."""
+    ends = counted_ends(layout)
+    words = [
+        f"{letter}{pips}+{pips}" if double else f"{letter}{pips}" for letter, pips, double in ends
+    ]
+    total = sum(pips * (2 if double else 1) for _, pips, double in ends)
+    return Text(f"ends {' '.join(words)} = {total}", Style(bold=True))
+
+
 def draw(
     layout: Layout,
     width: int,
     arm_rows: int | None = None,
     last: Sequence[int] | None = None,
+    fold: bool = False,
 ) -> list[Text]:
-    """The layout as rows of text at most `width` wide; each arm takes at most `arm_rows` rows."""
+    """The layout as rows of text at most `width` wide; each arm takes at most `arm_rows` rows
+    (but keeps its outer tile), or only its mark when `fold`."""
     if not layout.line:
         return []
     last_set = frozenset(last) if last is not None else None
     pieces, spinner_at = fit_line(layout.line, layout.spinner, width, last_set)
     limit = arm_rows if arm_rows is not None else 10**6
-    north = fit_arm(layout.north, True, limit, last_set) if spinner_at is not None else []
-    south = fit_arm(layout.south, False, limit, last_set) if spinner_at is not None else []
+    north: list[Text] = []
+    south: list[Text] = []
+    if spinner_at is not None and fold:
+        north = [folded(len(layout.north))] if layout.north else []
+        south = [folded(len(layout.south))] if layout.south else []
+    elif spinner_at is not None:
+        north = fit_arm(layout.north, True, limit, last_set)
+        south = fit_arm(layout.south, False, limit, last_set)
     band_top = min(piece.top for piece in pieces)
     band_bottom = max(piece.bottom for piece in pieces)
     top = min(band_top, -1 - len(north)) if north else band_top

@@ -13,6 +13,7 @@ import sys
 from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from protocol.messages import MAX_NAME_LENGTH, validate_name
 from protocol.rules import DEFAULT_TARGETS, HAND_SIZES, MAX_ROOM_TARGET, RoomRules
@@ -104,8 +105,10 @@ def add_name_argument(parser: argparse.ArgumentParser) -> None:
 
 
 def server_url(text: str) -> str:
-    """argparse type for a server address: ws:// or wss:// (http:// and https:// are refused
-    with the address to use instead)."""
+    """argparse type for a server address: ws:// or wss://, a host, and a port if any that is a
+    number from 1 to 65535 (http:// and https:// are refused with the address to use instead).
+
+    Every address that cannot be connected to as written is refused here, in one line."""
     stripped = text.strip()
     scheme, found, rest = stripped.partition("://")
     if found and scheme.lower() in ("http", "https"):
@@ -115,7 +118,30 @@ def server_url(text: str) -> str:
         )
     if found and scheme.lower() not in ("ws", "wss"):
         raise argparse.ArgumentTypeError(f"{stripped!r}: write ws://HOST:PORT or wss://HOST:PORT")
+    written = stripped if found else f"ws://{stripped}"
+    try:
+        parts = urlsplit(written)
+        port = parts.port
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(f"{stripped!r} is not an address: {_why(error)}") from None
+    host = parts.hostname or ""
+    if not host or any(char.isspace() or not char.isprintable() for char in host):
+        raise argparse.ArgumentTypeError(f"{stripped!r} names no host: write ws://HOST:PORT")
+    if port == 0:
+        raise argparse.ArgumentTypeError(f"{stripped!r} is not an address: port 0 is no port")
     return stripped
+
+
+def _why(error: ValueError) -> str:
+    """urllib's complaint about an address, in the words of the rest of the command."""
+    text = str(error)
+    if "out of range" in text:
+        return f"the port is above {MAX_PORT}"
+    if "cast to integer" in text:
+        return "the port is not a number"
+    if "IPv6" in text:
+        return "the brackets of its IPv6 address do not match (ws://[::1]:8765)"
+    return text
 
 
 def port_number(text: str) -> int:

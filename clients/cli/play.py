@@ -102,5 +102,6 @@ async def play(args: argparse.Namespace, rules: RoomRules, levels: list[BotLevel
             quiet=args.quiet,
             deal_at_once=True,
             on_result=hold_bots,
+            against_bots=True,
         )
         return await app.run(first_messages(rules, levels))

@@ -19,7 +19,7 @@ from clients.cli import layout as drawing
 from clients.cli.commands import Ask
 from clients.cli.state import LogLine, TableState, display_names
 from clients.cli.status import notice_row, result_rows, status
-from clients.cli.styles import DULL, GOLD, HINTED, LOG_STYLES, PLAYABLE, rule, scoring
+from clients.cli.styles import DULL, GOLD, HINTED, LOG_STYLES, PLAYABLE, rule, scoring, wrap
 from protocol.views import GameView, Layout, Played, RoomView
 
 TILE_WIDTH = 6
@@ -115,6 +115,20 @@ def players(view: RoomView, width: int) -> list[Text]:
         for seat in range(len(view.seats))
     ]
     return _pack(chunks, width, Text("  │ ", DULL))
+
+
+def turn_order(view: RoomView, width: int) -> str:
+    """With three or four players, who plays after whom: "turn order: Ann → Bot 1 → Bot 2"
+    (names cut to fit the row); nothing with two."""
+    names = display_names(view)
+    if len(names) < 3:
+        return ""
+    for longest in (24, 12, 8, 5):
+        cut = [name if len(name) <= longest else name[: longest - 1] + "…" for name in names]
+        title = "turn order: " + " → ".join(cut)
+        if len(title) + 8 <= width:
+            return title
+    return ""
 
 
 def _pack(chunks: Sequence[Text], width: int, separator: Text) -> list[Text]:
@@ -251,13 +265,16 @@ def render(
     view = state.view
     if view is None:
         return [], notice_row(state.notice, width) or [Text(" Connecting…", DULL)]
-    top = [header(view, width), *players(view, width), rule(width)]
+    top = [header(view, width), *players(view, width), rule(width, turn_order(view, width))]
     game = view.game
     bottom: list[Text] = []
     if game is not None and view.phase != "waiting" and game.hand is not None:
         bottom += [rule(width, "your tiles"), *hand_rows(view, state, width)]
     bottom.append(rule(width))
-    tail = [*notice_row(state.notice, width), status(view, state, pending)]
+    tail = [
+        *notice_row(state.notice, width),
+        *wrap([status(view, state, pending, width)], width)[:2],
+    ]
     spare = height - len(top) - len(bottom) - len(tail)
     if width < MIN_WIDTH or spare < 1:
         return _too_small(width, height, len(top) + len(bottom) + len(tail) + 1)
@@ -266,15 +283,28 @@ def render(
         middle = waiting_rows(view, join_line, width)
     else:
         kept = max(len(result), min(MIN_LOG_ROWS, len(state.log)))
-        middle = _fit_layout(game, display_names(view), width, spare - kept, state.last_layout)
+        rows = spare - kept
+        if not result and game.layout.line:
+            # The log gives way before any open end does.
+            rows = max(rows, min(spare, layout_rows_needed(game.layout, width)))
+        middle = _fit_layout(game, display_names(view), width, rows, state.last_layout)
     if len(middle) > spare:
         return _too_small(width, height, height - spare + len(middle))
     room = max(0, spare - len(middle))
+    extra = wrap(extra, width)
     if extra:
         end = max(0, len(extra) - min(scroll, max(0, len(extra) - room)))
         below = list(extra)[max(0, end - room) : end] if room else []
+        if below and end - room > 0:  # rows above are out of sight: say so, in the top row
+            below[0] = Text(f" ({end - room + 1} more rows above: PageUp)", DULL)
+        if len(below) > 1 and end < len(extra):
+            below[-1] = Text(f" ({len(extra) - end + 1} more rows below: PageDown)", DULL)
     elif result:
         below = result[:room]
+        if room and len(result) > room:  # say so rather than end mid-result
+            below[-1] = Text(
+                f" ({len(result) - room + 1} more rows: a taller terminal shows them)", DULL
+            )
     else:
         below = log_rows(state.log, min(room, len(state.log)), width)
     return [*top, *middle, *bottom, *below], tail
@@ -318,10 +348,19 @@ def _fit_layout(
 
 
 def _shrink(layout: Layout, last: tuple[int, int] | None, width: int, rows: int) -> list[Text]:
-    """A layout drawn with its arms cut down until it fits `rows` rows (or they are gone)."""
+    """A layout drawn with its arms cut down until it fits `rows` rows, each open end's outer
+    tile kept; when that is still too tall (or the line too wide), the arms fold and a row
+    lists every end that counts."""
     drawn = drawing.draw(layout, width - 2, None, last)
     arm_rows = max(drawing.arm_height(layout.north), drawing.arm_height(layout.south))
     while len(drawn) > rows and arm_rows > 0:
         arm_rows -= 1
         drawn = drawing.draw(layout, width - 2, arm_rows, last)
+    if len(drawn) > rows or not drawing.line_fits(layout, width - 2):
+        drawn = [*drawing.draw(layout, width - 2, 0, last, fold=True), drawing.ends_row(layout)]
     return [Text(" ") + row for row in drawn]
+
+
+def layout_rows_needed(layout: Layout, width: int) -> int:
+    """Rows the layout takes with every open end's outer tile drawn (its arms cut down)."""
+    return len(drawing.draw(layout, width - 2, 0))

@@ -14,6 +14,9 @@ from dataclasses import dataclass, field
 from protocol.rules import Rules
 from protocol.views import AnyEvent, HandEnded, HandStarted, Played
 
+#: A player's name in a column of the scoreboard is cut past this many characters.
+COLUMN = 12
+
 
 def round5(value: float) -> int:
     """To the nearest multiple of 5, halves up (docs/rules.md 7.2)."""
@@ -71,8 +74,10 @@ class Scoreboard:
     def rows(self, names: Sequence[str], rules: Rules) -> list[str]:
         """The scoreboard as text rows: a column per player or team, a row per hand, totals."""
         sides = side_names(names, rules)
-        width = max(6, *(min(len(name), 16) for name in sides))
-        head = "hand  " + "  ".join(f"{name[:16]:>{width}}" for name in sides) + "  how it ended"
+        titles = [f"Team {'AB'[team]}" for team in (0, 1)] if rules.partnership else list(names)
+        titles = [title if len(title) <= COLUMN else title[: COLUMN - 1] + "…" for title in titles]
+        width = max(6, *(len(title) for title in titles))
+        head = "hand  " + "  ".join(f"{title:>{width}}" for title in titles) + "  how it ended"
         rows = [head]
         totals = [0] * len(sides)
         for line in self.hands:
@@ -81,6 +86,12 @@ class Scoreboard:
             cells = "  ".join(f"{point:>{width}}" for point in points)
             rows.append(f"{line.number:>4}  {cells}  {self._how(line, names)}")
         rows.append("total " + "  ".join(f"{total:>{width}}" for total in totals))
+        if rules.partnership:
+            rows.append(" · ".join(f"Team {'AB'[t]}: {names[t]} & {names[t + 2]}" for t in (0, 1)))
+        elif titles != sides:  # names cut to fit their column, written out whole
+            rows.append(
+                " · ".join(f"{t}: {n}" for t, n in zip(titles, sides, strict=True) if t != n)
+            )
         if self.hands and self.hands[0].number > 1:
             rows.append(f"(hands before {self.hands[0].number} were not seen by this window)")
         if self.biggest is not None:
@@ -123,8 +134,32 @@ def explain_hand(event: HandEnded, names: Sequence[str], rules: Rules) -> list[s
             counted = _counted_for(name, sides, pips, event, rules)
             rows.append(f"{counted} → rounded to 5: {name} scores {points}.")
     else:
-        rows.append("Nobody scores (the fewest pips are tied).")
+        rows.append(_why_nobody(event, sides, pips, rules))
     return rows
+
+
+def _why_nobody(event: HandEnded, sides: list[str], pips: list[int], rules: Rules) -> str:
+    """Why nobody scored at a hand's end (docs/rules.md 7.3): a tie, or pips rounding to 0."""
+    scorer: int | None = None
+    if event.kind == "domino" and event.by is not None:
+        scorer = side_of(event.by, rules)
+    else:
+        fewest = min(pips)
+        lows = [side for side, count in enumerate(pips) if count == fewest]
+        if len(lows) == 1:
+            scorer = lows[0]
+        elif len(lows) == 2 and rules.players == 3 and not rules.partnership:
+            scorer = lows[0]  # both tied players share the third's pips, which round to 0
+        elif len(lows) == len(pips):
+            what = "the teams hold" if rules.partnership else "everyone holds"
+            if len(pips) == 2 and not rules.partnership:
+                what = "both hold"
+            return f"Nobody scores: {what} the same pips ({fewest})."
+        else:
+            tied = " and ".join(sides[side] for side in lows)
+            return f"Nobody scores: the fewest pips are tied ({tied}, {fewest} each)."
+    counted = _counted_for(sides[scorer], sides, pips, event, rules)
+    return f"{counted} → rounded to 5: 0. Nobody scores: the pips left round down to nothing."
 
 
 def _counted_for(

@@ -45,6 +45,8 @@ class SavedSeat:
     saved_at: float
     #: The name the seat was taken with ("" when not known).
     name: str = ""
+    #: The hand's tile numbers as the player saw them (`TableState.numbering`), if kept.
+    numbering: dict[str, object] | None = None
 
 
 class SeatStore:
@@ -74,9 +76,12 @@ class SeatStore:
         return f"{normalize_url(url)} {room.strip().upper()}"
 
     def save(self, url: str, room: str, seat: int, token: str, name: str = "") -> None:
-        """Remember a seat (and the name it was taken with)."""
+        """Remember a seat (and the name it was taken with), keeping its tile numbers."""
         data = self._fresh(self._read())
-        data[self._key(url, room)] = {
+        key = self._key(url, room)
+        kept = data.get(key, {}).get("numbering") if data.get(key, {}).get("seat") == seat else None
+        data[key] = {
+            "numbering": kept,
             "url": normalize_url(url),
             "room": room.strip().upper(),
             "seat": seat,
@@ -85,6 +90,14 @@ class SeatStore:
             "saved_at": time.time(),
         }
         self._write(data)
+
+    def save_numbering(self, url: str, room: str, numbering: dict[str, object]) -> None:
+        """Keep the hand's tile numbers with a saved seat, so a restart shows the same ones."""
+        data = self._read()
+        entry = data.get(self._key(url, room))
+        if isinstance(entry, dict):
+            entry["numbering"] = numbering
+            self._write(data)
 
     def find(self, url: str, room: str | None = None) -> SavedSeat | None:
         """The seat saved for this server and room (the latest for the server when room is None)."""
@@ -127,5 +140,14 @@ def _seat_of(entry: dict[str, object]) -> SavedSeat | None:
     ):
         name = entry.get("name")
         saved_at = _number(entry.get("saved_at"))
-        return SavedSeat(url, room, seat, token, saved_at, name if isinstance(name, str) else "")
+        numbering = entry.get("numbering")
+        return SavedSeat(
+            url,
+            room,
+            seat,
+            token,
+            saved_at,
+            name if isinstance(name, str) else "",
+            numbering if isinstance(numbering, dict) else None,
+        )
     return None

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import time
 from collections import deque
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
@@ -124,6 +125,8 @@ class TableState:
         #: Tiles drawn since this player last played.
         self.fresh: set[str] = set()
         self._highest_number = 0
+        #: The numbers changed since `numbering()` was last kept (a new hand, a tile drawn).
+        self.numbering_changed = False
         #: When the current turn began (time.monotonic), for the turn clock.
         self.turn_since: float | None = None
         self._turn_key: tuple[int, int | None, int] | None = None
@@ -204,7 +207,11 @@ class TableState:
                 self.say(error_text(message), "error")
             case msg.HintReply(move=move):
                 self.hint = move
-                self.say(f"Hint: the hard bot would {describe_move(move)}", "hint")
+                typed = ""
+                if move.tile is not None and move.tile in self.numbers:
+                    letter = f" {move.end[0]}" if move.end is not None else ""
+                    typed = f" (type {self.numbers[move.tile]}{letter})"
+                self.say(f"Hint: the hard bot would {describe_move(move)}{typed}", "hint")
             case msg.RecordReply(record=record):
                 self.record = record
         return []
@@ -225,6 +232,35 @@ class TableState:
         """Number -> tile, for what the player types."""
         return {number: tile for number, tile in self.numbered_hand()}
 
+    def numbering(self) -> dict[str, object]:
+        """The hand's tile numbers, to keep with the seat (`restore_numbering` takes them)."""
+        self.numbering_changed = False
+        return {
+            "hand": self._numbered_hand,
+            "numbers": dict(self.numbers),
+            "highest": self._highest_number,
+            "fresh": sorted(self.fresh),
+        }
+
+    def restore_numbering(self, saved: Mapping[str, object]) -> None:
+        """Take back the numbers a previous run of the client showed for this hand (a saved
+        file: anything malformed is ignored)."""
+        hand, numbers, highest = saved.get("hand"), saved.get("numbers"), saved.get("highest")
+        fresh = saved.get("fresh")
+        if not (isinstance(hand, int) and isinstance(numbers, dict) and isinstance(highest, int)):
+            return
+        kept = {
+            tile: number
+            for tile, number in numbers.items()
+            if isinstance(tile, str) and isinstance(number, int) and 0 < number <= highest
+        }
+        if len(set(kept.values())) != len(kept):
+            return
+        self.numbers, self._numbered_hand, self._highest_number = kept, hand, highest
+        self.fresh = (
+            {tile for tile in fresh if isinstance(tile, str)} if isinstance(fresh, list) else set()
+        )
+
     def _follow_hand(self) -> None:
         """Keep the tile numbers (new tiles get the next number) and the turn clock current."""
         game = self.game
@@ -240,12 +276,14 @@ class TableState:
         if game.hand_number != self._numbered_hand:
             self.numbers, self._numbered_hand, self.fresh = {}, game.hand_number, set()
             self._highest_number = 0
+            self.numbering_changed = True
         dealt = self._highest_number == 0
         self.numbers = {tile: n for tile, n in self.numbers.items() if tile in hand}
         for tile in hand:
             if tile not in self.numbers:
                 self._highest_number += 1
                 self.numbers[tile] = self._highest_number
+                self.numbering_changed = True
                 if not dealt:
                     self.fresh.add(tile)
         self.fresh &= set(hand)
@@ -313,6 +351,8 @@ def _describe(event: AnyEvent, names: list[str], teams: bool) -> str:
     if isinstance(event, HandEnded) and event.kind == "won":
         by = names[event.by] if event.by is not None and event.by < len(names) else "?"
         return f"{by} reached the target: the match ends here (pips left are not counted)"
+    if isinstance(event, ChatLine) and event.seat is None:
+        return f"{event.name} (watching): {event.text}"
     return TEAM_WORD.sub(r"Team \1 (", describe(event, names, teams))
 
 

@@ -18,11 +18,15 @@ from clients.cli.commands import Ask
 from clients.cli.placing import total_after
 from clients.cli.scoreboard import explain_hand, side_names
 from clients.cli.state import Notice, TableState, display_names
-from clients.cli.styles import DULL, NOTICE_STYLES, rule, scoring
+from clients.cli.styles import DULL, NOTICE_STYLES, rule, scoring, wrap
 from protocol.views import GameView, MatchEnded, RoomView, describe
 
 #: The server's default wait before a bot plays an away player's turn (no turn clock).
 AWAY_SECONDS = 60
+#: Columns kept free after the status line's reminder for the turn clock (" · 30 s left").
+CLOCK_ROOM = 12
+#: A notice longer than this many rows is cut (the table keeps its place).
+NOTICE_ROWS = 3
 
 
 def end_choices(game: GameView, tile: str, ends: Sequence[str], short: bool = False) -> str:
@@ -54,8 +58,9 @@ def only_end(game: GameView, tile: str) -> str | None:
     return matching[0] if matching else None
 
 
-def ends_rows(state: TableState) -> list[str]:
-    """Every playable tile with the total each of its ends would make (for /ends)."""
+def ends_rows(state: TableState, width: int = 80) -> list[str]:
+    """Every playable tile with what to type for each end and the total it would make (/ends),
+    side by side in columns as far as `width` allows, so that none is left out of sight."""
     game = state.game
     if game is None or not state.my_turn():
         return ["What each tile would score shows on your turn."]
@@ -64,17 +69,33 @@ def ends_rows(state: TableState) -> list[str]:
         if spec.tile is not None:
             by_tile.setdefault(spec.tile, []).append(spec.end)
     numbers = state.numbers
-    rows = []
+    entries = []
     for tile, ends in sorted(by_tile.items(), key=lambda item: numbers.get(item[0], 0)):
+        number = numbers.get(tile, "?")
         if ends == [None]:
             end = only_end(game, tile)
             total = total_after(game.layout, tile, end)
-            where = f"{end} ({end[0]}) " if end is not None else ""
-            what = f"{where}→ {total}{' ★' if scoring(total) else ''}"
+            letter = f" {end[0]}" if end is not None else ""
+            choices = [f"{number}{letter} → {_made(total)}"]
         else:
-            what = end_choices(game, tile, [end for end in ends if end is not None])
-        rows.append(f"{numbers.get(tile, '?'):>3}  {tile}: {what}")
-    return rows or ["No tile can be played: you draw or pass."]
+            choices = [
+                f"{number} {end[0]} → {_made(total_after(game.layout, tile, end))}"
+                for end in ends
+                if end is not None
+            ]
+        entries.append(f"{tile}: {', '.join(choices)}")
+    if not entries:
+        return ["No tile can be played: you draw or pass."]
+    rows = ["Type the number (and the end's letter) to play:"]
+    column = max(len(entry) for entry in entries) + 3
+    per_row = max(1, (width - 1) // column)
+    for start in range(0, len(entries), per_row):
+        rows.append("".join(f"{entry:<{column}}" for entry in entries[start : start + per_row]))
+    return [row.rstrip() for row in rows]
+
+
+def _made(total: int) -> str:
+    return f"{total}{' ★' if scoring(total) else ''}"
 
 
 def result_rows(state: TableState, view: RoomView, width: int) -> list[Text]:
@@ -91,9 +112,7 @@ def result_rows(state: TableState, view: RoomView, width: int) -> list[Text]:
     if state.match_over:
         rows.append(rule(width, "the match · Enter to go on"))
         rows += [Text(" " + line) for line in state.scoreboard.rows(names, view.rules)]
-    for row in rows:
-        row.truncate(width, overflow="ellipsis")
-    return rows
+    return wrap(rows, width)
 
 
 def notice_row(notice: Notice | None, width: int) -> list[Text]:
@@ -102,12 +121,16 @@ def notice_row(notice: Notice | None, width: int) -> list[Text]:
         return []
     mark = {"error": "✗ ", "hint": "", "info": ""}[notice.kind]
     text = Text(f" {mark}{notice.text}", NOTICE_STYLES[notice.kind])
-    text.truncate(width, overflow="ellipsis")
-    return [text]
+    rows = wrap([text], width)
+    if len(rows) > NOTICE_ROWS:
+        rows = rows[:NOTICE_ROWS]
+        rows[-1].truncate(width, overflow="ellipsis")
+    return rows
 
 
-def status(view: RoomView, state: TableState, pending: Ask | None) -> Text:
-    """One line saying what happens now and what to type."""
+def status(view: RoomView, state: TableState, pending: Ask | None, width: int = 200) -> Text:
+    """One line saying what happens now and what to type (its reminder left out where it
+    would not fit in `width`)."""
     names = display_names(view)
     game = view.game
     if not state.online:
@@ -131,14 +154,15 @@ def status(view: RoomView, state: TableState, pending: Ask | None) -> Text:
         after = (
             " /rematch, /save FILE or /quit" if view.you == view.host else " /save FILE or /quit"
         )
-        return Text.assemble(
-            (f" {verdict}: {scores}.", Style(bold=True, color="green")), (after, DULL)
-        )
+        said = f" {verdict}: {scores}."
+        if len(said) + len(after) > width:
+            after = ""  # the verdict whole rather than the reminder folded and cut under it
+        return Text.assemble((said, Style(bold=True, color="green")), (after, DULL))
     if state.result is not None and not state.my_turn():
         return Text(f" Press Enter to go on (hand {state.result_hand}'s result is above)", DULL)
     left = seconds_left(state, view)
     if state.my_turn():
-        line = _your_turn(game, state)
+        line = _your_turn(game, state, width)
         if left is not None and view.rules.turn_seconds is not None:
             line.append(f" · {left} s left", Style(bold=True, color="red" if left <= 10 else None))
         return line
@@ -169,22 +193,26 @@ def seconds_left(state: TableState, view: RoomView) -> int | None:
     return max(0, math.ceil(limit - (time.monotonic() - state.turn_since)))
 
 
-def _your_turn(game: GameView, state: TableState) -> Text:
+def _your_turn(game: GameView, state: TableState, width: int) -> Text:
     numbered = state.numbered_hand()
     playable = [
         str(number) for number, tile in numbered if any(spec.tile == tile for spec in game.legal)
     ]
     if not game.layout.line:
         what = "lead any tile"
+    elif not playable:
+        return Text.assemble(
+            (" Your turn", Style(bold=True, color="green")), ": no tile fits, pass"
+        )
     elif len(playable) == 1:
         what = f"play {playable[0]}"
     else:
         what = f"play {', '.join(playable[:-1])} or {playable[-1]}"
-    return Text.assemble(
-        (" Your turn", Style(bold=True, color="green")),
-        f": {what}",
-        (" (its number, or the tile: 5-3)", DULL),
-    )
+    line = Text.assemble((" Your turn", Style(bold=True, color="green")), f": {what}")
+    reminder = " (its number, or the tile: 5-3)"
+    if line.cell_len + len(reminder) <= width - CLOCK_ROOM:
+        line.append(reminder, DULL)
+    return line
 
 
 def _waiting_status(view: RoomView) -> Text:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from rich.style import Style
 from rich.text import Text
 
@@ -40,3 +42,42 @@ def rule(width: int, title: str = "") -> Text:
         (title, Style(dim=True, bold=True)),
         (" " + "─" * max(0, width - len(title) - 4), RULE),
     )
+
+
+#: Rows folded by `wrap` go on this far in past the indent of the row they continue.
+HANGING = 3
+#: Narrower than this, a folded row is not indented.
+NARROWEST = 10
+
+
+def wrap(rows: Iterable[Text], width: int, hanging: int = HANGING) -> list[Text]:
+    """Rows folded at spaces to fit `width`, never cut: a row too long goes on in the rows
+    under it, indented `hanging` columns past its own indent (a word longer than a row is
+    folded inside)."""
+    out: list[Text] = []
+    for row in rows:
+        plain = row.plain
+        if row.cell_len <= width:
+            out.append(row)
+            continue
+        pad = len(plain) - len(plain.lstrip(" ")) + hanging
+        if width - pad < NARROWEST:
+            pad = 0
+        start, first = 0, True
+        while start < len(plain):
+            room = max(1, width if first else width - pad)
+            end = min(len(plain), start + room)
+            if end < len(plain):
+                space = plain.rfind(" ", start + 1, end + 1)
+                if space > start:
+                    end = space
+            piece = row[start:end]
+            piece.rstrip()
+            if not first:
+                piece = Text(" " * pad) + piece
+            piece.truncate(width)
+            out.append(piece)
+            start, first = end, False
+            while start < len(plain) and plain[start] == " ":
+                start += 1
+    return out
