@@ -32,6 +32,7 @@ import msgspec  # noqa: E402
 from bridge import convert  # noqa: E402
 from protocol import messages as msg  # noqa: E402
 from protocol.rules import RoomRules  # noqa: E402
+from server.rooms import commands  # noqa: E402
 from server.rooms.feed import Feed  # noqa: E402
 from server.rooms.room import Caller, Room  # noqa: E402
 
@@ -81,7 +82,7 @@ def main() -> None:
         t0 = clock()
         message = msg.decode_client(wire)
         t1 = clock()
-        outcome = room.handle(caller, message)
+        outcome = commands.handle(room, caller, message)
         t2 = clock()
         room.to_bytes()
         t3 = clock()

@@ -275,10 +275,7 @@ class Server:
         self.driver.kick(live)
 
     async def _save_record(self, room: Room) -> None:
-        from bridge.records import record_of
-
-        match, names = room.finished_match()
-        data = encode_record(record_of(match, names))
+        data = encode_record(room.finished_record())
         delay = RECORD_RETRY_FIRST
         while True:  # kept until the store has it (the task ends with the server)
             try:

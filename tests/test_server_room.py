@@ -12,6 +12,7 @@ from server_helpers import room_with
 from engine import PASS, Move
 from protocol import messages as msg
 from protocol.rules import RoomRules
+from server.rooms import commands
 from server.rooms.room import Caller, Room, RoomError
 
 
@@ -30,7 +31,7 @@ def test_a_refused_command_changes_nothing() -> None:
     assert illegal.value.code == "illegal_move"
     assert "rule 4.1" in illegal.value.message
     with pytest.raises(RoomError) as host_only:
-        room.handle(Caller("H1", seat=1), msg.Rematch())
+        commands.handle(room, Caller("H1", seat=1), msg.Rematch())
     assert host_only.value.code == "not_host"
     assert room.to_bytes() == before and room.seq == seq
 

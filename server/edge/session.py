@@ -1,7 +1,7 @@
 """A client's session: its frames read, rate-limited, decoded, and answered.
 
-Each room command runs under that room's lock through the committer (`server.play.committer`):
-`Room.handle` applies it, the store saves the room, and only then are patches (`server.rooms.feed`)
+Each message type is served by one entry of a table (`_SERVES`); a room command runs under that
+room's lock through the committer (`server.play.committer`): `server.rooms.commands` applies it, the store saves the room, and only then are patches (`server.rooms.feed`)
 and replies sent. Resyncs and reconnections are answered under the lock too, so a snapshot's
 seq is always that of its document.
 """
@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,9 +32,19 @@ from server.play.hints import HintDesk
 from server.play.listing import Listing
 from server.play.live import LiveRoom
 from server.play.registry import Registry
-from server.rooms import codes
+from server.rooms import codes, commands
 from server.rooms.limits import LookupBudget, RoomChat
 from server.rooms.room import CHAT_IDS_KEPT, Caller, Room, RoomError
+from server.rooms.room_state import (
+    Document,
+    Effect,
+    HintAsked,
+    Left,
+    Outcome,
+    Removed,
+    Reply,
+    Seated,
+)
 from server.storage.store import StoreUnavailable
 
 
@@ -163,72 +174,76 @@ class Sessions:
         connection.send_message(msg.Error(id=id, command=command, code=code, message=text))
 
     async def _dispatch(self, connection: Connection, message: msg.ClientMessage) -> None:
-        if type(message) in _MOVES and connection.greeted:  # most messages: straight to the room
+        kind = type(message)
+        if kind in _MOVES and connection.greeted:  # most messages: straight to the room
             await self._command(_current(connection), connection, message)
             return
-        if isinstance(message, msg.Ping):
-            connection.send_message(msg.Pong(id=message.id))
-            return
-        if isinstance(message, msg.Hello):
-            await self._hello(connection, message)
-            return
-        if not connection.greeted:
+        if not connection.greeted and kind not in _BEFORE_HELLO:
             raise RoomError(errors.INVALID, 'say "hello" first, with the protocol version')
-        if isinstance(message, msg.ListRooms):
-            listing = self.listing
-            connection.send_message(
-                await listing.page(connection.address, message.offset, message.id)
-            )
-        elif isinstance(message, msg.CreateRoom):
-            await self._create(connection, message)
-        elif isinstance(message, msg.Join | msg.Spectate):
-            # The connection leaves the room it is in only once the new one has taken it.
-            async with self.lookups.guard(connection.address):
-                live = await self.registry.find(message.room)
-                await self._command(live, connection, message)
-        elif isinstance(message, msg.Resync):
-            live = _current(connection)
-            async with live.lock:
-                connection.send(live.feed.snapshot(live.room, connection.receiver, message.id))
-        elif isinstance(message, msg.GetRecord):
-            live = _current(connection)
-            async with live.lock:
-                _send_record(live, connection, message)
-        elif isinstance(message, msg.Hint):
-            self.hint_desk.check(connection)
-            view = (await self._command(_current(connection), connection, message)).hint
-            assert view is not None
-            id = message.id
+        await _SERVES.get(kind, Sessions._in_room)(self, connection, message)
 
-            def answer(move: Move) -> None:
-                spec = convert.listed_spec(move, view.legal)
-                connection.send_message(msg.HintReply(move=spec, id=id))
+    async def _in_room(self, connection: Connection, message: msg.ClientMessage) -> None:
+        """A command of the room the connection is in."""
+        await self._command(_current(connection), connection, message)
 
-            def refuse(code: str, text: str) -> None:
-                self._error(connection, id, "hint", code, text)
+    async def _ping(self, connection: Connection, message: msg.Ping) -> None:
+        connection.send_message(msg.Pong(id=message.id))
 
-            self.hint_desk.ask(connection, view, answer, refuse)
-        elif isinstance(message, msg.Chat):
-            live = _current(connection)
-            watcher = connection.seat is None and message.id is not None
-            if watcher and message.id in connection.chat_ids:
-                connection.send_message(msg.Ack(id=message.id))  # sent again: not reposted
-                return
-            counted = connection.seat is not None or live.room.rules.spectators_chat
-            if counted:
-                self.room_chat.check(live.room.code)
-            try:
-                posted = (await self._command(live, connection, message)).changed
-            except BaseException:
-                posted = False
-                raise
-            finally:
-                if counted and not posted:  # a line refused, not stored, or sent again
-                    self.room_chat.refund(live.room.code, time.monotonic())
-            if watcher and message.id is not None:
-                connection.chat_ids = (*connection.chat_ids, message.id)[-CHAT_IDS_KEPT:]
-        else:
-            await self._command(_current(connection), connection, message)
+    async def _list(self, connection: Connection, message: msg.ListRooms) -> None:
+        page = await self.listing.page(connection.address, message.offset, message.id)
+        connection.send_message(page)
+
+    async def _enter(self, connection: Connection, message: msg.Join | msg.Spectate) -> None:
+        # The connection leaves the room it is in only once the new one has taken it.
+        async with self.lookups.guard(connection.address):
+            live = await self.registry.find(message.room)
+            await self._command(live, connection, message)
+
+    async def _resync(self, connection: Connection, message: msg.Resync) -> None:
+        live = _current(connection)
+        async with live.lock:
+            connection.send(live.feed.snapshot(live.room, connection.receiver, message.id))
+
+    async def _record(self, connection: Connection, message: msg.GetRecord) -> None:
+        live = _current(connection)
+        async with live.lock:
+            record = live.room.finished_record()
+        connection.send_message(msg.RecordReply(record=record, id=message.id))
+
+    async def _hint(self, connection: Connection, message: msg.Hint) -> None:
+        self.hint_desk.check(connection)
+        outcome = await self._command(_current(connection), connection, message)
+        (view,) = [effect.view for effect in outcome.effects if isinstance(effect, HintAsked)]
+        id = message.id
+
+        def answer(move: Move) -> None:
+            spec = convert.listed_spec(move, view.legal)
+            connection.send_message(msg.HintReply(move=spec, id=id))
+
+        def refuse(code: str, text: str) -> None:
+            self._error(connection, id, "hint", code, text)
+
+        self.hint_desk.ask(connection, view, answer, refuse)
+
+    async def _chat(self, connection: Connection, message: msg.Chat) -> None:
+        live = _current(connection)
+        watcher = connection.seat is None and message.id is not None
+        if watcher and message.id in connection.chat_ids:
+            connection.send_message(msg.Ack(id=message.id))  # sent again: not reposted
+            return
+        counted = connection.seat is not None or live.room.rules.spectators_chat
+        if counted:
+            self.room_chat.check(live.room.code)
+        try:
+            posted = (await self._command(live, connection, message)).changed
+        except BaseException:
+            posted = False
+            raise
+        finally:
+            if counted and not posted:  # a line refused, not stored, or sent again
+                self.room_chat.refund(live.room.code, time.monotonic())
+        if watcher and message.id is not None:
+            connection.chat_ids = (*connection.chat_ids, message.id)[-CHAT_IDS_KEPT:]
 
     async def _hello(self, connection: Connection, hello: msg.Hello) -> None:
         if connection.greeted:
@@ -310,13 +325,12 @@ class Sessions:
 
     async def _command(
         self, live: LiveRoom, connection: Connection, message: msg.ClientMessage
-    ) -> Any:
+    ) -> Outcome:
         """Apply one room command under the room's lock: apply, store, then send.
 
         A command that puts the connection in this room (`join`, `spectate`) takes it out of the
         room it was in only once it succeeded: a refused one leaves it where it was.
         """
-        left: tuple[LiveRoom, int | None, bool] | None = None
         async with live.lock:
             self.registry.require_open(live)
             here = connection.room is live
@@ -327,8 +341,8 @@ class Sessions:
                 process=self.committer.presence_id,
             )
 
-            def handle(room: Room) -> tuple[Any, list[Any]]:
-                outcome = room.handle(caller, message, self.clock())
+            def handle(room: Room) -> tuple[Outcome, list[Any]]:
+                outcome = commands.handle(room, caller, message, self.clock())
                 return outcome, outcome.events
 
             outcome = await self.committer.change(live, handle)
@@ -337,29 +351,40 @@ class Sessions:
                     self.metrics.moves += 1
                 elif isinstance(message, msg.Start):
                     self.metrics.matches_started += 1
-            if outcome.left:
-                live.discard(connection)
-                connection.detach()
-            if outcome.removed is not None:
-                live.close_seat(
-                    outcome.removed, CLOSE_REMOVED, "the host removed you from the room"
-                )
-            if outcome.spectating is not None:
-                before = connection.room
-                if before is not None and before is not live:
-                    before.discard(connection)
-                    left = (before, connection.seat, connection.spectating)
-                live.discard(connection)
-                connection.room, connection.seat = live, outcome.seat
-                connection.spectating = outcome.spectating
-                live.add(connection)
-            for reply in outcome.replies:
-                connection.send_message(reply)
-            if outcome.spectating is not None:
-                connection.send(live.feed.snapshot(live.room, connection.receiver))
+            left = self._carry_out(live, connection, outcome.effects)
         if left is not None:
             await self._depart(*left, disconnected=False)
         return outcome
+
+    def _carry_out(
+        self, live: LiveRoom, connection: Connection, effects: list[Effect]
+    ) -> tuple[LiveRoom, int | None, bool] | None:
+        """Under the lock: what a stored command asks, in order, the same for every command.
+        Returns the room the sender was in before this one took it (left once unlocked)."""
+        left = None
+        for effect in effects:
+            match effect:
+                case Reply(message):
+                    connection.send_message(message)
+                case Seated(seat):
+                    before = connection.room
+                    if before is not None and before is not live:
+                        before.discard(connection)
+                        left = (before, connection.seat, connection.spectating)
+                    live.discard(connection)
+                    connection.room, connection.seat = live, seat
+                    connection.spectating = seat is None
+                    live.add(connection)
+                case Document():
+                    connection.send(live.feed.snapshot(live.room, connection.receiver))
+                case Left():
+                    live.discard(connection)
+                    connection.detach()
+                case Removed(seat):
+                    live.close_seat(seat, CLOSE_REMOVED, "the host removed you from the room")
+                case HintAsked():
+                    pass  # the hint lane takes it (`_hint`)
+        return left
 
     async def _leave_room(self, connection: Connection, disconnected: bool) -> None:
         """Take a connection out of its room: its seat stays (away) when it only dropped."""
@@ -409,19 +434,27 @@ class Sessions:
 
 #: The messages that are moves (a room command like any other, and most of what is sent).
 _MOVES = frozenset({msg.Play, msg.Pass})
+#: What may come before `hello`.
+_BEFORE_HELLO = frozenset({msg.Ping, msg.Hello})
+#: How each message type is served; any other is a command of the sender's room (`_in_room`).
+_SERVES: dict[type[msg.ClientMessage], Callable[[Sessions, Connection, Any], Awaitable[None]]] = {
+    msg.Ping: Sessions._ping,
+    msg.Hello: Sessions._hello,
+    msg.ListRooms: Sessions._list,
+    msg.CreateRoom: Sessions._create,
+    msg.Join: Sessions._enter,
+    msg.Spectate: Sessions._enter,
+    msg.Resync: Sessions._resync,
+    msg.GetRecord: Sessions._record,
+    msg.Hint: Sessions._hint,
+    msg.Chat: Sessions._chat,
+}
 
 
 def _current(connection: Connection) -> LiveRoom:
     if connection.room is None:
         raise RoomError(errors.NOT_IN_ROOM, "you are not in a room: join or create one first")
     return connection.room
-
-
-def _send_record(live: LiveRoom, connection: Connection, message: msg.GetRecord) -> None:
-    from bridge.records import record_of
-
-    match, names = live.room.finished_match()
-    connection.send_message(msg.RecordReply(record=record_of(match, names), id=message.id))
 
 
 def _no_seat(code: str) -> str:

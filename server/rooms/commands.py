@@ -1,7 +1,9 @@
 """The room commands a client sends, dispatched to `Room`'s methods: `handle(room, caller, message)`.
 
 Each handler checks what only the command knows (who may send it, what it names), calls the
-room's method, and notes in the `Outcome` what the sender is answered and what changed. Sans-I/O.
+room's method, and notes in the `Outcome` its public events and its effects (typed, in order:
+the sender seated or gone, a player removed, replies), which the network edge carries out the
+same way for every command. Sans-I/O.
 """
 
 from __future__ import annotations
@@ -14,7 +16,17 @@ from engine import PASS
 from protocol import errors
 from protocol import messages as msg
 from server.rooms import codes
-from server.rooms.room_state import Caller, Outcome, RoomError
+from server.rooms.room_state import (
+    Caller,
+    Document,
+    HintAsked,
+    Left,
+    Outcome,
+    Removed,
+    Reply,
+    RoomError,
+    Seated,
+)
 
 if TYPE_CHECKING:
     from server.rooms.room import Room
@@ -29,9 +41,12 @@ def handle(room: Room, caller: Caller, message: msg.ClientMessage, now: float = 
     seq = room.seq
     handler(room, caller, message, now, outcome)
     outcome.changed = room.seq != seq
-    answered = any(getattr(reply, "id", None) is not None for reply in outcome.replies)
+    answered = any(
+        isinstance(effect, Reply) and getattr(effect.message, "id", None) is not None
+        for effect in outcome.effects
+    )
     if outcome.changed and message.id is not None and not answered:
-        outcome.replies.append(msg.Ack(id=message.id))
+        outcome.effects.append(Reply(msg.Ack(id=message.id)))
     return outcome
 
 
@@ -45,16 +60,16 @@ def _join(room: Room, caller: Caller, message: msg.Join, now: float, out: Outcom
     seat, token = room.sit(name, message.seat, now, caller.process)
     if caller.spectating:
         room.watch(-1, now, caller.process)
-    out.seat, out.token, out.spectating = seat, token, False
-    out.replies.append(msg.Joined(room=room.join_code, seat=seat, seat_token=token, id=message.id))
+    joined = msg.Joined(room=room.join_code, seat=seat, seat_token=token, id=message.id)
+    out.effects += [Seated(seat), Reply(joined), Document()]
 
 
 def _spectate(room: Room, caller: Caller, message: msg.Spectate, now: float, out: Outcome) -> None:
     if caller.seat is not None or caller.spectating:
         raise RoomError(errors.INVALID, "you are already in this room")
     room.watch(+1, now, caller.process)
-    out.spectating = True
-    out.replies.append(msg.Joined(room=room.join_code, seat=None, seat_token=None, id=message.id))
+    joined = msg.Joined(room=room.join_code, seat=None, seat_token=None, id=message.id)
+    out.effects += [Seated(None), Reply(joined), Document()]
 
 
 def _leave(room: Room, caller: Caller, message: msg.Leave, now: float, out: Outcome) -> None:
@@ -64,7 +79,7 @@ def _leave(room: Room, caller: Caller, message: msg.Leave, now: float, out: Outc
         room.watch(-1, now, caller.process)
     else:
         raise RoomError(errors.NOT_IN_ROOM, "you are not in a room")
-    out.left = True
+    out.effects.append(Left())
 
 
 def _add_bot(room: Room, caller: Caller, message: msg.AddBot, now: float, out: Outcome) -> None:
@@ -81,7 +96,7 @@ def _remove_player(
     room: Room, caller: Caller, message: msg.RemovePlayer, now: float, out: Outcome
 ) -> None:
     room.remove_player(caller.seat, message.seat, now)
-    out.removed = message.seat
+    out.effects.append(Removed(message.seat))
 
 
 def _start(room: Room, caller: Caller, message: msg.Start, now: float, out: Outcome) -> None:
@@ -91,16 +106,14 @@ def _start(room: Room, caller: Caller, message: msg.Start, now: float, out: Outc
 def _play(room: Room, caller: Caller, message: msg.Play, now: float, out: Outcome) -> None:
     move = convert.move_of(message.tile, message.end)
     out.events = room.play(caller.seat, move, now)
-    out.finished = room.phase == "finished"
 
 
 def _pass(room: Room, caller: Caller, message: msg.Pass, now: float, out: Outcome) -> None:
     out.events = room.play(caller.seat, PASS, now)
-    out.finished = room.phase == "finished"
 
 
 def _hint(room: Room, caller: Caller, message: msg.Hint, now: float, out: Outcome) -> None:
-    out.hint = room.hint_view(caller.seat)
+    out.effects.append(HintAsked(room.hint_view(caller.seat)))
 
 
 def _rematch(room: Room, caller: Caller, message: msg.Rematch, now: float, out: Outcome) -> None:
@@ -113,7 +126,7 @@ def _chat(room: Room, caller: Caller, message: msg.Chat, now: float, out: Outcom
     if caller.seat is None and not room.rules.spectators_chat:
         raise RoomError(errors.INVALID, "spectators may not chat in this room")
     if caller.seat is not None and message.id is not None and room.said(caller.seat, message.id):
-        out.replies.append(msg.Ack(id=message.id))  # sent again (its ack was lost): not reposted
+        out.effects.append(Reply(msg.Ack(id=message.id)))  # sent again (its ack was lost)
         return
     out.events = [room.say(caller.seat, caller.name, message.text, now, message.id)]
 

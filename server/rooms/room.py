@@ -4,8 +4,8 @@
 token), the host, the phase (waiting, playing, finished), chat and a `seq` that grows by one with
 every change. Each method checks its command, raises `RoomError(code, message)` and changes
 nothing when it refuses, or changes the state, bumps `seq` and returns the public events.
-`Room.handle` dispatches a client message to those methods (`server.rooms.commands`) and wraps the
-result in an `Outcome`; the stored state and the values commands return are in `server.rooms.room_state`.
+`server.rooms.commands` dispatches a client message to those methods and wraps the result in an
+`Outcome`; the stored state and the values commands return are in `server.rooms.room_state`.
 The asyncio layer stores the room (`to_bytes`) before anyone sees the result, then publishes the
 change through `server.rooms.feed.Feed`.
 
@@ -28,12 +28,14 @@ from typing import Any
 import msgspec
 
 from bridge import convert
+from bridge.records import record_of
 from engine import ALL_TILES, PASS, End, IllegalMove, Match, Move, RulesError, View
 from protocol import errors
 from protocol import messages as msg
+from protocol.records import Record
 from protocol.rules import RoomRules
 from protocol.views import CHAT_HISTORY, BotLevel, ChatLine, Phase, SeatInfo
-from server.rooms import clock, codes, commands, presence
+from server.rooms import clock, codes, presence
 from server.rooms.clock import DEFAULT_AWAY_SECONDS
 from server.rooms.room_state import (
     BotTurn,
@@ -415,13 +417,14 @@ class Room:
                 held.stand_in = False
         self._changed(now)
 
-    def finished_match(self) -> tuple[Match, list[str]]:
-        """The last finished match and its players' names (RoomError while none is finished)."""
+    def finished_record(self) -> Record:
+        """The record of the last finished match (RoomError while none is finished)."""
         if self.state.finished is None:
             raise RoomError(
                 errors.WRONG_PHASE, "no finished match yet: a record exists once a match ends"
             )
-        return Match.from_bytes(self.state.finished), list(self.state.finished_names)
+        match = Match.from_bytes(self.state.finished)
+        return record_of(match, list(self.state.finished_names))
 
     def say(
         self, seat: int | None, name: str, text: str, now: float = 0.0, id: int | None = None
@@ -452,12 +455,6 @@ class Room:
     def _arm_clock(self, now: float) -> None:
         """Set or clear the current turn's deadline after a move or a seat's coming and going."""
         clock.arm(self.state, self.match, self.away_seconds, now)
-
-    # -- the dispatcher --------------------------------------------------------------------
-
-    def handle(self, caller: Caller, message: msg.ClientMessage, now: float = 0.0) -> Outcome:
-        """Apply one in-room client message for `caller`; RoomError if it is refused."""
-        return commands.handle(self, caller, message, now)
 
     # -- checks and bookkeeping ------------------------------------------------------------
 

@@ -97,20 +97,55 @@ class Caller:
     process: str = ""
 
 
+@dataclass(frozen=True)
+class Seated:
+    """The sender now follows this room: from `seat`, or as a spectator (seat None)."""
+
+    seat: int | None
+
+
+@dataclass(frozen=True)
+class Left:
+    """The sender is no longer in this room."""
+
+
+@dataclass(frozen=True)
+class Removed:
+    """The player in `seat` was removed by the host: its connections are closed."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
+class Reply:
+    """A message for the sender alone."""
+
+    message: msg.ServerMessage
+
+
+@dataclass(frozen=True)
+class Document:
+    """The sender is sent its whole document (after it came into the room)."""
+
+
+@dataclass(frozen=True)
+class HintAsked:
+    """The sender's seat asked for a hint; the hint lane works it out from `view`."""
+
+    view: View
+
+
+#: What a command asks the network edge to do for it, in order (h11's events are the model).
+Effect = Seated | Left | Removed | Reply | Document | HintAsked
+
+
 @dataclass
 class Outcome:
-    """What a command did: public events (and whether the state changed) and replies to the sender."""
+    """What a command did: its public events (and whether the room changed) and its effects."""
 
     changed: bool = False
     events: list[Any] = field(default_factory=list)
-    replies: list[msg.ServerMessage] = field(default_factory=list)
-    seat: int | None = None
-    token: str | None = None
-    spectating: bool | None = None
-    hint: View | None = None
-    finished: bool = False
-    left: bool = False
-    removed: int | None = None
+    effects: list[Effect] = field(default_factory=list)
 
 
 @dataclass
