@@ -18,11 +18,6 @@ class Move(NamedTuple):
     end: End | None = None
     flipped: bool = False
 
-    @property
-    def is_pass(self) -> bool:
-        """Whether this move is a pass."""
-        return self.tile is None
-
     @classmethod
     def parse(cls, text: str) -> Move:
         """Parse ``"pass"``, ``"5-3"``, ``"3-5"`` (a lead: 3 west) or ``"5-3 east"`` (``"5-3 e"``)."""

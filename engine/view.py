@@ -37,11 +37,6 @@ class View(msgspec.Struct, kw_only=True):
     winner: int | tuple[int, ...] | None
 
     @property
-    def drawable(self) -> int:
-        """Tiles that may still be drawn (the boneyard less the reserve, 4.4)."""
-        return max(0, self.boneyard_size - self.rules.reserve)
-
-    @property
     def my_turn(self) -> bool:
         """Whether this seat is the one to play."""
         return self.seat is not None and self.seat == self.turn

@@ -19,7 +19,7 @@ from protocol.names import name_key
 from protocol.records import Record
 from protocol.rules import RoomRules
 from protocol.tiles import TILE_PATTERN, EndName, Tile
-from protocol.views import AnyEvent, BotLevel, Count, MoveSpec, RoomView, Seat
+from protocol.views import BotLevel, Count, MoveSpec, RoomView, Seat
 
 PROTOCOL_VERSION = 1
 MAX_NAME_LENGTH = 24
@@ -230,12 +230,11 @@ class Patch(ServerMessage, tag="patch", omit_defaults=True):
     """RFC 6902 operations taking the document from `seq - 1` to `seq`.
 
     The events behind them are the values the operations append to the history and the chat
-    (`protocol.patch.events_of`); `events` is only read from servers that still send it.
+    (`protocol.patch.events_of`).
     """
 
     seq: Seq
     ops: list[dict[str, Any]]
-    events: list[AnyEvent] = []
 
 
 class Error(ServerMessage, tag="error"):

@@ -81,7 +81,7 @@ class ClientState:
         try:
             document = apply(self.document, message.ops)
             view = msgspec.convert(document, RoomView)
-            events = list(message.events) or events_of(message.ops)
+            events = events_of(message.ops)
         except _BAD_PATCH as error:
             raise GapDetected(f"patch {message.seq} does not apply: {error}") from None
         self.document, self.seq, self._view = document, message.seq, view

@@ -75,14 +75,3 @@ class RoomRules(Rules, kw_only=True, omit_defaults=False):
         # Teams exist only with four players; a room says so rather than echo a meaningless flag.
         if self.players != 4:
             self.teams = False
-
-    def game_rules(self) -> Rules:
-        """The match variants alone, as a record stores them."""
-        return Rules(
-            players=self.players,
-            teams=self.teams,
-            hand_size=self.hand_size,
-            target=self.target,
-            end_scoring=self.end_scoring,
-            reserve=self.reserve,
-        )

@@ -36,13 +36,4 @@ def normalize_tile(text: str) -> str:
     return format_tile(*parse_tile(text))
 
 
-def is_tile(text: str) -> bool:
-    """Whether text names a double-six tile in either order."""
-    try:
-        parse_tile(text)
-    except ValueError:
-        return False
-    return True
-
-
 ALL_TILES: tuple[str, ...] = tuple(format_tile(a, b) for a in range(7) for b in range(a + 1))

@@ -21,6 +21,7 @@ from clients.cli.rooms import print_rooms
 from clients.cli.safe import visible
 from clients.cli.state import TableState
 from protocol import messages as msg
+from protocol.patch import to_builtins
 from protocol.rules import RoomRules
 from protocol.views import ChatLine, SeatInfo
 
@@ -55,7 +56,16 @@ async def hostile_url() -> AsyncIterator[str]:
             msg.Welcome(version=msg.PROTOCOL_VERSION, server="evil\x1b[2J", id=1),
             msg.Joined(room=EVIL_CODE, seat=0, seat_token="t", id=2),
             hostile_view(),
-            msg.Patch(seq=2, ops=[], events=[ChatLine(seat=1, name=EVIL_NAME, text=EVIL_CHAT)]),
+            msg.Patch(
+                seq=2,
+                ops=[
+                    {
+                        "op": "add",
+                        "path": "/chat/-",
+                        "value": to_builtins(ChatLine(seat=1, name=EVIL_NAME, text=EVIL_CHAT)),
+                    }
+                ],
+            ),
             msg.Error(id=None, command="play", code="invalid", message=EVIL_ERROR),
         ]
         for frame in frames:

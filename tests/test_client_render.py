@@ -281,7 +281,9 @@ def test_before_the_next_lead_the_last_hand_is_shown_as_it_ended() -> None:
         HandEnded(kind="domino", by=0, points=[10, 0], pips=[0, 12]),
         HandStarted(number=2, leader=1),
     ]
-    state.receive(msg.Patch(seq=2, ops=diff(before, after), events=events))
+    ops = diff(before, after)
+    ops += [{"op": "add", "path": "/game/history/-", "value": to_builtins(e)} for e in events]
+    state.receive(msg.Patch(seq=2, ops=ops))
     body, _ = render(state, 79, 23)
     text = "\n".join(row.plain for row in body)
     assert "How hand 1 ended:" in text

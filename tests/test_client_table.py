@@ -27,11 +27,13 @@ from protocol.views import (
 
 
 def change(state: TableState, after: RoomView | dict[str, Any], *events: AnyEvent) -> None:
-    """Send the state the patch that takes it to `after`, with `events`."""
+    """Send the state the patch that takes it to `after`, its history grown by `events`."""
     before = state.sync.document
     assert before is not None and state.seq is not None
     document = after if isinstance(after, dict) else to_builtins(after)
-    state.receive(msg.Patch(seq=state.seq + 1, ops=diff(before, document), events=list(events)))
+    ops = diff(before, document)
+    ops += [{"op": "add", "path": "/game/history/-", "value": to_builtins(e)} for e in events]
+    state.receive(msg.Patch(seq=state.seq + 1, ops=ops))
 
 
 def plain(state: TableState, width: int = 80, height: int = 24) -> str:

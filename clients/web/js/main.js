@@ -157,7 +157,7 @@ class App {
         break;
       case "snapshot":
       case "patch":
-        if (this.notice.dataset.kind === "error" && message.events?.some((e) => e.type === "played")) this.say("");
+        if (this.notice.dataset.kind === "error" && message.ops?.some((op) => op.value?.type === "played")) this.say("");
         this.onDocument();
         break;
       case "hint":
