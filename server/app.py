@@ -9,22 +9,15 @@ Embedding (the terminal client and the tests do this)::
         ...                       # connect clients; server.rooms, server.metrics are live
 
 Leaving the block closes every connection with 1001 (going away) and stops the bot pool.
-`Config.store` takes any `server.storage.store.Store`; give two servers the same `MemoryStore` one after
-the other and the second resumes the first one's rooms (its players marked away, as a change).
+`Config.store` takes any `server.storage.store.Store`; give two servers the same `MemoryStore`
+one after the other and the second resumes the first one's rooms (its players marked away, as a
+change).
 
-The parts, each its own module:
-
-- `server.config`: `Config` and the clock; `server.edge.connection`: one client's socket, rate
-  bucket and bounded send; `server.edge.http`: the HTTP side (browser files, probes, metrics, the
-  checks before an upgrade); `server.edge.session`: a connection's messages and the room commands.
-- `server.play.registry`: rooms by code; `server.play.live`: one room in memory.
-- `server.play.committer`: applying, storing and publishing a change, `LocalCommitter` for one
-  process (`MemoryCommitter` when the store holds the live rooms); `server.cluster.shared`
-  (`SharedCommitter`) and `server.cluster.replica` for several processes on one Redis
-  (`server.cluster.membership`, its saves grouped by `server.cluster.save_batch`, its notices `server.cluster.notices`).
-  The implementation is chosen once, at start-up.
-- `server.play.driver`: bots, stand-ins and the turn clock; `server.play.upkeep`: seats released, rooms
-  expired, and with several processes the lease, orphaned rooms and presence.
+This module is the wiring: it builds every part once, picks the committer the store calls for
+(`committer_for`: memory, a store of bytes, or several processes on Redis, whose package is
+loaded only then), and hands each part the narrow objects it uses. The packages (`rooms`,
+`storage`, `play`, `cluster`, `edge`) and what flows through them for one move are in
+docs/architecture.md.
 
 Frames above `max_size` bytes close the connection (1009); frames above the protocol's 4 KiB
 message limit get `too_large`. A token bucket (`rate` per second, `burst`) answers each message
@@ -32,9 +25,10 @@ of a flood with `rate_limited` and closes the connection after `flood_limit` ref
 Addresses are limited to `max_connections_per_ip` connections (HTTP 429 beyond) and
 `max_rooms_per_ip` open rooms (`trust_proxy`: the address a reverse proxy names), the server to
 `max_connections` (HTTP 503). Compression is off by default: frames are small, it costs
-memory per connection, and a frame shared by connections without it is built once. Only GET and HEAD are served, and only `/` upgrades to a WebSocket. The
-other limits (hello deadline, failed room lookups, seats of players gone, room chat, hints) are
-in docs/security.md, their logic in `server.rooms.limits`, `server.rooms.codes` and `server.play.hints`.
+memory per connection, and a frame shared by connections without it is built once. Only GET
+and HEAD are served, and only `/` upgrades to a WebSocket. The other limits (hello deadline,
+failed room lookups, seats of players gone, room chat, hints) are in docs/security.md, their
+logic in `server.rooms.limits`, `server.rooms.codes` and `server.play.hints`.
 """
 
 from __future__ import annotations
