@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from server.play.members import Member, text_frame
-from server.rooms.feed import Feed, Frames, Receiver
+from server.rooms.feed import Feed, Frames, Receiver, frame_of
 from server.rooms.room import Room, with_moves
 
 #: Adopted moves are replayed into `LiveRoom.saved` once this many wait (bounds memory).
@@ -99,7 +99,7 @@ class LiveRoom:
         for receiver, group in self.members.items():
             if receiver in frames.fresh:
                 continue
-            message = own.get(receiver, shared) if receiver is not None else shared
+            message = frame_of(receiver, shared, own)
             if message is shared:
                 if not shared_frame:
                     shared_frame = text_frame(shared)

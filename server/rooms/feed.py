@@ -37,6 +37,11 @@ _encode = msgspec.json.Encoder().encode
 _decode_events = msgspec.json.Decoder(list[wire.AnyEvent]).decode
 
 
+def frame_of(receiver: Receiver, shared: bytes, own: dict[int, bytes]) -> bytes:
+    """The one place a receiver's frame of a change is picked: its own, else the shared one."""
+    return shared if receiver is None else own.get(receiver, shared)
+
+
 class Frames(NamedTuple):
     """What one change sends: the shared frame, and the frames of the seats with their own ops.
 
@@ -50,9 +55,7 @@ class Frames(NamedTuple):
 
     def frame_for(self, receiver: Receiver) -> bytes:
         """The frame of one receiver."""
-        if receiver is None:
-            return self.shared
-        return self.own.get(receiver, self.shared)
+        return frame_of(receiver, self.shared, self.own)
 
 
 class Feed:
@@ -272,9 +275,7 @@ class Feed:
             if last_seq == room.seq:
                 return []
             missed = [
-                shared if receiver is None else own.get(receiver, shared)
-                for seq, shared, own in self.kept
-                if seq > last_seq
+                frame_of(receiver, shared, own) for seq, shared, own in self.kept if seq > last_seq
             ]
             if missed and self.kept[-len(missed)][0] == last_seq + 1:
                 return missed
