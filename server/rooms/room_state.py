@@ -159,12 +159,9 @@ class BotTurn:
 
 
 def encode_room(state: RoomState, match: Match | None) -> bytes:
-    """A room's state and its match as stored, in one pass (the match is not bytes of its own)."""
-    state.match = match
-    try:
-        return _STATE_ENCODER.encode(state)
-    finally:
-        state.match = None
+    """A room's state and its match as stored, in one pass (the match is not bytes of its own);
+    the state itself is left as it is (a shallow copy carries the match)."""
+    return _STATE_ENCODER.encode(msgspec.structs.replace(state, match=match))
 
 
 def decode_room(data: bytes) -> tuple[RoomState, Match | None]:
