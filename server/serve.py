@@ -14,6 +14,7 @@ import gc
 import ipaddress
 import logging
 import os
+import resource
 import signal
 import sys
 from collections.abc import Callable
@@ -228,6 +229,7 @@ def run(args: argparse.Namespace) -> int:
     if bool(config.certfile) != bool(config.keyfile):
         logging.getLogger("allfives.server").error("--certfile and --keyfile go together")
         return 2
+    fit_to_file_limit(config)
     try:
         asyncio.run(serve_until_stopped(config))
     except StoreUnavailable as error:
@@ -259,6 +261,34 @@ async def serve_until_stopped(config: Config) -> None:
         await stop.wait()
     finally:
         await server.stop()
+
+
+#: File descriptors kept free of connections: Redis, the bot workers' pipes, files, the log.
+SPARE_FILES = 64
+
+
+def fit_to_file_limit(config: Config) -> None:
+    """Raise this process's open-file limit to its hard limit, and keep `max_connections` under
+    it, so that the server answers 503 ("the server is full") before it runs out of sockets
+    rather than failing to accept them."""
+    log = logging.getLogger("allfives.server")
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or hard > soft:
+        wanted = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 20)
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+            soft = wanted
+        except (ValueError, OSError) as error:
+            log.warning("the open-file limit stays at %d: %s", soft, error)
+    room = soft - SPARE_FILES
+    if config.max_connections > room:
+        log.warning(
+            "--max-connections %d is more than this process may open (%d files): %d instead",
+            config.max_connections,
+            soft,
+            max(1, room),
+        )
+        config.max_connections = max(1, room)
 
 
 def how_to_join(url: str) -> str:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import resource
 import signal
 import socket
 import sys
@@ -11,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from server_helpers import Client, next_mover, play_out_one
+from websockets.exceptions import InvalidStatus
 
 from protocol import messages as msg
 
@@ -47,24 +50,38 @@ def running(pid: int) -> bool:
     return fields[0] != b"Z"
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
-async def test_bot_workers_exit_when_the_server_is_killed(tmp_path: Path) -> None:
-    command = [sys.executable, "-m", "allfives.cli", "serve", "--port", "0", "--bot-delay", "0"]
+async def started_serve(
+    tmp_path: Path, *options: str, files: tuple[int, int] | None = None
+) -> tuple[asyncio.subprocess.Process, str, Path]:
+    """`allfives serve` in a process of its own (with `files` as its open-file limits): the
+    process, its URL, and its log."""
+    command = [sys.executable, "-m", "allfives.cli", "serve", "--port", "0", *options]
     # Output to files, not pipes: workers that outlive the server would hold a pipe open.
     out, log = tmp_path / "serve.out", tmp_path / "serve.log"
+
+    def limited() -> None:
+        if files is not None:
+            resource.setrlimit(resource.RLIMIT_NOFILE, files)
+
     with out.open("ab") as stdout, log.open("ab") as stderr:
         server = await asyncio.create_subprocess_exec(
-            *command, cwd=ROOT, stdout=stdout, stderr=stderr
+            *command, cwd=ROOT, stdout=stdout, stderr=stderr, preexec_fn=limited
         )
+    deadline = time.monotonic() + 30
+    while not out.read_text().endswith("\n"):
+        assert server.returncode is None, log.read_text()
+        assert time.monotonic() < deadline, log.read_text()
+        await asyncio.sleep(0.05)
+    line = out.read_text()
+    assert line.startswith(LISTENING), log.read_text()
+    return server, line.removeprefix(LISTENING).strip(), log
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+async def test_bot_workers_exit_when_the_server_is_killed(tmp_path: Path) -> None:
+    server, url, log = await started_serve(tmp_path, "--bot-delay", "0")
     try:
-        deadline = time.monotonic() + 30
-        while not out.read_text().endswith("\n"):
-            assert server.returncode is None, log.read_text()
-            assert time.monotonic() < deadline, log.read_text()
-            await asyncio.sleep(0.05)
-        line = out.read_text()
-        assert line.startswith(LISTENING), log.read_text()
-        ann = await Client.open(line.removeprefix(LISTENING).strip(), "Ann")
+        ann = await Client.open(url, "Ann")
         assert isinstance(await ann.request("create_room", rules={"players": 2}), msg.Joined)
         assert isinstance(await ann.request("add_bot", level="hard"), msg.Ack)
         assert isinstance(await ann.request("start"), msg.Ack)
@@ -106,3 +123,44 @@ async def test_a_port_in_use_is_one_clear_line_and_status_1(tmp_path: Path) -> N
     assert len(lines) == 1, stderr.decode()
     assert f"127.0.0.1:{port}" in lines[0] and "in use" in lines[0]
     assert "Traceback" not in stderr.decode() and stdout == b""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+async def test_serve_raises_its_file_limit_and_answers_503_before_running_out(
+    tmp_path: Path,
+) -> None:
+    server, url, log = await started_serve(
+        tmp_path, "--max-connections-per-ip", "1000", files=(100, 160)
+    )
+    port = int(url.rsplit(":", 1)[1].strip("/"))
+    held = []
+    try:
+        limits = Path(f"/proc/{server.pid}/limits").read_text()
+        assert [line.split()[3:5] for line in limits.splitlines() if "open files" in line] == [
+            ["160", "160"]
+        ]
+        assert "--max-connections 2000 is more than this process may open" in log.read_text()
+        # Sockets held (each still in its upgrade) until the server says it is full; the first
+        # answer is one socket past what the limit leaves for connections, never a hang.
+        readers = []
+        for _ in range(110):
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            readers.append(reader)
+            held.append(writer)
+        answers = [await asyncio.wait_for(reader.read(13), 5.0) for reader in readers[-14:]]
+        assert answers == [b"HTTP/1.1 503 "] * 14, answers
+        with contextlib.suppress(TimeoutError):
+            early = await asyncio.wait_for(readers[160 - 64 - 1].read(13), 0.2)
+            raise AssertionError(f"socket {160 - 64} was answered: {early!r}")
+        for writer in held:
+            writer.close()
+        for _ in range(100):  # the server is still up and takes players again
+            with contextlib.suppress(OSError, InvalidStatus):
+                ann = await Client.open(url, "Ann")
+                break
+            await asyncio.sleep(0.05)
+        assert isinstance(await ann.request("ping"), msg.Pong)
+        assert "Traceback" not in log.read_text()
+    finally:
+        server.send_signal(signal.SIGTERM)
+        await server.wait()
