@@ -43,7 +43,7 @@ from pathlib import Path
 
 # bench/ is first on sys.path when this file runs as a script.
 from load_clients import Stats, close_tables, open_table, play
-from measure import CpuCap, cpu_seconds, percentile, report, start_process
+from measure import CpuCap, cpu_seconds, percentile, report, start_process, stop_after
 from persistence import start_redis
 
 from deploy.topology import Topology
@@ -232,5 +232,8 @@ if __name__ == "__main__":
         action="store_true",
         help="layouts nginx-one and nginx-two: deploy/local.sh's topology, players through nginx",
     )
-    asyncio.run(main(parser.parse_args()))
+    args = parser.parse_args()
+    layouts = len(args.layouts) + (2 if args.through_nginx else 0)
+    stop_after(120 + layouts * args.rounds * (args.seconds + 90), "bench/cluster.py")
+    asyncio.run(main(args))
     os._exit(0)

@@ -45,7 +45,15 @@ from pathlib import Path
 # bench/ is first on sys.path when this file runs as a script.
 from load_ceiling import ceiling_run
 from load_clients import Stats, close_tables, open_tables, play, quiet_collector
-from measure import ROOT, cpu_seconds, percentile, report, resident_kib, start_process
+from measure import (
+    ROOT,
+    cpu_seconds,
+    percentile,
+    report,
+    resident_kib,
+    start_process,
+    stop_after,
+)
 
 
 def start_game_server() -> tuple[subprocess.Popen[str], str]:
@@ -253,5 +261,9 @@ if __name__ == "__main__":
         default=1,
         help="run the human-pace clients in this many processes (when one cannot keep up)",
     )
-    asyncio.run(main(parser.parse_args()))
+    args = parser.parse_args()
+    full = 0 if args.mode == "pace" else args.rounds * (2 * args.full_seconds + 90)
+    pace = 0 if args.mode == "full" else args.seconds + 120 + args.rooms * 0.1
+    stop_after(120 + full + pace, "bench/load.py")
+    asyncio.run(main(args))
     os._exit(0)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -21,6 +23,43 @@ def start_process(arguments: list[str]) -> tuple[subprocess.Popen[str], str]:
         process.kill()
         raise RuntimeError(f"the server did not start: {line!r}")
     return process, line.split()[-1]
+
+
+def descendants(pid: int) -> set[int]:
+    """Every live process started by `pid`, and by those, and so on (read from /proc)."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_bytes().rsplit(b")", 1)[1].split()
+            except OSError:
+                continue
+            parents[int(entry.name)] = int(fields[1])
+    found: set[int] = set()
+    frontier = {pid}
+    while frontier:
+        frontier = {child for child, parent in parents.items() if parent in frontier} - found
+        found |= frontier
+    return found
+
+
+def stop_after(seconds: float, script: str) -> None:
+    """End this benchmark by itself after `seconds`, whatever stalls (a server, its clients):
+    every process it started is killed, one line says so, and it exits with status 3."""
+
+    def expired(signum: int, frame: object) -> None:
+        print(
+            f"{script}: no end after {seconds:.0f} s (a server or its clients stalled): stopped",
+            file=sys.stderr,
+            flush=True,
+        )
+        for child in descendants(os.getpid()):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(child, signal.SIGKILL)
+        os._exit(3)
+
+    signal.signal(signal.SIGALRM, expired)
+    signal.alarm(max(1, int(seconds)))
 
 
 def resident_kib(pid: int) -> int:

@@ -29,7 +29,7 @@ from pathlib import Path
 
 # bench/load_clients.py holds the scripted players; this file's folder is first on sys.path.
 from load_clients import Stats, close_tables, open_tables, play
-from measure import cpu_seconds, percentile, report, start_process
+from measure import cpu_seconds, percentile, report, start_process, stop_after
 
 
 def free_port() -> int:
@@ -151,5 +151,7 @@ if __name__ == "__main__":
     parser.add_argument("--seconds", type=float, default=8.0, help="seconds per run")
     parser.add_argument("--rounds", type=int, default=2, help="memory/Redis run pairs")
     parser.add_argument("--fsync", choices=["everysec", "always"], default="everysec")
-    asyncio.run(main(parser.parse_args()))
+    args = parser.parse_args()
+    stop_after(120 + 2 * args.rounds * (args.seconds + 60), "bench/persistence.py")
+    asyncio.run(main(args))
     os._exit(0)
