@@ -10,7 +10,6 @@ import os
 import shutil
 import tempfile
 import threading
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -25,6 +24,7 @@ from selenium.common.exceptions import (
 )
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.remote.webdriver import WebDriver
+from waiting import until_sync
 
 T = TypeVar("T")
 ROOT = Path(__file__).resolve().parent.parent
@@ -88,17 +88,8 @@ def wait_for(
     condition: Callable[[], T | None], timeout: float = TIMEOUT, what: str = "condition"
 ) -> T:
     """Poll `condition` until it returns something truthy (a missing or stale element: not yet)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            value = condition()
-        except (StaleElementReferenceException, NoSuchElementException):
-            value = None
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.02)
+    stale = (StaleElementReferenceException, NoSuchElementException)
+    return cast(T, until_sync(condition, timeout, what, stale))
 
 
 def js_errors(driver: WebDriver) -> list[str]:

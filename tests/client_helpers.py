@@ -9,12 +9,13 @@ import shlex
 import subprocess
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from rich.console import Console
 from server_helpers import fast_config
+from waiting import until_sync
 from websockets.asyncio.client import ClientConnection, connect
 
 from clients.cli.render import render
@@ -39,14 +40,6 @@ async def send(socket: ClientConnection, message: msg.ClientMessage) -> None:
 
 async def receive(socket: ClientConnection) -> msg.AnyServerMessage:
     return msg.decode_server(await asyncio.wait_for(socket.recv(), TIMEOUT))
-
-
-async def wait_until(test: Callable[[], bool], timeout: float = TIMEOUT) -> None:
-    """Let the event loop run until `test()` holds."""
-    deadline = asyncio.get_running_loop().time() + timeout
-    while not test():
-        assert asyncio.get_running_loop().time() < deadline, "timed out"
-        await asyncio.sleep(0.01)
 
 
 async def host_room(url: str, players: int = 3) -> tuple[ClientConnection, str]:
@@ -215,14 +208,17 @@ class Terminal:
         return int(self.tmux("display-message", "-p", "-t", f"e2e:{window}", "#{history_size}"))
 
     def wait_for(self, pattern: str, timeout: float = 20.0, window: str = "t") -> list[str]:
-        deadline = time.monotonic() + timeout
-        while True:
-            rows = self.screen(window)
-            if re.search(pattern, "\n".join(rows)):
-                return rows
-            if time.monotonic() > deadline:
-                raise AssertionError(f"no {pattern!r} on the screen:\n" + "\n".join(rows))
-            time.sleep(0.05)
+        """The screen, once `pattern` is on it (else an AssertionError showing the screen)."""
+        rows: list[str] = []
+
+        def shown() -> list[str] | None:
+            rows[:] = self.screen(window)
+            return rows if re.search(pattern, "\n".join(rows)) else None
+
+        try:
+            return cast(list[str], until_sync(shown, timeout, f"{pattern!r} on the screen"))
+        except AssertionError:
+            raise AssertionError(f"no {pattern!r} on the screen:\n" + "\n".join(rows)) from None
 
     def close(self) -> None:
         subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)

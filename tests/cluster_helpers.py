@@ -4,7 +4,6 @@ against what they held, play that reads on all of them at once, and servers to r
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import random
 import time
@@ -179,14 +178,6 @@ async def two_servers(redis: RedisServer, **changes: Any) -> AsyncIterator[tuple
         run_server(cluster_config(redis, **changes)) as second,
     ):
         yield first, second
-
-
-async def until_check(check: Callable[[], Any], timeout: float = 10.0) -> None:
-    """Wait until an async check returns true."""
-    deadline = time.monotonic() + timeout
-    while not await check():
-        assert time.monotonic() < deadline, "never came true"
-        await asyncio.sleep(0.05)
 
 
 async def started_across(

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
 import pytest
+from waiting import until
 
 from server.storage.store import StoreUnavailable
 
@@ -333,12 +334,9 @@ class _Pipe:
 
 
 async def eventually(call: Callable[[], Awaitable[T]], timeout: float = 5.0) -> T:
-    """Retry a call until it stops raising StoreUnavailable; returns its result."""
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            return await call()
-        except StoreUnavailable:
-            if time.monotonic() > deadline:
-                raise
-            await asyncio.sleep(0.05)
+    """Retry a call until it stops raising StoreUnavailable; returns its result (None too)."""
+
+    async def answered() -> tuple[T]:
+        return (await call(),)  # a tuple is truthy whatever the answer
+
+    return (await until(answered, timeout, "the store to answer", retry=(StoreUnavailable,)))[0]

@@ -8,8 +8,9 @@ import io
 from pathlib import Path
 from typing import Any
 
-from client_helpers import TIMEOUT, wait_until
+from client_helpers import TIMEOUT
 from rich.console import Console
+from waiting import until
 
 from clients.cli.app import BELL, App
 from clients.cli.connection import Connection
@@ -55,7 +56,7 @@ async def test_the_bell_rings_once_when_the_turn_comes_and_never_when_quiet(
     for quiet in (False, True):
         connection = Connection(server.url, "Ann", TableState())
         running = asyncio.create_task(connection.run(OPENING))
-        await wait_until(connection.state.my_turn)
+        await until(connection.state.my_turn)
         app, screen = terminal_app(connection, quiet=quiet)
         app.paint()
         app.paint()
@@ -70,7 +71,7 @@ async def test_save_writes_the_match_record_and_rematch_deals_at_once_in_play(
 ) -> None:
     connection = Connection(server.url, "Ann", TableState())
     running = asyncio.create_task(connection.run(OPENING))
-    await wait_until(lambda: connection.ready.is_set())
+    await until(lambda: connection.ready.is_set())
     app, _ = terminal_app(connection, deal_at_once=True)
     await asyncio.wait_for(play_to_the_end(connection), TIMEOUT * 3)
     target = tmp_path / "match.json"
@@ -81,7 +82,7 @@ async def test_save_writes_the_match_record_and_rematch_deals_at_once_in_play(
     check_record(record)
     assert record.rules.target == 15 and record.hands
     assert await app.handle("/rematch")
-    await wait_until(lambda: (v := connection.state.view) is not None and v.phase == "playing")
+    await until(lambda: (v := connection.state.view) is not None and v.phase == "playing")
     await connection.close()
     await asyncio.wait_for(running, TIMEOUT)
 
@@ -124,16 +125,16 @@ async def test_in_play_the_bots_wait_while_a_hands_result_is_on_screen(
     assert game is not None
     if game.turn == 0:  # Ann's turn in the next hand: after her move it is a bot's turn
         # (She may lead it, or the bots may have played before the result was first drawn.)
-        await wait_until(lambda: bool(state.game and state.game.legal))
+        await until(lambda: bool(state.game and state.game.legal))
         move = state.game.legal[0] if state.game else None
         assert move is not None and move.tile is not None
         await connection.send(msg.Play(tile=move.tile, end=move.end))
         # A bot's turn next: seat 1's, or seat 2's if seat 1 could neither play nor draw.
-        await wait_until(lambda: state.game is not None and state.game.turn not in (0, None))
+        await until(lambda: state.game is not None and state.game.turn not in (0, None))
     seq = state.seq
     assert state.game is not None and state.game.turn != 0 and held.is_set() is False
     assert await app.handle("")
     assert held.is_set() and state.result is None
-    await wait_until(lambda: state.seq != seq)
+    await until(lambda: state.seq != seq)
     await connection.close()
     await asyncio.wait_for(running, TIMEOUT)

@@ -9,10 +9,11 @@ import unicodedata
 from collections.abc import AsyncIterator
 
 import pytest
-from client_helpers import TIMEOUT, make_view, wait_until
+from client_helpers import TIMEOUT, make_view
 from hypothesis import given
 from hypothesis import strategies as st
 from rich.console import Console
+from waiting import until
 from websockets.asyncio.server import ServerConnection, serve
 
 from clients.cli.app import App
@@ -82,7 +83,7 @@ async def test_names_chat_room_codes_and_errors_from_a_hostile_server_cannot_dri
 ) -> None:
     connection = Connection(hostile_url, "Ann", TableState())
     running = asyncio.create_task(connection.run([msg.Join(room="ABCD")]))
-    await wait_until(lambda: connection.state.notice is not None, TIMEOUT)
+    await until(lambda: connection.state.notice is not None, TIMEOUT)
     screen = io.StringIO()
     app = App(connection, join_url="ws://example", output=screen)
     app.console = Console(file=screen, force_terminal=True, color_system="truecolor", width=100)

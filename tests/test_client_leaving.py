@@ -8,7 +8,8 @@ import io
 from pathlib import Path
 
 import pytest
-from client_helpers import TIMEOUT, embedded_config, host_room, make_view, state_of, wait_until
+from client_helpers import TIMEOUT, embedded_config, host_room, make_view, state_of
+from waiting import until
 
 from clients.cli import join, local
 from clients.cli.app import App
@@ -26,14 +27,14 @@ async def test_a_seat_taken_over_in_another_window_ends_the_older_client_without
     first = Connection(server.url, "Ann", TableState())
     opening = [msg.CreateRoom(rules=RoomRules(players=2)), msg.AddBot(), msg.Start()]
     older = asyncio.create_task(first.run(opening))
-    await wait_until(lambda: first.state.view is not None and first.state.view.phase == "playing")
+    await until(lambda: first.state.view is not None and first.state.view.phase == "playing")
     state = TableState()
     state.room, state.seat, state.token = first.state.room, first.state.seat, first.state.token
     second = Connection(server.url, "Ann", state)
     newer = asyncio.create_task(second.run(resume=True))
     with pytest.raises(Fatal, match="this seat was taken over in another window"):
         await asyncio.wait_for(older, TIMEOUT)
-    await wait_until(lambda: second.state.view is not None and second.state.view.you == 0)
+    await until(lambda: second.state.view is not None and second.state.view.you == 0)
     assert second.socket is not None and not newer.done()
     await second.close()
     await asyncio.wait_for(newer, TIMEOUT)
@@ -45,7 +46,7 @@ async def test_when_the_host_closes_the_room_friends_are_told_and_stop_retrying(
     host, room = await host_room(server.url, players=2)
     friend = Connection(server.url, "Cid", TableState())
     running = asyncio.create_task(friend.run([msg.Join(room=room)]))
-    await wait_until(lambda: friend.ready.is_set())
+    await until(lambda: friend.ready.is_set())
     await server.close_for_good("the host closed the room")
     with pytest.raises(Fatal, match=r"^the host closed the room$"):
         await asyncio.wait_for(running, TIMEOUT)
@@ -60,7 +61,7 @@ async def test_join_under_another_name_does_not_take_the_saved_seat(
     seats = SeatStore(tmp_path / "seats.json")
     connection, first, resume = join.plan(server.url, room, "Ann", seats=seats)
     running = asyncio.create_task(connection.run(first, resume))
-    await wait_until(lambda: connection.ready.is_set())
+    await until(lambda: connection.ready.is_set())
     assert connection.state.seat == 1
     # Another window, another name: a seat of its own, Ann keeps hers.
     other, first, resume = join.plan(server.url, room, "Carl", seats=seats)
@@ -68,7 +69,7 @@ async def test_join_under_another_name_does_not_take_the_saved_seat(
     notice = other.state.notice
     assert notice is not None and "Not taking back seat 1 of room" in notice.text
     again = asyncio.create_task(other.run(first, resume))
-    await wait_until(lambda: other.ready.is_set())
+    await until(lambda: other.ready.is_set())
     view = other.state.view
     assert view is not None and view.you == 2
     assert [seat.name if seat else None for seat in view.seats] == ["Bob", "Ann", "Carl"]
@@ -87,14 +88,14 @@ async def test_the_host_is_asked_before_quitting_closes_the_room_for_friends(
 ) -> None:
     connection = Connection(server.url, "Ann", TableState())
     running = asyncio.create_task(connection.run([msg.CreateRoom(rules=RoomRules(players=2))]))
-    await wait_until(lambda: connection.ready.is_set())
+    await until(lambda: connection.ready.is_set())
     app = App(connection, remote=False, hosting=True)
     assert app.quit_asked()  # alone at the table: nobody to ask about
     room = connection.state.room
     assert room is not None
     friend = Connection(server.url, "Cid", TableState())
     joined = asyncio.create_task(friend.run([msg.Join(room=room)]))
-    await wait_until(lambda: (v := connection.state.view) is not None and v.seats[1] is not None)
+    await until(lambda: (v := connection.state.view) is not None and v.seats[1] is not None)
     assert not app.quit_asked()
     assert app.confirming and "y closes the room" in (connection.state.notice or "").__str__()
     assert await app.handle("n") and not app.confirming
@@ -118,7 +119,7 @@ async def test_after_the_server_is_gone_for_good_the_client_stops_and_says_how_t
         msg.Start(),
     ]
     running = asyncio.create_task(connection.run(opening))
-    await wait_until(lambda: (v := connection.state.view) is not None and v.phase == "playing")
+    await until(lambda: (v := connection.state.view) is not None and v.phase == "playing")
     room = connection.state.room
     url = server.url.rstrip("/")
     await server.stop()
@@ -137,7 +138,7 @@ async def test_leaving_during_a_match_prints_the_whole_command_to_come_back(
         msg.Start(),
     ]
     running = asyncio.create_task(connection.run(opening))
-    await wait_until(lambda: (v := connection.state.view) is not None and v.phase == "playing")
+    await until(lambda: (v := connection.state.view) is not None and v.phase == "playing")
     said = io.StringIO()
     app = App(connection, output=said)
     app._farewell()

@@ -10,7 +10,8 @@ import time
 from pathlib import Path
 
 import pytest
-from client_helpers import TIMEOUT, wait_until
+from client_helpers import TIMEOUT
+from waiting import until
 
 from clients.cli import join, local
 from clients.cli.connection import Connection
@@ -101,12 +102,12 @@ async def test_tile_numbers_survive_a_restart_of_join(server: Server, tmp_path: 
     ]
     running = asyncio.create_task(first.run(opening))
     state = first.state
-    await wait_until(state.my_turn)
+    await until(state.my_turn)
     game = state.game
     assert game is not None and game.legal[0].tile is not None
     played, tile = game.legal[0], game.legal[0].tile
     await first.send(msg.Play(tile=tile, end=played.end))
-    await wait_until(lambda: state.game is not None and tile not in (state.game.hand or []))
+    await until(lambda: state.game is not None and tile not in (state.game.hand or []))
     before = dict((tile, number) for number, tile in state.numbered_hand())
     assert min(before.values()) > 1 or max(before.values()) > len(before)  # a number is gone
     room = state.room
@@ -116,7 +117,7 @@ async def test_tile_numbers_survive_a_restart_of_join(server: Server, tmp_path: 
     again, messages, resuming = join.plan(server.url, room, None, seats=store)
     assert resuming
     running = asyncio.create_task(again.run(messages, resume=True))
-    await wait_until(lambda: again.ready.is_set() and again.state.game is not None)
+    await until(lambda: again.ready.is_set() and again.state.game is not None)
     after = dict((tile, number) for number, tile in again.state.numbered_hand())
     common = set(before) & set(after)
     assert common and all(before[tile] == after[tile] for tile in common), (before, after)

@@ -15,7 +15,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from client_helpers import TIMEOUT, embedded_config, host_room, receive, send, wait_until
+from client_helpers import TIMEOUT, embedded_config, host_room, receive, send
+from waiting import until
 from websockets.asyncio.client import connect
 
 from clients.cli import join, local
@@ -138,17 +139,13 @@ async def test_a_dropped_connection_comes_back_to_the_same_seat_and_catches_up(
         msg.Start(),
     ]
     running = asyncio.create_task(connection.run(first))
-    await wait_until(lambda: state.view is not None and state.view.phase == "playing")
+    await until(lambda: state.view is not None and state.view.phase == "playing")
     room, token = state.room, state.token
     for _ in range(3):
         seq = state.seq
         drop(connection)
-        await wait_until(
-            lambda: state.notice is not None and "Connection lost" in state.notice.text
-        )
-        await wait_until(
-            lambda: state.notice is not None and "Back in your seat" in state.notice.text
-        )
+        await until(lambda: state.notice is not None and "Connection lost" in state.notice.text)
+        await until(lambda: state.notice is not None and "Back in your seat" in state.notice.text)
         assert (state.room, state.seat, state.token) == (room, 1, token)
         view = state.view
         assert view is not None and view.you == 1 and view.seats[1] is not None
@@ -177,7 +174,7 @@ async def wait_for_snapshot(connection: Connection, id: int) -> msg.Snapshot:
 
     connection.state.receive = spy  # type: ignore[method-assign]
     try:
-        await wait_until(lambda: bool(caught))
+        await until(lambda: bool(caught))
     finally:
         connection.state.receive = original  # type: ignore[method-assign]
     return caught[0]
@@ -191,7 +188,7 @@ async def test_join_after_a_crash_puts_the_player_back_in_their_saved_seat(
     connection, first, resume = join.plan(server.url, room.lower(), "Cid", seats=seats)
     assert not resume
     running = asyncio.create_task(connection.run(first, resume))
-    await wait_until(lambda: connection.ready.is_set())
+    await until(lambda: connection.ready.is_set())
     assert connection.state.seat == 1
     saved = seats.find(server.url, room)
     assert saved is not None and (saved.seat, saved.token) == (1, connection.state.token)
@@ -204,7 +201,7 @@ async def test_join_after_a_crash_puts_the_player_back_in_their_saved_seat(
     again, first, resume = join.plan(server.url, room, "Cid", seats=seats)
     assert resume
     running = asyncio.create_task(again.run(first, resume))
-    await wait_until(lambda: again.ready.is_set())
+    await until(lambda: again.ready.is_set())
     view = again.state.view
     assert view is not None and view.you == 1
     assert again.state.notice is not None and "Back in your seat" in again.state.notice.text
@@ -223,7 +220,7 @@ async def test_a_saved_seat_the_server_no_longer_knows_is_dropped_and_the_room_j
     connection, first, resume = join.plan(server.url, room, "Cid", seats=seats)
     assert resume
     running = asyncio.create_task(connection.run(first, resume))
-    await wait_until(lambda: connection.ready.is_set())
+    await until(lambda: connection.ready.is_set())
     state = connection.state
     assert state.seat == 1
     saved = seats.find(server.url, room)
@@ -239,7 +236,7 @@ async def test_join_without_a_room_takes_a_free_seat_in_a_waiting_room(server: S
         server.url, None, "Cid", seats=SeatStore(Path("/nonexistent/x"))
     )
     running = asyncio.create_task(connection.run(first))
-    await wait_until(lambda: connection.ready.is_set())
+    await until(lambda: connection.ready.is_set())
     assert (connection.state.room, connection.state.seat) == (room, 1)
     await connection.close()
     await running

@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 
-from client_helpers import TIMEOUT, make_view, state_of, wait_until
+from client_helpers import TIMEOUT, make_view, state_of
 from redis_server import RedisServer
+from waiting import until
 
 from clients.cli import host, local, watch
 from clients.cli.commands import Refuse, interpret
@@ -30,7 +31,7 @@ async def opened_by_host(url: str, *argv: str) -> tuple[Connection, asyncio.Task
     rules = local.rules_from(args, public=args.public)
     connection = Connection(url, "Hana", TableState())
     running = asyncio.create_task(connection.run(host.first_messages(rules, args.bots)))
-    await wait_until(lambda: connection.ready.is_set())
+    await until(lambda: connection.ready.is_set())
     return connection, running
 
 
@@ -55,11 +56,11 @@ async def test_watch_follows_a_match_in_progress_without_a_seat(server: Server) 
         msg.Start(),
     ]
     playing = asyncio.create_task(player.run(opening))
-    await wait_until(lambda: (v := player.state.view) is not None and v.phase == "playing")
+    await until(lambda: (v := player.state.view) is not None and v.phase == "playing")
     assert player.state.room is not None
     watcher, first = watch.plan(server.url, player.state.room.lower(), "Wes")
     watching = asyncio.create_task(watcher.run(first))
-    await wait_until(lambda: watcher.ready.is_set())
+    await until(lambda: watcher.ready.is_set())
     view = watcher.state.view
     assert view is not None and view.you is None and view.phase == "playing"
     assert view.game is not None and view.game.hand is None

@@ -29,10 +29,10 @@ from cluster_helpers import (
     reconnect,
     sit,
     started_across,
-    until_check,
 )
 from redis_server import RedisServer
 from server_helpers import Client
+from waiting import until
 
 from bridge.records import match_of
 from protocol import messages as msg
@@ -75,7 +75,7 @@ async def test_a_server_stopped_while_redis_stalls_leaves_its_players_away(
             return seat is not None and not seat.connected
 
         try:
-            await until_check(away, timeout=LEASE + 5)
+            await until(away, timeout=LEASE + 5)
         finally:
             await store.close()
         await ann.until(lambda m: isinstance(m, msg.Patch) and not bob_connected(ann, bob.seat))

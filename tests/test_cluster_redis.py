@@ -11,7 +11,6 @@ import random
 
 import asyncio_redis
 import pytest
-from client_helpers import wait_until
 from cluster_helpers import (
     check_record,
     check_resync,
@@ -24,9 +23,9 @@ from cluster_helpers import (
     sit,
     started_across,
     two_servers,
-    until_check,
 )
 from redis_server import RedisServer
+from waiting import until
 
 from protocol import messages as msg
 from server.app import Server, run_server
@@ -47,7 +46,7 @@ async def test_when_redis_comes_back_empty_the_servers_write_their_rooms_back(
         # Commands sent before a server reconnects are answered `unavailable` (tested with one
         # server in test_persistence_server.py); here the servers get back to Redis first: each
         # has seen its connections drop and opened new ones.
-        await wait_until(
+        await until(
             lambda: all(
                 back_on_redis(s, before) for s, before in zip((a, b), held_before, strict=True)
             )
@@ -116,7 +115,7 @@ async def test_a_process_follows_only_the_rooms_it_keeps_or_serves(
             async def two_beats() -> bool:
                 return b.cluster is not None and b.cluster._beats >= beats + 2
 
-            await until_check(two_beats)
+            await until(two_beats)
             assert await members(redis_server, followers) == {a.cluster.name}
             bob = await sit(b.url, "Bob", joined.room)
             assert await members(redis_server, followers) == {a.cluster.name, b.cluster.name}
@@ -127,7 +126,7 @@ async def test_a_process_follows_only_the_rooms_it_keeps_or_serves(
                 assert a.cluster is not None
                 return await members(redis_server, followers) == {a.cluster.name}
 
-            await until_check(let_go)
+            await until(let_go)
             assert joined.room not in b.rooms
 
 
@@ -145,4 +144,4 @@ async def test_codes_of_expired_rooms_are_pruned_from_the_set_of_rooms(
         async def pruned() -> bool:
             return await members(redis_server, "allfives:rooms") == {joined.room}
 
-        await until_check(pruned)
+        await until(pruned)

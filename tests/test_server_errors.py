@@ -9,7 +9,6 @@ import socket
 from collections.abc import AsyncIterator
 
 import pytest
-from client_helpers import wait_until
 from server_helpers import (
     Client,
     assert_error,
@@ -19,6 +18,7 @@ from server_helpers import (
     seat_players,
     until_holds,
 )
+from waiting import until
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
@@ -209,7 +209,7 @@ async def test_an_address_is_limited_in_connections_and_rooms() -> None:
         error = await second.error_for("create_room", rules={"players": 2})
         assert error.code == "rate_limited" and "at most 1 open rooms" in error.message
         await first.close()
-        await wait_until(lambda: len(server.connections) == 1)  # the server saw it close
+        await until(lambda: len(server.connections) == 1)  # the server saw it close
         third = await Client.open(server.url, "C")
         assert isinstance(await third.request("ping"), msg.Pong)
 

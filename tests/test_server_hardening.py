@@ -9,8 +9,8 @@ import random
 
 import msgspec
 import pytest
-from client_helpers import wait_until
 from server_helpers import Client, assert_error, fast_config, play_out, seat_players
+from waiting import until
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
@@ -307,7 +307,7 @@ async def test_sockets_still_in_the_upgrade_count_against_the_limits() -> None:
         writer.close()
         for _, socket_writer in held + more:
             socket_writer.close()
-        await wait_until(lambda: server.gate.open == 0)
+        await until(lambda: server.gate.open == 0)
         assert isinstance(await (await Client.open(server.url, "Late")).request("ping"), msg.Pong)
 
 

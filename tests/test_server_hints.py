@@ -6,7 +6,6 @@ import asyncio
 import statistics
 
 import pytest
-from client_helpers import wait_until
 from server_helpers import (
     Client,
     fast_config,
@@ -15,6 +14,7 @@ from server_helpers import (
     to_play,
     until_someone_to_play,
 )
+from waiting import until
 
 from engine import Move, View
 from protocol import messages as msg
@@ -111,7 +111,7 @@ async def test_a_flood_of_hints_does_not_slow_a_bot_in_another_room() -> None:
 
         tasks = [asyncio.create_task(flood(flooder)) for flooder in flooders]
         try:
-            await wait_until(lambda: len(answered) == len(flooders))  # every flooder is at it
+            await until(lambda: len(answered) == len(flooders))  # every flooder is at it
             loaded = statistics.median(await bot_answer_times(player, 8))
         finally:
             for task in tasks:

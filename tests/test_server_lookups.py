@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 
 import pytest
-from client_helpers import wait_until
 from cluster_helpers import cluster_config
 from hypothesis import given
 from hypothesis import strategies as st
 from redis_server import RedisServer
 from server_helpers import Client, fast_config
+from waiting import until
 from websockets.asyncio.client import connect
 
 from protocol import messages as msg
@@ -160,7 +160,7 @@ async def test_the_room_list_is_paged_and_built_only_when_it_changed() -> None:
             hosts.append(host)
         gone = hosts.pop()
         await gone.close()  # an empty room is not listed
-        await wait_until(lambda: server.rooms[gone.room or ""].room.is_empty())
+        await until(lambda: server.rooms[gone.room or ""].room.is_empty())
         reader = await Client.open(server.url, "Reader")
         first = await reader.request("list_rooms")
         assert isinstance(first, msg.Rooms)

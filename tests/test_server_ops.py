@@ -14,10 +14,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from client_helpers import wait_until
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from server_helpers import Client, fast_config, http_get, metrics_of, play_out, seat_players
+from waiting import until
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
@@ -73,24 +73,24 @@ async def test_an_empty_room_expires_by_the_servers_clock() -> None:
             room = client.room
             assert room is not None
             await client.close()
-            await wait_until(lambda: server.rooms[room].room.state.empty_since is not None)
+            await until(lambda: server.rooms[room].room.state.empty_since is not None)
             return room
 
         # A sweep at the later time expires the empty room opened after the host's: by then it
         # has looked at the host's room too.
         control = await left_empty("Gone")
         clock.now += 10_000
-        await wait_until(lambda: control not in server.rooms)
+        await until(lambda: control not in server.rooms)
         assert code in server.rooms, "a room with someone in it stays"
         control = await left_empty("Gone too")
         clock.now += 1
         await host.close()
-        await wait_until(lambda: server.rooms[code].room.state.empty_since is not None)
+        await until(lambda: server.rooms[code].room.state.empty_since is not None)
         clock.now += 599
-        await wait_until(lambda: control not in server.rooms)  # empty for 600 s
+        await until(lambda: control not in server.rooms)  # empty for 600 s
         assert code in server.rooms, "a room empty for 599 s of 600 stays"
         clock.now += 2
-        await wait_until(lambda: code not in server.rooms)
+        await until(lambda: code not in server.rooms)
         assert await server.store.load_room(code) is None
         late = await Client.open(server.url, "Late")
         assert (await late.error_for("join", room=code)).code == "no_such_room"

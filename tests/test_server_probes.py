@@ -10,6 +10,7 @@ import signal
 import pytest
 from redis_server import FaultProxy, RedisServer
 from server_helpers import Client, http_get
+from waiting import until
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
@@ -26,14 +27,12 @@ async def probe(server: Server, path: str) -> tuple[int, str]:
 
 async def probe_until(server: Server, path: str, status: int, says: str = "") -> str:
     """Probe until the answer has this status (and says `says`; at most 10 s); its body."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + 10
-    while True:
+
+    async def answered() -> str:
         answer, body = await probe(server, path)
-        if answer == status and says in body:
-            return body
-        assert loop.time() < deadline, f"{path} still answers {answer}: {body}"
-        await asyncio.sleep(0.05)
+        return body if answer == status and says in body else ""  # "": not yet
+
+    return await until(answered, 10.0, f"{path} to answer {status} {says!r}")
 
 
 def redis_config(url: str) -> Config:

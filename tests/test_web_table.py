@@ -117,17 +117,25 @@ def play_one(driver: WebDriver, name: str, shots: dict[str, Any], keyboard: bool
             shots["choice"] = screenshot(driver, shots["name"] + "-ends", *shots["size"])
             # The board was drawn again for the taller window the whole-page shot needs.
             targets = driver.find_elements(By.CSS_SELECTOR, "#board .end-target")
-        if keyboard:
-            focused = driver.switch_to.active_element
-            assert "end-button" in (focused.get_attribute("class") or "")
-            end = focused.get_attribute("data-end")
-            promised = int((focused.text or "").rsplit(" ", 1)[1])
-            focused.send_keys(Keys.ENTER)
-        else:
-            target = targets[-1]
-            end = target.get_attribute("data-end")
-            promised = int(target.text)
-            target.click()
+
+        # A redraw after the screenshot may replace the elements under us: read and press them
+        # again until it holds still (a stale element means "not yet").
+        def press() -> tuple[str | None, int] | None:
+            if keyboard:
+                focused = driver.switch_to.active_element
+                assert "end-button" in (focused.get_attribute("class") or "")
+                chosen, text = focused.get_attribute("data-end"), focused.text or ""
+                promise = int(text.rsplit(" ", 1)[1])
+                focused.send_keys(Keys.ENTER)
+                return chosen, promise
+            found = driver.find_elements(By.CSS_SELECTOR, "#board .end-target")
+            if not found:
+                return None
+            chosen, promise = found[-1].get_attribute("data-end"), int(found[-1].text)
+            found[-1].click()
+            return chosen, promise
+
+        end, promised = wait_for(press, what="an end to press")
     else:
         end = None
         promised = int(re.search(r"makes (\d+)", label).group(1))  # type: ignore[union-attr]
