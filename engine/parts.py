@@ -2,16 +2,19 @@
 
 `table(match)` is everything a spectator may know, as immutable values (it shares the layout's
 chains, which are tuples, rather than copying them); `own(match, seat)` is what only that seat
-adds: its tiles (as a bit mask) and, on its turn, its legal moves. Comparing two parts taken
+adds: its tiles (as a bit mask) and, on its turn, its legal moves with the ends total each would
+make (`totals`, so that no client counts the ends itself). Comparing two parts taken
 before and after a move says what changed without building a `View` per seat. Hidden tiles
 never enter a `Table`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from engine.events import HandEnded
+from engine.kernel import LEAD, total_after
 from engine.layout import NOT_OPEN, Layout
 from engine.match import Match
 from engine.moves import Move
@@ -41,10 +44,12 @@ class Table(NamedTuple):
 
 
 class Own(NamedTuple):
-    """A seat's private part: its tiles as a bit mask, and its legal moves (only on its turn)."""
+    """A seat's private part: its tiles as a bit mask, and its legal moves (only on its turn)
+    with the ends total each play would make (None for the pass)."""
 
     hand: int
     legal: tuple[Move, ...]
+    totals: tuple[int | None, ...] = ()
 
 
 def table(match: Match) -> Table:
@@ -71,8 +76,26 @@ def table(match: Match) -> Table:
 
 def own(match: Match, seat: int) -> Own:
     """The private part of a seat now (legal moves only while it is that seat's turn)."""
-    legal = tuple(match.legal_moves()) if seat == match.turn and not match.over else ()
-    return Own(match.hands[seat], legal)
+    if seat != match.turn or match.over:
+        return Own(match.hands[seat], ())
+    legal = match.legal_moves()
+    return Own(match.hands[seat], tuple(legal), totals(match.layout, legal))
+
+
+def totals(layout: Layout, legal: Sequence[Move]) -> tuple[int | None, ...]:
+    """The ends total each move would make on `layout` (docs/rules.md 6), None for a pass."""
+    o = layout.open
+    w = layout.weight
+    sp = layout.spinner
+    s0, s1 = layout.spinner_sides
+    return tuple(
+        [
+            None
+            if move.tile is None
+            else total_after(o, w, sp, s0, s1, move.tile, LEAD if move.end is None else move.end)
+            for move in legal
+        ]
+    )
 
 
 def spinner_index(layout: Layout) -> int | None:
