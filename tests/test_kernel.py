@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 
+from engine_helpers import random_move
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -17,7 +18,6 @@ from engine import Match, Played, Rules
 from engine.kernel import LEAD, MAX_TOTAL, POINTS, place, points_of, total_after
 from engine.layout import Layout
 from engine.parts import own
-from tests.engine_helpers import random_move
 
 RULES = st.builds(
     Rules,
