@@ -56,8 +56,8 @@ def test_the_kernel_places_and_counts_every_move_as_the_engine_does(
             if move.tile is None:
                 assert total is None
                 continue
-            after = match.copy()
-            made = [e for e in after.apply(after.turn, move) if isinstance(e, Played)]
+            trial = match.copy()
+            made = [e for e in trial.apply(trial.turn, move) if isinstance(e, Played)]
             end = LEAD if move.end is None else int(move.end)
             assert total == predicted(layout, int(move.tile), end) == made[0].total
             assert POINTS[total] == points_of(total) == made[0].points
