@@ -124,30 +124,44 @@ def own_ops(old: Own, new: Own, out: list[Operation]) -> None:
     """A seat's hand (a tile out, tiles drawn) and legal moves, from its old private part."""
     if old.hand != new.hand:
         hand_ops(old.hand, new.hand, out)
-    if old.legal != new.legal:
-        out.append({"op": "replace", "path": "/game/legal", "value": legal_list(new.legal)})
+    if old.legal != new.legal or old.totals != new.totals:
+        out.append(
+            {"op": "replace", "path": "/game/legal", "value": legal_list(new.legal, new.totals)}
+        )
 
 
 def own_fresh(new: Own, out: list[Operation]) -> None:
     """A seat's hand and legal moves over a public game that was just replaced (hand null)."""
     out.append(replace("/game/hand", hand_list(new.hand)))
     if new.legal:
-        out.append(replace("/game/legal", legal_list(new.legal)))
+        out.append(replace("/game/legal", legal_list(new.legal, new.totals)))
 
 
-#: Each move's wire form, with its end and without it (for a tile that fits one end only).
-_SPECS: dict[Move, tuple[wire.MoveSpec, wire.MoveSpec]] = {
-    move: (convert.move_spec(move), convert.move_spec(move, single_end=True))
-    for move in (PASS, *LEAD_MOVES, *(move for row in PLAYS for move in row))
+#: Each move's wire forms by the total it makes: with its end, and without it (for a tile that
+#: fits one end only). Filled as totals come up: a few hundred specs, shared by every room.
+_SPECS: dict[Move, tuple[dict[int | None, wire.MoveSpec], dict[int | None, wire.MoveSpec]]] = {
+    move: ({}, {}) for move in (PASS, *LEAD_MOVES, *(move for row in PLAYS for move in row))
 }
 
 
-def legal_list(legal: tuple[Move, ...]) -> list[wire.MoveSpec]:
+def _spec(move: Move, single_end: bool, total: int | None) -> wire.MoveSpec:
+    """The shared wire form of a move that makes `total` (built the first time it is asked for)."""
+    known = _SPECS[move][single_end]
+    spec = known.get(total)
+    if spec is None:
+        spec = known[total] = convert.move_spec(move, single_end, total)
+    return spec
+
+
+def legal_list(legal: tuple[Move, ...], totals: tuple[int | None, ...]) -> list[wire.MoveSpec]:
     """The legal moves as the document lists them (as `convert.legal_specs`, from shared specs)."""
     if len(legal) < 2:
-        return [_SPECS[move][1] for move in legal]
+        return [_spec(move, True, total) for move, total in zip(legal, totals, strict=True)]
     tiles = [move.tile for move in legal]
-    return [_SPECS[move][tiles.count(move.tile) == 1] for move in legal]
+    return [
+        _spec(move, tiles.count(move.tile) == 1, total)
+        for move, total in zip(legal, totals, strict=True)
+    ]
 
 
 def hand_list(mask: int) -> list[str]:
