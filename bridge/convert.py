@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from bridge.records import rules_from_wire
 from engine import End, Move, Rules, View, parts
 from engine import events as engine_events
+from engine.kernel import points_of
 from engine.layout import Layout
 from engine.moves import WRITTEN_NAMES
 from protocol import views as wire
@@ -61,11 +62,12 @@ def events(items: Iterable[engine_events.Event]) -> list[wire.AnyEvent]:
 
 def move_spec(move: Move, single_end: bool = False, total: int | None = None) -> wire.MoveSpec:
     """A move as the wire lists it; `single_end` leaves out an end the tile alone could take,
-    `total` is the ends total the play would make."""
+    `total` is the ends total the play would make (and scores, when a multiple of 5)."""
     if move.tile is None:
         return wire.MoveSpec(pass_=True)
     end = None if single_end else end_name(move.end)
-    return wire.MoveSpec(tile=move.written_tile(), end=end, total=total)
+    points = 0 if total is None else points_of(total)
+    return wire.MoveSpec(tile=move.written_tile(), end=end, total=total, points=points)
 
 
 def listed_spec(move: Move, legal: list[Move], layout: Layout | None = None) -> wire.MoveSpec:
