@@ -15,28 +15,42 @@ from rich.style import Style
 from rich.text import Text
 
 from clients.cli.commands import Ask
-from clients.cli.placing import total_after
 from clients.cli.scoreboard import explain_hand, side_names
 from clients.cli.state import Notice, TableState, display_names
-from clients.cli.styles import DULL, NOTICE_STYLES, rule, scoring
-from protocol.views import GameView, MatchEnded, RoomView, describe
+from clients.cli.styles import DULL, NOTICE_STYLES, rule
+from protocol.views import GameView, MatchEnded, MoveSpec, RoomView, describe
 
 #: The server's default wait before a bot plays an away player's turn (no turn clock).
 AWAY_SECONDS = 60
+
+
+def made(spec: MoveSpec) -> str:
+    """What a legal play would make, as the server says: "10 ★" when it scores, "?" if unsaid."""
+    if spec.total is None:
+        return "?"
+    return f"{spec.total}{' ★' if spec.points else ''}"
+
+
+def legal_spec(game: GameView, tile: str, end: str | None) -> MoveSpec | None:
+    """The entry of `legal` for `tile` at `end` (or the tile's only entry, which has no end)."""
+    for spec in game.legal:
+        if spec.tile == tile and spec.end in (end, None):
+            return spec
+    return None
 
 
 def end_choices(game: GameView, tile: str, ends: Sequence[str], short: bool = False) -> str:
     """What each end would make: "west (w) → 10 ★, east (e) → 7" ("w → 10 ★, e → 7" if short)."""
     shown = []
     for end in ends:
-        total = total_after(game.layout, tile, end)
+        spec = legal_spec(game, tile, end)
         where = end[0] if short else f"{end} ({end[0]})"
-        shown.append(f"{where} → {total}{' ★' if scoring(total) else ''}")
+        shown.append(f"{where} → {'?' if spec is None else made(spec)}")
     return ", ".join(shown)
 
 
 def only_end(game: GameView, tile: str) -> str | None:
-    """The end a tile played with no end named goes to (None for a lead)."""
+    """The end a tile played with no end named goes to (None for a lead): the one it shows at."""
     if not game.layout.line:
         return None
     pips = {int(pip) for pip in tile.split("-")}
@@ -59,20 +73,21 @@ def ends_rows(state: TableState) -> list[str]:
     game = state.game
     if game is None or not state.my_turn():
         return ["What each tile would score shows on your turn."]
-    by_tile: dict[str, list[str | None]] = {}
+    by_tile: dict[str, list[MoveSpec]] = {}
     for spec in game.legal:
         if spec.tile is not None:
-            by_tile.setdefault(spec.tile, []).append(spec.end)
+            by_tile.setdefault(spec.tile, []).append(spec)
     numbers = state.numbers
     rows = []
-    for tile, ends in sorted(by_tile.items(), key=lambda item: numbers.get(item[0], 0)):
-        if ends == [None]:
+    for tile, specs in sorted(by_tile.items(), key=lambda item: numbers.get(item[0], 0)):
+        if len(specs) == 1 and specs[0].end is None:
             end = only_end(game, tile)
-            total = total_after(game.layout, tile, end)
             where = f"{end} ({end[0]}) " if end is not None else ""
-            what = f"{where}→ {total}{' ★' if scoring(total) else ''}"
+            what = f"{where}→ {made(specs[0])}"
         else:
-            what = end_choices(game, tile, [end for end in ends if end is not None])
+            what = ", ".join(
+                f"{spec.end} ({spec.end[0]}) → {made(spec)}" for spec in specs if spec.end
+            )
         rows.append(f"{numbers.get(tile, '?'):>3}  {tile}: {what}")
     return rows or ["No tile can be played: you draw or pass."]
 
