@@ -105,6 +105,29 @@ def total_after(
     return others(w, sp, s0, s1, end) + ADDS[o[end]][tile]
 
 
+def greedy_plays(
+    tiles: int, o: Sequence[int], w: Sequence[int], sp: int, s0: bool, s1: bool
+) -> list[tuple[int, int, int]]:
+    """Every play of the tiles in the mask `tiles` as (greedy key, tile, end), in end then tile
+    order; the key is what the play scores, then its pips (the bots' greedy choice)."""
+    keyed = []
+    for e in range(4):
+        n = o[e]
+        if n < 0:
+            continue
+        fits = tiles & SUIT[n]
+        if not fits:
+            continue
+        rest = others(w, sp, s0, s1, e)
+        adds = ADDS[n]
+        while fits:
+            low_bit = fits & -fits
+            fits ^= low_bit
+            t = low_bit.bit_length() - 1
+            keyed.append((POINTS[rest + adds[t]] * 64 + PIPS[t], t, e))
+    return keyed
+
+
 def points_of(total: int) -> int:
     """What a total scores: itself when a positive multiple of 5, else nothing (6.4)."""
     return total if total % 5 == 0 else 0

@@ -15,9 +15,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import Match, Played, Rules
-from engine.kernel import LEAD, MAX_TOTAL, POINTS, place, points_of, total_after
+from engine.kernel import LEAD, MAX_TOTAL, POINTS, greedy_plays, place, points_of, total_after
 from engine.layout import Layout
 from engine.parts import own
+from engine.tiles import PIPS
 
 RULES = st.builds(
     Rules,
@@ -61,6 +62,14 @@ def test_the_kernel_places_and_counts_every_move_as_the_engine_does(
             end = LEAD if move.end is None else int(move.end)
             assert total == predicted(layout, int(move.tile), end) == made[0].total
             assert POINTS[total] == points_of(total) == made[0].points
+        if not layout.empty and legal[0].tile is not None:
+            # The bots' list of plays is the engine's legal list, each keyed by what it scores.
+            tiles = 1 << match.forced if match.forced >= 0 else match.hands[match.turn]
+            sides = layout.spinner_sides
+            keyed = greedy_plays(tiles, layout.open, layout.weight, layout.spinner, *sides)
+            assert [(t, e) for _, t, e in keyed] == [(int(m.tile), m.end) for m in legal]  # type: ignore[arg-type]
+            for (key, t, _), total in zip(keyed, seat_part.totals, strict=True):
+                assert total is not None and key == points_of(total) * 64 + PIPS[t]
         move = random_move(match, rng)
         hand = match.hand_number
         events = match.apply(match.turn, move)

@@ -12,9 +12,9 @@ import time
 from collections.abc import Callable
 
 from engine.bots.sim import Position
-from engine.kernel import ADDS, POINTS, SUITX, others, place
+from engine.kernel import SUITX, greedy_plays, place
 from engine.scoring import blocked_points, domino_points
-from engine.tiles import PIPS, SUIT, pips_of
+from engine.tiles import pips_of
 
 Value = Callable[[list[int], bool], float]
 
@@ -130,21 +130,6 @@ def _ordered_moves(
     hand: int, o: list[int], w: list[int], sp: int, s0: bool, s1: bool
 ) -> list[tuple[int, int]]:
     """The legal plays of a hand, the greedy ones first (it makes alpha-beta cut sooner)."""
-    keyed = []
-    for e in range(4):
-        n = o[e]
-        if n < 0:
-            continue
-        fits = hand & SUIT[n]
-        if not fits:
-            continue
-        rest = others(w, sp, s0, s1, e)
-        adds = ADDS[n]
-        while fits:
-            low_bit = fits & -fits
-            fits ^= low_bit
-            t = low_bit.bit_length() - 1
-            tot = rest + adds[t]
-            keyed.append((POINTS[tot] * 64 + PIPS[t], t, e))
+    keyed = greedy_plays(hand, o, w, sp, s0, s1)
     keyed.sort(reverse=True)
     return [(t, e) for _, t, e in keyed]

@@ -154,6 +154,7 @@ def playout(
                     if rand() * count < 1:
                         tile, end = low_bit.bit_length() - 1, e
                 continue
+            # `engine.kernel.greedy_plays`, inlined: this loop runs for every move of every playout.
             rest = others(w, sp, s0, s1, e)
             adds = ADDS[n]
             while fits:
