@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from engine.events import HandEnded
-from engine.kernel import LEAD, total_after
+from engine.kernel import totals_of
 from engine.layout import NOT_OPEN, Layout
 from engine.match import Match
 from engine.moves import Move
@@ -84,18 +84,8 @@ def own(match: Match, seat: int) -> Own:
 
 def totals(layout: Layout, legal: Sequence[Move]) -> tuple[int | None, ...]:
     """The ends total each move would make on `layout` (docs/rules.md 6), None for a pass."""
-    o = layout.open
-    w = layout.weight
-    sp = layout.spinner
     s0, s1 = layout.spinner_sides
-    return tuple(
-        [
-            None
-            if move.tile is None
-            else total_after(o, w, sp, s0, s1, move.tile, LEAD if move.end is None else move.end)
-            for move in legal
-        ]
-    )
+    return totals_of(layout.open, layout.weight, layout.spinner, s0, s1, legal)
 
 
 def spinner_index(layout: Layout) -> int | None:

@@ -144,23 +144,31 @@ _SPECS: dict[Move, tuple[dict[int | None, wire.MoveSpec], dict[int | None, wire.
 }
 
 
-def _spec(move: Move, single_end: bool, total: int | None) -> wire.MoveSpec:
-    """The shared wire form of a move that makes `total` (built the first time it is asked for)."""
-    known = _SPECS[move][single_end]
-    spec = known.get(total)
-    if spec is None:
-        spec = known[total] = convert.move_spec(move, single_end, total)
+def _new_spec(move: Move, single_end: bool, total: int | None) -> wire.MoveSpec:
+    """The wire form of a move that makes `total`, kept for the next time it comes up."""
+    spec = convert.move_spec(move, single_end, total)
+    known = _SPECS.get(move)
+    if known is not None:
+        known[single_end][total] = spec
     return spec
 
 
 def legal_list(legal: tuple[Move, ...], totals: tuple[int | None, ...]) -> list[wire.MoveSpec]:
-    """The legal moves as the document lists them (as `convert.legal_specs`, from shared specs)."""
+    """The legal moves as the document lists them (as `convert.legal_specs`, from shared specs).
+
+    `totals[i]` is what `legal[i]` makes (`Own` holds both).
+    """
+    specs = _SPECS
     if len(legal) < 2:
-        return [_spec(move, True, total) for move, total in zip(legal, totals, strict=True)]
+        return [
+            specs[move][True].get(totals[i]) or _new_spec(move, True, totals[i])
+            for i, move in enumerate(legal)
+        ]
     tiles = [move.tile for move in legal]
     return [
-        _spec(move, tiles.count(move.tile) == 1, total)
-        for move, total in zip(legal, totals, strict=True)
+        specs[move][tiles.count(move.tile) == 1].get(totals[i])
+        or _new_spec(move, tiles.count(move.tile) == 1, totals[i])
+        for i, move in enumerate(legal)
     ]
 
 
