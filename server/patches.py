@@ -18,9 +18,11 @@ from typing import Any
 
 from bridge import convert
 from engine import ALL_TILES, PASS, End, Move
+from engine.kernel import MAX_TOTAL
 from engine.layout import NOT_OPEN
 from engine.moves import LEAD_MOVES, PLAYS
 from engine.parts import Own, Table
+from engine.tiles import PIPS
 from protocol import views as wire
 from protocol.views import CHAT_HISTORY
 
@@ -138,14 +140,23 @@ def own_fresh(new: Own, out: list[Operation]) -> None:
 
 
 #: Each move's wire forms by the total it makes: with its end, and without it (for a tile that
-#: fits one end only). Filled as totals come up: a few hundred specs, shared by every room.
+#: fits one end only). Built once for every total a move can make (some 11,000 small specs, shared
+#: by every room), so that no change of a room builds one.
 _SPECS: dict[Move, tuple[dict[int | None, wire.MoveSpec], dict[int | None, wire.MoveSpec]]] = {
-    move: ({}, {}) for move in (PASS, *LEAD_MOVES, *(move for row in PLAYS for move in row))
+    move: (
+        {total: convert.move_spec(move, False, total) for total in made},
+        {total: convert.move_spec(move, True, total) for total in made},
+    )
+    for move, made in (
+        (PASS, (None,)),
+        *((move, (PIPS[move.tile],)) for move in LEAD_MOVES if move.tile is not None),
+        *((move, range(MAX_TOTAL + 1)) for row in PLAYS for move in row),
+    )
 }
 
 
 def _new_spec(move: Move, single_end: bool, total: int | None) -> wire.MoveSpec:
-    """The wire form of a move that makes `total`, kept for the next time it comes up."""
+    """The wire form of a move `_SPECS` does not hold, kept for the next time it comes up."""
     spec = convert.move_spec(move, single_end, total)
     known = _SPECS.get(move)
     if known is not None:
