@@ -9,8 +9,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from bridge.records import rules_from_wire
-from engine import End, Move, Rules, View
+from engine import End, Move, Rules, View, parts
 from engine import events as engine_events
+from engine.kernel import points_of
+from engine.layout import Layout
 from engine.moves import WRITTEN_NAMES
 from protocol import views as wire
 from protocol.rules import RoomRules
@@ -58,25 +60,34 @@ def events(items: Iterable[engine_events.Event]) -> list[wire.AnyEvent]:
     return [event(item) for item in items]
 
 
-def move_spec(move: Move, single_end: bool = False) -> wire.MoveSpec:
-    """A move as the wire lists it; `single_end` leaves out an end the tile alone could take."""
+def move_spec(move: Move, single_end: bool = False, total: int | None = None) -> wire.MoveSpec:
+    """A move as the wire lists it; `single_end` leaves out an end the tile alone could take,
+    `total` is the ends total the play would make (and scores, when a multiple of 5)."""
     if move.tile is None:
         return wire.MoveSpec(pass_=True)
     end = None if single_end else end_name(move.end)
-    return wire.MoveSpec(tile=move.written_tile(), end=end)
+    points = 0 if total is None else points_of(total)
+    return wire.MoveSpec(tile=move.written_tile(), end=end, total=total, points=points)
 
 
-def listed_spec(move: Move, legal: list[Move]) -> wire.MoveSpec:
-    """A move as `legal_specs` lists it among `legal` (no end where the tile fits only one)."""
-    return move_spec(move, sum(1 for other in legal if other.tile == move.tile) == 1)
+def listed_spec(move: Move, legal: list[Move], layout: Layout | None = None) -> wire.MoveSpec:
+    """A move as `legal_specs` lists it among `legal` (no end where the tile fits only one), with
+    the total it would make on `layout` when given."""
+    total = None if layout is None else parts.totals(layout, [move])[0]
+    return move_spec(move, sum(1 for other in legal if other.tile == move.tile) == 1, total)
 
 
-def legal_specs(legal: list[Move]) -> list[wire.MoveSpec]:
-    """The legal moves, with an end only where the tile fits more than one end."""
+def legal_specs(legal: list[Move], layout: Layout) -> list[wire.MoveSpec]:
+    """The legal moves, with an end only where the tile fits more than one end, and the ends
+    total each play would make on `layout`."""
     ends_per_tile: dict[int | None, int] = {}
     for move in legal:
         ends_per_tile[move.tile] = ends_per_tile.get(move.tile, 0) + 1
-    return [move_spec(move, ends_per_tile[move.tile] == 1) for move in legal]
+    totals = parts.totals(layout, legal)
+    return [
+        move_spec(move, ends_per_tile[move.tile] == 1, total)
+        for move, total in zip(legal, totals, strict=True)
+    ]
 
 
 def move_of(tile: str | None, end: EndName | None) -> Move:
@@ -133,7 +144,7 @@ def game_view(view: View) -> wire.GameView:
         scores=list(view.scores),
         target=view.rules.winning_score,
         turn=view.turn,
-        legal=legal_specs(view.legal),
+        legal=legal_specs(view.legal, view.layout),
         history=events(view.history),
         last_hand=hand_summary(view.last_hand),
         winner=winner(view.winner),

@@ -19,9 +19,9 @@ from collections.abc import Callable, Sequence
 import msgspec
 
 from engine.bots.hard import HardBot
-from engine.bots.sim import points_of, total_after
 from engine.bots.simple import points_now
 from engine.events import Played
+from engine.kernel import points_of, total_after
 from engine.layout import Layout
 from engine.moves import Move
 from engine.tiles import FULL_SET, PIPS, End, Tile, mask_of, tiles_of

@@ -2,16 +2,19 @@
 
 `table(match)` is everything a spectator may know, as immutable values (it shares the layout's
 chains, which are tuples, rather than copying them); `own(match, seat)` is what only that seat
-adds: its tiles (as a bit mask) and, on its turn, its legal moves. Comparing two parts taken
+adds: its tiles (as a bit mask) and, on its turn, its legal moves with the ends total each would
+make (`totals`, so that no client counts the ends itself). Comparing two parts taken
 before and after a move says what changed without building a `View` per seat. Hidden tiles
 never enter a `Table`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from engine.events import HandEnded
+from engine.kernel import totals_of
 from engine.layout import NOT_OPEN, Layout
 from engine.match import Match
 from engine.moves import Move
@@ -41,10 +44,12 @@ class Table(NamedTuple):
 
 
 class Own(NamedTuple):
-    """A seat's private part: its tiles as a bit mask, and its legal moves (only on its turn)."""
+    """A seat's private part: its tiles as a bit mask, and its legal moves (only on its turn)
+    with the ends total each play would make (None for the pass)."""
 
     hand: int
     legal: tuple[Move, ...]
+    totals: tuple[int | None, ...] = ()
 
 
 def table(match: Match) -> Table:
@@ -71,8 +76,16 @@ def table(match: Match) -> Table:
 
 def own(match: Match, seat: int) -> Own:
     """The private part of a seat now (legal moves only while it is that seat's turn)."""
-    legal = tuple(match.legal_moves()) if seat == match.turn and not match.over else ()
-    return Own(match.hands[seat], legal)
+    if seat != match.turn or match.over:
+        return Own(match.hands[seat], ())
+    legal = match.legal_moves()
+    return Own(match.hands[seat], tuple(legal), totals(match.layout, legal))
+
+
+def totals(layout: Layout, legal: Sequence[Move]) -> tuple[int | None, ...]:
+    """The ends total each move would make on `layout` (docs/rules.md 6), None for a pass."""
+    s0, s1 = layout.spinner_sides
+    return totals_of(layout.open, layout.weight, layout.spinner, s0, s1, legal)
 
 
 def spinner_index(layout: Layout) -> int | None:

@@ -40,11 +40,19 @@ class Ends(Struct, kw_only=True):
 
 
 class MoveSpec(Struct, kw_only=True, omit_defaults=True):
-    """A move: a tile (with its end where it fits more than one) or a pass; JSON omits empty fields."""
+    """A move: a tile (with its end where it fits more than one) or a pass; JSON omits empty fields.
+
+    In a game's `legal` list a play carries `total`, the ends total it would make (docs/rules.md
+    6), and `points`, what it would score (the total when a multiple of 5; omitted when 0). Clients
+    show them and never count the ends themselves. A pass has neither; nor has a move from a server
+    older than `total`.
+    """
 
     tile: Tile | None = None
     end: EndName | None = None
     pass_: bool = field(default=False, name="pass")
+    total: Count | None = None
+    points: Count = 0
 
 
 class Event(Struct, kw_only=True, tag_field="type"):

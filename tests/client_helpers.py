@@ -104,12 +104,14 @@ CROSS = Layout(line=[[5, 6], [6, 6], [6, 1]], spinner=1)
 CROSS_ENDS = Ends(west=5, east=1, north=6, south=6)
 
 
+#: The legal list the server sends there, with what each play makes (tests/test_client_results.py
+#: checks these totals against the engine).
 CROSS_LEGAL = [
-    MoveSpec(tile="5-1", end="west"),
-    MoveSpec(tile="5-1", end="east"),
-    MoveSpec(tile="6-3", end="north"),
-    MoveSpec(tile="6-3", end="south"),
-    MoveSpec(tile="5-4"),
+    MoveSpec(tile="5-1", end="west", total=2),
+    MoveSpec(tile="5-1", end="east", total=10, points=10),
+    MoveSpec(tile="6-3", end="north", total=9),
+    MoveSpec(tile="6-3", end="south", total=9),
+    MoveSpec(tile="5-4", total=5, points=5),
 ]
 
 

@@ -16,8 +16,9 @@ from engine.bots import LEVELS, Bot, EasyBot, HardBot, NormalBot, make_bot
 from engine.bots.endgame import Endgame
 from engine.bots.hard import outcome_value
 from engine.bots.infer import Knowledge, suits_mask
-from engine.bots.sim import LEAD, Position, playout, points_of, total_after
+from engine.bots.sim import Position, playout
 from engine.bots.tells import Tells
+from engine.kernel import LEAD, points_of, total_after
 from engine.tiles import FULL_SET, PIPS
 
 RULES = st.builds(

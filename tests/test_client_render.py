@@ -85,9 +85,21 @@ def test_a_long_line_fits_80_columns_keeping_both_ends_and_the_spinner() -> None
     assert "more)" not in wide[column_of(wide, "┣━┫")[0]]
 
 
-def test_the_ends_total_turns_gold_only_on_a_multiple_of_five() -> None:
-    def corner(total: int) -> tuple[str, bool]:
-        view = make_view(layout=Layout(line=[[6, 4]]), ends=Ends(west=6, east=4), total=total)
+def led(total: int) -> list[AnyEvent]:
+    """The history of a hand whose last play made `total` and scored nothing."""
+    return [Played(seat=1, tile="6-4", end=None, total=total, points=0)]
+
+
+def scored(total: int) -> list[AnyEvent]:
+    """The history of a hand whose last play made `total` and scored it."""
+    return [Played(seat=1, tile="6-4", end=None, total=total, points=total)]
+
+
+def test_the_ends_total_turns_gold_only_when_the_server_says_its_play_scored() -> None:
+    def corner(total: int, history: list[AnyEvent]) -> tuple[str, bool]:
+        view = make_view(
+            layout=Layout(line=[[6, 4]]), ends=Ends(west=6, east=4), total=total, history=history
+        )
         text = header(view, 79)
         gold = any(
             span.style == GOLD and str(total) in text.plain[span.start : span.end]
@@ -96,16 +108,22 @@ def test_the_ends_total_turns_gold_only_on_a_multiple_of_five() -> None:
         return text.plain, gold
 
     for total in (5, 10, 15, 20, 45):
-        plain, gold = corner(total)
+        plain, gold = corner(total, scored(total))
         assert plain.rstrip().endswith(f"ends total {total} ★") and gold
     for total in (0, 3, 12, 21):
-        plain, gold = corner(total)
+        plain, gold = corner(total, led(total))
         assert plain.rstrip().endswith(f"ends total {total}") and not gold
+    # The star is the server's word (`points`), not a rule the terminal keeps.
+    unscored: list[AnyEvent] = [Played(seat=1, tile="6-4", end=None, total=10, points=0)]
+    assert not corner(10, unscored)[1]
+    assert not corner(10, [])[1]
 
 
 @pytest.mark.parametrize("width", [160, 79, 72, 66, 60, 50, 40, 30])
 def test_the_ends_total_and_its_star_stay_whole_however_narrow_the_header(width: int) -> None:
-    view = make_view(layout=Layout(line=[[6, 4]]), ends=Ends(west=6, east=4), total=10)
+    view = make_view(
+        layout=Layout(line=[[6, 4]]), ends=Ends(west=6, east=4), total=10, history=scored(10)
+    )
     view.code = "KXQPZZZZ"
     plain = header(view, width).plain
     assert len(plain) <= width
@@ -120,7 +138,9 @@ def test_without_colour_the_table_has_no_colour_codes_but_still_marks_a_scoring_
     monkeypatch.setenv("NO_COLOR", "1")
     out = io.StringIO()
     console = Console(file=out, force_terminal=True, width=80)
-    view = make_view(layout=Layout(line=[[6, 4]]), ends=Ends(west=6, east=4), total=10)
+    view = make_view(
+        layout=Layout(line=[[6, 4]]), ends=Ends(west=6, east=4), total=10, history=scored(10)
+    )
     body, footer = render(state_of(view), 79, 23)
     for row in [*body, *footer]:
         console.print(row)

@@ -1,5 +1,5 @@
 """How hands and matches are told: the count at a hand's end in the words of docs/rules.md 7, the
-scoreboard by hand, and the ends total a play would make (docs/rules.md 6, worked examples)."""
+scoreboard by hand, and the ends totals a play would make as the server says them (/ends)."""
 
 from __future__ import annotations
 
@@ -7,24 +7,18 @@ import re
 from typing import Any
 
 import pytest
-from client_helpers import cross_view, make_view, screen_of, state_of
+from client_helpers import CROSS_LEGAL, cross_view, make_view, screen_of, state_of
 from rich.text import Text
 
-from clients.cli.placing import ends_total, total_after
+from bridge import convert
 from clients.cli.scoreboard import Scoreboard, explain_hand, round5
 from clients.cli.state import TableState
 from clients.cli.status import ends_rows
+from engine import End, Move
+from engine.layout import Layout, layout_from
 from protocol import messages as msg
 from protocol.rules import Rules
-from protocol.views import (
-    AnyEvent,
-    HandEnded,
-    HandStarted,
-    Layout,
-    MoveSpec,
-    Played,
-    SeatInfo,
-)
+from protocol.views import AnyEvent, HandEnded, HandStarted, MoveSpec, Played, SeatInfo
 
 TWO = ["Ann", "Bot 1"]
 THREE = ["Ann", "Bo", "Cy"]
@@ -100,31 +94,20 @@ def test_the_scoreboard_has_a_row_per_hand_totals_and_the_biggest_play() -> None
     assert rows[4] == "Biggest play: Ann, 5-5 for 10 in hand 1"
 
 
-@pytest.mark.parametrize(
-    ("layout", "tile", "end", "total"),
-    [
-        (Layout(), "5-5", None, 10),
-        (Layout(line=[[5, 5]], spinner=0), "5-3", "east", 13),
-        (Layout(line=[[5, 5], [5, 3]], spinner=0), "5-2", "west", 5),
-        (Layout(line=[[2, 5], [5, 5], [5, 3]], spinner=1), "3-3", "east", 8),
-        (Layout(line=[[2, 5], [5, 5], [5, 3], [3, 3]], spinner=1), "5-1", "north", 9),
-        (Layout(), "6-4", None, 10),
-        (Layout(line=[[6, 4]]), "4-4", "east", 14),
-        (Layout(line=[[6, 4], [4, 4]], spinner=1), "4-2", "east", 8),
-        (Layout(line=[[6, 4], [4, 4], [4, 2]], spinner=1), "4-1", "north", 9),
-        (Layout(line=[[6, 4], [4, 4], [4, 2]], spinner=1, north=[[4, 1]]), "4-0", "south", 9),
-        (Layout(), "6-6", None, 12),
-        (Layout(), "0-0", None, 0),
-    ],
-)
-def test_the_total_a_play_would_make_follows_the_worked_examples(
-    layout: Layout, tile: str, end: str | None, total: int
-) -> None:
-    assert total_after(layout, tile, end) == total
+def test_the_cross_positions_legal_totals_are_the_engines() -> None:
+    # The client shows these numbers as they come: they must be what the server would send.
+    layout, _ = layout_from("lead 6-6; 6-1 east; 6-5 west")
+    legal = [convert.move_of(spec.tile, spec.end) for spec in CROSS_LEGAL]
+    legal = [layout_move(layout, move) for move in legal]
+    assert convert.legal_specs(legal, layout) == CROSS_LEGAL
 
 
-def test_the_layout_itself_counts_like_the_server() -> None:
-    assert ends_total(Layout(line=[[3, 5], [5, 5], [5, 1]], spinner=1, north=[[5, 5]])) == 14
+def layout_move(layout: Layout, move: Move) -> Move:
+    """A play with no end named, given the one end it fits on `layout`."""
+    if move.end is not None or move.tile is None:
+        return move
+    (end,) = layout.ends_for(move.tile)
+    return Move(move.tile, End(end))
 
 
 def test_ends_lists_every_playable_tile_with_what_it_would_make() -> None:
@@ -137,9 +120,24 @@ def test_ends_lists_every_playable_tile_with_what_it_would_make() -> None:
     ]
 
 
+def test_ends_shows_the_servers_numbers_and_counts_nothing_itself() -> None:
+    # An older server sends no totals: the terminal says it does not know rather than count.
+    legal = [MoveSpec(tile=spec.tile, end=spec.end) for spec in CROSS_LEGAL]
+    assert ends_rows(state_of(cross_view(legal=legal)), 20)[1:] == [
+        "5-1: 1 w → ?, 1 e → ?",
+        "5-4: 2 w → ?",
+        "6-3: 3 n → ?, 3 s → ?",
+    ]
+    # And the star is the server's `points`, not a rule of the client's.
+    legal = [MoveSpec(tile="5-4", total=5, points=5), MoveSpec(tile="5-1", end="west", total=20)]
+    rows = ends_rows(state_of(cross_view(legal=legal)), 20)
+    assert rows[1:3] == ["5-1: 1 w → 20", "5-4: 2 w → 5 ★"]
+
+
 def test_ends_at_a_lead_shows_all_nine_tiles_with_their_numbers_at_80x24() -> None:
     hand = ["6-4", "5-5", "5-0", "4-1", "3-2", "6-6", "2-0", "1-1", "6-2"]
-    state = state_of(make_view(hand=hand, players=2))
+    leads = convert.legal_specs([convert.move_of(tile, None) for tile in hand], Layout())
+    state = state_of(make_view(hand=hand, legal=leads, players=2))
     rows = screen_of(state, 80, 24, extra=[Text(" " + row) for row in ends_rows(state, 78)])
     text = "\n".join(rows)
     numbers = dict(state.numbers)

@@ -27,6 +27,8 @@ from engine import (
     round5,
 )
 from engine.scoring import blocked_result
+from protocol.rules import DEFAULT_TARGETS
+from protocol.rules import Rules as WireRules
 
 # -- 1. Equipment and players ---------------------------------------------------------------
 
@@ -444,6 +446,10 @@ def test_the_default_targets() -> None:
     assert Rules(players=2, target=100).winning_score == 100
     with pytest.raises(RulesError):
         Rules(players=2, target=99)
+    # The wire's defaults (what a client reads for a room with no target) are the engine's.
+    for players, target in DEFAULT_TARGETS.items():
+        assert Rules(players=players).winning_score == target
+        assert WireRules(players=players).target_score == target
 
 
 def test_a_play_that_reaches_the_target_wins_at_once_even_with_the_last_tile() -> None:

@@ -123,8 +123,10 @@ async def test_a_hint_is_a_legal_move_for_the_asking_seat(server: Server) -> Non
     reply = await mover.request("hint")
     assert isinstance(reply, msg.HintReply)
     legal = mover.document["game"]["legal"]
-    # The hint is written exactly as `legal` lists it: no end where the tile fits one end only.
+    # The hint is written as `legal` lists it (no end where the tile fits one end only), with
+    # what it would make: the same entry, total and points included.
     assert msgspec.to_builtins(reply.move) in legal
+    assert reply.move.total is not None
 
 
 async def test_a_lead_sent_low_number_first_puts_that_number_west(server: Server) -> None:

@@ -1,9 +1,9 @@
 """The browser table's model and geometry, run in headless Chromium.
 
 The page's modules are loaded by a test page (tests/web/unit.html) that puts them on
-`window.unit`; these tests call them through selenium and check what they return. Here: placing
-and counting tiles (docs/rules.md's worked examples), the table model (playable tiles, totals,
-gold, teams, the end-of-hand summary, the layout in words) and where each domino is drawn. The
+`window.unit`; these tests call them through selenium and check what they return. Here: the last
+hand's layout drawn as the engine places it (docs/rules.md's worked examples), the table model
+(playable tiles, the server's totals, gold, teams, the end-of-hand summary, the layout in words) and where each domino is drawn. The
 page's room state (patches, the log) is in tests/test_web_state.py.
 """
 
@@ -17,9 +17,13 @@ from typing import Any
 import protocol_session
 import pytest
 from browser_helpers import call, unit_page
+from msgspec import to_builtins
 from selenium.webdriver.remote.webdriver import WebDriver
 from server_helpers import Client, play_out, seat_players
 
+from bridge import convert
+from engine import End, Move
+from engine.layout import layout_from
 from protocol import views
 from protocol.patch import apply
 from protocol.views import describe
@@ -74,22 +78,26 @@ WORKED = [
 
 
 @pytest.mark.parametrize("moves", WORKED)
-def test_placing_and_counting_follow_the_worked_examples(
+def test_the_last_hands_layout_is_drawn_as_the_engine_places_it(
     page: WebDriver, moves: list[tuple[str, str | None, int]]
 ) -> None:
+    # The page places tiles only to draw the last hand's table; the engine is the reference.
     script = """
-      const a = arguments;
       let layout = {line: [], spinner: null, north: [], south: []};
-      const totals = [];
-      for (const [tile, end] of a[0]) {
-        totals.push([unit.model.totalAfter(layout, tile, end), 0]);
-        layout = unit.model.place(layout, tile, end);
-        totals[totals.length - 1][1] = unit.model.countEnds(layout);
-      }
-      return totals;
+      for (const [tile, end] of arguments[0]) layout = unit.model.place(layout, tile, end);
+      return layout;
     """
-    totals = page.execute_script(script, [[tile, end] for tile, end, _ in moves])
-    assert totals == [[total, total] for _, _, total in moves]
+    drawn = page.execute_script(script, [[tile, end] for tile, end, _ in moves])
+    steps = [f"lead {tile}" if end is None else f"{tile} {end}" for tile, end, _ in moves]
+    layout, totals = layout_from("; ".join(steps))
+    line, spinner = layout.line()
+    assert totals == [total for _, _, total in moves]
+    assert drawn == {
+        "line": line,
+        "spinner": spinner,
+        "north": [list(pair) for pair in layout.chains[End.NORTH]],
+        "south": [list(pair) for pair in layout.chains[End.SOUTH]],
+    }
 
 
 def test_leading_keeps_the_tile_as_written(page: WebDriver) -> None:
@@ -111,18 +119,34 @@ def test_the_table_model_shows_playable_tiles_and_each_ends_total(page: WebDrive
     doc["game"]["ends"] = {"west": 0, "east": 3, "north": 1, "south": 5}
     doc["game"]["total"], doc["game"]["scores"], doc["game"]["turn"] = 4, [10, 0], 0
     doc["game"]["hand"] = ["6-4", "3-2", "6-6", "4-1", "2-0", "1-1", "6-3"]
-    doc["game"]["legal"] = [{"tile": "3-2"}, {"tile": "1-1"}, {"tile": "2-0"}, {"tile": "6-3"}]
-    doc["game"]["legal"] += [{"tile": "5-0", "end": "west"}, {"tile": "5-0", "end": "south"}]
     doc["game"]["hand"].append("5-0")
+    # The legal list as the server would send it there, totals and points included.
+    layout, _ = layout_from("lead 5-5; 5-0 west; 5-3 east; 5-1 north")
+    plays = [Move.parse(text) for text in ("3-2 east", "1-1 north", "2-0 west", "6-3 east")]
+    plays += [Move.parse("5-0 west"), Move.parse("5-0 south")]
+    doc["game"]["legal"] = to_builtins(convert.legal_specs(plays, layout))
+    assert doc["game"]["legal"][0] == {"tile": "3-2", "total": 3}
     model = call(page, "unit.model.tableModel(a[0])", doc)
     game = model["game"]
     assert game["total"] == 4 and not game["gold"] and game["myTurn"]
     tiles = {tile["tile"]: tile for tile in game["hand"]}
     assert not tiles["6-4"]["playable"] and tiles["3-2"]["playable"]
     # 3-2 on east (3): west 0 + east 2 + north 1 = 3.
-    assert tiles["3-2"]["options"] == [{"end": None, "total": 3}]
+    assert tiles["3-2"]["options"] == [{"end": None, "total": 3, "scores": False}]
     # 5-0 on west (0): 5 + 3 + 1 = 9; on south (5): 0 + 3 + 1 + 0 = 4.
-    assert tiles["5-0"]["options"] == [{"end": "west", "total": 9}, {"end": "south", "total": 4}]
+    assert tiles["5-0"]["options"] == [
+        {"end": "west", "total": 9, "scores": False},
+        {"end": "south", "total": 4, "scores": False},
+    ]
+    # 6-3 on east: 0 + 6 + 1 = 7; 2-0 on west: 2 + 3 + 1 = 6 (the engine's numbers, as sent).
+    assert tiles["6-3"]["options"] == [{"end": None, "total": 7, "scores": False}]
+    # The page shows what the server says and counts nothing: a play said to score 20 shows 20,
+    # gold; a total the server did not send (or sent wrong) shows none.
+    doc["game"]["legal"][0] = {"tile": "3-2", "total": 20, "points": 20}
+    doc["game"]["legal"][1] = {"tile": "1-1", "total": "<b>7</b>"}
+    tiles = {t["tile"]: t for t in call(page, "unit.model.tableModel(a[0])", doc)["game"]["hand"]}
+    assert tiles["3-2"]["options"] == [{"end": None, "total": 20, "scores": True}]
+    assert tiles["1-1"]["options"] == [{"end": None, "total": None, "scores": False}]
     assert [seat["name"] for seat in model["seats"]] == ["Ann", "Bot 1"]
     assert [side["score"] for side in game["sides"]] == [10, 0]
     doc["game"]["turn"] = 1
@@ -133,17 +157,27 @@ def test_the_table_model_shows_playable_tiles_and_each_ends_total(page: WebDrive
     assert call(page, "unit.model.tableModel(a[0])", watcher)["game"]["spectator"] is True
 
 
-def test_gold_only_on_positive_multiples_of_five(page: WebDriver) -> None:
-    assert call(page, "[0, 4, 5, 10, 13, 15, 20, 1].map(unit.model.scores)", None) == [
-        False,
-        False,
-        True,
-        True,
-        False,
-        True,
-        True,
-        False,
-    ]
+def test_the_corner_total_is_gold_when_the_server_says_its_play_scored(page: WebDriver) -> None:
+    def gold(history: list[dict[str, Any]]) -> bool:
+        doc = readme_document()
+        doc["game"]["history"] = history
+        return bool(call(page, "unit.model.tableModel(a[0]).game.gold", doc))
+
+    def played(total: int, points: Any) -> dict[str, Any]:
+        return {
+            "type": "played",
+            "seat": 1,
+            "tile": "6-4",
+            "end": "west",
+            "total": total,
+            "points": points,
+        }
+
+    assert gold([played(10, 10)]) and gold([played(3, 0), played(15, 15)])
+    assert not gold([]) and not gold([played(15, 15), played(13, 0)])
+    # Nothing is counted here: only the play's points say it (a broken one says no).
+    assert not gold([played(10, 0)]) and not gold([played(10, "10")])
+    assert not gold([played(10, 10), {"type": "drew", "seat": 0, "count": 1}, played(4, 0)])
 
 
 def test_teams_score_per_team(page: WebDriver) -> None:

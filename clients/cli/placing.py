@@ -1,5 +1,5 @@
-"""Tiles placed on a layout as the server places them, and the ends total that follows (docs/rules.md
-5 and 6): to show the last hand's final layout, and what each end would score before a play."""
+"""Tiles placed on a layout as the server draws them (docs/rules.md 5), to show the last hand's
+final layout. Nothing here counts: every total and score the terminal shows is the server's."""
 
 from __future__ import annotations
 
@@ -54,31 +54,3 @@ def place(layout: Layout, tile: str, end: str | None) -> None:
         layout.spinner += 1
     elif double:
         layout.spinner = 0
-
-
-def _counted(tile: list[int], outer: int) -> int:
-    """An open end's count: its outer number, both halves for a double (docs/rules.md 6.1, 6.3)."""
-    return 2 * outer if tile[0] == tile[1] else outer
-
-
-def ends_total(layout: Layout) -> int:
-    """The sum of the open ends (docs/rules.md 6.1 to 6.3)."""
-    line = layout.line
-    if not line:
-        return 0
-    if len(line) == 1:
-        return line[0][0] + line[0][1]
-    total = _counted(line[0], line[0][0]) + _counted(line[-1], line[-1][1])
-    spinner = layout.spinner
-    if spinner is not None and 0 < spinner < len(line) - 1:
-        for arm in (layout.north, layout.south):
-            if arm:
-                total += _counted(arm[-1], arm[-1][1])
-    return total
-
-
-def total_after(layout: Layout, tile: str, end: str | None) -> int:
-    """The ends total once `tile` is played at `end` (None: the lead)."""
-    placed = copy_layout(layout)
-    place(placed, tile, end)
-    return ends_total(placed)

@@ -19,7 +19,7 @@ from clients.cli import layout as drawing
 from clients.cli.commands import Ask
 from clients.cli.state import LogLine, TableState, display_names
 from clients.cli.status import notice_row, result_rows, status
-from clients.cli.styles import DULL, GOLD, HINTED, LOG_STYLES, PLAYABLE, rule, scoring, wrap
+from clients.cli.styles import DULL, GOLD, HINTED, LOG_STYLES, PLAYABLE, rule, wrap
 from protocol.views import GameView, Layout, Played, RoomView
 
 TILE_WIDTH = 6
@@ -32,9 +32,17 @@ def total_text(game: GameView | None, short: bool = False) -> Text:
     label = "total " if short else "ends total "
     if game is None or not game.layout.line:
         return Text(f"{label}—", DULL)
-    if scoring(game.total):
+    if scored_now(game):
         return Text.assemble(label, (f"{game.total} ★", GOLD))
     return Text(f"{label}{game.total}")
+
+
+def scored_now(game: GameView) -> bool:
+    """Whether the total on the table scored: the server's word on the play that made it."""
+    for event in reversed(game.history):
+        if isinstance(event, Played):
+            return event.points > 0
+    return False
 
 
 def _joined(parts: Sequence[str]) -> Text:

@@ -15,11 +15,10 @@ from rich.style import Style
 from rich.text import Text
 
 from clients.cli.commands import Ask
-from clients.cli.placing import total_after
 from clients.cli.scoreboard import explain_hand, side_names
 from clients.cli.state import Notice, TableState, display_names
-from clients.cli.styles import DULL, NOTICE_STYLES, rule, scoring, wrap
-from protocol.views import GameView, MatchEnded, RoomView, describe
+from clients.cli.styles import DULL, NOTICE_STYLES, rule, wrap
+from protocol.views import GameView, MatchEnded, MoveSpec, RoomView, describe
 
 #: The server's default wait before a bot plays an away player's turn (no turn clock).
 AWAY_SECONDS = 60
@@ -29,18 +28,33 @@ CLOCK_ROOM = 12
 NOTICE_ROWS = 3
 
 
+def made(spec: MoveSpec) -> str:
+    """What a legal play would make, as the server says: "10 ★" when it scores, "?" if unsaid."""
+    if spec.total is None:
+        return "?"
+    return f"{spec.total}{' ★' if spec.points else ''}"
+
+
+def legal_spec(game: GameView, tile: str, end: str | None) -> MoveSpec | None:
+    """The entry of `legal` for `tile` at `end` (or the tile's only entry, which has no end)."""
+    for spec in game.legal:
+        if spec.tile == tile and spec.end in (end, None):
+            return spec
+    return None
+
+
 def end_choices(game: GameView, tile: str, ends: Sequence[str], short: bool = False) -> str:
     """What each end would make: "west (w) → 10 ★, east (e) → 7" ("w → 10 ★, e → 7" if short)."""
     shown = []
     for end in ends:
-        total = total_after(game.layout, tile, end)
+        spec = legal_spec(game, tile, end)
         where = end[0] if short else f"{end} ({end[0]})"
-        shown.append(f"{where} → {total}{' ★' if scoring(total) else ''}")
+        shown.append(f"{where} → {'?' if spec is None else made(spec)}")
     return ", ".join(shown)
 
 
 def only_end(game: GameView, tile: str) -> str | None:
-    """The end a tile played with no end named goes to (None for a lead)."""
+    """The end a tile played with no end named goes to (None for a lead): the one it shows at."""
     if not game.layout.line:
         return None
     pips = {int(pip) for pip in tile.split("-")}
@@ -64,25 +78,20 @@ def ends_rows(state: TableState, width: int = 80) -> list[str]:
     game = state.game
     if game is None or not state.my_turn():
         return ["What each tile would score shows on your turn."]
-    by_tile: dict[str, list[str | None]] = {}
+    by_tile: dict[str, list[MoveSpec]] = {}
     for spec in game.legal:
         if spec.tile is not None:
-            by_tile.setdefault(spec.tile, []).append(spec.end)
+            by_tile.setdefault(spec.tile, []).append(spec)
     numbers = state.numbers
     entries = []
-    for tile, ends in sorted(by_tile.items(), key=lambda item: numbers.get(item[0], 0)):
+    for tile, specs in sorted(by_tile.items(), key=lambda item: numbers.get(item[0], 0)):
         number = numbers.get(tile, "?")
-        if ends == [None]:
+        if len(specs) == 1 and specs[0].end is None:
             end = only_end(game, tile)
-            total = total_after(game.layout, tile, end)
             letter = f" {end[0]}" if end is not None else ""
-            choices = [f"{number}{letter} → {_made(total)}"]
+            choices = [f"{number}{letter} → {made(specs[0])}"]
         else:
-            choices = [
-                f"{number} {end[0]} → {_made(total_after(game.layout, tile, end))}"
-                for end in ends
-                if end is not None
-            ]
+            choices = [f"{number} {spec.end[0]} → {made(spec)}" for spec in specs if spec.end]
         entries.append(f"{tile}: {', '.join(choices)}")
     if not entries:
         return ["No tile can be played: you draw or pass."]
@@ -92,10 +101,6 @@ def ends_rows(state: TableState, width: int = 80) -> list[str]:
     for start in range(0, len(entries), per_row):
         rows.append("".join(f"{entry:<{column}}" for entry in entries[start : start + per_row]))
     return [row.rstrip() for row in rows]
-
-
-def _made(total: int) -> str:
-    return f"{total}{' ★' if scoring(total) else ''}"
 
 
 def result_rows(state: TableState, view: RoomView, width: int) -> list[Text]:

@@ -28,11 +28,6 @@ NOTICE_STYLES = {
 }
 
 
-def scoring(total: int) -> bool:
-    """Whether an ends total scores: a multiple of five above zero (docs/rules.md 6.4)."""
-    return total > 0 and total % 5 == 0
-
-
 def rule(width: int, title: str = "") -> Text:
     """A thin line across, with a short title at its left."""
     if not title:

@@ -11,9 +11,10 @@ import math
 import time
 from collections.abc import Callable
 
-from engine.bots.sim import SUITX, Position
+from engine.bots.sim import Position
+from engine.kernel import SUITX, greedy_plays, place
 from engine.scoring import blocked_points, domino_points
-from engine.tiles import HIGH, LOW, PIPS, SUIT, pips_of
+from engine.tiles import pips_of
 
 Value = Callable[[list[int], bool], float]
 
@@ -82,36 +83,7 @@ class Endgame:
         o = list(o_in)
         w = list(w_in)
         hands[seat] &= ~(1 << tile)
-        h = HIGH[tile]
-        lo = LOW[tile]
-        if end < 0:
-            o[0], o[1] = h, lo
-            if h == lo:
-                sp = h
-                s0 = s1 = True
-                w[0] = w[1] = 0
-            else:
-                w[0], w[1] = h, lo
-        else:
-            outer = lo if h == o[end] else h
-            covering = (s0 if end == 0 else s1) if end < 2 else False
-            o[end] = outer
-            if h == lo and sp < 0:
-                sp = h
-                w[end] = 0
-                if end == 0:
-                    s0 = True
-                else:
-                    s1 = True
-            else:
-                if end == 0:
-                    s0 = False
-                elif end == 1:
-                    s1 = False
-                w[end] = 2 * h if h == lo else outer
-            if covering and not s0 and not s1:
-                o[2] = o[3] = sp
-        total = w[0] + w[1] + w[2] + w[3] + (2 * sp if s0 or s1 else 0)
+        sp, s0, s1, total = place(o, w, sp, s0, s1, tile, end)
         if total % 5 == 0 and total:
             scores = list(scores)
             scores[self.side_of[seat]] += total
@@ -158,26 +130,6 @@ def _ordered_moves(
     hand: int, o: list[int], w: list[int], sp: int, s0: bool, s1: bool
 ) -> list[tuple[int, int]]:
     """The legal plays of a hand, the greedy ones first (it makes alpha-beta cut sooner)."""
-    keyed = []
-    base = w[0] + w[1] + w[2] + w[3]
-    for e in range(4):
-        n = o[e]
-        if n < 0:
-            continue
-        fits = hand & SUIT[n]
-        while fits:
-            low_bit = fits & -fits
-            fits ^= low_bit
-            t = low_bit.bit_length() - 1
-            th, tl = HIGH[t], LOW[t]
-            if th == tl and sp < 0:
-                tot = base - w[e] + 2 * th
-            else:
-                new = 2 * th if th == tl else (tl if th == n else th)
-                tot = base - w[e] + new
-                if (s1 if e == 0 else s0) if e < 2 else (s0 or s1):
-                    tot += 2 * sp
-            key = (tot if tot % 5 == 0 else 0) * 64 + PIPS[t]
-            keyed.append((key, t, e))
+    keyed = greedy_plays(hand, o, w, sp, s0, s1)
     keyed.sort(reverse=True)
     return [(t, e) for _, t, e in keyed]

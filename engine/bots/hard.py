@@ -21,9 +21,10 @@ import time
 
 from engine.bots.endgame import Endgame, TooDeep, Value
 from engine.bots.infer import Knowledge
-from engine.bots.sim import LEAD, Position, playout
+from engine.bots.sim import Position, playout
 from engine.bots.simple import decision_rng, greedy_moves
 from engine.bots.tells import Tells
+from engine.kernel import LEAD
 from engine.moves import Move
 from engine.rules import Rules
 from engine.view import View

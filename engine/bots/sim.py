@@ -10,45 +10,12 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from engine.kernel import ADDS, POINTS, SUITX, others, place
 from engine.layout import Layout
 from engine.match import Match
 from engine.rules import Rules
 from engine.scoring import blocked_points, domino_points
-from engine.tiles import HIGH, LOW, SUIT, pips_of
-
-#: SUITX[n] is SUIT[n], and SUITX[-1] is 0: the tiles a closed end (-1) takes.
-SUITX: tuple[int, ...] = (*SUIT, 0)
-LEAD = -1
-
-
-def total_after(
-    o: Sequence[int], w: Sequence[int], sp: int, s0: bool, s1: bool, tile: int, end: int
-) -> int:
-    """The ends total once `tile` is placed at `end` (LEAD on an empty layout), without placing it."""
-    h = HIGH[tile]
-    lo = LOW[tile]
-    if end < 0:
-        return 2 * h if h == lo else h + lo
-    if h == lo:
-        if sp < 0:
-            # The first double becomes the spinner, its outer side empty: it counts both halves.
-            return w[0] + w[1] + w[2] + w[3] - w[end] + 2 * h
-        new = 2 * h
-    else:
-        new = lo if h == o[end] else h
-    if end == 0:
-        s0 = False
-    elif end == 1:
-        s1 = False
-    total = w[0] + w[1] + w[2] + w[3] - w[end] + new
-    if s0 or s1:
-        total += 2 * sp
-    return total
-
-
-def points_of(total: int) -> int:
-    """What a total scores: itself when a positive multiple of 5, else nothing."""
-    return total if total % 5 == 0 else 0
+from engine.tiles import PIPS, SUIT, pips_of
 
 
 class Position:
@@ -132,43 +99,8 @@ def playout(
     passes = pos.passes
     rand = rng.random
     while True:
-        # Place `tile` at `end` for `seat`.
         hands[seat] &= ~(1 << tile)
-        h = HIGH[tile]
-        lo = LOW[tile]
-        if end < 0:
-            o[0] = h
-            o[1] = lo
-            if h == lo:
-                sp = h
-                s0 = s1 = True
-                w[0] = w[1] = 0
-            else:
-                w[0] = h
-                w[1] = lo
-        else:
-            n = o[end]
-            outer = lo if h == n else h
-            covering = (s0 if end == 0 else s1) if end < 2 else False
-            o[end] = outer
-            if h == lo and sp < 0:
-                sp = h
-                w[end] = 0
-                if end == 0:
-                    s0 = True
-                else:
-                    s1 = True
-            else:
-                if end == 0:
-                    s0 = False
-                elif end == 1:
-                    s1 = False
-                w[end] = 2 * h if h == lo else outer
-            if covering and not s0 and not s1:
-                o[2] = o[3] = sp
-        total = w[0] + w[1] + w[2] + w[3]
-        if s0 or s1:
-            total += 2 * sp
+        sp, s0, s1, total = place(o, w, sp, s0, s1, tile, end)
         if total % 5 == 0 and total:
             side = side_of[seat]
             scores[side] += total
@@ -206,38 +138,31 @@ def playout(
         count = 0
         tile = end = -1
         pick = rand() < noise
-        base = w[0] + w[1] + w[2] + w[3]
         for e in range(4):
             n = o[e]
             if n < 0:
                 continue
             fits = candidates & SUIT[n]
+            if not fits:
+                continue
+            if pick:
+                while fits:
+                    low_bit = fits & -fits
+                    fits ^= low_bit
+                    # Reservoir sampling: a uniformly random legal move.
+                    count += 1
+                    if rand() * count < 1:
+                        tile, end = low_bit.bit_length() - 1, e
+                continue
+            # `engine.kernel.greedy_plays`, inlined: this loop runs for every move of every playout.
+            rest = others(w, sp, s0, s1, e)
+            adds = ADDS[n]
             while fits:
                 low_bit = fits & -fits
                 fits ^= low_bit
                 t = low_bit.bit_length() - 1
-                if pick:
-                    # Reservoir sampling: a uniformly random legal move.
-                    count += 1
-                    if rand() * count < 1:
-                        tile, end = t, e
-                    continue
-                th = HIGH[t]
-                tl = LOW[t]
-                if th == tl:
-                    if sp < 0:
-                        key = base - w[e] + 2 * th
-                        key = (key if key % 5 == 0 else 0) * 64 + 2 * th
-                        if key > best_key:
-                            best_key, tile, end = key, t, e
-                        continue
-                    new = 2 * th
-                else:
-                    new = tl if th == n else th
-                tot = base - w[e] + new
-                if (s1 if e == 0 else s0) if e < 2 else (s0 or s1):
-                    tot += 2 * sp
-                key = (tot if tot % 5 == 0 else 0) * 64 + th + tl
+                tot = rest + adds[t]
+                key = POINTS[tot] * 64 + PIPS[t]
                 if key > best_key:
                     best_key, tile, end = key, t, e
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from engine.bots.sim import LEAD, points_of, total_after
+from engine.kernel import LEAD, points_of, total_after
 from engine.moves import Move
 from engine.tiles import PIPS
 from engine.view import View

@@ -9,8 +9,8 @@ last draw are weighed: before it, what the seat held then cannot be told from wh
 
 from __future__ import annotations
 
-from engine.bots.sim import LEAD, total_after
 from engine.events import Drew, HandStarted, Played
+from engine.kernel import LEAD, total_after
 from engine.layout import Layout
 from engine.tiles import PIPS, SUIT, TILE_COUNT, bits_of
 from engine.view import View

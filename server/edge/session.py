@@ -217,7 +217,7 @@ class Sessions:
         id = message.id
 
         def answer(move: Move) -> None:
-            spec = convert.listed_spec(move, view.legal)
+            spec = convert.listed_spec(move, view.legal, view.layout)
             connection.send_message(msg.HintReply(move=spec, id=id))
 
         def refuse(code: str, text: str) -> None:

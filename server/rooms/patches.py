@@ -18,9 +18,11 @@ from typing import Any
 
 from bridge import convert
 from engine import ALL_TILES, PASS, End, Move
+from engine.kernel import MAX_TOTAL
 from engine.layout import NOT_OPEN
 from engine.moves import LEAD_MOVES, PLAYS
 from engine.parts import Own, Table
+from engine.tiles import PIPS
 from protocol import views as wire
 from protocol.views import CHAT_HISTORY
 
@@ -124,30 +126,61 @@ def own_ops(old: Own, new: Own, out: list[Operation]) -> None:
     """A seat's hand (a tile out, tiles drawn) and legal moves, from its old private part."""
     if old.hand != new.hand:
         hand_ops(old.hand, new.hand, out)
-    if old.legal != new.legal:
-        out.append({"op": "replace", "path": "/game/legal", "value": legal_list(new.legal)})
+    if old.legal != new.legal or old.totals != new.totals:
+        out.append(
+            {"op": "replace", "path": "/game/legal", "value": legal_list(new.legal, new.totals)}
+        )
 
 
 def own_fresh(new: Own, out: list[Operation]) -> None:
     """A seat's hand and legal moves over a public game that was just replaced (hand null)."""
     out.append(replace("/game/hand", hand_list(new.hand)))
     if new.legal:
-        out.append(replace("/game/legal", legal_list(new.legal)))
+        out.append(replace("/game/legal", legal_list(new.legal, new.totals)))
 
 
-#: Each move's wire form, with its end and without it (for a tile that fits one end only).
-_SPECS: dict[Move, tuple[wire.MoveSpec, wire.MoveSpec]] = {
-    move: (convert.move_spec(move), convert.move_spec(move, single_end=True))
-    for move in (PASS, *LEAD_MOVES, *(move for row in PLAYS for move in row))
+#: Each move's wire forms by the total it makes: with its end, and without it (for a tile that
+#: fits one end only). Built once for every total a move can make (some 11,000 small specs, shared
+#: by every room), so that no change of a room builds one.
+_SPECS: dict[Move, tuple[dict[int | None, wire.MoveSpec], dict[int | None, wire.MoveSpec]]] = {
+    move: (
+        {total: convert.move_spec(move, False, total) for total in made},
+        {total: convert.move_spec(move, True, total) for total in made},
+    )
+    for move, made in (
+        (PASS, (None,)),
+        *((move, (PIPS[move.tile],)) for move in LEAD_MOVES if move.tile is not None),
+        *((move, range(MAX_TOTAL + 1)) for row in PLAYS for move in row),
+    )
 }
 
 
-def legal_list(legal: tuple[Move, ...]) -> list[wire.MoveSpec]:
-    """The legal moves as the document lists them (as `convert.legal_specs`, from shared specs)."""
+def _new_spec(move: Move, single_end: bool, total: int | None) -> wire.MoveSpec:
+    """The wire form of a move `_SPECS` does not hold, kept for the next time it comes up."""
+    spec = convert.move_spec(move, single_end, total)
+    known = _SPECS.get(move)
+    if known is not None:
+        known[single_end][total] = spec
+    return spec
+
+
+def legal_list(legal: tuple[Move, ...], totals: tuple[int | None, ...]) -> list[wire.MoveSpec]:
+    """The legal moves as the document lists them (as `convert.legal_specs`, from shared specs).
+
+    `totals[i]` is what `legal[i]` makes (`Own` holds both).
+    """
+    specs = _SPECS
     if len(legal) < 2:
-        return [_SPECS[move][1] for move in legal]
+        return [
+            specs[move][True].get(totals[i]) or _new_spec(move, True, totals[i])
+            for i, move in enumerate(legal)
+        ]
     tiles = [move.tile for move in legal]
-    return [_SPECS[move][tiles.count(move.tile) == 1] for move in legal]
+    return [
+        specs[move][tiles.count(move.tile) == 1].get(totals[i])
+        or _new_spec(move, tiles.count(move.tile) == 1, totals[i])
+        for i, move in enumerate(legal)
+    ]
 
 
 def hand_list(mask: int) -> list[str]:

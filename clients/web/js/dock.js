@@ -87,9 +87,9 @@ export class Dock {
     }
     fill(this.endChoice, h("span", {}, `Play ${tile.tile} on: `),
       tile.options.map((o) => h("button", {
-        type: "button", class: `end-button${o.total > 0 && o.total % 5 === 0 ? " gold" : ""}`, "data-end": o.end, "data-key": `end-${o.end}`,
+        type: "button", class: `end-button${o.scores ? " gold" : ""}`, "data-end": o.end, "data-key": `end-${o.end}`,
         onclick: () => this._play(tile.tile, o.end),
-      }, `${o.end} → ${o.total}`)),
+      }, `${o.end} → ${o.total ?? "?"}`)),
       cancel);
   }
 

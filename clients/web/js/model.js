@@ -1,4 +1,6 @@
-// The room document turned into what the table draws: pure functions, no DOM.
+// The room document turned into what the table draws: pure functions, no DOM. Every total and
+// score shown is the server's (game.total, legal[i].total and points, the events' points);
+// `place` only draws the last hand's final layout.
 
 import { displayNames, partnership, sideName, describeHandEnd, describeWinner } from "./describe.js";
 import { explainHand } from "./results.js";
@@ -18,22 +20,6 @@ function copyLayout(layout) {
     north: (layout?.north ?? []).map((t) => [...t]),
     south: (layout?.south ?? []).map((t) => [...t]),
   };
-}
-
-/** The count of the open ends of a layout (docs/rules.md 6.1-6.3). */
-export function countEnds(layout) {
-  const line = layout.line;
-  if (line.length === 0) return 0;
-  if (line.length === 1) return line[0][0] + line[0][1];
-  const endValue = (tile, outer) => (tile[0] === tile[1] ? 2 * tile[0] : outer);
-  let total = endValue(line[0], line[0][0]) + endValue(line[line.length - 1], line[line.length - 1][1]);
-  for (const arm of [layout.north, layout.south]) {
-    if (arm.length) {
-      const last = arm[arm.length - 1];
-      total += endValue(last, last[1]);
-    }
-  }
-  return total;
 }
 
 /**
@@ -72,22 +58,15 @@ export function place(layout, tile, end) {
   return placed;
 }
 
-/** The total a move would make: the layout with the tile placed, counted. */
-export function totalAfter(layout, tile, end) {
-  if (!layout.line.length) return countEnds(place(layout, tile, null));
-  return countEnds(place(layout, tile, end ?? "east"));
+/** A number the server sent, or null for anything else (the document is not trusted). */
+function count(value) {
+  return Number.isSafeInteger(value) && value >= 0 ? value : null;
 }
 
-/** A scoring total: a positive multiple of five. */
-export function scores(total) {
-  return total > 0 && total % 5 === 0;
-}
-
-/** The open ends a tile matches (where `legal` lists no end, the tile fits one end only). */
-export function fittingEnds(ends, tile) {
-  const [a, b] = parseTile(tile);
-  return END_NAMES.filter((name) => ends?.[name] !== null && ends?.[name] !== undefined
-    && (ends[name] === a || ends[name] === b));
+/** Whether the total on the table scored: the server's word on the play that made it. */
+export function scoredNow(game) {
+  const plays = (game?.history ?? []).filter((event) => event.type === "played");
+  return plays.length > 0 && (count(plays[plays.length - 1].points) ?? 0) > 0;
 }
 
 /** The layout with the tiles played in `events` before the hand ended (the last hand's table). */
@@ -161,9 +140,11 @@ export function tableModel(doc, extras = {}) {
   const legal = game.legal ?? [];
   const hand = (game.hand ?? []).map((tile) => {
     const moves = legal.filter((move) => move.tile === tile);
+    // What each play would make is the server's (legal[i].total and points): nothing is counted here.
     const options = moves.map((move) => ({
       end: move.end ?? null,
-      total: totalAfter(game.layout, tile, move.end ?? fittingEnds(game.ends, tile)[0] ?? null),
+      total: count(move.total),
+      scores: (count(move.points) ?? 0) > 0,
     }));
     return {
       tile,
@@ -192,7 +173,7 @@ export function tableModel(doc, extras = {}) {
     leadIndex: leadIndex(game),
     ends: game.ends,
     total: game.total,
-    gold: scores(game.total),
+    gold: scoredNow(game),
     leading: myTurn && layout.line.length === 0,
     target: game.target,
     boneyard: game.boneyard,

@@ -68,8 +68,8 @@ function atLeast(r, size) {
 
 /**
  * Draw a layout into `svg`, `width` px wide and at most `maxHeight` px tall. `targets` maps end
- * names to {total, onPick} for the ends a picked tile may go to; they are drawn as ghost tiles
- * showing the total the move would make, each on a tap spot of at least TAP_PX square.
+ * names to {total, scores, onPick} for the ends a picked tile may go to; they are drawn as ghost
+ * tiles showing the total the move would make (the server's, gold when it scores), each on a tap spot of at least TAP_PX square.
  */
 export function drawLayout(svg, { layout, leadIndex, history, width, maxHeight = Infinity, targets = {}, ends = {} }) {
   const halfWidth = halfWidthFor(width);
@@ -116,7 +116,7 @@ export function drawLayout(svg, { layout, leadIndex, history, width, maxHeight =
     const g = s("g", { class: "end-target", "data-end": end, onclick: () => target.onPick() });
     g.append(s("rect", { class: "hit", x: hit.x, y: hit.y, width: hit.w, height: hit.h }));
     g.append(s("rect", { class: "ghost", x: r.x + 0.05, y: r.y + 0.05, width: r.w - 0.1, height: r.h - 0.1, rx: 0.14 }));
-    g.append(s("text", { x: r.x + r.w / 2, y: r.y + r.h / 2, "text-anchor": "middle", "dominant-baseline": "central", class: target.total > 0 && target.total % 5 === 0 ? "gold" : "" }, String(target.total)));
+    g.append(s("text", { x: r.x + r.w / 2, y: r.y + r.h / 2, "text-anchor": "middle", "dominant-baseline": "central", class: target.scores ? "gold" : "" }, String(target.total ?? "?")));
     svg.append(g);
   }
   return placed;

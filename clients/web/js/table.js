@@ -172,8 +172,9 @@ export class Table {
         seat.score !== null ? h("span", { class: "score", "data-side": seat.index }, String(seat.score)) : null,
         " ", this._seatLabel(seat))));
     const rules = model.rules;
-    const target = model.game ? model.game.target : rules.target ?? (rules.players === 2 ? 250 : 200);
-    const words = [`first to ${target}`, `${rules.players} players`];
+    // The target is the server's: the game's (resolved), else the rules' own; no default kept here.
+    const target = model.game ? model.game.target : rules.target;
+    const words = [Number.isSafeInteger(target) ? `first to ${target}` : "the usual target", `${rules.players} players`];
     if (model.teams) words.push("teams");
     if (rules.hand_size !== "standard") words.push(`hand ${rules.hand_size}`);
     if (rules.end_scoring === "penalty") words.push("penalty scoring");
@@ -215,7 +216,7 @@ export class Table {
   _targets(game) {
     const tile = this.dock.pickedTile(game);
     if (!tile || this.dock.facing) return {};
-    return Object.fromEntries(tile.options.filter((o) => o.end).map((o) => [o.end, { total: o.total, onPick: () => this.dock._play(tile.tile, o.end) }]));
+    return Object.fromEntries(tile.options.filter((o) => o.end).map((o) => [o.end, { total: o.total, scores: o.scores, onPick: () => this.dock._play(tile.tile, o.end) }]));
   }
 
   /** The height the board may take: the screen less the strip and, when pinned, the dock. */
