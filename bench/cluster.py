@@ -52,7 +52,7 @@ LAYOUTS = ("one", "split", "spread")
 NGINX_LAYOUTS = ("nginx-one", "nginx-two")
 #: Limits opened up for one address holding every client (behind nginx too: its X-Real-IP).
 OPEN_LIMITS = [
-    "--bot-delay", "0", "--max-connections-per-ip", "100000", "--max-rooms-per-ip", "100000",
+    "--bot-delay", "0", "--max-connections-per-ip", "100000", "--max-rooms-per-ip", "100000", "--max-rooms", "100000",
     "--max-connections", "100000", "--rooms-burst", "100000", "--rooms-per-hour", "1000000",
     "--rate", "1000", "--burst", "1000", "--log-level", "WARNING",
 ]  # fmt: skip

@@ -107,7 +107,9 @@ async def one_round(fault: str, workdir: Path, undone: Undone) -> str:
     redis.start()
     proxy = FaultProxy(redis)
     await proxy.start()
-    config = Config(port=0, bot_delay=0.0, bot_processes=False, rate=1000.0, burst=1000)
+    config = Config(
+        port=0, bot_delay=0.0, bot_processes=False, rate=1000.0, burst=1000, rooms_burst=100_000
+    )
     config.store = RedisStore(proxy.url, timeout=TIMEOUT)
     undone.count = 0
     try:

@@ -61,7 +61,7 @@ def start_game_server() -> tuple[subprocess.Popen[str], str]:
     return start_process(
         [
             "-m", "allfives.cli", "serve", "--port", "0", "--bot-delay", "0",
-            "--max-connections-per-ip", "100000", "--max-rooms-per-ip", "100000",
+            "--max-connections-per-ip", "100000", "--max-rooms-per-ip", "100000", "--rooms-burst", "100000", "--max-rooms", "100000",
             "--max-connections", "100000",
             "--rate", "1000", "--burst", "1000", "--log-level", "WARNING",
         ]

@@ -72,7 +72,7 @@ def start_server(redis_url: str | None) -> tuple[subprocess.Popen[str], str]:
     """`allfives serve`, with `--redis` when given a URL, limits opened up for one address."""
     arguments = [
         "-m", "allfives.cli", "serve", "--port", "0", "--bot-delay", "0",
-        "--max-connections-per-ip", "100000", "--max-rooms-per-ip", "100000",
+        "--max-connections-per-ip", "100000", "--max-rooms-per-ip", "100000", "--rooms-burst", "100000", "--max-rooms", "100000",
         "--max-connections", "100000",
         "--rate", "1000", "--burst", "1000", "--log-level", "WARNING",
     ]  # fmt: skip
