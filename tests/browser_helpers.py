@@ -6,8 +6,11 @@ it. Without them the browser tests skip, except under CI=true, where they fail.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
+import socket
+import subprocess
 import tempfile
 import threading
 from collections.abc import Callable, Iterator
@@ -76,6 +79,69 @@ def chromium(width: int = 1280, height: int = 800) -> Iterator[WebDriver]:
         shutil.rmtree(profile, ignore_errors=True)
 
 
+FIREFOX = "/usr/bin/firefox-esr"
+#: Headless Firefox keeps its window at least this wide: narrower pages are zoomed into it.
+FIREFOX_MIN_WIDTH = 500
+
+
+@contextmanager
+def firefox(width: int = 1280, height: int = 800) -> Iterator[Any]:
+    """A headless Firefox (Debian's firefox-esr) driven through its own Marionette port, with a
+    fresh profile, showing pages at `width` x `height` CSS pixels. No driver is downloaded.
+
+    Headless Firefox windows are at least 500 px wide, so a phone's 360 px are had by zooming
+    the page (500 / 360): the page then lays itself out in 360 CSS pixels, as on the phone."""
+    if not shutil.which(FIREFOX):
+        text = "the Firefox tests need firefox-esr (Debian: apt-get install firefox-esr)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(text)
+        pytest.skip(text)
+    from marionette_driver.marionette import Marionette
+
+    profile = tempfile.mkdtemp(prefix="allfives-firefox-")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    prefs = {
+        "marionette.port": port,
+        "browser.shell.checkDefaultBrowser": False,
+        "app.update.enabled": False,
+        "browser.startup.homepage_override.mstone": "ignore",
+        "datareporting.policy.dataSubmissionEnabled": False,
+        "network.captive-portal-service.enabled": False,
+    }
+    with open(os.path.join(profile, "user.js"), "w") as user:
+        for key, value in prefs.items():
+            user.write(f"user_pref({json.dumps(key)}, {json.dumps(value)});\n")
+    zoom = max(1.0, FIREFOX_MIN_WIDTH / width)
+    command = [FIREFOX, "--marionette", "-remote-allow-system-access", "--headless"]
+    browser = subprocess.Popen(
+        [*command, "--no-remote", "--profile", profile],
+        env=dict(os.environ, MOZ_HEADLESS="1"),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        page = Marionette(host="127.0.0.1", port=port)
+        page.start_session(timeout=60)
+        page.set_window_rect(width=round(width * zoom), height=round(height * zoom))
+        page.allfives_zoom = zoom
+        yield page
+        page.delete_session()
+    finally:
+        browser.kill()
+        browser.wait()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+def firefox_open(page: Any, url: str) -> None:
+    """Load `url` in a `firefox` page, zoomed to the page's width (each load resets the zoom)."""
+    page.navigate(url)
+    zoom = page.allfives_zoom
+    with page.using_context("chrome"):
+        page.execute_script(f"gBrowser.selectedBrowser.browsingContext.fullZoom = {zoom};")
+
+
 def set_viewport(driver: WebDriver, width: int, height: int) -> None:
     """Make the page's viewport exactly `width` x `height` (the window has borders of its own)."""
     driver.execute_cdp_cmd(
@@ -90,6 +156,60 @@ def wait_for(
     """Poll `condition` until it returns something truthy (a missing or stale element: not yet)."""
     stale = (StaleElementReferenceException, NoSuchElementException)
     return cast(T, until_sync(condition, timeout, what, stale))
+
+
+#: What a person sees of the page at this moment, measured in one go.
+MEASURE = """
+const visible = (el) => {
+  const r = el.getBoundingClientRect();
+  return r.width > 0 && r.height > 0 && getComputedStyle(el).visibility !== "hidden";
+};
+const controls = [...document.querySelectorAll("button, a[href], input, select, #board .end-target")]
+  .filter(visible)
+  .map((el) => {
+    // A checkbox is tapped through its label, the whole row.
+    const tapped = el.matches("input[type=checkbox]") && el.closest("label") ? el.closest("label") : el;
+    const r = tapped.getBoundingClientRect();
+    return { what: el.id || el.dataset.tile || el.dataset.end || el.textContent.slice(0, 30),
+             width: r.width, height: r.height };
+  });
+const inView = (el) => {
+  const r = el.getBoundingClientRect();
+  return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
+};
+const playable = [...document.querySelectorAll(".hand-tile.playable")];
+const total = document.getElementById("total");
+const banner = document.getElementById("banner");
+return {
+  pageWidth: document.documentElement.scrollWidth,
+  viewport: innerWidth,
+  controls,
+  playable: playable.map((b) => b.dataset.tile),
+  playableInView: playable.length > 0 && playable.every(inView),
+  enabledTiles: [...document.querySelectorAll(".hand-tile")].filter((b) => !b.disabled).length,
+  totalInView: Boolean(total) && inView(total),
+  targets: [...document.querySelectorAll("#board .end-target")].map((g) => g.dataset.end),
+  targetsInView: [...document.querySelectorAll("#board .end-target")].every(inView),
+  banner: banner && !banner.hidden ? banner.textContent : null,
+  bannerInView: Boolean(banner) && !banner.hidden && inView(banner),
+  log: [...document.querySelectorAll("#log li")].map((li) => li.textContent),
+  turn: document.getElementById("turn")?.textContent ?? null,
+};
+"""
+
+
+def measure(driver: Any) -> dict[str, Any]:
+    """What a person sees of the page now (`MEASURE`), scrolled to the top; any driver."""
+    driver.execute_script("window.scrollTo(0, 0)")
+    seen: dict[str, Any] = driver.execute_script(MEASURE)
+    return seen
+
+
+def assert_fits(seen: dict[str, Any]) -> None:
+    """No sideways scrolling, and nothing to tap smaller than 44 x 44 CSS px."""
+    assert seen["pageWidth"] <= seen["viewport"], seen["pageWidth"]
+    small = [c for c in seen["controls"] if c["width"] < 44 or c["height"] < 44]
+    assert not small, small
 
 
 def js_errors(driver: WebDriver) -> list[str]:

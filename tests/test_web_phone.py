@@ -11,9 +11,7 @@ Screenshots of each state go to tests/artifacts/.
 
 from __future__ import annotations
 
-from typing import Any
-
-from browser_helpers import chromium, js_errors, screenshot, wait_for
+from browser_helpers import assert_fits, chromium, js_errors, measure, screenshot, wait_for
 from protocol_session import fixed_draws
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
@@ -23,58 +21,6 @@ from server_helpers import Client, ServerThread
 PHONE = (360, 740)
 LAPTOP = (1280, 800)
 LONG_NAME = "Wolfgang Amadeus Mozartt"  # 24 characters, the longest name the server takes
-
-#: What a person sees of the page at this moment, measured in one go.
-MEASURE = """
-const visible = (el) => {
-  const r = el.getBoundingClientRect();
-  return r.width > 0 && r.height > 0 && getComputedStyle(el).visibility !== "hidden";
-};
-const controls = [...document.querySelectorAll("button, a[href], input, select, #board .end-target")]
-  .filter(visible)
-  .map((el) => {
-    // A checkbox is tapped through its label, the whole row.
-    const tapped = el.matches("input[type=checkbox]") && el.closest("label") ? el.closest("label") : el;
-    const r = tapped.getBoundingClientRect();
-    return { what: el.id || el.dataset.tile || el.dataset.end || el.textContent.slice(0, 30),
-             width: r.width, height: r.height };
-  });
-const inView = (el) => {
-  const r = el.getBoundingClientRect();
-  return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
-};
-const playable = [...document.querySelectorAll(".hand-tile.playable")];
-const total = document.getElementById("total");
-const banner = document.getElementById("banner");
-return {
-  pageWidth: document.documentElement.scrollWidth,
-  viewport: innerWidth,
-  controls,
-  playable: playable.map((b) => b.dataset.tile),
-  playableInView: playable.length > 0 && playable.every(inView),
-  enabledTiles: [...document.querySelectorAll(".hand-tile")].filter((b) => !b.disabled).length,
-  totalInView: Boolean(total) && inView(total),
-  targets: [...document.querySelectorAll("#board .end-target")].map((g) => g.dataset.end),
-  targetsInView: [...document.querySelectorAll("#board .end-target")].every(inView),
-  banner: banner && !banner.hidden ? banner.textContent : null,
-  bannerInView: Boolean(banner) && !banner.hidden && inView(banner),
-  log: [...document.querySelectorAll("#log li")].map((li) => li.textContent),
-  turn: document.getElementById("turn")?.textContent ?? null,
-};
-"""
-
-
-def measure(driver: WebDriver) -> dict[str, Any]:
-    driver.execute_script("window.scrollTo(0, 0)")
-    seen: dict[str, Any] = driver.execute_script(MEASURE)
-    return seen
-
-
-def assert_fits(seen: dict[str, Any]) -> None:
-    """No sideways scrolling, and nothing to tap smaller than 44 x 44 CSS px."""
-    assert seen["pageWidth"] <= seen["viewport"], seen["pageWidth"]
-    small = [c for c in seen["controls"] if c["width"] < 44 or c["height"] < 44]
-    assert not small, small
 
 
 def open_lobby(driver: WebDriver, url: str, name: str) -> None:
