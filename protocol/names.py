@@ -11,14 +11,19 @@ The fold is one lookup a character (a name holds at most 24), so it costs nothin
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 
-from confusable_homoglyphs.confusables import confusables_data
 
-
+@functools.cache
 def _prototypes() -> dict[str, str]:
     """Each confusable character's prototype (the data lists a prototype's characters under it,
-    and a character's prototype under the character; a pair listed both ways keeps the smaller)."""
+    and a character's prototype under the character; a pair listed both ways keeps the smaller).
+
+    Built on the first name compared: reading the data takes about 70 ms, which a program that
+    only imports the protocol (a client starting) should not pay."""
+    from confusable_homoglyphs.confusables import confusables_data
+
     table: dict[str, str] = {}
     for char, entries in confusables_data.items():
         if len(entries) != 1:
@@ -32,12 +37,10 @@ def _prototypes() -> dict[str, str]:
     return table
 
 
-_PROTOTYPES = _prototypes()
-
-
 def skeleton(text: str) -> str:
     """`text` with each character replaced by its confusables prototype."""
-    return "".join(_PROTOTYPES.get(char, char) for char in text)
+    prototypes = _prototypes()
+    return "".join(prototypes.get(char, char) for char in text)
 
 
 def name_key(name: str) -> str:

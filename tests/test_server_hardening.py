@@ -15,6 +15,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from protocol import messages as msg
+from protocol.names import name_key
 from protocol.rules import RoomRules, Rules
 from server.app import run_server
 from server.rooms import codes
@@ -322,6 +323,7 @@ async def test_look_alike_names_are_one_name_at_a_table() -> None:
             error = await twin.error_for("join", room=ann.room, name=look_alike)
             assert error.code == "invalid" and "at this table" in error.message, look_alike
         assert isinstance(await twin.request("join", room=ann.room, name="Annie"), msg.Joined)
+        assert name_key("bot:") == msg.BOT_KEY
         impostor = await Client.open(server.url, hello=False)
         error = await impostor.error_for("hello", version=1, name="b\u043et:hard")  # Cyrillic о
         assert error.code == "invalid" and "bot" in error.message
