@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+from hypothesis import strategies as st
+
 from engine import (
     ALL_TILES,
     Deal,
@@ -107,3 +109,15 @@ def paper_view(layout: str, hand: str, seat: int = 0, players: int = 2, **rules:
         over=False,
         winner=None,
     )
+
+
+#: Rules of every player count and variant, for the engine's property tests.
+RULES = st.builds(
+    Rules,
+    players=st.sampled_from([2, 3, 4]),
+    teams=st.booleans(),
+    hand_size=st.sampled_from(["standard", "five", "seven-five"]),
+    target=st.sampled_from([None, 50, 100, 150]),
+    end_scoring=st.sampled_from(["opponents", "penalty"]),
+    reserve=st.sampled_from([0, 0, 2]),
+)

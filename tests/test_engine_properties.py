@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from engine_helpers import random_move
+from engine_helpers import RULES, random_move
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -22,16 +22,6 @@ from engine import (
     replay,
 )
 from engine.tiles import FULL_SET
-
-rules_strategy = st.builds(
-    Rules,
-    players=st.sampled_from([2, 3, 4]),
-    teams=st.booleans(),
-    hand_size=st.sampled_from(["standard", "five", "seven-five"]),
-    target=st.sampled_from([None, 50, 100, 150]),
-    end_scoring=st.sampled_from(["opponents", "penalty"]),
-    reserve=st.sampled_from([0, 0, 2]),
-)
 
 EVERY_MOVE = (
     [PASS]
@@ -136,7 +126,7 @@ def play_out(rules: Rules, seed: int, rng: random.Random, probe: bool) -> Match:
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.large_base_example],
 )
-@given(rules=rules_strategy, seed=st.integers(0, 2**32), rng=st.randoms(use_true_random=False))
+@given(rules=RULES, seed=st.integers(0, 2**32), rng=st.randoms(use_true_random=False))
 def test_random_matches_keep_every_invariant(rules: Rules, seed: int, rng: random.Random) -> None:
     match = play_out(rules, seed, rng, probe=True)
     winner = match.winner
@@ -149,7 +139,7 @@ def test_random_matches_keep_every_invariant(rules: Rules, seed: int, rng: rando
 
 
 @settings(max_examples=60, deadline=None)
-@given(rules=rules_strategy, seed=st.integers(0, 2**32), rng=st.randoms(use_true_random=False))
+@given(rules=RULES, seed=st.integers(0, 2**32), rng=st.randoms(use_true_random=False))
 def test_a_record_replays_to_the_same_scores(rules: Rules, seed: int, rng: random.Random) -> None:
     match = play_out(rules, seed, rng, probe=False)
     hands = [
@@ -175,7 +165,7 @@ def test_a_record_replays_to_the_same_scores(rules: Rules, seed: int, rng: rando
 
 @settings(max_examples=60, deadline=None)
 @given(
-    rules=rules_strategy,
+    rules=RULES,
     seed=st.integers(0, 2**32),
     rng=st.randoms(use_true_random=False),
     stop=st.integers(0, 300),
@@ -213,7 +203,7 @@ def test_a_view_never_depends_on_tiles_its_seat_cannot_see(
 
 @settings(max_examples=40, deadline=None)
 @given(
-    rules=rules_strategy,
+    rules=RULES,
     seed=st.integers(0, 2**32),
     rng=st.randoms(use_true_random=False),
     stop=st.integers(0, 400),
@@ -232,7 +222,7 @@ def test_the_state_encodes_to_bytes_and_back(
 
 @settings(max_examples=30, deadline=None)
 @given(
-    rules=rules_strategy,
+    rules=RULES,
     seed=st.integers(0, 2**32),
     rng=st.randoms(use_true_random=False),
     stop=st.integers(0, 200),

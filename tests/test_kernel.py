@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 
-from engine_helpers import random_move
+from engine_helpers import RULES, random_move
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -19,16 +19,6 @@ from engine.kernel import LEAD, MAX_TOTAL, POINTS, greedy_plays, place, points_o
 from engine.layout import Layout
 from engine.parts import own
 from engine.tiles import PIPS
-
-RULES = st.builds(
-    Rules,
-    players=st.sampled_from([2, 3, 4]),
-    teams=st.booleans(),
-    hand_size=st.sampled_from(["standard", "five", "seven-five"]),
-    target=st.sampled_from([None, 50, 100, 150]),
-    end_scoring=st.sampled_from(["opponents", "penalty"]),
-    reserve=st.sampled_from([0, 0, 2]),
-)
 
 
 def predicted(layout: Layout, tile: int, end: int) -> int:
