@@ -45,6 +45,7 @@ from collections.abc import Awaitable, Callable
 from multiprocessing.connection import Connection
 from typing import Any
 
+import jsonpatch
 from measure import percentile, report, resident_kib, start_process
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import WebSocketException
@@ -89,21 +90,7 @@ class Speaker:
                 if message["type"] == "snapshot":
                     self.document = message["state"]
                 elif message["type"] == "patch":
-                    for op in message["ops"]:  # enough of RFC 6902 for the fields read here
-                        *path, last = [p for p in op["path"].split("/")[1:]]
-                        target: Any = self.document
-                        for part in path:
-                            target = target[int(part) if isinstance(target, list) else part]
-                        if op["op"] == "remove":
-                            del target[int(last) if isinstance(target, list) else last]
-                        elif isinstance(target, list):
-                            index = len(target) if last == "-" else int(last)
-                            if op["op"] == "add":
-                                target.insert(index, op["value"])
-                            else:
-                                target[index] = op["value"]
-                        else:
-                            target[last] = op["value"]
+                    jsonpatch.apply_patch(self.document, message["ops"], in_place=True)
                 waiter = self.waiting.pop(message.get("id") or 0, None)
                 if waiter is not None and not waiter.done():
                     waiter.set_result(message)
