@@ -90,6 +90,15 @@ async def test_a_match_is_played_to_the_end(
     )
     assert watcher.document["game"]["hand"] is None
     assert watcher.document["game"]["scores"] == clients[0].document["game"]["scores"]
+    last = watcher.document["game"]["last_hand"]
+    if last["kind"] != "won":  # the end-of-hand count says where its points came from
+        added = [0] * len(last["points"])
+        for count in last["counts"]:
+            added[count["side"]] += count["points"]
+            assert count["pips"] == sum(last["pips"][seat] for seat in count["seats"]) / (
+                2 if count.get("halved") else 1
+            )
+        assert added == last["points"]
     assert server.metrics.matches_finished == 1
     stored = await server.store.load_record(f"{clients[0].room}/1")
     assert stored is not None
