@@ -1,7 +1,7 @@
 """Engine values as protocol values: a seat's engine `View` becomes the wire `GameView`.
 
 Everything a client receives about a match passes through `game_view` (built from
-`Match.view_for(seat)`, the engine's single place where hidden tiles are removed) and `event`.
+`Match.view_for(seat)`, made in `engine.parts`, the engine's one place where hidden tiles are removed) and `event`.
 """
 
 from __future__ import annotations
