@@ -3,6 +3,8 @@
 `until` (in a coroutine) and `until_sync` (in a thread, like the browser tests) are the one way:
 `condition` is called again and again until it gives something truthy, which is returned.
 Exceptions named in `retry` mean "not yet"; past `timeout` an AssertionError names `what`.
+`every` is the time between two looks: keep the default unless a look costs something (a
+request to a server, a connection attempt), where a slower pace keeps the load down.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ async def until(
     timeout: float = ...,
     what: str = ...,
     retry: tuple[type[BaseException], ...] = ...,
+    every: float = ...,
 ) -> T: ...
 
 
@@ -33,6 +36,7 @@ async def until(
     timeout: float = ...,
     what: str = ...,
     retry: tuple[type[BaseException], ...] = ...,
+    every: float = ...,
 ) -> T: ...
 
 
@@ -41,6 +45,7 @@ async def until(
     timeout: float = 10.0,
     what: str = "the condition",
     retry: tuple[type[BaseException], ...] = (),
+    every: float = POLL,
 ) -> Any:
     """Let the event loop run until `condition()` (awaited if it is a coroutine) is truthy."""
     loop = asyncio.get_running_loop()
@@ -58,7 +63,7 @@ async def until(
                 return value
         if loop.time() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(POLL)
+        await asyncio.sleep(every)
 
 
 def until_sync(
@@ -66,6 +71,7 @@ def until_sync(
     timeout: float = 10.0,
     what: str = "the condition",
     retry: tuple[type[BaseException], ...] = (),
+    every: float = POLL * 2,
 ) -> T:
     """The same, blocking: for code that runs outside the event loop (the browser tests)."""
     deadline = time.monotonic() + timeout
@@ -79,4 +85,4 @@ def until_sync(
                 return value
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(POLL * 2)
+        time.sleep(every)
