@@ -11,7 +11,7 @@ import time
 import uuid
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from rich.console import Console
 from server_helpers import fast_config
@@ -218,7 +218,7 @@ class Terminal:
             return rows if re.search(pattern, "\n".join(rows)) else None
 
         try:
-            return cast(list[str], until_sync(shown, timeout, f"{pattern!r} on the screen"))
+            return until_sync(shown, timeout, f"{pattern!r} on the screen")
         except AssertionError:
             raise AssertionError(f"no {pattern!r} on the screen:\n" + "\n".join(rows)) from None
 

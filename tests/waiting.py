@@ -22,7 +22,7 @@ POLL = 0.01
 
 @overload
 async def until(
-    condition: Callable[[], Awaitable[T]],
+    condition: Callable[[], Awaitable[T | None]],
     timeout: float = ...,
     what: str = ...,
     retry: tuple[type[BaseException], ...] = ...,
@@ -32,7 +32,7 @@ async def until(
 
 @overload
 async def until(
-    condition: Callable[[], T],
+    condition: Callable[[], T | None],
     timeout: float = ...,
     what: str = ...,
     retry: tuple[type[BaseException], ...] = ...,
@@ -67,7 +67,7 @@ async def until(
 
 
 def until_sync(
-    condition: Callable[[], T],
+    condition: Callable[[], T | None],
     timeout: float = 10.0,
     what: str = "the condition",
     retry: tuple[type[BaseException], ...] = (),
