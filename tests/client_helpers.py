@@ -7,7 +7,6 @@ import io
 import re
 import shlex
 import subprocess
-import time
 import uuid
 from collections.abc import Sequence
 from pathlib import Path
@@ -181,13 +180,17 @@ class Terminal:
     def screen(self, window: str = "t") -> list[str]:
         """What the window shows, once two looks in a row agree (never a half-drawn table)."""
         target = f"e2e:{window}"
-        seen = self.tmux("capture-pane", "-p", "-t", target)
-        while True:
-            time.sleep(0.03)
+        seen: list[str | None] = [None]
+
+        def settled() -> tuple[str] | None:
             again = self.tmux("capture-pane", "-p", "-t", target)
-            if again == seen:
-                return seen.splitlines()
-            seen = again
+            if again == seen[0]:
+                return (again,)
+            seen[0] = again
+            return None
+
+        (shown,) = until_sync(settled, TIMEOUT, "the screen to stay the same", every=0.03)
+        return shown.splitlines()
 
     def type(self, text: str, window: str = "t") -> None:
         """Type `text` and press Enter."""
