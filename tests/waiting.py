@@ -5,6 +5,8 @@
 Exceptions named in `retry` mean "not yet"; past `timeout` an AssertionError names `what`.
 `every` is the time between two looks: keep the default unless a look costs something (a
 request to a server, a connection attempt), where a slower pace keeps the load down.
+`until_answered` is `until` for a call whose answer may be falsy: it retries only while the call
+raises (a store not back yet, a client still reconnecting).
 """
 
 from __future__ import annotations
@@ -86,3 +88,19 @@ def until_sync(
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
         time.sleep(every)
+
+
+async def until_answered(
+    call: Callable[[], Awaitable[T]],
+    retry: tuple[type[BaseException], ...],
+    timeout: float = 10.0,
+    what: str = "an answer",
+    every: float = POLL,
+) -> T:
+    """Call again while it raises one of `retry` ("not there yet"); its first result, whatever
+    it is (None and other falsy answers too). Past `timeout` the last such exception is raised."""
+
+    async def answered() -> tuple[T]:
+        return (await call(),)  # a tuple is truthy whatever the answer
+
+    return (await until(answered, timeout, what, retry, every))[0]
