@@ -186,9 +186,8 @@ class Player:
         reply = self.replies[id]
         assert isinstance(reply, msg.Joined), f"{self.name} could not resume: {reply}"
         # Look at what was missed before doing anything, as a person would: the server sends
-        # it right after `joined`, so it has all come once a ping sent now is answered.
-        ping = await self.send("ping")
-        await self.until(lambda: ping in self.replies, play=False)
+        # it right after `joined`.
+        await self.synced()
 
     async def close(self) -> None:
         """Drop the connection."""
@@ -218,12 +217,11 @@ class Player:
                 continue
             self.receive(msg.decode_server(frame))
 
-    async def drain(self, quiet: float = 0.2) -> None:
-        """Read without playing until nothing arrives for `quiet` seconds."""
-        assert self.socket is not None
-        with contextlib.suppress(TimeoutError):
-            while True:
-                self.receive(msg.decode_server(await asyncio.wait_for(self.socket.recv(), quiet)))
+    async def synced(self) -> None:
+        """Read without playing until a ping sent now is answered: by then everything the
+        server sent this player before has come."""
+        ping = await self.send("ping")
+        await self.until(lambda: ping in self.replies, play=False)
 
     async def resilient(self, step: Callable[[], Awaitable[None]]) -> None:
         """Run a step, reconnecting and running it again whenever the server goes away."""

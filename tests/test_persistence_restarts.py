@@ -32,7 +32,7 @@ async def test_a_server_killed_mid_hand_resumes_the_room_exactly(
         await ann.until(lambda: ann.my_turn() and ann.moves_in_hand() >= 4)
         paused.set()
         await bob_plays
-        await asyncio.gather(ann.drain(), bob.drain())
+        await asyncio.gather(ann.synced(), bob.synced())
         assert ann.room is not None and ann.state.seq == bob.state.seq
         before = {p.name: (p.state.seq, p.document, p.seat, p.token) for p in (ann, bob)}
         stored_before = await store.load_room(ann.room)
@@ -45,7 +45,7 @@ async def test_a_server_killed_mid_hand_resumes_the_room_exactly(
         for player in (ann, bob):
             await player.close()
             await player.connect()
-        await asyncio.gather(ann.drain(), bob.drain())
+        await asyncio.gather(ann.synced(), bob.synced())
 
         for player in (ann, bob):
             seq, document, seat, token = before[player.name]
