@@ -19,9 +19,10 @@ import statistics
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from allfives.analyze import DEFAULT_BUDGET_MS, review_record
 from bridge.records import record_of
+from bridge.reviews import review_record
 from engine import Match, Rules
+from engine.analysis import DEFAULT_BUDGET_MS
 from engine.bots import HardBot, make_bot
 from protocol.records import Record
 

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 
 from clients.cli.connection import Connection
+from clients.cli.review_words import summary_text
 from clients.cli.state import TableState
 from protocol import messages as msg
 from protocol.records import Record
@@ -85,7 +86,7 @@ async def review(
     record = await fetch(connection, state)
     if isinstance(record, str):
         return record
-    from allfives.analyze import AnalysisError, review_record, summary_text
+    from bridge.reviews import AnalysisError, review_record
 
     try:
         report = await asyncio.to_thread(review_record, record, [seat], BUDGET_MS, 0, progress)
@@ -93,7 +94,7 @@ async def review(
         return f"the server's record cannot be reviewed: {error}"
     rows = [Text(" Review of your moves (the hard bot's search, from what you could see)")]
     for player in report.players:
-        rows += summary_text(player)
+        rows += summary_text(player, record.names)
     return rows
 
 
