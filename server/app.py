@@ -52,16 +52,18 @@ from server.edge.gate import Gate
 from server.edge.http import HttpSide
 from server.edge.http_guard import guarded
 from server.edge.probes import Probes, StoreWatch
+from server.edge.review_api import answer_review
 from server.edge.session import SERVER_NAME, Lanes, Sessions
 from server.edge.web import WebFiles
 from server.metrics import Metrics
-from server.play.bots import BotRunner
+from server.play.bots import BotRunner, Lane
 from server.play.committer import Committer, Hooks, LocalCommitter, MemoryCommitter
 from server.play.driver import Driver
 from server.play.hints import HintDesk
 from server.play.listing import Listing
 from server.play.live import LiveRoom
 from server.play.registry import Registry
+from server.play.reviews import ReviewDesk
 from server.rooms.limits import LookupBudget, RoomChat, allowed_origins
 from server.rooms.room import Room
 from server.storage.store import MemoryStore, Store, StoreUnavailable
@@ -90,6 +92,12 @@ class Server:
         self.bots.hints.workers = max(1, config.hint_workers)
         self.bots.max_hints_waiting = config.max_hints_waiting
         self.hint_desk = HintDesk(self.bots)
+        self.reviews = ReviewDesk(
+            Lane("reviews", config.review_workers, config.bot_processes),
+            config.review_budget_ms,
+            config.max_reviews_waiting,
+            config.reviews_kept,
+        )
         self.registry = Registry(config)
         self.committer: Committer = committer_for(config, self.store, self.registry, self)
         self.listing = Listing(
@@ -110,6 +118,9 @@ class Server:
         )
         probes = Probes(self.door, self.store_watch, self.committer.problems)
         self.http = HttpSide(config, self.door, WebFiles(), probes, self.metrics, self._counters)
+        self.http.review = lambda request, game: answer_review(
+            self.reviews, self.find_record, request, game
+        )
         self.websocket_server: WebSocketServer | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
 
@@ -220,6 +231,7 @@ class Server:
             await self.websocket_server.wait_closed()
         await self.committer.close()
         self.bots.close()
+        self.reviews.close()
         await self.store.close()
         log.info("stopped")
 
@@ -267,6 +279,13 @@ class Server:
         if self.registry.note_listing(live):
             self.listing.changed()
         self.driver.kick(live)
+
+    async def find_record(self, game_id: str, key: str | None) -> bytes | None:
+        """A finished game's record by id (until the archive: `CODE-N`, the room's Nth match)."""
+        code, _, number = game_id.rpartition("-")
+        if not code or not number.isdigit():
+            return None
+        return await self.store.load_record(f"{code}/{int(number)}")
 
     async def _save_record(self, room: Room) -> None:
         data = encode_record(room.finished_record())

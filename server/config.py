@@ -64,6 +64,12 @@ class Config:
     room_chat_burst: int = 10
     hint_workers: int = 1
     max_hints_waiting: int = 8
+    #: The hard bot's reviews of finished games (`server.play.reviews`): their own workers, the
+    #: search per decision, how many games may be reviewed or wait at once, how many are kept.
+    review_workers: int = 1
+    review_budget_ms: float = 50.0
+    max_reviews_waiting: int = 4
+    reviews_kept: int = 256
     allowed_origin: str | None = None
     #: The public room list: rebuilt at most once a `list_seconds`; each address may ask
     #: `list_burst` times at once, then `lists_per_second`.

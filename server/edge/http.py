@@ -20,6 +20,7 @@ from websockets.http11 import Request, Response
 from server.config import Config
 from server.edge.door import Door
 from server.edge.probes import PATHS, Probes, text_response
+from server.edge.review_api import review_game_id
 from server.edge.web import WebFiles
 from server.metrics import Metrics
 
@@ -46,6 +47,8 @@ class HttpSide:
         self.metrics = metrics
         #: The `/metrics` page, as the wiring builds it.
         self.counters = counters
+        #: `GET /api/games/ID/review` (`server.edge.review_api`), as the wiring builds it.
+        self.review: Callable[[Request, str], Awaitable[Response]] | None = None
 
     def process_request(
         self, socket: ServerConnection, request: Request
@@ -59,6 +62,9 @@ class HttpSide:
             return self.probes.answer(path)
         if path == "/metrics":
             return text_response(HTTPStatus.OK, self.counters(), "text/plain; version=0.0.4")
+        game = review_game_id(path)
+        if game is not None and self.review is not None:
+            return self.review(request, game)
         door, config = self.door, self.config
         if door.closing:
             return text_response(HTTPStatus.SERVICE_UNAVAILABLE, "the server is stopping\n")
