@@ -6,7 +6,8 @@ import asyncio
 
 from server.play.members import Member, text_frame
 from server.rooms.feed import Feed, Frames, Receiver, frame_of
-from server.rooms.room import Room, with_moves
+from server.rooms.notes import with_moves
+from server.rooms.room import Room
 
 #: Adopted moves are replayed into `LiveRoom.saved` once this many wait (bounds memory).
 MOVES_KEPT = 64
@@ -58,7 +59,7 @@ class LiveRoom:
         self._saved, self._moves = state, []
 
     def adopt_move(self, move: bytes) -> None:
-        """Another process stored one move (`Room.replay_move`), now made to `room` here too."""
+        """Another process stored one move (`server.rooms.notes.replay_move`), now made to `room` here too."""
         self._moves.append(move)
         if len(self._moves) > MOVES_KEPT:
             self._replay()
