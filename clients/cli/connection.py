@@ -56,9 +56,14 @@ class Connection:
         state: TableState,
         on_change: Callable[[], None] = lambda: None,
         seats: SeatStore | None = None,
+        key: str | None = None,
     ) -> None:
         self.url = url
         self.name = name
+        #: The player's key on this server (`clients.cli.keys`), sent with every hello.
+        self.key = key
+        #: A one-time link code for the next hello: it joins this key to the code's player.
+        self.link: str | None = None
         self.state = state
         self.on_change = on_change
         self.seats = seats
@@ -202,10 +207,14 @@ class Connection:
                 token=state.token,
                 room=state.room,
                 last_seq=state.seq,
+                key=self.key,
             )
             await self.send(hello)
             return
-        await self.send(msg.Hello(version=msg.PROTOCOL_VERSION, name=self.name))
+        link, self.link = self.link, None
+        await self.send(
+            msg.Hello(version=msg.PROTOCOL_VERSION, name=self.name, key=self.key, link=link)
+        )
         await self._send_first()
 
     async def _send_first(self) -> None:

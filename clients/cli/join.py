@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from clients.cli import local
 from clients.cli.app import App
 from clients.cli.connection import Connection
+from clients.cli.keys import KeyStore, link_code
 from clients.cli.seats import SeatStore, normalize_url
 from clients.cli.state import TableState
 from protocol import messages as msg
@@ -35,6 +36,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         choices=(2, 3, 4),
         default=2,
         help="players in the room opened when none is waiting (default 2)",
+    )
+    parser.add_argument(
+        "--link",
+        metavar="CODE",
+        help="link this device to your player: the one-time code /link shows on the other one",
     )
     parser.add_argument(
         "--private",
@@ -71,6 +77,7 @@ def plan(
     players: int = 2,
     seats: SeatStore | None = None,
     private: bool = False,
+    keys: KeyStore | None = None,
 ) -> tuple[Connection, list[msg.ClientMessage], bool]:
     """The connection, its first messages, and whether it starts by resuming a saved seat.
 
@@ -95,7 +102,8 @@ def plan(
         state.room, state.seat, state.token = saved.room, saved.seat, saved.token
         if saved.numbering is not None:
             state.restore_numbering(saved.numbering)
-    connection = Connection(url, name, state, seats=seats)
+    keys = keys if keys is not None else KeyStore(seats.path.with_name("keys.json"))
+    connection = Connection(url, name, state, seats=seats, key=keys.key_for(url))
     connection.aside = aside
     if room:
         first: list[msg.ClientMessage] = [msg.Join(room=room.strip().upper())]
@@ -110,5 +118,11 @@ async def join(args: argparse.Namespace) -> int:
     connection, first, resume = plan(
         args.url, args.room, args.name, args.players, private=args.private
     )
+    if args.link is not None:
+        code = link_code(args.link)
+        if code is None:
+            print("allfives join: --link takes the 8-letter code /link shows (ABCD-EFGH)")
+            return 2
+        connection.link = code
     app = App(connection, join_url=connection.url.rstrip("/"), quiet=args.quiet)
     return await app.run(first, resume=resume)
