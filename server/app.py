@@ -46,6 +46,7 @@ from websockets.asyncio.server import serve
 
 from protocol.records import encode_record
 from server.config import Config
+from server.edge.api import Api
 from server.edge.connection import CLOSE_ROOM_CLOSED, Connection
 from server.edge.door import Door
 from server.edge.gate import Gate
@@ -58,12 +59,16 @@ from server.metrics import Metrics
 from server.play.bots import BotRunner
 from server.play.committer import Committer, Hooks, LocalCommitter, MemoryCommitter
 from server.play.driver import Driver
+from server.play.finish import Finisher
 from server.play.hints import HintDesk
 from server.play.listing import Listing
 from server.play.live import LiveRoom
+from server.play.players import Players
 from server.play.registry import Registry
 from server.rooms.limits import LookupBudget, RoomChat, allowed_origins
 from server.rooms.room import Room
+from server.storage.archive import Ledger
+from server.storage.archive_local import LocalLedger
 from server.storage.store import MemoryStore, Store, StoreUnavailable
 
 if TYPE_CHECKING:
@@ -74,6 +79,8 @@ log = logging.getLogger("allfives.server")
 #: The first and the longest wait between tries to store a finished match's record.
 RECORD_RETRY_FIRST = 1.0
 RECORD_RETRY_MAX = 30.0
+#: How long a stopping server waits for matches that just finished to be archived.
+FINISH_WAIT = 3.0
 
 
 class Server:
@@ -99,17 +106,25 @@ class Server:
             config.lists_per_second,
         )
         self.driver = Driver(config, self.registry, self.bots, self.metrics, self.committer.change)
+        self.ledger = ledger_for(config, self.store)
+        self.finisher = Finisher(
+            self.ledger, self.registry, self.committer.change, config.clock, self.spawn
+        )
+        self.api = Api(self.ledger, config.api_burst, config.api_per_second)
         lanes = Lanes(
             lookups=LookupBudget(config.lookup_burst, config.lookups_per_minute),
             hints=self.hint_desk,
             chat=RoomChat(config.room_chat_burst, config.room_chat_rate),
             listing=self.listing,
+            players=Players(self.ledger, config.clock),
         )
         self.sessions = Sessions(
             config, self.door, self.registry, self.committer, self.metrics, lanes
         )
         probes = Probes(self.door, self.store_watch, self.committer.problems)
-        self.http = HttpSide(config, self.door, WebFiles(), probes, self.metrics, self._counters)
+        self.http = HttpSide(
+            config, self.door, WebFiles(), probes, self.metrics, self._counters, self.api
+        )
         self.websocket_server: WebSocketServer | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
 
@@ -211,6 +226,7 @@ class Server:
     async def stop(self) -> None:
         """Close every connection with 1001, stop the clock and the bots, close the store."""
         self.closing = self.driver.closing = True
+        await self.finisher.drain(FINISH_WAIT)  # matches finished just now are archived first
         for task in list(self._tasks):
             task.cancel()
         for live in self.registry.rooms.values():
@@ -221,6 +237,8 @@ class Server:
         await self.committer.close()
         self.bots.close()
         await self.store.close()
+        if self.config.ledger is None:
+            await self.ledger.close()
         log.info("stopped")
 
     async def close_for_good(self, reason: str) -> None:
@@ -253,8 +271,11 @@ class Server:
         self.driver.kick(live)
 
     def keep(self, live: LiveRoom, kept: bool) -> None:
-        """Start or stop running a room's bots and clock here."""
+        """Start or stop running a room's bots and clock here; a room kept here whose finished
+        match is not archived yet (its process stopped before) is archived now."""
         self.driver.keep(live, kept)
+        if kept:
+            self.finisher.finished(live)
 
     def published(self, live: LiveRoom) -> None:
         """A change reached the room's clients: a finished match's record, counts, the bots."""
@@ -262,6 +283,8 @@ class Server:
         if room.phase == "finished" and live.published_phase != "finished":
             self.metrics.matches_finished += 1
             self.spawn(self._save_record(room))
+        if room.phase == "finished":
+            self.finisher.finished(live)
         live.published_phase = room.phase
         self.registry.count(live)
         if self.registry.note_listing(live):
@@ -286,6 +309,20 @@ class Server:
                 delay = min(RECORD_RETRY_MAX, delay * 2)
             else:
                 return
+
+
+def ledger_for(config: Config, store: Store) -> Ledger:
+    """Where players, ratings and games are kept: as told, else beside the rooms in Redis,
+    else SQLite (in memory, or in a file under `config.data`)."""
+    if config.ledger is not None:
+        return config.ledger
+    if store.shared:
+        from server.storage.archive_redis import RedisLedger
+        from server.storage.redis_store import RedisStore
+
+        assert isinstance(store, RedisStore)
+        return RedisLedger(store, int(config.archive_days * 24 * 3600))
+    return LocalLedger(config.data, config.max_games)
 
 
 def committer_for(config: Config, store: Store, registry: Registry, hooks: Hooks) -> Committer:

@@ -18,6 +18,7 @@ from websockets.asyncio.server import ServerConnection
 from websockets.http11 import Request, Response
 
 from server.config import Config
+from server.edge.api import Api
 from server.edge.door import Door
 from server.edge.probes import PATHS, Probes, text_response
 from server.edge.web import WebFiles
@@ -38,6 +39,7 @@ class HttpSide:
         probes: Probes,
         metrics: Metrics,
         counters: Callable[[], str],
+        api: Api | None = None,
     ) -> None:
         self.config = config
         self.door = door
@@ -46,15 +48,19 @@ class HttpSide:
         self.metrics = metrics
         #: The `/metrics` page, as the wiring builds it.
         self.counters = counters
+        #: The read-only JSON API under `/api/` (`server.edge.api`).
+        self.api = api
 
     def process_request(
         self, socket: ServerConnection, request: Request
     ) -> Response | Awaitable[Response] | None:
         """A response for a plain HTTP request, or None to let `/` upgrade to a WebSocket."""
+        path = request.path.split("?", 1)[0]
+        if self.api is not None and self.api.handles(path):
+            return self.api.answer(request, client_address(self.config, socket, request))
         page = self.web.response(request)  # the browser table (server.edge.web)
         if page is not None:
             return page
-        path = request.path.split("?", 1)[0]
         if path in PATHS:
             return self.probes.answer(path)
         if path == "/metrics":
