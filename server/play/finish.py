@@ -182,7 +182,7 @@ class Finisher:
     def finished(self, live: LiveRoom) -> None:
         """If the room's last finished match is not archived yet, archive it (in a task)."""
         state = live.room.state
-        if not results.needs_archiving(state):
+        if not results.needs_archiving(state) or live.archived == state.matches:
             return
         job = (state.code, state.matches)
         if job in self.working:
@@ -209,6 +209,9 @@ class Finisher:
         archived = archived_of(room, self.clock())
         changes = await self._archive(archived, room.code)
         self.archived += 1
+        live.archived = match
+        if not changes:
+            return  # nothing to show: the room is not changed (an unrated match)
         async with live.lock:
             if not self.registry.holds(live):
                 return
