@@ -38,6 +38,7 @@ import contextlib
 import logging
 import socket
 import ssl
+import time
 from collections.abc import AsyncIterator, Coroutine
 from typing import TYPE_CHECKING, Any
 
@@ -46,6 +47,7 @@ from websockets.asyncio.server import serve
 
 from protocol.records import encode_record
 from server.config import Config
+from server.edge.api import Api, ApiRefusal, Asked
 from server.edge.connection import CLOSE_ROOM_CLOSED, Connection
 from server.edge.door import Door
 from server.edge.gate import Gate
@@ -59,13 +61,17 @@ from server.metrics import Metrics
 from server.play.bots import BotRunner, Lane
 from server.play.committer import Committer, Hooks, LocalCommitter, MemoryCommitter
 from server.play.driver import Driver
+from server.play.finish import Finisher
 from server.play.hints import HintDesk
 from server.play.listing import Listing
 from server.play.live import LiveRoom
+from server.play.players import Players
 from server.play.registry import Registry
 from server.play.reviews import ReviewDesk
 from server.rooms.limits import LookupBudget, RoomChat, allowed_origins
 from server.rooms.room import Room
+from server.storage.archive import Ledger, key_hash
+from server.storage.archive_local import LocalLedger
 from server.storage.store import MemoryStore, Store, StoreUnavailable
 
 if TYPE_CHECKING:
@@ -76,6 +82,8 @@ log = logging.getLogger("allfives.server")
 #: The first and the longest wait between tries to store a finished match's record.
 RECORD_RETRY_FIRST = 1.0
 RECORD_RETRY_MAX = 30.0
+#: How long a stopping server waits for matches that just finished to be archived.
+FINISH_WAIT = 3.0
 
 
 class Server:
@@ -98,6 +106,10 @@ class Server:
             config.max_reviews_waiting,
             config.reviews_kept,
         )
+        # A review is kept beside the records too (with their retention), so a restart or
+        # another process serves it without working it out again.
+        self.reviews.load = self._kept_review
+        self.reviews.on_reviewed = self._keep_review
         self.registry = Registry(config)
         self.committer: Committer = committer_for(config, self.store, self.registry, self)
         self.listing = Listing(
@@ -107,19 +119,27 @@ class Server:
             config.lists_per_second,
         )
         self.driver = Driver(config, self.registry, self.bots, self.metrics, self.committer.change)
+        self.ledger = ledger_for(config, self.store)
+        self.finisher = Finisher(
+            self.ledger, self.registry, self.committer.change, config.clock, self.spawn
+        )
+        self.api = Api(self.ledger, config.api_burst, config.api_per_second)
         lanes = Lanes(
             lookups=LookupBudget(config.lookup_burst, config.lookups_per_minute),
             hints=self.hint_desk,
             chat=RoomChat(config.room_chat_burst, config.room_chat_rate),
             listing=self.listing,
+            players=Players(self.ledger, config.clock),
         )
         self.sessions = Sessions(
             config, self.door, self.registry, self.committer, self.metrics, lanes
         )
         probes = Probes(self.door, self.store_watch, self.committer.problems)
-        self.http = HttpSide(config, self.door, WebFiles(), probes, self.metrics, self._counters)
-        self.http.review = lambda request, game: answer_review(
-            self.reviews, self.find_record, request, game
+        self.http = HttpSide(
+            config, self.door, WebFiles(), probes, self.metrics, self._counters, self.api
+        )
+        self.http.review = lambda request, game, address: answer_review(
+            self.reviews, self.find_game_record, request, game, self._charge(address)
         )
         self.websocket_server: WebSocketServer | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -222,6 +242,7 @@ class Server:
     async def stop(self) -> None:
         """Close every connection with 1001, stop the clock and the bots, close the store."""
         self.closing = self.driver.closing = True
+        await self.finisher.drain(FINISH_WAIT)  # matches finished just now are archived first
         for task in list(self._tasks):
             task.cancel()
         for live in self.registry.rooms.values():
@@ -233,6 +254,8 @@ class Server:
         self.bots.close()
         self.reviews.close()
         await self.store.close()
+        if self.config.ledger is None:
+            await self.ledger.close()
         log.info("stopped")
 
     async def close_for_good(self, reason: str) -> None:
@@ -265,8 +288,11 @@ class Server:
         self.driver.kick(live)
 
     def keep(self, live: LiveRoom, kept: bool) -> None:
-        """Start or stop running a room's bots and clock here."""
+        """Start or stop running a room's bots and clock here; a room kept here whose finished
+        match is not archived yet (its process stopped before) is archived now."""
         self.driver.keep(live, kept)
+        if kept:
+            self.finisher.finished(live)
 
     def published(self, live: LiveRoom) -> None:
         """A change reached the room's clients: a finished match's record, counts, the bots."""
@@ -274,18 +300,39 @@ class Server:
         if room.phase == "finished" and live.published_phase != "finished":
             self.metrics.matches_finished += 1
             self.spawn(self._save_record(room))
+        if room.phase == "finished":
+            self.finisher.finished(live)
         live.published_phase = room.phase
         self.registry.count(live)
         if self.registry.note_listing(live):
             self.listing.changed()
         self.driver.kick(live)
 
-    async def find_record(self, game_id: str, key: str | None) -> bytes | None:
-        """A finished game's record by id (until the archive: `CODE-N`, the room's Nth match)."""
-        code, _, number = game_id.rpartition("-")
-        if not code or not number.isdigit():
+    async def find_game_record(self, game_id: str, key: str | None) -> bytes | None:
+        """An archived game's record (JSON) for the asker of `key`, as the API finds a game:
+        None when there is none, or it is a private room's game the asker did not play."""
+        asker = None
+        if key is not None:
+            player = await self.ledger.player_of_key(key_hash(key))
+            asker = None if player is None else player.id
+        try:
+            detail = await self.api.game(Asked([], {}, asker), game_id)
+        except ApiRefusal:
             return None
-        return await self.store.load_record(f"{code}/{int(number)}")
+        return encode_record(detail.record)
+
+    def _charge(self, address: str) -> float | None:
+        """Charge one API request to an address: None, or the seconds to wait (over budget)."""
+        now = time.monotonic()
+        if self.api.budget.take(address, now):
+            return None
+        return max(1.0, self.api.budget.wait(address, now))
+
+    async def _kept_review(self, game_id: str) -> bytes | None:
+        return await self.store.load_record(f"review/{game_id}")
+
+    async def _keep_review(self, game_id: str, review: bytes) -> None:
+        await self.store.save_record(f"review/{game_id}", review)
 
     async def _save_record(self, room: Room) -> None:
         data = encode_record(room.finished_record())
@@ -305,6 +352,20 @@ class Server:
                 delay = min(RECORD_RETRY_MAX, delay * 2)
             else:
                 return
+
+
+def ledger_for(config: Config, store: Store) -> Ledger:
+    """Where players, ratings and games are kept: as told, else beside the rooms in Redis,
+    else SQLite (in memory, or in a file under `config.data`)."""
+    if config.ledger is not None:
+        return config.ledger
+    if store.shared:
+        from server.storage.archive_redis import RedisLedger
+        from server.storage.redis_store import RedisStore
+
+        assert isinstance(store, RedisStore)
+        return RedisLedger(store, int(config.archive_days * 24 * 3600))
+    return LocalLedger(config.data, config.max_games)
 
 
 def committer_for(config: Config, store: Store, registry: Registry, hooks: Hooks) -> Committer:

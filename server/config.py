@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from protocol import messages as msg
+from server.storage.archive import Ledger
 from server.storage.store import Store
 
 #: The proxies whose X-Real-IP / X-Forwarded-For is taken: the networks their sockets come from.
@@ -51,6 +52,17 @@ class Config:
     #: only when nothing but your proxy can reach the server), or sockets from these networks.
     trust_proxy: bool | ProxyNetworks = False
     store: Store | None = None
+    #: Players, ratings and the match archive (`server.storage.archive`); None: the store's
+    #: (Redis beside the rooms, else SQLite in memory, or in a file under `data`).
+    ledger: Ledger | None = None
+    #: A directory for the embedded ledger's file (`allfives serve --data DIR`).
+    data: str | None = None
+    #: How long Redis keeps an archived match; games the embedded archive keeps at the most.
+    archive_days: float = 365.0
+    max_games: int = 20_000
+    #: The HTTP API per address: `api_burst` requests at once, then `api_per_second`.
+    api_burst: int = 30
+    api_per_second: float = 5.0
     #: With several processes on one Redis: how long a dead process's rooms wait for another.
     cluster_lease: float = 3.0
     #: Hardening (docs/security.md): connections in all, the hello deadline, failed room lookups

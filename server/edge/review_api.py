@@ -5,12 +5,15 @@ The game's record is found as the API finds a game (`Find`: by id, with the aske
 found, or not the asker's to see, is 404 `not_found`, alike. The review comes from the review
 lane (`server.play.reviews.ReviewDesk`: once per game, then kept); past its bound the answer is
 503 `busy` with Retry-After. The body is `protocol.review.Review`; errors are
-`{"error": code, "message": text}`. Every answer carries the page's security headers.
+`{"error": code, "message": text}`. The request is charged to the asker's address like any
+other of the API (`server.edge.api`: `rate_limited` past its budget). Every answer carries the
+page's security headers and `Cache-Control: no-store`, as the API's do.
 """
 
 from __future__ import annotations
 
 import logging
+import math
 import re
 from collections.abc import Awaitable, Callable
 from http import HTTPStatus
@@ -21,6 +24,7 @@ from websockets.http11 import Request, Response
 
 from server.edge.web import security_headers
 from server.play.reviews import ReviewDesk, ReviewsBusy
+from server.storage.store import StoreUnavailable
 
 log = logging.getLogger("allfives.server")
 
@@ -43,10 +47,26 @@ def asker_key(request: Request) -> str | None:
     return found.group(1) if found else None
 
 
-async def answer_review(desk: ReviewDesk, find: Find, request: Request, game_id: str) -> Response:
-    """The answer to `GET /api/games/ID/review` (see the module docstring)."""
+async def answer_review(
+    desk: ReviewDesk, find: Find, request: Request, game_id: str, wait: float | None = None
+) -> Response:
+    """The answer to `GET /api/games/ID/review` (see the module docstring); `wait`: the asker's
+    address is over the API's budget, to ask again in that many seconds (`rate_limited`)."""
     host = request.headers.get("Host")
-    record = await find(game_id, asker_key(request))
+    if wait is not None:
+        return json_error(
+            HTTPStatus.TOO_MANY_REQUESTS,
+            "rate_limited",
+            "too many requests from your address",
+            host,
+            [("Retry-After", str(math.ceil(wait)))],
+        )
+    try:
+        record = await find(game_id, asker_key(request))
+    except StoreUnavailable:
+        return json_error(
+            HTTPStatus.SERVICE_UNAVAILABLE, "unavailable", "the store cannot be reached", host
+        )
     if record is None:
         return json_error(HTTPStatus.NOT_FOUND, "not_found", "no such game", host)
     try:
@@ -78,7 +98,8 @@ def json_answer(
         [
             ("Content-Type", "application/json"),
             ("Content-Length", str(len(body))),
-            *security_headers(host),
+            *[(name, value) for name, value in security_headers(host) if name != "Cache-Control"],
+            ("Cache-Control", "no-store"),
             *(extra or []),
         ]
     )

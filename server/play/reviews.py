@@ -5,7 +5,8 @@ costs seconds, so it runs in a `Lane` of its own workers (`server.play.bots.Lane
 threads when bots run in threads), never in the bots' lane or the hints': a review never delays a
 bot's move or a hint. Each game is reviewed at most once: a second ask while it is worked out
 waits for the same result, and a finished review is kept (`kept`, the latest `keep` reviews in
-memory; `on_reviewed` lets the match archive keep it with the game). At most `max_waiting`
+memory, and through `on_reviewed` / `load` in the store beside the match records, with their
+retention, so a restart or another process serves it without working it out again). At most `max_waiting`
 games are reviewed or waiting at once; one more is refused with `ReviewsBusy`, which says when
 to ask again (the HTTP answer is 503 with Retry-After, `server.edge.review_api`).
 """
@@ -58,8 +59,10 @@ class ReviewDesk:
         self.computed = 0
         #: Seconds the last review took (for Retry-After).
         self.last_seconds = 0.0
-        #: Called with (game id, review JSON) once a review is done: the archive keeps it.
+        #: Called with (game id, review JSON) once a review is done: the store keeps it.
         self.on_reviewed: Callable[[str, bytes], Awaitable[None]] | None = None
+        #: A review kept outside this process's memory (by `on_reviewed`), or None.
+        self.load: Callable[[str], Awaitable[bytes | None]] | None = None
 
     def known(self, game_id: str) -> bytes | None:
         """The review kept for a game, if it was done (and not pushed out of memory since)."""
@@ -90,6 +93,16 @@ class ReviewDesk:
         if known is not None:
             return known
         task = self.working.get(game_id)
+        if task is None and self.load is not None:
+            try:
+                stored = await self.load(game_id)
+            except Exception:
+                log.exception("game %s: a kept review could not be read", game_id)
+                stored = None
+            if stored is not None:
+                self.remember(game_id, stored)
+                return stored
+            task = self.working.get(game_id)  # another ask may have begun meanwhile
         if task is None:
             if len(self.working) >= self.max_waiting:
                 raise ReviewsBusy(self.retry_after())

@@ -35,7 +35,7 @@ from protocol import messages as msg
 from protocol.records import Record
 from protocol.rules import RoomRules
 from protocol.views import CHAT_HISTORY, BotLevel, ChatLine, Phase, SeatInfo
-from server.rooms import clock, codes, presence
+from server.rooms import clock, codes, presence, results
 from server.rooms.clock import DEFAULT_AWAY_SECONDS
 from server.rooms.room_state import (
     BotTurn,
@@ -198,16 +198,23 @@ class Room:
     # -- seats -----------------------------------------------------------------------------
 
     def sit(
-        self, name: str, seat: int | None = None, now: float = 0.0, process: str = ""
+        self,
+        name: str,
+        seat: int | None = None,
+        now: float = 0.0,
+        process: str = "",
+        player: str | None = None,
     ) -> tuple[int, str]:
-        """Seat a person in a waiting room (a chosen seat, or the first free); returns seat and token."""
+        """Seat a person (`player`: its id, None for a guest) in a waiting room (a chosen seat,
+        or the first free); returns seat and token."""
         self._require_phase("waiting", "join")
         seat = presence.choose_seat(self.state, seat)
         presence.require_unique(self.state, name)
         token = new_token()
-        self.seats[seat] = SeatState(
-            name=name, kind="human", token_hash=token_hash(token), connected=True
-        )
+        held = SeatState(name=name, kind="human", token_hash=token_hash(token), connected=True)
+        if player is not None:
+            held.player = player
+        self.seats[seat] = held
         presence.link(self.state, seat, process)
         if self.state.host is None or self.seats[self.state.host] is None:
             self.state.host = seat
@@ -324,6 +331,7 @@ class Room:
         self.state.matches += 1
         self.state.deadline = None
         self.state.deadline_move = -1
+        self.state.ratings = msgspec.UNSET
         for held in self.seats:
             if held is not None:
                 held.stand_in_moves = msgspec.UNSET
@@ -439,6 +447,10 @@ class Room:
 
     # -- checks and bookkeeping ------------------------------------------------------------
 
+    def touch(self, now: float) -> None:
+        """Count a change made from outside (`server.rooms.results`): a new seq."""
+        self._changed(now)
+
     def _changed(self, now: float) -> None:
         self.state.seq += 1
         if self.is_empty():
@@ -459,6 +471,7 @@ class Room:
             self.state.phase = "finished"
             self.state.finished = match.to_bytes()
             self.state.finished_names = self.names()
+            results.note_finished(self.state)
         self._arm_clock(now)
         return events
 

@@ -44,6 +44,7 @@ __all__ = [
     "Committed",
     "Conflict",
     "Exists",
+    "KeptPoint",
     "Ledger",
     "Player",
     "RatingWrite",
@@ -93,6 +94,15 @@ class RatingWrite:
     expected: str | None
     rating: StoredRating
     point: RatingPoint
+    #: The game is a private room's: the point is shown to the player alone.
+    private: bool = False
+
+
+class KeptPoint(msgspec.Struct, array_like=True):
+    """A rating point as kept: the point, and whether its game is a private room's."""
+
+    point: RatingPoint
+    private: bool = False
 
 
 @dataclass(frozen=True)
@@ -174,8 +184,9 @@ class Ledger(abc.ABC):
         """A player's finished matches and wins: all (`everything`), or public rooms' only."""
 
     @abc.abstractmethod
-    async def history(self, player: str) -> list[RatingPoint]:
-        """A player's last MAX_HISTORY_POINTS rating points, oldest first."""
+    async def history(self, player: str, everything: bool) -> list[RatingPoint]:
+        """A player's last MAX_HISTORY_POINTS rating points, oldest first: all of them
+        (`everything`: the player asks), else those of public rooms' games."""
 
     @abc.abstractmethod
     async def standings(self, player: str) -> dict[LadderName, StoredRating]:

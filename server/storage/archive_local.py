@@ -30,6 +30,7 @@ from server.storage.archive import (
     Committed,
     Conflict,
     Exists,
+    KeptPoint,
     Ledger,
     Player,
     RatingWrite,
@@ -69,7 +70,7 @@ CREATE TABLE IF NOT EXISTS history (player TEXT NOT NULL, n INTEGER NOT NULL, po
 
 _archived_encoder = msgspec.json.Encoder()
 _archived_decoder = msgspec.json.Decoder(Archived)
-_point_decoder = msgspec.json.Decoder(RatingPoint)
+_point_decoder = msgspec.json.Decoder(KeptPoint)
 
 
 class LocalLedger(Ledger):
@@ -235,7 +236,9 @@ class LocalLedger(Ledger):
                         rating.mu - 3 * rating.sigma,
                     ),
                 )
-                _add_point(db, write.player, msgspec.json.encode(write.point))
+                _add_point(
+                    db, write.player, msgspec.json.encode(KeptPoint(write.point, write.private))
+                )
             db.execute("INSERT INTO games VALUES (?, ?, ?)", (detail.id, detail.finished_at, data))
             public = 0 if detail.private else 1
             for player, won in members_of(archived):
@@ -289,12 +292,13 @@ class LocalLedger(Ledger):
 
         return await self._run(work)
 
-    async def history(self, player: str) -> list[RatingPoint]:
+    async def history(self, player: str, everything: bool) -> list[RatingPoint]:
         def work(db: sqlite3.Connection) -> list[RatingPoint]:
             rows = db.execute(
                 "SELECT point FROM history WHERE player = ? ORDER BY n", (player,)
             ).fetchall()
-            return [_point_decoder.decode(row[0]) for row in rows]
+            kept = [_point_decoder.decode(row[0]) for row in rows]
+            return [k.point for k in kept if everything or not k.private]
 
         return await self._run(work)
 

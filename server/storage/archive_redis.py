@@ -30,6 +30,7 @@ from server.storage.archive import (
     Committed,
     Conflict,
     Exists,
+    KeptPoint,
     Ledger,
     Player,
     RatingWrite,
@@ -45,7 +46,7 @@ DEFAULT_RETENTION = 365 * DAY
 _archived_encoder = msgspec.json.Encoder()
 _archived_decoder = msgspec.json.Decoder(Archived)
 _rating_decoder = msgspec.json.Decoder(StoredRating)
-_point_decoder = msgspec.json.Decoder(RatingPoint)
+_point_decoder = msgspec.json.Decoder(KeptPoint)
 
 
 class RedisLedger(Ledger):
@@ -151,7 +152,7 @@ class RedisLedger(Ledger):
                 write.expected or "",
                 msgspec.json.encode(rating),
                 repr(rating.mu - 3 * rating.sigma),
-                msgspec.json.encode(write.point),
+                msgspec.json.encode(KeptPoint(write.point, write.private)),
             ]
         answer = await self._script(f"archive game {detail.id}", ARCHIVE, args)
         status = int(answer[0])
@@ -178,7 +179,7 @@ class RedisLedger(Ledger):
         wins = await self._hget("read counts", key, fields[1])
         return int(games or 0), int(wins or 0)
 
-    async def history(self, player: str) -> list[RatingPoint]:
+    async def history(self, player: str, everything: bool) -> list[RatingPoint]:
         key = self._key("hist:", player)
 
         async def run(connection: asyncio_redis.Connection) -> list[bytes]:
@@ -186,7 +187,8 @@ class RedisLedger(Ledger):
             items: list[bytes] = await reply.aslist()
             return items
 
-        return [_point_decoder.decode(item) for item in await self.store._call("history", run)]
+        kept = [_point_decoder.decode(item) for item in await self.store._call("history", run)]
+        return [k.point for k in kept if everything or not k.private]
 
     async def standings(self, player: str) -> dict[LadderName, StoredRating]:
         found: dict[LadderName, StoredRating] = {}
