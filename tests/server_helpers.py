@@ -365,18 +365,6 @@ def http_get(url: str) -> tuple[int, str]:
         return error.code, error.read().decode()
 
 
-def http_answer(
-    url: str, headers: dict[str, str] | None = None
-) -> tuple[int, dict[str, str], bytes]:
-    """Status, headers and body of a GET (an error status included)."""
-    request = urllib.request.Request(url, headers=headers or {})
-    try:
-        with urllib.request.urlopen(request, timeout=30) as response:
-            return response.status, dict(response.headers), response.read()
-    except urllib.error.HTTPError as error:
-        return error.code, dict(error.headers), error.read()
-
-
 async def metrics_of(server: Server) -> dict[str, str]:
     """A server's `/metrics` page: each counter's value by its name (labels included)."""
     status, page = await asyncio.to_thread(http_get, f"http://127.0.0.1:{server.port}/metrics")

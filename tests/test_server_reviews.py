@@ -3,34 +3,43 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import random
 import threading
+from typing import Any
 
-from server_helpers import Client, fast_config, http_answer, play_out, seat_players
+from server_helpers import (
+    ApiAnswer,
+    api_get,
+    fast_config,
+    finish_match,
+    new_key,
+    play_out,
+    seat_players,
+)
 from waiting import until
 
-from bridge.records import record_of
 from bridge.reviews import review_bytes
-from engine import Match, Rules
-from engine.bots import make_bot
-from protocol.records import encode_record
 from protocol.review import decode_review
 from server.app import Server, run_server
 
 
-def bot_match(seed: int, target: int = 50) -> bytes:
-    """A finished two-player match between normal bots, as a record."""
-    match = Match.new(Rules(players=2, target=target), seed=seed)
-    bots = [make_bot("normal", seed), make_bot("normal", seed + 1)]
-    while not match.over:
-        match.apply(match.turn, bots[match.turn].choose(match.view_for(match.turn)))
-    return encode_record(record_of(match, ["Ann", "Bob"]))
+async def archived_game(server: Server, name: str, key: str, seed: int = 1, **rules: Any) -> str:
+    """`name` plays a match against the normal bot to its end; the archived game's id."""
+    player = await finish_match(server.url, name, key, "normal", seed, **rules)
+    await player.close()
+
+    async def listed() -> str | None:
+        answer = await api_get(server.url, f"/api/players/{name}/games?limit=1", key)
+        games = answer.json["games"] if answer.status == 200 else []
+        return str(games[0]["id"]) if games and answer.json["total"] >= seed else None
+
+    found = await until(listed, timeout=30)
+    assert isinstance(found, str)
+    return found
 
 
-async def ask(server: Server, game: str) -> tuple[int, dict[str, str], bytes]:
-    url = f"http://127.0.0.1:{server.port}/api/games/{game}/review"
-    return await asyncio.to_thread(http_answer, url)
+async def ask(server: Server, game: str, key: str | None = None) -> ApiAnswer:
+    return await api_get(server.url, f"/api/games/{game}/review", key)
 
 
 class Held:
@@ -48,44 +57,54 @@ class Held:
 
 async def test_a_review_is_worked_out_once_and_then_served_from_what_was_kept() -> None:
     async with run_server(fast_config(review_budget_ms=2.0)) as server:
-        await server.store.save_record("BCDF/1", bot_match(1))
-        first, second = await asyncio.gather(ask(server, "BCDF-1"), ask(server, "BCDF-1"))
-        third = await ask(server, "BCDF-1")
+        game = await archived_game(server, "Ann", new_key(), target=50)
+        first, second = await asyncio.gather(ask(server, game), ask(server, game))
+        third = await ask(server, game)
         assert server.reviews.computed == 1
-    status, headers, body = first
-    assert status == 200 and headers["Content-Type"] == "application/json"
-    assert "default-src 'none'" in headers["Content-Security-Policy"]
-    assert second[2] == body and third[2] == body
-    review = decode_review(body)
-    assert [p.name for p in review.players] == ["Ann", "Bob"]
+        # Forgotten by this process (as after a restart), it comes back from the store.
+        server.reviews.kept.clear()
+        fourth = await ask(server, game)
+        assert server.reviews.computed == 1
+    assert first.status == 200 and first.headers["content-type"] == "application/json"
+    assert "default-src 'none'" in first.headers["content-security-policy"]
+    assert second.body == first.body and third.body == first.body and fourth.body == first.body
+    review = decode_review(first.body)
+    assert [p.name for p in review.players] == ["Ann", "bot:normal"]
     assert review.moves and all(line.lost >= 0 for line in review.moves)
 
 
-async def test_a_missing_game_is_not_found_and_starts_no_review() -> None:
+async def test_a_missing_game_and_a_strangers_private_game_are_alike_not_found() -> None:
     async with run_server(fast_config(review_budget_ms=2.0)) as server:
-        for game in ("BCDF-9", "nothing", "BCDF-1x"):
-            status, _, body = await ask(server, game)
-            assert status == 404 and json.loads(body)["error"] == "not_found"
-        bad = f"http://127.0.0.1:{server.port}/api/games/a.b/review"
-        assert (await asyncio.to_thread(http_answer, bad))[0] == 404
+        key = new_key()
+        private = await archived_game(server, "Ann", key, public=False)
+        missing = await ask(server, "nothing")
+        stranger = await ask(server, private, new_key())
+        anyone = await ask(server, private)
+        assert missing.status == 404 and missing.json["error"] == "not_found"
+        assert (stranger.status, stranger.body) == (missing.status, missing.body)
+        assert (anyone.status, anyone.body) == (missing.status, missing.body)
+        assert (await ask(server, "a.b")).status == 404
         assert server.reviews.computed == 0 and not server.reviews.working
+        mine = await ask(server, private, key)
+        assert mine.status == 200 and server.reviews.computed == 1
 
 
 async def test_past_the_bound_the_answer_is_busy_with_when_to_ask_again() -> None:
     held = Held()
     async with run_server(fast_config(review_budget_ms=2.0, max_reviews_waiting=1)) as server:
         server.reviews.compute = held
-        await server.store.save_record("BCDF/1", bot_match(1))
-        await server.store.save_record("BCDF/2", bot_match(2))
-        first = asyncio.create_task(ask(server, "BCDF-1"))
+        key = new_key()
+        one = await archived_game(server, "Ann", key, seed=1)
+        two = await archived_game(server, "Ann", key, seed=2)
+        first = asyncio.create_task(ask(server, one))
         await until(lambda: held.started.is_set())
-        status, headers, body = await ask(server, "BCDF-2")
-        assert status == 503 and int(headers["Retry-After"]) >= 1
-        assert json.loads(body)["error"] == "busy"
+        busy = await ask(server, two)
+        assert busy.status == 503 and int(busy.headers["retry-after"]) >= 1
+        assert busy.json["error"] == "busy"
         held.release.set()
-        assert (await first)[0] == 200
+        assert (await first).status == 200
         # Once the first is done, the second may be asked again.
-        assert (await ask(server, "BCDF-2"))[0] == 200
+        assert (await ask(server, two)).status == 200
         assert server.reviews.computed == 2
 
 
@@ -94,8 +113,8 @@ async def test_a_review_being_worked_out_never_holds_a_bots_move() -> None:
     config = fast_config(review_budget_ms=2.0, bot_workers=1, review_workers=1)
     async with run_server(config) as server:
         server.reviews.compute = held
-        await server.store.save_record("BCDF/1", bot_match(1))
-        review = asyncio.create_task(ask(server, "BCDF-1"))
+        game = await archived_game(server, "Ann", new_key())
+        review = asyncio.create_task(ask(server, game))
         await until(lambda: held.started.is_set())
         # A whole match against the hard bot (its moves in the bots' lane) while the review is
         # still being worked out: every bot move comes before the review.
@@ -105,24 +124,4 @@ async def test_a_review_being_worked_out_never_holds_a_bots_move() -> None:
         assert ann.document["phase"] == "finished"
         assert not review.done() and server.reviews.computed == 0
         held.release.set()
-        assert (await review)[0] == 200
-
-
-async def test_a_match_played_on_the_server_is_reviewed_by_its_id() -> None:
-    async with run_server(fast_config(review_budget_ms=2.0)) as server:
-        (ann,) = await seat_players(server.url, 2, 1, "normal", target=50)
-        await ann.request("start")
-        await play_out(ann, random.Random(5))
-        code = ann.room
-        await until(lambda: server.metrics.matches_finished == 1)
-
-        async def stored() -> bool:
-            return await server.store.load_record(f"{code}/1") is not None
-
-        await until(stored)
-        status, _, body = await ask(server, f"{code}-1")
-        await ann.close()
-    assert status == 200
-    review = decode_review(body)
-    assert review.players[0].name == "P0" and review.players[0].decisions > 0
-    assert isinstance(ann, Client)
+        assert (await review).status == 200
