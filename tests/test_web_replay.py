@@ -131,4 +131,42 @@ def test_a_finished_match_stepped_to_its_end_shows_the_records_scores(
         assert wait_for(lambda: (s := read_step(driver)) and s["move"] == 0 and s["hand"] == 1)
         page_width = driver.execute_script("return document.documentElement.scrollWidth")
         assert page_width <= width
+        # The archived game is found for the room's record: the review shows beside it.
+        wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, "#review-summary > li"), 60)
+        check_review(driver, record)
+        screenshot(driver, f"replay-review-{width}x{height}", width, height)
+
+        # Ann's page, from the header: her rating, its graph, the game, and from it the replay.
+        driver.find_element(By.ID, "me-link").click()
+        wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, "#games-list .game-link"))
+        assert driver.find_element(By.ID, "player-name").text == "Ann"
+        assert driver.find_elements(By.CSS_SELECTOR, "#rating-graph circle.graph-point")
+        assert "Two players" in driver.find_element(By.ID, "player-ratings").text
+        assert driver.find_element(By.ID, "player").get_attribute("data-you") == "1"
+        screenshot(driver, f"player-{width}x{height}", width, height)
+        driver.find_element(By.CSS_SELECTOR, "#games-list .game-link").click()
+        wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, "#review-summary > li"), 60)
+        assert "#/game/" in driver.current_url
+        driver.find_element(By.ID, "replay-last").click()
+        assert wait_for(lambda: (s := read_step(driver)) and s["scores"] == record.scores)
+        check_review(driver, record)
+
+        # The ladder names Ann and every bot level.
+        driver.find_element(By.ID, "ladder-link").click()
+        ladder = wait_for(lambda: driver.find_element(By.CSS_SELECTOR, "[data-ladder='2p'] table"))
+        assert "Ann" in ladder.text and "normal bot" in ladder.text and "hard bot" in ladder.text
+        screenshot(driver, f"ladder-{width}x{height}", width, height)
+        assert driver.execute_script("return document.documentElement.scrollWidth") <= width
         assert not js_errors(driver)
+
+
+def check_review(driver: WebDriver, record: Record) -> None:
+    """The review names each player's loss, and the move of a costly step in words."""
+    players = driver.find_elements(By.CSS_SELECTOR, "#review-summary > li")
+    assert len(players) == len(record.names)
+    assert all("points lost over" in player.text for player in players)
+    costliest = driver.find_elements(By.CSS_SELECTOR, "#review-summary .costliest button")
+    if costliest:
+        costliest[0].click()
+        said = wait_for(lambda: driver.find_element(By.ID, "review-move").text)
+        assert " lost " in said and "against" in said

@@ -126,7 +126,11 @@ class App {
   }
 
   helloFields() {
-    const fields = { name: this.name && !checkName(this.name).problem ? this.name : "Player", key: playerKey() };
+    const named = Boolean(this.name) && !checkName(this.name).problem;
+    const fields = { name: named ? this.name : "Player" };
+    // The key claims the hello's name: it goes once the player has chosen one (or links this
+    // device, which takes the other device's name); until then the page is a guest.
+    if (named || this.pendingLink) fields.key = playerKey();
     if (this.pendingLink) fields.link = this.pendingLink;
     this.helloName = fields.name;
     if (this.resume) {

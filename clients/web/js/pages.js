@@ -108,6 +108,29 @@ export class Pages {
       retry: id ? () => this.loadReview(id) : null,
     });
     if (id) this.loadReview(id);
+    else this.findArchived(record);
+  }
+
+  /** The room's record has no id: find the archived game among this player's latest (the same
+   *  players, hands and scores), for its review and a link that lasts. */
+  async findArchived(record) {
+    const me = this.app.player();
+    const replay = this.replay;
+    if (!me || !replay) return;
+    const same = (game) => JSON.stringify(game.scores) === JSON.stringify(record.scores)
+      && game.hands === (record.hands ?? []).length
+      && JSON.stringify((game.players ?? []).map((p) => p.name)) === JSON.stringify(record.names ?? []);
+    for (let attempt = 0; attempt < 5 && this.replay === replay; attempt += 1) {
+      const answer = await apiGet(paths.games(me, 0, 5));
+      const found = (answer.body?.games ?? []).find(same);
+      if (found && this.replay === replay) {
+        replay.options.retry = () => this.loadReview(found.id);
+        replay.options.name = found.id;
+        this.loadReview(found.id);
+        return;
+      }
+      await new Promise((done) => { setTimeout(done, 1000); }); // the archive may lag a moment
+    }
   }
 
   async loadReview(id) {
