@@ -23,6 +23,7 @@ from clients.cli.connection import Connection
 from clients.cli.review_words import names_of, summary_text
 from clients.cli.state import TableState
 from protocol import messages as msg
+from protocol.api import GamesPage
 from protocol.records import Record
 from protocol.review import Review
 
@@ -110,10 +111,12 @@ async def from_server(
 ) -> list[Text] | str | None:
     """The server's review of the finished match as rows, why it cannot give one now (busy),
     or None when it has none to give (the client then reviews the record itself)."""
+    api = Api(connection.url, connection.key)
     game = getattr(state.view, "game_id", None)
     if not isinstance(game, str) or not game:
+        game = await archived_game(api, state)
+    if game is None:
         return None
-    api = Api(connection.url, connection.key)
     try:
         report = await asyncio.to_thread(api.get, api.review_path(game), Review, "review")
     except ApiError as error:
@@ -126,6 +129,36 @@ async def from_server(
         if player.seat == seat:
             rows += summary_text(player, names)
     return rows
+
+
+async def archived_game(api: Api, state: TableState) -> str | None:
+    """The id of the room's finished match in the server's archive, found among this player's
+    latest games (the same players, hands and scores as the room's record), or None."""
+    if state.player is None or connection_key_missing(api):
+        return None
+    record = state.record
+    view = state.view
+    if view is None or view.game is None:
+        return None
+    names = [seat.name if seat is not None else "" for seat in view.seats]
+    try:
+        page = await asyncio.to_thread(
+            api.get, api.games_path(state.player, 0, 5), GamesPage, "games list"
+        )
+    except ApiError:
+        return None
+    for game in page.games:
+        same_players = [p.name for p in sorted(game.players, key=lambda p: p.seat)] == names
+        same_scores = game.scores == list(view.game.scores)
+        same_hands = record is None or game.hands == len(record.hands)
+        if same_players and same_scores and same_hands:
+            return game.id
+    return None
+
+
+def connection_key_missing(api: Api) -> bool:
+    """Without a key the asker is a guest: its games are in nobody's list."""
+    return api.key is None
 
 
 async def fetch(connection: Connection, state: TableState) -> Record | str:
