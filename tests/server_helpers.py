@@ -466,7 +466,8 @@ async def finish_match(
 ) -> Client:
     """`name` (with `key`) plays a quick match alone against bots to its end (target 5 by
     default); returns the client, its document holding the finished match's ratings (if any)."""
-    client = await Client.open(url, name, **({"key": key} if key is not None else {}))
+    fields: dict[str, Any] = {"key": key} if key is not None else {}
+    client = await Client.open(url, name, **fields)
     rules.setdefault("target", 5)
     rules.setdefault("players", 2)
     players = rules.pop("players")
