@@ -82,6 +82,20 @@ log = logging.getLogger("allfives.server")
 #: The first and the longest wait between tries to store a finished match's record.
 RECORD_RETRY_FIRST = 1.0
 RECORD_RETRY_MAX = 30.0
+
+
+class _NoDebug(logging.Filter):
+    """Drops the websockets library's DEBUG lines: they hold every frame and header, and so
+    player keys (`hello`, `Authorization`), which are never logged (docs/security.md)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.levelno > logging.DEBUG
+
+
+#: The logger the websockets library logs the server's connections to.
+WEBSOCKETS_LOG = logging.getLogger("allfives.websockets")
+WEBSOCKETS_LOG.addFilter(_NoDebug())
+
 #: How long a stopping server waits for matches that just finished to be archived.
 FINISH_WAIT = 3.0
 
@@ -228,6 +242,7 @@ class Server:
             compression="deflate" if self.config.compression else None,
             origins=allowed_origins(self.config.allowed_origin),
             create_connection=self.gate.connection_class(),
+            logger=WEBSOCKETS_LOG,
         )
         self.door.listening = self.websocket_server.is_serving
         try:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from cluster_helpers import two_servers
 from redis_server import RedisServer
 from server_helpers import Client, api_get, fast_config, finish_match, new_key, until_holds
 
@@ -76,3 +78,121 @@ async def test_a_name_belongs_to_the_first_key(running: Server) -> None:
     assert isinstance(welcome, msg.Welcome) and welcome.player is None
     for client in (first, other):
         await client.close()
+
+
+async def test_a_private_rooms_game_is_its_players_alone(running: Server) -> None:
+    key = new_key()
+    ann = await finish_match(running.url, "Ann", key, public=False)
+    await until_holds(ann, lambda d: d.get("ratings") is not None)
+    mine = await api_get(running.url, "/api/players/Ann/games", key)
+    (game,) = mine.json["games"]
+    assert game["private"]
+    shown = await api_get(running.url, f"/api/games/{game['id']}", key)
+    assert shown.status == 200 and shown.json["id"] == game["id"]
+    missing = await api_get(running.url, "/api/games/no-such-game")
+    assert missing.status == 404 and missing.json["error"] == "not_found"
+    other = new_key()
+    await (await Client.open(running.url, "Stranger", key=other)).close()
+    for asker in (None, other, new_key()):
+        refused = await api_get(running.url, f"/api/games/{game['id']}", asker)
+        assert (refused.status, refused.body) == (missing.status, missing.body)
+        listed = await api_get(running.url, "/api/players/Ann/games", asker)
+        assert listed.json["total"] == 0 and listed.json["games"] == []
+        page = await api_get(running.url, "/api/players/Ann", asker)
+        assert page.json["games"] == 0 and page.json["history"] == []
+    # The bot's page does not show it either.
+    bot = await api_get(running.url, "/api/players/bot:easy/games")
+    assert bot.json["total"] == 0
+    await ann.close()
+
+
+async def test_pages_are_bounded_and_bad_requests_refused(running: Server) -> None:
+    key = new_key()
+    for seed in range(3):
+        client = await finish_match(running.url, "Ann", key, seed=seed)
+        await until_holds(client, lambda d: d.get("ratings") is not None)
+        await client.close()
+    first = await api_get(running.url, "/api/players/Ann/games?limit=2")
+    assert first.json["total"] == 3 and len(first.json["games"]) == 2
+    rest = await api_get(running.url, "/api/players/Ann/games?offset=2&limit=2")
+    assert len(rest.json["games"]) == 1
+    ids = [g["id"] for g in first.json["games"] + rest.json["games"]]
+    assert len(set(ids)) == 3
+    times = [g["finished_at"] for g in first.json["games"] + rest.json["games"]]
+    assert times == sorted(times, reverse=True)
+    history = (await api_get(running.url, "/api/players/Ann")).json["history"]
+    assert [point["game"] for point in history] == ids[::-1]
+    for path in (
+        "/api/players/Ann/games?limit=51",
+        "/api/players/Ann/games?offset=-1",
+        "/api/players/Ann/games?limit=x",
+        "/api/players/" + "A" * 30,
+        "/api/players/%FF",
+    ):
+        refused = await api_get(running.url, path)
+        assert refused.status == 400 and refused.json["error"] == "bad_request", path
+    for path in ("/api/players/Nobody", "/api/players/Nobody/games", "/api/nothing"):
+        assert (await api_get(running.url, path)).status == 404, path
+    bad_key = await api_get(running.url, "/api/ladder", "short")
+    assert bad_key.status == 400
+
+
+async def test_the_api_is_rate_limited_per_address(tmp_path: Path) -> None:
+    config = fast_config(data=str(tmp_path), api_burst=5, api_per_second=0.01)
+    async with run_server(config) as server:
+        answers = [await api_get(server.url, "/api/ladder") for _ in range(7)]
+        assert [a.status for a in answers] == [200] * 5 + [429] * 2
+        assert answers[-1].json["error"] == "rate_limited"
+        assert int(answers[-1].headers["retry-after"]) >= 1
+
+
+async def test_a_restart_keeps_the_ladder_and_the_history(
+    tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    key = new_key()
+    for kind in ("embedded", "redis"):
+        if kind == "embedded":
+            configs = [fast_config(data=str(tmp_path / "data")) for _ in range(2)]
+        else:
+            redis: RedisServer = request.getfixturevalue("redis_server")
+            configs = [fast_config(store=RedisStore(redis.url)) for _ in range(2)]
+        async with run_server(configs[0]) as first:
+            ann = await finish_match(first.url, "Ann", key, bot="normal")
+            await until_holds(ann, lambda d: d.get("ratings") is not None)
+            before = [
+                (await api_get(first.url, path)).json
+                for path in ("/api/ladder", "/api/players/Ann", "/api/players/Ann/games")
+            ]
+            await ann.close()
+        async with run_server(configs[1]) as second:
+            after = [
+                (await api_get(second.url, path)).json
+                for path in ("/api/ladder", "/api/players/Ann", "/api/players/Ann/games")
+            ]
+            assert after == before, kind
+            assert after[1]["games"] == 1
+            (game,) = after[2]["games"]
+            detail = await api_get(second.url, f"/api/games/{game['id']}")
+            assert detail.status == 200
+            back = await Client.open(second.url, "Other name", key=key)
+            await back.close()
+
+
+async def test_matches_finishing_at_once_on_two_processes_all_count(
+    redis_server: RedisServer,
+) -> None:
+    async with two_servers(redis_server) as (a, b):
+        keys = [new_key() for _ in range(6)]
+
+        async def one(index: int) -> None:
+            server = (a, b)[index % 2]
+            client = await finish_match(server.url, f"P{index}", keys[index], seed=index)
+            await until_holds(client, lambda d: d.get("ratings") is not None)
+            await client.close()
+
+        await asyncio.gather(*(one(index) for index in range(6)))
+        bot = (await api_get(a.url, "/api/players/bot:easy")).json
+        (two,) = [rating for rating in bot["ratings"] if rating["ladder"] == "2p"]
+        assert two["games"] == 6 and bot["games"] == 6
+        assert len(bot["history"]) == 6
+        assert (await api_get(b.url, "/api/players/bot:easy/games")).json["total"] == 6
