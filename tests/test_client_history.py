@@ -27,7 +27,9 @@ from server_helpers import ServerThread, api_get, fast_config, finish_match, new
 
 from bridge.records import match_of
 from clients.cli import review as review_module
+from clients.cli.commands import Send, interpret
 from clients.cli.connection import Connection
+from clients.cli.keys import link_code
 from clients.cli.replay_steps import replay_of
 from clients.cli.show import screen
 from clients.cli.state import TableState
@@ -35,6 +37,7 @@ from protocol import messages as msg
 from protocol.api import GameDetail
 from protocol.records import Record
 from protocol.rules import RoomRules
+from protocol.views import RoomView
 from server.app import run_server
 
 ENV = {"TERM": "xterm-256color", "PYTHONPATH": str(ROOT)}
@@ -218,3 +221,56 @@ async def test_review_at_the_table_is_the_servers_once_it_archived_the_game() ->
     text = "\n".join(row.plain for row in rows)
     assert "the server's hard bot" in text and "Ann (seat 0): " in text
     assert "points lost per hand" in text and "seat 1" not in text
+
+
+async def test_link_gives_a_code_that_makes_another_devices_key_the_same_player(
+    tmp_path: Path,
+) -> None:
+    async with run_server(fast_config()) as server:
+        first = TableState()
+        changed = asyncio.Event()
+        ann = Connection(server.url, "Ann", first, on_change=changed.set, key=new_key())
+        running = asyncio.create_task(ann.run([]))
+        async with asyncio.timeout(20):
+            while first.player is None:
+                await changed.wait()
+                changed.clear()
+        action = interpret("/link", msg_view(first))
+        assert isinstance(action, Send)
+        for message in action.messages:
+            await ann.send(message)
+        async with asyncio.timeout(20):
+            while first.notice is None or "Link code" not in first.notice.text:
+                await changed.wait()
+                changed.clear()
+        found = re.search(r"Link code (\w{4}-\w{4})", first.notice.text)
+        assert found is not None and "allfives join URL --link CODE" in first.notice.text
+        # Another device: `allfives join URL --link CODE` sends its own new key with the code.
+        second = TableState()
+        other = Connection(server.url, "Someone", second, on_change=changed.set, key=new_key())
+        code = link_code(found.group(1).lower())
+        assert code is not None
+        other.link = code
+        also = asyncio.create_task(other.run([]))
+        async with asyncio.timeout(20):
+            while second.player is None:
+                await changed.wait()
+                changed.clear()
+        assert second.player == "Ann"
+        for connection, task in ((ann, running), (other, also)):
+            await connection.close()
+            task.cancel()
+    bad = allfives("join", "ws://127.0.0.1:9/", "--link", "nope", config=tmp_path)
+    assert bad.returncode == 2 and "8-letter code" in bad.stderr
+
+
+def msg_view(state: TableState) -> RoomView:
+    """A waiting room's view, for commands that need one (/link asks the server, not the room)."""
+    return RoomView(
+        code="ROOM",
+        rules=RoomRules(players=2),
+        seats=[None, None],
+        you=None,
+        host=None,
+        phase="waiting",
+    )

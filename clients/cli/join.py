@@ -40,6 +40,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--link",
         metavar="CODE",
+        type=link_argument,
         help="link this device to your player: the one-time code /link shows on the other one",
     )
     parser.add_argument(
@@ -47,6 +48,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="a room opened when none is waiting is not listed (friends join with its code)",
     )
+
+
+def link_argument(text: str) -> str:
+    """--link's code, checked before anything else (argparse says what is wrong)."""
+    code = link_code(text)
+    if code is None:
+        raise argparse.ArgumentTypeError("takes the 8-letter code /link shows (ABCD-EFGH)")
+    return code
 
 
 def run(args: argparse.Namespace) -> int:
@@ -118,11 +127,6 @@ async def join(args: argparse.Namespace) -> int:
     connection, first, resume = plan(
         args.url, args.room, args.name, args.players, private=args.private
     )
-    if args.link is not None:
-        code = link_code(args.link)
-        if code is None:
-            print("allfives join: --link takes the 8-letter code /link shows (ABCD-EFGH)")
-            return 2
-        connection.link = code
+    connection.link = args.link
     app = App(connection, join_url=connection.url.rstrip("/"), quiet=args.quiet)
     return await app.run(first, resume=resume)
