@@ -127,6 +127,21 @@ OPTIONS: dict[str, tuple[Callable[[str], Any], str, str]] = {
     "empty-room-seconds": (float, "empty_room_seconds", "how long an empty room is kept"),
     "bot-workers": (positive(int), "bot_workers", "processes for the hard bot of rooms' bots"),
     "hint-workers": (positive(int), "hint_workers", "processes for hints (apart from rooms' bots)"),
+    "review-workers": (
+        positive(int),
+        "review_workers",
+        "processes for the hard bot's reviews of games (apart from bots and hints)",
+    ),
+    "review-budget-ms": (
+        positive(float),
+        "review_budget_ms",
+        "the review's search per decision, in ms of the hard bot's pace",
+    ),
+    "max-reviews-waiting": (
+        positive(int),
+        "max_reviews_waiting",
+        "games reviewed or waiting at once; more get HTTP 503 busy",
+    ),
     "max-connections": (
         positive(int),
         "max_connections",
