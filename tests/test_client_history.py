@@ -33,6 +33,7 @@ from clients.cli.keys import link_code
 from clients.cli.replay_steps import replay_of
 from clients.cli.show import screen
 from clients.cli.state import TableState
+from clients.cli.status import rating_text
 from protocol import messages as msg
 from protocol.api import GameDetail
 from protocol.records import Record
@@ -217,6 +218,9 @@ async def test_review_at_the_table_is_the_servers_once_it_archived_the_game() ->
         link.cancel()
         assert state.player == "Ann"
         assert server.reviews.computed == 1  # worked out by the server, not here
+        assert state.view is not None
+        rated = rating_text(state.view)
+        assert rated is not None and rated.startswith("Your rating on the two-player ladder: ")
     assert isinstance(rows, list)
     text = "\n".join(row.plain for row in rows)
     assert "the server's hard bot" in text and "Ann (seat 0): " in text

@@ -9,6 +9,7 @@ back. Screenshots of the viewer go to tests/artifacts/.
 
 from __future__ import annotations
 
+import re
 from functools import partial
 from typing import Any
 
@@ -103,6 +104,11 @@ def test_a_finished_match_stepped_to_its_end_shows_the_records_scores(
         data = server.call(server.server.store.load_record(f"{code}/1"))
         record = decode_record(data)
         expected = scores_after_each_hand(record)
+        # The rating change comes to the winner's card once the server has rated the match.
+        rated = wait_for(lambda: driver.find_element(By.ID, "rating-change").text, 30)
+        assert re.fullmatch(
+            r"Your rating on the two-player ladder: -?\d+\.\d \([+−]\d+\.\d\)", rated
+        )
         wait_for(lambda: driver.find_element(By.ID, "replay-link")).click()
         first = wait_for(lambda: read_step(driver), what="the viewer")
         assert (first["hand"], first["move"], first["kind"]) == (1, 0, "deal")
