@@ -7,14 +7,18 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from cluster_helpers import two_servers
+from cluster_helpers import cluster_config, two_servers
 from redis_server import RedisServer
 from server_helpers import Client, api_get, fast_config, finish_match, new_key, until_holds
+from waiting import until
 
 from protocol import errors
 from protocol import messages as msg
 from server.app import Server, run_server
+from server.storage.archive import Archived, Committed, Conflict, Exists, RatingWrite
+from server.storage.archive_redis import RedisLedger
 from server.storage.redis_store import RedisStore
+from server.storage.store import StoreUnavailable
 
 pytestmark = pytest.mark.asyncio
 
@@ -196,3 +200,34 @@ async def test_matches_finishing_at_once_on_two_processes_all_count(
         assert two["games"] == 6 and bot["games"] == 6
         assert len(bot["history"]) == 6
         assert (await api_get(b.url, "/api/players/bot:easy/games")).json["total"] == 6
+
+
+class NeverArchives(RedisLedger):
+    """The ledger of a process that dies before it archives: every archive write fails."""
+
+    async def commit_game(
+        self, archived: Archived, writes: list[RatingWrite], now: float
+    ) -> Committed | Conflict | Exists:
+        raise StoreUnavailable("this process stops before it archives")
+
+
+async def test_a_match_finished_by_a_process_that_stopped_is_archived_by_the_next(
+    redis_server: RedisServer,
+) -> None:
+    store = RedisStore(redis_server.url)
+    config = cluster_config(redis_server, store=store, ledger=NeverArchives(store))
+    key = new_key()
+    async with run_server(config) as first:
+        ann = await finish_match(first.url, "Ann", key)
+        assert ann.document["phase"] == "finished"
+        await ann.close()
+        assert (await api_get(first.url, "/api/players/bot:easy/games")).json["total"] == 0
+    async with run_server(cluster_config(redis_server)) as second:
+
+        async def archived() -> bool:
+            games = await api_get(second.url, "/api/players/Ann/games", key)
+            return games.status == 200 and games.json["total"] == 1
+
+        await until(archived, what="the next process archiving the finished match")
+        page = await api_get(second.url, "/api/players/Ann")
+        assert [rating["games"] for rating in page.json["ratings"]] == [1]
