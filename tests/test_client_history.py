@@ -136,6 +136,15 @@ def test_history_without_a_name_is_your_own_with_the_ids_to_replay(
     assert missing.returncode == 1 and "no such player" in missing.stderr
 
 
+def test_history_on_a_device_with_no_key_claims_nothing(
+    played: tuple[ServerThread, str, Path], tmp_path: Path
+) -> None:
+    _, url, _ = played
+    done = allfives("history", url, config=tmp_path)
+    assert done.returncode == 1 and "no player on that server yet" in done.stderr
+    assert not (tmp_path / "allfives" / "keys.json").exists()
+
+
 def game_of(url: str, config: Path) -> tuple[str, Record]:
     key = json.loads((config / "allfives" / "keys.json").read_text())[url]
     page = asyncio.run(api_get(url, "/api/players/Ann/games?limit=1", key)).json

@@ -41,6 +41,10 @@ class KeyStore:
             return {}
         return {k: v for k, v in data.items() if isinstance(v, str) and KEY_PATTERN.fullmatch(v)}
 
+    def existing(self, url: str) -> str | None:
+        """This user's key on the server at `url` if one was made, else None (none is made)."""
+        return self._read().get(normalize_url(url))
+
     def key_for(self, url: str) -> str:
         """This user's key on the server at `url`, made (and kept) on first use."""
         data = self._read()

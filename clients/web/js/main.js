@@ -258,7 +258,8 @@ class App {
       this.watching = message.room;
     }
     const code = /^[A-Za-z0-9-]{1,24}$/.test(String(message.room)) ? String(message.room) : null;
-    if (code && location.pathname !== `/r/${code}`) history.replaceState(null, "", `/r/${code}`);
+    // The room's link, keeping a page shown beside the table (#/ladder, ...).
+    if (code && location.pathname !== `/r/${code}`) history.replaceState(null, "", `/r/${code}${location.hash}`);
     this.say("");
   }
 
