@@ -29,7 +29,7 @@ from bridge.records import match_of
 from clients.cli import review as review_module
 from clients.cli.commands import Send, interpret
 from clients.cli.connection import Connection
-from clients.cli.keys import link_code
+from clients.cli.keys import KeyStore, link_code
 from clients.cli.replay_steps import replay_of
 from clients.cli.show import screen
 from clients.cli.state import TableState
@@ -72,7 +72,7 @@ def keep_key(config: Path, url: str, key: str) -> None:
     """Ann's key, kept as the terminal client keeps it (`clients.cli.keys`)."""
     folder = config / "allfives"
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / "keys.json").write_text(json.dumps({url: key}))
+    (folder / "keys.json").write_text(json.dumps({url: {"keys": {"Ann": key}, "last": "Ann"}}))
 
 
 def scores_after_each_hand(record: Record) -> list[list[int]]:
@@ -146,7 +146,7 @@ def test_history_on_a_device_with_no_key_claims_nothing(
 
 
 def game_of(url: str, config: Path) -> tuple[str, Record]:
-    key = json.loads((config / "allfives" / "keys.json").read_text())[url]
+    key = json.loads((config / "allfives" / "keys.json").read_text())[url]["keys"]["Ann"]
     page = asyncio.run(api_get(url, "/api/players/Ann/games?limit=1", key)).json
     game = page["games"][0]["id"]
     detail = asyncio.run(api_get(url, f"/api/games/{game}", key))
@@ -287,3 +287,20 @@ def msg_view(state: TableState) -> RoomView:
         host=None,
         phase="waiting",
     )
+
+
+def test_keys_are_kept_per_server_and_name_readable_by_their_owner_only(tmp_path: Path) -> None:
+    keys = KeyStore(tmp_path / "allfives" / "keys.json")
+    url = "ws://example.org:8765/"
+    assert keys.existing(url) is None
+    ann = keys.key_for(url, "Ann")
+    assert (
+        keys.key_for("WS://EXAMPLE.ORG:8765", "Ann") == ann
+    )  # the same server written another way
+    carl = keys.key_for(url, "Carl")
+    assert carl != ann and len(carl) == 43
+    assert keys.existing(url) == ("Carl", carl)
+    assert keys.key_for("ws://elsewhere:1/", "Ann") != ann
+    keys.remember(url, "Ann", ann)  # a welcome naming Ann: the one used last
+    assert keys.existing(url) == ("Ann", ann)
+    assert (tmp_path / "allfives" / "keys.json").stat().st_mode & 0o777 == 0o600

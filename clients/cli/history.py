@@ -20,7 +20,7 @@ from clients.cli.api import Api, ApiError
 from clients.cli.keys import KeyStore
 from clients.cli.ladder import player_name
 from clients.cli.safe import visible
-from clients.cli.seats import SeatStore, normalize_url
+from clients.cli.seats import normalize_url
 from protocol import messages as msg
 from protocol.api import DEFAULT_GAMES_PAGE, MAX_GAMES_PAGE, GamesPage, GameSummary, PlayerAnswer
 
@@ -45,7 +45,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 async def whoami(url: str, key: str, name: str) -> str | None:
     """The name of the player `key` is on the server (None: refused). A key the server knows
     plays under its player's name whatever the hello says; one it has forgotten claims `name`,
-    the name `allfives join` would claim with it."""
+    the name it was kept under (as `allfives join` would)."""
     async with connect(url, open_timeout=TIMEOUT) as socket:
         hello = msg.Hello(id=1, version=msg.PROTOCOL_VERSION, name=name, key=key)
         await socket.send(msg.encode(hello).decode())
@@ -66,31 +66,26 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    keys = KeyStore()
+    known = KeyStore().existing(url)
+    key = known[1] if known is not None else None
     name = args.name
-    known = keys.existing(url)
-    if name is None and known is None:
-        print(
-            "allfives history: this device is no player on that server yet: play a match "
-            "there (allfives join), or link it to your player (/link on the other device), "
-            "or name a player",
-            file=sys.stderr,
-        )
-        return 1
-    key = known if known is not None else keys.key_for(url)
     if name is None:
-        saved = SeatStore().find(url)
-        claimed = saved.name if saved is not None and saved.name else local.default_name()
+        if known is None:
+            print(
+                "allfives history: this device is no player on that server yet: play a match "
+                "there (allfives join), or link it to your player (/link on the other device), "
+                "or name a player",
+                file=sys.stderr,
+            )
+            return 1
         try:
-            name = asyncio.run(whoami(url, key, claimed))
+            name = asyncio.run(whoami(url, known[1], known[0]))
         except (OSError, TimeoutError, InvalidHandshake, InvalidURI, ConnectionClosed) as error:
             print(visible(f"allfives history: cannot reach {url}: {error}"), file=sys.stderr)
             return 1
         if name is None:
             print(
-                "allfives history: this device is no player on that server yet: play a match "
-                "there (allfives join), or link it to your player (/link on the other device), "
-                "or name a player",
+                "allfives history: the server refused this device's key: name a player",
                 file=sys.stderr,
             )
             return 1

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from clients.cli import local
 from clients.cli.app import App
 from clients.cli.connection import Connection
-from clients.cli.keys import KeyStore, link_code
+from clients.cli.keys import KeyStore, link_code, new_key
 from clients.cli.seats import SeatStore, normalize_url
 from clients.cli.state import TableState
 from protocol import messages as msg
@@ -112,7 +112,8 @@ def plan(
         if saved.numbering is not None:
             state.restore_numbering(saved.numbering)
     keys = keys if keys is not None else KeyStore(seats.path.with_name("keys.json"))
-    connection = Connection(url, name, state, seats=seats, key=keys.key_for(url))
+    connection = Connection(url, name, state, seats=seats, key=keys.key_for(url, name))
+    connection.keys = keys
     connection.aside = aside
     if room:
         first: list[msg.ClientMessage] = [msg.Join(room=room.strip().upper())]
@@ -127,6 +128,9 @@ async def join(args: argparse.Namespace) -> int:
     connection, first, resume = plan(
         args.url, args.room, args.name, args.players, private=args.private
     )
-    connection.link = args.link
+    if args.link is not None:
+        # A key of this device's own joins the code's player (kept under its name on welcome).
+        connection.link = args.link
+        connection.key = new_key()
     app = App(connection, join_url=connection.url.rstrip("/"), quiet=args.quiet)
     return await app.run(first, resume=resume)

@@ -37,7 +37,8 @@ def player_name(name: str) -> str:
 def run(args: argparse.Namespace) -> int:
     """Print the ladders; returns the exit status."""
     url = normalize_url(args.url)
-    api = Api(url, KeyStore().key_for(url))
+    known = KeyStore().existing(url)
+    api = Api(url, known[1] if known is not None else None)
     try:
         answer = api.get(api.ladder_path(), LadderAnswer, "ladder")
     except ApiError as error:

@@ -44,7 +44,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Fetch the game and step through it until q; returns the exit status."""
     url = normalize_url(args.url)
-    api = Api(url, KeyStore().key_for(url))
+    known = KeyStore().existing(url)
+    api = Api(url, known[1] if known is not None else None)
     try:
         game = api.get(api.game_path(args.game), GameDetail, "game")
         check_record(game.record)
