@@ -203,6 +203,14 @@ class Finisher:
             await asyncio.wait(list(self.tasks), timeout=seconds)
 
     async def _finish(self, live: LiveRoom, match: int) -> None:
+        try:
+            await self._finish_now(live, match)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("room %s: match %d could not be archived", live.room.code, match)
+
+    async def _finish_now(self, live: LiveRoom, match: int) -> None:
         room = live.room
         if room.state.matches != match or room.state.finished is None:
             return
