@@ -55,7 +55,7 @@ from server.edge.http_guard import guarded
 from server.edge.probes import Probes, StoreWatch
 from server.edge.session import SERVER_NAME, Lanes, Sessions
 from server.edge.web import WebFiles
-from server.metrics import Metrics
+from server.metrics import Metrics, counters
 from server.play.bots import BotRunner
 from server.play.committer import Committer, Hooks, LocalCommitter, MemoryCommitter
 from server.play.driver import Driver
@@ -268,8 +268,25 @@ class Server:
         """The `/metrics` page."""
         rooms = self.registry.rooms
         playing = sum(1 for live in rooms.values() if live.room.phase == "playing")
-        return self.metrics.text(
+        page = self.metrics.text(
             len(rooms), len(self.connections), playing, self.committer.adopted()
+        )
+        return page + counters(
+            {
+                "allfives_games_archived_total": (
+                    "Finished matches archived and rated here.",
+                    self.finisher.archived,
+                ),
+                "allfives_rating_conflicts_total": (
+                    "Ratings read again: another match changed them first.",
+                    self.finisher.conflicts,
+                ),
+                "allfives_api_answered_total": ("HTTP API requests answered.", self.api.answered),
+                "allfives_api_refused_total": (
+                    "HTTP API requests refused (not found, bad, rate-limited, unavailable).",
+                    self.api.refused,
+                ),
+            }
         )
 
     # -- hooks of the committer (server.committer.Hooks) -------------------------------------
