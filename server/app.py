@@ -65,6 +65,7 @@ from server.play.listing import Listing
 from server.play.live import LiveRoom
 from server.play.players import PlayerLimits, Players
 from server.play.registry import Registry
+from server.rooms import results
 from server.rooms.limits import LookupBudget, RoomChat, allowed_origins
 from server.rooms.room import Room
 from server.storage.archive import Ledger
@@ -324,7 +325,7 @@ class Server:
         self.driver.kick(live)
 
     async def _save_record(self, room: Room) -> None:
-        data = encode_record(room.finished_record())
+        data = encode_record(results.finished_record(room))
         delay = RECORD_RETRY_FIRST
         while True:  # kept until the store has it (the task ends with the server)
             try:

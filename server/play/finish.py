@@ -59,7 +59,7 @@ def archived_of(room: Room, finished_at: float) -> Archived:
     """The archived game of a room's last finished match (rating changes still empty)."""
     state = room.state
     assert state.finished is not None
-    record = room.finished_record()
+    record = results.finished_record(room)
     match = Match.from_bytes(state.finished)
     seats = _finished_seats(room)
     moves = [0] * len(seats)
