@@ -101,8 +101,9 @@ class RatingPoint(Struct, kw_only=True):
 class PlayerAnswer(Struct, kw_only=True):
     """`GET /api/players/NAME`: a player (or a bot level) with its ratings, counts and history.
 
-    `games` and `wins` count every finished match the player sat in (rated or not) that the
-    asker may see; `history` holds the latest MAX_HISTORY_POINTS rating points, oldest first.
+    `games` and `wins` count the finished matches the player sat in (rated or not): all of them
+    when the player asks, public rooms' to anyone else; `history` holds the latest
+    MAX_HISTORY_POINTS rating points, oldest first (private rooms' for the player alone).
     `you` is true when the asker's key is this player's (the page then offers "link this device")."""
 
     name: str

@@ -57,7 +57,7 @@ from server.edge.probes import Probes, StoreWatch
 from server.edge.review_api import answer_review
 from server.edge.session import SERVER_NAME, Lanes, Sessions
 from server.edge.web import WebFiles
-from server.metrics import Metrics
+from server.metrics import Metrics, counters
 from server.play.bots import BotRunner, Lane
 from server.play.committer import Committer, Hooks, LocalCommitter, MemoryCommitter
 from server.play.driver import Driver
@@ -65,9 +65,10 @@ from server.play.finish import Finisher
 from server.play.hints import HintDesk
 from server.play.listing import Listing
 from server.play.live import LiveRoom
-from server.play.players import Players
+from server.play.players import PlayerLimits, Players
 from server.play.registry import Registry
 from server.play.reviews import ReviewDesk
+from server.rooms import results
 from server.rooms.limits import LookupBudget, RoomChat, allowed_origins
 from server.rooms.room import Room
 from server.storage.archive import Ledger, key_hash
@@ -143,7 +144,7 @@ class Server:
             hints=self.hint_desk,
             chat=RoomChat(config.room_chat_burst, config.room_chat_rate),
             listing=self.listing,
-            players=Players(self.ledger, config.clock),
+            players=Players(self.ledger, config.clock, PlayerLimits.of(config)),
         )
         self.sessions = Sessions(
             config, self.door, self.registry, self.committer, self.metrics, lanes
@@ -285,8 +286,25 @@ class Server:
         """The `/metrics` page."""
         rooms = self.registry.rooms
         playing = sum(1 for live in rooms.values() if live.room.phase == "playing")
-        return self.metrics.text(
+        page = self.metrics.text(
             len(rooms), len(self.connections), playing, self.committer.adopted()
+        )
+        return page + counters(
+            {
+                "allfives_games_archived_total": (
+                    "Finished matches archived and rated here.",
+                    self.finisher.archived,
+                ),
+                "allfives_rating_conflicts_total": (
+                    "Ratings read again: another match changed them first.",
+                    self.finisher.conflicts,
+                ),
+                "allfives_api_answered_total": ("HTTP API requests answered.", self.api.answered),
+                "allfives_api_refused_total": (
+                    "HTTP API requests refused (not found, bad, rate-limited, unavailable).",
+                    self.api.refused,
+                ),
+            }
         )
 
     # -- hooks of the committer (server.committer.Hooks) -------------------------------------
@@ -350,7 +368,7 @@ class Server:
         await self.store.save_record(f"review/{game_id}", review)
 
     async def _save_record(self, room: Room) -> None:
-        data = encode_record(room.finished_record())
+        data = encode_record(results.finished_record(room))
         delay = RECORD_RETRY_FIRST
         while True:  # kept until the store has it (the task ends with the server)
             try:

@@ -60,6 +60,14 @@ class Config:
     #: How long Redis keeps an archived match; games the embedded archive keeps at the most.
     archive_days: float = 365.0
     max_games: int = 20_000
+    #: Per address: new players (hellos with a key never seen), link codes asked, wrong link
+    #: codes given: so many at once, then so many an hour (`server.play.players`).
+    new_players_burst: int = 10
+    new_players_per_hour: float = 20.0
+    links_burst: int = 5
+    links_per_hour: float = 10.0
+    bad_links_burst: int = 20
+    bad_links_per_hour: float = 20.0
     #: The HTTP API per address: `api_burst` requests at once, then `api_per_second`.
     api_burst: int = 30
     api_per_second: float = 5.0

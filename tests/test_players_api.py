@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -41,6 +42,10 @@ async def test_a_finished_match_is_rated_archived_and_answered(running: Server) 
     client = await finish_match(running.url, "Ann", key, bot="hard")
     await until_holds(client, lambda d: d.get("ratings") is not None)
     ratings = client.document["ratings"]
+    held = json.dumps(client.document, sort_keys=True)
+    snapshot = await client.request("resync")
+    assert isinstance(snapshot, msg.Snapshot)
+    assert json.dumps(client.document, sort_keys=True) == held  # the patches built the same
     assert {change["name"] for change in ratings} == {"Ann", "bot:hard"}
     assert all(change["ladder"] == "2p" for change in ratings)
 
@@ -68,6 +73,8 @@ async def test_a_finished_match_is_rated_archived_and_answered(running: Server) 
     assert game.json["changes"] == ratings
     for answer in (ladder, page, mine, games, game):
         assert key.encode() not in answer.body
+    metrics = (await api_get(running.url, "/metrics")).body.decode()
+    assert "allfives_games_archived_total 1" in metrics.splitlines()
     await client.close()
 
 

@@ -177,3 +177,25 @@ async def test_the_key_is_never_logged_sent_recorded_or_answered(
                 assert secret.encode() not in stored.read_bytes()
     for client in (ann, phone, bad):
         await client.close()
+
+
+async def test_link_codes_asked_are_bounded_per_address(running: Server) -> None:
+    ann = await Client.open(running.url, "Ann", key=new_key())
+    answers = [await ann.request("link_code") for _ in range(6)]
+    assert all(isinstance(answer, msg.LinkCodeReply) for answer in answers[:5])
+    assert isinstance(answers[5], msg.Error) and answers[5].code == errors.RATE_LIMITED
+    # A player holds its last three codes: the first two no longer link.
+    codes = [answer.code for answer in answers[:5] if isinstance(answer, msg.LinkCodeReply)]
+    phone = await Client.open(running.url, "x", hello=False)
+    for code in codes[:2]:
+        refused = await phone.error_for("hello", version=1, name="P", key=new_key(), link=code)
+        assert refused.code == errors.BAD_LINK
+    welcome = await phone.request("hello", version=1, name="P", key=new_key(), link=codes[4])
+    assert isinstance(welcome, msg.Welcome) and welcome.player == "Ann"
+    if isinstance(running.store, RedisStore):
+        # Redis forgets the others by itself when they expire.
+        key = b"allfives:link:" + codes[3].encode()
+        ttl = await running.store._call("ttl", lambda c: c.ttl(key))
+        assert 0 < ttl <= msg.LINK_CODE_SECONDS
+    for client in (ann, phone):
+        await client.close()

@@ -150,10 +150,11 @@ class Api:
         for ladder in LADDERS:
             total, rows = await self.ledger.ladder(ladder, api.MAX_LADDER_ENTRIES)
             shown = {id for id, _ in rows}
-            for bot in BOT_PLAYERS:
-                if bot not in shown:
-                    held = (await self.ledger.standings(bot)).get(ladder)
-                    rows.append((bot, held or StoredRating(MU, SIGMA)))
+            missing = [bot for bot in BOT_PLAYERS if bot not in shown]
+            found = await self.ledger.ratings(ladder, missing) if missing else {}
+            for bot in missing:
+                held = found.get(bot)
+                rows.append((bot, held[0] if held else StoredRating(MU, SIGMA)))
             rows.sort(key=lambda row: (-_standing(row[1]).ordinal, row[0]))
             names = await self.ledger.names([id for id, _ in rows if id not in BOT_PLAYERS])
             entries = [

@@ -33,7 +33,7 @@ from server.play.listing import Listing
 from server.play.live import LiveRoom
 from server.play.players import Players
 from server.play.registry import Registry
-from server.rooms import codes, commands
+from server.rooms import codes, commands, results
 from server.rooms.limits import LookupBudget, RoomChat
 from server.rooms.room import CHAT_IDS_KEPT, Caller, Room, RoomError
 from server.rooms.room_state import (
@@ -219,7 +219,7 @@ class Sessions:
     async def _record(self, connection: Connection, message: msg.GetRecord) -> None:
         live = _current(connection)
         async with live.lock:
-            record = live.room.finished_record()
+            record = results.finished_record(live.room)
         connection.send_message(msg.RecordReply(record=record, id=message.id))
 
     async def _hint(self, connection: Connection, message: msg.Hint) -> None:

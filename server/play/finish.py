@@ -59,7 +59,7 @@ def archived_of(room: Room, finished_at: float) -> Archived:
     """The archived game of a room's last finished match (rating changes still empty)."""
     state = room.state
     assert state.finished is not None
-    record = room.finished_record()
+    record = results.finished_record(room)
     match = Match.from_bytes(state.finished)
     seats = _finished_seats(room)
     moves = [0] * len(seats)
@@ -203,6 +203,14 @@ class Finisher:
             await asyncio.wait(list(self.tasks), timeout=seconds)
 
     async def _finish(self, live: LiveRoom, match: int) -> None:
+        try:
+            await self._finish_now(live, match)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("room %s: match %d could not be archived", live.room.code, match)
+
+    async def _finish_now(self, live: LiveRoom, match: int) -> None:
         room = live.room
         if room.state.matches != match or room.state.finished is None:
             return

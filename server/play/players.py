@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from protocol import errors
 from protocol import messages as msg
 from protocol.names import name_key
-from server.config import Clock
+from server.config import Clock, Config
 from server.rooms.limits import AddressBuckets
 from server.rooms.room import RoomError
 from server.storage.archive import Ledger, Player, key_hash
@@ -44,6 +44,18 @@ class PlayerLimits:
     links_per_hour: float = 10.0
     bad_links_burst: int = 20
     bad_links_per_hour: float = 20.0
+
+    @classmethod
+    def of(cls, config: Config) -> PlayerLimits:
+        """The bounds a server is told."""
+        return cls(
+            new_players_burst=config.new_players_burst,
+            new_players_per_hour=config.new_players_per_hour,
+            links_burst=config.links_burst,
+            links_per_hour=config.links_per_hour,
+            bad_links_burst=config.bad_links_burst,
+            bad_links_per_hour=config.bad_links_per_hour,
+        )
 
 
 class Players:

@@ -1,4 +1,5 @@
-"""A finished match's results on the room: who sat where as it ended, and its rating changes.
+"""A finished match's results on the room: its record, who sat where as it ended, and its
+rating changes.
 
 `note_finished` is called as the match ends (`Room._after_move`): the seats' players, kinds,
 stand-in moves and absence are kept with the finished match, since the seats may change after it
@@ -13,11 +14,25 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
+from bridge.records import record_of
+from engine import Match
+from protocol import errors
 from protocol.ratings import RatingChange
-from server.rooms.room_state import FinishedSeat, RoomState
+from protocol.records import Record
+from server.rooms.room_state import FinishedSeat, RoomError, RoomState
 
 if TYPE_CHECKING:  # the room imports this module
     from server.rooms.room import Room
+
+
+def finished_record(room: Room) -> Record:
+    """The record of the room's last finished match (RoomError while none is finished)."""
+    state = room.state
+    if state.finished is None:
+        raise RoomError(
+            errors.WRONG_PHASE, "no finished match yet: a record exists once a match ends"
+        )
+    return record_of(Match.from_bytes(state.finished), list(state.finished_names))
 
 
 def note_finished(state: RoomState) -> None:

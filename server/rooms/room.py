@@ -28,7 +28,6 @@ from typing import Any
 import msgspec
 
 from bridge import convert
-from bridge.records import record_of
 from engine import PASS, IllegalMove, Match, Move, RulesError, View
 from protocol import errors
 from protocol import messages as msg
@@ -407,13 +406,8 @@ class Room:
         self._changed(now)
 
     def finished_record(self) -> Record:
-        """The record of the last finished match (RoomError while none is finished)."""
-        if self.state.finished is None:
-            raise RoomError(
-                errors.WRONG_PHASE, "no finished match yet: a record exists once a match ends"
-            )
-        match = Match.from_bytes(self.state.finished)
-        return record_of(match, list(self.state.finished_names))
+        """The record of the last finished match (`server.rooms.results.finished_record`)."""
+        return results.finished_record(self)
 
     def say(
         self, seat: int | None, name: str, text: str, now: float = 0.0, id: int | None = None

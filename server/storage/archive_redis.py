@@ -154,11 +154,10 @@ class RedisLedger(Ledger):
                 repr(rating.mu - 3 * rating.sigma),
                 msgspec.json.encode(KeptPoint(write.point, write.private)),
             ]
-        answer = await self._script(f"archive game {detail.id}", ARCHIVE, args)
-        status = int(answer[0])
-        if status == 0:
-            return Exists(_archived_decoder.decode(answer[1]))
-        return Committed() if status == 1 else Conflict()
+        answer: bytes = await self._script(f"archive game {detail.id}", ARCHIVE, args)
+        if answer[:1] == b"0":
+            return Exists(_archived_decoder.decode(answer[1:]))
+        return Committed() if answer == b"1" else Conflict()
 
     async def game(self, id: str) -> Archived | None:
         data = await self._get("read a game", self._key("game:", id))

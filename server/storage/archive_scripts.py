@@ -80,20 +80,20 @@ return cjson.encode({id, redis.call('HGET', p .. 'player:' .. id, 'name')})
 #: ARGV: prefix, game id, game JSON, finished at, retention seconds, public ('1'/'0'), now,
 #: most history points, member count, then per member: player id, won ('1'/'0'); then per
 #: rating write: ladder, player id, expected JSON ('' for none), new JSON, ordinal, point JSON.
-#: Returns {1} when written, {0, stored JSON} when the game is there already, {2} when a
-#: rating is no longer the one read (nothing written).
+#: Returns '1' when written, '0' and the stored JSON when the game is there already, '2' when
+#: a rating is no longer the one read (nothing written).
 ARCHIVE = """
 local p, id, data = ARGV[1], ARGV[2], ARGV[3]
 local finished, ttl, public, now = ARGV[4], tonumber(ARGV[5]), ARGV[6], tonumber(ARGV[7])
 local points = tonumber(ARGV[8])
 local game_key = p .. 'game:' .. id
 local stored = redis.call('GET', game_key)
-if stored then return {0, stored} end
+if stored then return '0' .. stored end
 local members = tonumber(ARGV[9])
 local first = 10 + 2 * members
 for i = first, #ARGV, 6 do
   local held = redis.call('HGET', p .. 'rating:' .. ARGV[i], ARGV[i + 1]) or ''
-  if held ~= ARGV[i + 2] then return {2} end
+  if held ~= ARGV[i + 2] then return '2' end
 end
 redis.call('SET', game_key, data, 'EX', ttl)
 local cutoff = now - ttl
@@ -122,7 +122,7 @@ for i = first, #ARGV, 6 do
   redis.call('RPUSH', history, ARGV[i + 5])
   redis.call('LTRIM', history, -points, -1)
 end
-return {1}
+return '1'
 """
 
 #: ARGV: prefix, player id, everything ('1'/'0'), offset, limit, cutoff. JSON [total, [game
