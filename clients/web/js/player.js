@@ -51,7 +51,7 @@ export function ratingGraph(history, width = 600, height = 220) {
 function resultFor(game, name) {
   const seat = (game.players ?? []).find((p) => p.name === name)?.seat;
   if (seat === undefined) return "";
-  const teams = game.rules?.teams && game.rules?.players === 4;
+  const teams = game.rules?.players === 4 && game.rules?.teams !== false; // omitted when true
   const side = teams ? seat % 2 : seat;
   if (Array.isArray(game.winner)) return game.winner.includes(seat) ? "shared the win" : "lost";
   if (game.winner === null || game.winner === undefined) return "no winner";

@@ -56,7 +56,9 @@ function endOf(layout, move) {
 export function replaySteps(record) {
   const rules = record?.rules ?? {};
   const players = num(rules.players) || (record?.hands?.[0]?.deal?.length ?? 2);
-  const teams = partnership(rules);
+  // `teams` is left out of a record when true (its default): four players are a partnership
+  // unless the record says otherwise.
+  const teams = partnership({ ...rules, players, teams: rules.teams !== false });
   const sides = teams ? 2 : players;
   const names = Array.from({ length: players }, (_, seat) => {
     const name = record?.names?.[seat];
