@@ -24,17 +24,15 @@ import time
 from pathlib import Path
 from typing import Any
 
-# Run as a script, this folder comes first on sys.path, and bench/engine.py would hide the package.
-if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
-    sys.path.pop(0)
+# bench/ is first on sys.path when this file runs as a script; the project comes after it.
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+    sys.path.append(str(ROOT))
 
 import msgspec  # noqa: E402
+from measure import stop_after  # noqa: E402
 from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
 
-from bench.measure import stop_after  # noqa: E402
 from protocol import messages as msg  # noqa: E402
 from protocol.patch import ClientState  # noqa: E402
 from server.app import Config, Server, run_server  # noqa: E402

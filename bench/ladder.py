@@ -19,14 +19,13 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-# Run as a script, this folder comes first on sys.path, and bench/engine.py would hide the package.
-if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
-    sys.path.pop(0)
+# bench/ is first on sys.path when this file runs as a script; the project comes after it.
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+    sys.path.append(str(ROOT))
 
-from bench.measure import stop_after  # noqa: E402
+from measure import stop_after  # noqa: E402
+
 from engine import Match, Rules  # noqa: E402
 from engine.bots import make_bot  # noqa: E402
 from protocol.rules import Rules as WireRules  # noqa: E402
