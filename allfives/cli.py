@@ -23,6 +23,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "join": ("clients.cli.join", "sit at a room on a server (or come back to your seat)"),
     "rooms": ("clients.cli.rooms", "list a server's public rooms waiting for players"),
     "watch": ("clients.cli.watch", "watch a room's match without a seat"),
+    "ladder": ("clients.cli.ladder", "a server's ladders: every player's rating, the bots' too"),
+    "history": ("clients.cli.history", "a player's finished games on a server (yours by default)"),
+    "show": ("clients.cli.show", "replay a finished game of a server, stepped with the arrow keys"),
 }
 
 

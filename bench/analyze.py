@@ -1,7 +1,9 @@
 """Post-game analysis: its speed, and whether its verdicts rank the bots the way they play.
 
-1. Time per decision at the analysis's default budget, and for a whole 2-player match to 250
-   (hard against normal, every decision of both seats), over `--timed` matches.
+1. Time per decision at the analysis's default budget and at the server's review budget
+   (`Config.review_budget_ms`, what `GET /api/games/ID/review` costs its lane), and for a whole
+   2-player match to 250 (hard against normal, every decision of both seats), over `--timed`
+   matches.
 2. On `--matches` 3-player matches of easy, normal and hard (the seats rotate from match to
    match), every decision analysed at `--rank-budget-ms`: the mean expected points each level
    loses per hand. The review should rank them easy > normal > hard.
@@ -19,13 +21,16 @@ import statistics
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from allfives.analyze import DEFAULT_BUDGET_MS, review_record
 from bridge.records import record_of
+from bridge.reviews import review_record
 from engine import Match, Rules
+from engine.analysis import DEFAULT_BUDGET_MS
 from engine.bots import HardBot, make_bot
 from protocol.records import Record
+from server.config import Config
 
 LEVELS = ("easy", "normal", "hard")
+SERVER_BUDGET_MS = Config().review_budget_ms
 
 
 def bot_match(rules: Rules, levels: list[str], seed: int, bot_deals: int) -> Record:
@@ -42,11 +47,11 @@ def bot_match(rules: Rules, levels: list[str], seed: int, bot_deals: int) -> Rec
     return record_of(match, levels, computed=False)
 
 
-def timed_match(seed: int, bot_deals: int) -> tuple[float, int]:
-    """Seconds to analyse a whole 2-player match to 250, and how many decisions it held."""
+def timed_match(seed: int, bot_deals: int, budget_ms: float) -> tuple[float, int]:
+    """Seconds to review a whole 2-player match to 250, and how many decisions it held."""
     record = bot_match(Rules(players=2), ["hard", "normal"], seed, bot_deals)
     began = time.perf_counter()
-    report = review_record(record, None, DEFAULT_BUDGET_MS, seed=1)
+    report = review_record(record, None, budget_ms, seed=1)
     return time.perf_counter() - began, len(report.moves)
 
 
@@ -70,18 +75,21 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
 
-    seconds, decisions = 0.0, 0
-    per_match = []
-    for k in range(args.timed):
-        took, count = timed_match(args.seed + k, args.bot_deals)
-        seconds += took
-        decisions += count
-        per_match.append(took)
-    if per_match:
-        print(f"default budget ms: {DEFAULT_BUDGET_MS:g}")
-        print(f"analysis ms per decision: {1000 * seconds / max(1, decisions):.1f}")
-        print(f"decisions per 2-player match to 250: {decisions / len(per_match):.1f}")
-        print(f"analysis s per 2-player match to 250: {statistics.mean(per_match):.1f}")
+    # The analysis's own budget (`allfives analyze`, `/review` done by the client) and the
+    # server's review lane's (`Config.review_budget_ms`, `GET /api/games/ID/review`).
+    for label, budget in (("analysis", DEFAULT_BUDGET_MS), ("server review", SERVER_BUDGET_MS)):
+        seconds, decisions = 0.0, 0
+        per_match = []
+        for k in range(args.timed):
+            took, count = timed_match(args.seed + k, args.bot_deals, budget)
+            seconds += took
+            decisions += count
+            per_match.append(took)
+        if per_match:
+            print(f"{label} budget ms: {budget:g}")
+            print(f"{label} ms per decision: {1000 * seconds / max(1, decisions):.1f}")
+            print(f"decisions per 2-player match to 250: {decisions / len(per_match):.1f}")
+            print(f"{label} s per 2-player match to 250: {statistics.mean(per_match):.1f}")
 
     tasks = [(args.seed + k, args.rank_budget_ms, args.bot_deals) for k in range(args.matches)]
     lost = dict.fromkeys(LEVELS, 0.0)

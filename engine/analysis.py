@@ -4,7 +4,7 @@ A `Decision` is a seat's view just before one of its moves (only what it could s
 move it made, and what its hand still held when that hand ended. `review` runs the hard bot's
 search (`engine.bots.hard.HardBot.evaluate`) on the view and reports the move played against
 the best one: the expected points lost (points for the seat's side less the others' to the end
-of the hand, with the match value near the target) and, where one applies, a reason in words.
+of the hand, with the match value near the target) and, where one applies, the reasons as codes and numbers (`engine.reasons`).
 `summarise` adds up a seat's decisions: points lost per hand and its costliest moves.
 
 The search counts deals instead of watching the clock, so a seed gives the same analysis on any
@@ -19,23 +19,20 @@ from collections.abc import Callable, Sequence
 import msgspec
 
 from engine.bots.hard import HardBot
-from engine.bots.simple import points_now
-from engine.events import Played
-from engine.kernel import points_of, total_after
 from engine.layout import Layout
 from engine.moves import Move
-from engine.tiles import FULL_SET, PIPS, End, Tile, mask_of, tiles_of
+from engine.reasons import Reason, layout_after, reasons_for
+from engine.tiles import Tile
 from engine.view import View
 
+#: The search per decision a review uses unless told otherwise (the hard bot's own budget).
+DEFAULT_BUDGET_MS = 200.0
 #: Deals searched per millisecond of budget (the hard bot's pace on this project's machine).
 DEALS_PER_MS = 5
 #: The fewest deals a decision is searched on, whatever the budget.
 MIN_DEALS = 16
 #: A move that costs this many expected points or more is marked.
 COSTLY = 10.0
-#: A double at least this heavy is a "heavy double"; a tile this heavy is worth shedding.
-HEAVY_DOUBLE = 8
-HEAVY_TILE = 9
 
 Progress = Callable[[int, int], None]
 
@@ -71,7 +68,8 @@ class MoveReview(msgspec.Struct, frozen=True, kw_only=True):
     best: Move
     #: Expected points the played move gives up against the best (0 when it is the best).
     lost: float
-    reason: str | None
+    #: Why the best move was better, where a plain reason applies (`engine.reasons`).
+    reasons: tuple[Reason, ...]
     #: Every legal move with its expected value, best first.
     values: list[tuple[Move, float]]
     #: Deals searched (1 when the rest of the hand was solved exactly).
@@ -105,9 +103,8 @@ def deals_for(budget_ms: float) -> int:
 
 def review(
     decision: Decision,
-    budget_ms: float = 200.0,
+    budget_ms: float = DEFAULT_BUDGET_MS,
     seed: int = 0,
-    names: Sequence[str] | None = None,
 ) -> MoveReview:
     """Weigh one decision with the hard bot's search on the seat's view."""
     view = decision.view
@@ -119,7 +116,7 @@ def review(
     same = played == best or same_position(view, played, best)
     lost = 0.0 if same else max(0.0, values[best] - values.get(played, values[best]))
     ranked = sorted(values.items(), key=lambda item: -item[1])
-    reason = explain(decision, best, names) if lost > 0 else None
+    reasons = reasons_for(view, played, best, decision.kept, decision.counted) if lost > 0 else ()
     return MoveReview(
         hand=decision.hand,
         number=decision.number,
@@ -127,7 +124,7 @@ def review(
         played=played,
         best=best,
         lost=lost,
-        reason=reason,
+        reasons=reasons,
         values=ranked,
         deals=verdict.deals,
         exact=verdict.exact,
@@ -136,15 +133,14 @@ def review(
 
 def analyse(
     decisions: Sequence[Decision],
-    budget_ms: float = 200.0,
+    budget_ms: float = DEFAULT_BUDGET_MS,
     seed: int = 0,
-    names: Sequence[str] | None = None,
     progress: Progress | None = None,
 ) -> list[MoveReview]:
     """Review every decision in order; `progress(done, total)` is called after each."""
     reviews = []
     for done, decision in enumerate(decisions, start=1):
-        reviews.append(review(decision, budget_ms, seed, names))
+        reviews.append(review(decision, budget_ms, seed))
         if progress is not None:
             progress(done, len(decisions))
     return reviews
@@ -183,94 +179,10 @@ def same_position(view: View, a: Move, b: Move) -> bool:
     """Whether two moves leave the same position (one tile at two alike ends, as on a lone double)."""
     if a.tile is None or a.tile != b.tile:
         return False
-    return _shape(_after(view, a)) == _shape(_after(view, b))
-
-
-def _after(view: View, move: Move) -> Layout:
-    layout = view.layout.copy()
-    assert move.tile is not None
-    if layout.empty:
-        layout.place_lead(move.tile)
-    else:
-        layout.place(move.tile, 1 if move.end is None else int(move.end))
-    return layout
+    return _shape(layout_after(view, a)) == _shape(layout_after(view, b))
 
 
 def _shape(layout: Layout) -> tuple[object, ...]:
     """What decides the rest of the hand: the open ends with their weights, the spinner's state."""
     ends = sorted(zip(layout.open, layout.weight, strict=True))
     return (tuple(ends), layout.spinner, sorted(layout.spinner_sides), layout.total())
-
-
-# -- reasons in words ---------------------------------------------------------------------------
-
-
-def explain(decision: Decision, best: Move, names: Sequence[str] | None = None) -> str | None:
-    """Why the best move was better, where a plain reason applies (None if only the search says)."""
-    view = decision.view
-    played = decision.played
-    reasons = []
-    scored, could = points_now(view, played), points_now(view, best)
-    if could > scored:
-        reasons.append(f"passed up {could} points with {best}")
-    (gift, reply), (saved, _) = opened(view, played), opened(view, best)
-    if gift > saved:
-        whom = f"{_name(names, _next_seat(view))} ({reply})"
-        if scored > 0:
-            reasons.append(f"scored {scored} now but opened {gift} for {whom}")
-        else:
-            reasons.append(f"opened {gift} for {whom}")
-    kept = _kept_heavy(decision, best)
-    if kept is not None:
-        what = "a heavy double" if kept.is_double else f"{kept.pips} pips"
-        if decision.counted:
-            reasons.append(f"kept {kept} ({what}), counted against you when the hand ended")
-        else:
-            reasons.append(f"kept {kept} ({what}) instead of shedding it")
-    return "; ".join(reasons) or None
-
-
-def opened(view: View, move: Move) -> tuple[int, Move | None]:
-    """The most an opponent playing next could score with a tile this seat cannot see, after
-    `move`, and the play that scores it; (0, None) when the next seat is a partner or the move
-    ends the hand.
-    """
-    if move.tile is None or view.seat is None or view.hand is None:
-        return 0, None
-    if len(view.hand) == 1 or view.rules.side_of(_next_seat(view)) == view.rules.side_of(view.seat):
-        return 0, None
-    layout = _after(view, move)
-    seen = mask_of(view.hand) | mask_of(e.tile for e in view.history if isinstance(e, Played))
-    sides = layout.spinner_sides
-    best, reply = 0, None
-    for tile in tiles_of(FULL_SET & ~seen):
-        for end in layout.ends_for(tile):
-            total = total_after(
-                layout.open, layout.weight, layout.spinner, sides[0], sides[1], tile, end
-            )
-            if points_of(total) > best:
-                best, reply = points_of(total), Move(tile, End(end))
-    return best, reply
-
-
-def _kept_heavy(decision: Decision, best: Move) -> Tile | None:
-    """The heavy tile the best move shed and the played move kept to the end of the hand, if any."""
-    tile = best.tile
-    played = decision.played.tile
-    if tile is None or tile == played or decision.kept is None or tile not in decision.kept:
-        return None
-    heavy = (tile.is_double and PIPS[tile] >= HEAVY_DOUBLE) or PIPS[tile] >= HEAVY_TILE
-    if not heavy or (played is not None and PIPS[played] >= PIPS[tile]):
-        return None
-    return tile
-
-
-def _next_seat(view: View) -> int:
-    assert view.seat is not None
-    return (view.seat + 1) % view.rules.players
-
-
-def _name(names: Sequence[str] | None, seat: int) -> str:
-    if names and seat < len(names) and names[seat]:
-        return names[seat]
-    return f"seat {seat}"

@@ -18,6 +18,9 @@ NOT_IN_ROOM = "not_in_room"
 WRONG_PHASE = "wrong_phase"
 UNAVAILABLE = "unavailable"
 BUSY = "busy"
+NAME_TAKEN = "name_taken"
+BAD_LINK = "bad_link"
+NOT_A_PLAYER = "not_a_player"
 
 ERROR_CODES: frozenset[str] = frozenset(
     {
@@ -37,6 +40,9 @@ ERROR_CODES: frozenset[str] = frozenset(
         WRONG_PHASE,
         UNAVAILABLE,
         BUSY,
+        NAME_TAKEN,
+        BAD_LINK,
+        NOT_A_PLAYER,
     }
 )
 

@@ -42,6 +42,15 @@ MessageId = Annotated[int, Meta(ge=-MAX_SAFE_INTEGER, le=MAX_SAFE_INTEGER)]
 Seq = Annotated[int, Meta(ge=0, le=MAX_SAFE_INTEGER)]
 Version = Annotated[int, Meta(ge=0, le=MAX_SAFE_INTEGER)]
 ChatText = Annotated[str, Meta(min_length=1, max_length=MAX_CHAT_LENGTH)]
+#: A player's secret key, made by the client on first use: 32 random bytes as URL-safe base64
+#: without padding (43 characters); 32 to 64 of [A-Za-z0-9_-] are accepted.
+PlayerKey = Annotated[str, Meta(pattern="^[A-Za-z0-9_-]{32,64}$")]
+#: A one-time link code: 8 characters of Crockford's base32, any case (I and L read as 1, O as 0).
+LINK_CODE_LENGTH = 8
+LINK_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+LinkCode = Annotated[str, Meta(pattern="^[0-9A-Za-z]{8}$")]
+#: Seconds a link code lives.
+LINK_CODE_SECONDS = 600
 
 
 # Client -> server ---------------------------------------------------------------------------
@@ -54,13 +63,23 @@ class ClientMessage(Struct, kw_only=True, omit_defaults=True, tag_field="type"):
 
 
 class Hello(ClientMessage, tag="hello"):
-    """First message of a connection; with `token`, `room` (and `last_seq`) it resumes a seat."""
+    """First message of a connection; with `token`, `room` (and `last_seq`) it resumes a seat.
+
+    `key` is the player's secret (never shown, logged or stored in clear by the server); `link`
+    a one-time code from `link_code` that joins this new key to the player who asked for it."""
 
     version: Version
     name: Name
     token: Token | None = None
     room: RoomCode | None = None
     last_seq: Seq | None = None
+    key: PlayerKey | None = None
+    link: LinkCode | None = None
+
+    def __repr__(self) -> str:
+        # The key is a secret: a repr (in a log line, a traceback) never shows it.
+        hidden = "<hidden>" if self.key is not None else None
+        return f"Hello(version={self.version}, name={self.name!r}, key={hidden})"
 
 
 class CreateRoom(ClientMessage, tag="create_room"):
@@ -150,6 +169,10 @@ class GetRecord(ClientMessage, tag="record"):
     """Ask for the record of the room's finished match."""
 
 
+class AskLinkCode(ClientMessage, tag="link_code"):
+    """Ask for a one-time code that links another device's key to this connection's player."""
+
+
 class Ping(ClientMessage, tag="ping"):
     """Keepalive; answered by `pong`."""
 
@@ -172,6 +195,7 @@ AnyClientMessage = (
     | Chat
     | Resync
     | GetRecord
+    | AskLinkCode
     | Ping
 )
 
@@ -184,11 +208,13 @@ class ServerMessage(Struct, kw_only=True, tag_field="type"):
 
 
 class Welcome(ServerMessage, tag="welcome"):
-    """Answer to hello: the protocol version in use and the server's name and version."""
+    """Answer to hello: the protocol version in use and the server's name and version; `player`
+    the name of the player the hello's key belongs to (None without a key)."""
 
     version: int
     server: str
     id: int | None = None
+    player: str | None = None
 
 
 class Joined(ServerMessage, tag="joined"):
@@ -260,6 +286,14 @@ class RecordReply(ServerMessage, tag="record"):
     id: int | None = None
 
 
+class LinkCodeReply(ServerMessage, tag="link_code"):
+    """Answer to link_code: the one-time code and the seconds it lives."""
+
+    code: str
+    expires_in: int
+    id: int | None = None
+
+
 class Pong(ServerMessage, tag="pong"):
     """Answer to ping."""
 
@@ -273,7 +307,17 @@ class Ack(ServerMessage, tag="ack"):
 
 
 AnyServerMessage = (
-    Welcome | Joined | Rooms | Snapshot | Patch | Error | HintReply | RecordReply | Pong | Ack
+    Welcome
+    | Joined
+    | Rooms
+    | Snapshot
+    | Patch
+    | Error
+    | HintReply
+    | RecordReply
+    | LinkCodeReply
+    | Pong
+    | Ack
 )
 
 CLIENT_TYPES: dict[str, type[ClientMessage]] = {
@@ -318,6 +362,15 @@ def decode_server(data: bytes | str) -> AnyServerMessage:
 #: its own fold (tests/test_server_hardening.py checks it), so importing the protocol loads no
 #: confusables data.
 BOT_KEY = "bot:"
+
+
+def normalize_link_code(code: str) -> str | None:
+    """A link code as the server keeps it (upper case, I and L as 1, O as 0); None if it holds a
+    character of no code (U)."""
+    folded = code.upper().replace("I", "1").replace("L", "1").replace("O", "0")
+    if len(folded) != LINK_CODE_LENGTH or any(char not in LINK_ALPHABET for char in folded):
+        return None
+    return folded
 
 
 def validate_name(name: str) -> str:

@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 
 from msgspec import Meta, Struct, field
 
+from protocol.ratings import RatingChange
 from protocol.rules import RoomRules
 from protocol.tiles import EndName, Pip, Tile
 
@@ -194,6 +195,10 @@ class RoomView(Struct, kw_only=True):
     spectators: Count = 0
     game: GameView | None = None
     chat: list[ChatLine] = []
+    #: Once a finished match is rated (a patch soon after the one that ends it): what it did to
+    #: each rated seat's rating; seats of guests and unrated matches have none. None until then,
+    #: and for a match that is not rated at all (protocol/README.md, "The end of a match").
+    ratings: list[RatingChange] | None = None
 
 
 def describe(event: AnyEvent, names: Sequence[str], teams: bool = False) -> str:

@@ -38,6 +38,7 @@ import contextlib
 import logging
 import socket
 import ssl
+import time
 from collections.abc import AsyncIterator, Coroutine
 from typing import TYPE_CHECKING, Any
 
@@ -46,24 +47,32 @@ from websockets.asyncio.server import serve
 
 from protocol.records import encode_record
 from server.config import Config
+from server.edge.api import Api, ApiRefusal, Asked
 from server.edge.connection import CLOSE_ROOM_CLOSED, Connection
 from server.edge.door import Door
 from server.edge.gate import Gate
 from server.edge.http import HttpSide
 from server.edge.http_guard import guarded
 from server.edge.probes import Probes, StoreWatch
+from server.edge.review_api import answer_review
 from server.edge.session import SERVER_NAME, Lanes, Sessions
 from server.edge.web import WebFiles
-from server.metrics import Metrics
-from server.play.bots import BotRunner
+from server.metrics import Metrics, counters
+from server.play.bots import BotRunner, Lane
 from server.play.committer import Committer, Hooks, LocalCommitter, MemoryCommitter
 from server.play.driver import Driver
+from server.play.finish import Finisher
 from server.play.hints import HintDesk
 from server.play.listing import Listing
 from server.play.live import LiveRoom
+from server.play.players import PlayerLimits, Players
 from server.play.registry import Registry
+from server.play.reviews import ReviewDesk
+from server.rooms import results
 from server.rooms.limits import LookupBudget, RoomChat, allowed_origins
 from server.rooms.room import Room
+from server.storage.archive import Ledger, key_hash
+from server.storage.archive_local import LocalLedger
 from server.storage.store import MemoryStore, Store, StoreUnavailable
 
 if TYPE_CHECKING:
@@ -74,6 +83,22 @@ log = logging.getLogger("allfives.server")
 #: The first and the longest wait between tries to store a finished match's record.
 RECORD_RETRY_FIRST = 1.0
 RECORD_RETRY_MAX = 30.0
+
+
+class _NoDebug(logging.Filter):
+    """Drops the websockets library's DEBUG lines: they hold every frame and header, and so
+    player keys (`hello`, `Authorization`), which are never logged (docs/security.md)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.levelno > logging.DEBUG
+
+
+#: The logger the websockets library logs the server's connections to.
+WEBSOCKETS_LOG = logging.getLogger("allfives.websockets")
+WEBSOCKETS_LOG.addFilter(_NoDebug())
+
+#: How long a stopping server waits for matches that just finished to be archived.
+FINISH_WAIT = 3.0
 
 
 class Server:
@@ -90,6 +115,16 @@ class Server:
         self.bots.hints.workers = max(1, config.hint_workers)
         self.bots.max_hints_waiting = config.max_hints_waiting
         self.hint_desk = HintDesk(self.bots)
+        self.reviews = ReviewDesk(
+            Lane("reviews", config.review_workers, config.bot_processes),
+            config.review_budget_ms,
+            config.max_reviews_waiting,
+            config.reviews_kept,
+        )
+        # A review is kept beside the records too (with their retention), so a restart or
+        # another process serves it without working it out again.
+        self.reviews.load = self._kept_review
+        self.reviews.on_reviewed = self._keep_review
         self.registry = Registry(config)
         self.committer: Committer = committer_for(config, self.store, self.registry, self)
         self.listing = Listing(
@@ -99,17 +134,28 @@ class Server:
             config.lists_per_second,
         )
         self.driver = Driver(config, self.registry, self.bots, self.metrics, self.committer.change)
+        self.ledger = ledger_for(config, self.store)
+        self.finisher = Finisher(
+            self.ledger, self.registry, self.committer.change, config.clock, self.spawn
+        )
+        self.api = Api(self.ledger, config.api_burst, config.api_per_second)
         lanes = Lanes(
             lookups=LookupBudget(config.lookup_burst, config.lookups_per_minute),
             hints=self.hint_desk,
             chat=RoomChat(config.room_chat_burst, config.room_chat_rate),
             listing=self.listing,
+            players=Players(self.ledger, config.clock, PlayerLimits.of(config)),
         )
         self.sessions = Sessions(
             config, self.door, self.registry, self.committer, self.metrics, lanes
         )
         probes = Probes(self.door, self.store_watch, self.committer.problems)
-        self.http = HttpSide(config, self.door, WebFiles(), probes, self.metrics, self._counters)
+        self.http = HttpSide(
+            config, self.door, WebFiles(), probes, self.metrics, self._counters, self.api
+        )
+        self.http.review = lambda request, game, address: answer_review(
+            self.reviews, self.find_game_record, request, game, self._charge(address)
+        )
         self.websocket_server: WebSocketServer | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
 
@@ -197,6 +243,7 @@ class Server:
             compression="deflate" if self.config.compression else None,
             origins=allowed_origins(self.config.allowed_origin),
             create_connection=self.gate.connection_class(),
+            logger=WEBSOCKETS_LOG,
         )
         self.door.listening = self.websocket_server.is_serving
         try:
@@ -211,6 +258,7 @@ class Server:
     async def stop(self) -> None:
         """Close every connection with 1001, stop the clock and the bots, close the store."""
         self.closing = self.driver.closing = True
+        await self.finisher.drain(FINISH_WAIT)  # matches finished just now are archived first
         for task in list(self._tasks):
             task.cancel()
         for live in self.registry.rooms.values():
@@ -220,7 +268,10 @@ class Server:
             await self.websocket_server.wait_closed()
         await self.committer.close()
         self.bots.close()
+        self.reviews.close()
         await self.store.close()
+        if self.config.ledger is None:
+            await self.ledger.close()
         log.info("stopped")
 
     async def close_for_good(self, reason: str) -> None:
@@ -235,8 +286,25 @@ class Server:
         """The `/metrics` page."""
         rooms = self.registry.rooms
         playing = sum(1 for live in rooms.values() if live.room.phase == "playing")
-        return self.metrics.text(
+        page = self.metrics.text(
             len(rooms), len(self.connections), playing, self.committer.adopted()
+        )
+        return page + counters(
+            {
+                "allfives_games_archived_total": (
+                    "Finished matches archived and rated here.",
+                    self.finisher.archived,
+                ),
+                "allfives_rating_conflicts_total": (
+                    "Ratings read again: another match changed them first.",
+                    self.finisher.conflicts,
+                ),
+                "allfives_api_answered_total": ("HTTP API requests answered.", self.api.answered),
+                "allfives_api_refused_total": (
+                    "HTTP API requests refused (not found, bad, rate-limited, unavailable).",
+                    self.api.refused,
+                ),
+            }
         )
 
     # -- hooks of the committer (server.committer.Hooks) -------------------------------------
@@ -253,8 +321,11 @@ class Server:
         self.driver.kick(live)
 
     def keep(self, live: LiveRoom, kept: bool) -> None:
-        """Start or stop running a room's bots and clock here."""
+        """Start or stop running a room's bots and clock here; a room kept here whose finished
+        match is not archived yet (its process stopped before) is archived now."""
         self.driver.keep(live, kept)
+        if kept:
+            self.finisher.finished(live)
 
     def published(self, live: LiveRoom) -> None:
         """A change reached the room's clients: a finished match's record, counts, the bots."""
@@ -262,14 +333,42 @@ class Server:
         if room.phase == "finished" and live.published_phase != "finished":
             self.metrics.matches_finished += 1
             self.spawn(self._save_record(room))
+        if room.phase == "finished":
+            self.finisher.finished(live)
         live.published_phase = room.phase
         self.registry.count(live)
         if self.registry.note_listing(live):
             self.listing.changed()
         self.driver.kick(live)
 
+    async def find_game_record(self, game_id: str, key: str | None) -> bytes | None:
+        """An archived game's record (JSON) for the asker of `key`, as the API finds a game:
+        None when there is none, or it is a private room's game the asker did not play."""
+        asker = None
+        if key is not None:
+            player = await self.ledger.player_of_key(key_hash(key))
+            asker = None if player is None else player.id
+        try:
+            detail = await self.api.game(Asked([], {}, asker), game_id)
+        except ApiRefusal:
+            return None
+        return encode_record(detail.record)
+
+    def _charge(self, address: str) -> float | None:
+        """Charge one API request to an address: None, or the seconds to wait (over budget)."""
+        now = time.monotonic()
+        if self.api.budget.take(address, now):
+            return None
+        return max(1.0, self.api.budget.wait(address, now))
+
+    async def _kept_review(self, game_id: str) -> bytes | None:
+        return await self.store.load_record(f"review/{game_id}")
+
+    async def _keep_review(self, game_id: str, review: bytes) -> None:
+        await self.store.save_record(f"review/{game_id}", review)
+
     async def _save_record(self, room: Room) -> None:
-        data = encode_record(room.finished_record())
+        data = encode_record(results.finished_record(room))
         delay = RECORD_RETRY_FIRST
         while True:  # kept until the store has it (the task ends with the server)
             try:
@@ -286,6 +385,20 @@ class Server:
                 delay = min(RECORD_RETRY_MAX, delay * 2)
             else:
                 return
+
+
+def ledger_for(config: Config, store: Store) -> Ledger:
+    """Where players, ratings and games are kept: as told, else beside the rooms in Redis,
+    else SQLite (in memory, or in a file under `config.data`)."""
+    if config.ledger is not None:
+        return config.ledger
+    if store.shared:
+        from server.storage.archive_redis import RedisLedger
+        from server.storage.redis_store import RedisStore
+
+        assert isinstance(store, RedisStore)
+        return RedisLedger(store, int(config.archive_days * 24 * 3600))
+    return LocalLedger(config.data, config.max_games)
 
 
 def committer_for(config: Config, store: Store, registry: Registry, hooks: Hooks) -> Committer:

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from protocol import messages as msg
+from server.storage.archive import Ledger
 from server.storage.store import Store
 
 #: The proxies whose X-Real-IP / X-Forwarded-For is taken: the networks their sockets come from.
@@ -51,6 +52,25 @@ class Config:
     #: only when nothing but your proxy can reach the server), or sockets from these networks.
     trust_proxy: bool | ProxyNetworks = False
     store: Store | None = None
+    #: Players, ratings and the match archive (`server.storage.archive`); None: the store's
+    #: (Redis beside the rooms, else SQLite in memory, or in a file under `data`).
+    ledger: Ledger | None = None
+    #: A directory for the embedded ledger's file (`allfives serve --data DIR`).
+    data: str | None = None
+    #: How long Redis keeps an archived match; games the embedded archive keeps at the most.
+    archive_days: float = 365.0
+    max_games: int = 20_000
+    #: Per address: new players (hellos with a key never seen), link codes asked, wrong link
+    #: codes given: so many at once, then so many an hour (`server.play.players`).
+    new_players_burst: int = 10
+    new_players_per_hour: float = 20.0
+    links_burst: int = 5
+    links_per_hour: float = 10.0
+    bad_links_burst: int = 20
+    bad_links_per_hour: float = 20.0
+    #: The HTTP API per address: `api_burst` requests at once, then `api_per_second`.
+    api_burst: int = 30
+    api_per_second: float = 5.0
     #: With several processes on one Redis: how long a dead process's rooms wait for another.
     cluster_lease: float = 3.0
     #: Hardening (docs/security.md): connections in all, the hello deadline, failed room lookups
@@ -64,6 +84,12 @@ class Config:
     room_chat_burst: int = 10
     hint_workers: int = 1
     max_hints_waiting: int = 8
+    #: The hard bot's reviews of finished games (`server.play.reviews`): their own workers, the
+    #: search per decision, how many games may be reviewed or wait at once, how many are kept.
+    review_workers: int = 1
+    review_budget_ms: float = 50.0
+    max_reviews_waiting: int = 4
+    reviews_kept: int = 256
     allowed_origin: str | None = None
     #: The public room list: rebuilt at most once a `list_seconds`; each address may ask
     #: `list_burst` times at once, then `lists_per_second`.

@@ -67,3 +67,11 @@ class Metrics:
 
 def _metric(name: str, kind: str, text: str, value: int) -> list[str]:
     return [f"# HELP {name} {text}", f"# TYPE {name} {kind}", f"{name} {value}"]
+
+
+def counters(values: Mapping[str, tuple[str, int]]) -> str:
+    """More counters for the page: name -> (help, value), one block each."""
+    lines: list[str] = []
+    for name, (text, value) in values.items():
+        lines += _metric(name, "counter", text, value)
+    return "\n".join(lines) + "\n" if lines else ""

@@ -6,13 +6,17 @@ Helpers for several servers on one Redis are in tests/cluster_helpers.py.
 from __future__ import annotations
 
 import asyncio
+import base64
+import contextlib
 import itertools
 import json
 import random
+import secrets
 import threading
 import urllib.error
 import urllib.request
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import msgspec
@@ -413,3 +417,59 @@ class ServerThread:
     def base(self) -> str:
         """http://127.0.0.1:PORT"""
         return f"http://127.0.0.1:{self.server.port}"
+
+
+def new_key() -> str:
+    """A player key as the clients make it: 32 random bytes, URL-safe base64 without padding."""
+    return base64.urlsafe_b64encode(secrets.token_bytes(32)).rstrip(b"=").decode()
+
+
+@dataclass
+class ApiAnswer:
+    """One answer of the HTTP API: status, headers (lower-case names), body and its JSON."""
+
+    status: int
+    headers: dict[str, str]
+    body: bytes
+
+    @property
+    def json(self) -> Any:
+        return json.loads(self.body)
+
+
+async def api_get(url: str, path: str, key: str | None = None) -> ApiAnswer:
+    """GET `path` from the server at `url` (its ws:// URL), as `Authorization: Key` with `key`."""
+    base = url.replace("ws://", "http://", 1).rstrip("/")
+    headers = {"Authorization": f"Key {key}"} if key is not None else {}
+
+    def fetch() -> ApiAnswer:
+        request = urllib.request.Request(base + path, headers=headers)
+        try:
+            with urllib.request.urlopen(request, timeout=TIMEOUT) as response:
+                found = {name.lower(): value for name, value in response.headers.items()}
+                return ApiAnswer(response.status, found, response.read())
+        except urllib.error.HTTPError as error:
+            found = {name.lower(): value for name, value in error.headers.items()}
+            return ApiAnswer(error.code, found, error.read())
+
+    return await asyncio.to_thread(fetch)
+
+
+async def finish_match(
+    url: str, name: str, key: str | None, bot: str = "easy", seed: int = 1, **rules: Any
+) -> Client:
+    """`name` (with `key`) plays a quick match alone against bots to its end (target 5 by
+    default); returns the client, its document holding the finished match's ratings (if any)."""
+    fields: dict[str, Any] = {"key": key} if key is not None else {}
+    client = await Client.open(url, name, **fields)
+    rules.setdefault("target", 5)
+    rules.setdefault("players", 2)
+    players = rules.pop("players")
+    joined = await client.request("create_room", rules={"players": players, **rules})
+    assert isinstance(joined, msg.Joined), joined
+    for _ in range(players - 1):
+        reply = await client.request("add_bot", level=bot)
+        assert isinstance(reply, msg.Ack), reply
+    await client.request("start")
+    await play_out(client, random.Random(seed))
+    return client

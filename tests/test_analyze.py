@@ -11,16 +11,18 @@ import msgspec
 import pytest
 from engine_helpers import paper_view
 
-from allfives.analyze import review_record
 from allfives.cli import main
 from bridge.records import match_of, record_of
+from bridge.reviews import review_record, wire_reason
 from clients.cli import review as review_module
 from clients.cli.connection import Connection
+from clients.cli.review_words import reason_words
 from clients.cli.state import TableState
 from engine import ALL_TILES, Match, Move, Rules, Tile, View, mask_of
 from engine.analysis import COSTLY, Decision, review
 from engine.bots import HardBot, make_bot
 from engine.bots.infer import Knowledge
+from engine.reasons import Reason
 from protocol import messages as msg
 from protocol.records import Record, decode_record, encode_record
 from protocol.rules import RoomRules
@@ -65,7 +67,7 @@ def test_a_move_that_scores_15_now_beats_one_that_scores_nothing() -> None:
     assert verdict.best == Move.parse("6-6 west")
     assert verdict.lost >= COSTLY
     assert verdict.costly
-    assert verdict.reason is not None and "passed up 15 points with 6-6 west" in verdict.reason
+    assert verdict.reasons[0] == Reason(kind="passed_up", points=15, move=Move.parse("6-6 west"))
     assert [move for move, _ in verdict.values] == [Move.parse("6-6 west"), Move.parse("3-1 east")]
     best = Decision(hand=1, number=2, view=view, played=Move.parse("6-6 west"))
     assert review(best, budget_ms=LOW_BUDGET_MS, seed=3).lost == 0
@@ -77,15 +79,27 @@ def test_a_heavy_double_kept_to_the_end_of_the_hand_is_named() -> None:
     counted = Decision(
         hand=1, number=2, view=view, played=Move.parse("3-1 east"), kept=kept, counted=True
     )
-    reason = review(counted, budget_ms=LOW_BUDGET_MS, seed=3).reason
-    assert reason == (
-        "passed up 15 points with 6-6 west; opened 10 for seat 1 (4-1 east); "
-        "kept 6-6 (a heavy double), counted against you when the hand ended"
-    )
+    reasons = review(counted, budget_ms=LOW_BUDGET_MS, seed=3).reasons
+    assert [r.kind for r in reasons] == ["passed_up", "opened", "kept_heavy"]
+    assert reasons[2] == Reason(kind="kept_heavy", tile=Tile.parse("6-6"), points=12, counted=True)
+    assert reasons[1] == Reason(kind="opened", points=10, move=Move.parse("4-1 east"), seat=1)
     spent = Decision(hand=1, number=2, view=view, played=Move.parse("3-1 east"), kept=kept[1:])
-    assert review(spent, budget_ms=LOW_BUDGET_MS, seed=3).reason == (
-        "passed up 15 points with 6-6 west; opened 10 for seat 1 (4-1 east)"
+    assert review(spent, budget_ms=LOW_BUDGET_MS, seed=3).reasons == reasons[:2]
+
+
+def test_the_reasons_are_worded_by_the_client_with_the_names_of_the_record() -> None:
+    view = paper_view("lead 6-3", "6-6 3-1 2-0 4-0 4-2", hand_size="five")
+    kept = tuple(Tile.parse(t) for t in ("6-6", "4-2"))
+    counted = Decision(
+        hand=1, number=2, view=view, played=Move.parse("3-1 east"), kept=kept, counted=True
     )
+    reasons = [wire_reason(r) for r in review(counted, budget_ms=LOW_BUDGET_MS, seed=3).reasons]
+    assert [reason_words(r, ["Ann", "Bob\x1b[2J"]) for r in reasons] == [
+        "passed up 15 points with 6-6 west",
+        "opened 10 for Bob\u241b[2J (4-1 east)",
+        "kept 6-6 (a heavy double), counted against you when the hand ended",
+    ]
+    assert reason_words(reasons[1], []) == "opened 10 for seat 1 (4-1 east)"
 
 
 def test_a_move_that_hands_the_next_player_20_is_ranked_below_a_safe_one() -> None:
@@ -97,7 +111,9 @@ def test_a_move_that_hands_the_next_player_20_is_ranked_below_a_safe_one() -> No
     verdict = review(decision, budget_ms=LOW_BUDGET_MS, seed=3)
     assert verdict.best == Move.parse("3-2 east")
     assert verdict.lost >= 5
-    assert verdict.reason == "opened 20 for seat 1 (4-4 east)"
+    assert verdict.reasons == (
+        Reason(kind="opened", points=20, move=Move.parse("4-4 east"), seat=1, scored=0),
+    )
 
 
 def test_a_tile_at_either_side_of_a_lone_double_costs_nothing() -> None:
@@ -225,11 +241,11 @@ def test_json_names_every_decision_of_the_seat_and_its_summary(
     assert player["lost_per_hand"] == pytest.approx(player["lost"] / player["hands"], abs=0.01)
     for move in report["moves"]:
         assert move["seat"] == 1
-        assert set(move) >= {"hand", "move", "played", "best", "lost", "costly", "reason"}
+        assert set(move) >= {"hand", "move", "played", "best", "lost", "costly", "reasons"}
         assert move["costly"] == (move["lost"] >= 10)
         assert move["lost"] >= 0
         if move["lost"] == 0:
-            assert move["reason"] is None
+            assert move["reasons"] == []
         assert move["values"][0]["move"] == move["best"]
     again = analyze(capsys, str(record_file), "--json", "--seat", "1", "--budget-ms", "5")
     assert again[1] == out  # the same seed gives the same analysis

@@ -3,7 +3,7 @@
 engine/ and protocol/ import nothing of the project's other layers; bridge/ (engine values as
 wire and record values) imports only those two; the server imports engine, protocol and bridge,
 never a client; clients import protocol, and more only where they run it inside themselves (a
-server for `play` and `host`, the analysis for `/review`). The offline commands `allfives replay`
+server for `play` and `host`, the review of a record for `/review` when the server has none). The offline commands `allfives replay`
 and `allfives analyze` reach nothing of the server. Read from the source with `ast`, so an import
 inside a function counts too.
 """
@@ -28,12 +28,12 @@ ALLOWED: dict[str, set[str]] = {
     "allfives": {"engine", "protocol", "bridge", "server", "clients"},
 }
 #: Client modules that run more of the project in the client's own process: a server in the
-#: embedded modes (`play`, `host`), the hard bot's analysis for `/review` (it runs where the
-#: client is, never on the server).
+#: embedded modes (`play`, `host`), and the hard bot's review of a record (`bridge.reviews`) for
+#: `/review` when the server has none to give.
 IN_PROCESS: dict[str, set[str]] = {
     "clients/cli/host.py": {"server"},
     "clients/cli/play.py": {"server"},
-    "clients/cli/review.py": {"allfives"},
+    "clients/cli/review.py": {"bridge"},
 }
 
 

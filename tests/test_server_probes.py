@@ -55,8 +55,12 @@ async def test_a_server_is_not_ready_while_redis_is_stopped_or_stalled(
         redis_server.stop()
         await probe_until(server, "/readyz", 503, "store unavailable")
         assert await probe(server, "/healthz") == (200, "ok\n")
-        # Still alive, and still taking players' connections (their commands get `unavailable`).
-        client = await Client.open(server.url, "Ann")
+        # Still alive, and still taking players' connections (their commands get `unavailable`,
+        # hello too: whether a name belongs to a player is in the store).
+        client = await Client.open(server.url, "Ann", hello=False)
+        refused = await client.error_for("hello", version=1, name="Ann")
+        assert refused.code == "unavailable"
+        assert isinstance(await client.request("ping"), msg.Pong)
         await client.close()
         redis_server.start()
         assert await probe_until(server, "/readyz", 200) == "ready\n"

@@ -9,6 +9,7 @@ from typing import Any
 
 from browser_helpers import assert_fits, firefox, firefox_open, measure
 from marionette_driver.by import By
+from marionette_driver.errors import StaleElementException
 from protocol_session import fixed_draws
 from server_helpers import ServerThread
 from waiting import until_sync
@@ -37,7 +38,8 @@ def test_a_phone_player_leads_by_taps_in_firefox() -> None:
             found = page.find_elements(By.ID, "start-button")
             return found[0] if found and found[0].is_enabled() else None
 
-        until_sync(startable, 30, "the room with its bot").click()
+        # The waiting room is redrawn as its seats fill: a button gone meanwhile is "not yet".
+        until_sync(startable, 30, "the room with its bot", (StaleElementException,)).click()
         # The draws are fixed so that seat 0 leads the first hand (as in protocol/README.md).
         until_sync(lambda: measure(page)["playable"], 30, "the lead")
         seen = measure(page)

@@ -39,6 +39,7 @@ A tile that fits several ends asks which: n(orth), s(outh), e(ast), w(est).
 /start             deal the first hand (host)
 /rematch           play again with the same seats (host)
 /review            after a match: your costliest moves, by the hard bot
+/link              a one-time code to play as you on another device
 /quit              leave the table (Ctrl-D too)"""
 
 
@@ -287,6 +288,8 @@ def _command(text: str, view: RoomView | None) -> Action:
             return _host_only(view, "finished", "call a rematch") or Send((msg.Rematch(),))
         case "pass":
             return _pass(view)
+        case "link":
+            return Send((msg.AskLinkCode(),))
     return Refuse(f"unknown command /{word}: /help lists the commands")
 
 

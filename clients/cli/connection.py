@@ -19,6 +19,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidMessage, InvalidURI
 
 from clients.cli import local
+from clients.cli.keys import KeyStore
 from clients.cli.seats import SeatStore
 from clients.cli.state import TableState
 from protocol import errors
@@ -56,9 +57,16 @@ class Connection:
         state: TableState,
         on_change: Callable[[], None] = lambda: None,
         seats: SeatStore | None = None,
+        key: str | None = None,
     ) -> None:
         self.url = url
         self.name = name
+        #: The player's key on this server (`clients.cli.keys`), sent with every hello.
+        self.key = key
+        #: A one-time link code for the next hello: it joins this key to the code's player.
+        self.link: str | None = None
+        #: Where the key is kept: under the player's name the server says (`welcome`).
+        self.keys: KeyStore | None = None
         self.state = state
         self.on_change = on_change
         self.seats = seats
@@ -202,10 +210,14 @@ class Connection:
                 token=state.token,
                 room=state.room,
                 last_seq=state.seq,
+                key=self.key,
             )
             await self.send(hello)
             return
-        await self.send(msg.Hello(version=msg.PROTOCOL_VERSION, name=self.name))
+        link, self.link = self.link, None
+        await self.send(
+            msg.Hello(version=msg.PROTOCOL_VERSION, name=self.name, key=self.key, link=link)
+        )
         await self._send_first()
 
     async def _send_first(self) -> None:
@@ -257,6 +269,10 @@ class Connection:
         replies = self.state.receive(message)
         for reply in replies:
             await self.send(reply)
+        welcomed = isinstance(message, msg.Welcome) and message.player is not None
+        if welcomed and self.keys is not None and self.key is not None:
+            assert isinstance(message, msg.Welcome) and message.player is not None
+            self.keys.remember(self.url, message.player, self.key)
         self._keep_numbering()
         if isinstance(message, msg.Joined):
             self._joined(message, resumed=isinstance(asked, msg.Hello))

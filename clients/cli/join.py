@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from clients.cli import local
 from clients.cli.app import App
 from clients.cli.connection import Connection
+from clients.cli.keys import KeyStore, link_code, new_key
 from clients.cli.seats import SeatStore, normalize_url
 from clients.cli.state import TableState
 from protocol import messages as msg
@@ -37,10 +38,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="players in the room opened when none is waiting (default 2)",
     )
     parser.add_argument(
+        "--link",
+        metavar="CODE",
+        type=link_argument,
+        help="link this device to your player: the one-time code /link shows on the other one",
+    )
+    parser.add_argument(
         "--private",
         action="store_true",
         help="a room opened when none is waiting is not listed (friends join with its code)",
     )
+
+
+def link_argument(text: str) -> str:
+    """--link's code, checked before anything else (argparse says what is wrong)."""
+    code = link_code(text)
+    if code is None:
+        raise argparse.ArgumentTypeError("takes the 8-letter code /link shows (ABCD-EFGH)")
+    return code
 
 
 def run(args: argparse.Namespace) -> int:
@@ -71,6 +86,7 @@ def plan(
     players: int = 2,
     seats: SeatStore | None = None,
     private: bool = False,
+    keys: KeyStore | None = None,
 ) -> tuple[Connection, list[msg.ClientMessage], bool]:
     """The connection, its first messages, and whether it starts by resuming a saved seat.
 
@@ -95,7 +111,9 @@ def plan(
         state.room, state.seat, state.token = saved.room, saved.seat, saved.token
         if saved.numbering is not None:
             state.restore_numbering(saved.numbering)
-    connection = Connection(url, name, state, seats=seats)
+    keys = keys if keys is not None else KeyStore(seats.path.with_name("keys.json"))
+    connection = Connection(url, name, state, seats=seats, key=keys.key_for(url, name))
+    connection.keys = keys
     connection.aside = aside
     if room:
         first: list[msg.ClientMessage] = [msg.Join(room=room.strip().upper())]
@@ -110,5 +128,9 @@ async def join(args: argparse.Namespace) -> int:
     connection, first, resume = plan(
         args.url, args.room, args.name, args.players, private=args.private
     )
+    if args.link is not None:
+        # A key of this device's own joins the code's player (kept under its name on welcome).
+        connection.link = args.link
+        connection.key = new_key()
     app = App(connection, join_url=connection.url.rstrip("/"), quiet=args.quiet)
     return await app.run(first, resume=resume)

@@ -369,6 +369,11 @@ def _shrink(layout: Layout, last: tuple[int, int] | None, width: int, rows: int)
     return [Text(" ") + row for row in drawn]
 
 
+def layout_rows(layout: Layout, last: tuple[int, int] | None, width: int, rows: int) -> list[Text]:
+    """The layout as the table draws it in at most `rows` rows (for `allfives show` too)."""
+    return _shrink(layout, last, width, rows)
+
+
 def layout_rows_needed(layout: Layout, width: int) -> int:
     """Rows the layout takes with every open end's outer tile drawn (its arms cut down)."""
     return len(drawing.draw(layout, width - 2, 0))

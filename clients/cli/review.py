@@ -1,11 +1,13 @@
 """`/review`: after a match, the player's points lost and costliest moves, by the hard bot.
 
-The client downloads the finished match with the protocol's `record` message and analyses it
-here, in its own process (the server runs no analyses for clients). The analysis is the one
-behind `allfives analyze`, reached through its narrow public function
-`allfives.analyze.review_record`: that brings the engine into the client, which otherwise knows
-only the protocol, so it is imported only when a review is asked for. The record comes from the
-server and is checked like a file before anything is analysed.
+The server's review comes first: when the room names the finished match's archived game
+(`game_id`), it is asked for with `GET /api/games/ID/review` (`clients.cli.api`), worked out
+once on the server and kept. A busy server says when to ask again. A server with no review to
+give (an older one, or no archived game) leaves it to this process: the client downloads the
+match with the protocol's `record` message and reviews it itself with `bridge.reviews` (the
+review `allfives analyze` runs), imported only then: it brings the engine into the client, which
+otherwise knows only the protocol. Either way the record or review comes from the server and is
+checked before anything is shown; the words are `clients.cli.review_words`.
 """
 
 from __future__ import annotations
@@ -16,10 +18,14 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 
+from clients.cli.api import Api, ApiError
 from clients.cli.connection import Connection
+from clients.cli.review_words import names_of, summary_text
 from clients.cli.state import TableState
 from protocol import messages as msg
+from protocol.api import GamesPage
 from protocol.records import Record
+from protocol.review import Review
 
 if TYPE_CHECKING:
     from clients.cli.app import App
@@ -82,10 +88,13 @@ async def review(
         return refused
     seat = state.view.you if state.view is not None else None
     assert seat is not None
+    served = await from_server(connection, state, seat)
+    if served is not None:
+        return served
     record = await fetch(connection, state)
     if isinstance(record, str):
         return record
-    from allfives.analyze import AnalysisError, review_record, summary_text
+    from bridge.reviews import AnalysisError, review_record
 
     try:
         report = await asyncio.to_thread(review_record, record, [seat], BUDGET_MS, 0, progress)
@@ -93,8 +102,63 @@ async def review(
         return f"the server's record cannot be reviewed: {error}"
     rows = [Text(" Review of your moves (the hard bot's search, from what you could see)")]
     for player in report.players:
-        rows += summary_text(player)
+        rows += summary_text(player, record.names)
     return rows
+
+
+async def from_server(
+    connection: Connection, state: TableState, seat: int
+) -> list[Text] | str | None:
+    """The server's review of the finished match as rows, why it cannot give one now (busy),
+    or None when it has none to give (the client then reviews the record itself)."""
+    api = Api(connection.url, connection.key)
+    game = getattr(state.view, "game_id", None)
+    if not isinstance(game, str) or not game:
+        game = await archived_game(api, state)
+    if game is None:
+        return None
+    try:
+        report = await asyncio.to_thread(api.get, api.review_path(game), Review, "review")
+    except ApiError as error:
+        if error.status == 503 and error.code == "busy":
+            return f"the server is busy with other reviews: /review again in {error.retry or 'a few'} s"
+        return None
+    names = names_of(report, len(state.view.seats) if state.view is not None else 0)
+    rows = [Text(" Review of your moves (the server's hard bot, from what you could see)")]
+    for player in report.players:
+        if player.seat == seat:
+            rows += summary_text(player, names)
+    return rows
+
+
+async def archived_game(api: Api, state: TableState) -> str | None:
+    """The id of the room's finished match in the server's archive, found among this player's
+    latest games (the same players, hands and scores as the room's record), or None."""
+    if state.player is None or connection_key_missing(api):
+        return None
+    record = state.record
+    view = state.view
+    if view is None or view.game is None:
+        return None
+    names = [seat.name if seat is not None else "" for seat in view.seats]
+    try:
+        page = await asyncio.to_thread(
+            api.get, api.games_path(state.player, 0, 5), GamesPage, "games list"
+        )
+    except ApiError:
+        return None
+    for game in page.games:
+        same_players = [p.name for p in sorted(game.players, key=lambda p: p.seat)] == names
+        same_scores = game.scores == list(view.game.scores)
+        same_hands = record is None or game.hands == len(record.hands)
+        if same_players and same_scores and same_hands:
+            return game.id
+    return None
+
+
+def connection_key_missing(api: Api) -> bool:
+    """Without a key the asker is a guest: its games are in nobody's list."""
+    return api.key is None
 
 
 async def fetch(connection: Connection, state: TableState) -> Record | str:

@@ -13,7 +13,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
+from clients.cli.keys import shown_code
 from clients.cli.placing import final_layout
+from clients.cli.safe import visible
 from clients.cli.scoreboard import Scoreboard
 from protocol import messages as msg
 from protocol.patch import ClientState, GapDetected
@@ -101,6 +103,8 @@ class TableState:
         self.seat: int | None = None
         self.token: str | None = None
         self.hint: MoveSpec | None = None
+        #: The player this connection's key belongs to on the server (None: a guest).
+        self.player: str | None = None
         #: The last match record the server sent (asked for with `record`: /save, /review).
         self.record: Record | None = None
         #: The previous hand's last layout, shown until the next lead.
@@ -214,6 +218,15 @@ class TableState:
                 self.say(f"Hint: the hard bot would {describe_move(move)}{typed}", "hint")
             case msg.RecordReply(record=record):
                 self.record = record
+            case msg.Welcome(player=player):
+                if player is not None:
+                    self.player = player
+            case msg.LinkCodeReply(code=code, expires_in=seconds):
+                self.say(
+                    f"Link code {shown_code(visible(code))} (works once, for {seconds // 60} "
+                    "minutes): on the other device run  allfives join URL --link CODE",
+                    "hint",
+                )
         return []
 
     def dismiss_result(self) -> bool:

@@ -117,7 +117,27 @@ def result_rows(state: TableState, view: RoomView, width: int) -> list[Text]:
     if state.match_over:
         rows.append(rule(width, "the match · Enter to go on"))
         rows += [Text(" " + line) for line in state.scoreboard.rows(names, view.rules)]
+        rating = rating_text(view)
+        if rating is not None:
+            rows.append(Text(" " + rating, Style(bold=True)))
     return wrap(rows, width)
+
+
+LADDER_WORDS = {"2p": "two-player", "3p": "three-player", "teams": "partnership"}
+
+
+def rating_text(view: RoomView) -> str | None:
+    """Your rating change once the finished match is rated ("Your rating on the two-player
+    ladder: 27.4 (+3.1)"); None when there is none for your seat (yet)."""
+    if view.ratings is None or view.you is None:
+        return None
+    mine = next((change for change in view.ratings if change.seat == view.you), None)
+    if mine is None:
+        return None
+    after, delta = mine.after.rating, mine.after.rating - mine.before.rating
+    ladder = LADDER_WORDS.get(mine.ladder, mine.ladder)
+    sign = "+" if delta >= 0 else "−"
+    return f"Your rating on the {ladder} ladder: {after:.1f} ({sign}{abs(delta):.1f})"
 
 
 def notice_row(notice: Notice | None, width: int) -> list[Text]:

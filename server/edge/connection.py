@@ -33,6 +33,7 @@ from server.play.members import (
 )
 from server.rooms.feed import SPECTATORS, Receiver
 from server.rooms.limits import TokenBucket
+from server.storage.archive import Player
 
 if TYPE_CHECKING:
     from server.play.live import LiveRoom
@@ -55,6 +56,8 @@ class Connection:
         self.limit = config.send_buffer
         self.bucket = TokenBucket(config.rate, config.burst, time.monotonic())
         self.name = ""
+        #: The player of the hello's key (None: a guest).
+        self.player: Player | None = None
         self.greeted = False
         self.room: LiveRoom | None = None
         self.seat: int | None = None

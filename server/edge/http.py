@@ -18,8 +18,10 @@ from websockets.asyncio.server import ServerConnection
 from websockets.http11 import Request, Response
 
 from server.config import Config
+from server.edge.api import Api
 from server.edge.door import Door
 from server.edge.probes import PATHS, Probes, text_response
+from server.edge.review_api import review_game_id
 from server.edge.web import WebFiles
 from server.metrics import Metrics
 
@@ -38,6 +40,7 @@ class HttpSide:
         probes: Probes,
         metrics: Metrics,
         counters: Callable[[], str],
+        api: Api | None = None,
     ) -> None:
         self.config = config
         self.door = door
@@ -46,15 +49,25 @@ class HttpSide:
         self.metrics = metrics
         #: The `/metrics` page, as the wiring builds it.
         self.counters = counters
+        #: The read-only JSON API under `/api/` (`server.edge.api`).
+        self.api = api
+        #: `GET /api/games/ID/review` (`server.edge.review_api`), as the wiring builds it:
+        #: called with the request, the game id and the asker's address.
+        self.review: Callable[[Request, str, str], Awaitable[Response]] | None = None
 
     def process_request(
         self, socket: ServerConnection, request: Request
     ) -> Response | Awaitable[Response] | None:
         """A response for a plain HTTP request, or None to let `/` upgrade to a WebSocket."""
+        path = request.path.split("?", 1)[0]
+        game = review_game_id(path)
+        if game is not None and self.review is not None:
+            return self.review(request, game, client_address(self.config, socket, request))
+        if self.api is not None and self.api.handles(path):
+            return self.api.answer(request, client_address(self.config, socket, request))
         page = self.web.response(request)  # the browser table (server.edge.web)
         if page is not None:
             return page
-        path = request.path.split("?", 1)[0]
         if path in PATHS:
             return self.probes.answer(path)
         if path == "/metrics":

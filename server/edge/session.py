@@ -31,8 +31,9 @@ from server.play.committer import Committer
 from server.play.hints import HintDesk
 from server.play.listing import Listing
 from server.play.live import LiveRoom
+from server.play.players import Players
 from server.play.registry import Registry
-from server.rooms import codes, commands
+from server.rooms import codes, commands, results
 from server.rooms.limits import LookupBudget, RoomChat
 from server.rooms.room import CHAT_IDS_KEPT, Caller, Room, RoomError
 from server.rooms.room_state import (
@@ -57,6 +58,7 @@ class Lanes:
     hints: HintDesk
     chat: RoomChat
     listing: Listing
+    players: Players
 
 
 log = logging.getLogger("allfives.server")
@@ -86,6 +88,7 @@ class Sessions:
         self.hint_desk = lanes.hints
         self.room_chat = lanes.chat
         self.listing = lanes.listing
+        self.players = lanes.players
 
     async def serve(self, socket: ServerConnection) -> None:
         """Read one connection's frames until it closes."""
@@ -193,7 +196,16 @@ class Sessions:
         page = await self.listing.page(connection.address, message.offset, message.id)
         connection.send_message(page)
 
+    async def _link_code(self, connection: Connection, message: msg.AskLinkCode) -> None:
+        reply = await self.players.link_code(connection.player, connection.address)
+        reply.id = message.id
+        connection.send_message(reply)
+
     async def _enter(self, connection: Connection, message: msg.Join | msg.Spectate) -> None:
+        named = isinstance(message, msg.Join) and message.name is not None
+        if named and connection.player is None:
+            assert isinstance(message, msg.Join) and message.name is not None
+            await self.players.check_guest_name(message.name)
         # The connection leaves the room it is in only once the new one has taken it.
         async with self.lookups.guard(connection.address):
             live = await self.registry.find(message.room)
@@ -207,7 +219,7 @@ class Sessions:
     async def _record(self, connection: Connection, message: msg.GetRecord) -> None:
         live = _current(connection)
         async with live.lock:
-            record = live.room.finished_record()
+            record = results.finished_record(live.room)
         connection.send_message(msg.RecordReply(record=record, id=message.id))
 
     async def _hint(self, connection: Connection, message: msg.Hint) -> None:
@@ -253,10 +265,18 @@ class Sessions:
                 errors.BAD_VERSION,
                 f"this server speaks protocol version {msg.PROTOCOL_VERSION}, not {hello.version}",
             )
+        # The key is hashed here and goes no further; a refused hello changes nothing.
+        player = await self.players.greet(hello, connection.address)
         connection.greeted = True
-        connection.name = hello.name
+        connection.player = player
+        connection.name = hello.name if player is None else player.name
         connection.send_message(
-            msg.Welcome(version=msg.PROTOCOL_VERSION, server=SERVER_NAME, id=hello.id)
+            msg.Welcome(
+                version=msg.PROTOCOL_VERSION,
+                server=SERVER_NAME,
+                id=hello.id,
+                player=None if player is None else player.name,
+            )
         )
         if hello.token is None and hello.room is None:
             return
@@ -339,6 +359,7 @@ class Sessions:
                 seat=connection.seat if here else None,
                 spectating=connection.spectating if here else False,
                 process=self.committer.presence_id,
+                player=None if connection.player is None else connection.player.id,
             )
 
             def handle(room: Room) -> tuple[Outcome, list[Any]]:
@@ -448,6 +469,7 @@ _SERVES: dict[type[msg.ClientMessage], Callable[[Sessions, Connection, Any], Awa
     msg.GetRecord: Sessions._record,
     msg.Hint: Sessions._hint,
     msg.Chat: Sessions._chat,
+    msg.AskLinkCode: Sessions._link_code,
 }
 
 

@@ -6,7 +6,9 @@
 Two lanes, each with its own workers: rooms' bots (and stand-ins) in one, players' hints in the
 other, so a bot never waits behind hints. Work waits for a free worker in its lane here, not in
 the pool, so waiting work that is cancelled (a hint for a connection that closed) never runs;
-the hint lane holds at most `max_hints_waiting` hints, and refuses more (`HintsBusy`).
+the hint lane holds at most `max_hints_waiting` hints, and refuses more (`HintsBusy`). The hard
+bot's reviews of finished matches have a third lane of their own (`server.play.reviews`), built
+from the same `Lane`, so a review never holds a bot or a hint either.
 
 The pool's processes (multiprocessing's forkserver and its workers) end when the server process
 dies, even by SIGKILL: each worker asks Linux for SIGKILL when its parent dies
@@ -29,8 +31,10 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from multiprocessing import resource_tracker
+from typing import Any, TypeVar
 
 from engine import Move, View
 from engine.bots import make_bot
@@ -40,6 +44,7 @@ PR_SET_PDEATHSIG = 1
 #: How often a worker checks that the server process still runs.
 WATCH_SECONDS = 0.1
 log = logging.getLogger("allfives.server")
+T = TypeVar("T")
 
 
 def choose_move(level: str, view: View, seed: int, budget_ms: float | None) -> Move:
@@ -115,6 +120,11 @@ class Lane:
 
     async def run(self, level: str, view: View, seed: int, budget_ms: float | None) -> Move:
         """`choose_move` in one of the lane's workers, once one is free (cancellable meanwhile)."""
+        return await self.call(choose_move, level, view, seed, budget_ms)
+
+    async def call(self, work: Callable[..., T], *args: Any) -> T:
+        """`work(*args)` in one of the lane's workers (a module-level function, for processes),
+        once one is free (cancellable meanwhile)."""
         loop = asyncio.get_running_loop()
         self.waiting += 1
         try:
@@ -127,7 +137,7 @@ class Lane:
                     # Starting worker processes takes a while: never on the event loop's thread.
                     await loop.run_in_executor(None, self._start)
             assert self._pool is not None
-            return await loop.run_in_executor(self._pool, choose_move, level, view, seed, budget_ms)
+            return await loop.run_in_executor(self._pool, work, *args)
         finally:
             self._free.release()
 

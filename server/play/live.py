@@ -42,6 +42,8 @@ class LiveRoom:
         self.attached: object | None = None
         #: The phase clients were last sent (a match finishing is seen once).
         self.published_phase = room.phase
+        #: The last match archived from this copy (`server.play.finish`).
+        self.archived = 0
         self.driver: asyncio.Task[None] | None = None
         self.timer: asyncio.TimerHandle | None = None
         self.timer_deadline: float | None = None

@@ -56,8 +56,9 @@ def _join(room: Room, caller: Caller, message: msg.Join, now: float, out: Outcom
     if message.seat is not None and message.seat >= room.rules.players:
         # The answer a room that does not exist gives: no probing for rooms by seat.
         raise RoomError(errors.NO_SUCH_ROOM, codes.missing(message.room))
-    name = message.name or caller.name
-    seat, token = room.sit(name, message.seat, now, caller.process)
+    # A key's player sits under its own name; a guest may name the seat.
+    name = caller.name if caller.player is not None else message.name or caller.name
+    seat, token = room.sit(name, message.seat, now, caller.process, caller.player)
     if caller.spectating:
         room.watch(-1, now, caller.process)
     joined = msg.Joined(room=room.join_code, seat=seat, seat_token=token, id=message.id)

@@ -13,6 +13,7 @@ import msgspec
 
 from bridge import convert
 from protocol import views as wire
+from server.rooms import results
 from server.rooms.room import Room
 
 #: A receiver: a seat number, or SPECTATORS.
@@ -34,6 +35,7 @@ def room_view(room: Room, receiver: Receiver) -> wire.RoomView:
         spectators=state.spectators,
         game=convert.game_view(match.view_for(receiver)) if match is not None else None,
         chat=list(state.chat),
+        ratings=results.ratings_shown(state),
     )
 
 

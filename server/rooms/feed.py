@@ -25,7 +25,7 @@ from engine import parts
 from engine.parts import Own, Table
 from protocol import messages as msg
 from protocol import views as wire
-from server.rooms import patches
+from server.rooms import patches, results
 from server.rooms.documents import SPECTATORS, Receiver, public_game, room_view
 from server.rooms.room import Room
 
@@ -74,6 +74,7 @@ class Feed:
         self._host: int | None = None
         self._phase: str = ""
         self._spectators = 0
+        self._ratings: list[Any] | None = None
         self._chat = 0
         self._match_number = 0
         self._table: Table | None = None
@@ -98,6 +99,7 @@ class Feed:
         self._host = state.host
         self._phase = state.phase
         self._spectators = state.spectators
+        self._ratings = results.ratings_shown(state)
         self._chat = len(state.chat)
         self._match_number = state.matches
         self._table = parts.table(match) if match is not None else None
@@ -207,6 +209,10 @@ class Feed:
         if state.spectators != self._spectators:
             ops.append(patches.replace("/spectators", state.spectators))
             self._spectators = state.spectators
+        ratings = results.ratings_shown(state)
+        if ratings != self._ratings:
+            ops.append(patches.replace("/ratings", ratings))
+            self._ratings = ratings
 
     def _game_ops(self, room: Room, events: list[Any], ops: list[patches.Operation]) -> bool:
         """The game's operations; True if the public game was replaced (a new match or hand)."""

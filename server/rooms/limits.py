@@ -150,6 +150,14 @@ class LookupBudget(KeyedBuckets):
                 self.refund(address, time.monotonic())
 
 
+class AddressBuckets(KeyedBuckets):
+    """A bucket per address (an IPv6 address counts as its /64), `burst` then `per_second`."""
+
+    def key(self, name: str) -> str:
+        """An IPv4 address, or the /64 network of an IPv6 one."""
+        return _network(name)
+
+
 class RoomChat(KeyedBuckets):
     """Chat lines per room, from everyone in it together."""
 

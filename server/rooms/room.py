@@ -28,14 +28,13 @@ from typing import Any
 import msgspec
 
 from bridge import convert
-from bridge.records import record_of
 from engine import PASS, IllegalMove, Match, Move, RulesError, View
 from protocol import errors
 from protocol import messages as msg
 from protocol.records import Record
 from protocol.rules import RoomRules
 from protocol.views import CHAT_HISTORY, BotLevel, ChatLine, Phase, SeatInfo
-from server.rooms import clock, codes, presence
+from server.rooms import clock, codes, presence, results
 from server.rooms.clock import DEFAULT_AWAY_SECONDS
 from server.rooms.room_state import (
     BotTurn,
@@ -198,16 +197,23 @@ class Room:
     # -- seats -----------------------------------------------------------------------------
 
     def sit(
-        self, name: str, seat: int | None = None, now: float = 0.0, process: str = ""
+        self,
+        name: str,
+        seat: int | None = None,
+        now: float = 0.0,
+        process: str = "",
+        player: str | None = None,
     ) -> tuple[int, str]:
-        """Seat a person in a waiting room (a chosen seat, or the first free); returns seat and token."""
+        """Seat a person (`player`: its id, None for a guest) in a waiting room (a chosen seat,
+        or the first free); returns seat and token."""
         self._require_phase("waiting", "join")
         seat = presence.choose_seat(self.state, seat)
         presence.require_unique(self.state, name)
         token = new_token()
-        self.seats[seat] = SeatState(
-            name=name, kind="human", token_hash=token_hash(token), connected=True
-        )
+        held = SeatState(name=name, kind="human", token_hash=token_hash(token), connected=True)
+        if player is not None:
+            held.player = player
+        self.seats[seat] = held
         presence.link(self.state, seat, process)
         if self.state.host is None or self.seats[self.state.host] is None:
             self.state.host = seat
@@ -324,6 +330,7 @@ class Room:
         self.state.matches += 1
         self.state.deadline = None
         self.state.deadline_move = -1
+        self.state.ratings = msgspec.UNSET
         for held in self.seats:
             if held is not None:
                 held.stand_in_moves = msgspec.UNSET
@@ -399,13 +406,8 @@ class Room:
         self._changed(now)
 
     def finished_record(self) -> Record:
-        """The record of the last finished match (RoomError while none is finished)."""
-        if self.state.finished is None:
-            raise RoomError(
-                errors.WRONG_PHASE, "no finished match yet: a record exists once a match ends"
-            )
-        match = Match.from_bytes(self.state.finished)
-        return record_of(match, list(self.state.finished_names))
+        """The record of the last finished match (`server.rooms.results.finished_record`)."""
+        return results.finished_record(self)
 
     def say(
         self, seat: int | None, name: str, text: str, now: float = 0.0, id: int | None = None
@@ -439,6 +441,10 @@ class Room:
 
     # -- checks and bookkeeping ------------------------------------------------------------
 
+    def touch(self, now: float) -> None:
+        """Count a change made from outside (`server.rooms.results`): a new seq."""
+        self._changed(now)
+
     def _changed(self, now: float) -> None:
         self.state.seq += 1
         if self.is_empty():
@@ -459,6 +465,7 @@ class Room:
             self.state.phase = "finished"
             self.state.finished = match.to_bytes()
             self.state.finished_names = self.names()
+            results.note_finished(self.state)
         self._arm_clock(now)
         return events
 

@@ -17,6 +17,7 @@ import msgspec
 
 from engine import Match, View
 from protocol import messages as msg
+from protocol.ratings import RatingChange
 from protocol.rules import RoomRules
 from protocol.views import BotLevel, ChatLine, Phase, SeatInfo
 
@@ -44,6 +45,8 @@ class SeatState(msgspec.Struct, kw_only=True):
     chat_ids: list[int] | msgspec.UnsetType = msgspec.UNSET
     #: Moves a stand-in bot made for this seat in the current match.
     stand_in_moves: int | msgspec.UnsetType = msgspec.UNSET
+    #: The id of the player whose key sat here (`server.storage.archive`); UNSET for a guest.
+    player: str | msgspec.UnsetType = msgspec.UNSET
     # (Fields added later are UNSET until first used: a room stored before them reads and
     # writes back byte for byte.)
 
@@ -85,16 +88,35 @@ class RoomState(msgspec.Struct, kw_only=True):
     links: dict[int, str] = {}
     watchers: dict[str, int] = {}
     invite: str | None = None
+    #: Who sat where when the last match finished (`server.rooms.results`).
+    finished_seats: list[FinishedSeat] | msgspec.UnsetType = msgspec.UNSET
+    #: The number of the last match archived and rated, and what it did to the ratings (shown
+    #: while the room is finished).
+    archived: int | msgspec.UnsetType = msgspec.UNSET
+    ratings: list[RatingChange] | msgspec.UnsetType = msgspec.UNSET
+
+
+class FinishedSeat(msgspec.Struct, kw_only=True, array_like=True):
+    """A seat as the match ended: its player (None: a guest or a bot), its kind and level, the
+    moves a stand-in made for it, whether its player was away (gone) at the end."""
+
+    player: str | None
+    kind: Literal["human", "bot"]
+    level: BotLevel | None
+    stand_in_moves: int
+    left: bool
 
 
 @dataclass
 class Caller:
-    """Who sent a command: seat in this room (None: not seated), spectating, name, server process."""
+    """Who sent a command: seat in this room (None: not seated), spectating, name, server
+    process, and the player id of the connection's key (None: a guest)."""
 
     name: str
     seat: int | None = None
     spectating: bool = False
     process: str = ""
+    player: str | None = None
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,10 @@ import * as results from "/web/js/results.js";
 import * as limits from "/web/js/limits.js";
 import * as connection from "/web/js/connection.js";
 import { halfWidthFor } from "/web/js/render.js";
+import * as reviewWords from "/web/js/review_words.js";
+import * as replayModel from "/web/js/replay_model.js";
+import * as pages from "/web/js/pages.js";
+import * as key from "/web/js/key.js";
 
 /** Feed messages to a fresh RoomState; returns what it sent back after each and where it ended. */
 function feed(messages) {
@@ -23,5 +27,8 @@ function feed(messages) {
   return { doc: room.doc, seq: room.seq, mending: room.mending, sent, log: room.log, finalLayout: room.finalLayout, finals };
 }
 
-window.unit = { describe, geometry, lobby, model, state, text, connection, results, limits, feed, render_half: halfWidthFor };
+window.unit = {
+  describe, geometry, lobby, model, state, text, connection, results, limits, feed, render_half: halfWidthFor,
+  reviewWords, replayModel, pages, key,
+};
 window.unitReady = true;

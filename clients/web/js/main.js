@@ -9,6 +9,8 @@ import { h, fill } from "./text.js";
 import { TurnCue } from "./cue.js";
 import { download } from "./report.js";
 import { checkName } from "./limits.js";
+import { playerKey } from "./key.js";
+import { Pages, parseRoute } from "./pages.js";
 
 const SEATS_KEY = "allfives.seats";
 const NAME_KEY = "allfives.name";
@@ -63,6 +65,19 @@ class App {
     this.autoStart = false;
     this.cue = new TurnCue();
     this.banner = document.getElementById("banner");
+    this.pagesRoot = document.getElementById("pages");
+    this.meLink = document.getElementById("me-link");
+    this.player = null;
+    this.pendingLink = null;
+    this.recordForReplay = false;
+    this.pages = new Pages(this.pagesRoot, {
+      player: () => this.player,
+      inRoom: () => Boolean(this.table),
+      linkCode: () => this.send({ type: "link_code" }),
+      link: (code) => this.link(code),
+      askRecord: () => this.askRecord(),
+    });
+    window.addEventListener("hashchange", () => this.route());
     const linked = linkedRoom();
     const saved = linked ? savedSeats()[linked] : null;
     this.resume = saved?.token ? { room: linked, token: saved.token } : null;
@@ -77,10 +92,46 @@ class App {
     else if (this.state.doc) this.drawTable();
     else fill(this.main, h("p", { class: "card" }, `Taking you back to your seat in room ${linked}…`));
     this.connection.start();
+    this.route();
+  }
+
+  /** Show the page the hash names (#/ladder, #/player/NAME, ...), or the lobby or table. */
+  route() {
+    const route = parseRoute(location.hash);
+    this.pagesRoot.hidden = !route;
+    this.main.hidden = Boolean(route);
+    if (route) {
+      this.pages.show(route);
+      window.scrollTo(0, 0);
+    } else {
+      this.pages.close();
+      document.title = "All Fives";
+      this.drawTable();
+    }
+  }
+
+  /** The room's last finished match, to replay: false when there is none to ask for. */
+  askRecord() {
+    const doc = this.state.doc;
+    if (!doc || !doc.game?.over) return false;
+    this.recordForReplay = true;
+    this.send({ type: "record" });
+    return true;
+  }
+
+  /** Join this device to the player who made `code`: a fresh hello carries it. */
+  link(code) {
+    this.pendingLink = code;
+    this.connection.restart();
   }
 
   helloFields() {
-    const fields = { name: this.name && !checkName(this.name).problem ? this.name : "Player" };
+    const named = Boolean(this.name) && !checkName(this.name).problem;
+    const fields = { name: named ? this.name : "Player" };
+    // The key claims the hello's name: it goes once the player has chosen one (or links this
+    // device, which takes the other device's name); until then the page is a guest.
+    if (named || this.pendingLink) fields.key = playerKey();
+    if (this.pendingLink) fields.link = this.pendingLink;
     this.helloName = fields.name;
     if (this.resume) {
       fields.token = this.resume.token;
@@ -143,6 +194,12 @@ class App {
     const replies = this.state.receive(message);
     for (const reply of replies) this.send(reply);
     switch (message.type) {
+      case "welcome":
+        this.onWelcome(message);
+        break;
+      case "link_code":
+        if (typeof message.code === "string") this.pages.showLinkCode(message.code, message.expires_in);
+        break;
       case "joined":
         this.onJoined(message);
         break;
@@ -164,11 +221,31 @@ class App {
         this.drawTable();
         break;
       case "record":
-        if (message.record) download(message.record, this.state.doc?.code ?? "room");
+        if (message.record && this.recordForReplay) {
+          this.recordForReplay = false;
+          const id = typeof this.state.doc?.game_id === "string" ? this.state.doc.game_id : null;
+          this.pages.showRecord(message.record, id);
+        } else if (message.record) {
+          download(message.record, this.state.doc?.code ?? "room");
+        }
         break;
       default:
         break;
     }
+  }
+
+  onWelcome(message) {
+    const player = typeof message.player === "string" && message.player ? message.player : null;
+    this.player = player;
+    if (this.meLink) {
+      this.meLink.textContent = player ? "My page" : "Link this device";
+      this.meLink.setAttribute("href", player ? `#/player/${encodeURIComponent(player)}` : "#/link");
+    }
+    if (this.pendingLink) {
+      this.pendingLink = null;
+      if (player) this.pages.linked(player);
+    }
+    if (player && player !== this.name) this.rename(player); // a known key plays under its name
   }
 
   onJoined(message) {
@@ -181,12 +258,26 @@ class App {
       this.watching = message.room;
     }
     const code = /^[A-Za-z0-9-]{1,24}$/.test(String(message.room)) ? String(message.room) : null;
-    if (code && location.pathname !== `/r/${code}`) history.replaceState(null, "", `/r/${code}`);
+    // The room's link, keeping a page shown beside the table (#/ladder, ...).
+    if (code && location.pathname !== `/r/${code}`) history.replaceState(null, "", `/r/${code}${location.hash}`);
     this.say("");
   }
 
   onError(message) {
     if (message.command === "resync" && !this.state.doc) return; // a room left: nothing to mend
+    if (message.command === "hello" && message.code === "bad_link") {
+      this.pendingLink = null;
+      this.pages.linkRefused("That code is unknown, used already or expired: ask for a new one on your other device.");
+      this.connection.restart();
+      return;
+    }
+    if (message.command === "link_code") {
+      this.pages.linkRefused(`No link code: ${message.message}`);
+      return;
+    }
+    if (message.command === "record" && this.recordForReplay) {
+      this.recordForReplay = false;
+    }
     if (message.command === "hello" && !["bad_token", "no_such_room"].includes(message.code)) {
       this.onStatus("refused", `Not connected: the server refused the name (${message.message}).`);
       this.say(`Change your name and try again: ${message.message}`, "error");
@@ -228,7 +319,7 @@ class App {
   }
 
   drawTable() {
-    if (!this.state.doc) return;
+    if (!this.state.doc || !this.pagesRoot.hidden) return;
     if (!this.table) {
       this.lobby = null;
       this.table = new Table(this.main, {

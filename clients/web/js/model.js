@@ -189,8 +189,22 @@ export function tableModel(doc, extras = {}) {
     winner: game.winner,
     winnerText: game.over ? describeWinner(game.winner, names, teams) : null,
     history: game.history ?? [],
+    ratingText: game.over ? ratingText(doc.ratings, you) : null,
   };
   return model;
+}
+
+/** Your rating change at the end of a match, in words ("Your rating on the 2p ladder: 3.9
+ *  (+3.9)"), from the room's `ratings`; null when none is yours (not rated, or not yet). */
+export function ratingText(ratings, you) {
+  if (!Array.isArray(ratings) || you === null || you === undefined) return null;
+  const mine = ratings.find((change) => change?.seat === you);
+  const before = Number(mine?.before?.rating);
+  const after = Number(mine?.after?.rating);
+  if (!Number.isFinite(before) || !Number.isFinite(after)) return null;
+  const delta = after - before;
+  const ladder = { "2p": "two-player", "3p": "three-player", teams: "partnership" }[mine.ladder] ?? String(mine.ladder);
+  return `Your rating on the ${ladder} ladder: ${after.toFixed(1)} (${delta >= 0 ? "+" : "−"}${Math.abs(delta).toFixed(1)})`;
 }
 
 /** The layout in words, for screen readers: the line west to east, the arms, the open ends. */

@@ -243,16 +243,18 @@ export class Table {
   _drawWinner(model, game) {
     this.winner.hidden = !game.over;
     if (!game.over) return;
-    if (!changed(this.drawn, "winner", [game.winnerText, game.sides, model.isHost, game.summary, this.hands])) return;
+    if (!changed(this.drawn, "winner", [game.winnerText, game.sides, model.isHost, game.summary, this.hands, game.ratingText])) return;
     fill(this.winner,
       h("h2", { id: "winner-text" }, game.winnerText),
       h("p", { id: "final-scores" }, `Final scores: ${game.sides.map((side) => `${side.short} ${side.score}`).join(", ")}`),
+      game.ratingText ? h("p", { id: "rating-change", class: "rating-change" }, game.ratingText) : null,
       game.summary ? h("section", { class: "summary final-hand", id: "final-hand" }, handCard(game.summary)) : null,
       scoreboard(this.hands, game.sides),
       h("div", { class: "buttons" },
         model.isHost
           ? h("button", { type: "button", class: "primary", id: "rematch-button", "data-key": "rematch", onclick: () => this.actions.rematch() }, "Rematch")
           : h("span", { class: "muted" }, "The host may start a rematch."),
+        h("a", { href: "#/replay", id: "replay-link", class: "button-link", "data-key": "replay" }, "Replay this match"),
         h("button", { type: "button", id: "record-button", "data-key": "record", onclick: () => this.actions.record() }, "Download the match record")));
   }
 

@@ -1,0 +1,73 @@
+"""`allfives ladder URL`: a server's ladders (two players, three, partnerships), best first,
+with the bot levels among the players (`GET /api/ladder`)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from clients.cli import local
+from clients.cli.api import Api, ApiError
+from clients.cli.keys import KeyStore
+from clients.cli.safe import visible
+from clients.cli.seats import normalize_url
+from protocol.api import LadderAnswer
+
+LADDER_TITLES = {"2p": "Two players", "3p": "Three players", "teams": "Partnerships"}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options of `allfives ladder`."""
+    parser.add_argument(
+        "url", type=local.server_url, help="the server, e.g. ws://192.168.1.20:8765"
+    )
+
+
+def player_name(name: str) -> str:
+    """A rated name as people read it: "bot:hard" is the hard bot."""
+    if name.startswith("bot:"):
+        return f"{visible(name[4:])} bot"
+    return visible(name)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the ladders; returns the exit status."""
+    url = normalize_url(args.url)
+    known = KeyStore().existing(url)
+    api = Api(url, known[1] if known is not None else None)
+    try:
+        answer = api.get(api.ladder_path(), LadderAnswer, "ladder")
+    except ApiError as error:
+        print(visible(f"allfives ladder: {error.text}"), file=sys.stderr)
+        return 1
+    print_ladders(answer, Console())
+    return 0
+
+
+def print_ladders(answer: LadderAnswer, console: Console) -> None:
+    """Each ladder as a table."""
+    for ladder in answer.ladders:
+        title = LADDER_TITLES.get(ladder.ladder, visible(ladder.ladder))
+        if not ladder.entries:
+            console.print(Text(f"{title}: nobody rated yet"), highlight=False)
+            continue
+        table = Table(title=Text(title), title_justify="left")
+        for column, justify in (("#", "right"), ("player", "left"), ("rating", "right")):
+            table.add_column(column, justify=justify, no_wrap=column != "player")  # type: ignore[arg-type]
+        table.add_column("games", justify="right")
+        table.add_column("wins", justify="right")
+        for rank, entry in enumerate(ladder.entries, start=1):
+            table.add_row(
+                str(rank),
+                player_name(entry.name),
+                f"{entry.rating.rating:.1f}",
+                str(entry.games),
+                str(entry.wins),
+            )
+        console.print(table)
+        if ladder.total > len(ladder.entries):
+            console.print(Text(f"({ladder.total} rated players in all)"), highlight=False)

@@ -1,0 +1,245 @@
+"""`allfives show URL GAME`: a finished game replayed in the terminal, stepped with the arrow keys.
+
+The game comes from the server's API (`GET /api/games/ID`, asked with this user's key for the
+server, so a private room's game shows to its players), with the hard bot's review when the
+server gives one (`GET /api/games/ID/review`; busy or missing: the replay shows without it).
+The table is drawn as `allfives join` draws it (`clients.cli.render.layout_rows`): every seat's
+tiles (the match is over), the scores at each step, what the move was and what it cost.
+Keys: → and ← a step, PageDown and PageUp a hand, Home and End, q to quit.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from rich.console import Console
+from rich.style import Style
+from rich.text import Text
+
+from clients.cli import local
+from clients.cli.api import Api, ApiError
+from clients.cli.keys import KeyStore
+from clients.cli.render import layout_rows
+from clients.cli.replay_steps import Replay, Step, replay_of
+from clients.cli.review_words import move_words, reasons_words, seat_name, summary_text
+from clients.cli.safe import safe_text, visible
+from clients.cli.seats import normalize_url
+from clients.cli.styles import DULL, rule
+from protocol.api import GameDetail
+from protocol.records import RecordFormatError, check_record
+from protocol.review import Review
+
+HELP = "→ ← step · PageDown PageUp hand · Home End · q quit"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options of `allfives show`."""
+    parser.add_argument(
+        "url", type=local.server_url, help="the server, e.g. ws://192.168.1.20:8765"
+    )
+    parser.add_argument("game", help="the game's id (allfives history lists them)")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Fetch the game and step through it until q; returns the exit status."""
+    url = normalize_url(args.url)
+    known = KeyStore().existing(url)
+    api = Api(url, known[1] if known is not None else None)
+    try:
+        game = api.get(api.game_path(args.game), GameDetail, "game")
+        check_record(game.record)
+    except ApiError as error:
+        print(visible(f"allfives show: {error.text}"), file=sys.stderr)
+        return 1
+    except RecordFormatError as error:
+        print(visible(f"allfives show: the server's record is not one: {error}"), file=sys.stderr)
+        return 1
+    review: Review | str | None
+    try:
+        review = api.get(api.review_path(args.game), Review, "review")
+    except ApiError as error:
+        review = error.text
+    viewer = Viewer(replay_of(game.record), review, visible(args.game))
+    return viewer.run()
+
+
+def step_words(step: Step, names: list[str], teams: bool) -> str:
+    """What a step was, in words."""
+    who = seat_name(names, step.seat) if step.seat is not None else ""
+    drew = f"{who} drew {step.drew}, then " if step.drew else ""
+    if step.kind == "deal":
+        return f"Hand {step.hand}: the deal; {who} leads"
+    if step.kind == "passed":
+        return f"{drew}passed" if drew else f"{who} passed"
+    if step.kind == "played":
+        lead = step.end is None
+        action = f"led {step.tile}" if lead else f"played {step.tile} {step.end}"
+        scored = f", scores {step.points}" if step.points else ""
+        return (
+            f"{drew}{action}: total {step.total}{scored}"
+            if drew
+            else (f"{who} {action}: total {step.total}{scored}")
+        )
+    result = step.result
+    points = result.points if result is not None else []
+    gains = [
+        f"{side_name(side, names, teams)} {'scores' if p > 0 else 'loses'} {abs(p)}"
+        for side, p in enumerate(points)
+        if p
+    ]
+    how = {"domino": "went out", "blocked": "blocked", "won": "reached the target"}
+    kind = how.get(result.kind, "ended") if result is not None else "ended"
+    return f"Hand {step.hand} over ({kind}): {', '.join(gains) or 'nobody scores'}"
+
+
+def side_name(side: int, names: list[str], teams: bool) -> str:
+    """A seat's name, or a team's with its two players."""
+    if not teams:
+        return seat_name(names, side)
+    return f"Team {'AB'[side]} ({seat_name(names, side)} & {seat_name(names, side + 2)})"
+
+
+def screen(
+    replay: Replay, at: int, review: Review | str | None, width: int, height: int, title: str
+) -> list[Text]:
+    """The replay at step `at` as rows for a `width` x `height` terminal."""
+    step = replay.steps[at]
+    names, teams = replay.names, replay.teams
+    rows = [
+        Text(
+            f" Game {title} · hand {step.hand} of {replay.hands} · step {at + 1} of "
+            f"{len(replay.steps)}",
+            Style(bold=True),
+        ),
+        Text(
+            " "
+            + " · ".join(
+                f"{side_name(side, names, teams)} {score}" for side, score in enumerate(step.scores)
+            )
+        ),
+        Text(" " + step_words(step, names, teams)),
+    ]
+    line = _review_line(replay, step, review)
+    if line is not None:
+        rows.append(line)
+    hands: list[Text] = [rule(width, "every hand")]
+    for seat, tiles in enumerate(step.tiles):
+        mark = "▶ " if seat == step.seat and step.kind != "hand_ended" else "  "
+        text = Text(f"{mark}{seat_name(names, seat)}: ")
+        text.append(" ".join(f"[{t[0]}|{t[-1]}]" for t in tiles) or "(no tiles)")
+        hands.append(text)
+    hands.append(Text(f"  boneyard: {step.boneyard}", DULL))
+    tail = [rule(width), Text(" " + HELP, DULL)]
+    spare = max(1, height - len(rows) - len(hands) - len(tail) - 1)
+    last = None
+    if step.kind == "played" and step.tile is not None:
+        last = (int(step.tile[0]), int(step.tile[-1]))
+    board = [rule(width, "the table")]
+    if step.layout.line:
+        board += layout_rows(step.layout, last, width, spare)
+    else:
+        board.append(Text(" The table is empty.", DULL))
+    return [*rows, *board, *hands, *tail]
+
+
+def _review_line(replay: Replay, step: Step, review: Review | str | None) -> Text | None:
+    if review is None:
+        return None
+    if isinstance(review, str):
+        return Text(f" (no review: {review})", DULL)
+    if step.kind not in ("played", "passed"):
+        return None
+    line = next((m for m in review.moves if (m.hand, m.move) == (step.hand, step.move)), None)
+    if line is None:
+        return Text(" review: no choice here", DULL)
+    if line.lost == 0:
+        return Text(" review: the best move", Style(color="green"))
+    said = reasons_words(line, replay.names)
+    text = Text(
+        f" review: lost {line.lost:.1f} against {move_words(line.best)}",
+        Style(color="red", bold=line.costly),
+    )
+    if said:
+        text.append(f" ({said})")
+    return text
+
+
+def summary(replay: Replay, review: Review | str | None) -> list[Text]:
+    """Each player's points lost, after the last step."""
+    if not isinstance(review, Review):
+        return []
+    rows: list[Text] = [Text(" The hard bot's review, each player:", Style(bold=True))]
+    for player in review.players:
+        rows += summary_text(player, replay.names)
+    return rows
+
+
+class Viewer:
+    """The full-screen replay (prompt_toolkit), drawn by `screen`."""
+
+    def __init__(self, replay: Replay, review: Review | str | None, title: str) -> None:
+        self.replay = replay
+        self.review = review
+        self.title = title
+        self.at = 0
+
+    def go(self, index: int) -> None:
+        """Show step `index` (kept within the steps)."""
+        self.at = max(0, min(len(self.replay.steps) - 1, index))
+
+    def hand(self, by: int) -> None:
+        """The first step of the next (or, with -1, this or the previous) hand."""
+        steps = self.replay.steps
+        hand = steps[self.at].hand
+        if by < 0:
+            first = next(i for i, s in enumerate(steps) if s.hand == hand)
+            if self.at > first:
+                self.go(first)
+                return
+        wanted = hand + by
+        found = next((i for i, s in enumerate(steps) if s.hand == wanted), None)
+        self.go(found if found is not None else (0 if by < 0 else len(steps) - 1))
+
+    def text(self, width: int, height: int) -> str:
+        """The screen as ANSI text."""
+        rows = screen(self.replay, self.at, self.review, width, height, self.title)
+        if self.at == len(self.replay.steps) - 1:
+            rows[-2:-2] = summary(self.replay, self.review)
+        console = Console(width=width, force_terminal=True, color_system="standard")
+        with console.capture() as capture:
+            for row in rows[: max(1, height)]:
+                console.print(safe_text(row), no_wrap=True, overflow="crop", crop=True)
+        return capture.get()
+
+    def run(self) -> int:
+        """Step through the game until q (or Ctrl-C, Ctrl-D)."""
+        from prompt_toolkit.application import Application
+        from prompt_toolkit.formatted_text import ANSI
+        from prompt_toolkit.key_binding import KeyBindings
+        from prompt_toolkit.layout import Layout, Window
+        from prompt_toolkit.layout.controls import FormattedTextControl
+
+        keys = KeyBindings()
+        steps = len(self.replay.steps)
+        moves = {"right": 1, "left": -1}
+        for key, by in moves.items():
+            keys.add(key)(lambda event, by=by: self.go(self.at + by))
+        keys.add("pagedown")(lambda event: self.hand(1))
+        keys.add("pageup")(lambda event: self.hand(-1))
+        keys.add("home")(lambda event: self.go(0))
+        keys.add("end")(lambda event: self.go(steps - 1))
+        for key in ("q", "c-c", "c-d", "escape"):
+            keys.add(key)(lambda event: event.app.exit(result=0))
+
+        def body() -> ANSI:
+            size = app.output.get_size()
+            return ANSI(self.text(max(20, size.columns - 1), max(5, size.rows - 1)))
+
+        app: Application[int] = Application(
+            layout=Layout(Window(FormattedTextControl(body))),
+            key_bindings=keys,
+            full_screen=True,
+        )
+        result = app.run()
+        return result if isinstance(result, int) else 0

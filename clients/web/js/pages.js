@@ -1,0 +1,179 @@
+// The pages beside the table, reached by hash routes inside the one page: #/ladder,
+// #/player/NAME, #/game/ID (a replay of an archived game with its review), #/replay (the
+// room's last finished match, from the `record` message) and #/link (this device joins a player).
+
+import { h, fill } from "./text.js";
+import { apiGet, apiProblem, paths } from "./api.js";
+import { showLadder } from "./ladder.js";
+import { PlayerPage } from "./player.js";
+import { Replay } from "./replay.js";
+import { linkCode } from "./key.js";
+
+/** The page a hash names, or null for the table or the lobby. */
+export function parseRoute(hash) {
+  const text = String(hash ?? "").replace(/^#/, "");
+  let match;
+  if (text === "/ladder") return { page: "ladder" };
+  if (text === "/replay") return { page: "replay" };
+  if (text === "/link") return { page: "link" };
+  if ((match = /^\/player\/(.{1,200})$/.exec(text))) {
+    try {
+      return { page: "player", name: decodeURIComponent(match[1]) };
+    } catch {
+      return null;
+    }
+  }
+  if ((match = /^\/game\/([A-Za-z0-9_-]{1,40})$/.exec(text))) return { page: "game", id: match[1] };
+  return null;
+}
+
+export class Pages {
+  /** `app`: player() (this device's player name, or null), inRoom(), linkCode(), link(code),
+   *  askRecord() (the room's last record, answered through `showRecord`). */
+  constructor(root, app) {
+    this.root = root;
+    this.app = app;
+    this.replay = null;
+    this.player = null;
+    this.route = null;
+    this.body = h("div", { id: "page-body" });
+  }
+
+  nav() {
+    const me = this.app.player();
+    return h("nav", { class: "page-nav", "aria-label": "Pages" },
+      h("a", { href: "#", id: "nav-back" }, this.app.inRoom() ? "← Back to the table" : "← Lobby"),
+      h("a", { href: "#/ladder", id: "nav-ladder" }, "Ladder"),
+      me ? h("a", { href: `#/player/${encodeURIComponent(me)}`, id: "nav-me" }, "My page") : h("a", { href: "#/link", id: "nav-link" }, "Link this device"));
+  }
+
+  close() {
+    this.replay?.destroy();
+    this.replay = null;
+    this.player = null;
+    this.route = null;
+  }
+
+  show(route) {
+    this.close();
+    this.route = route;
+    this.body = h("div", { id: "page-body" });
+    fill(this.root, this.nav(), this.body);
+    switch (route.page) {
+      case "ladder":
+        document.title = "All Fives · ladder";
+        showLadder(this.body);
+        break;
+      case "player":
+        document.title = `All Fives · ${route.name}`;
+        this.player = new PlayerPage(this.body, route.name, { linkCode: () => this.app.linkCode() });
+        break;
+      case "game":
+        document.title = "All Fives · replay";
+        this.showGame(route.id);
+        break;
+      case "replay":
+        document.title = "All Fives · replay";
+        fill(this.body, h("p", { class: "card", id: "replay-loading" }, "Fetching the match's record…"));
+        if (!this.app.askRecord()) fill(this.body, h("p", { class: "card", role: "alert" }, "No finished match in this room to replay."));
+        break;
+      case "link":
+        document.title = "All Fives · link this device";
+        this.showLink();
+        break;
+      default:
+        break;
+    }
+  }
+
+  async showGame(id) {
+    fill(this.body, h("p", { class: "card", id: "replay-loading" }, "Fetching the game…"));
+    const answer = await apiGet(paths.game(id));
+    if (this.route?.id !== id) return;
+    if (!answer.ok || !answer.body?.record) {
+      fill(this.body, h("p", { class: "card", role: "alert" }, apiProblem(answer, "game")));
+      return;
+    }
+    this.showRecord(answer.body.record, id);
+  }
+
+  /** A record to replay (the room's, or an archived game's); its review when `id` is known. */
+  showRecord(record, id = null) {
+    if (!this.route || (this.route.page !== "replay" && this.route.page !== "game")) return;
+    this.replay?.destroy();
+    this.replay = new Replay(this.body, record, {
+      title: "Replay",
+      name: id ?? "room",
+      review: id ? "loading" : null,
+      retry: id ? () => this.loadReview(id) : null,
+    });
+    if (id) this.loadReview(id);
+    else this.findArchived(record);
+  }
+
+  /** The room's record has no id: find the archived game among this player's latest (the same
+   *  players, hands and scores), for its review and a link that lasts. */
+  async findArchived(record) {
+    const me = this.app.player();
+    const replay = this.replay;
+    if (!me || !replay) return;
+    const same = (game) => JSON.stringify(game.scores) === JSON.stringify(record.scores)
+      && game.hands === (record.hands ?? []).length
+      && JSON.stringify((game.players ?? []).map((p) => p.name)) === JSON.stringify(record.names ?? []);
+    for (let attempt = 0; attempt < 5 && this.replay === replay; attempt += 1) {
+      const answer = await apiGet(paths.games(me, 0, 5));
+      const found = (answer.body?.games ?? []).find(same);
+      if (found && this.replay === replay) {
+        replay.options.retry = () => this.loadReview(found.id);
+        replay.options.name = found.id;
+        this.loadReview(found.id);
+        return;
+      }
+      await new Promise((done) => { setTimeout(done, 1000); }); // the archive may lag a moment
+    }
+  }
+
+  async loadReview(id) {
+    const replay = this.replay;
+    replay?.setReview("loading");
+    const answer = await apiGet(paths.review(id));
+    if (this.replay !== replay || !replay) return;
+    if (answer.status === 503 && answer.body?.error === "busy") replay.setReview({ busy: true, retry: answer.retry });
+    else if (!answer.ok || !answer.body) replay.setReview({ error: apiProblem(answer, "review") });
+    else replay.setReview(answer.body);
+  }
+
+  showLink() {
+    const input = h("input", { id: "link-input", autocomplete: "off", "aria-label": "Link code", placeholder: "ABCD-EFGH", maxlength: 12 });
+    this.linkNote = h("p", { id: "link-note", role: "status" });
+    fill(this.body, h("section", { class: "card", id: "link" },
+      h("h2", {}, "Link this device to your player"),
+      h("p", { class: "muted" }, "On a device where you already play, open your page and choose “Show a link code”. Type the code here: this device then plays as you, with your name and rating."),
+      h("form", { class: "chat-form", onsubmit: (event) => {
+        event.preventDefault();
+        const code = linkCode(input.value);
+        if (!code) {
+          this.linkNote.textContent = "A code has 8 letters and digits, like ABCD-EFGH.";
+          return;
+        }
+        this.linkNote.textContent = "Linking…";
+        this.app.link(code);
+      } }, input, h("button", { type: "submit", id: "link-submit" }, "Link")),
+      this.linkNote));
+  }
+
+  linked(name) {
+    if (this.route?.page === "link" && this.linkNote) {
+      fill(this.linkNote, "This device now plays as ", h("a", { href: `#/player/${encodeURIComponent(name)}` }, name), ".");
+    }
+  }
+
+  linkRefused(text) {
+    if (this.route?.page === "link" && this.linkNote) this.linkNote.textContent = text;
+    this.player?.showLinkProblem(text);
+  }
+
+  showLinkCode(code, seconds) {
+    this.player?.showLinkCode(code, seconds);
+  }
+}

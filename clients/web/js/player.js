@@ -1,0 +1,147 @@
+// A player's page (GET /api/players/NAME): ratings, a rating graph over time drawn in SVG, their
+// games page by page (GET /api/players/NAME/games), and on your own page "link another device".
+
+import { h, fill, s } from "./text.js";
+import { apiGet, apiProblem, paths } from "./api.js";
+import { LADDER_NAMES, botName, rating } from "./ladder.js";
+import { showCode } from "./key.js";
+
+export const PAGE_SIZE = 10;
+const COLORS = { "2p": "graph-2p", "3p": "graph-3p", teams: "graph-teams" };
+
+/** The rating history as an SVG graph: one line per ladder, time across, rating up. */
+export function ratingGraph(history, width = 600, height = 220) {
+  const points = (history ?? []).filter((p) => Number.isFinite(p.at) && Number.isFinite(p.rating));
+  const svg = s("svg", { id: "rating-graph", class: "rating-graph", viewBox: `0 0 ${width} ${height}`, role: "img",
+    "aria-label": points.length ? `Rating over time: ${points.length} points` : "No rated games yet" });
+  if (!points.length) {
+    svg.append(s("text", { x: width / 2, y: height / 2, "text-anchor": "middle", class: "empty" }, "No rated games yet"));
+    return svg;
+  }
+  const pad = { left: 44, right: 12, top: 12, bottom: 28 };
+  const times = points.map((p) => p.at);
+  const ratings = points.map((p) => p.rating);
+  let [t0, t1] = [Math.min(...times), Math.max(...times)];
+  let [r0, r1] = [Math.min(...ratings), Math.max(...ratings)];
+  if (t1 === t0) { t0 -= 1; t1 += 1; }
+  if (r1 - r0 < 2) { r0 -= 1; r1 += 1; }
+  const x = (t) => pad.left + ((t - t0) / (t1 - t0)) * (width - pad.left - pad.right);
+  const y = (r) => height - pad.bottom - ((r - r0) / (r1 - r0)) * (height - pad.top - pad.bottom);
+  svg.append(s("line", { class: "axis", x1: pad.left, y1: height - pad.bottom, x2: width - pad.right, y2: height - pad.bottom }));
+  svg.append(s("line", { class: "axis", x1: pad.left, y1: pad.top, x2: pad.left, y2: height - pad.bottom }));
+  for (const r of [r0, (r0 + r1) / 2, r1]) {
+    svg.append(s("text", { class: "tick", x: pad.left - 6, y: y(r), "text-anchor": "end", "dominant-baseline": "central" }, r.toFixed(1)));
+  }
+  const day = (t) => new Date(t * 1000).toLocaleDateString();
+  svg.append(s("text", { class: "tick", x: pad.left, y: height - 8, "text-anchor": "start" }, day(t0)));
+  svg.append(s("text", { class: "tick", x: width - pad.right, y: height - 8, "text-anchor": "end" }, day(t1)));
+  for (const ladder of ["2p", "3p", "teams"]) {
+    const mine = points.filter((p) => p.ladder === ladder);
+    if (!mine.length) continue;
+    const cls = COLORS[ladder];
+    svg.append(s("polyline", { class: `graph-line ${cls}`, "data-ladder": ladder, points: mine.map((p) => `${x(p.at).toFixed(1)},${y(p.rating).toFixed(1)}`).join(" ") }));
+    for (const p of mine) {
+      svg.append(s("circle", { class: `graph-point ${cls}`, cx: x(p.at), cy: y(p.rating), r: 3.5 },
+        s("title", {}, `${LADDER_NAMES[ladder]}: ${p.rating.toFixed(1)} on ${day(p.at)}`)));
+    }
+  }
+  return svg;
+}
+
+function resultFor(game, name) {
+  const seat = (game.players ?? []).find((p) => p.name === name)?.seat;
+  if (seat === undefined) return "";
+  const teams = game.rules?.players === 4 && game.rules?.teams !== false; // omitted when true
+  const side = teams ? seat % 2 : seat;
+  if (Array.isArray(game.winner)) return game.winner.includes(seat) ? "shared the win" : "lost";
+  if (game.winner === null || game.winner === undefined) return "no winner";
+  return game.winner === side ? "won" : "lost";
+}
+
+function changeFor(game, name) {
+  const change = (game.changes ?? []).find((c) => c.name === name);
+  if (!change) return null;
+  const delta = change.after.rating - change.before.rating;
+  return `${rating(change.after.rating)} (${delta >= 0 ? "+" : ""}${delta.toFixed(1)})`;
+}
+
+/** One game of a list: when, who, the scores, how it went for `name`, a link to its replay. */
+export function gameRow(game, name) {
+  const when = Number.isFinite(game.finished_at) ? new Date(game.finished_at * 1000).toLocaleString() : "";
+  const who = (game.players ?? []).map((p) => botName(p.name)).join(", ");
+  const change = changeFor(game, name);
+  return h("li", { class: "game-row", "data-game": game.id },
+    h("a", { href: `#/game/${encodeURIComponent(game.id)}`, class: "game-link" }, `${when}`),
+    ` · ${who} · ${(game.scores ?? []).join(" – ")} · ${resultFor(game, name)}`,
+    change ? ` · rating ${change}` : "", game.private ? " · private room" : "");
+}
+
+export class PlayerPage {
+  /** `actions`: linkCode() asks the server for a code (the answer comes to `showLinkCode`). */
+  constructor(root, name, actions) {
+    this.root = root;
+    this.name = name;
+    this.actions = actions;
+    this.offset = 0;
+    this.games = h("section", { class: "card", id: "games" });
+    this.linkBox = h("div", { id: "link-box" });
+    fill(root, h("section", { class: "card", id: "player" }, h("h2", {}, botName(name)), h("p", { class: "muted" }, "Loading…")));
+    this.load();
+  }
+
+  async load() {
+    const answer = await apiGet(paths.player(this.name));
+    if (!answer.ok || !answer.body) {
+      fill(this.root, h("section", { class: "card", id: "player" }, h("h2", {}, botName(this.name)), h("p", { role: "alert" }, apiProblem(answer, "player"))));
+      return;
+    }
+    const player = answer.body;
+    const ratings = (player.ratings ?? []).map((r) => h("li", { "data-ladder": r.ladder },
+      h("b", {}, LADDER_NAMES[r.ladder] ?? r.ladder), `: ${rating(r.rating?.rating)} · ${r.games} game${r.games === 1 ? "" : "s"}, ${r.wins} won`));
+    const link = player.you
+      ? h("section", { class: "link-device" },
+        h("h3", {}, "Play from another device"),
+        h("p", { class: "muted" }, "Ask for a one-time code here, then on the other device choose “Link this device” and type it."),
+        h("button", { type: "button", id: "link-code-button", onclick: () => this.actions.linkCode() }, "Show a link code"),
+        this.linkBox)
+      : null;
+    fill(this.root,
+      h("section", { class: "card", id: "player", "data-you": player.you ? "1" : "" },
+        h("h2", { id: "player-name" }, botName(player.name)),
+        h("p", {}, `${player.games} game${player.games === 1 ? "" : "s"}, ${player.wins} won`),
+        ratings.length ? h("ul", { id: "player-ratings" }, ratings) : h("p", { class: "muted" }, "Not rated yet."),
+        h("div", { class: "graph-wrap" }, ratingGraph(player.history)),
+        link),
+      this.games);
+    this.loadGames(0);
+  }
+
+  async loadGames(offset) {
+    this.offset = Math.max(0, offset);
+    const answer = await apiGet(paths.games(this.name, this.offset, PAGE_SIZE));
+    if (!answer.ok || !Array.isArray(answer.body?.games)) {
+      fill(this.games, h("h2", {}, "Games"), h("p", { role: "alert" }, apiProblem(answer, "games list")));
+      return;
+    }
+    const page = answer.body;
+    const total = Number(page.total) || 0;
+    const shown = page.games.length;
+    fill(this.games,
+      h("h2", {}, "Games"),
+      shown ? h("ol", { id: "games-list", class: "games-list", start: this.offset + 1 }, page.games.map((game) => gameRow(game, page.name ?? this.name)))
+        : h("p", { class: "muted" }, "No games yet."),
+      h("p", { class: "muted", id: "games-range" }, shown ? `${this.offset + 1}–${this.offset + shown} of ${total}` : ""),
+      h("div", { class: "buttons" },
+        h("button", { type: "button", id: "games-newer", disabled: this.offset === 0, onclick: () => this.loadGames(this.offset - PAGE_SIZE) }, "Newer"),
+        h("button", { type: "button", id: "games-older", disabled: this.offset + shown >= total, onclick: () => this.loadGames(this.offset + PAGE_SIZE) }, "Older")));
+  }
+
+  showLinkCode(code, seconds) {
+    const minutes = Math.round((Number(seconds) || 600) / 60);
+    fill(this.linkBox, h("p", {}, "Your code: ", h("b", { id: "link-code" }, showCode(code)), ` (works once, for ${minutes} minutes)`));
+  }
+
+  showLinkProblem(text) {
+    fill(this.linkBox, h("p", { role: "alert" }, text));
+  }
+}

@@ -1,0 +1,38 @@
+"""Ratings on the wire: the ladders, a rating, and what a finished match did to one.
+
+Shared by the end-of-match room view (`RoomView.ratings`) and the HTTP API (`protocol.api`).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from msgspec import Meta, Struct
+
+#: A ladder per format: two players, three players, four players in partnerships.
+LadderName = Literal["2p", "3p", "teams"]
+LADDERS: tuple[LadderName, ...] = ("2p", "3p", "teams")
+#: The rated names of the bot levels (a bot seat is named so too).
+BOT_PLAYERS: tuple[str, ...] = ("bot:easy", "bot:normal", "bot:hard")
+
+Seat = Annotated[int, Meta(ge=0, le=3)]
+
+
+class Rating(Struct, kw_only=True):
+    """A rating on one ladder: openskill's `mu` and `sigma`, and `rating` = mu - 3 * sigma (the
+    conservative figure ladders are ordered by and clients show)."""
+
+    mu: float
+    sigma: float
+    rating: float
+
+
+class RatingChange(Struct, kw_only=True):
+    """What one seat's finished match did to its player's rating on `ladder`."""
+
+    seat: Seat
+    #: The rated player: a player's name, or a bot level's ("bot:hard").
+    name: str
+    ladder: LadderName
+    before: Rating
+    after: Rating

@@ -1,0 +1,273 @@
+"""The read-only HTTP API: `GET /api/...`, JSON answers of `protocol.api` (protocol/README.md).
+
+`Api.answer` is called by `server.edge.http` for every path under `/api/`: the asker's address
+is charged one request (per address, `api_burst` at once then `api_per_second`, an IPv6 /64
+counting as one: `rate_limited` past them), the asker's key is read from `Authorization: Key
+<key>` (hashed at once, never kept, logged or answered), and the route answers from the ledger
+(`server.storage.archive`). A private room's game is answered only to a player who sat in it:
+anyone else gets the very answer a missing game gets. Every answer carries the page's security
+headers (`server.edge.web`) and `Cache-Control: no-store`.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Awaitable, Callable
+from http import HTTPStatus
+from urllib.parse import parse_qs, unquote, urlsplit
+
+from websockets.datastructures import Headers
+from websockets.http11 import Request, Response
+
+from protocol import api
+from protocol.messages import MAX_NAME_LENGTH
+from protocol.names import name_key
+from protocol.ratings import BOT_PLAYERS, LADDERS
+from server.edge.web import security_headers
+from server.play.ratings import MU, SIGMA, Standing
+from server.rooms.limits import AddressBuckets
+from server.storage.archive import Archived, Ledger, StoredRating, key_hash
+from server.storage.store import StoreUnavailable
+
+#: The longest request target served (path and query).
+MAX_TARGET = 512
+MAX_OFFSET = 100_000
+_KEY = re.compile(r"Key ([A-Za-z0-9_-]{32,64})")
+_GAME = re.compile(api.GAME_ID_PATTERN)
+
+Route = Callable[["Asked"], Awaitable[api.AnyApiAnswer]]
+
+
+class ApiRefusal(Exception):
+    """A request answered with an `ApiError`."""
+
+    def __init__(self, code: str, message: str, retry_after: float | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.retry_after = retry_after
+
+
+NOT_FOUND_GAME = ApiRefusal(api.NOT_FOUND, "no such game")
+
+
+class Asked:
+    """One request: its path parts, its query, and the asker's player id (None: anyone)."""
+
+    def __init__(self, parts: list[str], query: dict[str, list[str]], asker: str | None) -> None:
+        self.parts = parts
+        self.query = query
+        self.asker = asker
+
+    def number(self, name: str, default: int, most: int) -> int:
+        """A query parameter as a number from 0 to `most` (`bad_request` otherwise)."""
+        given = self.query.get(name)
+        if not given:
+            return default
+        text = given[-1]
+        if not text.isdigit() or len(text) > 7 or int(text) > most:
+            raise ApiRefusal(api.BAD_REQUEST, f"{name}: a whole number from 0 to {most}")
+        return int(text)
+
+
+class Api:
+    """Answers `/api/...` (module docstring)."""
+
+    def __init__(self, ledger: Ledger, burst: int = 30, per_second: float = 5.0) -> None:
+        self.ledger = ledger
+        self.budget = AddressBuckets(burst, per_second)
+        self.answered = 0
+        self.refused = 0
+
+    def handles(self, path: str) -> bool:
+        """Whether a path is the API's."""
+        return path == "/api" or path.startswith("/api/")
+
+    async def answer(self, request: Request, address: str) -> Response:
+        """The response to one API request."""
+        host = request.headers.get("Host")
+        try:
+            now = time.monotonic()
+            if not self.budget.take(address, now):
+                wait = max(1.0, self.budget.wait(address, now))
+                raise ApiRefusal(
+                    api.RATE_LIMITED, "too many requests from your address", retry_after=wait
+                )
+            body = await self._route(request)
+        except ApiRefusal as refusal:
+            self.refused += 1
+            return _json(
+                api.API_STATUS[refusal.code],
+                api.encode_answer(api.ApiError(error=refusal.code, message=refusal.message)),
+                host,
+                refusal.retry_after,
+            )
+        except StoreUnavailable:
+            self.refused += 1
+            error = api.ApiError(error=api.UNAVAILABLE, message="the store cannot be reached")
+            return _json(503, api.encode_answer(error), host)
+        self.answered += 1
+        return _json(200, api.encode_answer(body), host)
+
+    async def _route(self, request: Request) -> api.AnyApiAnswer:
+        if len(request.path) > MAX_TARGET:
+            raise ApiRefusal(api.BAD_REQUEST, f"a request target has at most {MAX_TARGET} bytes")
+        target = urlsplit(request.path)
+        try:
+            parts = [unquote(part, errors="strict") for part in target.path.split("/")[2:]]
+        except UnicodeDecodeError:
+            raise ApiRefusal(api.BAD_REQUEST, "the path is not UTF-8") from None
+        query = parse_qs(target.query, max_num_fields=8)
+        asker = await self._asker(request)
+        asked = Asked(parts, query, asker)
+        match parts:
+            case ["ladder"]:
+                return await self.ladder()
+            case ["players", name]:
+                return await self.player(asked, name)
+            case ["players", name, "games"]:
+                return await self.games(asked, name)
+            case ["games", id]:
+                return await self.game(asked, id)
+        raise ApiRefusal(api.NOT_FOUND, "no such API path")
+
+    async def _asker(self, request: Request) -> str | None:
+        given = request.headers.get("Authorization")
+        if given is None:
+            return None
+        found = _KEY.fullmatch(given.strip())
+        if found is None:
+            raise ApiRefusal(api.BAD_REQUEST, 'Authorization: "Key " and the player key')
+        player = await self.ledger.player_of_key(key_hash(found.group(1)))
+        return None if player is None else player.id
+
+    # -- the routes --------------------------------------------------------------------------
+
+    async def ladder(self) -> api.LadderAnswer:
+        """Every ladder, best first, with the bot levels."""
+        ladders = []
+        for ladder in LADDERS:
+            total, rows = await self.ledger.ladder(ladder, api.MAX_LADDER_ENTRIES)
+            shown = {id for id, _ in rows}
+            missing = [bot for bot in BOT_PLAYERS if bot not in shown]
+            found = await self.ledger.ratings(ladder, missing) if missing else {}
+            for bot in missing:
+                held = found.get(bot)
+                rows.append((bot, held[0] if held else StoredRating(MU, SIGMA)))
+            rows.sort(key=lambda row: (-_standing(row[1]).ordinal, row[0]))
+            names = await self.ledger.names([id for id, _ in rows if id not in BOT_PLAYERS])
+            entries = [
+                api.LadderEntry(
+                    name=id if id in BOT_PLAYERS else names.get(id, "?"),
+                    rating=_standing(held).wire(),
+                    games=held.games,
+                    wins=held.wins,
+                    bot=id in BOT_PLAYERS,
+                )
+                for id, held in rows
+            ]
+            ladders.append(api.Ladder(ladder=ladder, entries=entries, total=total))
+        return api.LadderAnswer(ladders=ladders)
+
+    async def player(self, asked: Asked, name: str) -> api.PlayerAnswer:
+        """A player's ratings, counts and rating history."""
+        id, shown = await self._find(name)
+        everything = asked.asker == id
+        games, wins = await self.ledger.counts(id, everything)
+        standings = await self.ledger.standings(id)
+        history = await self.ledger.history(id, everything)
+        return api.PlayerAnswer(
+            name=shown,
+            bot=id in BOT_PLAYERS,
+            ratings=[
+                api.PlayerRating(
+                    ladder=ladder,
+                    rating=_standing(held).wire(),
+                    games=held.games,
+                    wins=held.wins,
+                )
+                for ladder, held in standings.items()
+            ],
+            games=games,
+            wins=wins,
+            history=history[-api.MAX_HISTORY_POINTS :],
+            you=everything,
+        )
+
+    async def games(self, asked: Asked, name: str) -> api.GamesPage:
+        """A page of a player's games, newest first."""
+        id, shown = await self._find(name)
+        offset = asked.number("offset", 0, MAX_OFFSET)
+        limit = asked.number("limit", api.DEFAULT_GAMES_PAGE, api.MAX_GAMES_PAGE)
+        total, found = await self.ledger.games_of(id, asked.asker == id, offset, limit)
+        return api.GamesPage(
+            name=shown,
+            offset=offset,
+            limit=limit,
+            total=total,
+            games=[_summary(game) for game in found],
+        )
+
+    async def game(self, asked: Asked, id: str) -> api.GameDetail:
+        """One game with its record; a private room's only for its players."""
+        if not _GAME.fullmatch(id):
+            raise NOT_FOUND_GAME
+        found = await self.ledger.game(id)
+        if found is None or not _may_see(found, asked.asker):
+            raise NOT_FOUND_GAME
+        return found.detail
+
+    async def _find(self, name: str) -> tuple[str, str]:
+        """The id and name of the player (or bot level) a name in a URL reads as."""
+        cleaned = name.strip()
+        if cleaned in BOT_PLAYERS:
+            return cleaned, cleaned
+        if not cleaned or len(cleaned) > MAX_NAME_LENGTH or not cleaned.isprintable():
+            raise ApiRefusal(api.BAD_REQUEST, f"a name has 1 to {MAX_NAME_LENGTH} characters")
+        player = await self.ledger.player_named(name_key(cleaned))
+        if player is None:
+            raise ApiRefusal(api.NOT_FOUND, "no such player")
+        return player.id, player.name
+
+
+def _may_see(archived: Archived, asker: str | None) -> bool:
+    return not archived.detail.private or (asker is not None and asker in archived.members)
+
+
+def _summary(archived: Archived) -> api.GameSummary:
+    detail = archived.detail
+    return api.GameSummary(
+        id=detail.id,
+        finished_at=detail.finished_at,
+        rules=detail.rules,
+        players=detail.players,
+        scores=detail.scores,
+        winner=detail.winner,
+        hands=detail.hands,
+        ladder=detail.ladder,
+        private=detail.private,
+        changes=detail.changes,
+    )
+
+
+def _standing(held: StoredRating) -> Standing:
+    return Standing(held.mu, held.sigma, held.games, held.wins)
+
+
+def _json(status: int, body: bytes, host: str | None, retry_after: float | None = None) -> Response:
+    phrase = HTTPStatus(status).phrase
+    headers = Headers(
+        [
+            ("Content-Type", "application/json"),
+            ("Content-Length", str(len(body))),
+            *[(name, value) for name, value in security_headers(host) if name != "Cache-Control"],
+            ("Cache-Control", "no-store"),
+        ]
+    )
+    if retry_after is not None:
+        headers["Retry-After"] = str(int(retry_after + 0.999))
+    return Response(status, phrase, headers, body)
+
+
+__all__ = ["Api", "ApiRefusal"]

@@ -1,0 +1,118 @@
+"""`GET /api/games/ID/review`: the hard bot's review of a finished game, as JSON.
+
+The game's record is found as the API finds a game (`Find`: by id, with the asker's key from
+`Authorization: Key <key>` so a private room's game is found for its players only); a game not
+found, or not the asker's to see, is 404 `not_found`, alike. The review comes from the review
+lane (`server.play.reviews.ReviewDesk`: once per game, then kept); past its bound the answer is
+503 `busy` with Retry-After. The body is `protocol.review.Review`; errors are
+`{"error": code, "message": text}`. The request is charged to the asker's address like any
+other of the API (`server.edge.api`: `rate_limited` past its budget). Every answer carries the
+page's security headers and `Cache-Control: no-store`, as the API's do.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import re
+from collections.abc import Awaitable, Callable
+from http import HTTPStatus
+
+import msgspec
+from websockets.datastructures import Headers
+from websockets.http11 import Request, Response
+
+from server.edge.web import security_headers
+from server.play.reviews import ReviewDesk, ReviewsBusy
+from server.storage.store import StoreUnavailable
+
+log = logging.getLogger("allfives.server")
+
+#: Finds a game's record (JSON) by id for an asker's key (None: no key); None if not theirs.
+Find = Callable[[str, str | None], Awaitable[bytes | None]]
+#: `/api/games/ID/review`, with the id as the agreed game ids are written.
+REVIEW_PATH = re.compile(r"/api/games/([A-Za-z0-9_-]{1,40})/review")
+_KEY = re.compile(r"Key ([A-Za-z0-9_-]{32,64})")
+
+
+def review_game_id(path: str) -> str | None:
+    """The game id of a review path, or None when the path is not one."""
+    found = REVIEW_PATH.fullmatch(path.split("?", 1)[0])
+    return found.group(1) if found else None
+
+
+def asker_key(request: Request) -> str | None:
+    """The asker's player key from `Authorization: Key <key>`, or None (never logged)."""
+    found = _KEY.fullmatch(request.headers.get("Authorization", "").strip())
+    return found.group(1) if found else None
+
+
+async def answer_review(
+    desk: ReviewDesk, find: Find, request: Request, game_id: str, wait: float | None = None
+) -> Response:
+    """The answer to `GET /api/games/ID/review` (see the module docstring); `wait`: the asker's
+    address is over the API's budget, to ask again in that many seconds (`rate_limited`)."""
+    host = request.headers.get("Host")
+    if wait is not None:
+        return json_error(
+            HTTPStatus.TOO_MANY_REQUESTS,
+            "rate_limited",
+            "too many requests from your address",
+            host,
+            [("Retry-After", str(math.ceil(wait)))],
+        )
+    try:
+        record = await find(game_id, asker_key(request))
+    except StoreUnavailable:
+        return json_error(
+            HTTPStatus.SERVICE_UNAVAILABLE, "unavailable", "the store cannot be reached", host
+        )
+    if record is None:
+        return json_error(HTTPStatus.NOT_FOUND, "not_found", "no such game", host)
+    try:
+        review = await desk.review(game_id, record)
+    except ReviewsBusy as busy:
+        return json_error(
+            HTTPStatus.SERVICE_UNAVAILABLE,
+            "busy",
+            "the server is busy with other reviews: try again soon",
+            host,
+            [("Retry-After", str(busy.retry_after))],
+        )
+    except Exception:
+        log.exception("game %s: the review failed", game_id)
+        return json_error(
+            HTTPStatus.INTERNAL_SERVER_ERROR,
+            "unavailable",
+            "the review could not be worked out",
+            host,
+        )
+    return json_answer(HTTPStatus.OK, review, host)
+
+
+def json_answer(
+    status: HTTPStatus, body: bytes, host: str | None, extra: list[tuple[str, str]] | None = None
+) -> Response:
+    """A JSON answer with the page's security headers."""
+    headers = Headers(
+        [
+            ("Content-Type", "application/json"),
+            ("Content-Length", str(len(body))),
+            *[(name, value) for name, value in security_headers(host) if name != "Cache-Control"],
+            ("Cache-Control", "no-store"),
+            *(extra or []),
+        ]
+    )
+    return Response(status.value, status.phrase, headers, body)
+
+
+def json_error(
+    status: HTTPStatus,
+    code: str,
+    message: str,
+    host: str | None,
+    extra: list[tuple[str, str]] | None = None,
+) -> Response:
+    """An error as `{"error": code, "message": text}`."""
+    body = msgspec.json.encode({"error": code, "message": message})
+    return json_answer(status, body, host, extra)

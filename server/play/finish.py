@@ -1,0 +1,262 @@
+"""After a match finishes: archive it, rate it, and show the rating changes in the room.
+
+The finishing move is stored and sent like any other (nothing here delays it). Then, in a task
+of its own, `Finisher`:
+
+1. builds the archived game from the room (the record, who sat where, the result);
+2. reads the rated players' ratings, rates the match (`server.play.ratings`) and writes the
+   game, its index entries and the new ratings in one step of the ledger, which refuses when a
+   rating changed since it was read (another match finished meanwhile, here or in another
+   process): then it reads and rates again. A game archived already (by another process, or
+   before a restart) is not written twice: its stored changes are used;
+3. makes a room change that puts the changes in the document (`ratings`).
+
+A store that does not answer is retried with a backoff for as long as the server runs. With
+Redis, the finished match is in the room (stored before the finishing move was sent) until the
+next match of that room finishes, and a room whose finished match is not archived yet is
+archived by whichever process keeps it (`Server.keep`, on adoption after a crash or at start):
+an acknowledged finished match is never left out of the archive. See docs/persistence.md.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import hashlib
+import logging
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+from engine import Match
+from protocol.api import GameDetail, GamePlayer, RatingPoint
+from protocol.ratings import RatingChange
+from protocol.records import encode_record
+from server.config import Clock
+from server.play.committer import Changer
+from server.play.live import LiveRoom
+from server.play.ratings import RatedSeat, Standing, ladder_of, rate_match
+from server.play.registry import Registry
+from server.rooms import results
+from server.rooms.room import Room
+from server.rooms.room_state import FinishedSeat
+from server.storage.archive import Archived, Conflict, Exists, Ledger, RatingWrite, StoredRating
+from server.storage.store import StoreUnavailable
+
+log = logging.getLogger("allfives.server")
+
+RETRY_FIRST = 0.05
+RETRY_MAX = 5.0
+
+
+def game_id(record_bytes: bytes) -> str:
+    """A finished match's id: from its record (the same match always gets the same id, and
+    the id tells nothing of the room)."""
+    digest = hashlib.sha256(b"allfives-game\0" + record_bytes).digest()[:15]
+    return base64.urlsafe_b64encode(digest).decode()
+
+
+def archived_of(room: Room, finished_at: float) -> Archived:
+    """The archived game of a room's last finished match (rating changes still empty)."""
+    state = room.state
+    assert state.finished is not None
+    record = results.finished_record(room)
+    match = Match.from_bytes(state.finished)
+    seats = _finished_seats(room)
+    moves = [0] * len(seats)
+    for hand in record.hands:
+        for move in hand.moves:
+            if 0 <= move.seat < len(moves):
+                moves[move.seat] += 1
+    players = [
+        GamePlayer(
+            seat=index,
+            name=record.names[index] if index < len(record.names) else "",
+            kind="bot" if seat.kind == "bot" else "player" if seat.player else "guest",
+            level=seat.level if seat.kind == "bot" else None,
+            moves=moves[index],
+            stand_in_moves=seat.stand_in_moves,
+            left=seat.left,
+        )
+        for index, seat in enumerate(seats)
+    ]
+    winner = match.winner
+    detail = GameDetail(
+        id=game_id(encode_record(record)),
+        finished_at=finished_at,
+        rules=record.rules,
+        players=players,
+        scores=list(match.scores),
+        winner=list(winner) if isinstance(winner, tuple) else winner,
+        hands=len(record.hands),
+        ladder=None,
+        private=not state.rules.public,
+        changes=[],
+        record=record,
+    )
+    return Archived(detail=detail, members=[_member(seat) for seat in seats])
+
+
+def _finished_seats(room: Room) -> list[FinishedSeat]:
+    noted = room.state.finished_seats
+    if isinstance(noted, list):
+        return noted
+    results.note_finished(room.state)  # a room stored before seats were noted
+    noted = room.state.finished_seats
+    assert isinstance(noted, list)
+    return noted
+
+
+def _member(seat: FinishedSeat) -> str | None:
+    """The rated id of a seat: a bot's level, a key's player, or None for a guest."""
+    if seat.kind == "bot":
+        return f"bot:{seat.level or 'normal'}"
+    return seat.player
+
+
+def rate(
+    archived: Archived, before: dict[str, tuple[StoredRating, str]]
+) -> tuple[list[RatingChange], list[RatingWrite]]:
+    """The rating changes of an archived game from the players' ratings read (with versions)."""
+    detail = archived.detail
+    ladder = ladder_of(detail.rules)
+    seats = [
+        RatedSeat(member, player.moves, player.stand_in_moves)
+        for member, player in zip(archived.members, detail.players, strict=True)
+    ]
+    standings = {
+        id: Standing(held.mu, held.sigma, held.games, held.wins) for id, (held, _) in before.items()
+    }
+    rated = rate_match(detail.rules, seats, detail.scores, detail.winner, standings)
+    if rated is None or ladder is None:
+        return [], []
+    changes: list[RatingChange] = []
+    writes: dict[str, RatingWrite] = {}
+    for seat, (old, new) in sorted(rated.items()):
+        member = archived.members[seat]
+        assert member is not None
+        changes.append(
+            RatingChange(
+                seat=seat,
+                name=detail.players[seat].name,
+                ladder=ladder,
+                before=old.wire(),
+                after=new.wire(),
+            )
+        )
+        held = before.get(member)
+        writes[member] = RatingWrite(
+            ladder=ladder,
+            player=member,
+            expected=None if held is None else held[1],
+            rating=StoredRating(new.mu, new.sigma, new.games, new.wins),
+            point=RatingPoint(
+                game=detail.id, ladder=ladder, at=detail.finished_at, rating=new.ordinal
+            ),
+            private=detail.private,
+        )
+    return changes, list(writes.values())
+
+
+class Finisher:
+    """Archives and rates finished matches, and puts the changes in their rooms."""
+
+    def __init__(
+        self,
+        ledger: Ledger,
+        registry: Registry,
+        change: Changer,
+        clock: Clock,
+        spawn: Callable[[Coroutine[Any, Any, Any]], asyncio.Task[Any]],
+    ) -> None:
+        self.ledger = ledger
+        self.registry = registry
+        self.change = change
+        self.clock = clock
+        self.spawn = spawn
+        #: (room, match) being archived here now: each once.
+        self.working: set[tuple[str, int]] = set()
+        self.tasks: set[asyncio.Task[Any]] = set()
+        self.archived = 0
+        self.conflicts = 0
+
+    def finished(self, live: LiveRoom) -> None:
+        """If the room's last finished match is not archived yet, archive it (in a task)."""
+        state = live.room.state
+        if not results.needs_archiving(state) or live.archived == state.matches:
+            return
+        job = (state.code, state.matches)
+        if job in self.working:
+            return
+        self.working.add(job)
+        task = self.spawn(self._finish(live, state.matches))
+        self.tasks.add(task)
+
+        def done(_: asyncio.Task[Any]) -> None:
+            self.working.discard(job)
+            self.tasks.discard(task)
+
+        task.add_done_callback(done)
+
+    async def drain(self, seconds: float) -> None:
+        """Wait up to `seconds` for the games being archived (a server stopping)."""
+        if self.tasks:
+            await asyncio.wait(list(self.tasks), timeout=seconds)
+
+    async def _finish(self, live: LiveRoom, match: int) -> None:
+        try:
+            await self._finish_now(live, match)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("room %s: match %d could not be archived", live.room.code, match)
+
+    async def _finish_now(self, live: LiveRoom, match: int) -> None:
+        room = live.room
+        if room.state.matches != match or room.state.finished is None:
+            return
+        archived = archived_of(room, self.clock())
+        changes = await self._archive(archived, room.code)
+        self.archived += 1
+        live.archived = match
+        if not changes:
+            return  # nothing to show: the room is not changed (an unrated match)
+        async with live.lock:
+            if not self.registry.holds(live):
+                return
+
+            def note(room: Room) -> tuple[bool, list[Any]]:
+                return results.set_ratings(room, match, changes, self.clock()), []
+
+            try:
+                await self.change(live, note, rollback=False)
+            except StoreUnavailable as error:
+                log.warning("room %s: rating changes not shown yet: %s", room.code, error)
+
+    async def _archive(self, archived: Archived, code: str) -> list[RatingChange]:
+        """Write the game and its ratings (again after a conflict); its rating changes."""
+        detail = archived.detail
+        delay = RETRY_FIRST
+        while True:
+            try:
+                ladder = ladder_of(detail.rules)
+                members = sorted({m for m in archived.members if m is not None})
+                before = await self.ledger.ratings(ladder, members) if ladder else {}
+                changes, writes = rate(archived, before)
+                detail.changes = changes
+                detail.ladder = ladder if changes else None
+                outcome = await self.ledger.commit_game(archived, writes, self.clock())
+            except StoreUnavailable as error:
+                if delay == RETRY_FIRST:
+                    log.warning("room %s: game not archived yet (%s): trying again", code, error)
+                await asyncio.sleep(delay)
+                delay = min(RETRY_MAX, delay * 2)
+                continue
+            if isinstance(outcome, Conflict):
+                self.conflicts += 1
+                continue
+            if isinstance(outcome, Exists):
+                return list(outcome.archived.detail.changes)
+            return changes
+
+
+__all__ = ["Finisher", "archived_of", "game_id", "rate"]

@@ -1,0 +1,132 @@
+"""Who a connection is: a player known by its key, or a guest; name claims and link codes.
+
+`Players.greet` reads the `key` and `link` of a `hello` (the key is hashed at once and only the
+hash goes further) and answers with the connection's player, or refuses (`name_taken`,
+`bad_link`, `rate_limited`). The rules (protocol/README.md, "Players and keys"):
+
+- a known key plays under its player's name, whatever the hello says;
+- a new key claims the name (compared as people read it, `protocol.names`), unless a player
+  owns it: `name_taken`;
+- no key: a guest, who may use any name no player owns (`name_taken` otherwise), and claims
+  nothing;
+- `link` with a key: the key joins the code's player; a bad code is `bad_link`.
+
+Per address: new players (`new_players_burst`, then `new_players_per_hour`), link codes asked
+(`links_burst`, then `links_per_hour`) and bad link codes (`bad_links_burst`, then
+`bad_links_per_hour`: past them every `link` from the address is refused for a while). These keep
+a client from filling the store with players or guessing codes (docs/security.md).
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from dataclasses import dataclass
+
+from protocol import errors
+from protocol import messages as msg
+from protocol.names import name_key
+from server.config import Clock, Config
+from server.rooms.limits import AddressBuckets
+from server.rooms.room import RoomError
+from server.storage.archive import Ledger, Player, key_hash
+
+HOUR = 3600.0
+
+
+@dataclass(frozen=True)
+class PlayerLimits:
+    """The per-address bounds of `Players` (module docstring)."""
+
+    new_players_burst: int = 10
+    new_players_per_hour: float = 20.0
+    links_burst: int = 5
+    links_per_hour: float = 10.0
+    bad_links_burst: int = 20
+    bad_links_per_hour: float = 20.0
+
+    @classmethod
+    def of(cls, config: Config) -> PlayerLimits:
+        """The bounds a server is told."""
+        return cls(
+            new_players_burst=config.new_players_burst,
+            new_players_per_hour=config.new_players_per_hour,
+            links_burst=config.links_burst,
+            links_per_hour=config.links_per_hour,
+            bad_links_burst=config.bad_links_burst,
+            bad_links_per_hour=config.bad_links_per_hour,
+        )
+
+
+class Players:
+    """Keys, names and link codes for the sessions (module docstring)."""
+
+    def __init__(self, ledger: Ledger, clock: Clock, limits: PlayerLimits | None = None) -> None:
+        limits = limits or PlayerLimits()
+        self.ledger = ledger
+        self.clock = clock
+        self.new_players = AddressBuckets(
+            limits.new_players_burst, limits.new_players_per_hour / HOUR
+        )
+        self.links = AddressBuckets(limits.links_burst, limits.links_per_hour / HOUR)
+        self.bad_links = AddressBuckets(limits.bad_links_burst, limits.bad_links_per_hour / HOUR)
+
+    async def greet(self, hello: msg.Hello, address: str) -> Player | None:
+        """The player a hello speaks for (None: a guest); RoomError if it is refused."""
+        if hello.key is None:
+            if hello.link is not None:
+                raise RoomError(errors.INVALID, "link: a link code needs a key to link")
+            await self.check_guest_name(hello.name)
+            return None
+        hashed = key_hash(hello.key)
+        if hello.link is not None:
+            return await self._link(hello.link, hashed, address)
+        known = await self.ledger.player_of_key(hashed)
+        if known is not None:
+            return known
+        now = time.monotonic()
+        if not self.new_players.take(address, now):
+            raise RoomError(
+                errors.RATE_LIMITED, "too many new players from your address: try again later"
+            )
+        player = await self.ledger.claim(hashed, hello.name, name_key(hello.name), self.clock())
+        if player is None:
+            self.new_players.refund(address, time.monotonic())
+            raise RoomError(errors.NAME_TAKEN, _taken(hello.name))
+        return player
+
+    async def check_guest_name(self, name: str) -> None:
+        """RoomError `name_taken` if a player owns the name (a guest may not use it)."""
+        if await self.ledger.player_named(name_key(name)) is not None:
+            raise RoomError(errors.NAME_TAKEN, _taken(name))
+
+    async def link_code(self, player: Player | None, address: str) -> msg.LinkCodeReply:
+        """A new one-time code linking another device to `player` (RoomError without one)."""
+        if player is None:
+            raise RoomError(errors.NOT_A_PLAYER, "only a player with a key can link another device")
+        if not self.links.take(address, time.monotonic()):
+            raise RoomError(errors.RATE_LIMITED, "too many link codes asked: try again later")
+        while True:
+            code = "".join(secrets.choice(msg.LINK_ALPHABET) for _ in range(msg.LINK_CODE_LENGTH))
+            if await self.ledger.add_link(player.id, code, self.clock(), msg.LINK_CODE_SECONDS):
+                return msg.LinkCodeReply(code=code, expires_in=msg.LINK_CODE_SECONDS)
+
+    async def _link(self, link: str, hashed: str, address: str) -> Player:
+        now = time.monotonic()
+        if self.bad_links.wait(address, now) > 0:
+            raise RoomError(
+                errors.RATE_LIMITED, "too many wrong link codes from your address: try again later"
+            )
+        code = msg.normalize_link_code(link)
+        player = None if code is None else await self.ledger.use_link(code, hashed, self.clock())
+        if player is None:
+            self.bad_links.charge(address, time.monotonic())
+            raise RoomError(errors.BAD_LINK, "that link code is unknown, used already, or expired")
+        return player
+
+
+def _taken(name: str) -> str:
+    return f"the name {name!r} belongs to another player: choose another, or link this device"
+
+
+__all__ = ["PlayerLimits", "Players"]

@@ -1,0 +1,74 @@
+"""A finished match's results on the room: its record, who sat where as it ended, and its
+rating changes.
+
+`note_finished` is called as the match ends (`Room._after_move`): the seats' players, kinds,
+stand-in moves and absence are kept with the finished match, since the seats may change after it
+(a rematch, a player leaving) before it is archived. `set_ratings` is the change the server makes
+once the match is archived and rated (`server.play.finish`): it puts the rating changes in the
+room, for the document's `ratings` (protocol/README.md, "The end of a match").
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import msgspec
+
+from bridge.records import record_of
+from engine import Match
+from protocol import errors
+from protocol.ratings import RatingChange
+from protocol.records import Record
+from server.rooms.room_state import FinishedSeat, RoomError, RoomState
+
+if TYPE_CHECKING:  # the room imports this module
+    from server.rooms.room import Room
+
+
+def finished_record(room: Room) -> Record:
+    """The record of the room's last finished match (RoomError while none is finished)."""
+    state = room.state
+    if state.finished is None:
+        raise RoomError(
+            errors.WRONG_PHASE, "no finished match yet: a record exists once a match ends"
+        )
+    return record_of(Match.from_bytes(state.finished), list(state.finished_names))
+
+
+def note_finished(state: RoomState) -> None:
+    """Keep who sat where as the match ends."""
+    state.finished_seats = [
+        FinishedSeat(
+            player=None if held is None or held.kind == "bot" else (held.player or None),
+            kind="bot" if held is None else held.kind,
+            level=None if held is None else held.level,
+            stand_in_moves=0 if held is None else held.stand_in_moves or 0,
+            left=held is not None and held.kind == "human" and not held.connected,
+        )
+        for held in state.seats
+    ]
+
+
+def needs_archiving(state: RoomState) -> bool:
+    """Whether the room's last finished match is still to be archived and rated."""
+    return state.finished is not None and state.matches > 0 and state.archived != state.matches
+
+
+def set_ratings(room: Room, match: int, changes: list[RatingChange], now: float) -> bool:
+    """Note match `match` archived with these rating changes; False (nothing changed) if the
+    room has moved past it or noted it already."""
+    state = room.state
+    if state.matches != match or state.archived == match or state.finished is None:
+        return False
+    state.archived = match
+    if state.phase == "finished" and changes:
+        state.ratings = changes
+    room.touch(now)
+    return True
+
+
+def ratings_shown(state: RoomState) -> list[RatingChange] | None:
+    """The document's `ratings`: the changes of the finished match, while it is shown."""
+    if state.phase != "finished" or isinstance(state.ratings, msgspec.UnsetType):
+        return None
+    return list(state.ratings)

@@ -1,0 +1,225 @@
+"""Players, ratings and finished matches: the `Ledger` interface the server keeps them through.
+
+Two implementations: `server.storage.archive_local.LocalLedger` (SQLite, in memory or in a file
+under `--data DIR`) and `server.storage.archive_redis.RedisLedger` (beside the rooms in Redis, for
+any number of processes). Both keep the same things:
+
+- **players**: an id, a name (and its fold, `protocol.names.name_key`, unique), the hashes of
+  its keys (at most `MAX_KEYS`; a key itself is never stored), its live link codes (at most
+  `MAX_LINKS`, each `LINK_CODE_SECONDS`, used once);
+- **ratings**: per ladder and player a `StoredRating`, each with a version the writer of a
+  finished match must still find (`commit_game` refuses with `Conflict` otherwise: the caller
+  reads again and rates again, so matches finishing at once in several processes all count);
+- **games**: each finished match as an `Archived` (the API's `GameDetail` and who sat where),
+  with a per-player index newest first, a public index for other askers, counters and a rating
+  history of `MAX_HISTORY_POINTS`; `commit_game` writes a game, its index entries and its rating
+  changes in one step, and a game already there is not written again (`Exists`).
+
+Key hashes: `key_hash(key)` (SHA-256 of the key, hex); the server hashes a key as soon as it reads
+`hello` and keeps only the hash.
+"""
+
+from __future__ import annotations
+
+import abc
+import hashlib
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+
+from protocol.api import MAX_HISTORY_POINTS, GameDetail, RatingPoint
+from protocol.ratings import LadderName
+
+#: Keys a player holds at the most (linking one more drops the oldest).
+MAX_KEYS = 8
+#: Link codes a player holds alive at the most (asking for one more drops the oldest).
+MAX_LINKS = 3
+
+__all__ = [
+    "MAX_HISTORY_POINTS",
+    "MAX_KEYS",
+    "MAX_LINKS",
+    "Archived",
+    "Committed",
+    "Conflict",
+    "Exists",
+    "KeptPoint",
+    "Ledger",
+    "Player",
+    "RatingWrite",
+    "StoredRating",
+    "key_hash",
+    "members_of",
+    "winning_seats",
+]
+
+
+def key_hash(key: str) -> str:
+    """The only form of a player key the server keeps (and compares)."""
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+class Player(msgspec.Struct, frozen=True):
+    """A player: its id (ratings and games are kept under it) and its name."""
+
+    id: str
+    name: str
+
+
+class StoredRating(msgspec.Struct, frozen=True):
+    """A rating as kept: openskill's mu and sigma, rated games and wins on the ladder."""
+
+    mu: float
+    sigma: float
+    games: int = 0
+    wins: int = 0
+
+
+class Archived(msgspec.Struct, kw_only=True):
+    """A finished match as archived: what the API answers, and the player id of each seat
+    (None: a guest) for the indexes and for who may see a private room's game."""
+
+    detail: GameDetail
+    members: list[str | None]
+
+
+@dataclass(frozen=True)
+class RatingWrite:
+    """One player's new rating from a finished match: written only if the rating is still the
+    one read (`expected`, the version `ratings` gave; None: the player had none)."""
+
+    ladder: LadderName
+    player: str
+    expected: str | None
+    rating: StoredRating
+    point: RatingPoint
+    #: The game is a private room's: the point is shown to the player alone.
+    private: bool = False
+
+
+class KeptPoint(msgspec.Struct, array_like=True):
+    """A rating point as kept: the point, and whether its game is a private room's."""
+
+    point: RatingPoint
+    private: bool = False
+
+
+@dataclass(frozen=True)
+class Committed:
+    """The game and its ratings were written."""
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """A rating changed since it was read: nothing was written; read and rate again."""
+
+
+@dataclass(frozen=True)
+class Exists:
+    """The game was archived already (by this process or another): as it was."""
+
+    archived: Archived
+
+
+class Ledger(abc.ABC):
+    """Players, ratings and archived games (see the module docstring)."""
+
+    # -- players -----------------------------------------------------------------------------
+
+    @abc.abstractmethod
+    async def player_of_key(self, hashed: str) -> Player | None:
+        """The player a key (its hash) belongs to, or None."""
+
+    @abc.abstractmethod
+    async def player_named(self, fold: str) -> Player | None:
+        """The player who owns a name (its fold), or None."""
+
+    @abc.abstractmethod
+    async def player(self, id: str) -> Player | None:
+        """A player by id, or None."""
+
+    @abc.abstractmethod
+    async def claim(self, hashed: str, name: str, fold: str, now: float) -> Player | None:
+        """The key's player; a key seen first makes a player with this name, unless another
+        player owns the name (None then: nothing is made)."""
+
+    @abc.abstractmethod
+    async def add_link(self, player: str, code: str, now: float, seconds: int) -> bool:
+        """Keep a one-time link code for `player` (the oldest past MAX_LINKS goes); False if
+        the code is in use already (the caller makes another)."""
+
+    @abc.abstractmethod
+    async def use_link(self, code: str, hashed: str, now: float) -> Player | None:
+        """Spend a link code: the key joins its player (leaving any player it had; the oldest
+        of MAX_KEYS goes). None, and nothing changed, if the code is unknown, used or expired."""
+
+    # -- ratings and games -------------------------------------------------------------------
+
+    @abc.abstractmethod
+    async def ratings(
+        self, ladder: LadderName, players: list[str]
+    ) -> dict[str, tuple[StoredRating, str]]:
+        """The players' ratings on `ladder` that exist, each with its version."""
+
+    @abc.abstractmethod
+    async def commit_game(
+        self, archived: Archived, writes: list[RatingWrite], now: float
+    ) -> Committed | Conflict | Exists:
+        """Archive a finished match with its rating changes, in one step (module docstring)."""
+
+    @abc.abstractmethod
+    async def game(self, id: str) -> Archived | None:
+        """An archived game, or None (never kept, or past its retention)."""
+
+    @abc.abstractmethod
+    async def games_of(
+        self, player: str, everything: bool, offset: int, limit: int
+    ) -> tuple[int, list[Archived]]:
+        """A player's games newest first from `offset` and how many there are: all of them
+        (`everything`: the player asks), else those of public rooms."""
+
+    @abc.abstractmethod
+    async def counts(self, player: str, everything: bool) -> tuple[int, int]:
+        """A player's finished matches and wins: all (`everything`), or public rooms' only."""
+
+    @abc.abstractmethod
+    async def history(self, player: str, everything: bool) -> list[RatingPoint]:
+        """A player's last MAX_HISTORY_POINTS rating points, oldest first: all of them
+        (`everything`: the player asks), else those of public rooms' games."""
+
+    @abc.abstractmethod
+    async def standings(self, player: str) -> dict[LadderName, StoredRating]:
+        """A player's rating on each ladder it played."""
+
+    @abc.abstractmethod
+    async def ladder(
+        self, ladder: LadderName, limit: int
+    ) -> tuple[int, list[tuple[str, StoredRating]]]:
+        """The best `limit` players of a ladder (id, rating), and how many it has."""
+
+    @abc.abstractmethod
+    async def names(self, ids: list[str]) -> dict[str, str]:
+        """The names of those of the players (by id) that exist."""
+
+    async def close(self) -> None:  # noqa: B027 - optional
+        """Release what it holds."""
+
+
+def winning_seats(winner: Any, partnership: bool, players: int) -> set[int]:
+    """The seats on the winning side(s) of a match's `winner` (a side, a list of sides, None)."""
+    sides = {winner} if isinstance(winner, int) else set(winner or ())
+    if not partnership:
+        return sides
+    return {seat for seat in range(players) if seat % 2 in sides}
+
+
+def members_of(archived: Archived) -> list[tuple[str, bool]]:
+    """Each player (bot levels included) in a game once, with whether its side won."""
+    detail = archived.detail
+    winners = winning_seats(detail.winner, detail.rules.partnership, len(archived.members))
+    seen: dict[str, bool] = {}
+    for seat, member in enumerate(archived.members):
+        if member is not None:
+            seen[member] = seen.get(member, False) or seat in winners
+    return list(seen.items())

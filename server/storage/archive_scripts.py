@@ -1,0 +1,154 @@
+"""The Lua scripts of `server.storage.archive_redis`: each one atomic step in Redis.
+
+Every script takes the key prefix as ARGV[1] and builds its key names from it (one Redis server,
+not Redis Cluster, as `server.cluster.scripts`). Keys (P = the prefix, "allfives:"):
+
+- `P pkeys` hash key-hash -> player id; `P pnames` hash name fold -> player id;
+- `P player:<id>` hash name, fold, created; `P pkeys:<id>` sorted set of its key hashes by time;
+- `P link:<CODE>` a link code's player id, expiring; `P plinks:<id>` its live codes by time;
+- `P rating:<ladder>` hash player id -> JSON {mu, sigma, games, wins, v};
+  `P ladder:<ladder>` sorted set player id by mu - 3 sigma;
+- `P game:<id>` an archived game's JSON, expiring after the retention;
+- `P pgames:<id>` / `P ppublic:<id>` a player's games (all / public rooms') by finish time;
+- `P stats:<id>` hash games, wins, public_games, public_wins; `P hist:<id>` its last rating points.
+"""
+
+from __future__ import annotations
+
+#: ARGV: prefix, key hash, fold, name, new id, now. The key's player, or a new one with this
+#: name: JSON [status, id, name], status "known", "new" or "taken" (id and name then empty).
+CLAIM = """
+local p = ARGV[1]
+local id = redis.call('HGET', p .. 'pkeys', ARGV[2])
+if id then
+  return cjson.encode({'known', id, redis.call('HGET', p .. 'player:' .. id, 'name')})
+end
+if redis.call('HEXISTS', p .. 'pnames', ARGV[3]) == 1 then return cjson.encode({'taken', '', ''}) end
+id = ARGV[5]
+redis.call('HSET', p .. 'pnames', ARGV[3], id)
+redis.call('HSET', p .. 'player:' .. id, 'name', ARGV[4], 'fold', ARGV[3], 'created', ARGV[6])
+redis.call('HSET', p .. 'pkeys', ARGV[2], id)
+redis.call('ZADD', p .. 'pkeys:' .. id, ARGV[6], ARGV[2])
+return cjson.encode({'new', id, ARGV[4]})
+"""
+
+#: ARGV: prefix, player id, code, seconds, most codes, now. Keeps a link code; 0 if the code is
+#: taken already. The player's oldest codes past the most are dropped.
+ADD_LINK = """
+local p = ARGV[1]
+local code_key = p .. 'link:' .. ARGV[3]
+if redis.call('SET', code_key, ARGV[2], 'EX', ARGV[4], 'NX') == false then return 0 end
+local mine = p .. 'plinks:' .. ARGV[2]
+redis.call('ZADD', mine, ARGV[6], ARGV[3])
+redis.call('ZREMRANGEBYSCORE', mine, '-inf', tonumber(ARGV[6]) - tonumber(ARGV[4]))
+local extra = redis.call('ZCARD', mine) - tonumber(ARGV[5])
+if extra > 0 then
+  for _, old in ipairs(redis.call('ZRANGE', mine, 0, extra - 1)) do
+    redis.call('DEL', p .. 'link:' .. old)
+    redis.call('ZREM', mine, old)
+  end
+end
+redis.call('EXPIRE', mine, ARGV[4])
+return 1
+"""
+
+#: ARGV: prefix, code, key hash, now, most keys. Spends a code: the key joins its player (and
+#: leaves any other); the player's oldest keys past the most are dropped. JSON [id, name], or
+#: an empty string for an unknown, used or expired code.
+USE_LINK = """
+local p = ARGV[1]
+local code_key = p .. 'link:' .. ARGV[2]
+local id = redis.call('GET', code_key)
+if not id then return '' end
+redis.call('DEL', code_key)
+redis.call('ZREM', p .. 'plinks:' .. id, ARGV[2])
+local before = redis.call('HGET', p .. 'pkeys', ARGV[3])
+if before and before ~= id then redis.call('ZREM', p .. 'pkeys:' .. before, ARGV[3]) end
+redis.call('HSET', p .. 'pkeys', ARGV[3], id)
+local mine = p .. 'pkeys:' .. id
+redis.call('ZADD', mine, ARGV[4], ARGV[3])
+local extra = redis.call('ZCARD', mine) - tonumber(ARGV[5])
+if extra > 0 then
+  for _, old in ipairs(redis.call('ZRANGE', mine, 0, extra - 1)) do
+    redis.call('HDEL', p .. 'pkeys', old)
+    redis.call('ZREM', mine, old)
+  end
+end
+return cjson.encode({id, redis.call('HGET', p .. 'player:' .. id, 'name')})
+"""
+
+#: ARGV: prefix, game id, game JSON, finished at, retention seconds, public ('1'/'0'), now,
+#: most history points, member count, then per member: player id, won ('1'/'0'); then per
+#: rating write: ladder, player id, expected JSON ('' for none), new JSON, ordinal, point JSON.
+#: Returns '1' when written, '0' and the stored JSON when the game is there already, '2' when
+#: a rating is no longer the one read (nothing written).
+ARCHIVE = """
+local p, id, data = ARGV[1], ARGV[2], ARGV[3]
+local finished, ttl, public, now = ARGV[4], tonumber(ARGV[5]), ARGV[6], tonumber(ARGV[7])
+local points = tonumber(ARGV[8])
+local game_key = p .. 'game:' .. id
+local stored = redis.call('GET', game_key)
+if stored then return '0' .. stored end
+local members = tonumber(ARGV[9])
+local first = 10 + 2 * members
+for i = first, #ARGV, 6 do
+  local held = redis.call('HGET', p .. 'rating:' .. ARGV[i], ARGV[i + 1]) or ''
+  if held ~= ARGV[i + 2] then return '2' end
+end
+redis.call('SET', game_key, data, 'EX', ttl)
+local cutoff = now - ttl
+for i = 10, first - 1, 2 do
+  local player, won = ARGV[i], tonumber(ARGV[i + 1])
+  local all, open = p .. 'pgames:' .. player, p .. 'ppublic:' .. player
+  redis.call('ZADD', all, finished, id)
+  redis.call('ZREMRANGEBYSCORE', all, '-inf', cutoff)
+  redis.call('EXPIRE', all, ttl)
+  local stats = p .. 'stats:' .. player
+  redis.call('HINCRBY', stats, 'games', 1)
+  redis.call('HINCRBY', stats, 'wins', won)
+  if public == '1' then
+    redis.call('ZADD', open, finished, id)
+    redis.call('ZREMRANGEBYSCORE', open, '-inf', cutoff)
+    redis.call('EXPIRE', open, ttl)
+    redis.call('HINCRBY', stats, 'public_games', 1)
+    redis.call('HINCRBY', stats, 'public_wins', won)
+  end
+end
+for i = first, #ARGV, 6 do
+  local ladder, player = ARGV[i], ARGV[i + 1]
+  redis.call('HSET', p .. 'rating:' .. ladder, player, ARGV[i + 3])
+  redis.call('ZADD', p .. 'ladder:' .. ladder, ARGV[i + 4], player)
+  local history = p .. 'hist:' .. player
+  redis.call('RPUSH', history, ARGV[i + 5])
+  redis.call('LTRIM', history, -points, -1)
+end
+return '1'
+"""
+
+#: ARGV: prefix, player id, everything ('1'/'0'), offset, limit, cutoff. JSON [total, [game
+#: JSON...]]: the player's games newest first (entries past the retention are dropped first).
+GAMES_OF = """
+local p = ARGV[1]
+local index = p .. (ARGV[3] == '1' and 'pgames:' or 'ppublic:') .. ARGV[2]
+redis.call('ZREMRANGEBYSCORE', index, '-inf', ARGV[6])
+local offset, limit = tonumber(ARGV[4]), tonumber(ARGV[5])
+local games = {}
+if limit > 0 then
+  for _, id in ipairs(redis.call('ZREVRANGE', index, offset, offset + limit - 1)) do
+    local data = redis.call('GET', p .. 'game:' .. id)
+    if data then games[#games + 1] = data end
+  end
+end
+return cjson.encode({redis.call('ZCARD', index), games})
+"""
+
+#: ARGV: prefix, ladder, limit. JSON [total, [[player id, rating JSON]...]] best first.
+LADDER = """
+local p = ARGV[1]
+local order = p .. 'ladder:' .. ARGV[2]
+local found = {}
+for _, id in ipairs(redis.call('ZREVRANGE', order, 0, tonumber(ARGV[3]) - 1)) do
+  found[#found + 1] = {id, redis.call('HGET', p .. 'rating:' .. ARGV[2], id) or ''}
+end
+return cjson.encode({redis.call('ZCARD', order), found})
+"""

@@ -1,0 +1,306 @@
+"""The terminal's ladder, history and replay against a real server with an archive.
+
+Ann (her key kept where the terminal client keeps it) plays two matches against the normal bot;
+then `allfives ladder` lists her beside every bot level, `allfives history` (no name: hers, by
+her key) lists both games with their ids, and `allfives show` steps through one in a terminal
+(tmux) with the arrow keys: the scores at the end of the replay are the record's, and the hard
+bot's review is on the screen. The replay's steps agree with the engine hand by hand. `/review`
+at the table uses the server's review when the game is in the server's archive.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import msgspec
+import pytest
+from client_helpers import ROOT, Terminal
+from server_helpers import ServerThread, api_get, fast_config, finish_match, new_key
+
+from bridge.records import match_of
+from clients.cli import review as review_module
+from clients.cli.commands import Send, interpret
+from clients.cli.connection import Connection
+from clients.cli.keys import KeyStore, link_code
+from clients.cli.replay_steps import replay_of
+from clients.cli.show import screen
+from clients.cli.state import TableState
+from clients.cli.status import rating_text
+from protocol import messages as msg
+from protocol.api import GameDetail
+from protocol.records import Record
+from protocol.rules import RoomRules
+from protocol.views import RoomView
+from server.app import run_server
+
+ENV = {"TERM": "xterm-256color", "PYTHONPATH": str(ROOT)}
+needs_tmux = pytest.mark.skipif(
+    shutil.which("tmux") is None and os.environ.get("CI") != "true",
+    reason="tmux is not installed",
+)
+
+
+@pytest.fixture
+def terminal() -> Iterator[Terminal]:
+    running = Terminal(100, 40)
+    try:
+        yield running
+    finally:
+        running.close()
+
+
+def allfives(*args: str, config: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "allfives.cli", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, **ENV, "XDG_CONFIG_HOME": str(config), "COLUMNS": "160"},
+        check=False,
+    )
+
+
+def keep_key(config: Path, url: str, key: str) -> None:
+    """Ann's key, kept as the terminal client keeps it (`clients.cli.keys`)."""
+    folder = config / "allfives"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "keys.json").write_text(json.dumps({url: {"keys": {"Ann": key}, "last": "Ann"}}))
+
+
+def scores_after_each_hand(record: Record) -> list[list[int]]:
+    scores = []
+    for count in range(1, len(record.hands) + 1):
+        part = msgspec.structs.replace(record, hands=record.hands[:count], scores=None, winner=None)
+        scores.append(list(match_of(part).scores))
+    return scores
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[ServerThread, str, Path]]:
+    """A server where Ann played two matches; her key kept in a config folder."""
+    config = tmp_path_factory.mktemp("config")
+    key = new_key()
+    with ServerThread(bot_delay=0.0, review_budget_ms=2.0) as server:
+        url = f"ws://127.0.0.1:{server.server.port}/"
+
+        async def play(seed: int) -> None:
+            client = await finish_match(url, "Ann", key, "normal", seed, target=50)
+            await client.close()
+
+        for seed in (1, 2):
+            asyncio.run(play(seed))
+
+        async def listed() -> int:
+            answer = await api_get(url, "/api/players/Ann/games", key)
+            return int(answer.json["total"]) if answer.status == 200 else 0
+
+        async def both() -> None:
+            while await listed() < 2:
+                await asyncio.sleep(0.05)
+
+        asyncio.run(asyncio.wait_for(both(), 30))
+        keep_key(config, url, key)
+        yield server, url, config
+
+
+def test_the_ladder_lists_ann_beside_every_bot_level(
+    played: tuple[ServerThread, str, Path],
+) -> None:
+    _, url, config = played
+    done = allfives("ladder", url, config=config)
+    assert done.returncode == 0, done.stderr
+    assert "Two players" in done.stdout
+    for name in ("Ann", "easy bot", "normal bot", "hard bot"):
+        assert name in done.stdout
+
+
+def test_history_without_a_name_is_your_own_with_the_ids_to_replay(
+    played: tuple[ServerThread, str, Path],
+) -> None:
+    _, url, config = played
+    done = allfives("history", url, config=config)
+    assert done.returncode == 0, done.stderr
+    assert "Ann: 2 games" in done.stdout and "Games 1-2 of 2" in done.stdout
+    assert "Replay one with:" in done.stdout and " show " in done.stdout
+    other = allfives("history", url, "bot:normal", config=config)
+    assert other.returncode == 0 and "normal bot" in other.stdout
+    missing = allfives("history", url, "Nobody", config=config)
+    assert missing.returncode == 1 and "no such player" in missing.stderr
+
+
+def test_history_on_a_device_with_no_key_claims_nothing(
+    played: tuple[ServerThread, str, Path], tmp_path: Path
+) -> None:
+    _, url, _ = played
+    done = allfives("history", url, config=tmp_path)
+    assert done.returncode == 1 and "no player on that server yet" in done.stderr
+    assert not (tmp_path / "allfives" / "keys.json").exists()
+
+
+def game_of(url: str, config: Path) -> tuple[str, Record]:
+    key = json.loads((config / "allfives" / "keys.json").read_text())[url]["keys"]["Ann"]
+    page = asyncio.run(api_get(url, "/api/players/Ann/games?limit=1", key)).json
+    game = page["games"][0]["id"]
+    detail = asyncio.run(api_get(url, f"/api/games/{game}", key))
+    return game, msgspec.json.decode(detail.body, type=GameDetail).record
+
+
+def test_the_replays_steps_end_each_hand_with_the_engines_scores(
+    played: tuple[ServerThread, str, Path],
+) -> None:
+    _, url, config = played
+    _, record = game_of(url, config)
+    replay = replay_of(record)
+    ended = [step.scores for step in replay.steps if step.kind == "hand_ended"]
+    assert ended == scores_after_each_hand(record)
+    assert replay.steps[-1].scores == record.scores
+    first = replay.steps[0]
+    assert [len(t) for t in first.tiles] == [len(t) for t in record.hands[0].deal]
+    rows = [row.plain for row in screen(replay, len(replay.steps) - 2, None, 80, 30, "g")]
+    assert any("[" in row and "|" in row for row in rows[4:])  # the layout, as the table draws it
+
+
+@needs_tmux
+def test_show_steps_with_the_arrow_keys_and_shows_the_review(
+    played: tuple[ServerThread, str, Path], terminal: Terminal
+) -> None:
+    _, url, config = played
+    game, record = game_of(url, config)
+    command = [sys.executable, "-m", "allfives.cli", "show", url, game]
+    terminal.start(command, {**ENV, "XDG_CONFIG_HOME": str(config)})
+    steps = sum(1 + len(h.moves) + (h.result is not None) for h in record.hands)
+    rows = terminal.wait_for(rf"step 1 of {steps}", timeout=30)
+    assert "the deal" in "\n".join(rows)
+    terminal.keys("Right")
+    terminal.wait_for(rf"step 2 of {steps}")
+    terminal.keys("Right", "Right")
+    rows = terminal.wait_for(rf"step 4 of {steps}")
+    terminal.keys("Left")
+    terminal.wait_for(rf"step 3 of {steps}")
+    terminal.keys("End")
+    rows = terminal.wait_for(rf"step {steps} of {steps}")
+    text = "\n".join(rows)
+    assert record.scores is not None
+    assert re.search(rf"Ann {record.scores[0]}\b", text), text
+    assert "points lost per hand" in text  # the review, each player's total
+    terminal.keys("Home")
+    terminal.wait_for(rf"step 1 of {steps}")
+    terminal.keys("q")
+    terminal.wait_for(r"EXITED 0")
+
+
+async def test_review_at_the_table_is_the_servers_once_it_archived_the_game() -> None:
+    async with run_server(fast_config(review_budget_ms=2.0)) as server:
+        state = TableState()
+        changed = asyncio.Event()
+        connection = Connection(server.url, "Ann", state, on_change=changed.set, key=new_key())
+        first = [
+            msg.CreateRoom(rules=RoomRules(players=2, target=50), seat=0),
+            msg.AddBot(level="normal"),
+            msg.Start(),
+        ]
+        link = asyncio.create_task(connection.run(first))
+        played_at = None
+        async with asyncio.timeout(60):
+            while state.view is None or state.view.ratings is None:
+                await changed.wait()
+                changed.clear()
+                view = state.view
+                game = view.game if view is not None else None
+                if state.my_turn() and game is not None and played_at != state.seq:
+                    played_at = state.seq
+                    spec = game.legal[0]
+                    move = (
+                        msg.Pass() if spec.tile is None else msg.Play(tile=spec.tile, end=spec.end)
+                    )
+                    await connection.send(move)
+            rows = await review_module.review(connection, state)
+        await connection.close()
+        link.cancel()
+        assert state.player == "Ann"
+        assert server.reviews.computed == 1  # worked out by the server, not here
+        assert state.view is not None
+        rated = rating_text(state.view)
+        assert rated is not None and rated.startswith("Your rating on the two-player ladder: ")
+    assert isinstance(rows, list)
+    text = "\n".join(row.plain for row in rows)
+    assert "the server's hard bot" in text and "Ann (seat 0): " in text
+    assert "points lost per hand" in text and "seat 1" not in text
+
+
+async def test_link_gives_a_code_that_makes_another_devices_key_the_same_player(
+    tmp_path: Path,
+) -> None:
+    async with run_server(fast_config()) as server:
+        first = TableState()
+        changed = asyncio.Event()
+        ann = Connection(server.url, "Ann", first, on_change=changed.set, key=new_key())
+        running = asyncio.create_task(ann.run([]))
+        async with asyncio.timeout(20):
+            while first.player is None:
+                await changed.wait()
+                changed.clear()
+        action = interpret("/link", msg_view(first))
+        assert isinstance(action, Send)
+        for message in action.messages:
+            await ann.send(message)
+        async with asyncio.timeout(20):
+            while first.notice is None or "Link code" not in first.notice.text:
+                await changed.wait()
+                changed.clear()
+        found = re.search(r"Link code (\w{4}-\w{4})", first.notice.text)
+        assert found is not None and "allfives join URL --link CODE" in first.notice.text
+        # Another device: `allfives join URL --link CODE` sends its own new key with the code.
+        second = TableState()
+        other = Connection(server.url, "Someone", second, on_change=changed.set, key=new_key())
+        code = link_code(found.group(1).lower())
+        assert code is not None
+        other.link = code
+        also = asyncio.create_task(other.run([]))
+        async with asyncio.timeout(20):
+            while second.player is None:
+                await changed.wait()
+                changed.clear()
+        assert second.player == "Ann"
+        for connection, task in ((ann, running), (other, also)):
+            await connection.close()
+            task.cancel()
+    bad = allfives("join", "ws://127.0.0.1:9/", "--link", "nope", config=tmp_path)
+    assert bad.returncode == 2 and "8-letter code" in bad.stderr
+
+
+def msg_view(state: TableState) -> RoomView:
+    """A waiting room's view, for commands that need one (/link asks the server, not the room)."""
+    return RoomView(
+        code="ROOM",
+        rules=RoomRules(players=2),
+        seats=[None, None],
+        you=None,
+        host=None,
+        phase="waiting",
+    )
+
+
+def test_keys_are_kept_per_server_and_name_readable_by_their_owner_only(tmp_path: Path) -> None:
+    keys = KeyStore(tmp_path / "allfives" / "keys.json")
+    url = "ws://example.org:8765/"
+    assert keys.existing(url) is None
+    ann = keys.key_for(url, "Ann")
+    assert (
+        keys.key_for("WS://EXAMPLE.ORG:8765", "Ann") == ann
+    )  # the same server written another way
+    carl = keys.key_for(url, "Carl")
+    assert carl != ann and len(carl) == 43
+    assert keys.existing(url) == ("Carl", carl)
+    assert keys.key_for("ws://elsewhere:1/", "Ann") != ann
+    keys.remember(url, "Ann", ann)  # a welcome naming Ann: the one used last
+    assert keys.existing(url) == ("Ann", ann)
+    assert (tmp_path / "allfives" / "keys.json").stat().st_mode & 0o777 == 0o600

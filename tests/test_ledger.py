@@ -1,0 +1,122 @@
+"""The ledgers themselves (SQLite and real Redis): bounds on keys, link codes and the archive."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from redis_server import RedisServer
+
+from protocol.api import GameDetail, GamePlayer
+from protocol.records import Record
+from protocol.rules import Rules
+from server.storage.archive import (
+    MAX_KEYS,
+    MAX_LINKS,
+    Archived,
+    Committed,
+    Exists,
+    Ledger,
+    key_hash,
+)
+from server.storage.archive_local import LocalLedger
+from server.storage.archive_redis import RedisLedger
+from server.storage.redis_store import RedisStore
+
+pytestmark = pytest.mark.asyncio
+#: The games finish now: Redis keeps them for the retention from its own clock.
+NOW = time.time()
+
+
+@pytest.fixture(params=["sqlite", "redis"])
+async def ledger(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Ledger]:
+    if request.param == "sqlite":
+        local = LocalLedger(tmp_path, max_games=3)
+        yield local
+        await local.close()
+    else:
+        redis: RedisServer = request.getfixturevalue("redis_server")
+        store = RedisStore(redis.url)
+        yield RedisLedger(store, retention=3600)
+        await store.close()
+
+
+def game(id: str, finished_at: float, members: list[str | None], private: bool = False) -> Archived:
+    players = [
+        GamePlayer(seat=seat, name=member or "guest", kind="player" if member else "guest")
+        for seat, member in enumerate(members)
+    ]
+    detail = GameDetail(
+        id=id,
+        finished_at=finished_at,
+        rules=Rules(players=len(members)),
+        players=players,
+        scores=[250, 100],
+        winner=0,
+        hands=1,
+        private=private,
+        record=Record(rules=Rules(players=len(members)), hands=[]),
+    )
+    return Archived(detail=detail, members=members)
+
+
+async def test_a_player_holds_at_most_its_last_keys(ledger: Ledger) -> None:
+    first = key_hash("first")
+    ann = await ledger.claim(first, "Ann", "ann", NOW)
+    assert ann is not None
+    keys = [first]
+    for n in range(MAX_KEYS):
+        assert await ledger.add_link(ann.id, f"CODE{n:04d}", NOW + n, 600)
+        keys.append(key_hash(f"device {n}"))
+        assert await ledger.use_link(f"CODE{n:04d}", keys[-1], NOW + n + 1) == ann
+    assert await ledger.player_of_key(first) is None  # the oldest key went
+    for key in keys[1:]:
+        assert await ledger.player_of_key(key) == ann
+    # A code is spent once.
+    assert await ledger.use_link("CODE0000", key_hash("again"), NOW + 20) is None
+
+
+async def test_a_player_holds_at_most_its_last_link_codes(ledger: Ledger) -> None:
+    ann = await ledger.claim(key_hash("k"), "Ann", "ann", NOW)
+    assert ann is not None
+    codes = [f"LINK{n:04d}" for n in range(MAX_LINKS + 1)]
+    for n, code in enumerate(codes):
+        assert await ledger.add_link(ann.id, code, NOW + n, 600)
+    assert not await ledger.add_link(ann.id, codes[-1], NOW + 10, 600)  # in use
+    assert await ledger.use_link(codes[0], key_hash("phone"), NOW + 10) is None
+    assert await ledger.use_link(codes[-1], key_hash("phone"), NOW + 10) == ann
+
+
+async def test_a_game_is_archived_once_and_indexed_per_player(ledger: Ledger) -> None:
+    first = game("g1", NOW, ["p:a", "bot:easy"])
+    assert isinstance(await ledger.commit_game(first, [], NOW), Committed)
+    again = await ledger.commit_game(game("g1", NOW + 5, ["p:a", "bot:easy"]), [], NOW + 5)
+    assert isinstance(again, Exists) and again.archived.detail.finished_at == NOW
+    await ledger.commit_game(game("g2", NOW + 1, ["p:a", None], private=True), [], NOW + 1)
+    assert (await ledger.games_of("p:a", True, 0, 10))[0] == 2
+    total, shown = await ledger.games_of("p:a", False, 0, 10)
+    assert total == 1 and [g.detail.id for g in shown] == ["g1"]
+    assert await ledger.counts("p:a", True) == (2, 2)
+    assert await ledger.counts("p:a", False) == (1, 1)
+    assert await ledger.counts("bot:easy", True) == (1, 0)
+
+
+async def test_the_embedded_archive_keeps_its_last_games(tmp_path: Path) -> None:
+    ledger = LocalLedger(tmp_path, max_games=3)
+    for n in range(5):
+        await ledger.commit_game(game(f"g{n}", NOW + n, ["p:a", "bot:easy"]), [], NOW + n)
+    total, kept = await ledger.games_of("p:a", True, 0, 10)
+    assert total == 3 and [g.detail.id for g in kept] == ["g4", "g3", "g2"]
+    assert await ledger.game("g0") is None
+    await ledger.close()
+
+
+async def test_redis_keeps_a_game_for_the_retention(redis_server: RedisServer) -> None:
+    store = RedisStore(redis_server.url)
+    ledger = RedisLedger(store, retention=3600)
+    await ledger.commit_game(game("g1", NOW, ["p:a", "bot:easy"]), [], NOW)
+    ttl = await store._call("ttl", lambda c: c.ttl(b"allfives:game:g1"))
+    assert 3590 <= ttl <= 3600
+    await store.close()

@@ -1,0 +1,240 @@
+"""Players, ratings, the archive and the HTTP API against a real server (embedded and Redis)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from cluster_helpers import cluster_config, two_servers
+from redis_server import RedisServer
+from server_helpers import Client, api_get, fast_config, finish_match, new_key, until_holds
+from waiting import until
+
+from protocol import errors
+from protocol import messages as msg
+from server.app import Server, run_server
+from server.storage.archive import Archived, Committed, Conflict, Exists, RatingWrite
+from server.storage.archive_redis import RedisLedger
+from server.storage.redis_store import RedisStore
+from server.storage.store import StoreUnavailable
+
+pytestmark = pytest.mark.asyncio
+
+
+@pytest.fixture(params=["embedded", "redis"])
+async def running(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Server]:
+    """A server with the embedded store (its ledger in a file) or with real Redis."""
+    if request.param == "embedded":
+        config = fast_config(data=str(tmp_path / "data"))
+        async with run_server(config) as server:
+            yield server
+    else:
+        redis: RedisServer = request.getfixturevalue("redis_server")
+        async with run_server(fast_config(store=RedisStore(redis.url))) as server:
+            yield server
+
+
+async def test_a_finished_match_is_rated_archived_and_answered(running: Server) -> None:
+    key = new_key()
+    client = await finish_match(running.url, "Ann", key, bot="hard")
+    await until_holds(client, lambda d: d.get("ratings") is not None)
+    ratings = client.document["ratings"]
+    held = json.dumps(client.document, sort_keys=True)
+    snapshot = await client.request("resync")
+    assert isinstance(snapshot, msg.Snapshot)
+    assert json.dumps(client.document, sort_keys=True) == held  # the patches built the same
+    assert {change["name"] for change in ratings} == {"Ann", "bot:hard"}
+    assert all(change["ladder"] == "2p" for change in ratings)
+
+    ladder = await api_get(running.url, "/api/ladder")
+    assert ladder.status == 200 and ladder.headers["content-type"] == "application/json"
+    assert "content-security-policy" in ladder.headers
+    two = ladder.json["ladders"][0]
+    assert two["ladder"] == "2p"
+    names = [entry["name"] for entry in two["entries"]]
+    assert set(names) == {"Ann", "bot:easy", "bot:normal", "bot:hard"}
+
+    page = await api_get(running.url, "/api/players/ann")
+    assert page.status == 200
+    assert page.json["name"] == "Ann" and page.json["games"] == 1 and not page.json["you"]
+    assert [point["ladder"] for point in page.json["history"]] == ["2p"]
+    mine = await api_get(running.url, "/api/players/Ann", key)
+    assert mine.json["you"]
+
+    games = await api_get(running.url, "/api/players/Ann/games?limit=5")
+    assert games.status == 200 and games.json["total"] == 1
+    (summary,) = games.json["games"]
+    game = await api_get(running.url, f"/api/games/{summary['id']}")
+    assert game.status == 200
+    assert game.json["record"]["format"] == "allfives-record/1"
+    assert game.json["changes"] == ratings
+    for answer in (ladder, page, mine, games, game):
+        assert key.encode() not in answer.body
+    metrics = (await api_get(running.url, "/metrics")).body.decode()
+    assert "allfives_games_archived_total 1" in metrics.splitlines()
+    await client.close()
+
+
+async def test_a_name_belongs_to_the_first_key(running: Server) -> None:
+    first = await Client.open(running.url, "Bea", key=new_key())
+    other = await Client.open(running.url, "x", hello=False)
+    refused = await other.error_for("hello", version=1, name="bea", key=new_key())
+    assert refused.code == errors.NAME_TAKEN
+    guest = await other.error_for("hello", version=1, name="BEA ")
+    assert guest.code == errors.NAME_TAKEN
+    welcome = await other.request("hello", version=1, name="Cid")
+    assert isinstance(welcome, msg.Welcome) and welcome.player is None
+    for client in (first, other):
+        await client.close()
+
+
+async def test_a_private_rooms_game_is_its_players_alone(running: Server) -> None:
+    key = new_key()
+    ann = await finish_match(running.url, "Ann", key, public=False)
+    await until_holds(ann, lambda d: d.get("ratings") is not None)
+    mine = await api_get(running.url, "/api/players/Ann/games", key)
+    (game,) = mine.json["games"]
+    assert game["private"]
+    shown = await api_get(running.url, f"/api/games/{game['id']}", key)
+    assert shown.status == 200 and shown.json["id"] == game["id"]
+    missing = await api_get(running.url, "/api/games/no-such-game")
+    assert missing.status == 404 and missing.json["error"] == "not_found"
+    other = new_key()
+    await (await Client.open(running.url, "Stranger", key=other)).close()
+    for asker in (None, other, new_key()):
+        refused = await api_get(running.url, f"/api/games/{game['id']}", asker)
+        assert (refused.status, refused.body) == (missing.status, missing.body)
+        listed = await api_get(running.url, "/api/players/Ann/games", asker)
+        assert listed.json["total"] == 0 and listed.json["games"] == []
+        page = await api_get(running.url, "/api/players/Ann", asker)
+        assert page.json["games"] == 0 and page.json["history"] == []
+    # The bot's page does not show it either.
+    bot = await api_get(running.url, "/api/players/bot:easy/games")
+    assert bot.json["total"] == 0
+    await ann.close()
+
+
+async def test_pages_are_bounded_and_bad_requests_refused(running: Server) -> None:
+    key = new_key()
+    for seed in range(3):
+        client = await finish_match(running.url, "Ann", key, seed=seed)
+        await until_holds(client, lambda d: d.get("ratings") is not None)
+        await client.close()
+    first = await api_get(running.url, "/api/players/Ann/games?limit=2")
+    assert first.json["total"] == 3 and len(first.json["games"]) == 2
+    rest = await api_get(running.url, "/api/players/Ann/games?offset=2&limit=2")
+    assert len(rest.json["games"]) == 1
+    ids = [g["id"] for g in first.json["games"] + rest.json["games"]]
+    assert len(set(ids)) == 3
+    times = [g["finished_at"] for g in first.json["games"] + rest.json["games"]]
+    assert times == sorted(times, reverse=True)
+    history = (await api_get(running.url, "/api/players/Ann")).json["history"]
+    assert [point["game"] for point in history] == ids[::-1]
+    for path in (
+        "/api/players/Ann/games?limit=51",
+        "/api/players/Ann/games?offset=-1",
+        "/api/players/Ann/games?limit=x",
+        "/api/players/" + "A" * 30,
+        "/api/players/%FF",
+    ):
+        refused = await api_get(running.url, path)
+        assert refused.status == 400 and refused.json["error"] == "bad_request", path
+    for path in ("/api/players/Nobody", "/api/players/Nobody/games", "/api/nothing"):
+        assert (await api_get(running.url, path)).status == 404, path
+    bad_key = await api_get(running.url, "/api/ladder", "short")
+    assert bad_key.status == 400
+
+
+async def test_the_api_is_rate_limited_per_address(tmp_path: Path) -> None:
+    config = fast_config(data=str(tmp_path), api_burst=5, api_per_second=0.01)
+    async with run_server(config) as server:
+        answers = [await api_get(server.url, "/api/ladder") for _ in range(7)]
+        assert [a.status for a in answers] == [200] * 5 + [429] * 2
+        assert answers[-1].json["error"] == "rate_limited"
+        assert int(answers[-1].headers["retry-after"]) >= 1
+
+
+async def test_a_restart_keeps_the_ladder_and_the_history(
+    tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    key = new_key()
+    for kind in ("embedded", "redis"):
+        if kind == "embedded":
+            configs = [fast_config(data=str(tmp_path / "data")) for _ in range(2)]
+        else:
+            redis: RedisServer = request.getfixturevalue("redis_server")
+            configs = [fast_config(store=RedisStore(redis.url)) for _ in range(2)]
+        async with run_server(configs[0]) as first:
+            ann = await finish_match(first.url, "Ann", key, bot="normal")
+            await until_holds(ann, lambda d: d.get("ratings") is not None)
+            before = [
+                (await api_get(first.url, path)).json
+                for path in ("/api/ladder", "/api/players/Ann", "/api/players/Ann/games")
+            ]
+            await ann.close()
+        async with run_server(configs[1]) as second:
+            after = [
+                (await api_get(second.url, path)).json
+                for path in ("/api/ladder", "/api/players/Ann", "/api/players/Ann/games")
+            ]
+            assert after == before, kind
+            assert after[1]["games"] == 1
+            (game,) = after[2]["games"]
+            detail = await api_get(second.url, f"/api/games/{game['id']}")
+            assert detail.status == 200
+            back = await Client.open(second.url, "Other name", key=key)
+            await back.close()
+
+
+async def test_matches_finishing_at_once_on_two_processes_all_count(
+    redis_server: RedisServer,
+) -> None:
+    async with two_servers(redis_server) as (a, b):
+        keys = [new_key() for _ in range(6)]
+
+        async def one(index: int) -> None:
+            server = (a, b)[index % 2]
+            client = await finish_match(server.url, f"P{index}", keys[index], seed=index)
+            await until_holds(client, lambda d: d.get("ratings") is not None)
+            await client.close()
+
+        await asyncio.gather(*(one(index) for index in range(6)))
+        bot = (await api_get(a.url, "/api/players/bot:easy")).json
+        (two,) = [rating for rating in bot["ratings"] if rating["ladder"] == "2p"]
+        assert two["games"] == 6 and bot["games"] == 6
+        assert len(bot["history"]) == 6
+        assert (await api_get(b.url, "/api/players/bot:easy/games")).json["total"] == 6
+
+
+class NeverArchives(RedisLedger):
+    """The ledger of a process that dies before it archives: every archive write fails."""
+
+    async def commit_game(
+        self, archived: Archived, writes: list[RatingWrite], now: float
+    ) -> Committed | Conflict | Exists:
+        raise StoreUnavailable("this process stops before it archives")
+
+
+async def test_a_match_finished_by_a_process_that_stopped_is_archived_by_the_next(
+    redis_server: RedisServer,
+) -> None:
+    store = RedisStore(redis_server.url)
+    config = cluster_config(redis_server, store=store, ledger=NeverArchives(store))
+    key = new_key()
+    async with run_server(config) as first:
+        ann = await finish_match(first.url, "Ann", key)
+        assert ann.document["phase"] == "finished"
+        await ann.close()
+        assert (await api_get(first.url, "/api/players/bot:easy/games")).json["total"] == 0
+    async with run_server(cluster_config(redis_server)) as second:
+
+        async def archived() -> bool:
+            games = await api_get(second.url, "/api/players/Ann/games", key)
+            return games.status == 200 and games.json["total"] == 1
+
+        await until(archived, what="the next process archiving the finished match")
+        page = await api_get(second.url, "/api/players/Ann")
+        assert [rating["games"] for rating in page.json["ratings"]] == [1]

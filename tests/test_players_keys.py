@@ -1,0 +1,201 @@
+"""Player keys, name claims and link codes against a real server (embedded, and with Redis)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import msgspec
+import pytest
+from redis_server import RedisServer
+from server_helpers import Client, api_get, fast_config, finish_match, new_key, until_holds
+
+from protocol import errors
+from protocol import messages as msg
+from server.app import Server, run_server
+from server.storage.redis_store import RedisStore
+
+pytestmark = pytest.mark.asyncio
+
+
+class Clock:
+    """A wall clock the test moves on."""
+
+    def __init__(self) -> None:
+        self.now = 1_700_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture(params=["embedded", "redis"])
+async def running(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Server]:
+    if request.param == "embedded":
+        async with run_server(fast_config(data=str(tmp_path / "data"))) as server:
+            yield server
+    else:
+        redis: RedisServer = request.getfixturevalue("redis_server")
+        async with run_server(fast_config(store=RedisStore(redis.url))) as server:
+            yield server
+
+
+async def test_a_claimed_name_is_refused_to_other_keys_and_to_guests(running: Server) -> None:
+    owner = await Client.open(running.url, "Dee", key=new_key())
+    owner_key = new_key()
+    again = await Client.open(running.url, "whatever", key=owner_key)
+    # A known key plays under its own name, whatever the hello says.
+    back = await Client.open(running.url, "Someone Else", hello=False)
+    welcome = await back.request("hello", version=1, name="Someone Else", key=owner_key)
+    assert isinstance(welcome, msg.Welcome) and welcome.player == "whatever"
+    stranger = await Client.open(running.url, "x", hello=False)
+    for name in ("Dee", "dee", "D e e", "Dее"):  # the last with Cyrillic e's
+        refused = await stranger.error_for("hello", version=1, name=name, key=new_key())
+        assert refused.code == errors.NAME_TAKEN, name
+        refused = await stranger.error_for("hello", version=1, name=name)
+        assert refused.code == errors.NAME_TAKEN, name
+    # A refused hello changed nothing: the connection may still say hello, as a guest.
+    assert isinstance(await stranger.request("hello", version=1, name="Eve"), msg.Welcome)
+    # A guest cannot take the name at a table either.
+    joined = await owner.request("create_room", rules={"players": 2})
+    assert isinstance(joined, msg.Joined)
+    refused = await stranger.error_for("join", room=owner.room, name="DEE")
+    assert refused.code == errors.NAME_TAKEN
+    # A player's seat has the player's name, whatever `join` says.
+    seated = await back.request("join", room=owner.room, name="Impostor")
+    assert isinstance(seated, msg.Joined)
+    await until_holds(back, lambda d: d["seats"][1] is not None)
+    assert back.document["seats"][1]["name"] == "whatever"
+    for client in (owner, again, back, stranger):
+        await client.close()
+
+
+async def test_a_bot_name_is_never_claimed(running: Server) -> None:
+    client = await Client.open(running.url, "x", hello=False)
+    for name in ("bot:hard", "BOT:easy", "ｂｏｔ：normal"):
+        refused = await client.error_for("hello", version=1, name=name, key=new_key())
+        assert refused.code == errors.INVALID
+    page = await api_get(running.url, "/api/players/bot:hard")
+    assert page.status == 200 and page.json["bot"] and page.json["name"] == "bot:hard"
+    await client.close()
+
+
+async def test_a_link_code_links_a_device_once(running: Server) -> None:
+    key = new_key()
+    ann = await Client.open(running.url, "Ann", key=key)
+    code = await ann.request("link_code")
+    assert isinstance(code, msg.LinkCodeReply) and code.expires_in == 600
+    assert len(code.code) == 8 and msg.normalize_link_code(code.code) == code.code
+    phone_key = new_key()
+    phone = await Client.open(running.url, "x", hello=False)
+    welcome = await phone.request(
+        "hello", version=1, name="Phone", key=phone_key, link=code.code.lower()
+    )
+    assert isinstance(welcome, msg.Welcome) and welcome.player == "Ann"
+    # The new key is Ann's from now on, without the code.
+    later = await Client.open(running.url, "x", hello=False)
+    welcome = await later.request("hello", version=1, name="Later", key=phone_key)
+    assert isinstance(welcome, msg.Welcome) and welcome.player == "Ann"
+    # Used once: a second device gets bad_link, and is not Ann's.
+    third = await Client.open(running.url, "x", hello=False)
+    refused = await third.error_for("hello", version=1, name="Third", key=new_key(), link=code.code)
+    assert refused.code == errors.BAD_LINK
+    assert (await third.error_for("hello", version=1, name="T", link="ABCDEFGH")).code == (
+        errors.INVALID
+    )
+    guest = await Client.open(running.url, "Guest")
+    assert (await guest.error_for("link_code")).code == errors.NOT_A_PLAYER
+    for client in (ann, phone, later, third, guest):
+        await client.close()
+
+
+async def test_a_link_code_expires(tmp_path: Path) -> None:
+    clock = Clock()
+    async with run_server(fast_config(data=str(tmp_path), clock=clock)) as server:
+        ann = await Client.open(server.url, "Ann", key=new_key())
+        code = await ann.request("link_code")
+        assert isinstance(code, msg.LinkCodeReply)
+        clock.now += code.expires_in + 1
+        phone = await Client.open(server.url, "x", hello=False)
+        refused = await phone.error_for("hello", version=1, name="P", key=new_key(), link=code.code)
+        assert refused.code == errors.BAD_LINK
+        fresh = await ann.request("link_code")
+        assert isinstance(fresh, msg.LinkCodeReply)
+        welcome = await phone.request("hello", version=1, name="P", key=new_key(), link=fresh.code)
+        assert isinstance(welcome, msg.Welcome) and welcome.player == "Ann"
+        for client in (ann, phone):
+            await client.close()
+
+
+async def test_wrong_link_codes_are_bounded_per_address(tmp_path: Path) -> None:
+    async with run_server(fast_config(data=str(tmp_path))) as server:
+        client = await Client.open(server.url, "x", hello=False)
+        codes = []
+        for _ in range(25):
+            refused = await client.error_for(
+                "hello", version=1, name="P", key=new_key(), link="ZZZZZZZZ"
+            )
+            codes.append(refused.code)
+        assert codes[:20] == [errors.BAD_LINK] * 20
+        assert set(codes[20:]) == {errors.RATE_LIMITED}
+        await client.close()
+
+
+async def test_the_key_is_never_logged_sent_recorded_or_answered(
+    running: Server, caplog: pytest.LogCaptureFixture, tmp_path: Path
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    key = new_key()
+    ann = await finish_match(running.url, "Ann", key, bot="normal", public=False)
+    await until_holds(ann, lambda d: d.get("ratings") is not None)
+    code = await ann.request("link_code")
+    assert isinstance(code, msg.LinkCodeReply)
+    record = await ann.request("record")
+    assert isinstance(record, msg.RecordReply)
+    second = new_key()
+    phone = await Client.open(running.url, "x", hello=False)
+    await phone.request("hello", version=1, name="P", key=second, link=code.code)
+    bad = await Client.open(running.url, "x", hello=False)
+    await bad.request("hello", version=1, name="Ann", key=new_key() + "!")  # refused: invalid
+    answers = [
+        await api_get(running.url, "/api/ladder", key),
+        await api_get(running.url, "/api/players/Ann", key),
+        games := await api_get(running.url, "/api/players/Ann/games", second),
+        await api_get(running.url, "/api/players/Ann/games", key + "x"),
+    ]
+    (game,) = games.json["games"]
+    answers.append(await api_get(running.url, f"/api/games/{game['id']}", key))
+    for secret in (key, second):
+        assert secret not in caplog.text
+        for client in (ann, phone, bad):
+            assert not any(secret in frame for frame in client.frames)
+        for answer in answers:
+            assert secret.encode() not in answer.body
+        assert secret.encode() not in msgspec.json.encode(record.record)
+        if running.config.data is not None:
+            for stored in Path(running.config.data).iterdir():
+                assert secret.encode() not in stored.read_bytes()
+    for client in (ann, phone, bad):
+        await client.close()
+
+
+async def test_link_codes_asked_are_bounded_per_address(running: Server) -> None:
+    ann = await Client.open(running.url, "Ann", key=new_key())
+    answers = [await ann.request("link_code") for _ in range(6)]
+    assert all(isinstance(answer, msg.LinkCodeReply) for answer in answers[:5])
+    assert isinstance(answers[5], msg.Error) and answers[5].code == errors.RATE_LIMITED
+    # A player holds its last three codes: the first two no longer link.
+    codes = [answer.code for answer in answers[:5] if isinstance(answer, msg.LinkCodeReply)]
+    phone = await Client.open(running.url, "x", hello=False)
+    for code in codes[:2]:
+        refused = await phone.error_for("hello", version=1, name="P", key=new_key(), link=code)
+        assert refused.code == errors.BAD_LINK
+    welcome = await phone.request("hello", version=1, name="P", key=new_key(), link=codes[4])
+    assert isinstance(welcome, msg.Welcome) and welcome.player == "Ann"
+    if isinstance(running.store, RedisStore):
+        # Redis forgets the others by itself when they expire.
+        key = b"allfives:link:" + codes[3].encode()
+        ttl = await running.store._call("ttl", lambda c: c.ttl(key))
+        assert 0 < ttl <= msg.LINK_CODE_SECONDS
+    for client in (ann, phone):
+        await client.close()

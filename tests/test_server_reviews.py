@@ -1,0 +1,127 @@
+"""The server's reviews: in a lane of their own (never before a bot), once per game, bounded."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import threading
+from typing import Any
+
+from server_helpers import (
+    ApiAnswer,
+    api_get,
+    fast_config,
+    finish_match,
+    new_key,
+    play_out,
+    seat_players,
+)
+from waiting import until
+
+from bridge.reviews import review_bytes
+from protocol.review import decode_review
+from server.app import Server, run_server
+
+
+async def archived_game(server: Server, name: str, key: str, seed: int = 1, **rules: Any) -> str:
+    """`name` plays a match against the normal bot to its end; the archived game's id."""
+    player = await finish_match(server.url, name, key, "normal", seed, **rules)
+    await player.close()
+
+    async def listed() -> str | None:
+        answer = await api_get(server.url, f"/api/players/{name}/games?limit=1", key)
+        games = answer.json["games"] if answer.status == 200 else []
+        return str(games[0]["id"]) if games and answer.json["total"] >= seed else None
+
+    found = await until(listed, timeout=30)
+    assert isinstance(found, str)
+    return found
+
+
+async def ask(server: Server, game: str, key: str | None = None) -> ApiAnswer:
+    return await api_get(server.url, f"/api/games/{game}/review", key)
+
+
+class Held:
+    """A review function that waits until released (threads only): a review that takes long."""
+
+    def __init__(self) -> None:
+        self.release = threading.Event()
+        self.started = threading.Event()
+
+    def __call__(self, record: bytes, budget_ms: float) -> bytes:
+        self.started.set()
+        self.release.wait(60)
+        return review_bytes(record, budget_ms)
+
+
+async def test_a_review_is_worked_out_once_and_then_served_from_what_was_kept() -> None:
+    async with run_server(fast_config(review_budget_ms=2.0)) as server:
+        game = await archived_game(server, "Ann", new_key(), target=50)
+        first, second = await asyncio.gather(ask(server, game), ask(server, game))
+        third = await ask(server, game)
+        assert server.reviews.computed == 1
+        # Forgotten by this process (as after a restart), it comes back from the store.
+        server.reviews.kept.clear()
+        fourth = await ask(server, game)
+        assert server.reviews.computed == 1
+    assert first.status == 200 and first.headers["content-type"] == "application/json"
+    assert "default-src 'none'" in first.headers["content-security-policy"]
+    assert second.body == first.body and third.body == first.body and fourth.body == first.body
+    review = decode_review(first.body)
+    assert [p.name for p in review.players] == ["Ann", "bot:normal"]
+    assert review.moves and all(line.lost >= 0 for line in review.moves)
+
+
+async def test_a_missing_game_and_a_strangers_private_game_are_alike_not_found() -> None:
+    async with run_server(fast_config(review_budget_ms=2.0)) as server:
+        key = new_key()
+        private = await archived_game(server, "Ann", key, public=False)
+        missing = await ask(server, "nothing")
+        stranger = await ask(server, private, new_key())
+        anyone = await ask(server, private)
+        assert missing.status == 404 and missing.json["error"] == "not_found"
+        assert (stranger.status, stranger.body) == (missing.status, missing.body)
+        assert (anyone.status, anyone.body) == (missing.status, missing.body)
+        assert (await ask(server, "a.b")).status == 404
+        assert server.reviews.computed == 0 and not server.reviews.working
+        mine = await ask(server, private, key)
+        assert mine.status == 200 and server.reviews.computed == 1
+
+
+async def test_past_the_bound_the_answer_is_busy_with_when_to_ask_again() -> None:
+    held = Held()
+    async with run_server(fast_config(review_budget_ms=2.0, max_reviews_waiting=1)) as server:
+        server.reviews.compute = held
+        key = new_key()
+        one = await archived_game(server, "Ann", key, seed=1)
+        two = await archived_game(server, "Ann", key, seed=2)
+        first = asyncio.create_task(ask(server, one))
+        await until(lambda: held.started.is_set())
+        busy = await ask(server, two)
+        assert busy.status == 503 and int(busy.headers["retry-after"]) >= 1
+        assert busy.json["error"] == "busy"
+        held.release.set()
+        assert (await first).status == 200
+        # Once the first is done, the second may be asked again.
+        assert (await ask(server, two)).status == 200
+        assert server.reviews.computed == 2
+
+
+async def test_a_review_being_worked_out_never_holds_a_bots_move() -> None:
+    held = Held()
+    config = fast_config(review_budget_ms=2.0, bot_workers=1, review_workers=1)
+    async with run_server(config) as server:
+        server.reviews.compute = held
+        game = await archived_game(server, "Ann", new_key())
+        review = asyncio.create_task(ask(server, game))
+        await until(lambda: held.started.is_set())
+        # A whole match against the hard bot (its moves in the bots' lane) while the review is
+        # still being worked out: every bot move comes before the review.
+        (ann,) = await seat_players(server.url, 2, 1, "hard", target=50)
+        await ann.request("start")
+        await play_out(ann, random.Random(3), timeout=60)
+        assert ann.document["phase"] == "finished"
+        assert not review.done() and server.reviews.computed == 0
+        held.release.set()
+        assert (await review).status == 200

@@ -1,0 +1,53 @@
+"""A player moves to another device in the browser: the key is made on first use and kept, the
+player's own page shows a one-time link code, and a second browser that types it plays as her."""
+
+from __future__ import annotations
+
+from browser_helpers import chromium, js_errors, screenshot, wait_for
+from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webdriver import WebDriver
+from server_helpers import ServerThread
+
+
+def note_with(driver: WebDriver, words: str) -> str | None:
+    """The link page's note, once it says `words`."""
+    text: str = driver.find_element(By.ID, "link-note").text
+    return text if words in text else None
+
+
+def test_a_second_browser_linked_by_the_code_plays_as_the_same_player() -> None:
+    with ServerThread() as server, chromium(1280, 800) as ann, chromium(360, 740) as phone:
+        ann.get(server.base + "/")
+        wait_for(lambda: ann.execute_script("return window.allfives.online"), what="online")
+        assert ann.execute_script("return localStorage.getItem('allfives.key')") is None
+        # A name chosen (kept like the lobby keeps it), the next hello claims it with the key.
+        ann.execute_script("localStorage.setItem('allfives.name', 'Ann')")
+        ann.refresh()
+        wait_for(lambda: ann.find_element(By.ID, "me-link").text == "My page")
+        me = ann.find_element(By.ID, "me-link")
+        key = ann.execute_script("return localStorage.getItem('allfives.key')")
+        assert isinstance(key, str) and len(key) == 43
+        me.click()
+        wait_for(lambda: ann.find_element(By.ID, "player").get_attribute("data-you") == "1")
+        ann.find_element(By.ID, "link-code-button").click()
+        code = wait_for(lambda: ann.find_element(By.ID, "link-code").text)
+        assert len(code) == 9 and code[4] == "-"
+        screenshot(ann, "player-link-code-1280x800", 1280, 800)
+
+        phone.get(server.base + "/#/link")
+        field = wait_for(lambda: phone.find_element(By.ID, "link-input"))
+        field.send_keys(code.lower())
+        phone.find_element(By.ID, "link-submit").click()
+        note = wait_for(lambda: note_with(phone, "plays as"))
+        assert "Ann" in note
+        assert phone.find_element(By.ID, "me-link").text == "My page"
+        assert phone.execute_script("return localStorage.getItem('allfives.key')") != key
+        phone.find_element(By.ID, "me-link").click()
+        wait_for(lambda: phone.find_element(By.ID, "player").get_attribute("data-you") == "1")
+        # The code works once: a third try with it is refused in words.
+        phone.get(server.base + "/#/link")
+        wait_for(lambda: phone.find_element(By.ID, "link-input")).send_keys(code)
+        phone.find_element(By.ID, "link-submit").click()
+        refused = wait_for(lambda: note_with(phone, "expired"))
+        assert "unknown, used already or expired" in refused
+        assert not js_errors(ann) and not js_errors(phone)

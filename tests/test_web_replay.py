@@ -1,0 +1,178 @@
+"""The replay viewer in Chromium: a match played on a real server, stepped to its end.
+
+The player (a laptop, 1280x800, and a phone, 360x740) plays a match to 50 against the normal
+bot through the page's own connection, then opens "Replay this match" on the winner's card.
+Stepping with → (and the buttons) to the end, the scores at the end of every hand equal those
+of the record replayed by the engine (hand by hand), every seat's tiles are shown, and ← steps
+back. Screenshots of the viewer go to tests/artifacts/.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import partial
+from typing import Any
+
+import msgspec
+import pytest
+from browser_helpers import chromium, js_errors, screenshot, wait_for
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.remote.webdriver import WebDriver
+from server_helpers import ServerThread
+
+from bridge.records import match_of
+from protocol.records import Record, decode_record
+
+#: Plays the first legal move when it is the page's turn (once per seq); says the phase.
+PLAY_ON = """
+const app = window.allfives;
+const doc = app.state.doc;
+if (!doc || !doc.game) return doc ? doc.phase : null;
+const game = doc.game;
+if (doc.phase === "playing" && game.turn === doc.you && (game.legal ?? []).length && app.playedAt !== app.state.seq) {
+  app.playedAt = app.state.seq;
+  const move = game.legal[0];
+  app.send(move.pass ? { type: "pass" } : move.end ? { type: "play", tile: move.tile, end: move.end } : { type: "play", tile: move.tile });
+}
+return doc.phase;
+"""
+
+#: What the viewer shows now.
+READ_STEP = """
+const replay = document.getElementById("replay");
+if (!replay) return null;
+return {
+  hand: Number(replay.dataset.hand),
+  move: Number(replay.dataset.move),
+  kind: replay.dataset.kind,
+  said: document.getElementById("replay-said")?.textContent ?? "",
+  scores: [...document.querySelectorAll("#replay-scores .score")].map((s) => Number(s.textContent)),
+  tiles: [...document.querySelectorAll("#replay-hands .replay-hand")].map((h) => h.querySelectorAll(".replay-tile").length),
+  board: document.querySelectorAll("#replay-board .domino").length,
+  review: document.getElementById("review")?.hidden === false ? document.getElementById("review").textContent : null,
+};
+"""
+
+
+def read_step(driver: WebDriver) -> dict[str, Any] | None:
+    step: dict[str, Any] | None = driver.execute_script(READ_STEP)
+    return step
+
+
+def next_step(driver: WebDriver, before: dict[str, Any]) -> dict[str, Any] | None:
+    """The step shown, once it is not `before` any more."""
+    step = read_step(driver)
+    return step if step is not None and step != before else None
+
+
+def scores_after_each_hand(record: Record) -> list[list[int]]:
+    """The scores once each hand ended, by the engine replaying the record hand by hand."""
+    scores = []
+    for count in range(1, len(record.hands) + 1):
+        part = msgspec.structs.replace(record, hands=record.hands[:count], scores=None, winner=None)
+        scores.append(list(match_of(part).scores))
+    return scores
+
+
+def play_a_match(driver: WebDriver, server: ServerThread) -> str:
+    """Ann plays a two-player match to 50 against the normal bot; returns the room's code."""
+    driver.get(server.base + "/")
+    wait_for(lambda: driver.find_element(By.ID, "name"), what="the lobby")
+    field = driver.find_element(By.ID, "name")
+    field.clear()
+    field.send_keys("Ann")
+    wait_for(lambda: driver.execute_script("return window.allfives.online"), what="online")
+    driver.execute_script(
+        "const app = window.allfives; app.autoStart = true;"
+        "app.create({rules: {players: 2, target: 50}, seat: 0, bots: [{seat: 1, level: 'normal'}]});"
+    )
+    wait_for(lambda: driver.execute_script(PLAY_ON) == "finished", timeout=90, what="the end")
+    code: str = driver.execute_script("return window.allfives.state.doc.code")
+    return code
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 800), (360, 740)])
+def test_a_finished_match_stepped_to_its_end_shows_the_records_scores(
+    width: int, height: int
+) -> None:
+    with (
+        ServerThread(bot_delay=0.0, review_budget_ms=2.0) as server,
+        chromium(width, height) as driver,
+    ):
+        code = play_a_match(driver, server)
+        data = server.call(server.server.store.load_record(f"{code}/1"))
+        record = decode_record(data)
+        expected = scores_after_each_hand(record)
+        # The rating change comes to the winner's card once the server has rated the match.
+        rated = wait_for(lambda: driver.find_element(By.ID, "rating-change").text, 30)
+        assert re.fullmatch(
+            r"Your rating on the two-player ladder: -?\d+\.\d \([+−]\d+\.\d\)", rated
+        )
+        wait_for(lambda: driver.find_element(By.ID, "replay-link")).click()
+        first = wait_for(lambda: read_step(driver), what="the viewer")
+        assert (first["hand"], first["move"], first["kind"]) == (1, 0, "deal")
+        assert first["scores"] == [0, 0] and first["board"] == 0
+        assert first["tiles"] == [len(t) for t in record.hands[0].deal]
+        body = driver.find_element(By.TAG_NAME, "body")
+        ended: list[list[int]] = []
+        seen = [first]
+        steps = sum(1 + len(h.moves) + (h.result is not None) for h in record.hands)
+        for _ in range(steps - 1):
+            body.send_keys(Keys.ARROW_RIGHT)
+            step = wait_for(partial(next_step, driver, seen[-1]), what="the next step")
+            seen.append(step)
+            if step["kind"] == "hand_ended":
+                ended.append(step["scores"])
+            if step["kind"] == "played":
+                assert step["board"] >= 1
+        assert ended == expected, [(s["hand"], s["move"], s["kind"], s["scores"]) for s in seen]
+        assert seen[-1]["scores"] == record.scores
+        assert len(seen) == steps
+        assert driver.find_element(By.ID, "replay-next").get_attribute("disabled") is not None
+        screenshot(driver, f"replay-{width}x{height}", width, height)
+        body.send_keys(Keys.ARROW_LEFT)
+        assert wait_for(lambda: read_step(driver) == seen[-2] or None, what="a step back")
+        driver.find_element(By.ID, "replay-first").click()
+        assert wait_for(lambda: (s := read_step(driver)) and s["move"] == 0 and s["hand"] == 1)
+        page_width = driver.execute_script("return document.documentElement.scrollWidth")
+        assert page_width <= width
+        # The archived game is found for the room's record: the review shows beside it.
+        wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, "#review-summary > li"), 60)
+        check_review(driver, record)
+        screenshot(driver, f"replay-review-{width}x{height}", width, height)
+
+        # Ann's page, from the header: her rating, its graph, the game, and from it the replay.
+        driver.find_element(By.ID, "me-link").click()
+        wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, "#games-list .game-link"))
+        assert driver.find_element(By.ID, "player-name").text == "Ann"
+        assert driver.find_elements(By.CSS_SELECTOR, "#rating-graph circle.graph-point")
+        assert "Two players" in driver.find_element(By.ID, "player-ratings").text
+        assert driver.find_element(By.ID, "player").get_attribute("data-you") == "1"
+        screenshot(driver, f"player-{width}x{height}", width, height)
+        driver.find_element(By.CSS_SELECTOR, "#games-list .game-link").click()
+        wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, "#review-summary > li"), 60)
+        assert "#/game/" in driver.current_url
+        driver.find_element(By.ID, "replay-last").click()
+        assert wait_for(lambda: (s := read_step(driver)) and s["scores"] == record.scores)
+        check_review(driver, record)
+
+        # The ladder names Ann and every bot level.
+        driver.find_element(By.ID, "ladder-link").click()
+        ladder = wait_for(lambda: driver.find_element(By.CSS_SELECTOR, "[data-ladder='2p'] table"))
+        assert "Ann" in ladder.text and "normal bot" in ladder.text and "hard bot" in ladder.text
+        screenshot(driver, f"ladder-{width}x{height}", width, height)
+        assert driver.execute_script("return document.documentElement.scrollWidth") <= width
+        assert not js_errors(driver)
+
+
+def check_review(driver: WebDriver, record: Record) -> None:
+    """The review names each player's loss, and the move of a costly step in words."""
+    players = driver.find_elements(By.CSS_SELECTOR, "#review-summary > li")
+    assert len(players) == len(record.names)
+    assert all("points lost over" in player.text for player in players)
+    costliest = driver.find_elements(By.CSS_SELECTOR, "#review-summary .costliest button")
+    if costliest:
+        costliest[0].click()
+        said = wait_for(lambda: driver.find_element(By.ID, "review-move").text)
+        assert " lost " in said and "against" in said

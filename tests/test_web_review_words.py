@@ -1,0 +1,79 @@
+"""The page words the review as the terminal does, steps a record as the terminal's replay does,
+and reads its hash routes and link codes strictly (tests/web/unit.html, headless Chromium)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import msgspec
+import pytest
+from browser_helpers import call, unit_page
+from selenium.webdriver.remote.webdriver import WebDriver
+
+from bridge.records import record_of
+from clients.cli.replay_steps import replay_of
+from clients.cli.review_words import reason_words
+from engine import Match, Rules
+from engine.bots import make_bot
+from protocol.review import Reason, ReviewMove
+
+
+@pytest.fixture(scope="module")
+def page() -> Iterator[WebDriver]:
+    with unit_page() as driver:
+        yield driver
+
+
+REASONS = [
+    Reason(kind="passed_up", points=15, move=ReviewMove(tile="6-6", end="west")),
+    Reason(kind="opened", points=20, move=ReviewMove(tile="4-4", end="east"), seat=1),
+    Reason(kind="opened", points=10, move=ReviewMove(tile="4-1", end="east"), seat=1, scored=5),
+    Reason(kind="kept_heavy", tile="6-6", points=12, counted=True),
+    Reason(kind="kept_heavy", tile="6-4", points=10),
+]
+
+
+@pytest.mark.parametrize("reason", REASONS, ids=lambda r: r.kind)
+def test_each_reason_reads_the_same_in_the_page_and_the_terminal(
+    page: WebDriver, reason: Reason
+) -> None:
+    names = ["Ann", "Bob"]
+    shown = call(
+        page, "unit.reviewWords.reasonWords(a[0], a[1])", msgspec.to_builtins(reason), names
+    )
+    assert shown == reason_words(reason, names)
+
+
+@pytest.mark.parametrize(("players", "teams", "seed"), [(2, False, 4), (3, False, 5), (4, True, 6)])
+def test_the_page_steps_a_record_as_the_terminal_does(
+    page: WebDriver, players: int, teams: bool, seed: int
+) -> None:
+    match = Match.new(Rules(players=players, teams=teams, target=100), seed=seed)
+    bots = [make_bot("normal", seed + s) for s in range(players)]
+    while not match.over:
+        match.apply(match.turn, bots[match.turn].choose(match.view_for(match.turn)))
+    record = record_of(match, [f"P{s}" for s in range(players)])
+    steps = call(page, "unit.replayModel.replaySteps(a[0]).steps", msgspec.to_builtins(record))
+    mine = replay_of(record).steps
+    assert len(steps) == len(mine)
+    for theirs, ours in zip(steps, mine, strict=True):
+        assert (theirs["hand"], theirs["move"], theirs["kind"]) == (ours.hand, ours.move, ours.kind)
+        assert theirs["scores"] == ours.scores and theirs["tiles"] == ours.tiles
+        assert theirs["layout"] == msgspec.to_builtins(ours.layout) | {
+            "spinner": ours.layout.spinner
+        }
+    assert steps[-1]["scores"] == record.scores
+
+
+def test_routes_and_link_codes_are_read_strictly(page: WebDriver) -> None:
+    route = "unit.pages.parseRoute(a[0])"
+    assert call(page, route, "#/ladder") == {"page": "ladder"}
+    assert call(page, route, "#/player/Ann%20B") == {"page": "player", "name": "Ann B"}
+    assert call(page, route, "#/game/abc_DEF-1") == {"page": "game", "id": "abc_DEF-1"}
+    assert call(page, route, "#/game/a.b") is None
+    assert call(page, route, "#/player/%E0%A4%A") is None
+    assert call(page, route, "") is None
+    assert call(page, "unit.key.linkCode(a[0])", "abcd-efgh") == "ABCDEFGH"
+    assert call(page, "unit.key.linkCode(a[0])", "abc") is None
+    made = call(page, "unit.key.newKey()")
+    assert isinstance(made, str) and len(made) == 43 and "=" not in made
