@@ -372,8 +372,8 @@ def _remove_bot(words: list[str], view: RoomView) -> Action:
 def _chat(text: str, view: RoomView) -> Action:
     try:
         cleaned = msg.validate_chat(text)
-    except ValueError as error:
-        return Refuse(str(error))
+    except ValueError:
+        return Refuse(words.chat_problem(text))
     return Send((msg.Chat(text=cleaned),))
 
 

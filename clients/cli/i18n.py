@@ -92,6 +92,15 @@ def ngettext(singular: str, plural: str, count: int) -> str:
     return _current.ngettext(singular, plural, count)
 
 
+def words_for_argparse() -> None:
+    """Let argparse's own words (usage, options, refusals: `argparse_words`) come from this
+    catalog: argparse looks up its module-level `_` and `ngettext` when it speaks."""
+    import argparse
+
+    argparse._ = _  # type: ignore[attr-defined]
+    argparse.ngettext = ngettext  # type: ignore[attr-defined]
+
+
 def N_(message: str) -> str:
     """Mark `message` for the catalog without translating it (it is translated where shown)."""
     return message

@@ -239,3 +239,25 @@ def error_text(error: msg.Error) -> str:
         doing = _(command) if command is not None else error.command
         return _("Refused ({command}): {reason}").format(command=doing, reason=said)
     return _("Refused: {reason}").format(reason=said)
+
+
+def name_problem(name: str) -> str:
+    """Why `protocol.messages.validate_name` refused a name, in the player's language."""
+    cleaned = name.strip()
+    if not cleaned:
+        return _("a name cannot be empty")
+    if len(cleaned) > msg.MAX_NAME_LENGTH:
+        return _("a name has at most {count} characters").format(count=msg.MAX_NAME_LENGTH)
+    if not cleaned.isprintable():
+        return _("a name may hold only printable characters")
+    return _('"bot:" starts the names of bots only')
+
+
+def chat_problem(text: str) -> str:
+    """Why `protocol.messages.validate_chat` refused a chat line, in the player's language."""
+    cleaned = text.strip()
+    if not cleaned:
+        return _("a chat line cannot be empty")
+    if len(cleaned) > msg.MAX_CHAT_LENGTH:
+        return _("a chat line has at most {count} characters").format(count=msg.MAX_CHAT_LENGTH)
+    return _("a chat line may hold only printable characters (one line)")
