@@ -10,6 +10,10 @@ import * as results from "/web/js/results.js";
 import * as limits from "/web/js/limits.js";
 import * as connection from "/web/js/connection.js";
 import { halfWidthFor } from "/web/js/render.js";
+import * as i18n from "/web/js/i18n.js";
+
+// The page's words: English unless a test loads another catalog (unit.i18n.load).
+await i18n.load("en");
 
 /** Feed messages to a fresh RoomState; returns what it sent back after each and where it ended. */
 function feed(messages) {
@@ -23,5 +27,5 @@ function feed(messages) {
   return { doc: room.doc, seq: room.seq, mending: room.mending, sent, log: room.log, finalLayout: room.finalLayout, finals };
 }
 
-window.unit = { describe, geometry, lobby, model, state, text, connection, results, limits, feed, render_half: halfWidthFor };
+window.unit = { describe, geometry, lobby, model, state, text, connection, results, limits, feed, i18n, render_half: halfWidthFor };
 window.unitReady = true;
