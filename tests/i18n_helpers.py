@@ -122,6 +122,13 @@ def po_catalog(language: str) -> Catalog:
         return read_po(file)
 
 
+def texts_of(value: object) -> list[str]:
+    """A message id or string as a list of texts (one, or one per plural form)."""
+    if isinstance(value, tuple | list):
+        return [str(item) for item in value]
+    return [str(value)] if value else []
+
+
 def po_catalog_problems(source: Catalog, other: Catalog) -> list[str]:
     """What is wrong with a gettext catalog against the template: a missing, extra or empty
     message, a placeholder that differs, the wrong number of plural forms."""
@@ -131,9 +138,9 @@ def po_catalog_problems(source: Catalog, other: Catalog) -> list[str]:
     for message in other:
         if not message.id or message.id not in ids:
             continue
-        plural = isinstance(message.id, tuple)
-        wanted = placeholders(message.id[-1] if plural else message.id)
-        forms = list(message.string) if isinstance(message.string, tuple) else [message.string]
+        plural = isinstance(message.id, tuple | list)
+        wanted = placeholders(texts_of(message.id)[-1])
+        forms = texts_of(message.string) or [""]
         if plural and len(forms) != other.num_plurals:
             problems.append(f"{message.id!r}: {len(forms)} forms, not {other.num_plurals}")
         for form in forms:
@@ -168,12 +175,11 @@ def english_only_cli_words(language: str) -> frozenset[str]:
     source: list[str] = []
     for message in template():
         if message.id:
-            source += list(message.id) if isinstance(message.id, tuple) else [message.id]
+            source += texts_of(message.id)
     said: list[str] = []
     for message in po_catalog(language):
         if message.id:
-            strings = message.string
-            said += list(strings) if isinstance(strings, tuple) else [strings]
+            said += texts_of(message.string)
     return frozenset(_words(source) - _words(said) - SAME_IN_EVERY_LANGUAGE)
 
 

@@ -123,9 +123,11 @@ class App:
         width = max(20, columns - 1)
         join_line = None
         if self.join_url is not None and self.state.room is not None:
-            join_line = f"{local.command()} join {self.join_url} {self.state.room}"
+            join_line = (
+                f"{local.command()} join {self.join_url} {self.state.room}"  # i18n: a command
+            )
             if self.join_url.startswith("ws"):  # the browser table at the same address
-                join_line += f"\nhttp{self.join_url[2:]}/r/{self.state.room}"
+                join_line += f"\nhttp{self.join_url[2:]}/r/{self.state.room}"  # i18n: a link
         body, footer = render(
             self.state, width, lines - 1, self.pending, join_line, self.extra, self.scroll_rows
         )

@@ -166,7 +166,7 @@ class Connection:
     def come_back(self) -> str:
         """The command that takes this seat back later: `allfives join URL CODE`."""
         room = self.state.room or ""
-        return f"{local.command()} join {self.url.rstrip('/')} {room}".rstrip()
+        return f"{local.command()} join {self.url.rstrip('/')} {room}".rstrip()  # i18n: a command
 
     def _held(self) -> bool:
         """Whether this connection was given a seat (or a room to watch): only then is coming
@@ -328,7 +328,9 @@ def reason(error: BaseException, url: str = "") -> str:
         return _("the connection was reset by the server")
     if isinstance(error, InvalidMessage):
         return _("no WebSocket answer (a TLS server? try wss://; or not an allfives server)")
-    if isinstance(error, ConnectionRefusedError) or "Connect call failed" in str(error):
+    if isinstance(error, ConnectionRefusedError) or "Connect call failed" in str(
+        error
+    ):  # i18n: not shown (the error's own words)
         return _("connection refused (is a server running there?)")
     if isinstance(error, TimeoutError):
         return _("no answer (timed out)")

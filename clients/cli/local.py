@@ -149,9 +149,9 @@ def server_url(text: str) -> str:
 def _why(error: ValueError) -> str:
     """urllib's complaint about an address, in the words of the rest of the command."""
     text = str(error)
-    if "out of range" in text:
+    if "out of range" in text:  # i18n: not shown (urllib's words)
         return _("the port is above {highest}").format(highest=MAX_PORT)
-    if "cast to integer" in text:
+    if "cast to integer" in text:  # i18n: not shown (urllib's words)
         return _("the port is not a number")
     if "IPv6" in text:
         return _("the brackets of its IPv6 address do not match (ws://[::1]:8765)")

@@ -74,7 +74,9 @@ def print_rooms(url: str, rooms: list[msg.RoomSummary], console: Console) -> Non
     if not rooms:
         said = _("No public room is waiting for players at {url}.").format(url=shown)
         console.print(Text(said), highlight=False)
-        said = _("Open one with: {command}").format(command=f"{local.command()} join {shown}")
+        said = _("Open one with: {command}").format(
+            command=f"{local.command()} join {shown}"
+        )  # i18n: a command
         console.print(Text(said), highlight=False)
         return
     title = _("Rooms waiting for players at {url}").format(url=shown)
@@ -92,7 +94,7 @@ def print_rooms(url: str, rooms: list[msg.RoomSummary], console: Console) -> Non
     console.print(
         Text(
             _("Join one with: {command}").format(
-                command=f"{local.command()} join {shown} {visible(rooms[0].code)}"
+                command=f"{local.command()} join {shown} {visible(rooms[0].code)}"  # i18n: a command
             )
         ),
         highlight=False,

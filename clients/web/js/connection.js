@@ -53,7 +53,7 @@ export class Connection {
   restart() {
     const old = this.socket;
     this.socket = null;
-    if (old) old.close(1000, "hello again");
+    if (old) old.close(1000, "hello again"); // i18n: not shown (a close reason)
     clearTimeout(this.timer);
     this.attempt = 0;
     this._open();

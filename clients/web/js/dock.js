@@ -106,7 +106,7 @@ export class Dock {
       const what = game.leading
         ? t("dock.lead_makes", { total: held.options[0]?.total })
         : held.options.length > 1 ? plural("dock.fits_ends", held.options.length) : t("dock.makes", { total: held.options[0]?.total });
-      const label = `${facing}${held.playable ? `, ${what}` : ""}`;
+      const label = held.playable ? `${facing}, ${what}` : facing;
       return h("button", {
         type: "button",
         class: ["hand-tile", held.playable ? "playable" : "", held.tile === this.picked ? "picked" : "", held.hinted ? "hinted" : ""].join(" "),

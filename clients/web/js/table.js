@@ -82,7 +82,7 @@ export class Table {
         h("h2", {}, t("table.log")), this.log,
         h("h2", {}, t("table.chat")), this.chatList, chatForm, this.chatNote)));
     this.onKey = (event) => {
-      if (event.key === "Escape" && this.dock.picked) {
+      if (event.key === "Escape" && this.dock.picked) { // i18n: not shown (a key's name)
         this.dock.cancel();
         this.redraw();
       }
