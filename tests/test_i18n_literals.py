@@ -124,7 +124,7 @@ def without_comments(source: str) -> str:
 class _PageText(HTMLParser):
     """The text of an HTML page outside <noscript>, <title>, <script> and <style>."""
 
-    SKIPPED = {"noscript", "title", "script", "style"}
+    SKIPPED = frozenset({"noscript", "title", "script", "style"})
 
     def __init__(self) -> None:
         super().__init__()
