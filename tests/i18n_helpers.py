@@ -187,3 +187,13 @@ def english_leaks(text: str, english_only: Iterable[str]) -> list[str]:
     """The English-only words a page or screen shows."""
     shown = {word.lower() for word in WORD.findall(text)}
     return sorted(shown & set(english_only))
+
+
+def cli_words(language: str, message: str) -> str:
+    """A terminal message in `language`, as the shipped catalog has it (not yet formatted)."""
+    import gettext
+
+    catalog = gettext.translation(
+        "allfives", LOCALE_DIR, languages=[GETTEXT_NAMES[language]], fallback=True
+    )
+    return catalog.gettext(message)
