@@ -49,9 +49,7 @@ def require_browser() -> None:
 
 
 @contextmanager
-def chromium(
-    width: int = 1280, height: int = 800, language: str | None = None
-) -> Iterator[WebDriver]:
+def chromium(width: int = 1280, height: int = 800, language: str = "en-US") -> Iterator[WebDriver]:
     """A headless Chromium with a fresh profile of its own, `width` x `height` CSS pixels;
     `language` (a BCP 47 tag such as "cs-CZ") is the one it asks pages for (navigator.languages)."""
     require_browser()
@@ -72,9 +70,8 @@ def chromium(
         f"--window-size={width},{height}",
     ):
         options.add_argument(flag)
-    if language is not None:
-        options.add_argument(f"--lang={language}")
-        options.add_experimental_option("prefs", {"intl.accept_languages": language})
+    options.add_argument(f"--lang={language}")
+    options.add_experimental_option("prefs", {"intl.accept_languages": language})
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
     try:
@@ -91,7 +88,7 @@ FIREFOX_MIN_WIDTH = 500
 
 
 @contextmanager
-def firefox(width: int = 1280, height: int = 800, language: str | None = None) -> Iterator[Any]:
+def firefox(width: int = 1280, height: int = 800, language: str = "en-US") -> Iterator[Any]:
     """A headless Firefox (Debian's firefox-esr) driven through its own Marionette port, with a
     fresh profile, showing pages at `width` x `height` CSS pixels. No driver is downloaded.
 
@@ -116,9 +113,8 @@ def firefox(width: int = 1280, height: int = 800, language: str | None = None) -
         "browser.startup.homepage_override.mstone": "ignore",
         "datareporting.policy.dataSubmissionEnabled": False,
         "network.captive-portal-service.enabled": False,
+        "intl.accept_languages": language,
     }
-    if language is not None:
-        prefs["intl.accept_languages"] = language
     with open(os.path.join(profile, "user.js"), "w") as user:
         for key, value in prefs.items():
             user.write(f"user_pref({json.dumps(key)}, {json.dumps(value)});\n")

@@ -249,7 +249,7 @@ class Connection:
                 msg.Spectate: _("could not watch the room: {reason}"),
             }[type(asked)]
             code = getattr(asked, "room", "") or ""
-            said = words.error_words(message.code, message.message, code)
+            said = words.error_words(message.code, message.message, code, message.reason)
             self.fatal = doing.format(reason=said)
             if (
                 message.code == errors.NO_SUCH_ROOM
@@ -295,12 +295,13 @@ class Connection:
         self._resuming = False
         if error.code in (errors.BAD_TOKEN, errors.NO_SUCH_ROOM) and self._first:
             said = _("Could not resume the saved seat in room {code} ({reason})")
-            state.say(said.format(code=room, reason=words.error_words(error.code, error.message)))
+            why = words.error_words(error.code, error.message, reason=error.reason)
+            state.say(said.format(code=room, reason=why))
             await self._send_first()
             self.on_change()
             return
         self.fatal = _("the server refused to resume the seat: {reason}").format(
-            reason=words.error_words(error.code, error.message)
+            reason=words.error_words(error.code, error.message, reason=error.reason)
         )
 
     def _keep_numbering(self) -> None:
@@ -328,9 +329,8 @@ def reason(error: BaseException, url: str = "") -> str:
         return _("the connection was reset by the server")
     if isinstance(error, InvalidMessage):
         return _("no WebSocket answer (a TLS server? try wss://; or not an allfives server)")
-    if isinstance(error, ConnectionRefusedError) or "Connect call failed" in str(
-        error
-    ):  # i18n: not shown (the error's own words)
+    refused = "Connect call failed"  # i18n: not shown (the error's own words)
+    if isinstance(error, ConnectionRefusedError) or refused in str(error):
         return _("connection refused (is a server running there?)")
     if isinstance(error, TimeoutError):
         return _("no answer (timed out)")

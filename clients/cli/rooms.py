@@ -74,9 +74,8 @@ def print_rooms(url: str, rooms: list[msg.RoomSummary], console: Console) -> Non
     if not rooms:
         said = _("No public room is waiting for players at {url}.").format(url=shown)
         console.print(Text(said), highlight=False)
-        said = _("Open one with: {command}").format(
-            command=f"{local.command()} join {shown}"
-        )  # i18n: a command
+        command = f"{local.command()} join {shown}"  # i18n: a command
+        said = _("Open one with: {command}").format(command=command)
         console.print(Text(said), highlight=False)
         return
     title = _("Rooms waiting for players at {url}").format(url=shown)

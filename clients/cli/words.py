@@ -50,6 +50,19 @@ ERROR_WORDS = {
     "unavailable": N_("the server cannot do that now: nothing was changed, try again soon"),
     "busy": N_("the server is busy: try again soon"),
 }
+#: What an error's reason means (protocol.errors.REASONS), worded before its code.
+REASON_WORDS = {
+    "name_taken": N_("someone at this table already goes by that name: choose another"),
+    "seat_taken": N_("that seat is taken"),
+    "no_such_seat": N_("the room has no seat with that number"),
+    "already_seated": N_("you already sit at a seat here"),
+    "already_here": N_("you are in this room already"),
+    "spectators_silent": N_("spectators may not chat in this room"),
+    "seats_free": N_("every seat must be taken first"),
+    "no_bot": N_("that seat holds no bot"),
+    "seat_free": N_("that seat is free already"),
+    "own_seat": N_("to give up your own seat, leave"),
+}
 #: The command a refused request was, as shown (the wire's type names).
 COMMAND_WORDS = {
     "hello": N_("greeting"),
@@ -223,9 +236,14 @@ def describe_move(move: MoveSpec) -> str:
     return _("play {tile}").format(tile=move.tile)
 
 
-def error_words(code: str, fallback: str, room: str | None = None) -> str:
-    """What a server error code means, in the player's language (`fallback`, the server's own
-    English, for a code this client does not know); `room`, the room the request named."""
+def error_words(
+    code: str, fallback: str, room: str | None = None, reason: str | None = None
+) -> str:
+    """What a server error means, in the player's language: its reason if this client knows
+    it, else its code (`fallback`, the server's own English, for a code this client does not
+    know); `room`, the room the request named."""
+    if reason in REASON_WORDS:
+        return _(REASON_WORDS[reason])
     if code == "no_such_room" and room:
         return _("there is no room {room}").format(room=repr(room))
     return _(ERROR_WORDS[code]) if code in ERROR_WORDS else fallback
@@ -233,7 +251,7 @@ def error_words(code: str, fallback: str, room: str | None = None) -> str:
 
 def error_text(error: msg.Error) -> str:
     """A server error in words, naming what was refused: "Refused (play): it is not your turn"."""
-    said = error_words(error.code, error.message)
+    said = error_words(error.code, error.message, reason=error.reason)
     if error.command:
         command = COMMAND_WORDS.get(error.command)
         doing = _(command) if command is not None else error.command

@@ -340,6 +340,10 @@ class App {
 /** What a refused request's code means, in the player's words (the server's own English only
  *  for a code this page does not know). */
 function errorWords(message) {
+  if (message.reason) {
+    const reason = t(`reason.${message.reason}`);
+    if (reason !== `reason.${message.reason}`) return reason;
+  }
   const key = `error.${message.code}`;
   const said = t(key);
   return said === key ? String(message.message ?? message.code ?? "") : said;
