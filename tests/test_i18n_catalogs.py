@@ -218,3 +218,37 @@ def test_the_page_takes_the_stored_choice_then_the_browser_languages(page: WebDr
     assert call(page, pick, ["et-EE"], "cs") == "cs"  # the choice made in the page wins
     assert call(page, pick, ["et-EE"], "xx") == "et"  # a stored value that is no language
     assert call(page, pick, ["de", "fr"], None) == "en"
+
+
+@pytest.mark.parametrize(
+    ("language", "reason", "code"),
+    [
+        (
+            "en",
+            "someone at this table already goes by that name: choose another",
+            "it is not your turn",
+        ),
+        ("cs", "u stolu už někdo má toto jméno: zvolte jiné", "nejste na tahu"),
+        ("et", "laua taga on juba keegi selle nimega: vali teine", "praegu pole sinu käik"),
+    ],
+)
+def test_the_page_words_an_error_from_its_reason_then_its_code(
+    page: WebDriver, language: str, reason: str, code: str
+) -> None:
+    """The server's English `message` is shown only for a code the page does not know."""
+    page.execute_async_script(
+        "const done = arguments[arguments.length - 1]; unit.i18n.load(arguments[0]).then(done);",
+        language,
+    )
+    words = "unit.describe.errorWords(a[0])"
+    try:
+        taken = {"code": "invalid", "reason": "name_taken", "message": "name: Ann is here"}
+        turn = {"code": "not_your_turn", "message": "it is seat 1's turn"}
+        newer = {"code": "from_a_newer_server", "message": "the server's own words"}
+        unknown_reason = {"code": "not_your_turn", "reason": "newer", "message": "x"}
+        said = [call(page, words, m) for m in (taken, turn, newer, unknown_reason)]
+    finally:
+        page.execute_async_script(
+            "const done = arguments[arguments.length - 1]; unit.i18n.load('en').then(done);"
+        )
+    assert said == [reason, code, "the server's own words", code]

@@ -103,3 +103,22 @@ export function describeMove(move) {
   if (move.end) return t("move.play_at", { tile: move.tile, end: endWord(move.end) });
   return t("move.play", { tile: move.tile });
 }
+
+/** What a refused request means, in the player's words: its reason if this page knows it, else
+ *  its code (the server's own English `message` only for a code this page does not know). */
+export function errorWords(message) {
+  if (message.reason) {
+    const reason = t(`reason.${message.reason}`);
+    if (reason !== `reason.${message.reason}`) return reason;
+  }
+  const key = `error.${message.code}`;
+  const said = t(key);
+  return said === key ? String(message.message ?? message.code ?? "") : said;
+}
+
+/** The request that was refused, in the player's words. */
+export function commandWords(command) {
+  const key = `command.${command}`;
+  const said = t(key);
+  return said === key ? String(command) : said;
+}

@@ -8,6 +8,7 @@ import { Table } from "./table.js";
 import { h, fill } from "./text.js";
 import { TurnCue } from "./cue.js";
 import { download } from "./report.js";
+import { errorWords, commandWords } from "./describe.js";
 import { checkName } from "./limits.js";
 import { t, load, pickLanguage, storedLanguage, storeLanguage, currentLanguage, LANGUAGES, LANGUAGE_NAMES } from "./i18n.js";
 
@@ -335,25 +336,6 @@ class App {
   renameIfNeeded(name) {
     if (this.helloName !== name) this.connection.restart();
   }
-}
-
-/** What a refused request's code means, in the player's words (the server's own English only
- *  for a code this page does not know). */
-function errorWords(message) {
-  if (message.reason) {
-    const reason = t(`reason.${message.reason}`);
-    if (reason !== `reason.${message.reason}`) return reason;
-  }
-  const key = `error.${message.code}`;
-  const said = t(key);
-  return said === key ? String(message.message ?? message.code ?? "") : said;
-}
-
-/** The request that was refused, in the player's words. */
-function commandWords(command) {
-  const key = `command.${command}`;
-  const said = t(key);
-  return said === key ? String(command) : said;
 }
 
 /** The page's fixed words (index.html's [data-i18n] elements), the rules link for the
