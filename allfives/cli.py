@@ -12,20 +12,35 @@ import os
 import sys
 from typing import NoReturn
 
+from clients.cli import i18n
+from clients.cli.i18n import N_, _
+
 #: name -> (module, one-line help). Add a subcommand by adding a line here.
 COMMANDS: dict[str, tuple[str, str]] = {
-    "replay": ("allfives.replay", "check a game record and print it with computed fields"),
-    "analyze": ("allfives.analyze", "the hard bot reviews every decision of a game record"),
-    "arena": ("allfives.arena", "play bots against each other and compare them"),
-    "serve": ("server.serve", "run the game server (WebSocket, loopback unless told otherwise)"),
-    "play": ("clients.cli.play", "play against bots in this terminal, nothing to set up"),
-    "host": ("clients.cli.host", "run a server here, open a room and print how friends join"),
-    "join": ("clients.cli.join", "sit at a room on a server (or come back to your seat)"),
-    "rooms": ("clients.cli.rooms", "list a server's public rooms waiting for players"),
-    "watch": ("clients.cli.watch", "watch a room's match without a seat"),
-    "ladder": ("clients.cli.ladder", "a server's ladders: every player's rating, the bots' too"),
-    "history": ("clients.cli.history", "a player's finished games on a server (yours by default)"),
-    "show": ("clients.cli.show", "replay a finished game of a server, stepped with the arrow keys"),
+    "replay": ("allfives.replay", N_("check a game record and print it with computed fields")),
+    "analyze": ("allfives.analyze", N_("the hard bot reviews every decision of a game record")),
+    "arena": ("allfives.arena", N_("play bots against each other and compare them")),
+    "serve": (
+        "server.serve",
+        N_("run the game server (WebSocket, loopback unless told otherwise)"),
+    ),
+    "play": ("clients.cli.play", N_("play against bots in this terminal, nothing to set up")),
+    "host": ("clients.cli.host", N_("run a server here, open a room and print how friends join")),
+    "join": ("clients.cli.join", N_("sit at a room on a server (or come back to your seat)")),
+    "rooms": ("clients.cli.rooms", N_("list a server's public rooms waiting for players")),
+    "watch": ("clients.cli.watch", N_("watch a room's match without a seat")),
+    "ladder": (
+        "clients.cli.ladder",
+        N_("a server's ladders: every player's rating, the bots' too"),
+    ),
+    "history": (
+        "clients.cli.history",
+        N_("a player's finished games on a server (yours by default)"),
+    ),
+    "show": (
+        "clients.cli.show",
+        N_("replay a finished game of a server, stepped with the arrow keys"),
+    ),
 }
 
 
@@ -34,18 +49,44 @@ class OneLineParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         """Print the problem on one line and exit with status 2."""
-        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+        said = _("{problem} (see {command} --help)").format(problem=message, command=self.prog)
+        self.exit(2, f"{self.prog}: {said}\n")
+
+
+def chosen_language(argv: list[str]) -> str | None:
+    """The value of `--lang` (or `--lang=X`) anywhere on the command line, if given."""
+    for index, arg in enumerate(argv):
+        if arg == "--lang" and index + 1 < len(argv):
+            return argv[index + 1]
+        if arg.startswith("--lang="):
+            return arg.partition("=")[2]
+    return None
+
+
+def add_lang_argument(parser: argparse.ArgumentParser) -> None:
+    """--lang, taken before or after the subcommand."""
+    parser.add_argument(
+        "--lang",
+        metavar="LANG",
+        default=argparse.SUPPRESS,
+        help=_("the language of the table: en, cs, sr-Latn or et (default: from LANG)"),
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
     """Parse the command line and run the chosen subcommand; returns the exit status."""
     argv = sys.argv[1:] if argv is None else argv
-    parser = OneLineParser(prog="allfives", description="All Fives dominoes")
+    i18n.set_language(i18n.language_from(chosen_language(argv)))
+    i18n.words_for_argparse()
+    parser = OneLineParser(prog="allfives", description=_("All Fives dominoes"))
     parser.add_argument("--version", action="version", version="allfives 0.1.0")
+    add_lang_argument(parser)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    chosen = next((a for a in argv if not a.startswith("-")), None)
+    given = [a for i, a in enumerate(argv) if not (i and argv[i - 1] == "--lang")]
+    chosen = next((a for a in given if not a.startswith("-")), None)
     for name, (module, text) in COMMANDS.items():
-        command = sub.add_parser(name, help=text, description=text)
+        command = sub.add_parser(name, help=_(text), description=_(text))
+        add_lang_argument(command)
         if name == chosen:
             importlib.import_module(module).add_arguments(command)
     args = parser.parse_args(argv)
@@ -60,8 +101,10 @@ def main(argv: list[str] | None = None) -> int:
             raise
         said = "".join(c if c.isprintable() else "?" for c in str(error) or type(error).__name__)
         print(
-            f"allfives {args.command}: unexpected failure: {said} "
-            "(run with ALLFIVES_DEBUG=1 to see where)",
+            f"allfives {args.command}: "
+            + _("unexpected failure: {problem} (run with ALLFIVES_DEBUG=1 to see where)").format(
+                problem=said
+            ),
             file=sys.stderr,
         )
         return 1

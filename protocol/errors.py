@@ -22,6 +22,36 @@ NAME_TAKEN = "name_taken"
 BAD_LINK = "bad_link"
 NOT_A_PLAYER = "not_a_player"
 
+#: Reasons: a finer cause the server adds to some errors (`Error.reason`), for clients to word
+#: in the player's language; language-neutral like the codes. A client that does not know one
+#: words the code.
+# NAME_TAKEN (the code above) is a reason too: `invalid` with it means someone at the table goes
+# by that name; the code `name_taken` itself means another player (key) owns the name.
+SEAT_TAKEN = "seat_taken"  # room_full: the seat asked for is taken
+NO_SUCH_SEAT = "no_such_seat"  # invalid: the room has no seat with that number
+ALREADY_SEATED = "already_seated"  # invalid: the caller sits at a seat of this room already
+ALREADY_HERE = "already_here"  # invalid: the caller is in this room already
+SPECTATORS_SILENT = "spectators_silent"  # invalid: spectators may not chat in this room
+SEATS_FREE = "seats_free"  # invalid: start while a seat is free
+NO_BOT = "no_bot"  # invalid: remove_bot on a seat that holds no bot
+SEAT_FREE = "seat_free"  # invalid: remove_player on a free seat
+OWN_SEAT = "own_seat"  # invalid: remove_player on the caller's own seat
+
+REASONS: frozenset[str] = frozenset(
+    {
+        NAME_TAKEN,
+        SEAT_TAKEN,
+        NO_SUCH_SEAT,
+        ALREADY_SEATED,
+        ALREADY_HERE,
+        SPECTATORS_SILENT,
+        SEATS_FREE,
+        NO_BOT,
+        SEAT_FREE,
+        OWN_SEAT,
+    }
+)
+
 ERROR_CODES: frozenset[str] = frozenset(
     {
         BAD_JSON,

@@ -263,13 +263,16 @@ class Patch(ServerMessage, tag="patch", omit_defaults=True):
     ops: list[dict[str, Any]]
 
 
-class Error(ServerMessage, tag="error"):
-    """A refused message: the `id` and `type` (`command`) it answers, a code and a sentence."""
+class Error(ServerMessage, tag="error", omit_defaults=True):
+    """A refused message: the `id` and `type` (`command`) it answers, a code and a sentence
+    (English, for people; clients word the code, and the `reason` where one is given: one of
+    protocol.errors.REASONS)."""
 
     id: int | None
     command: str | None
     code: str
     message: str
+    reason: str | None = None
 
 
 class HintReply(ServerMessage, tag="hint"):

@@ -49,8 +49,9 @@ def require_browser() -> None:
 
 
 @contextmanager
-def chromium(width: int = 1280, height: int = 800) -> Iterator[WebDriver]:
-    """A headless Chromium with a fresh profile of its own, `width` x `height` CSS pixels."""
+def chromium(width: int = 1280, height: int = 800, language: str = "en-US") -> Iterator[WebDriver]:
+    """A headless Chromium with a fresh profile of its own, `width` x `height` CSS pixels;
+    `language` (a BCP 47 tag such as "cs-CZ") is the one it asks pages for (navigator.languages)."""
     require_browser()
     profile = tempfile.mkdtemp(prefix="allfives-chromium-")
     options = webdriver.ChromeOptions()
@@ -69,6 +70,8 @@ def chromium(width: int = 1280, height: int = 800) -> Iterator[WebDriver]:
         f"--window-size={width},{height}",
     ):
         options.add_argument(flag)
+    options.add_argument(f"--lang={language}")
+    options.add_experimental_option("prefs", {"intl.accept_languages": language})
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
     try:
@@ -85,12 +88,13 @@ FIREFOX_MIN_WIDTH = 500
 
 
 @contextmanager
-def firefox(width: int = 1280, height: int = 800) -> Iterator[Any]:
+def firefox(width: int = 1280, height: int = 800, language: str = "en-US") -> Iterator[Any]:
     """A headless Firefox (Debian's firefox-esr) driven through its own Marionette port, with a
     fresh profile, showing pages at `width` x `height` CSS pixels. No driver is downloaded.
 
     Headless Firefox windows are at least 500 px wide, so a phone's 360 px are had by zooming
-    the page (500 / 360): the page then lays itself out in 360 CSS pixels, as on the phone."""
+    the page (500 / 360): the page then lays itself out in 360 CSS pixels, as on the phone.
+    `language` is the one it asks pages for (navigator.languages)."""
     if not shutil.which(FIREFOX):
         text = "the Firefox tests need firefox-esr (Debian: apt-get install firefox-esr)"
         if os.environ.get("CI") == "true":
@@ -109,6 +113,7 @@ def firefox(width: int = 1280, height: int = 800) -> Iterator[Any]:
         "browser.startup.homepage_override.mstone": "ignore",
         "datareporting.policy.dataSubmissionEnabled": False,
         "network.captive-portal-service.enabled": False,
+        "intl.accept_languages": language,
     }
     with open(os.path.join(profile, "user.js"), "w") as user:
         for key, value in prefs.items():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
@@ -13,9 +14,18 @@ from feed_oracle import reference_document
 from redis_server import RedisServer, start_for_test
 from server_helpers import References
 
+from clients.cli import i18n
 from server.app import Server, run_server
 from server.rooms.feed import Feed, Frames
 from server.storage.redis_store import RedisStore
+
+# The clients speak English in the tests unless a test asks for a language (docs/i18n.md): the
+# developer's own LANG, LC_ALL... must not change what the terminal says, here or in the
+# programs the tests start.
+for _variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+    os.environ.pop(_variable, None)
+os.environ["LANG"] = "C.UTF-8"
+i18n.set_language("en")
 
 
 @pytest.fixture

@@ -19,7 +19,7 @@ from client_helpers import TIMEOUT, embedded_config, host_room, receive, send
 from waiting import until
 from websockets.asyncio.client import connect
 
-from clients.cli import join, local
+from clients.cli import i18n, join, local
 from clients.cli.commands import Ask, Send, interpret
 from clients.cli.connection import Connection, Fatal
 from clients.cli.placing import final_layout
@@ -250,6 +250,31 @@ async def test_joining_a_room_that_does_not_exist_ends_with_the_reason(server: S
     connection = Connection(server.url, "Cid", TableState())
     with pytest.raises(Fatal, match="could not join the room: there is no room 'ZZZZ'"):
         await asyncio.wait_for(connection.run([msg.Join(room="ZZZZ")]), TIMEOUT)
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "could not join the room: someone at this table already goes by that name"),
+        ("cs", "k místnosti se nepodařilo připojit: u stolu už někdo má toto jméno"),
+    ],
+)
+async def test_a_name_already_at_the_table_is_worded_from_the_errors_reason(
+    server: Server, language: str, said: str
+) -> None:
+    """The server's `invalid` carries the reason `name_taken`; the client words it in the
+    player's language (the server's English sentence is not shown)."""
+    host, room = await host_room(server.url)
+    i18n.set_language(language)
+    try:
+        connection = Connection(server.url, "Bob", TableState())
+        with pytest.raises(Fatal) as ended:
+            await asyncio.wait_for(connection.run([msg.Join(room=room)]), TIMEOUT)
+    finally:
+        i18n.set_language("en")
+        await host.close()
+    assert str(ended.value).startswith(said), ended.value
+    assert "already" not in str(ended.value) or language == "en"
 
 
 async def test_a_server_that_cannot_be_reached_is_reported_at_once() -> None:

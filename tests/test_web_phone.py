@@ -6,12 +6,17 @@ their turn the playable tiles and the corner total are on the first screen witho
 Their lead is turned by a second tap and reaches the server facing as shown (rule 5.1). When
 the connection drops the tiles stop being playable and a banner says so. On a laptop, a friend
 who goes away gets a countdown to the stand-in, whose plays are labelled as the stand-in's.
-Screenshots of each state go to tests/artifacts/.
+Screenshots of each state go to tests/artifacts/. The phone's test runs in English, Estonian
+and Czech (the longer words must fit as well).
 """
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
 from browser_helpers import assert_fits, chromium, js_errors, measure, screenshot, wait_for
+from i18n_helpers import BROWSER_TAGS, web_prefix, web_words
 from protocol_session import fixed_draws
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
@@ -23,9 +28,10 @@ LAPTOP = (1280, 800)
 LONG_NAME = "Wolfgang Amadeus Mozartt"  # 24 characters, the longest name the server takes
 
 
-def open_lobby(driver: WebDriver, url: str, name: str) -> None:
+def open_lobby(driver: WebDriver, url: str, name: str, language: str = "en") -> None:
     driver.get(url)
-    wait_for(lambda: driver.find_element(By.ID, "status").text == "Connected", what="connected")
+    connected = web_words(language, "status.connected")
+    wait_for(lambda: driver.find_element(By.ID, "status").text == connected, what="connected")
     field = driver.find_element(By.ID, "name")
     field.clear()
     field.send_keys(name)
@@ -36,9 +42,15 @@ def my_turn(driver: WebDriver) -> list[str]:
     return tiles
 
 
-def test_a_phone_player_sees_everything_on_one_screen_and_turns_the_lead() -> None:
-    with fixed_draws(), ServerThread() as server, chromium(*PHONE) as page:
-        open_lobby(page, server.base + "/", LONG_NAME)
+@pytest.mark.parametrize("language", ["en", "et", "cs"])
+def test_a_phone_player_sees_everything_on_one_screen_and_turns_the_lead(language: str) -> None:
+
+    def said(key: str, **params: Any) -> str:
+        return web_words(language, key, **params)
+
+    named = "" if language == "en" else f"-{language}"
+    with fixed_draws(), ServerThread() as server, chromium(*PHONE, BROWSER_TAGS[language]) as page:
+        open_lobby(page, server.base + "/", LONG_NAME, language)
         assert_fits(measure(page))
         page.find_element(By.ID, "create-button").click()
         start = wait_for(
@@ -52,25 +64,27 @@ def test_a_phone_player_sees_everything_on_one_screen_and_turns_the_lead() -> No
         seen = measure(page)
         assert_fits(seen)
         assert seen["playableInView"] and seen["totalInView"], seen
-        assert seen["turn"] == "Hand 1 · Your turn"  # no turn clock in this room: no seconds
-        screenshot(page, "phone-lead", *PHONE)
+        # No turn clock in this room: no seconds.
+        assert seen["turn"] == f"{said('strip.hand', number=1)} · {said('strip.your_turn')}"
+        screenshot(page, f"phone-lead{named}", *PHONE)
 
         # The lead: a first tap shows how it will face, a second turns it, then it is led so.
         tile = next(t for t in seen["playable"] if t[0] != t[2])
         button = page.find_element(By.CSS_SELECTOR, f'.hand-tile[data-tile="{tile}"]')
         button.click()
         facing = page.find_element(By.ID, "lead-facing").text
-        assert facing.startswith(f"Lead {tile}: {tile[0]} faces west, {tile[2]} east"), facing
+        assert facing == said("dock.lead_facing", tile=tile, west=tile[0], east=tile[2]), facing
         page.find_element(By.CSS_SELECTOR, f'.hand-tile[data-tile="{tile}"]').click()
         turned = f"{tile[2]}-{tile[0]}"
         facing = page.find_element(By.ID, "lead-facing").text
-        assert facing.startswith(f"Lead {turned}: {tile[2]} faces west, {tile[0]} east"), facing
+        assert facing == said("dock.lead_facing", tile=turned, west=tile[2], east=tile[0]), facing
         label = page.find_element(By.CSS_SELECTOR, ".hand-tile.picked").get_attribute("aria-label")
         assert (label or "").startswith(turned), label
-        screenshot(page, "phone-lead-turned", *PHONE)
+        screenshot(page, f"phone-lead-turned{named}", *PHONE)
         page.find_element(By.ID, "lead-button").click()
+        led = web_prefix(language, "log.led", who=LONG_NAME, tile=turned)
         wait_for(
-            lambda: any(f"{LONG_NAME} led {turned}" in line for line in measure(page)["log"]),
+            lambda: any(line.startswith(led) for line in measure(page)["log"]),
             what="the lead in the log",
         )
         line = page.execute_script("return window.allfives.state.doc.game.layout.line")
@@ -91,7 +105,7 @@ def test_a_phone_player_sees_everything_on_one_screen_and_turns_the_lead() -> No
                 assert_fits(seen)
                 assert len(seen["targets"]) >= 2 and seen["targetsInView"], seen
                 assert seen["playableInView"] and seen["totalInView"], seen
-                screenshot(page, "phone-end-choice", *PHONE)
+                screenshot(page, f"phone-end-choice{named}", *PHONE)
 
                 # The shot resized the window: the board is drawn again (a stale spot: retry).
                 def tap_end() -> bool:
@@ -113,10 +127,10 @@ def test_a_phone_player_sees_everything_on_one_screen_and_turns_the_lead() -> No
         wait_for(lambda: my_turn(page), what="my turn again")
         assert server.drop(LONG_NAME) == 1
         seen = wait_for(lambda: (s := measure(page))["banner"] and s, what="the banner")
-        assert "Connection lost" in seen["banner"] and seen["bannerInView"], seen
+        assert web_prefix(language, "status.lost") in seen["banner"] and seen["bannerInView"], seen
         assert seen["playable"] == [] and seen["enabledTiles"] == 0, seen
-        assert seen["turn"].endswith("· offline"), seen["turn"]
-        screenshot(page, "phone-offline", *PHONE)
+        assert seen["turn"].endswith(f"· {said('strip.offline')}"), seen["turn"]
+        screenshot(page, f"phone-offline{named}", *PHONE)
         page.execute_cdp_cmd(
             "Network.emulateNetworkConditions",
             {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1},

@@ -27,9 +27,10 @@ from rich.control import Control
 from rich.segment import ControlType
 from rich.text import Text
 
-from clients.cli import local, review
+from clients.cli import local, review, words
 from clients.cli.commands import Ask, Board, Quit, Refuse, Save, Send, Show, interpret
 from clients.cli.connection import Connection, Fatal
+from clients.cli.i18n import _
 from clients.cli.render import render
 from clients.cli.safe import safe_text
 from clients.cli.state import TableState, display_names
@@ -122,9 +123,11 @@ class App:
         width = max(20, columns - 1)
         join_line = None
         if self.join_url is not None and self.state.room is not None:
-            join_line = f"{local.command()} join {self.join_url} {self.state.room}"
+            join_line = (
+                f"{local.command()} join {self.join_url} {self.state.room}"  # i18n: a command
+            )
             if self.join_url.startswith("ws"):  # the browser table at the same address
-                join_line += f"\nhttp{self.join_url[2:]}/r/{self.state.room}"
+                join_line += f"\nhttp{self.join_url[2:]}/r/{self.state.room}"  # i18n: a link
         body, footer = render(
             self.state, width, lines - 1, self.pending, join_line, self.extra, self.scroll_rows
         )
@@ -190,31 +193,33 @@ class App:
     def _prompt(self) -> str:
         if self.confirming:
             if self.against_bots:
-                return "end this match (y/n)? › "
-            return "close the room for everyone (y/n)? › "
+                return _("end this match (y/n)?") + " › "
+            return _("close the room for everyone (y/n)?") + " › "
         if self.pending is not None:
             letters = "/".join(end[0] for end in self.pending.ends)
-            return f"which end ({letters})? › "
+            return _("which end ({letters})?").format(letters=letters) + " › "
         return "› "
 
     def _placeholder(self) -> FormattedText:
         if self.confirming:
-            return FormattedText([("fg:ansibrightblack", "y or n")])
+            return FormattedText([("fg:ansibrightblack", _("y or n"))])
         if self.pending is not None:
-            letters = " or ".join(end[0] for end in self.pending.ends)
-            hint = f"{letters}; Enter alone cancels"
+            letters = words.either([end[0] for end in self.pending.ends])
+            hint = _("{letters}; Enter alone cancels").format(letters=letters)
             return FormattedText([("fg:ansibrightblack", hint)])
         view = self.state.view
         if self.size[0] < NARROW:  # in brackets: never read as typed text, even without colour
-            return FormattedText([("fg:ansibrightblack", "(type /help)")])
+            return FormattedText([("fg:ansibrightblack", _("(type /help)"))])
         if view is not None and view.phase == "waiting":
-            words = "/start, /bots fill, /chat TEXT, or /help"
+            said = _("/start, /bots fill, /chat TEXT, or /help")
             if view.you != view.host:
-                words = "/chat TEXT, or /help"
-            return FormattedText([("fg:ansibrightblack", words)])
+                said = _("/chat TEXT, or /help")
+            return FormattedText([("fg:ansibrightblack", said)])
         if view is not None and view.you is None:
-            return FormattedText([("fg:ansibrightblack", "watching: /chat TEXT, /scores, /quit")])
-        return FormattedText([("fg:ansibrightblack", "a tile number, a tile like 5-3, or /help")])
+            said = _("watching: /chat TEXT, /scores, /quit")
+            return FormattedText([("fg:ansibrightblack", said)])
+        said = _("a tile number, a tile like 5-3, or /help")
+        return FormattedText([("fg:ansibrightblack", said)])
 
     def _quit_needs_asking(self) -> bool:
         """Whether quitting now ends a match or a room others are in (the host's server stops)."""
@@ -235,10 +240,12 @@ class App:
             return True
         self.confirming = True
         if self.against_bots:
-            self.state.say("Quitting ends this match: y ends it (Ctrl-C too), n plays on", "error")
+            self.state.say(
+                _("Quitting ends this match: y ends it (Ctrl-C too), n plays on"), "error"
+            )
         else:
             self.state.say(
-                "Quitting ends the match for everyone: y closes the room (Ctrl-C too), n stays",
+                _("Quitting ends the match for everyone: y closes the room (Ctrl-C too), n stays"),
                 "error",
             )
         self.request_redraw()
@@ -248,9 +255,11 @@ class App:
         """Act on one typed line; False when the player leaves."""
         if self.confirming:
             self.confirming = False
-            if line.strip().lower() in ("y", "yes", "/quit", "/q"):
+            if line.strip().lower() in ("y", "yes", "/quit", "/q", _("y"), _("yes")):
                 return False
-            self.state.say("The match goes on" if self.against_bots else "The room stays open")
+            self.state.say(
+                _("The match goes on") if self.against_bots else _("The room stays open")
+            )
             self.request_redraw()
             return True
         self.extra, self.scroll_rows = [], 0
@@ -296,7 +305,7 @@ class App:
         if what == "log":
             return [line.text for line in state.log]
         if view is None or not state.scoreboard.hands:
-            return ["No hand has been played yet."]
+            return [_("No hand has been played yet.")]
         return state.scoreboard.rows(display_names(view), view.rules)
 
     async def _save(self, path: str) -> None:
@@ -304,22 +313,24 @@ class App:
         self.state.record = None
         if not await self.connection.send(msg.GetRecord()):
             return
-        for _ in range(int(SAVE_WAIT / RESIZE_CHECK_SECONDS)):
+        for _step in range(int(SAVE_WAIT / RESIZE_CHECK_SECONDS)):
             if self.state.record is not None or self.state.notice is not None:
                 break
             await asyncio.sleep(RESIZE_CHECK_SECONDS)
         record = self.state.record
         if record is None:
             if self.state.notice is None:
-                self.state.say("The server sent no record", "error")
+                self.state.say(_("The server sent no record"), "error")
             return
         target = Path(path).expanduser()
         try:
             target.write_bytes(encode_record(record) + b"\n")
         except OSError as error:
-            self.state.say(f"Cannot write {target}: {error.strerror or error}", "error")
+            said = _("Cannot write {path}: {problem}")
+            self.state.say(said.format(path=target, problem=error.strerror or error), "error")
             return
-        self.state.say(f"Saved the match record to {target}: allfives replay {target}")
+        said = _("Saved the match record to {path}: allfives replay {path}")
+        self.state.say(said.format(path=target))
 
     async def run(self, first: Sequence[msg.ClientMessage] = (), resume: bool = False) -> int:
         """Play until the player quits (0) or the connection cannot go on (1).
@@ -399,7 +410,7 @@ class App:
             buffer.reset()
             return
         if self.pending is not None:
-            self.state.say(f"{self.pending.tile} not played")
+            self.state.say(_("{tile} not played").format(tile=self.pending.tile))
             self.pending = None
             self.request_redraw()
             return
@@ -441,8 +452,10 @@ class App:
             self.console.print(
                 safe_text(
                     Text(
-                        f"You left room {view.code} during a match: a bot plays your seat until "
-                        f"you come back with: {self.connection.come_back()}",
+                        _(
+                            "You left room {code} during a match: a bot plays your seat until "
+                            "you come back with: {command}"
+                        ).format(code=view.code, command=self.connection.come_back()),
                         style="dim",
                     )
                 )

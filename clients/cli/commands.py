@@ -11,6 +11,8 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from clients.cli import words
+from clients.cli.i18n import N_, _
 from clients.cli.state import display_names
 from protocol import messages as msg
 from protocol.tiles import END_NAMES, format_tile
@@ -24,7 +26,7 @@ MOVE = re.compile(
     re.IGNORECASE,
 )
 
-HELP = """\
+HELP = N_("""\
 Play: a tile's number (3) or the tile (5-3); add an end to pick it (5-3 n).
 A tile that fits several ends asks which: n(orth), s(outh), e(ast), w(est).
 /hint              what the hard bot would play now
@@ -40,7 +42,7 @@ A tile that fits several ends asks which: n(orth), s(outh), e(ast), w(est).
 /rematch           play again with the same seats (host)
 /review            after a match: your costliest moves, by the hard bot
 /link              a one-time code to play as you on another device
-/quit              leave the table (Ctrl-D too)"""
+/quit              leave the table (Ctrl-D too)""")
 
 
 @dataclass(frozen=True)
@@ -61,8 +63,8 @@ class Ask:
     @property
     def question(self) -> str:
         """The question for the player."""
-        choices = " or ".join(f"{end} ({end[0]})" for end in self.ends)
-        return f"{self.tile} fits {choices}: which end?"
+        choices = words.either([f"{words.end_word(end)} ({end[0]})" for end in self.ends])
+        return _("{tile} fits {choices}: which end?").format(tile=self.tile, choices=choices)
 
 
 @dataclass(frozen=True)
@@ -122,17 +124,18 @@ def interpret(
                 return Ask(pending.tile, pending.ends, played.reason)
             return played
         if not text:
-            return Refuse(f"{pending.tile} not played")
+            return Refuse(_("{tile} not played").format(tile=pending.tile))
         fresh = interpret(text, view, None, numbers)
+        letters = words.either([end[0] for end in pending.ends])
         if isinstance(fresh, Ask) and fresh.tile == pending.tile and fresh.problem is None:
-            letters = " or ".join(end[0] for end in pending.ends)
-            return Ask(
-                pending.tile, pending.ends, f"which end for {pending.tile}: {letters}, or Enter"
-            )
+            said = _("which end for {tile}: {letters}, or Enter")
+            return Ask(pending.tile, pending.ends, said.format(tile=pending.tile, letters=letters))
         if isinstance(fresh, Refuse):
             if MOVE.match(text) is None and not text.startswith("/"):
-                letters = " or ".join(end[0] for end in pending.ends)
-                return Ask(pending.tile, pending.ends, f"{text!r} is no end: {letters}, or Enter")
+                said = _("{typed} is no end: {letters}, or Enter")
+                return Ask(
+                    pending.tile, pending.ends, said.format(typed=repr(text), letters=letters)
+                )
             return Ask(pending.tile, pending.ends, fresh.reason)
         return fresh
     if not text:
@@ -143,7 +146,8 @@ def interpret(
     if found is None:
         if text.lower() in ("pass", "p"):
             return _pass(view)
-        return Refuse(f"{text!r} is not a move: type a tile's number, a tile like 5-3, or /help")
+        said = _("{typed} is not a move: type a tile's number, a tile like 5-3, or /help")
+        return Refuse(said.format(typed=repr(text)))
     return _move(found.group("tile"), found.group("end"), view, numbers)
 
 
@@ -157,13 +161,13 @@ def _end_named(text: str) -> str | None:
 def _playing(view: RoomView | None) -> tuple[RoomView, GameView] | Refuse:
     """The view and its match when this client may play now, else why not."""
     if view is None:
-        return Refuse("not in a room yet")
+        return Refuse(_("not in a room yet"))
     if view.phase != "playing" or view.game is None:
         if view.phase == "finished":
-            return Refuse("the match is over: /rematch to play again")
-        return Refuse("the match has not started: /start once every seat is taken")
+            return Refuse(_("the match is over: /rematch to play again"))
+        return Refuse(_("the match has not started: /start once every seat is taken"))
     if view.you is None:
-        return Refuse("you are watching: only seated players play")
+        return Refuse(_("you are watching: only seated players play"))
     return view, view.game
 
 
@@ -187,19 +191,21 @@ def _move(
             held = sorted(numbers)
             shown = ", ".join(map(str, held))
             if held == list(range(1, len(held) + 1)) and len(held) > 2:
-                shown = f"1 to {len(held)}"
-            return Refuse(f"there is no tile {number}: your tiles are numbered {shown}")
+                shown = _("1 to {last}").format(last=len(held))
+            said = _("there is no tile {number}: your tiles are numbered {shown}")
+            return Refuse(said.format(number=number, shown=shown))
         tile = numbers[number]
     else:
         first, second = re.findall(r"[0-6]", written)
         tile = format_tile(int(first), int(second))
         if tile not in hand:
-            return Refuse(f"you do not hold {tile}")
+            return Refuse(_("you do not hold {tile}").format(tile=tile))
         as_written = f"{first}-{second}"
     if game.turn != view.you:
         names = display_names(view)
-        whose = names[game.turn] if game.turn is not None else "nobody"
-        return Refuse(f"it is {whose}'s turn, not yours")
+        if game.turn is None:
+            return Refuse(_("it is not your turn"))
+        return Refuse(_("it is {who}'s turn, not yours").format(who=names[game.turn]))
     specs = [spec for spec in game.legal if spec.tile == tile]
     if not specs:
         return Refuse(_why_not(tile, game))
@@ -218,13 +224,15 @@ def _move(
 
 def _play_at(tile: str, end: str, ends: tuple[str, ...], view: RoomView | None) -> Action:
     if end not in ends:
-        return Refuse(f"{tile} cannot go {end}; it fits {' or '.join(ends)}")
+        said = _("{tile} cannot go {end}; it fits {ends}")
+        fits = words.either([words.end_word(each) for each in ends])
+        return Refuse(said.format(tile=tile, end=words.end_word(end), ends=fits))
     checked = _playing(view)
     if isinstance(checked, Refuse):
         return checked
-    _, game = checked
+    game = checked[1]
     if not any(spec.tile == tile and spec.end == end for spec in game.legal):
-        return Refuse(f"{tile} no longer fits {end}")
+        return Refuse(_("{tile} no longer fits {end}").format(tile=tile, end=words.end_word(end)))
     return Send((msg.Play(tile=tile, end=end),))  # type: ignore[arg-type]
 
 
@@ -237,11 +245,15 @@ def _lone_double(game: GameView) -> bool:
 def _why_not(tile: str, game: GameView) -> str:
     playable = sorted({spec.tile for spec in game.legal if spec.tile is not None})
     if len(playable) == 1:
-        return f"{tile} cannot be played now: only {playable[0]} can"
+        return _("{tile} cannot be played now: only {only} can").format(tile=tile, only=playable[0])
     ends = game.ends
     named = zip(END_NAMES, (ends.west, ends.east, ends.north, ends.south), strict=True)
-    shown = ", ".join(f"{end} {number}" for end, number in named if number is not None)
-    return f"{tile} fits no open end ({shown}); playable: {', '.join(playable)}"
+    shown = ", ".join(
+        f"{words.end_word(end)} {number}" for end, number in named if number is not None
+    )
+    return _("{tile} fits no open end ({ends}); playable: {playable}").format(
+        tile=tile, ends=shown, playable=", ".join(playable)
+    )
 
 
 def _pass(view: RoomView | None) -> Action:
@@ -250,21 +262,21 @@ def _pass(view: RoomView | None) -> Action:
         return checked
     view, game = checked
     if game.turn != view.you:
-        return Refuse("it is not your turn")
+        return Refuse(_("it is not your turn"))
     if game.legal != [MoveSpec(pass_=True)]:
-        return Refuse("you cannot pass while you can play (or draw)")
+        return Refuse(_("you cannot pass while you can play (or draw)"))
     return Send((msg.Pass(),))
 
 
 def _command(text: str, view: RoomView | None) -> Action:
-    word, _, rest = text[1:].partition(" ")
+    word, _space, rest = text[1:].partition(" ")
     word, rest = word.lower(), rest.strip()
     if word in ("quit", "exit", "q"):
         return Quit()
     if word in ("help", "h", "?"):
-        return Show(HELP)
+        return Show(_(HELP))
     if view is None:
-        return Refuse("not in a room yet")
+        return Refuse(_("not in a room yet"))
     match word:
         case "scores" | "score":
             return Board("scores")
@@ -274,37 +286,56 @@ def _command(text: str, view: RoomView | None) -> Action:
             return Board("ends")
         case "save":
             if not rest:
-                return Refuse("write /save FILE (the match record, for allfives replay)")
+                return Refuse(_("write /save FILE (the match record, for allfives replay)"))
             return Save(rest)
         case "bots" | "bot":
             return _bots(rest, view)
         case "start":
-            return _host_only(view, "waiting", "start the match") or _start(view)
+            return _host_only(view, "waiting", "start") or _start(view)
         case "chat" | "say":
             return _chat(rest, view)
         case "hint":
             return _hint(view)
         case "rematch":
-            return _host_only(view, "finished", "call a rematch") or Send((msg.Rematch(),))
+            return _host_only(view, "finished", "rematch") or Send((msg.Rematch(),))
         case "pass":
             return _pass(view)
         case "link":
             return Send((msg.AskLinkCode(),))
-    return Refuse(f"unknown command /{word}: /help lists the commands")
+    return Refuse(_("unknown command /{word}: /help lists the commands").format(word=word))
+
+
+#: What a host-only command does, as "only the host may ..." and "cannot ... while" say it.
+HOST_DOINGS = {
+    "start": (
+        N_("only the host may start the match"),
+        N_("cannot start the match while the room is {phase}"),
+    ),
+    "rematch": (
+        N_("only the host may call a rematch"),
+        N_("cannot call a rematch while the room is {phase}"),
+    ),
+    "bots": (
+        N_("only the host may add or remove bots"),
+        N_("cannot add or remove bots while the room is {phase}"),
+    ),
+}
 
 
 def _host_only(view: RoomView, phase: str, doing: str) -> Refuse | None:
+    not_host, not_now = HOST_DOINGS[doing]
     if view.you is None or view.you != view.host:
-        return Refuse(f"only the host may {doing}")
+        return Refuse(_(not_host))
     if view.phase != phase:
-        return Refuse(f"cannot {doing} while the room is {view.phase}")
+        return Refuse(_(not_now).format(phase=words.phase_word(view.phase)))
     return None
 
 
 def _start(view: RoomView) -> Action:
     free = [str(index) for index, seat in enumerate(view.seats) if seat is None]
     if free:
-        return Refuse(f"every seat must be taken first (free: {', '.join(free)}): /bots fill")
+        said = _("every seat must be taken first (free: {seats}): /bots fill")
+        return Refuse(said.format(seats=", ".join(free)))
     return Send((msg.Start(),))
 
 
@@ -312,8 +343,8 @@ def _bots(rest: str, view: RoomView) -> Action:
     words = rest.lower().split()
     verb = words[0] if words else ""
     if verb not in ("add", "fill", "remove"):
-        return Refuse("write /bots add LEVEL, /bots fill LEVEL or /bots remove SEAT")
-    refused = _host_only(view, "waiting", "add or remove bots")
+        return Refuse(_("write /bots add LEVEL, /bots fill LEVEL or /bots remove SEAT"))
+    refused = _host_only(view, "waiting", "bots")
     if refused is not None:
         return refused
     free = [index for index, seat in enumerate(view.seats) if seat is None]
@@ -321,11 +352,11 @@ def _bots(rest: str, view: RoomView) -> Action:
         return _remove_bot(words[1:], view)
     level = words[1] if len(words) > 1 else "normal"
     if level not in BOT_LEVELS:
-        return Refuse(f"no bot level {level!r}: easy, normal or hard")
+        return Refuse(_("no bot level {level}: easy, normal or hard").format(level=repr(level)))
     if not free:
-        return Refuse("every seat is taken")
+        return Refuse(_("every seat is taken"))
     count = len(free) if verb == "fill" else 1
-    return Send(tuple(msg.AddBot(level=level) for _ in range(count)))
+    return Send(tuple(msg.AddBot(level=level) for _seat in range(count)))
 
 
 def _remove_bot(words: list[str], view: RoomView) -> Action:
@@ -333,19 +364,19 @@ def _remove_bot(words: list[str], view: RoomView) -> Action:
         index for index, seat in enumerate(view.seats) if seat is not None and seat.kind == "bot"
     ]
     if not words or not words[0].isdigit():
-        listed = ", ".join(str(seat) for seat in bots) or "none"
-        return Refuse(f"write /bots remove SEAT (seats with bots: {listed})")
+        listed = ", ".join(str(seat) for seat in bots) or _("none")
+        return Refuse(_("write /bots remove SEAT (seats with bots: {seats})").format(seats=listed))
     seat = int(words[0])
     if seat not in bots:
-        return Refuse(f"seat {seat} holds no bot")
+        return Refuse(_("seat {seat} holds no bot").format(seat=seat))
     return Send((msg.RemoveBot(seat=seat),))
 
 
 def _chat(text: str, view: RoomView) -> Action:
     try:
         cleaned = msg.validate_chat(text)
-    except ValueError as error:
-        return Refuse(str(error))
+    except ValueError:
+        return Refuse(words.chat_problem(text))
     return Send((msg.Chat(text=cleaned),))
 
 
@@ -355,5 +386,5 @@ def _hint(view: RoomView) -> Action:
         return checked
     view, game = checked
     if game.turn != view.you:
-        return Refuse("a hint is for your own turn")
+        return Refuse(_("a hint is for your own turn"))
     return Send((msg.Hint(),))

@@ -18,7 +18,8 @@ from collections.abc import Callable, Sequence
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidMessage, InvalidURI
 
-from clients.cli import local
+from clients.cli import local, words
+from clients.cli.i18n import _
 from clients.cli.keys import KeyStore
 from clients.cli.seats import SeatStore
 from clients.cli.state import TableState
@@ -92,7 +93,7 @@ class Connection:
         """Send a message with a fresh id; False (and a notice) when not connected."""
         socket = self.socket
         if socket is None:
-            self.state.say("Not connected: the message was not sent (reconnecting…)", "error")
+            self.state.say(_("Not connected: the message was not sent (reconnecting…)"), "error")
             self.on_change()
             return False
         message.id = next(self.ids)
@@ -101,7 +102,7 @@ class Connection:
         try:
             await socket.send(msg.encode(message).decode())
         except ConnectionClosed:
-            self.state.say("Not connected: the message was not sent (reconnecting…)", "error")
+            self.state.say(_("Not connected: the message was not sent (reconnecting…)"), "error")
             self.on_change()
             return False
         return True
@@ -124,7 +125,7 @@ class Connection:
                     attempt = 0
                     await self._greet()
                     if self.connected_once:
-                        self.state.say("Connected again: resuming your seat…")
+                        self.state.say(_("Connected again: resuming your seat…"))
                         self.on_change()
                     self.connected_once = True
                     try:
@@ -136,14 +137,17 @@ class Connection:
                         self._check_close(socket.close_code, socket.close_reason)
             except (OSError, TimeoutError, InvalidHandshake, InvalidURI, ValueError) as error:
                 if not self.connected_once:
-                    raise Fatal(f"cannot reach {self.url}: {reason(error, self.url)}") from None
+                    said = _("cannot reach {url}: {reason}")
+                    raise Fatal(said.format(url=self.url, reason=reason(error, self.url))) from None
             except ConnectionClosed:
                 pass
             finally:
                 self.socket = None
                 self.state.online = False
             if not self.closing and self.fatal is None and not self._held():
-                self.fatal = f"{self.url} closed the connection before giving a seat"
+                self.fatal = _("{url} closed the connection before giving a seat").format(
+                    url=self.url
+                )
             if self.fatal is not None:
                 raise Fatal(self.fatal + (f"; {self.aside}" if self.aside else ""))
             if self.closing:
@@ -151,15 +155,18 @@ class Connection:
             now = asyncio.get_running_loop().time()
             lost_since = now if attempt == 0 else lost_since
             if now - lost_since > self.give_up_after:
+                said = _("{url} has not answered for {minutes} min: come back later with {command}")
                 raise Fatal(
-                    f"{self.url} has not answered for {self.give_up_after / 60:g} min: "
-                    f"come back later with {self.come_back()}"
+                    said.format(
+                        url=self.url,
+                        minutes=f"{self.give_up_after / 60:g}",
+                        command=self.come_back(),
+                    )
                 )
             pause = min(LONGEST_PAUSE, FIRST_PAUSE * 2**attempt)
             attempt += 1
-            self.state.say(
-                f"Connection lost: trying again in {pause:g} s (attempt {attempt})", "error"
-            )
+            said = _("Connection lost: trying again in {seconds} s (attempt {attempt})")
+            self.state.say(said.format(seconds=f"{pause:g}", attempt=attempt), "error")
             self.on_change()
             await asyncio.sleep(pause)
             self._resuming = self.state.token is not None and self.state.room is not None
@@ -167,7 +174,7 @@ class Connection:
     def come_back(self) -> str:
         """The command that takes this seat back later: `allfives join URL CODE`."""
         room = self.state.room or ""
-        return f"{local.command()} join {self.url.rstrip('/')} {room}".rstrip()
+        return f"{local.command()} join {self.url.rstrip('/')} {room}".rstrip()  # i18n: a command
 
     def _held(self) -> bool:
         """Whether this connection was given a seat (or a room to watch): only then is coming
@@ -179,11 +186,11 @@ class Connection:
         if self.closing or self.fatal is not None:
             return
         if code == CLOSE_SEAT_TAKEN_OVER:
-            self.fatal = "this seat was taken over in another window (or on another machine)"
+            self.fatal = _("this seat was taken over in another window (or on another machine)")
         elif code == CLOSE_ROOM_CLOSED:
-            self.fatal = (why or "the host closed the room").rstrip(".")
+            self.fatal = _("the host closed the room")
         elif code == CLOSE_REMOVED:
-            self.fatal = (why or "the host removed you from the room").rstrip(".")
+            self.fatal = _("the host removed you from the room")
             self._forget_seat()
 
     async def close(self) -> None:
@@ -230,8 +237,8 @@ class Connection:
     async def _on_frame(self, frame: str | bytes) -> None:
         try:
             message = msg.decode_server(frame)
-        except ProtocolError as problem:
-            self.state.say(f"The server sent something unreadable: {problem.message}", "error")
+        except ProtocolError:
+            self.state.say(_("The server sent something unreadable"), "error")
             self.on_change()
             return
         answered = getattr(message, "id", None)
@@ -248,16 +255,21 @@ class Connection:
             and isinstance(asked, msg.Join | msg.CreateRoom | msg.Spectate)
             and self.state.view is None
         ):
-            doing = {msg.Join: "join", msg.CreateRoom: "open", msg.Spectate: "watch"}[type(asked)]
-            self.fatal = f"could not {doing} the room: {message.message}"
+            doing = {
+                msg.Join: _("could not join the room: {reason}"),
+                msg.CreateRoom: _("could not open the room: {reason}"),
+                msg.Spectate: _("could not watch the room: {reason}"),
+            }[type(asked)]
             code = getattr(asked, "room", "") or ""
+            said = words.error_words(message.code, message.message, code, message.reason)
+            self.fatal = doing.format(reason=said)
             if (
                 message.code == errors.NO_SUCH_ROOM
                 and "-" not in code
                 and len(code) <= CODE_LETTERS
             ):
-                self.fatal += (
-                    " (a private room is reached only with its invite as well: the whole "
+                self.fatal += " " + _(
+                    "(a private room is reached only with its invite as well: the whole "
                     "CODE-INVITE its players see, or its browser link)"
                 )
             return
@@ -285,7 +297,8 @@ class Connection:
         if resumed:
             self._resuming = False
             self._first = ()
-            state.say(f"Back in your seat (seat {joined.seat} of room {joined.room})")
+            said = _("Back in your seat (seat {seat} of room {code})")
+            state.say(said.format(seat=joined.seat, code=joined.room))
         if self.seats is not None and joined.seat is not None and joined.seat_token:
             self.seats.save(self.url, joined.room, joined.seat, joined.seat_token, self.name)
 
@@ -297,11 +310,15 @@ class Connection:
         state.token, state.seat, state.room = None, None, None
         self._resuming = False
         if error.code in (errors.BAD_TOKEN, errors.NO_SUCH_ROOM) and self._first:
-            state.say(f"Could not resume the saved seat in room {room} ({error.message})")
+            said = _("Could not resume the saved seat in room {code} ({reason})")
+            why = words.error_words(error.code, error.message, reason=error.reason)
+            state.say(said.format(code=room, reason=why))
             await self._send_first()
             self.on_change()
             return
-        self.fatal = f"the server refused to resume the seat: {error.message}"
+        self.fatal = _("the server refused to resume the seat: {reason}").format(
+            reason=words.error_words(error.code, error.message, reason=error.reason)
+        )
 
     def _keep_numbering(self) -> None:
         """Save the hand's tile numbers with the seat when they change (a restart keeps them)."""
@@ -323,14 +340,15 @@ def reason(error: BaseException, url: str = "") -> str:
     """Why a connection to `url` failed, in words."""
     secure = url.lower().startswith("wss:")
     if isinstance(error, ssl.SSLError) or (secure and isinstance(error, ConnectionResetError)):
-        return "the TLS handshake failed (a plain server? try ws:// instead of wss://)"
+        return _("the TLS handshake failed (a plain server? try ws:// instead of wss://)")
     if isinstance(error, ConnectionResetError):
-        return "the connection was reset by the server"
+        return _("the connection was reset by the server")
     if isinstance(error, InvalidMessage):
-        return "no WebSocket answer (a TLS server? try wss://; or not an allfives server)"
-    if isinstance(error, ConnectionRefusedError) or "Connect call failed" in str(error):
-        return "connection refused (is a server running there?)"
+        return _("no WebSocket answer (a TLS server? try wss://; or not an allfives server)")
+    refused = "Connect call failed"  # i18n: not shown (the error's own words)
+    if isinstance(error, ConnectionRefusedError) or refused in str(error):
+        return _("connection refused (is a server running there?)")
     if isinstance(error, TimeoutError):
-        return "no answer (timed out)"
+        return _("no answer (timed out)")
     text = str(error) or type(error).__name__
     return text[0].lower() + text[1:] if text else text

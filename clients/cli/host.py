@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from clients.cli import local
 from clients.cli.app import App
 from clients.cli.connection import Connection
+from clients.cli.i18n import _
 from clients.cli.play import bot_levels
 from clients.cli.state import TableState
 from protocol import messages as msg
@@ -26,7 +27,8 @@ if TYPE_CHECKING:
     from server.app import Config
 
 DEFAULT_PORT = 8765
-ROOM_CLOSED = "the host closed the room"
+#: The close reason the server sends (the clients word a closed room from the close code).
+ROOM_CLOSED = "the host closed the room"  # i18n: not shown
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -35,28 +37,30 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--port",
         type=local.port_number,
         default=DEFAULT_PORT,
-        help=f"port to listen on (default {DEFAULT_PORT})",
+        help=_("port to listen on (default {port})").format(port=DEFAULT_PORT),
     )
     parser.add_argument(
         "--lan",
         action="store_true",
-        help="listen on every network interface so friends on your network can join by code",
+        help=_("listen on every network interface so friends on your network can join by code"),
     )
     parser.add_argument(
         "--public",
         action="store_true",
-        help="as --lan, and list the room in `allfives rooms` so anyone may join it",
+        help=_("as --lan, and list the room in `allfives rooms` so anyone may join it"),
     )
     parser.add_argument(
-        "--redis", metavar="URL", help="keep rooms in Redis at redis://host:port/db (as serve)"
+        "--redis", metavar="URL", help=_("keep rooms in Redis at redis://host:port/db (as serve)")
     )
     parser.add_argument(
         "--bots",
         type=bot_levels,
         default=[],
         metavar="LEVEL[,LEVEL...]",
-        help="seat a bot of each level in the last seats (easy, normal or hard; default: none, "
-        "friends take the seats)",
+        help=_(
+            "seat a bot of each level in the last seats (easy, normal or hard; default: none, "
+            "friends take the seats)"
+        ),
     )
     local.add_rules_arguments(parser)
     local.add_name_argument(parser)
@@ -68,7 +72,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         rules = local.rules_from(args, public=args.public)
         if len(args.bots) >= args.players:
-            raise local.UsageError(f"--bots seats {len(args.bots)} bots: leave a seat for you")
+            said = _("--bots seats {count} bots: leave a seat for you")
+            raise local.UsageError(said.format(count=len(args.bots)))
     except local.UsageError as error:
         return local.usage_error("allfives host", error)
     local.keep_logs_off_screen()
@@ -122,13 +127,15 @@ async def host(args: argparse.Namespace, rules: RoomRules) -> int:
             await server.close_for_good(ROOM_CLOSED)
             return status
     except StoreUnavailable as error:
-        print(f"allfives host: cannot use Redis at {args.redis}: {error}", file=sys.stderr)
+        said = _("cannot use Redis at {url}: {reason}").format(url=args.redis, reason=error)
+        print(f"allfives host: {said}", file=sys.stderr)
         return 1
     except OSError as error:
-        print(
-            f"allfives host: cannot listen on {listen}:{args.port}: {error.strerror or error}",
-            file=sys.stderr,
+        said = _("cannot listen on {address}: {reason}").format(
+            address=f"{listen}:{args.port}", reason=error.strerror or error
         )
+        print(f"allfives host: {said}", file=sys.stderr)
         if args.port:
-            print("  (another program may use that port: choose one with --port)", file=sys.stderr)
+            said = _("(another program may use that port: choose one with --port)")
+            print(f"  {said}", file=sys.stderr)
         return 1

@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from clients.cli import local
 from clients.cli.app import App
 from clients.cli.connection import Connection
+from clients.cli.i18n import _
 from clients.cli.keys import KeyStore, link_code, new_key
 from clients.cli.seats import SeatStore, normalize_url
 from clients.cli.state import TableState
@@ -23,10 +24,10 @@ from protocol.rules import RoomRules
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of `allfives join`."""
     parser.add_argument(
-        "url", type=local.server_url, help="the server, e.g. ws://192.168.1.20:8765"
+        "url", type=local.server_url, help=_("the server, e.g. ws://192.168.1.20:8765")
     )
     parser.add_argument(
-        "room", nargs="?", default=None, help="the room code (default: any waiting room)"
+        "room", nargs="?", default=None, help=_("the room code (default: any waiting room)")
     )
     local.add_name_argument(parser)
     local.add_quiet_argument(parser)
@@ -35,7 +36,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=int,
         choices=(2, 3, 4),
         default=2,
-        help="players in the room opened when none is waiting (default 2)",
+        help=_("players in the room opened when none is waiting (default 2)"),
     )
     parser.add_argument(
         "--link",
@@ -46,7 +47,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--private",
         action="store_true",
-        help="a room opened when none is waiting is not listed (friends join with its code)",
+        help=_("a room opened when none is waiting is not listed (friends join with its code)"),
     )
 
 
@@ -99,11 +100,11 @@ def plan(
     saved = seats.find(url, room)
     aside = None
     if saved is not None and name is not None and saved.name and saved.name != name:
-        aside = (
-            f"seat {saved.seat} of room {saved.room}, held as {saved.name}, was left alone: "
-            f"leave out --name to take it back"
-        )
-        state.say(f"Not taking back {aside}")
+        aside = _(
+            "seat {seat} of room {code}, held as {who}, was left alone: "
+            "leave out --name to take it back"
+        ).format(seat=saved.seat, code=saved.room, who=saved.name)
+        state.say(_("Not taking back {what}").format(what=aside))
         saved = None
     if name is None:
         name = saved.name if saved is not None and saved.name else local.default_name()

@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from rich.style import Style
 from rich.text import Text
 
+from clients.cli.i18n import _
+from clients.cli.words import tiles_word
 from protocol.views import Layout
 
 TILE_STYLE = Style(bold=True)
@@ -137,12 +139,12 @@ def upright(top: int, bottom: int, last: bool = False) -> list[Text]:
 
 def elision(hidden: int) -> Text:
     """The mark standing for tiles left out of the line or an arm (words, never like pips)."""
-    return Text(f"({hidden} more)", MARK_STYLE)
+    return Text(_("({count} more)").format(count=hidden), MARK_STYLE)
 
 
 def folded(count: int) -> Text:
     """The mark standing for a whole arm left out (its end is in `ends_row`)."""
-    return Text(f"({count} tile{'s' if count != 1 else ''})", MARK_STYLE)
+    return Text(f"({tiles_word(count)})", MARK_STYLE)
 
 
 def _line_piece(tile: Sequence[int], last: frozenset[int] | None, spinner: bool) -> Piece:
@@ -275,11 +277,12 @@ def counted_ends(layout: Layout) -> list[tuple[str, int, bool]]:
 def ends_row(layout: Layout) -> Text:
     """Every end that counts and their sum, in a line: `ends W3 N3 E2+2 S2 = 12`."""
     ends = counted_ends(layout)
-    words = [
+    shown = [
         f"{letter}{pips}+{pips}" if double else f"{letter}{pips}" for letter, pips, double in ends
     ]
-    total = sum(pips * (2 if double else 1) for _, pips, double in ends)
-    return Text(f"ends {' '.join(words)} = {total}", Style(bold=True))
+    total = sum(pips * (2 if double else 1) for _letter, pips, double in ends)
+    said = _("ends {ends} = {total}").format(ends=" ".join(shown), total=total)
+    return Text(said, Style(bold=True))
 
 
 def draw(

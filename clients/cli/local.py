@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from clients.cli import words
+from clients.cli.i18n import _
 from protocol.messages import MAX_NAME_LENGTH, validate_name
 from protocol.rules import DEFAULT_TARGETS, HAND_SIZES, MAX_ROOM_TARGET, RoomRules
 
@@ -30,7 +32,8 @@ def interruptible(main: Coroutine[Any, Any, int], command: str = "allfives") -> 
     or the options do not go together; Ctrl-C outside the prompt ends it quietly (130)."""
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         main.close()
-        print(f"{command}: needs a terminal (its input or output is not one)", file=sys.stderr)
+        said = _("needs a terminal (its input or output is not one)")
+        print(f"{command}: {said}", file=sys.stderr)
         return 2
     try:
         return asyncio.run(main)
@@ -57,15 +60,15 @@ def default_name() -> str:
     try:
         return validate_name(login.capitalize()[:MAX_NAME_LENGTH])
     except ValueError:
-        return "Player"
+        return _("Player")
 
 
 def player_name(text: str) -> str:
     """argparse type for --name: a valid player name."""
     try:
         return validate_name(text)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
+    except ValueError:
+        raise argparse.ArgumentTypeError(words.name_problem(text)) from None
 
 
 def target_score(text: str) -> int:
@@ -75,9 +78,11 @@ def target_score(text: str) -> int:
     except ValueError:
         value = -1
     if value <= 0 or value % 5:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a positive multiple of 5")
+        said = _("{typed} is not a positive multiple of 5")
+        raise argparse.ArgumentTypeError(said.format(typed=repr(text)))
     if value > MAX_ROOM_TARGET:
-        raise argparse.ArgumentTypeError(f"{value} is above the highest target, {MAX_ROOM_TARGET}")
+        said = _("{value} is above the highest target, {highest}")
+        raise argparse.ArgumentTypeError(said.format(value=value, highest=MAX_ROOM_TARGET))
     return value
 
 
@@ -90,7 +95,7 @@ def usage_error(command: str, error: Exception) -> int:
 def add_quiet_argument(parser: argparse.ArgumentParser) -> None:
     """--quiet."""
     parser.add_argument(
-        "--quiet", action="store_true", help="no bell when it is your turn or a hand ends"
+        "--quiet", action="store_true", help=_("no bell when it is your turn or a hand ends")
     )
 
 
@@ -100,7 +105,7 @@ def add_name_argument(parser: argparse.ArgumentParser) -> None:
         "--name",
         type=player_name,
         default=None,
-        help="your name at the table (default: your login)",
+        help=_("your name at the table (default: your login)"),
     )
 
 
@@ -113,34 +118,43 @@ def server_url(text: str) -> str:
     scheme, found, rest = stripped.partition("://")
     if found and scheme.lower() in ("http", "https"):
         websocket = "ws" if scheme.lower() == "http" else "wss"
+        said = _("{typed} is a web address: the game server speaks {address}")
         raise argparse.ArgumentTypeError(
-            f"{stripped!r} is a web address: the game server speaks {websocket}://{rest}"
+            said.format(typed=repr(stripped), address=f"{websocket}://{rest}")
         )
     if found and scheme.lower() not in ("ws", "wss"):
-        raise argparse.ArgumentTypeError(f"{stripped!r}: write ws://HOST:PORT or wss://HOST:PORT")
+        said = _("{typed}: write ws://HOST:PORT or wss://HOST:PORT")
+        raise argparse.ArgumentTypeError(said.format(typed=repr(stripped)))
     written = stripped if found else f"ws://{stripped}"
     try:
         parts = urlsplit(written)
         port = parts.port
     except ValueError as error:
-        raise argparse.ArgumentTypeError(f"{stripped!r} is not an address: {_why(error)}") from None
+        said = _("{typed} is not an address: {reason}")
+        raise argparse.ArgumentTypeError(
+            said.format(typed=repr(stripped), reason=_why(error))
+        ) from None
     host = parts.hostname or ""
     if not host or any(char.isspace() or not char.isprintable() for char in host):
-        raise argparse.ArgumentTypeError(f"{stripped!r} names no host: write ws://HOST:PORT")
+        said = _("{typed} names no host: write ws://HOST:PORT")
+        raise argparse.ArgumentTypeError(said.format(typed=repr(stripped)))
     if port == 0:
-        raise argparse.ArgumentTypeError(f"{stripped!r} is not an address: port 0 is no port")
+        said = _("{typed} is not an address: {reason}")
+        raise argparse.ArgumentTypeError(
+            said.format(typed=repr(stripped), reason=_("port 0 is no port"))
+        )
     return stripped
 
 
 def _why(error: ValueError) -> str:
     """urllib's complaint about an address, in the words of the rest of the command."""
     text = str(error)
-    if "out of range" in text:
-        return f"the port is above {MAX_PORT}"
-    if "cast to integer" in text:
-        return "the port is not a number"
+    if "out of range" in text:  # i18n: not shown (urllib's words)
+        return _("the port is above {highest}").format(highest=MAX_PORT)
+    if "cast to integer" in text:  # i18n: not shown (urllib's words)
+        return _("the port is not a number")
     if "IPv6" in text:
-        return "the brackets of its IPv6 address do not match (ws://[::1]:8765)"
+        return _("the brackets of its IPv6 address do not match (ws://[::1]:8765)")
     return text
 
 
@@ -151,7 +165,8 @@ def port_number(text: str) -> int:
     except ValueError:
         value = -1
     if not 0 <= value <= MAX_PORT:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port: 0 to {MAX_PORT}")
+        said = _("{typed} is not a port: 0 to {highest}")
+        raise argparse.ArgumentTypeError(said.format(typed=repr(text), highest=MAX_PORT))
     return value
 
 
@@ -162,8 +177,9 @@ def turn_seconds(text: str) -> int:
     except ValueError:
         value = -1
     if not MIN_TURN_SECONDS <= value <= MAX_TURN_SECONDS:
+        said = _("{typed} is not a number of seconds from {lowest} to {highest}")
         raise argparse.ArgumentTypeError(
-            f"{text!r} is not a number of seconds from {MIN_TURN_SECONDS} to {MAX_TURN_SECONDS}"
+            said.format(typed=repr(text), lowest=MIN_TURN_SECONDS, highest=MAX_TURN_SECONDS)
         )
     return value
 
@@ -172,29 +188,41 @@ def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
     """--players, --teams/--no-teams, --target, --hand-size, --end-scoring, --reserve,
     --turn-seconds."""
     parser.add_argument(
-        "--players", type=int, choices=(2, 3, 4), default=2, help="players at the table (default 2)"
+        "--players",
+        type=int,
+        choices=(2, 3, 4),
+        default=2,
+        help=_("players at the table (default 2)"),
     )
     parser.add_argument(
         "--teams",
         action=argparse.BooleanOptionalAction,
         default=None,
-        help="with 4 players, play as two teams, seats 0+2 against 1+3 (default: teams)",
+        help=_("with 4 players, play as two teams, seats 0+2 against 1+3 (default: teams)"),
     )
-    targets = ", ".join(f"{score} with {count}" for count, score in DEFAULT_TARGETS.items())
+    targets = ", ".join(
+        _("{score} with {count}").format(score=score, count=count)
+        for count, score in DEFAULT_TARGETS.items()
+    )
     parser.add_argument(
-        "--target", type=target_score, default=None, help=f"score that wins (default {targets})"
+        "--target",
+        type=target_score,
+        default=None,
+        help=_("score that wins (default {targets})").format(targets=targets),
     )
     parser.add_argument(
         "--hand-size",
         choices=tuple(HAND_SIZES),
         default="standard",
-        help="tiles dealt: standard (9/7/5 for 2/3/4 players), five, seven-five (default standard)",
+        help=_(
+            "tiles dealt: standard (9/7/5 for 2/3/4 players), five, seven-five (default standard)"
+        ),
     )
     parser.add_argument(
         "--end-scoring",
         choices=("opponents", "penalty"),
         default="opponents",
-        help="who scores the pips left when a hand ends (default opponents)",
+        help=_("who scores the pips left when a hand ends (default opponents)"),
     )
     parser.add_argument(
         "--reserve",
@@ -202,20 +230,20 @@ def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
         choices=range(0, 8),
         metavar="0-7",
         default=0,
-        help="boneyard tiles never drawn (default 0)",
+        help=_("boneyard tiles never drawn (default 0)"),
     )
     parser.add_argument(
         "--turn-seconds",
         type=turn_seconds,
         default=None,
-        help="seconds a player has for a turn before a bot plays it (default: no clock)",
+        help=_("seconds a player has for a turn before a bot plays it (default: no clock)"),
     )
 
 
 def rules_from(args: argparse.Namespace, public: bool = True) -> RoomRules:
     """The room rules the options ask for; a combination that makes no sense is a UsageError."""
     if args.teams and args.players != 4:
-        raise UsageError(f"--teams needs 4 players, not {args.players}")
+        raise UsageError(_("--teams needs 4 players, not {count}").format(count=args.players))
     return RoomRules(
         players=args.players,
         teams=args.teams is not False,

@@ -13,6 +13,7 @@ import argparse
 from clients.cli import local
 from clients.cli.app import App
 from clients.cli.connection import Connection
+from clients.cli.i18n import _
 from clients.cli.state import TableState
 from protocol import messages as msg
 from protocol.rules import RoomRules
@@ -27,9 +28,8 @@ def bot_levels(text: str) -> list[BotLevel]:
     for word in text.lower().split(","):
         level = next((known for known in BOT_LEVELS if known == word.strip()), None)
         if level is None:
-            raise argparse.ArgumentTypeError(
-                f"{word.strip()!r} is not a bot level: easy, normal or hard"
-            )
+            said = _("{typed} is not a bot level: easy, normal or hard")
+            raise argparse.ArgumentTypeError(said.format(typed=repr(word.strip())))
         levels.append(level)
     return levels
 
@@ -42,8 +42,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=bot_levels,
         default=["normal"],
         metavar="LEVEL[,LEVEL...]",
-        help="how well the bots play: easy, normal or hard, or one per seat: easy,hard "
-        "(default normal)",
+        help=_(
+            "how well the bots play: easy, normal or hard, or one per seat: easy,hard "
+            "(default normal)"
+        ),
     )
     local.add_name_argument(parser)
     local.add_quiet_argument(parser)
@@ -54,7 +56,8 @@ def seat_levels(levels: list[BotLevel], bots: int) -> list[BotLevel]:
     if len(levels) == 1:
         return levels * bots
     if len(levels) != bots:
-        raise local.UsageError(f"--bots names {len(levels)} levels for {bots} bot seats")
+        said = _("--bots names {count} levels for {seats} bot seats")
+        raise local.UsageError(said.format(count=len(levels), seats=bots))
     return levels
 
 

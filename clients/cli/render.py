@@ -16,7 +16,9 @@ from rich.style import Style
 from rich.text import Text
 
 from clients.cli import layout as drawing
+from clients.cli import words
 from clients.cli.commands import Ask
+from clients.cli.i18n import _, ngettext
 from clients.cli.state import LogLine, TableState, display_names
 from clients.cli.status import notice_row, result_rows, status
 from clients.cli.styles import DULL, GOLD, HINTED, LOG_STYLES, PLAYABLE, rule, wrap
@@ -29,7 +31,7 @@ MIN_WIDTH = 30
 
 def total_text(game: GameView | None, short: bool = False) -> Text:
     """The ends total for the corner: gold and starred when it scores ("total" alone if short)."""
-    label = "total " if short else "ends total "
+    label = (_("total") if short else _("ends total")) + " "
     if game is None or not game.layout.line:
         return Text(f"{label}—", DULL)
     if scored_now(game):
@@ -50,7 +52,7 @@ def _joined(parts: Sequence[str]) -> Text:
     for index, part in enumerate(parts):
         if index:
             left.append(" · ", DULL)
-        left.append(part, Style(bold=True) if part == "All Fives" else Style())
+        left.append(part, Style(bold=True) if index == 0 and part == _("All Fives") else Style())
     return left
 
 
@@ -62,14 +64,29 @@ def header(view: RoomView, width: int) -> Text:
     """
     game = view.game
     if game is None:
-        left = _joined(["All Fives", f"room {view.code}", f"first to {view.rules.target_score}"])
+        left = _joined(
+            [
+                _("All Fives"),
+                _("room {code}").format(code=view.code),
+                _("first to {target}").format(target=view.rules.target_score),
+            ]
+        )
         left.truncate(width)
         return left
-    full = [f"room {view.code}", f"hand {game.hand_number}", f"first to {game.target}"]
-    full.append(f"boneyard {game.boneyard}")
-    short = [view.code, f"hand {game.hand_number}", f"to {game.target}", f"bone {game.boneyard}"]
+    full = [
+        _("room {code}").format(code=view.code),
+        _("hand {number}").format(number=game.hand_number),
+        _("first to {target}").format(target=game.target),
+        _("boneyard {count}").format(count=game.boneyard),
+    ]
+    short = [
+        view.code,
+        _("hand {number}").format(number=game.hand_number),
+        _("to {target}").format(target=game.target),
+        _("bone {count}").format(count=game.boneyard),
+    ]
     for right in (total_text(game), total_text(game, short=True)):
-        for parts in (["All Fives", *full], full, short):
+        for parts in ([_("All Fives"), *full], full, short):
             left = _joined(parts)
             if left.cell_len + 1 + right.cell_len <= width:
                 return Text.assemble(left, " " * (width - left.cell_len - right.cell_len), right)
@@ -87,16 +104,16 @@ def _seat_chunk(view: RoomView, seat: int, names: Sequence[str], score: int | No
     you = seat == view.you
     chunk.append(names[seat], Style(bold=True, underline=you) if you or turn else Style())
     if you:
-        chunk.append(" (you)", DULL)
+        chunk.append(" " + _("(you)"), DULL)
     held = view.seats[seat]
     if held is not None and not held.connected:
-        chunk.append(" away", Style(color="red"))
+        chunk.append(" " + _("away"), Style(color="red"))
     if score is not None:
-        chunk.append(f" {score} pts", Style(bold=True))
+        chunk.append(" " + _("{score} pts").format(score=score), Style(bold=True))
     if game is not None:
         count = game.hand_counts[seat]
         joint = " · " if score is not None else " "
-        chunk.append(f"{joint}{count} tile{'s' if count != 1 else ''}", DULL)
+        chunk.append(joint + words.tiles_word(count), DULL)
     return chunk
 
 
@@ -109,9 +126,9 @@ def players(view: RoomView, width: int) -> list[Text]:
         rows = []
         for team in (0, 1):
             row = Text()
-            row.append(f"Team {'AB'[team]}", Style(bold=True))
+            row.append(words.team_word(team), Style(bold=True))
             if scores is not None:
-                row.append(f" {scores[team]} pts", Style(bold=True))
+                row.append(" " + _("{score} pts").format(score=scores[team]), Style(bold=True))
             for seat in (team, team + 2):
                 row.append(" " if seat == team else "  ")
                 row.append_text(_seat_chunk(view, seat, names, None))
@@ -133,7 +150,7 @@ def turn_order(view: RoomView, width: int) -> str:
         return ""
     for longest in (24, 12, 8, 5):
         cut = [name if len(name) <= longest else name[: longest - 1] + "…" for name in names]
-        title = "turn order: " + " → ".join(cut)
+        title = _("turn order: {names}").format(names=" → ".join(cut))
         if len(title) + 8 <= width:
             return title
     return ""
@@ -210,30 +227,33 @@ def log_rows(log: Sequence[LogLine], count: int, width: int) -> list[Text]:
 def waiting_rows(view: RoomView, join_line: str | None, width: int) -> list[Text]:
     """The seats of a room that has not started, and the line friends type to join."""
     names = display_names(view)
-    rows = [Text(f" Room {view.code}: {_rules_words(view)}", Style(bold=True))]
+    said = _("Room {code}: {rules}").format(code=view.code, rules=_rules_words(view))
+    rows = [Text(" " + said, Style(bold=True))]
     for index, seat in enumerate(view.seats):
-        line = Text(f"   seat {index}  ")
+        line = Text("   " + _("seat {seat}").format(seat=index) + "  ")
         if seat is None:
-            line.append("free", DULL)
+            line.append(_("free"), DULL)
         else:
             line.append(names[index], Style(bold=True))
             if seat.kind == "bot":
-                line.append(f"  {seat.level} bot", DULL)
+                line.append("  " + _level_bot(seat.level), DULL)
             if index == view.you:
-                line.append("  (you)", DULL)
+                line.append("  " + _("(you)"), DULL)
             if index == view.host:
-                line.append("  host", DULL)
+                line.append("  " + _("host"), DULL)
         rows.append(line)
     if join_line:
         # The command to type, then (when there is one) the link to open in a browser.
-        command, _, link = join_line.partition("\n")
+        command, _newline, link = join_line.partition("\n")
+        labels = [_("Friends join with:"), _("or in a browser:")]
+        room = max(len(label) for label in labels) + 2
         rows += [
             Text(" "),
-            Text.assemble(" Friends join with:  ", (command, Style(bold=True, color="cyan"))),
+            Text.assemble(f" {labels[0]:<{room}}", (command, Style(bold=True, color="cyan"))),
         ]
         if link:
             rows.append(
-                Text.assemble(" or in a browser:    ", (link, Style(bold=True, color="cyan")))
+                Text.assemble(f" {labels[1]:<{room}}", (link, Style(bold=True, color="cyan")))
             )
     for row in rows:
         row.truncate(width)
@@ -242,20 +262,37 @@ def waiting_rows(view: RoomView, join_line: str | None, width: int) -> list[Text
 
 def _rules_words(view: RoomView) -> str:
     rules = view.rules
-    words = [f"{rules.players} players"]
+    said = [
+        ngettext("{count} player", "{count} players", rules.players).format(count=rules.players)
+    ]
     if rules.partnership:
-        words.append("two teams")
-    words.append(f"first to {rules.target_score}")
+        said.append(_("two teams"))
+    said.append(_("first to {target}").format(target=rules.target_score))
     if rules.hand_size != "standard":
-        words.append(f"{rules.tiles_per_hand} tiles each")
+        count = rules.tiles_per_hand
+        said.append(ngettext("{count} tile each", "{count} tiles each", count).format(count=count))
     if rules.end_scoring == "penalty":
-        words.append("own pips lost at the end")
+        said.append(_("own pips lost at the end"))
     if rules.reserve:
-        words.append(f"{rules.reserve} tiles never drawn")
+        count = rules.reserve
+        said.append(
+            ngettext("{count} tile never drawn", "{count} tiles never drawn", count).format(
+                count=count
+            )
+        )
     if rules.turn_seconds:
-        words.append(f"{rules.turn_seconds} s a turn")
-    words.append("listed" if rules.public else "private")
-    return ", ".join(words)
+        said.append(_("{seconds} s a turn").format(seconds=rules.turn_seconds))
+    said.append(_("listed") if rules.public else _("private"))
+    return ", ".join(said)
+
+
+def _level_bot(level: str | None) -> str:
+    """ "easy bot" (one message per level: the adjective agrees with the noun)."""
+    if level == "easy":
+        return _("easy bot")
+    if level == "hard":
+        return _("hard bot")
+    return _("normal bot")
 
 
 def render(
@@ -272,12 +309,12 @@ def render(
     place, `scroll` rows up from their end; a hand's result is shown there until dismissed."""
     view = state.view
     if view is None:
-        return [], notice_row(state.notice, width) or [Text(" Connecting…", DULL)]
+        return [], notice_row(state.notice, width) or [Text(" " + _("Connecting…"), DULL)]
     top = [header(view, width), *players(view, width), rule(width, turn_order(view, width))]
     game = view.game
     bottom: list[Text] = []
     if game is not None and view.phase != "waiting" and game.hand is not None:
-        bottom += [rule(width, "your tiles"), *hand_rows(view, state, width)]
+        bottom += [rule(width, _("your tiles")), *hand_rows(view, state, width)]
     bottom.append(rule(width))
     tail = [
         *notice_row(state.notice, width),
@@ -304,15 +341,27 @@ def render(
         end = max(0, len(extra) - min(scroll, max(0, len(extra) - room)))
         below = list(extra)[max(0, end - room) : end] if room else []
         if below and end - room > 0:  # rows above are out of sight: say so, in the top row
-            below[0] = Text(f" ({end - room + 1} more rows above: PageUp)", DULL)
+            count = end - room + 1
+            said = ngettext(
+                "({count} more row above: PageUp)", "({count} more rows above: PageUp)", count
+            )
+            below[0] = Text(" " + said.format(count=count), DULL)
         if len(below) > 1 and end < len(extra):
-            below[-1] = Text(f" ({len(extra) - end + 1} more rows below: PageDown)", DULL)
+            count = len(extra) - end + 1
+            said = ngettext(
+                "({count} more row below: PageDown)", "({count} more rows below: PageDown)", count
+            )
+            below[-1] = Text(" " + said.format(count=count), DULL)
     elif result:
         below = result[:room]
         if room and len(result) > room:  # say so rather than end mid-result
-            below[-1] = Text(
-                f" ({len(result) - room + 1} more rows: a taller terminal shows them)", DULL
+            count = len(result) - room + 1
+            said = ngettext(
+                "({count} more row: a taller terminal shows it)",
+                "({count} more rows: a taller terminal shows them)",
+                count,
             )
+            below[-1] = Text(" " + said.format(count=count), DULL)
     else:
         below = log_rows(state.log, min(room, len(state.log)), width)
     return [*top, *middle, *bottom, *below], tail
@@ -320,11 +369,11 @@ def render(
 
 def _too_small(width: int, height: int, needed_rows: int) -> tuple[list[Text], list[Text]]:
     """Instead of a table with parts missing: what size it needs."""
-    message = Text(
-        f" The terminal is too small ({width + 1}x{height + 1}): the table needs at least "
-        f"{MIN_WIDTH + 1} columns and {needed_rows + 1} rows.",
-        Style(bold=True),
-    )
+    said = _(
+        "The terminal is too small ({width}x{height}): the table needs at least "
+        "{columns} columns and {rows} rows."
+    ).format(width=width + 1, height=height + 1, columns=MIN_WIDTH + 1, rows=needed_rows + 1)
+    message = Text(" " + said, Style(bold=True))
     lines = message.wrap(Console(width=max(10, width), color_system=None), max(10, width))
     return list(lines), []
 
@@ -343,11 +392,13 @@ def _fit_layout(
     if not game.layout.line:
         if game.over:
             return []
-        leader = names[game.leader] if game.leader < len(names) else "the leader"
-        waiting = Text(f" The table is empty: {leader} leads, with any tile.", DULL)
+        leader = names[game.leader] if game.leader < len(names) else "?"
+        said = _("The table is empty: {who} leads, with any tile.").format(who=leader)
+        waiting = Text(" " + said, DULL)
         if previous is None or not previous.line:
             return [waiting]
-        caption = Text(f" How hand {game.hand_number - 1} ended:", DULL)
+        said = _("How hand {number} ended:").format(number=game.hand_number - 1)
+        caption = Text(" " + said, DULL)
         drawn = [row.copy() for row in _shrink(previous, None, width, rows - 2)]
         for row in drawn:
             row.stylize(DULL)

@@ -20,6 +20,7 @@ from rich.text import Text
 
 from clients.cli.api import Api, ApiError
 from clients.cli.connection import Connection
+from clients.cli.i18n import _
 from clients.cli.review_words import names_of, summary_text
 from clients.cli.state import TableState
 from protocol import messages as msg
@@ -47,11 +48,11 @@ def refusal(state: TableState) -> str | None:
     """Why there is nothing to review now (None: a finished match this client played in)."""
     view = state.view
     if view is None:
-        return "not in a room yet"
+        return _("not in a room yet")
     if view.phase != "finished":
-        return "a review is for a finished match: /review once it is over"
+        return _("a review is for a finished match: /review once it is over")
     if view.you is None:
-        return "only a seated player has moves to review"
+        return _("only a seated player has moves to review")
     return None
 
 
@@ -64,7 +65,8 @@ async def run(app: App) -> bool:
 
     def progress(done: int, total: int) -> None:
         def show() -> None:
-            state.say(f"Reviewing your moves with the hard bot: {done} of {total}")
+            said = _("Reviewing your moves with the hard bot: {done} of {total}")
+            state.say(said.format(done=done, total=total))
             app.request_redraw()
 
         loop.call_soon_threadsafe(show)
@@ -74,7 +76,7 @@ async def run(app: App) -> bool:
         state.say(outcome, "error")
     else:
         app.extra = outcome
-        state.say("Review done: what each costly move gave up, by the hard bot's search")
+        state.say(_("Review done: what each costly move gave up, by the hard bot's search"))
     app.request_redraw()
     return True
 
@@ -99,8 +101,8 @@ async def review(
     try:
         report = await asyncio.to_thread(review_record, record, [seat], BUDGET_MS, 0, progress)
     except AnalysisError as error:
-        return f"the server's record cannot be reviewed: {error}"
-    rows = [Text(" Review of your moves (the hard bot's search, from what you could see)")]
+        return _("the server's record cannot be reviewed: {reason}").format(reason=error)
+    rows = [Text(" " + _("Review of your moves (the hard bot's search, from what you could see)"))]
     for player in report.players:
         rows += summary_text(player, record.names)
     return rows
@@ -178,10 +180,10 @@ async def fetch(connection: Connection, state: TableState) -> Record | str:
     connection.on_change = changed
     try:
         if not await connection.send(msg.GetRecord()):
-            return "not connected: the record could not be asked for"
+            return _("not connected: the record could not be asked for")
         await asyncio.wait_for(got.wait(), WAIT_SECONDS)
     except TimeoutError:
-        return "the server did not send the match's record"
+        return _("the server did not send the match's record")
     finally:
         connection.on_change = previous
     if state.record is None:

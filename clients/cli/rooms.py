@@ -12,8 +12,9 @@ from rich.text import Text
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
-from clients.cli import local
+from clients.cli import local, words
 from clients.cli.connection import reason
+from clients.cli.i18n import _
 from clients.cli.safe import visible
 from clients.cli.seats import normalize_url
 from protocol import messages as msg
@@ -25,7 +26,7 @@ TIMEOUT = 10.0
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of `allfives rooms`."""
     parser.add_argument(
-        "url", type=local.server_url, help="the server, e.g. ws://192.168.1.20:8765"
+        "url", type=local.server_url, help=_("the server, e.g. ws://192.168.1.20:8765")
     )
 
 
@@ -42,10 +43,12 @@ def run(args: argparse.Namespace) -> int:
         ConnectionClosed,
         ProtocolError,
     ) as error:
-        print(
-            visible(f"allfives rooms: cannot list the rooms of {url}: {reason(error, url)}"),
-            file=sys.stderr,
-        )
+        if isinstance(error, ProtocolError):
+            why = words.error_words(error.code, error.message)
+        else:
+            why = reason(error, url)
+        said = _("cannot list the rooms of {url}: {reason}").format(url=url, reason=why)
+        print(visible(f"allfives rooms: {said}"), file=sys.stderr)
         return 1
     print_rooms(url, rooms, Console())
     return 0
@@ -69,21 +72,29 @@ def print_rooms(url: str, rooms: list[msg.RoomSummary], console: Console) -> Non
     """The rooms as a table, and the command that joins one."""
     shown = visible(url.rstrip("/"))
     if not rooms:
-        console.print(Text(f"No public room is waiting for players at {shown}."), highlight=False)
-        console.print(Text(f"Open one with: {local.command()} join {shown}"), highlight=False)
+        said = _("No public room is waiting for players at {url}.").format(url=shown)
+        console.print(Text(said), highlight=False)
+        command = f"{local.command()} join {shown}"  # i18n: a command
+        said = _("Open one with: {command}").format(command=command)
+        console.print(Text(said), highlight=False)
         return
-    table = Table(title=Text(f"Rooms waiting for players at {shown}"), title_justify="left")
-    table.add_column("room", style="bold", no_wrap=True)
-    table.add_column("players", no_wrap=True)
-    table.add_column("first to", justify="right", no_wrap=True)
-    table.add_column("seats")
+    title = _("Rooms waiting for players at {url}").format(url=shown)
+    table = Table(title=Text(title), title_justify="left")
+    table.add_column(_("room"), style="bold", no_wrap=True)
+    table.add_column(_("players"), no_wrap=True)
+    table.add_column(_("first to"), justify="right", no_wrap=True)
+    table.add_column(_("seats"))
     for room in rooms:
         rules = room.rules
-        kind = f"{rules.players}" + (" (teams)" if rules.partnership else "")
-        seats = ", ".join(name if name is not None else "free" for name in room.seats)
+        kind = f"{rules.players}" + (" " + _("(teams)") if rules.partnership else "")
+        seats = ", ".join(name if name is not None else _("free") for name in room.seats)
         table.add_row(visible(room.code), kind, str(rules.target_score), visible(seats))
     console.print(table)
     console.print(
-        Text(f"Join one with: {local.command()} join {shown} {visible(rooms[0].code)}"),
+        Text(
+            _("Join one with: {command}").format(
+                command=f"{local.command()} join {shown} {visible(rooms[0].code)}"  # i18n: a command
+            )
+        ),
         highlight=False,
     )

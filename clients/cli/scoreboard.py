@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from clients.cli import words
+from clients.cli.i18n import _
 from protocol.rules import Rules
 from protocol.views import AnyEvent, HandEnded, HandStarted, Played
 
@@ -32,7 +34,7 @@ def side_names(names: Sequence[str], rules: Rules) -> list[str]:
     """One name per scores entry: "Team A (Ann & Cid)" in a partnership, else each player."""
     if not rules.partnership:
         return list(names)
-    return [f"Team {'AB'[team]} ({names[team]} & {names[team + 2]})" for team in (0, 1)]
+    return [words.side_of(team, names, True) for team in (0, 1)]
 
 
 @dataclass
@@ -74,41 +76,54 @@ class Scoreboard:
     def rows(self, names: Sequence[str], rules: Rules) -> list[str]:
         """The scoreboard as text rows: a column per player or team, a row per hand, totals."""
         sides = side_names(names, rules)
-        titles = [f"Team {'AB'[team]}" for team in (0, 1)] if rules.partnership else list(names)
+        titles = [words.team_word(team) for team in (0, 1)] if rules.partnership else list(names)
         titles = [title if len(title) <= COLUMN else title[: COLUMN - 1] + "…" for title in titles]
         width = max(6, *(len(title) for title in titles))
-        head = "hand  " + "  ".join(f"{title:>{width}}" for title in titles) + "  how it ended"
+        hand_word, total_word = _("hand"), _("total")
+        first = max(6, len(hand_word) + 2, len(total_word) + 1)
+        head = f"{hand_word:<{first}}" + "  ".join(f"{title:>{width}}" for title in titles)
+        head += "  " + _("how it ended")
         rows = [head]
         totals = [0] * len(sides)
         for line in self.hands:
             points = line.points
             totals = [a + b for a, b in zip(totals, points, strict=False)]
             cells = "  ".join(f"{point:>{width}}" for point in points)
-            rows.append(f"{line.number:>4}  {cells}  {self._how(line, names)}")
-        rows.append("total " + "  ".join(f"{total:>{width}}" for total in totals))
+            rows.append(f"{line.number:>{first - 2}}  {cells}  {self._how(line, names)}")
+        rows.append(f"{total_word:<{first}}" + "  ".join(f"{total:>{width}}" for total in totals))
         if rules.partnership:
-            rows.append(" · ".join(f"Team {'AB'[t]}: {names[t]} & {names[t + 2]}" for t in (0, 1)))
+            rows.append(
+                " · ".join(f"{words.team_word(t)}: {names[t]} & {names[t + 2]}" for t in (0, 1))
+            )
         elif titles != sides:  # names cut to fit their column, written out whole
             rows.append(
                 " · ".join(f"{t}: {n}" for t, n in zip(titles, sides, strict=True) if t != n)
             )
         if self.hands and self.hands[0].number > 1:
-            rows.append(f"(hands before {self.hands[0].number} were not seen by this window)")
+            rows.append(
+                _("(hands before {number} were not seen by this window)").format(
+                    number=self.hands[0].number
+                )
+            )
         if self.biggest is not None:
             scored, seat, tile, hand = self.biggest
-            rows.append(f"Biggest play: {names[seat]}, {tile} for {scored} in hand {hand}")
+            rows.append(
+                _("Biggest play: {who}, {tile} for {points} in hand {number}").format(
+                    who=names[seat], tile=tile, points=scored, number=hand
+                )
+            )
         return rows
 
     @staticmethod
     def _how(line: HandLine, names: Sequence[str]) -> str:
         ended = line.ended
         if ended is None:
-            return "in play"
+            return _("in play")
         if ended.kind == "domino" and ended.by is not None:
-            return f"{names[ended.by]} went out"
+            return _("{who} went out").format(who=names[ended.by])
         if ended.kind == "blocked":
-            return "blocked"
-        return "match won mid-hand"
+            return _("blocked")
+        return _("match won mid-hand")
 
 
 def explain_hand(event: HandEnded, names: Sequence[str], rules: Rules) -> list[str]:
@@ -119,20 +134,31 @@ def explain_hand(event: HandEnded, names: Sequence[str], rules: Rules) -> list[s
         pips[side_of(seat, rules)] += count
     by = names[event.by] if event.by is not None and event.by < len(names) else "?"
     if event.kind == "won":
-        return [f"{by} reached the target: the pips left were not counted."]
+        return [_("{who} reached the target: the pips left were not counted.").format(who=by)]
     held = ", ".join(f"{name} {count}" for name, count in zip(sides, pips, strict=False))
-    opening = f"{by} went out." if event.kind == "domino" else "The hand is blocked."
-    rows = [f"{opening} Pips left: {held}."]
+    if event.kind == "domino":
+        rows = [_("{who} went out. Pips left: {held}.").format(who=by, held=held)]
+    else:
+        rows = [_("The hand is blocked. Pips left: {held}.").format(held=held)]
     gains = [(sides[index], points) for index, points in enumerate(event.points) if points]
     if rules.end_scoring == "penalty":
         losses = ", ".join(
             f"{sides[index]} {count} → {round5(count)}" for index, count in enumerate(pips) if count
         )
-        rows.append(f"Each loses their own pips, rounded to 5: {losses or 'nobody holds any'}.")
+        if losses:
+            rows.append(
+                _("Each loses their own pips, rounded to 5: {losses}.").format(losses=losses)
+            )
+        else:
+            rows.append(_("Each loses their own pips, rounded to 5: nobody holds any."))
     elif gains:
         for name, points in gains:
             counted = _counted_for(name, sides, pips, event, rules)
-            rows.append(f"{counted} → rounded to 5: {name} scores {points}.")
+            rows.append(
+                _("{counted} → rounded to 5: {side} scores {points}.").format(
+                    counted=counted, side=name, points=points
+                )
+            )
     else:
         rows.append(_why_nobody(event, sides, pips, rules))
     return rows
@@ -151,15 +177,22 @@ def _why_nobody(event: HandEnded, sides: list[str], pips: list[int], rules: Rule
         elif len(lows) == 2 and rules.players == 3 and not rules.partnership:
             scorer = lows[0]  # both tied players share the third's pips, which round to 0
         elif len(lows) == len(pips):
-            what = "the teams hold" if rules.partnership else "everyone holds"
-            if len(pips) == 2 and not rules.partnership:
-                what = "both hold"
-            return f"Nobody scores: {what} the same pips ({fewest})."
+            if rules.partnership:
+                said = _("Nobody scores: the teams hold the same pips ({pips}).")
+            elif len(pips) == 2:
+                said = _("Nobody scores: both hold the same pips ({pips}).")
+            else:
+                said = _("Nobody scores: everyone holds the same pips ({pips}).")
+            return said.format(pips=fewest)
         else:
-            tied = " and ".join(sides[side] for side in lows)
-            return f"Nobody scores: the fewest pips are tied ({tied}, {fewest} each)."
+            tied = words.both([sides[side] for side in lows])
+            return _("Nobody scores: the fewest pips are tied ({tied}, {pips} each).").format(
+                tied=tied, pips=fewest
+            )
     counted = _counted_for(sides[scorer], sides, pips, event, rules)
-    return f"{counted} → rounded to 5: 0. Nobody scores: the pips left round down to nothing."
+    return _(
+        "{counted} → rounded to 5: 0. Nobody scores: the pips left round down to nothing."
+    ).format(counted=counted)
 
 
 def _counted_for(
@@ -172,7 +205,11 @@ def _counted_for(
         tied = [side for side in range(3) if pips[side] == pips[index]]
         if len(tied) == 2:
             third = next(side for side in range(3) if side not in tied)
-            return f"{sides[third]}'s {pips[third]} pips shared by two: {pips[third] / 2:g}"
-    total = sum(count for _, count in others)
+            return _("{side}'s {pips} pips shared by two: {half}").format(
+                side=sides[third], pips=pips[third], half=f"{pips[third] / 2:g}"
+            )
+    total = sum(count for _other, count in others)
     written = " + ".join(f"{other} {count}" for other, count in others)
-    return f"{written} = {total}" if len(others) > 1 else f"{written} pips"
+    if len(others) > 1:
+        return f"{written} = {total}"
+    return _("{counted} pips").format(counted=written)

@@ -6,13 +6,14 @@ the messages the client must send because of it (a `resync` after a gap in `seq`
 
 from __future__ import annotations
 
-import re
 import time
 from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
+from clients.cli import words
+from clients.cli.i18n import _
 from clients.cli.keys import shown_code
 from clients.cli.placing import final_layout
 from clients.cli.safe import visible
@@ -33,11 +34,9 @@ from protocol.views import (
     Passed,
     Played,
     RoomView,
-    describe,
 )
 
 LOG_LENGTH = 200
-TEAM_WORD = re.compile(r"\bteam ([AB]) \(")
 LineKind = Literal["play", "score", "hand", "match", "chat", "info", "error"]
 NoticeKind = Literal["info", "error", "hint"]
 
@@ -63,9 +62,9 @@ def display_names(view: RoomView) -> list[str]:
     names = []
     for index, seat in enumerate(view.seats):
         if seat is None:
-            names.append("(free)")
+            names.append(words.free_seat())
         elif seat.kind == "bot":
-            names.append(f"Bot {index}")
+            names.append(words.bot_name(index))
         else:
             names.append(seat.name)
     return names
@@ -87,9 +86,7 @@ def line_kind(event: AnyEvent) -> LineKind:
 
 def describe_move(move: MoveSpec) -> str:
     """A suggested move in words: "play 5-3 north", "pass"."""
-    if move.pass_ or move.tile is None:
-        return "pass"
-    return f"play {move.tile}" + (f" {move.end}" if move.end else "")
+    return words.describe_move(move)
 
 
 class TableState:
@@ -211,11 +208,11 @@ class TableState:
                 self.say(error_text(message), "error")
             case msg.HintReply(move=move):
                 self.hint = move
-                typed = ""
+                said = _("Hint: the hard bot would {move}").format(move=describe_move(move))
                 if move.tile is not None and move.tile in self.numbers:
                     letter = f" {move.end[0]}" if move.end is not None else ""
-                    typed = f" (type {self.numbers[move.tile]}{letter})"
-                self.say(f"Hint: the hard bot would {describe_move(move)}{typed}", "hint")
+                    said += _(" (type {what})").format(what=f"{self.numbers[move.tile]}{letter}")
+                self.say(said, "hint")
             case msg.RecordReply(record=record):
                 self.record = record
             case msg.Welcome(player=player):
@@ -354,7 +351,7 @@ class TableState:
                 self.fresh = set()
             line = _describe(event, names, teams)
             if view is not None and _stood_in(event, view):
-                line += " (a bot, standing in while they are away)"
+                line += _(" (a bot, standing in while they are away)")
             self.note(line, line_kind(event))
 
 
@@ -363,10 +360,12 @@ def _describe(event: AnyEvent, names: list[str], teams: bool) -> str:
     counted when the match was won mid-hand."""
     if isinstance(event, HandEnded) and event.kind == "won":
         by = names[event.by] if event.by is not None and event.by < len(names) else "?"
-        return f"{by} reached the target: the match ends here (pips left are not counted)"
+        return _(
+            "{who} reached the target: the match ends here (pips left are not counted)"
+        ).format(who=by)
     if isinstance(event, ChatLine) and event.seat is None:
-        return f"{event.name} (watching): {event.text}"
-    return TEAM_WORD.sub(r"Team \1 (", describe(event, names, teams))
+        return _("{who} (watching): {text}").format(who=event.name, text=event.text)
+    return words.describe(event, names, teams)
 
 
 def _stood_in(event: AnyEvent, view: RoomView) -> bool:
@@ -387,21 +386,43 @@ def seat_changes(before: RoomView, after: RoomView) -> list[str]:
         if old is None and new is not None and new.kind == "bot" and after.you == after.host:
             continue  # the host seated it and sees it in the seat list
         if old is None and new is not None:
-            article = "an" if (new.level or "").startswith("e") else "a"
-            what = f"{article} {new.level} bot" if new.kind == "bot" else new_names[index]
-            lines.append(f"{what} took seat {index}")
+            if new.kind == "bot":
+                line = _bot_took(new.level).format(seat=index)
+            else:
+                line = _("{who} took seat {seat}").format(who=new_names[index], seat=index)
+            lines.append(line)
         elif old is not None and new is None:
-            lines.append(f"{old_names[index]} left seat {index}")
+            lines.append(_("{who} left seat {seat}").format(who=old_names[index], seat=index))
         elif old is not None and new is not None and old.kind != new.kind:
-            article = "an" if (new.level or "").startswith("e") else "a"
-            taker = f"{article} {new.level} bot" if new.kind == "bot" else new_names[index]
-            lines.append(f"{taker} took {old_names[index]}'s seat {index}")
+            if new.kind == "bot":
+                line = _bot_took_from(new.level)
+            else:
+                line = _("{who} took {old}'s seat {seat}")
+            lines.append(line.format(who=new_names[index], old=old_names[index], seat=index))
         elif old is not None and new is not None and old.connected != new.connected:
-            lines.append(f"{new_names[index]} {'is back' if new.connected else 'is away'}")
+            said = _("{who} is back") if new.connected else _("{who} is away")
+            lines.append(said.format(who=new_names[index]))
     return lines
+
+
+def _bot_took(level: str | None) -> str:
+    """ "an easy bot took seat {seat}" (the level is part of the sentence: articles differ)."""
+    if level == "easy":
+        return _("an easy bot took seat {seat}")
+    if level == "hard":
+        return _("a hard bot took seat {seat}")
+    return _("a normal bot took seat {seat}")
+
+
+def _bot_took_from(level: str | None) -> str:
+    """ "an easy bot took {old}'s seat {seat}"."""
+    if level == "easy":
+        return _("an easy bot took {old}'s seat {seat}")
+    if level == "hard":
+        return _("a hard bot took {old}'s seat {seat}")
+    return _("a normal bot took {old}'s seat {seat}")
 
 
 def error_text(error: msg.Error) -> str:
     """A server error in words, naming what was refused."""
-    doing = f" ({error.command})" if error.command else ""
-    return f"Refused{doing}: {error.message}"
+    return words.error_text(error)

@@ -14,11 +14,13 @@ from collections.abc import Sequence
 from rich.style import Style
 from rich.text import Text
 
+from clients.cli import words
 from clients.cli.commands import Ask
+from clients.cli.i18n import _, ngettext
 from clients.cli.scoreboard import explain_hand, side_names
 from clients.cli.state import Notice, TableState, display_names
 from clients.cli.styles import DULL, NOTICE_STYLES, rule, wrap
-from protocol.views import GameView, MatchEnded, MoveSpec, RoomView, describe
+from protocol.views import GameView, MoveSpec, RoomView
 
 #: The server's default wait before a bot plays an away player's turn (no turn clock).
 AWAY_SECONDS = 60
@@ -48,7 +50,7 @@ def end_choices(game: GameView, tile: str, ends: Sequence[str], short: bool = Fa
     shown = []
     for end in ends:
         spec = legal_spec(game, tile, end)
-        where = end[0] if short else f"{end} ({end[0]})"
+        where = end[0] if short else f"{words.end_word(end)} ({end[0]})"
         shown.append(f"{where} → {'?' if spec is None else made(spec)}")
     return ", ".join(shown)
 
@@ -77,7 +79,7 @@ def ends_rows(state: TableState, width: int = 80) -> list[str]:
     side by side in columns as far as `width` allows, so that none is left out of sight."""
     game = state.game
     if game is None or not state.my_turn():
-        return ["What each tile would score shows on your turn."]
+        return [_("What each tile would score shows on your turn.")]
     by_tile: dict[str, list[MoveSpec]] = {}
     for spec in game.legal:
         if spec.tile is not None:
@@ -94,8 +96,8 @@ def ends_rows(state: TableState, width: int = 80) -> list[str]:
             choices = [f"{number} {spec.end[0]} → {made(spec)}" for spec in specs if spec.end]
         entries.append(f"{tile}: {', '.join(choices)}")
     if not entries:
-        return ["No tile can be played: you draw or pass."]
-    rows = ["Type the number (and the end's letter) to play:"]
+        return [_("No tile can be played: you draw or pass.")]
+    rows = [_("Type the number (and the end's letter) to play:")]
     column = max(len(entry) for entry in entries) + 3
     per_row = max(1, (width - 1) // column)
     for start in range(0, len(entries), per_row):
@@ -109,13 +111,13 @@ def result_rows(state: TableState, view: RoomView, width: int) -> list[Text]:
     rows: list[Text] = []
     if state.result is not None:
         number = state.result_hand if state.result_hand is not None else "?"
-        rows.append(rule(width, f"hand {number} result · Enter to go on"))
+        rows.append(rule(width, _("hand {number} result · Enter to go on").format(number=number)))
         rows += [
             Text(" " + line, Style(bold=True))
             for line in explain_hand(state.result, names, view.rules)
         ]
     if state.match_over:
-        rows.append(rule(width, "the match · Enter to go on"))
+        rows.append(rule(width, _("the match · Enter to go on")))
         rows += [Text(" " + line) for line in state.scoreboard.rows(names, view.rules)]
         rating = rating_text(view)
         if rating is not None:
@@ -159,11 +161,14 @@ def status(view: RoomView, state: TableState, pending: Ask | None, width: int = 
     names = display_names(view)
     game = view.game
     if not state.online:
-        return Text(" Not connected: the table is as it was when the connection dropped", DULL)
+        return Text(
+            " " + _("Not connected: the table is as it was when the connection dropped"), DULL
+        )
     if pending is not None:
         if game is not None and state.my_turn():
             choices = end_choices(game, pending.tile, pending.ends, short=True)
-            return Text(f" {pending.tile} on {choices}: which end?", Style(bold=True))
+            said = _("{tile} on {choices}: which end?").format(tile=pending.tile, choices=choices)
+            return Text(" " + said, Style(bold=True))
         return Text(" " + pending.question, Style(bold=True))
     if view.phase == "waiting":
         return _waiting_status(view)
@@ -171,35 +176,47 @@ def status(view: RoomView, state: TableState, pending: Ask | None, width: int = 
         return Text(" ")
     if view.phase == "finished" or game.over:
         teams = view.rules.partnership
-        verdict = describe(MatchEnded(winner=game.winner), names, teams).replace("team ", "Team ")
+        verdict = words.describe_winner(game.winner, names, teams)
         sides = side_names(names, view.rules)
         scores = ", ".join(
             f"{side} {score}" for side, score in zip(sides, game.scores, strict=False)
         )
-        after = (
-            " /rematch, /save FILE or /quit" if view.you == view.host else " /save FILE or /quit"
+        after = " " + (
+            _("/rematch, /save FILE or /quit")
+            if view.you == view.host
+            else _("/save FILE or /quit")
         )
         said = f" {verdict}: {scores}."
         if len(said) + len(after) > width:
             after = ""  # the verdict whole rather than the reminder folded and cut under it
         return Text.assemble((said, Style(bold=True, color="green")), (after, DULL))
     if state.result is not None and not state.my_turn():
-        return Text(f" Press Enter to go on (hand {state.result_hand}'s result is above)", DULL)
+        said = _("Press Enter to go on (hand {number}'s result is above)")
+        return Text(" " + said.format(number=state.result_hand), DULL)
     left = seconds_left(state, view)
     if state.my_turn():
         line = _your_turn(game, state, width)
         if left is not None and view.rules.turn_seconds is not None:
-            line.append(f" · {left} s left", Style(bold=True, color="red" if left <= 10 else None))
+            line.append(
+                " · " + _("{seconds} s left").format(seconds=left),
+                Style(bold=True, color="red" if left <= 10 else None),
+            )
         return line
     if game.turn is None:
         return Text(" ")
     seat = view.seats[game.turn]
     who = names[game.turn]
     if seat is not None and not seat.connected:
-        when = f"in {left} s" if left is not None and left > 0 else "now"
-        return Text(f" {who} is away: a bot plays for them {when} unless they come back", DULL)
-    clock = f" ({left} s left)" if left is not None and view.rules.turn_seconds else ""
-    return Text(f" {who} to play…{clock}", DULL)
+        if left is not None and left > 0:
+            said = _("{who} is away: a bot plays for them in {seconds} s unless they come back")
+        else:
+            said = _("{who} is away: a bot plays for them now unless they come back")
+        return Text(" " + said.format(who=who, seconds=left), DULL)
+    if left is not None and view.rules.turn_seconds:
+        said = _("{who} to play… ({seconds} s left)")
+    else:
+        said = _("{who} to play…")
+    return Text(" " + said.format(who=who, seconds=left), DULL)
 
 
 def seconds_left(state: TableState, view: RoomView) -> int | None:
@@ -223,18 +240,15 @@ def _your_turn(game: GameView, state: TableState, width: int) -> Text:
     playable = [
         str(number) for number, tile in numbered if any(spec.tile == tile for spec in game.legal)
     ]
+    yours = (" " + _("Your turn"), Style(bold=True, color="green"))
     if not game.layout.line:
-        what = "lead any tile"
+        what = _("lead any tile")
     elif not playable:
-        return Text.assemble(
-            (" Your turn", Style(bold=True, color="green")), ": no tile fits, pass"
-        )
-    elif len(playable) == 1:
-        what = f"play {playable[0]}"
+        return Text.assemble(yours, ": " + _("no tile fits, pass"))
     else:
-        what = f"play {', '.join(playable[:-1])} or {playable[-1]}"
-    line = Text.assemble((" Your turn", Style(bold=True, color="green")), f": {what}")
-    reminder = " (its number, or the tile: 5-3)"
+        what = _("play {tiles}").format(tiles=words.either(playable))
+    line = Text.assemble(yours, f": {what}")
+    reminder = " " + _("(its number, or the tile: 5-3)")
     if line.cell_len + len(reminder) <= width - CLOCK_ROOM:
         line.append(reminder, DULL)
     return line
@@ -244,11 +258,13 @@ def _waiting_status(view: RoomView) -> Text:
     free = sum(1 for seat in view.seats if seat is None)
     if view.you is not None and view.you == view.host:
         if free:
+            seats = ngettext("{count} free seat", "{count} free seats", free).format(count=free)
             return Text.assemble(
-                (f" {free} free seat{'s' if free != 1 else ''}", Style(bold=True)),
-                ": wait for friends, or /bots fill to seat bots; then /start",
+                (f" {seats}", Style(bold=True)),
+                ": " + _("wait for friends, or /bots fill to seat bots; then /start"),
             )
         return Text.assemble(
-            (" Every seat is taken", Style(bold=True)), ": /start deals the first hand"
+            (" " + _("Every seat is taken"), Style(bold=True)),
+            ": " + _("/start deals the first hand"),
         )
-    return Text(" Waiting for the host to start the match", DULL)
+    return Text(" " + _("Waiting for the host to start the match"), DULL)

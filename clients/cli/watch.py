@@ -7,6 +7,7 @@ import argparse
 from clients.cli import local
 from clients.cli.app import App
 from clients.cli.connection import Connection
+from clients.cli.i18n import _
 from clients.cli.seats import normalize_url
 from clients.cli.state import TableState
 from protocol import messages as msg
@@ -15,9 +16,9 @@ from protocol import messages as msg
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of `allfives watch`."""
     parser.add_argument(
-        "url", type=local.server_url, help="the server, e.g. ws://192.168.1.20:8765"
+        "url", type=local.server_url, help=_("the server, e.g. ws://192.168.1.20:8765")
     )
-    parser.add_argument("room", help="the room code")
+    parser.add_argument("room", help=_("the room code"))
     local.add_name_argument(parser)
 
 

@@ -151,7 +151,14 @@ class Sessions:
         try:
             await self._dispatch(connection, message)
         except RoomError as error:
-            self._error(connection, message.id, msg.type_of(message), error.code, error.message)
+            self._error(
+                connection,
+                message.id,
+                msg.type_of(message),
+                error.code,
+                error.message,
+                error.reason,
+            )
         except StoreUnavailable:
             self._error(
                 connection,
@@ -171,10 +178,18 @@ class Sessions:
             )
 
     def _error(
-        self, connection: Connection, id: int | None, command: str | None, code: str, text: str
+        self,
+        connection: Connection,
+        id: int | None,
+        command: str | None,
+        code: str,
+        text: str,
+        reason: str | None = None,
     ) -> None:
         self.metrics.errors[code] += 1
-        connection.send_message(msg.Error(id=id, command=command, code=code, message=text))
+        connection.send_message(
+            msg.Error(id=id, command=command, code=code, message=text, reason=reason)
+        )
 
     async def _dispatch(self, connection: Connection, message: msg.ClientMessage) -> None:
         kind = type(message)

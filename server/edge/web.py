@@ -30,6 +30,7 @@ CONTENT_TYPES = {
     ".svg": "image/svg+xml",
     ".txt": "text/plain; charset=utf-8",
     ".md": "text/plain; charset=utf-8",
+    ".json": "application/json; charset=utf-8",
 }
 _ROOM_LINK = re.compile(r"/r/[A-Za-z0-9-]{1,24}/?")
 _ASSET = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9_.-]*(/[A-Za-z0-9_-][A-Za-z0-9_.-]*)*")

@@ -52,7 +52,9 @@ def handle(room: Room, caller: Caller, message: msg.ClientMessage, now: float = 
 
 def _join(room: Room, caller: Caller, message: msg.Join, now: float, out: Outcome) -> None:
     if caller.seat is not None:
-        raise RoomError(errors.INVALID, f"you already sit at seat {caller.seat} here")
+        raise RoomError(
+            errors.INVALID, f"you already sit at seat {caller.seat} here", errors.ALREADY_SEATED
+        )
     if message.seat is not None and message.seat >= room.rules.players:
         # The answer a room that does not exist gives: no probing for rooms by seat.
         raise RoomError(errors.NO_SUCH_ROOM, codes.missing(message.room))
@@ -67,7 +69,7 @@ def _join(room: Room, caller: Caller, message: msg.Join, now: float, out: Outcom
 
 def _spectate(room: Room, caller: Caller, message: msg.Spectate, now: float, out: Outcome) -> None:
     if caller.seat is not None or caller.spectating:
-        raise RoomError(errors.INVALID, "you are already in this room")
+        raise RoomError(errors.INVALID, "you are already in this room", errors.ALREADY_HERE)
     room.watch(+1, now, caller.process)
     joined = msg.Joined(room=room.join_code, seat=None, seat_token=None, id=message.id)
     out.effects += [Seated(None), Reply(joined), Document()]
@@ -125,7 +127,9 @@ def _chat(room: Room, caller: Caller, message: msg.Chat, now: float, out: Outcom
     if caller.seat is None and not caller.spectating:
         raise RoomError(errors.NOT_IN_ROOM, "join or watch a room to chat")
     if caller.seat is None and not room.rules.spectators_chat:
-        raise RoomError(errors.INVALID, "spectators may not chat in this room")
+        raise RoomError(
+            errors.INVALID, "spectators may not chat in this room", errors.SPECTATORS_SILENT
+        )
     if caller.seat is not None and message.id is not None and room.said(caller.seat, message.id):
         out.effects.append(Reply(msg.Ack(id=message.id)))  # sent again (its ack was lost)
         return

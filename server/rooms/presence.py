@@ -37,7 +37,9 @@ def choose_seat(state: RoomState, seat: int | None) -> int:
         return free[0]
     check_seat_number(state, seat)
     if state.seats[seat] is not None:
-        raise RoomError(errors.ROOM_FULL, f"seat {seat} of room {state.code} is taken")
+        raise RoomError(
+            errors.ROOM_FULL, f"seat {seat} of room {state.code} is taken", errors.SEAT_TAKEN
+        )
     return seat
 
 
@@ -48,6 +50,7 @@ def check_seat_number(state: RoomState, seat: int) -> None:
         raise RoomError(
             errors.INVALID,
             f"seat: room {state.code} has seats 0 to {players - 1}, not {seat}",
+            errors.NO_SUCH_SEAT,
         )
 
 
@@ -55,7 +58,9 @@ def require_unique(state: RoomState, name: str) -> None:
     """RoomError `invalid` if a player at the table already goes by this name."""
     wanted = name_key(name)
     if any(held is not None and name_key(held.name) == wanted for held in state.seats):
-        raise RoomError(errors.INVALID, f"name: someone at this table is {name!r} already")
+        raise RoomError(
+            errors.INVALID, f"name: someone at this table is {name!r} already", errors.NAME_TAKEN
+        )
 
 
 def link(state: RoomState, seat: int, process: str) -> None:

@@ -236,7 +236,7 @@ class Room:
         presence.check_seat_number(self.state, seat)
         held = self.seats[seat]
         if held is None or held.kind != "bot":
-            raise RoomError(errors.INVALID, f"seat {seat} holds no bot")
+            raise RoomError(errors.INVALID, f"seat {seat} holds no bot", errors.NO_BOT)
         self.seats[seat] = None
         self._changed(now)
 
@@ -258,9 +258,9 @@ class Room:
         self._require_phase("waiting", "remove players")
         presence.check_seat_number(self.state, seat)
         if self.seats[seat] is None:
-            raise RoomError(errors.INVALID, f"seat {seat} is free already")
+            raise RoomError(errors.INVALID, f"seat {seat} is free already", errors.SEAT_FREE)
         if seat == by:
-            raise RoomError(errors.INVALID, "to give up your own seat, leave")
+            raise RoomError(errors.INVALID, "to give up your own seat, leave", errors.OWN_SEAT)
         presence.free(self.state, seat)
         self._changed(now)
 
@@ -323,7 +323,11 @@ class Room:
         free = self.free_seats()
         if free:
             listed = ", ".join(str(s) for s in free)
-            raise RoomError(errors.INVALID, f"every seat must be taken first (free: {listed})")
+            raise RoomError(
+                errors.INVALID,
+                f"every seat must be taken first (free: {listed})",
+                errors.SEATS_FREE,
+            )
         rules = convert.engine_rules(self.rules)
         self.match = Match.new(rules, seed=secrets.randbits(64) if seed is None else seed)
         self.state.phase = "playing"

@@ -25,10 +25,12 @@ from protocol.views import BotLevel, ChatLine, Phase, SeatInfo
 class RoomError(Exception):
     """A refused command: a stable `code` from protocol.errors and a sentence for the player."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, reason: str | None = None) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
+        #: A finer cause for clients to word (protocol.errors.REASONS), if any.
+        self.reason = reason
 
 
 class SeatState(msgspec.Struct, kw_only=True):

@@ -14,6 +14,10 @@ import * as reviewWords from "/web/js/review_words.js";
 import * as replayModel from "/web/js/replay_model.js";
 import * as pages from "/web/js/pages.js";
 import * as key from "/web/js/key.js";
+import * as i18n from "/web/js/i18n.js";
+
+// The page's words: English unless a test loads another catalog (unit.i18n.load).
+await i18n.load("en");
 
 /** Feed messages to a fresh RoomState; returns what it sent back after each and where it ended. */
 function feed(messages) {
@@ -28,7 +32,7 @@ function feed(messages) {
 }
 
 window.unit = {
-  describe, geometry, lobby, model, state, text, connection, results, limits, feed, render_half: halfWidthFor,
+  describe, geometry, lobby, model, state, text, connection, results, limits, feed, i18n, render_half: halfWidthFor,
   reviewWords, replayModel, pages, key,
 };
 window.unitReady = true;

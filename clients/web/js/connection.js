@@ -1,12 +1,14 @@
 // The WebSocket to the server this page came from: hello (or resume a seat with its token and
 // the last seq held), reconnect with backoff when the connection drops, and say so.
 
+import { t } from "./i18n.js";
+
 export const PROTOCOL_VERSION = 1;
 export const CLOSE_SEAT_RESUMED = 4000;
 /** Closes after which the page does not come back: the room closed, or the host removed you. */
 const CLOSE_FOR_GOOD = new Map([
-  [4001, "The room was closed"],
-  [4002, "The host removed you from the room"],
+  [4001, "status.room_closed"],
+  [4002, "status.removed"],
 ]);
 const BACKOFF = [500, 1000, 2000, 4000, 8000, 15000];
 
@@ -51,7 +53,7 @@ export class Connection {
   restart() {
     const old = this.socket;
     this.socket = null;
-    if (old) old.close(1000, "hello again");
+    if (old) old.close(1000, "hello again"); // i18n: not shown (a close reason)
     clearTimeout(this.timer);
     this.attempt = 0;
     this._open();
@@ -70,7 +72,7 @@ export class Connection {
 
   _open() {
     this.greeted = false;
-    this.onStatus("connecting", this.attempt ? "Reconnecting…" : "Connecting…");
+    this.onStatus("connecting", this.attempt ? t("status.reconnecting") : t("status.connecting"));
     let socket;
     try {
       socket = new WebSocket(this.url);
@@ -95,7 +97,7 @@ export class Connection {
         this.greeted = true;
         const wasRetry = this.attempt > 0;
         this.attempt = 0;
-        this.onStatus("online", wasRetry ? "Back online" : "Connected");
+        this.onStatus("online", wasRetry ? t("status.back") : t("status.connected"));
         if (this.onOpen) this.onOpen(wasRetry);
         const queued = this.queue.splice(0);
         for (const item of queued) socket.send(JSON.stringify(item));
@@ -108,12 +110,12 @@ export class Connection {
       this.greeted = false;
       if (event.code === CLOSE_SEAT_RESUMED) {
         this.stopped = true;
-        this.onStatus("closed", "This seat was opened in another window: this one is closed.");
+        this.onStatus("closed", t("status.seat_elsewhere"));
         return;
       }
       if (CLOSE_FOR_GOOD.has(event.code)) {
         this.stopped = true;
-        this.onStatus("closed", `${CLOSE_FOR_GOOD.get(event.code)}.`);
+        this.onStatus("closed", t(CLOSE_FOR_GOOD.get(event.code)));
         return;
       }
       if (!this.stopped) this._retry();
@@ -125,7 +127,7 @@ export class Connection {
     const jitter = Math.round(wait * 0.2 * Math.random());
     this.attempt += 1;
     const seconds = Math.max(1, Math.round((wait + jitter) / 1000));
-    this.onStatus("offline", `Connection lost: trying again in ${seconds} s…`);
+    this.onStatus("offline", t("status.lost", { seconds }));
     this.timer = setTimeout(() => this._open(), wait + jitter);
   }
 }

@@ -1,8 +1,9 @@
 // Telling a player it is their turn when they look elsewhere: the tab's title says so, and a
 // short tone sounds if they turned it on (the choice is remembered on this device).
 
+import { t } from "./i18n.js";
+
 const SOUND_KEY = "allfives.sound";
-export const TURN_TITLE = "▶ Your turn";
 
 export class TurnCue {
   constructor() {
@@ -31,7 +32,7 @@ export class TurnCue {
   /** The room's title, and whether it is now this player's turn (`key` names the turn). */
   update(base, myTurn, key) {
     this.base = base;
-    document.title = myTurn ? `${TURN_TITLE} · ${base}` : base;
+    document.title = myTurn ? `${t("cue.turn_title")} · ${base}` : base;
     const fresh = myTurn && key !== this.turn;
     this.turn = myTurn ? key : null;
     if (fresh && this.sound && document.hidden) this.beep();

@@ -1,10 +1,23 @@
-// Events in words, as protocol/views.py `describe` says them (the log and the summaries).
+// Events in words, as the catalogs say them (the log and the summaries): the wire's event types
+// and numbers worded in the player's language (i18n.js).
+
+import { t, plural, both } from "./i18n.js";
+
+/** An end's name in the player's language. */
+export function endWord(end) {
+  return ["north", "south", "east", "west"].includes(end) ? t(`end.${end}`) : String(end ?? "");
+}
+
+/** A bot level ("easy", "normal", "hard") in the player's language, as "easy bot". */
+export function botWord(level) {
+  return ["easy", "normal", "hard"].includes(level) ? t(`bot.${level}`) : String(level ?? "");
+}
 
 /** A name per seat: people by their name, bots as "Bot 2", free seats as "(free)". */
 export function displayNames(doc) {
   return (doc?.seats ?? []).map((seat, index) => {
-    if (seat === null) return "(free)";
-    if (seat.kind === "bot") return `Bot ${index}`;
+    if (seat === null) return t("seat.free_name");
+    if (seat.kind === "bot") return t("seat.bot_name", { seat: index });
     return seat.name;
   });
 }
@@ -15,36 +28,40 @@ export function partnership(rules) {
 }
 
 export function nameOf(seat, names) {
-  return seat >= 0 && seat < names.length ? names[seat] : `seat ${seat}`;
+  return seat >= 0 && seat < names.length ? names[seat] : t("seat.number", { seat });
 }
 
-/** A team ("team A (Ann & Cid)") when scores are per team, else the seat's name. */
+/** A team's letter: A (seats 0 and 2), B (seats 1 and 3). */
+export function teamLetter(index) {
+  return index === 0 || index === 1 ? "AB"[index] : String(index);
+}
+
+/** A team ("Team A (Ann & Cid)") when scores are per team, else the seat's name. */
 export function sideName(index, names, teams) {
   if (!teams) return nameOf(index, names);
-  const letter = index === 0 || index === 1 ? "AB"[index] : String(index);
-  return `team ${letter} (${nameOf(index, names)} & ${nameOf(index + 2, names)})`;
+  return t("team.with_names", { letter: teamLetter(index), first: nameOf(index, names), second: nameOf(index + 2, names) });
 }
 
 /** One sentence for an event, e.g. "Ann played 5-3 east: total 15, scores 15". Seats in
  *  `standIns` had the move made for them by the stand-in bot ("Bob's stand-in played …"). */
 export function describe(event, names, teams = false, standIns = new Set()) {
-  const mover = (seat) => (standIns.has(seat) ? `${nameOf(seat, names)}'s stand-in` : nameOf(seat, names));
+  const mover = (seat) => (standIns.has(seat) ? t("log.stand_in", { who: nameOf(seat, names) }) : nameOf(seat, names));
   switch (event.type) {
     case "played": {
       const who = mover(event.seat);
-      const action = event.end === null || event.end === undefined
-        ? `led ${event.tile}` : `played ${event.tile} ${event.end}`;
-      const scored = event.points ? `, scores ${event.points}` : "";
-      return `${who} ${action}: total ${event.total}${scored}`;
+      const line = event.end === null || event.end === undefined
+        ? t("log.led", { who, tile: event.tile, total: event.total })
+        : t("log.played", { who, tile: event.tile, end: endWord(event.end), total: event.total });
+      return event.points ? `${line}${t("log.scores", { points: event.points })}` : line;
     }
     case "drew":
-      return `${mover(event.seat)} drew ${event.count} tile${event.count !== 1 ? "s" : ""}`;
+      return plural("log.drew", event.count, { who: mover(event.seat) });
     case "passed":
-      return `${nameOf(event.seat, names)} passed`;
+      return t("log.passed", { who: nameOf(event.seat, names) });
     case "hand_ended":
       return describeHandEnd(event, names, teams);
     case "hand_started":
-      return `Hand ${event.number}: ${nameOf(event.leader, names)} leads`;
+      return t("log.hand_started", { number: event.number, who: nameOf(event.leader, names) });
     case "match_ended":
       return describeWinner(event.winner, names, teams);
     case "chat":
@@ -57,29 +74,51 @@ export function describe(event, names, teams = false, standIns = new Set()) {
 export function describeHandEnd(event, names, teams) {
   const by = event.by !== null && event.by !== undefined ? nameOf(event.by, names) : "?";
   const opening = {
-    domino: `${by} went out`,
-    blocked: "The hand is blocked",
-    won: `${by} reached the target`,
-  }[event.kind] ?? "The hand ended";
+    domino: t("hand.went_out", { who: by }),
+    blocked: t("hand.blocked"),
+    won: t("hand.reached_target", { who: by }),
+  }[event.kind] ?? t("hand.ended");
   const gains = [];
   event.points.forEach((points, index) => {
     if (points) {
-      gains.push(`${sideName(index, names, teams)} ${points > 0 ? "scores" : "loses"} ${Math.abs(points)}`);
+      const side = sideName(index, names, teams);
+      gains.push(t(points > 0 ? "log.side_scores" : "log.side_loses", { side, points: Math.abs(points) }));
     }
   });
   const pips = event.pips.map((count, seat) => `${nameOf(seat, names)} ${count}`).join(", ");
-  const scored = gains.length ? `: ${gains.join(", ")}` : ": nobody scores";
-  return `${opening}${event.kind !== "won" ? scored : ""}. Pips left: ${pips}`;
+  if (event.kind === "won") return t("log.hand_end_won", { opening, pips });
+  if (!gains.length) return t("log.hand_end_nobody", { opening, pips });
+  return t("log.hand_end", { opening, gains: gains.join(", "), pips });
 }
 
 export function describeWinner(winner, names, teams) {
-  if (winner === null || winner === undefined) return "The match ended without a winner";
-  if (Array.isArray(winner)) return `${winner.map((seat) => nameOf(seat, names)).join(" and ")} share the win`;
-  return `${sideName(winner, names, teams)} wins the match`;
+  if (winner === null || winner === undefined) return t("winner.none");
+  if (Array.isArray(winner)) return t("winner.shared", { names: both(winner.map((seat) => nameOf(seat, names))) });
+  return t("winner.side", { side: sideName(winner, names, teams) });
 }
 
 /** A suggested move in words: "play 5-3 north", "pass". */
 export function describeMove(move) {
-  if (!move || move.pass || !move.tile) return "pass";
-  return `play ${move.tile}${move.end ? ` ${move.end}` : ""}`;
+  if (!move || move.pass || !move.tile) return t("move.pass");
+  if (move.end) return t("move.play_at", { tile: move.tile, end: endWord(move.end) });
+  return t("move.play", { tile: move.tile });
+}
+
+/** What a refused request means, in the player's words: its reason if this page knows it, else
+ *  its code (the server's own English `message` only for a code this page does not know). */
+export function errorWords(message) {
+  if (message.reason) {
+    const reason = t(`reason.${message.reason}`);
+    if (reason !== `reason.${message.reason}`) return reason;
+  }
+  const key = `error.${message.code}`;
+  const said = t(key);
+  return said === key ? String(message.message ?? message.code ?? "") : said;
+}
+
+/** The request that was refused, in the player's words. */
+export function commandWords(command) {
+  const key = `command.${command}`;
+  const said = t(key);
+  return said === key ? String(command) : said;
 }

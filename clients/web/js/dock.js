@@ -5,6 +5,8 @@
 import { h, fill } from "./text.js";
 import { handTile } from "./render.js";
 import { handCard } from "./report.js";
+import { t, plural } from "./i18n.js";
+import { endWord } from "./describe.js";
 
 /** Whether `part` must be redrawn: its inputs changed since the last time (a redraw of a
  *  button under the pointer would swallow the click). */
@@ -32,14 +34,14 @@ export class Dock {
     this.drawn = {};
     this.summary = h("section", { id: "summary", class: "summary", hidden: true, "aria-live": "polite" });
     this.endChoice = h("div", { id: "end-choice", class: "end-choice", "aria-live": "polite" });
-    this.hand = h("div", { id: "hand", class: "hand", role: "group", "aria-label": "Your hand" });
+    this.hand = h("div", { id: "hand", class: "hand", role: "group", "aria-label": t("dock.hand_label") });
     this.buttons = h("div", { id: "moves", class: "buttons" });
     this.node = h("section", { id: "dock", class: "dock" }, this.summary, this.endChoice, this.hand, this.buttons);
   }
 
   /** The picked tile, if it is still playable. */
   pickedTile(game) {
-    return game?.hand.find((t) => t.tile === this.picked && t.playable) ?? null;
+    return game?.hand.find((held) => held.tile === this.picked && held.playable) ?? null;
   }
 
   cancel() {
@@ -75,41 +77,43 @@ export class Dock {
       this.endChoice.replaceChildren();
       return;
     }
-    const cancel = h("button", { type: "button", id: "end-cancel", "data-key": "end-cancel", onclick: () => this._cancel() }, "Cancel");
+    const cancel = h("button", { type: "button", id: "end-cancel", "data-key": "end-cancel", onclick: () => this._cancel() }, t("dock.cancel"));
     if (this.facing) {
       const [west, east] = this.facing.split("-");
       fill(this.endChoice,
-        h("p", { id: "lead-facing", class: "lead-facing" }, `Lead ${this.facing}: ${west} faces west, ${east} east. Tap the tile again to turn it.`),
-        h("button", { type: "button", id: "lead-button", class: "end-button", "data-key": "lead", onclick: () => this._play(this.facing, null) }, `Lead ${this.facing} → ${tile.options[0]?.total ?? ""}`),
-        h("button", { type: "button", id: "turn-button", "data-key": "turn", onclick: () => this._turn() }, `Turn it (${turned(this.facing)})`),
+        h("p", { id: "lead-facing", class: "lead-facing" }, t("dock.lead_facing", { tile: this.facing, west, east })),
+        h("button", { type: "button", id: "lead-button", class: "end-button", "data-key": "lead", onclick: () => this._play(this.facing, null) }, t("dock.lead_button", { tile: this.facing, total: tile.options[0]?.total ?? "" })),
+        h("button", { type: "button", id: "turn-button", "data-key": "turn", onclick: () => this._turn() }, t("dock.turn_button", { tile: turned(this.facing) })),
         cancel);
       return;
     }
-    fill(this.endChoice, h("span", {}, `Play ${tile.tile} on: `),
+    fill(this.endChoice, h("span", {}, t("dock.play_on", { tile: tile.tile }) + " "),
       tile.options.map((o) => h("button", {
         type: "button", class: `end-button${o.scores ? " gold" : ""}`, "data-end": o.end, "data-key": `end-${o.end}`,
         onclick: () => this._play(tile.tile, o.end),
-      }, `${o.end} → ${o.total ?? "?"}`)),
+      }, `${endWord(o.end)} → ${o.total ?? "?"}`)),
       cancel);
   }
 
   _drawHand(game) {
     if (!changed(this.drawn, "hand", [game.spectator, game.hand, this.picked, this.facing])) return;
     if (game.spectator) {
-      fill(this.hand, h("p", { class: "muted" }, "You are watching: hands are hidden."));
+      fill(this.hand, h("p", { class: "muted" }, t("dock.watching")));
       return;
     }
-    fill(this.hand, game.hand.map((t) => {
-      const facing = t.tile === this.picked && this.facing ? this.facing : t.tile;
-      const what = game.leading ? `lead, makes ${t.options[0]?.total}` : t.options.length > 1 ? `fits ${t.options.length} ends` : `makes ${t.options[0]?.total}`;
-      const label = `${facing}${t.playable ? `, ${what}` : ""}`;
+    fill(this.hand, game.hand.map((held) => {
+      const facing = held.tile === this.picked && this.facing ? this.facing : held.tile;
+      const what = game.leading
+        ? t("dock.lead_makes", { total: held.options[0]?.total })
+        : held.options.length > 1 ? plural("dock.fits_ends", held.options.length) : t("dock.makes", { total: held.options[0]?.total });
+      const label = held.playable ? `${facing}, ${what}` : facing;
       return h("button", {
         type: "button",
-        class: ["hand-tile", t.playable ? "playable" : "", t.tile === this.picked ? "picked" : "", t.hinted ? "hinted" : ""].join(" "),
-        "data-tile": t.tile, "data-key": `tile-${t.tile}`, "aria-label": label,
-        "aria-pressed": t.tile === this.picked ? "true" : "false",
-        disabled: !t.playable,
-        onclick: () => this._pick(game, t),
+        class: ["hand-tile", held.playable ? "playable" : "", held.tile === this.picked ? "picked" : "", held.hinted ? "hinted" : ""].join(" "),
+        "data-tile": held.tile, "data-key": `tile-${held.tile}`, "aria-label": label,
+        "aria-pressed": held.tile === this.picked ? "true" : "false",
+        disabled: !held.playable,
+        onclick: () => this._pick(game, held),
       }, handTile(facing));
     }));
   }
@@ -162,8 +166,8 @@ export class Dock {
   _drawButtons(game, hintText) {
     if (!changed(this.drawn, "buttons", [game.myTurn, game.canPass, hintText])) return;
     const buttons = [];
-    if (game.myTurn) buttons.push(h("button", { type: "button", id: "hint-button", "data-key": "hint", onclick: () => this.actions.hint() }, "Hint"));
-    if (game.canPass) buttons.push(h("button", { type: "button", id: "pass-button", "data-key": "pass", onclick: () => this.actions.pass() }, "Pass"));
+    if (game.myTurn) buttons.push(h("button", { type: "button", id: "hint-button", "data-key": "hint", onclick: () => this.actions.hint() }, t("dock.hint")));
+    if (game.canPass) buttons.push(h("button", { type: "button", id: "pass-button", "data-key": "pass", onclick: () => this.actions.pass() }, t("dock.pass")));
     if (hintText) buttons.push(h("span", { class: "hint", id: "hint" }, hintText));
     fill(this.buttons, buttons);
   }

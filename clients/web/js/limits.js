@@ -1,6 +1,8 @@
 // What the server accepts of a name and a chat line (protocol/README.md, Limits), checked before
 // sending so that nothing is cut or refused without a word to the player.
 
+import { t } from "./i18n.js";
+
 export const MAX_NAME = 24;
 export const MAX_CHAT = 200;
 
@@ -16,10 +18,10 @@ export function length(text) {
 /** Why a name would be refused, or null: `{ text, problem }` with the name stripped. */
 export function checkName(raw) {
   const text = String(raw ?? "").trim();
-  if (!text) return { text, problem: "Type your name first." };
-  if (length(text) > MAX_NAME) return { text, problem: `A name has at most ${MAX_NAME} characters: this one has ${length(text)}.` };
-  if (UNPRINTABLE.test(text)) return { text, problem: "A name may hold only printable characters (no control or direction marks)." };
-  if (text.normalize("NFKC").toLowerCase().replaceAll(" ", "").startsWith("bot:")) return { text, problem: "\"bot:\" starts the names of bots only." };
+  if (!text) return { text, problem: t("name.empty") };
+  if (length(text) > MAX_NAME) return { text, problem: t("name.too_long", { most: MAX_NAME, count: length(text) }) };
+  if (UNPRINTABLE.test(text)) return { text, problem: t("name.unprintable") };
+  if (text.normalize("NFKC").toLowerCase().replaceAll(" ", "").startsWith("bot:")) return { text, problem: t("name.bot") };
   return { text, problem: null };
 }
 
@@ -27,7 +29,7 @@ export function checkName(raw) {
 export function checkChat(raw) {
   const text = String(raw ?? "").trim();
   if (!text) return { text, problem: null };
-  if (length(text) > MAX_CHAT) return { text, problem: `A chat line has at most ${MAX_CHAT} characters: this one has ${length(text)}. Nothing was sent.` };
-  if (UNPRINTABLE.test(text)) return { text, problem: "A chat line may hold only printable characters. Nothing was sent." };
+  if (length(text) > MAX_CHAT) return { text, problem: t("chat.too_long", { most: MAX_CHAT, count: length(text) }) };
+  if (UNPRINTABLE.test(text)) return { text, problem: t("chat.unprintable") };
   return { text, problem: null };
 }

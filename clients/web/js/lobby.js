@@ -3,6 +3,7 @@
 
 import { h, fill } from "./text.js";
 import { checkName, length, MAX_NAME } from "./limits.js";
+import { t, plural } from "./i18n.js";
 
 export const LEVELS = ["easy", "normal", "hard"];
 
@@ -66,27 +67,27 @@ export class Lobby {
     });
     this.rooms = h("ul", { class: "rooms", id: "rooms", "aria-live": "polite" });
     this.codeInput = h("input", { name: "code", id: "join-code", maxlength: 40, autocapitalize: "characters", placeholder: "KXQP", value: code ?? "" });
-    this.seatSelect = select("join_seat", [["", "first free"], ["0", "0"], ["1", "1"], ["2", "2"], ["3", "3"]], "");
+    this.seatSelect = select("join_seat", [["", t("lobby.first_free")], ["0", "0"], ["1", "1"], ["2", "2"], ["3", "3"]], "");
     this.createForm = this._createForm();
     const joinForm = h("form", { class: "card", id: "join-form", onsubmit: (event) => {
       event.preventDefault();
       const room = roomCode(this.codeInput.value);
       if (room) actions.join(room, this.seatSelect.value === "" ? null : Number(this.seatSelect.value));
     } },
-    h("h2", {}, code ? `Room ${code}` : "Join a room"),
-    field("Room code or link", this.codeInput),
-    field("Seat", this.seatSelect),
+    h("h2", {}, code ? t("lobby.room", { code }) : t("lobby.join_title")),
+    field(t("lobby.code_label"), this.codeInput),
+    field(t("lobby.seat_label"), this.seatSelect),
     h("div", { class: "buttons" },
-      h("button", { type: "submit", id: "join-button", class: "primary" }, "Sit down"),
+      h("button", { type: "submit", id: "join-button", class: "primary" }, t("lobby.sit_down")),
       h("button", { type: "button", id: "watch-button", onclick: () => {
         const room = roomCode(this.codeInput.value);
         if (room) actions.watch(room);
-      } }, "Watch")));
+      } }, t("lobby.watch"))));
     const listCard = h("section", { class: "card" },
-      h("h2", {}, "Public rooms"),
+      h("h2", {}, t("lobby.public_rooms")),
       this.rooms,
-      h("button", { type: "button", id: "refresh-rooms", onclick: () => actions.listRooms() }, "Refresh"));
-    const nameCard = h("section", { class: "card" }, field("Your name", this.nameInput, `1 to ${MAX_NAME} characters`), this.nameNote);
+      h("button", { type: "button", id: "refresh-rooms", onclick: () => actions.listRooms() }, t("lobby.refresh")));
+    const nameCard = h("section", { class: "card" }, field(t("lobby.your_name"), this.nameInput, t("lobby.name_hint", { most: MAX_NAME })), this.nameNote);
     fill(root, h("div", { class: "lobby" }, nameCard, ...(code ? [joinForm, this.createForm] : [this.createForm, joinForm]), listCard));
     this.update([]);
     this._noteName();
@@ -113,7 +114,7 @@ export class Lobby {
     let teamsWanted = true;
     teams.addEventListener("change", () => { teamsWanted = teams.checked; });
     const seat = select("seat", [["0", "0"], ["1", "1"], ["2", "2"], ["3", "3"]], "0");
-    const bots = h("fieldset", { class: "bots" }, h("legend", {}, "Other seats"));
+    const bots = h("fieldset", { class: "bots" }, h("legend", {}, t("lobby.other_seats")));
     const form = h("form", { class: "card", id: "create-form", onsubmit: (event) => {
       event.preventDefault();
       this.actions.create(createRequest(formValues(form)));
@@ -121,13 +122,13 @@ export class Lobby {
     const drawBots = () => {
       const count = Number(players.value);
       const keep = Object.fromEntries([...bots.querySelectorAll("select")].map((el) => [el.name, el.value]));
-      bots.replaceChildren(h("legend", {}, "Other seats"));
+      bots.replaceChildren(h("legend", {}, t("lobby.other_seats")));
       for (let index = 0; index < count; index += 1) {
         if (String(index) === seat.value) continue;
         const name = `bot_${index}`;
-        const choice = select(name, [["", "open for a friend"], ["easy", "easy bot"], ["normal", "normal bot"], ["hard", "hard bot"]], keep[name] ?? "normal");
+        const choice = select(name, [["", t("lobby.open_seat")], ["easy", t("bot.easy")], ["normal", t("bot.normal")], ["hard", t("bot.hard")]], keep[name] ?? "normal");
         choice.addEventListener("change", drawListed);
-        bots.append(field(`Seat ${index}`, choice));
+        bots.append(field(t("lobby.seat_n", { seat: index }), choice));
       }
       // Teams need four players: with fewer the box is off as well as greyed.
       teams.disabled = count !== 4;
@@ -143,19 +144,19 @@ export class Lobby {
     players.addEventListener("change", drawBots);
     seat.addEventListener("change", drawBots);
     form.append(
-      h("h2", {}, "New room"),
+      h("h2", {}, t("lobby.new_room")),
       h("div", { class: "grid" },
-        field("Players", players),
-        field("Your seat", seat),
-        h("label", { class: "field check" }, teams, h("span", {}, "Teams (4 players only: 0+2 against 1+3)")),
-        field("Hand size", select("hand_size", [["standard", "standard"], ["five", "five"], ["seven-five", "seven-five"]], "standard"), "tiles each: 9/7/5, 5, or 7/5/5 for 2/3/4 players"),
-        field("Target", h("input", { type: "number", name: "target", min: 5, step: 5, placeholder: "250 / 200" }), "a multiple of 5; empty for the default"),
-        field("End of hand", select("end_scoring", [["opponents", "opponents"], ["penalty", "penalty"]], "opponents"), "winner counts the others' pips, or each loses their own"),
-        field("Boneyard reserve", h("input", { type: "number", name: "reserve", min: 0, max: 7, value: 0 }), "tiles never drawn (0–7)"),
-        field("Turn clock (s)", h("input", { type: "number", name: "turn_seconds", min: 5, max: 3600, placeholder: "none" })),
-        h("label", { class: "field check" }, listed, h("span", {}, "Listed in public rooms (on when a seat is open for a friend)"))),
+        field(t("lobby.players"), players),
+        field(t("lobby.your_seat"), seat),
+        h("label", { class: "field check" }, teams, h("span", {}, t("lobby.teams"))),
+        field(t("lobby.hand_size"), select("hand_size", [["standard", t("lobby.hand_standard")], ["five", t("lobby.hand_five")], ["seven-five", t("lobby.hand_seven_five")]], "standard"), t("lobby.hand_size_hint")),
+        field(t("lobby.target"), h("input", { type: "number", name: "target", min: 5, step: 5, placeholder: "250 / 200" }), t("lobby.target_hint")),
+        field(t("lobby.end_of_hand"), select("end_scoring", [["opponents", t("lobby.end_opponents")], ["penalty", t("lobby.end_penalty")]], "opponents"), t("lobby.end_hint")),
+        field(t("lobby.reserve"), h("input", { type: "number", name: "reserve", min: 0, max: 7, value: 0 }), t("lobby.reserve_hint")),
+        field(t("lobby.turn_clock"), h("input", { type: "number", name: "turn_seconds", min: 5, max: 3600, placeholder: t("lobby.turn_clock_none") })),
+        h("label", { class: "field check" }, listed, h("span", {}, t("lobby.listed")))),
       bots,
-      h("button", { type: "submit", class: "primary", id: "create-button" }, "Create room"));
+      h("button", { type: "submit", class: "primary", id: "create-button" }, t("lobby.create")));
     drawBots();
     return form;
   }
@@ -163,20 +164,20 @@ export class Lobby {
   /** Show the public rooms (a `rooms` reply: a page of them from `offset`, of `total`). */
   update(rooms, offset = 0, total = rooms.length) {
     if (!rooms.length && !offset) {
-      fill(this.rooms, h("li", { class: "muted" }, "No public room is waiting for players."));
+      fill(this.rooms, h("li", { class: "muted" }, t("lobby.no_rooms")));
       return;
     }
     const items = rooms.map((room) => h("li", {},
       h("span", { class: "code" }, room.code),
-      h("span", {}, ` ${room.rules.players} players · ${room.seats.map((n) => n ?? "free").join(", ")} `),
-      h("button", { type: "button", onclick: () => this.actions.join(room.code, null) }, "Join"),
-      h("button", { type: "button", onclick: () => this.actions.watch(room.code) }, "Watch")));
+      h("span", {}, ` ${plural("lobby.room_players", room.rules.players)} · ${room.seats.map((n) => n ?? t("lobby.free")).join(", ")} `),
+      h("button", { type: "button", onclick: () => this.actions.join(room.code, null) }, t("lobby.join")),
+      h("button", { type: "button", onclick: () => this.actions.watch(room.code) }, t("lobby.watch"))));
     const shown = offset + rooms.length;
     if (offset > 0 || shown < total) {
       items.push(h("li", { class: "muted", id: "rooms-page" },
-        `Rooms ${offset + 1}–${shown} of ${total} `,
-        offset > 0 ? h("button", { type: "button", onclick: () => this.actions.listRooms(0) }, "First") : "",
-        shown < total ? h("button", { type: "button", id: "more-rooms", onclick: () => this.actions.listRooms(shown) }, "More") : ""));
+        `${t("lobby.rooms_page", { first: offset + 1, last: shown, total })} `,
+        offset > 0 ? h("button", { type: "button", onclick: () => this.actions.listRooms(0) }, t("lobby.first_page")) : "",
+        shown < total ? h("button", { type: "button", id: "more-rooms", onclick: () => this.actions.listRooms(shown) }, t("lobby.more")) : ""));
     }
     fill(this.rooms, items);
   }

@@ -8,9 +8,11 @@ import { Table } from "./table.js";
 import { h, fill } from "./text.js";
 import { TurnCue } from "./cue.js";
 import { download } from "./report.js";
+import { errorWords, commandWords } from "./describe.js";
 import { checkName } from "./limits.js";
 import { playerKey } from "./key.js";
 import { Pages, parseRoute } from "./pages.js";
+import { t, load, pickLanguage, storedLanguage, storeLanguage, currentLanguage, LANGUAGES, LANGUAGE_NAMES } from "./i18n.js";
 
 const SEATS_KEY = "allfives.seats";
 const NAME_KEY = "allfives.name";
@@ -90,7 +92,7 @@ class App {
     });
     if (!this.resume) this.showLobby(linked);
     else if (this.state.doc) this.drawTable();
-    else fill(this.main, h("p", { class: "card" }, `Taking you back to your seat in room ${linked}…`));
+    else fill(this.main, h("p", { class: "card" }, t("app.resuming", { code: linked })));
     this.connection.start();
     this.route();
   }
@@ -127,7 +129,7 @@ class App {
 
   helloFields() {
     const named = Boolean(this.name) && !checkName(this.name).problem;
-    const fields = { name: named ? this.name : "Player" };
+    const fields = { name: named ? this.name : t("app.default_name") };
     // The key claims the hello's name: it goes once the player has chosen one (or links this
     // device, which takes the other device's name); until then the page is a guest.
     if (named || this.pendingLink) fields.key = playerKey();
@@ -161,8 +163,8 @@ class App {
     this.online = status === "online";
     document.body.classList.toggle("offline", !this.online);
     clearTimeout(this.statusTimer);
-    if (status === "online" && text !== "Connected") {
-      this.statusTimer = setTimeout(() => { this.statusLine.textContent = "Connected"; }, 5000);
+    if (status === "online" && text !== t("status.connected")) {
+      this.statusTimer = setTimeout(() => { this.statusLine.textContent = t("status.connected"); }, 5000);
     }
     this.showBanner(status, text);
     if (wasOnline !== this.online) this.drawTable();
@@ -171,13 +173,13 @@ class App {
   /** Across the top while the connection is down: what is happening, and a way to try now. */
   showBanner(status, text) {
     const down = status === "offline" || status === "closed" || status === "refused"
-      || (status === "connecting" && text !== "Connecting…");
+      || (status === "connecting" && text !== t("status.connecting"));
     this.banner.hidden = !down;
     if (!down) return;
     const retry = status === "offline"
-      ? h("button", { type: "button", id: "retry-button", onclick: () => this.connection.restart() }, "Try now")
+      ? h("button", { type: "button", id: "retry-button", onclick: () => this.connection.restart() }, t("banner.try_now"))
       : null;
-    const note = this.table && status !== "refused" ? " Your tiles wait until the table is back." : "";
+    const note = this.table && status !== "refused" ? ` ${t("banner.tiles_wait")}` : "";
     fill(this.banner, h("span", {}, `${text}${note}`), retry);
   }
 
@@ -279,8 +281,9 @@ class App {
       this.recordForReplay = false;
     }
     if (message.command === "hello" && !["bad_token", "no_such_room"].includes(message.code)) {
-      this.onStatus("refused", `Not connected: the server refused the name (${message.message}).`);
-      this.say(`Change your name and try again: ${message.message}`, "error");
+      const reason = errorWords(message);
+      this.onStatus("refused", t("error.name_refused", { reason }));
+      this.say(t("error.change_name", { reason }), "error");
       this.helloName = null;
       return;
     }
@@ -290,13 +293,14 @@ class App {
       this.resume = null;
       this.state.clear();
       this.showLobby(room);
-      this.say(message.code === "bad_token"
-        ? `Your seat in room ${room} is gone: the room has closed (or the server restarted), or the seat was given up. Sit down again or watch, if the room is still there.`
-        : `Room ${room} is closed.`, "error");
+      this.say(message.code === "bad_token" ? t("error.seat_gone", { code: room }) : t("error.room_closed", { code: room }), "error");
       this.send({ type: "list_rooms" });
       return;
     }
-    this.say(`Refused${message.command ? ` (${message.command})` : ""}: ${message.message}`, "error");
+    const reason = errorWords(message);
+    this.say(message.command
+      ? t("error.refused_command", { command: commandWords(message.command), reason })
+      : t("error.refused", { reason }), "error");
   }
 
   onDocument() {
@@ -346,7 +350,7 @@ class App {
     model.handle = this.state.room ?? this.state.doc.code;
     this.table.update(model, this.state.log, this.state.hintText(), this.state.hands);
     const game = this.state.doc.game;
-    this.cue.update(`All Fives · room ${this.state.doc.code}`, Boolean(model.game?.myTurn),
+    this.cue.update(t("app.room_title", { code: this.state.doc.code }), Boolean(model.game?.myTurn),
       game ? `${game.hand_number}:${game.history?.length}` : null);
   }
 
@@ -367,7 +371,7 @@ class App {
   showLobby(code) {
     this.table?.destroy();
     this.table = null;
-    document.title = "All Fives";
+    document.title = t("app.title");
     this.lobby = new Lobby(this.main, {
       create: (request) => this.create(request),
       join: (room, seat) => this.join(room, seat),
@@ -425,4 +429,23 @@ class App {
   }
 }
 
+/** The page's fixed words (index.html's [data-i18n] elements), the rules link for the
+ *  language, and the language choice in the header (remembered; the page reloads in it). */
+function dressPage() {
+  for (const node of document.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
+  const language = currentLanguage();
+  const rules = document.getElementById("rules-link");
+  if (rules) rules.href = language === "en" ? "/web/rules.html" : `/web/rules.${language}.html`;
+  document.title = t("app.title");
+  const choice = h("select", { id: "lang-choice", class: "lang-choice", "aria-label": t("app.language") },
+    LANGUAGES.map((code) => h("option", { value: code, lang: code, selected: code === language }, LANGUAGE_NAMES[code])));
+  choice.addEventListener("change", () => {
+    storeLanguage(choice.value);
+    location.reload();
+  });
+  rules?.after(choice);
+}
+
+await load(pickLanguage(navigator.languages ?? [navigator.language], storedLanguage()));
+dressPage();
 window.allfives = new App();

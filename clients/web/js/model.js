@@ -2,7 +2,8 @@
 // score shown is the server's (game.total, legal[i].total and points, the events' points);
 // `place` only draws the last hand's final layout.
 
-import { displayNames, partnership, sideName, describeHandEnd, describeWinner } from "./describe.js";
+import { displayNames, partnership, sideName, describeHandEnd, describeWinner, endWord, teamLetter } from "./describe.js";
+import { t } from "./i18n.js";
 import { explainHand } from "./results.js";
 
 export const END_NAMES = ["west", "east", "north", "south"];
@@ -135,7 +136,7 @@ export function tableModel(doc, extras = {}) {
   const myTurn = online && playing && you !== null && game.turn === you && (game.legal ?? []).length > 0;
   const layout = copyLayout(game.layout);
   const sides = teams
-    ? [0, 1].map((index) => ({ index, name: sideName(index, names, true), short: `Team ${"AB"[index]}`, score: game.scores[index] ?? 0 }))
+    ? [0, 1].map((index) => ({ index, name: sideName(index, names, true), short: t("team.short", { letter: teamLetter(index) }), score: game.scores[index] ?? 0 }))
     : seats.map((seat) => ({ index: seat.index, name: seat.name, short: seat.name, score: game.scores[seat.index] ?? 0 }));
   const legal = game.legal ?? [];
   const hand = (game.hand ?? []).map((tile) => {
@@ -209,14 +210,14 @@ export function ratingText(ratings, you) {
 
 /** The layout in words, for screen readers: the line west to east, the arms, the open ends. */
 export function describeLayout(layout, ends) {
-  if (!layout.line.length) return "No tiles down yet.";
-  const tile = (t) => `${t[0]}-${t[1]}`;
-  const line = layout.line.map((t, i) => (i === layout.spinner ? `${tile(t)} (spinner)` : tile(t)));
-  const parts = [`Line, west to east: ${line.join(", ")}.`];
+  if (!layout.line.length) return t("board.empty_sentence");
+  const tile = (pips) => `${pips[0]}-${pips[1]}`;
+  const line = layout.line.map((pips, i) => (i === layout.spinner ? t("board.spinner_tile", { tile: tile(pips) }) : tile(pips)));
+  const parts = [t("board.line", { tiles: line.join(", ") })];
   for (const arm of ["north", "south"]) {
-    if (layout[arm].length) parts.push(`${arm[0].toUpperCase()}${arm.slice(1)} arm: ${layout[arm].map(tile).join(", ")}.`);
+    if (layout[arm].length) parts.push(t(`board.arm_${arm}`, { tiles: layout[arm].map(tile).join(", ") }));
   }
   const open = END_NAMES.filter((name) => ends?.[name] !== null && ends?.[name] !== undefined);
-  if (open.length) parts.push(`Open ends: ${open.map((name) => `${name} ${ends[name]}`).join(", ")}.`);
+  if (open.length) parts.push(t("board.open_ends", { ends: open.map((name) => `${endWord(name)} ${ends[name]}`).join(", ") }));
   return parts.join(" ");
 }

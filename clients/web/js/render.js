@@ -1,6 +1,7 @@
 // Dominoes as SVG: one tile, a hand tile, the whole layout with its open ends to tap.
 
 import { s } from "./text.js";
+import { t } from "./i18n.js";
 import { placeLayout, lastPlaced } from "./geometry.js";
 
 const PIPS = {
@@ -99,7 +100,7 @@ export function drawLayout(svg, { layout, leadIndex, history, width, maxHeight =
   }
   svg.setAttribute("viewBox", `${box.minX - pad} ${box.minY - pad} ${box.maxX - box.minX + 2 * pad} ${box.maxY - box.minY + 2 * pad}`);
   if (!placed.tiles.length) {
-    svg.append(s("text", { class: "empty", x: (box.minX + box.maxX) / 2, y: (box.minY + box.maxY) / 2, "text-anchor": "middle" }, "No tiles down yet"));
+    svg.append(s("text", { class: "empty", x: (box.minX + box.maxX) / 2, y: (box.minY + box.maxY) / 2, "text-anchor": "middle" }, t("board.empty")));
   }
   for (const tile of placed.tiles) {
     const isLast = last && last.arm === tile.arm && last.pos === tile.pos;

@@ -3,18 +3,19 @@
 
 import { h } from "./text.js";
 import { signed } from "./results.js";
+import { t } from "./i18n.js";
 
 /** The card explaining a hand's result (`summary` from the table model). */
 export function handCard(summary, { onDismiss } = {}) {
   const points = summary.sides.map((side) => h("li", { "data-side": side.side },
     h("span", { class: "chip-name" }, side.name), " ", h("b", {}, signed(side.points))));
   return [
-    h("h2", { id: "summary-title" }, `Hand ${summary.hand}: ${summary.title}`),
+    h("h2", { id: "summary-title" }, t("summary.title", { number: summary.hand, title: summary.title })),
     h("div", { class: "steps" }, summary.steps.map((step) => h("p", { class: "step" }, step))),
     summary.agrees ? null : h("p", { class: "muted" }, summary.text),
     h("div", { class: "summary-row" },
-      h("ol", { class: "summary-points", "aria-label": "Points this hand ended with" }, points),
-      onDismiss ? h("button", { type: "button", id: "summary-ok", "data-key": "summary-ok", onclick: onDismiss }, "OK") : null),
+      h("ol", { class: "summary-points", "aria-label": t("summary.points_label") }, points),
+      onDismiss ? h("button", { type: "button", id: "summary-ok", "data-key": "summary-ok", onclick: onDismiss }, t("summary.ok")) : null),
   ];
 }
 
@@ -23,7 +24,7 @@ export function handCard(summary, { onDismiss } = {}) {
 export function scoreboard(hands, sides) {
   if (!hands.length) return null;
   const first = hands[0].hand;
-  const head = h("tr", {}, h("th", { scope: "col" }, "Hand"),
+  const head = h("tr", {}, h("th", { scope: "col" }, t("scoreboard.hand")),
     sides.map((side) => h("th", { scope: "col", class: "chip-name" }, side.short)));
   const rows = hands.map((row) => h("tr", { "data-hand": row.hand },
     h("th", { scope: "row" }, String(row.hand)),
@@ -31,13 +32,13 @@ export function scoreboard(hands, sides) {
       const plays = row.plays ? row.plays[side.index] ?? 0 : null;
       const end = row.points?.[side.index] ?? 0;
       const parts = [];
-      if (plays !== null) parts.push(`plays ${plays}`);
-      parts.push(`end ${signed(end)}`);
+      if (plays !== null) parts.push(t("scoreboard.plays", { points: plays }));
+      parts.push(t("scoreboard.end", { points: signed(end) }));
       return h("td", {}, h("b", {}, String(row.scores?.[side.index] ?? "")), h("small", {}, ` (${parts.join(", ")})`));
     })));
   return h("div", { class: "scoreboard-wrap" },
     h("table", { id: "scoreboard", class: "scoreboard" },
-      h("caption", {}, first > 1 ? `The match from hand ${first}: score after each hand` : "The match: score after each hand"),
+      h("caption", {}, first > 1 ? t("scoreboard.caption_from", { number: first }) : t("scoreboard.caption")),
       h("thead", {}, head), h("tbody", {}, rows)));
 }
 

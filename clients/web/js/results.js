@@ -1,7 +1,8 @@
 // Why a hand scored what it did (docs/rules.md 7): the pips counted, their sum, its rounding to
 // five and the points, worked out from the hand's result as the server sent it. Pure: no DOM.
 
-import { nameOf } from "./describe.js";
+import { nameOf, teamLetter } from "./describe.js";
+import { t } from "./i18n.js";
 
 /** round5 of rule 7.2: to the nearest multiple of five, halves going up (7 -> 5, 7.5 -> 10). */
 export function round5(x) {
@@ -10,7 +11,7 @@ export function round5(x) {
 
 /** A side's name: "Team A" with partnerships, else the seat's name. */
 function sideLabel(index, names, teams) {
-  return teams ? `Team ${"AB"[index] ?? index}` : nameOf(index, names);
+  return teams ? t("team.short", { letter: teamLetter(index) }) : nameOf(index, names);
 }
 
 /** "Bot 1 12 + Bot 2 9 = 21" (no sum for a single count). */
@@ -22,7 +23,7 @@ function sumOf(seats, pips, names) {
 
 function rounding(x) {
   const r = round5(x);
-  return r === x ? `${x} is a multiple of five` : `${x} rounds to ${r}`;
+  return r === x ? t("result.multiple", { value: x }) : t("result.rounds", { value: x, rounded: r });
 }
 
 /**
@@ -40,59 +41,63 @@ export function explainHand(result, { rules, names, teams }) {
   let title;
   const by = result.by !== null && result.by !== undefined ? nameOf(result.by, names) : null;
   if (result.kind === "won") {
-    title = `${by ?? "A player"} reached the target`;
-    steps.push("The play that reached the target ended the match: no end-of-hand count (rule 8.2).");
+    title = by === null ? t("result.someone_reached") : t("hand.reached_target", { who: by });
+    steps.push(t("result.won_step"));
   } else if (penalty) {
-    title = result.kind === "domino" ? `${by} went out` : "The hand is blocked";
-    steps.push("Penalty scoring: each player loses their own pips, rounded to five (rule 7.4).");
+    title = result.kind === "domino" ? t("hand.went_out", { who: by }) : t("hand.blocked");
+    steps.push(t("result.penalty_step"));
     for (const seat of seats) {
       const lost = round5(pips[seat]);
       expected[side(seat)] -= lost;
-      steps.push(`${nameOf(seat, names)}: ${rounding(pips[seat])}, loses ${lost}.`);
+      steps.push(t("result.penalty_loses", { who: nameOf(seat, names), rounding: rounding(pips[seat]), points: lost }));
     }
   } else if (result.kind === "domino") {
-    title = `${by} went out`;
+    title = t("hand.went_out", { who: by });
     const others = seats.filter((seat) => side(seat) !== side(result.by));
     const { text, total } = sumOf(others, pips, names);
     const points = round5(total);
     expected[side(result.by)] = points;
-    steps.push(`Left in the ${others.length > 1 ? "opponents' hands" : "other hand"}: ${text} pips.`);
-    if (teams) steps.push(`(${nameOf((result.by + 2) % 4, names)}'s ${pips[(result.by + 2) % 4]} count for nobody.)`);
-    steps.push(`${rounding(total)}: ${sideLabel(side(result.by), names, teams)} scores ${points}.`);
+    steps.push(t(others.length > 1 ? "result.left_opponents" : "result.left_other", { sum: text }));
+    if (teams) steps.push(t("result.partner_nobody", { who: nameOf((result.by + 2) % 4, names), pips: pips[(result.by + 2) % 4] }));
+    steps.push(t("result.side_scores", { rounding: rounding(total), side: sideLabel(side(result.by), names, teams), points }));
   } else {
-    title = "The hand is blocked";
+    title = t("hand.blocked");
     if (teams) {
-      const team = [0, 1].map((t) => sumOf([t, t + 2], pips, names));
-      steps.push(`Team A holds ${team[0].text}; team B holds ${team[1].text}.`);
+      const team = [0, 1].map((index) => sumOf([index, index + 2], pips, names));
+      steps.push(t("result.teams_hold", { a: team[0].text, b: team[1].text }));
       if (team[0].total === team[1].total) {
-        steps.push("Equal pips: nobody scores.");
+        steps.push(t("result.equal_pips"));
       } else {
         const low = team[0].total < team[1].total ? 0 : 1;
         const points = round5(team[1 - low].total);
         expected[low] = points;
-        steps.push(`Team ${"AB"[low]} holds fewer and counts team ${"AB"[1 - low]}'s ${team[1 - low].total}: ${rounding(team[1 - low].total)}, so team ${"AB"[low]} scores ${points}.`);
+        steps.push(t("result.team_fewer", {
+          low: teamLetter(low), high: teamLetter(1 - low), pips: team[1 - low].total, rounding: rounding(team[1 - low].total), points,
+        }));
       }
     } else {
       const fewest = Math.min(...pips);
       const lows = seats.filter((seat) => pips[seat] === fewest);
       const held = seats.map((seat) => `${nameOf(seat, names)} ${pips[seat]}`).join(", ");
-      steps.push(`Pips held: ${held}.`);
+      steps.push(t("result.pips_held", { held }));
       if (lows.length === 1) {
         const others = seats.filter((seat) => seat !== lows[0]);
         const { text, total } = sumOf(others, pips, names);
         const points = round5(total);
         expected[lows[0]] = points;
-        steps.push(`${nameOf(lows[0], names)} holds the fewest and counts the others': ${text}.`);
-        steps.push(`${rounding(total)}: ${nameOf(lows[0], names)} scores ${points}.`);
+        steps.push(t("result.fewest_counts", { who: nameOf(lows[0], names), sum: text }));
+        steps.push(t("result.side_scores", { rounding: rounding(total), side: nameOf(lows[0], names), points }));
       } else if (lows.length === 2 && seats.length === 3) {
         const third = seats.find((seat) => !lows.includes(seat));
         const half = pips[third] / 2;
         const points = round5(half);
         for (const seat of lows) expected[seat] = points;
-        steps.push(`${nameOf(lows[0], names)} and ${nameOf(lows[1], names)} tie for the fewest: each counts half of ${nameOf(third, names)}'s ${pips[third]}, ${half}.`);
-        steps.push(`${rounding(half)}: each scores ${points}.`);
+        steps.push(t("result.tie_half", {
+          first: nameOf(lows[0], names), second: nameOf(lows[1], names), third: nameOf(third, names), pips: pips[third], half,
+        }));
+        steps.push(t("result.each_scores", { rounding: rounding(half), points }));
       } else {
-        steps.push("The fewest pips are shared: nobody scores.");
+        steps.push(t("result.fewest_shared"));
       }
     }
   }

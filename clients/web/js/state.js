@@ -4,6 +4,7 @@
 
 import { applyPatch } from "../vendor/fast-json-patch/core.mjs";
 import { describe, displayNames, partnership, describeMove } from "./describe.js";
+import { t } from "./i18n.js";
 import { finalLayout } from "./model.js";
 
 export const LOG_LENGTH = 200;
@@ -31,12 +32,16 @@ export function seatChanges(before, after) {
       return; // the host seated it and sees it in the seat list
     }
     if (old === null && now !== null) {
-      const what = now.kind === "bot" ? `${/^e/.test(now.level ?? "") ? "an" : "a"} ${now.level} bot` : newNames[index];
-      lines.push(`${what} took seat ${index}`);
+      if (now.kind === "bot") {
+        const level = ["easy", "normal", "hard"].includes(now.level) ? now.level : "normal";
+        lines.push(t(`seats.bot_took_${level}`, { seat: index }));
+      } else {
+        lines.push(t("seats.took", { who: newNames[index], seat: index }));
+      }
     } else if (old !== null && now === null) {
-      lines.push(`${oldNames[index]} left seat ${index}`);
+      lines.push(t("seats.left", { who: oldNames[index], seat: index }));
     } else if (old !== null && now !== null && old.connected !== now.connected) {
-      lines.push(`${newNames[index]} ${now.connected ? "is back" : "is away"}`);
+      lines.push(t(now.connected ? "seats.back" : "seats.away", { who: newNames[index] }));
     }
   });
   return lines;
@@ -239,7 +244,7 @@ export class RoomState {
     const names = displayNames(this.doc);
     const teams = partnership(this.doc?.rules);
     for (const event of events) {
-      if (event.type === "hand_started" && event.number === 1 && this._hand !== null) this.note("A new match begins", "match");
+      if (event.type === "hand_started" && event.number === 1 && this._hand !== null) this.note(t("log.new_match"), "match");
       if (event.type === "hand_started") {
         this._hand = event.number;
         this._handEvents = 0;
@@ -254,7 +259,7 @@ export class RoomState {
 
   /** The hint in words, if one is held. */
   hintText() {
-    return this.hint ? `Hint: the hard bot would ${describeMove(this.hint)}` : null;
+    return this.hint ? t("hint.text", { move: describeMove(this.hint) }) : null;
   }
 }
 

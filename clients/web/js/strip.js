@@ -2,36 +2,37 @@
 // turn's clock (and the countdown to a stand-in), and the corner total.
 
 import { h, fill } from "./text.js";
+import { t } from "./i18n.js";
 
 /** The turn in words and its clock: `{ text, left, limit, urgent }`; `left` null with no clock. */
 export function turnWords(model, { left, online }) {
   const game = model.game;
-  if (game.over) return { text: "The match is over", left: null };
-  if (game.turn === null || game.turn === undefined) return { text: "Between hands", left: null };
+  if (game.over) return { text: t("strip.over"), left: null };
+  if (game.turn === null || game.turn === undefined) return { text: t("strip.between"), left: null };
   const seat = model.seats[game.turn];
-  const name = seat?.name ?? `seat ${game.turn}`;
-  const head = `Hand ${game.handNumber} · `;
+  const name = seat?.name ?? t("seat.number", { seat: game.turn });
+  const head = `${t("strip.hand", { number: game.handNumber })} · `;
   const mine = game.turn === model.you;
-  const who = mine ? "Your turn" : `${name}'s turn`;
-  if (!online) return { text: `${head}${who} · offline`, left: null };
-  if (seat?.standIn) return { text: `${head}${name} is away: the stand-in plays`, left: null };
+  const who = mine ? t("strip.your_turn") : t("strip.turn_of", { who: name });
+  if (!online) return { text: `${head}${who} · ${t("strip.offline")}`, left: null };
+  if (seat?.standIn) return { text: `${head}${t("strip.stand_in", { who: name })}`, left: null };
   if (left === null || left === undefined) return { text: `${head}${who}`, left: null };
   const seconds = Math.ceil(left);
   const away = seat && !seat.connected && !seat.bot;
   const text = away
-    ? `${head}${who} · away: the stand-in plays in ${seconds} s`
-    : `${head}${who} · ${seconds} s left`;
+    ? `${head}${who} · ${t("strip.away_in", { seconds })}`
+    : `${head}${who} · ${t("strip.left", { seconds })}`;
   return { text, left, limit: model.rules.turn_seconds ?? null, urgent: seconds <= 5 };
 }
 
 export class Strip {
   constructor() {
-    this.scores = h("ol", { id: "strip-scores", class: "strip-scores", "aria-label": "Scores" });
+    this.scores = h("ol", { id: "strip-scores", class: "strip-scores", "aria-label": t("strip.scores_label") });
     this.turn = h("p", { id: "turn", class: "turn", "aria-live": "polite" });
     this.bar = h("span", { class: "timer-bar" });
     this.timer = h("div", { id: "timer", class: "timer", hidden: true, "aria-hidden": "true" }, this.bar);
-    this.total = h("div", { id: "total", class: "total", role: "status", "aria-label": "Ends total" });
-    this.node = h("section", { id: "strip", class: "strip", "aria-label": "Scores, turn and total" },
+    this.total = h("div", { id: "total", class: "total", role: "status", "aria-label": t("strip.total_label") });
+    this.node = h("section", { id: "strip", class: "strip", "aria-label": t("strip.label") },
       h("div", { class: "strip-main" }, this.scores, h("div", { class: "strip-turn" }, this.turn, this.timer)),
       this.total);
   }
@@ -48,7 +49,7 @@ export class Strip {
     this.total.textContent = String(game.total);
     this.total.dataset.total = String(game.total);
     this.total.classList.toggle("gold", game.gold);
-    this.total.setAttribute("aria-label", `Ends total ${game.total}${game.gold ? ", a multiple of five" : ""}`);
+    this.total.setAttribute("aria-label", t(game.gold ? "strip.total_gold" : "strip.total", { total: game.total }));
   }
 
   /** Redraw the turn and its clock only (every second). */

@@ -11,6 +11,8 @@ import { checkChat, MAX_CHAT, length } from "./limits.js";
 import { Strip } from "./strip.js";
 import { Dock, changed } from "./dock.js";
 import { handCard, scoreboard } from "./report.js";
+import { t, plural } from "./i18n.js";
+import { botWord } from "./describe.js";
 
 const LOG_SHOWN = 60;
 /** The board never gets smaller than this on a short screen (CSS px). */
@@ -19,11 +21,11 @@ const BOARD_MIN_PX = 160;
 /** A seat in words: "Ann (7 tiles, you, host)", notes left out when there are none. */
 export function seatNotes(seat) {
   const notes = [];
-  if (seat.tiles !== null) notes.push(`${seat.tiles} tile${seat.tiles === 1 ? "" : "s"}`);
-  if (seat.you) notes.push("you");
-  if (seat.host) notes.push("host");
-  if (seat.bot) notes.push(`${seat.level} bot`);
-  if (!seat.connected && !seat.bot) notes.push(seat.standIn ? "away, the stand-in plays" : "away");
+  if (seat.tiles !== null) notes.push(plural("seat.tiles", seat.tiles));
+  if (seat.you) notes.push(t("seat.you"));
+  if (seat.host) notes.push(t("seat.host"));
+  if (seat.bot) notes.push(botWord(seat.level));
+  if (!seat.connected && !seat.bot) notes.push(seat.standIn ? t("seat.away_stand_in") : t("seat.away"));
   return notes;
 }
 
@@ -41,16 +43,16 @@ export class Table {
     const part = (tag, id, attrs = {}) => h(tag, { id, ...attrs });
     this.title = part("h2", "room-title");
     this.link = part("p", "room-link", { class: "muted" });
-    this.seats = part("ol", "seats", { class: "seats", "aria-label": "Players and scores" });
+    this.seats = part("ol", "seats", { class: "seats", "aria-label": t("table.seats_label") });
     this.target = part("p", "target", { class: "muted" });
     this.boneyard = part("p", "boneyard", { class: "muted" });
-    this.svg = s("svg", { id: "board", class: "board", role: "img", "aria-label": "The table" });
+    this.svg = s("svg", { id: "board", class: "board", role: "img", "aria-label": t("table.board_label") });
     this.winner = part("section", "winner", { class: "winner card", hidden: true, "aria-live": "polite" });
     this.waiting = part("section", "waiting", { class: "waiting card", hidden: true });
     this.confirm = part("section", "leave-confirm", { class: "confirm card", hidden: true, role: "alertdialog", "aria-labelledby": "leave-question" });
-    this.log = part("ol", "log", { class: "log", role: "log", "aria-label": "What happened" });
-    this.chatList = part("ol", "chat", { class: "chat", "aria-label": "Chat" });
-    this.chatInput = h("input", { id: "chat-input", autocomplete: "off", "aria-label": "Chat message", placeholder: "Say something", "aria-describedby": "chat-note" });
+    this.log = part("ol", "log", { class: "log", role: "log", "aria-label": t("table.log_label") });
+    this.chatList = part("ol", "chat", { class: "chat", "aria-label": t("table.chat") });
+    this.chatInput = h("input", { id: "chat-input", autocomplete: "off", "aria-label": t("table.chat_input_label"), placeholder: t("table.chat_placeholder"), "aria-describedby": "chat-note" });
     this.chatNote = part("small", "chat-note", { class: "field-note", "aria-live": "polite" });
     this.chatInput.addEventListener("input", () => this._noteChat());
     const chatForm = h("form", { class: "chat-form", onsubmit: (event) => {
@@ -64,23 +66,23 @@ export class Table {
       if (text) actions.chat(text);
       this.chatInput.value = "";
       this._noteChat();
-    } }, this.chatInput, h("button", { type: "submit" }, "Send"));
+    } }, this.chatInput, h("button", { type: "submit" }, t("table.send")));
     this.sound = h("input", { type: "checkbox", id: "sound-toggle", checked: Boolean(options.sound) });
     this.sound.addEventListener("change", () => actions.sound(this.sound.checked));
     this.boardWrap = h("div", { class: "board-wrap" }, this.svg);
     this.game = h("section", { class: "game", id: "game" }, this.boardWrap, this.boneyard);
-    this.leaveButton = h("button", { type: "button", id: "leave-button", onclick: () => this._leave() }, "Leave");
+    this.leaveButton = h("button", { type: "button", id: "leave-button", onclick: () => this._leave() }, t("table.leave"));
     fill(root, h("div", { class: "room" },
       this.strip.node, this.confirm, this.waiting, this.winner, this.game, this.dock.node,
       h("section", { class: "players card" },
         h("div", { class: "room-head" }, this.title, this.leaveButton),
         this.link, this.seats, this.target,
-        h("label", { class: "field check" }, this.sound, h("span", {}, "A sound when it is my turn (the tab's title says so too)"))),
+        h("label", { class: "field check" }, this.sound, h("span", {}, t("table.sound")))),
       h("section", { class: "side card" },
-        h("h2", {}, "Log"), this.log,
-        h("h2", {}, "Chat"), this.chatList, chatForm, this.chatNote)));
+        h("h2", {}, t("table.log")), this.log,
+        h("h2", {}, t("table.chat")), this.chatList, chatForm, this.chatNote)));
     this.onKey = (event) => {
-      if (event.key === "Escape" && this.dock.picked) {
+      if (event.key === "Escape" && this.dock.picked) { // i18n: not shown (a key's name)
         this.dock.cancel();
         this.redraw();
       }
@@ -122,7 +124,7 @@ export class Table {
     this.dock.node.hidden = !game;
     this.strip.draw(model, this.clock);
     if (game) {
-      this.boneyard.textContent = `Boneyard: ${game.boneyard}`;
+      this.boneyard.textContent = t("table.boneyard", { count: game.boneyard });
       this.dock.draw(model, this.hintText);
       this._drawBoard();
       this._drawWinner(model, game);
@@ -138,7 +140,7 @@ export class Table {
   _noteChat() {
     const count = length(this.chatInput.value.trim());
     this.chatNote.dataset.kind = count > MAX_CHAT ? "error" : "";
-    this.chatNote.textContent = count > MAX_CHAT * 0.8 ? `${count} of ${MAX_CHAT} characters` : "";
+    this.chatNote.textContent = count > MAX_CHAT * 0.8 ? t("table.chat_count", { count, most: MAX_CHAT }) : "";
   }
 
   _leave() {
@@ -148,22 +150,22 @@ export class Table {
       return;
     }
     fill(this.confirm,
-      h("h2", { id: "leave-question" }, "Leave the match?"),
-      h("p", {}, "Your seat stays yours: a stand-in bot plays it until you come back by this room's link."),
+      h("h2", { id: "leave-question" }, t("leave.question")),
+      h("p", {}, t("leave.explain")),
       h("div", { class: "buttons" },
-        h("button", { type: "button", class: "primary", id: "leave-confirm-button", onclick: () => this.actions.leave() }, "Leave the table"),
-        h("button", { type: "button", id: "leave-cancel-button", onclick: () => { this.confirm.hidden = true; this.leaveButton.focus(); } }, "Stay")));
+        h("button", { type: "button", class: "primary", id: "leave-confirm-button", onclick: () => this.actions.leave() }, t("leave.confirm")),
+        h("button", { type: "button", id: "leave-cancel-button", onclick: () => { this.confirm.hidden = true; this.leaveButton.focus(); } }, t("leave.stay"))));
     this.confirm.hidden = false;
     this.confirm.scrollIntoView({ block: "nearest" });
     document.getElementById("leave-cancel-button")?.focus({ preventScroll: true });
   }
 
   _drawHead(model) {
-    this.title.textContent = `Room ${model.code}`;
+    this.title.textContent = t("lobby.room", { code: model.code });
     // A private room's link carries its invite (CODE-INVITE, the room as joined).
     const path = `/r/${encodeURIComponent(model.handle ?? model.code)}`;
-    fill(this.link, "Friends join at ", h("a", { href: path, id: "invite-link" }, `${location.origin}${path}`),
-      model.spectators ? ` · ${model.spectators} watching` : "", model.you === null ? " · you are watching" : "");
+    fill(this.link, `${t("table.friends_join")} `, h("a", { href: path, id: "invite-link" }, `${location.origin}${path}`),
+      model.spectators ? ` · ${plural("table.watching_count", model.spectators)}` : "", model.you === null ? ` · ${t("table.you_watch")}` : "");
     fill(this.seats, model.teams && model.game
       ? model.game.sides.map((side) => h("li", { class: "side" },
         h("span", { class: "score", "data-side": side.index }, String(side.score)), ` ${side.short}: `,
@@ -174,17 +176,18 @@ export class Table {
     const rules = model.rules;
     // The target is the server's: the game's (resolved), else the rules' own; no default kept here.
     const target = model.game ? model.game.target : rules.target;
-    const words = [Number.isSafeInteger(target) ? `first to ${target}` : "the usual target", `${rules.players} players`];
-    if (model.teams) words.push("teams");
-    if (rules.hand_size !== "standard") words.push(`hand ${rules.hand_size}`);
-    if (rules.end_scoring === "penalty") words.push("penalty scoring");
-    if (rules.reserve) words.push(`reserve ${rules.reserve}`);
-    words.push(rules.turn_seconds ? `${rules.turn_seconds} s a turn` : "no turn clock");
+    const words = [Number.isSafeInteger(target) ? t("rules.first_to", { target }) : t("rules.usual_target"), plural("lobby.room_players", rules.players)];
+    if (model.teams) words.push(t("rules.teams"));
+    if (rules.hand_size === "five") words.push(t("rules.hand_five"));
+    else if (rules.hand_size !== "standard") words.push(t("rules.hand_seven_five"));
+    if (rules.end_scoring === "penalty") words.push(t("rules.penalty"));
+    if (rules.reserve) words.push(t("rules.reserve", { count: rules.reserve }));
+    words.push(rules.turn_seconds ? t("rules.turn_seconds", { seconds: rules.turn_seconds }) : t("rules.no_clock"));
     this.target.textContent = words.join(" · ");
   }
 
   _seatLabel(seat) {
-    if (seat.free) return h("span", { class: "muted" }, `seat ${seat.index}: free`);
+    if (seat.free) return h("span", { class: "muted" }, t("seat.free_seat", { seat: seat.index }));
     const notes = seatNotes(seat);
     return h("span", { class: `seat${seat.turn ? " turn-now" : ""}${seat.standIn ? " stand-in" : ""}`, "data-seat": seat.index },
       seat.turn ? "▶ " : "", h("b", {}, seat.name), notes.length ? ` (${notes.join(", ")})` : "");
@@ -197,20 +200,20 @@ export class Table {
     const rows = model.seats.map((seat) => {
       const controls = [];
       if (model.isHost && seat.free) {
-        const level = h("select", { "aria-label": `Bot level for seat ${seat.index}`, "data-key": `level-${seat.index}` },
-          LEVELS.map((l) => h("option", { value: l, selected: l === "normal" }, `${l} bot`)));
-        controls.push(level, h("button", { type: "button", "data-key": `add-${seat.index}`, onclick: () => this.actions.addBot(seat.index, level.value) }, "Seat a bot"));
+        const level = h("select", { "aria-label": t("waiting.level_label", { seat: seat.index }), "data-key": `level-${seat.index}` },
+          LEVELS.map((l) => h("option", { value: l, selected: l === "normal" }, botWord(l))));
+        controls.push(level, h("button", { type: "button", "data-key": `add-${seat.index}`, onclick: () => this.actions.addBot(seat.index, level.value) }, t("waiting.add_bot")));
       }
       if (model.isHost && seat.bot) {
-        controls.push(h("button", { type: "button", "data-key": `remove-${seat.index}`, onclick: () => this.actions.removeBot(seat.index) }, "Remove bot"));
+        controls.push(h("button", { type: "button", "data-key": `remove-${seat.index}`, onclick: () => this.actions.removeBot(seat.index) }, t("waiting.remove_bot")));
       }
-      return h("li", {}, `Seat ${seat.index}: `, seat.free ? h("span", { class: "muted" }, "free") : h("b", { class: "name" }, seat.name), " ", ...controls);
+      return h("li", {}, `${t("lobby.seat_n", { seat: seat.index })}: `, seat.free ? h("span", { class: "muted" }, t("lobby.free")) : h("b", { class: "name" }, seat.name), " ", ...controls);
     });
     const start = model.isHost
       ? h("button", { type: "button", class: "primary", id: "start-button", "data-key": "start", disabled: model.freeSeats.length > 0, onclick: () => this.actions.start() },
-        model.freeSeats.length ? `Start (${model.freeSeats.length} seat${model.freeSeats.length > 1 ? "s" : ""} free)` : "Start the match")
-      : h("p", { class: "muted" }, "Waiting for the host to start.");
-    fill(this.waiting, h("h2", {}, "Seats"), h("ul", { class: "seat-list" }, rows), start);
+        model.freeSeats.length ? plural("waiting.start_free", model.freeSeats.length) : t("waiting.start"))
+      : h("p", { class: "muted" }, t("waiting.wait_host"));
+    fill(this.waiting, h("h2", {}, t("waiting.seats")), h("ul", { class: "seat-list" }, rows), start);
   }
 
   _targets(game) {
@@ -246,16 +249,16 @@ export class Table {
     if (!changed(this.drawn, "winner", [game.winnerText, game.sides, model.isHost, game.summary, this.hands, game.ratingText])) return;
     fill(this.winner,
       h("h2", { id: "winner-text" }, game.winnerText),
-      h("p", { id: "final-scores" }, `Final scores: ${game.sides.map((side) => `${side.short} ${side.score}`).join(", ")}`),
+      h("p", { id: "final-scores" }, t("winner.final_scores", { scores: game.sides.map((side) => `${side.short} ${side.score}`).join(", ") })),
       game.ratingText ? h("p", { id: "rating-change", class: "rating-change" }, game.ratingText) : null,
       game.summary ? h("section", { class: "summary final-hand", id: "final-hand" }, handCard(game.summary)) : null,
       scoreboard(this.hands, game.sides),
       h("div", { class: "buttons" },
         model.isHost
-          ? h("button", { type: "button", class: "primary", id: "rematch-button", "data-key": "rematch", onclick: () => this.actions.rematch() }, "Rematch")
-          : h("span", { class: "muted" }, "The host may start a rematch."),
-        h("a", { href: "#/replay", id: "replay-link", class: "button-link", "data-key": "replay" }, "Replay this match"),
-        h("button", { type: "button", id: "record-button", "data-key": "record", onclick: () => this.actions.record() }, "Download the match record")));
+          ? h("button", { type: "button", class: "primary", id: "rematch-button", "data-key": "rematch", onclick: () => this.actions.rematch() }, t("winner.rematch"))
+          : h("span", { class: "muted" }, t("winner.host_may_rematch")),
+        h("a", { href: "#/replay", id: "replay-link", class: "button-link", "data-key": "replay" }, t("winner.replay")),
+        h("button", { type: "button", id: "record-button", "data-key": "record", onclick: () => this.actions.record() }, t("winner.record"))));
   }
 
   _drawLog() {
