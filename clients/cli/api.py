@@ -17,6 +17,7 @@ from typing import TypeVar
 
 import msgspec
 
+from clients.cli.i18n import N_, _, ngettext
 from clients.cli.seats import normalize_url
 from protocol.api import DEFAULT_GAMES_PAGE
 
@@ -24,6 +25,15 @@ from protocol.api import DEFAULT_GAMES_PAGE
 MAX_ANSWER = 8 * 1024 * 1024
 TIMEOUT = 20.0
 T = TypeVar("T")
+
+#: What is asked for ("ladder", "player", "games list", "game", "review") when there is none.
+NOT_FOUND = {
+    "ladder": N_("no such ladder on this server"),
+    "player": N_("no such player on this server"),
+    "games list": N_("no such player on this server"),  # i18n: not shown
+    "game": N_("no such game on this server"),
+    "review": N_("no review of that game on this server"),
+}
 
 
 class ApiError(Exception):
@@ -53,9 +63,9 @@ class Api:
 
     def get(self, path: str, kind: type[T], what: str) -> T:
         """GET `path` and decode it as `kind`; ApiError (in words, naming `what`) otherwise."""
-        headers = {"Accept": "application/json"}
+        headers = {"Accept": "application/json"}  # i18n: not shown
         if self.key is not None:
-            headers["Authorization"] = f"Key {self.key}"
+            headers["Authorization"] = f"Key {self.key}"  # i18n: not shown
         request = urllib.request.Request(self.base + path, headers=headers)
         try:
             with urllib.request.urlopen(request, timeout=TIMEOUT) as response:
@@ -63,13 +73,14 @@ class Api:
         except urllib.error.HTTPError as error:
             raise refused(error, what) from None
         except (OSError, ValueError) as error:
-            raise ApiError(f"the server did not answer ({error})") from None
+            raise ApiError(_("the server did not answer ({reason})").format(reason=error)) from None
         if len(body) > MAX_ANSWER:
-            raise ApiError(f"the server's {what} is too large to read")
+            raise ApiError(_("the server's answer is too large to read"))
         try:
             return msgspec.json.decode(body, type=kind)
         except (msgspec.DecodeError, msgspec.ValidationError) as error:
-            raise ApiError(f"the server sent something that is not a {what}: {error}") from None
+            said = _("the server's answer cannot be read: {reason}")
+            raise ApiError(said.format(reason=error)) from None
 
     def ladder_path(self) -> str:
         return "/api/ladder"
@@ -94,17 +105,31 @@ def refused(error: urllib.error.HTTPError, what: str) -> ApiError:
     except (OSError, ValueError):
         body = {}
     code = str(body.get("error", "")) if isinstance(body, dict) else ""
-    retry_text = error.headers.get("Retry-After", "") if error.headers else ""
+    retry_text = error.headers.get("Retry-After", "") if error.headers else ""  # i18n: not shown
     retry = int(retry_text) if retry_text.isdigit() else None
     status = error.code
     if status == 404:
-        text = f"no such {what} on this server"
+        text = _(NOT_FOUND.get(what, NOT_FOUND["game"]))
+    elif status == 429 and retry:
+        said = ngettext(
+            "too many requests: try again in {count} second",
+            "too many requests: try again in {count} seconds",
+            retry,
+        )
+        text = said.format(count=retry)
     elif status == 429:
-        text = f"too many requests: try again in {retry or 'a few'} seconds"
+        text = _("too many requests: try again in a few seconds")
+    elif status == 503 and code == "busy" and retry:
+        said = ngettext(
+            "the server is busy: try again in {count} second",
+            "the server is busy: try again in {count} seconds",
+            retry,
+        )
+        text = said.format(count=retry)
     elif status == 503 and code == "busy":
-        text = f"the server is busy: try again in {retry or 'a few'} seconds"
+        text = _("the server is busy: try again in a few seconds")
     elif status == 503:
-        text = "the server cannot answer now: try again soon"
+        text = _("the server cannot answer now: try again soon")
     else:
-        text = f"the server refused ({code or status})"
+        text = _("the server refused ({code})").format(code=code or status)
     return ApiError(text, status, code, retry)

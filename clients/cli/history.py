@@ -15,8 +15,9 @@ from rich.text import Text
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
-from clients.cli import local
+from clients.cli import local, words
 from clients.cli.api import Api, ApiError
+from clients.cli.i18n import _, ngettext
 from clients.cli.keys import KeyStore
 from clients.cli.ladder import player_name
 from clients.cli.safe import visible
@@ -30,15 +31,17 @@ TIMEOUT = 10.0
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of `allfives history`."""
     parser.add_argument(
-        "url", type=local.server_url, help="the server, e.g. ws://192.168.1.20:8765"
+        "url", type=local.server_url, help=_("the server, e.g. ws://192.168.1.20:8765")
     )
-    parser.add_argument("name", nargs="?", default=None, help="the player (default: you)")
-    parser.add_argument("--offset", type=int, default=0, help="skip this many newer games")
+    parser.add_argument("name", nargs="?", default=None, help=_("the player (default: you)"))
+    parser.add_argument("--offset", type=int, default=0, help=_("skip this many newer games"))
     parser.add_argument(
         "--limit",
         type=int,
         default=DEFAULT_GAMES_PAGE,
-        help=f"games to list (at most {MAX_GAMES_PAGE}; default {DEFAULT_GAMES_PAGE})",
+        help=_("games to list (at most {most}; default {default})").format(
+            most=MAX_GAMES_PAGE, default=DEFAULT_GAMES_PAGE
+        ),
     )
 
 
@@ -62,7 +65,8 @@ def run(args: argparse.Namespace) -> int:
     url = normalize_url(args.url)
     if not 0 <= args.offset <= 100_000 or not 1 <= args.limit <= MAX_GAMES_PAGE:
         print(
-            f"allfives history: --offset 0 to 100000, --limit 1 to {MAX_GAMES_PAGE}",
+            "allfives history: "  # i18n: a command
+            + _("--offset 0 to 100000, --limit 1 to {most}").format(most=MAX_GAMES_PAGE),
             file=sys.stderr,
         )
         return 2
@@ -72,29 +76,35 @@ def run(args: argparse.Namespace) -> int:
     if name is None:
         if known is None:
             print(
-                "allfives history: this device is no player on that server yet: play a match "
-                "there (allfives join), or link it to your player (/link on the other device), "
-                "or name a player",
+                "allfives history: "  # i18n: a command
+                + _(
+                    "this device is no player on that server yet: play a match there "
+                    "(allfives join), or link it to your player (/link on the other device), "
+                    "or name a player"
+                ),
                 file=sys.stderr,
             )
             return 1
         try:
             name = asyncio.run(whoami(url, known[1], known[0]))
         except (OSError, TimeoutError, InvalidHandshake, InvalidURI, ConnectionClosed) as error:
-            print(visible(f"allfives history: cannot reach {url}: {error}"), file=sys.stderr)
+            said = _("cannot reach {url}: {reason}").format(url=url, reason=error)
+            print(visible(f"allfives history: {said}"), file=sys.stderr)  # i18n: a command
             return 1
         if name is None:
             print(
-                "allfives history: the server refused this device's key: name a player",
+                "allfives history: "  # i18n: a command
+                + _("the server refused this device's key: name a player"),
                 file=sys.stderr,
             )
             return 1
     api = Api(url, key)
     try:
         player = api.get(api.player_path(name), PlayerAnswer, "player")
-        page = api.get(api.games_path(name, args.offset, args.limit), GamesPage, "games list")
+        games = api.games_path(name, args.offset, args.limit)
+        page = api.get(games, GamesPage, "games list")  # i18n: not shown
     except ApiError as error:
-        print(visible(f"allfives history: {error.text}"), file=sys.stderr)
+        print(visible(f"allfives history: {error.text}"), file=sys.stderr)  # i18n: a command
         return 1
     print_history(url, player, page, Console())
     return 0
@@ -108,10 +118,16 @@ def outcome(game: GameSummary, name: str) -> str:
     seat = seats[0]
     side = seat % 2 if game.rules.partnership else seat
     if isinstance(game.winner, list):
-        return "shared" if seat in game.winner else "lost"
+        return _("shared") if seat in game.winner else _("lost")
     if game.winner is None:
-        return "no winner"
-    return "won" if game.winner == side else "lost"
+        return _("no winner")
+    return _("won") if game.winner == side else _("lost")
+
+
+def games_won(games: int, wins: int) -> str:
+    """ "5 games, 3 won" in the player's language."""
+    said = ngettext("{count} game, {wins} won", "{count} games, {wins} won", games)
+    return said.format(count=games, wins=wins)
 
 
 def rating_change(game: GameSummary, name: str) -> str:
@@ -127,35 +143,43 @@ def print_history(url: str, player: PlayerAnswer, page: GamesPage, console: Cons
     """The ratings, then the games as a table, and how to replay one."""
     name = player.name
     console.print(
-        Text(f"{player_name(name)}: {player.games} games, {player.wins} won", style="bold"),
+        Text(f"{player_name(name)}: {games_won(player.games, player.wins)}", style="bold"),
         highlight=False,
     )
     for standing in player.ratings:
         console.print(
             Text(
-                f"  {standing.ladder} ladder: {standing.rating.rating:.1f} "
-                f"({standing.games} games, {standing.wins} won)"
+                "  "
+                + _("{ladder}: {rating} ({games})").format(
+                    ladder=words.ladder_word(standing.ladder),
+                    rating=f"{standing.rating.rating:.1f}",
+                    games=games_won(standing.games, standing.wins),
+                )
             ),
             highlight=False,
         )
     if not page.games:
-        console.print(Text("No games to show."), highlight=False)
+        console.print(Text(_("No games to show.")), highlight=False)
         return
     table = Table(
-        title=Text(f"Games {page.offset + 1}-{page.offset + len(page.games)} of {page.total}"),
+        title=Text(
+            _("Games {first}-{last} of {total}").format(
+                first=page.offset + 1, last=page.offset + len(page.games), total=page.total
+            )
+        ),
         title_justify="left",
     )
-    table.add_column("game", no_wrap=True)
-    table.add_column("finished", no_wrap=True)
-    table.add_column("players")
-    table.add_column("scores", no_wrap=True)
-    table.add_column("result", no_wrap=True)
-    table.add_column("rating", no_wrap=True)
+    table.add_column(_("game"), no_wrap=True)
+    table.add_column(_("finished"), no_wrap=True)
+    table.add_column(_("players"))
+    table.add_column(_("scores"), no_wrap=True)
+    table.add_column(_("result"), no_wrap=True)
+    table.add_column(_("rating"), no_wrap=True)
     for game in page.games:
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(game.finished_at))
         players = ", ".join(player_name(p.name) for p in game.players)
         if game.private:
-            players += " (private)"
+            players += " " + _("(private)")
         table.add_row(
             visible(game.id),
             when,
@@ -167,6 +191,10 @@ def print_history(url: str, player: PlayerAnswer, page: GamesPage, console: Cons
     console.print(table)
     first = visible(page.games[0].id)
     console.print(
-        Text(f"Replay one with: {local.command()} show {visible(url.rstrip('/'))} {first}"),
+        Text(
+            _("Replay one with: {command}").format(
+                command=f"{local.command()} show {visible(url.rstrip('/'))} {first}"  # i18n: a command
+            )
+        ),
         highlight=False,
     )

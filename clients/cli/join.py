@@ -42,7 +42,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--link",
         metavar="CODE",
         type=link_argument,
-        help="link this device to your player: the one-time code /link shows on the other one",
+        help=_("link this device to your player: the one-time code /link shows on the other one"),
     )
     parser.add_argument(
         "--private",
@@ -55,7 +55,7 @@ def link_argument(text: str) -> str:
     """--link's code, checked before anything else (argparse says what is wrong)."""
     code = link_code(text)
     if code is None:
-        raise argparse.ArgumentTypeError("takes the 8-letter code /link shows (ABCD-EFGH)")
+        raise argparse.ArgumentTypeError(_("takes the 8-letter code /link shows (ABCD-EFGH)"))
     return code
 
 

@@ -10,27 +10,26 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from clients.cli import local
+from clients.cli import local, words
 from clients.cli.api import Api, ApiError
+from clients.cli.i18n import _, ngettext
 from clients.cli.keys import KeyStore
 from clients.cli.safe import visible
 from clients.cli.seats import normalize_url
 from protocol.api import LadderAnswer
 
-LADDER_TITLES = {"2p": "Two players", "3p": "Three players", "teams": "Partnerships"}
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of `allfives ladder`."""
     parser.add_argument(
-        "url", type=local.server_url, help="the server, e.g. ws://192.168.1.20:8765"
+        "url", type=local.server_url, help=_("the server, e.g. ws://192.168.1.20:8765")
     )
 
 
 def player_name(name: str) -> str:
     """A rated name as people read it: "bot:hard" is the hard bot."""
-    if name.startswith("bot:"):
-        return f"{visible(name[4:])} bot"
+    if name in words.BOT_PLAYER_WORDS:
+        return _(words.BOT_PLAYER_WORDS[name])
     return visible(name)
 
 
@@ -42,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         answer = api.get(api.ladder_path(), LadderAnswer, "ladder")
     except ApiError as error:
-        print(visible(f"allfives ladder: {error.text}"), file=sys.stderr)
+        print(visible(f"allfives ladder: {error.text}"), file=sys.stderr)  # i18n: a command
         return 1
     print_ladders(answer, Console())
     return 0
@@ -51,15 +50,19 @@ def run(args: argparse.Namespace) -> int:
 def print_ladders(answer: LadderAnswer, console: Console) -> None:
     """Each ladder as a table."""
     for ladder in answer.ladders:
-        title = LADDER_TITLES.get(ladder.ladder, visible(ladder.ladder))
+        title = words.ladder_word(ladder.ladder) if ladder.ladder in words.LADDER_WORDS else ""
+        title = title or visible(ladder.ladder)
         if not ladder.entries:
-            console.print(Text(f"{title}: nobody rated yet"), highlight=False)
+            console.print(
+                Text(_("{ladder}: nobody rated yet").format(ladder=title)), highlight=False
+            )
             continue
         table = Table(title=Text(title), title_justify="left")
-        for column, justify in (("#", "right"), ("player", "left"), ("rating", "right")):
-            table.add_column(column, justify=justify, no_wrap=column != "player")  # type: ignore[arg-type]
-        table.add_column("games", justify="right")
-        table.add_column("wins", justify="right")
+        table.add_column("#", justify="right", no_wrap=True)
+        table.add_column(_("player"), justify="left")
+        table.add_column(_("rating"), justify="right", no_wrap=True)
+        table.add_column(_("games"), justify="right")
+        table.add_column(_("wins"), justify="right")
         for rank, entry in enumerate(ladder.entries, start=1):
             table.add_row(
                 str(rank),
@@ -70,4 +73,7 @@ def print_ladders(answer: LadderAnswer, console: Console) -> None:
             )
         console.print(table)
         if ladder.total > len(ladder.entries):
-            console.print(Text(f"({ladder.total} rated players in all)"), highlight=False)
+            said = ngettext(
+                "({count} rated player in all)", "({count} rated players in all)", ladder.total
+            )
+            console.print(Text(said.format(count=ladder.total)), highlight=False)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from clients.cli.i18n import _
 from clients.cli.placing import copy_layout, place
 from protocol.records import HandResult, Record, RecordMove
 from protocol.views import Layout
@@ -92,7 +93,8 @@ def replay_of(record: Record) -> Replay:
     teams = rules.partnership
     sides = rules.sides
     names = [
-        (record.names[seat] if seat < len(record.names) else "") or f"seat {seat}"
+        (record.names[seat] if seat < len(record.names) else "")
+        or _("seat {seat}").format(seat=seat)
         for seat in range(rules.players)
     ]
     scores = [0] * sides
@@ -119,7 +121,7 @@ def replay_of(record: Record) -> Replay:
         for at, move in enumerate(hand.moves, start=1):
             seat = move.seat
             drew = move.drew or 0
-            for _ in range(drew):
+            for _draw in range(drew):
                 if drawn < len(hand.boneyard):
                     tiles[seat].append(hand.boneyard[drawn])
                     drawn += 1

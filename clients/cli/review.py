@@ -20,7 +20,7 @@ from rich.text import Text
 
 from clients.cli.api import Api, ApiError
 from clients.cli.connection import Connection
-from clients.cli.i18n import _
+from clients.cli.i18n import _, ngettext
 from clients.cli.review_words import names_of, summary_text
 from clients.cli.state import TableState
 from protocol import messages as msg
@@ -123,10 +123,17 @@ async def from_server(
         report = await asyncio.to_thread(api.get, api.review_path(game), Review, "review")
     except ApiError as error:
         if error.status == 503 and error.code == "busy":
-            return f"the server is busy with other reviews: /review again in {error.retry or 'a few'} s"
+            if error.retry:
+                said = ngettext(
+                    "the server is busy with other reviews: /review again in {count} second",
+                    "the server is busy with other reviews: /review again in {count} seconds",
+                    error.retry,
+                )
+                return said.format(count=error.retry)
+            return _("the server is busy with other reviews: /review again in a few seconds")
         return None
     names = names_of(report, len(state.view.seats) if state.view is not None else 0)
-    rows = [Text(" Review of your moves (the server's hard bot, from what you could see)")]
+    rows = [Text(" " + _("Review of your moves (the server's hard bot, from what you could see)"))]
     for player in report.players:
         if player.seat == seat:
             rows += summary_text(player, names)
@@ -145,7 +152,10 @@ async def archived_game(api: Api, state: TableState) -> str | None:
     names = [seat.name if seat is not None else "" for seat in view.seats]
     try:
         page = await asyncio.to_thread(
-            api.get, api.games_path(state.player, 0, 5), GamesPage, "games list"
+            api.get,
+            api.games_path(state.player, 0, 5),
+            GamesPage,
+            "games list",  # i18n: not shown
         )
     except ApiError:
         return None

@@ -17,8 +17,9 @@ from rich.console import Console
 from rich.style import Style
 from rich.text import Text
 
-from clients.cli import local
+from clients.cli import local, words
 from clients.cli.api import Api, ApiError
+from clients.cli.i18n import N_, _, ngettext
 from clients.cli.keys import KeyStore
 from clients.cli.render import layout_rows
 from clients.cli.replay_steps import Replay, Step, replay_of
@@ -30,15 +31,15 @@ from protocol.api import GameDetail
 from protocol.records import RecordFormatError, check_record
 from protocol.review import Review
 
-HELP = "→ ← step · PageDown PageUp hand · Home End · q quit"
+HELP = N_("→ ← step · PageDown PageUp hand · Home End · q quit")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of `allfives show`."""
     parser.add_argument(
-        "url", type=local.server_url, help="the server, e.g. ws://192.168.1.20:8765"
+        "url", type=local.server_url, help=_("the server, e.g. ws://192.168.1.20:8765")
     )
-    parser.add_argument("game", help="the game's id (allfives history lists them)")
+    parser.add_argument("game", help=_("the game's id (allfives history lists them)"))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -50,10 +51,11 @@ def run(args: argparse.Namespace) -> int:
         game = api.get(api.game_path(args.game), GameDetail, "game")
         check_record(game.record)
     except ApiError as error:
-        print(visible(f"allfives show: {error.text}"), file=sys.stderr)
+        print(visible(f"allfives show: {error.text}"), file=sys.stderr)  # i18n: a command
         return 1
     except RecordFormatError as error:
-        print(visible(f"allfives show: the server's record is not one: {error}"), file=sys.stderr)
+        said = _("the server's record is not one: {reason}").format(reason=error)
+        print(visible(f"allfives show: {said}"), file=sys.stderr)  # i18n: a command
         return 1
     review: Review | str | None
     try:
@@ -67,37 +69,67 @@ def run(args: argparse.Namespace) -> int:
 def step_words(step: Step, names: list[str], teams: bool) -> str:
     """What a step was, in words."""
     who = seat_name(names, step.seat) if step.seat is not None else ""
-    drew = f"{who} drew {step.drew}, then " if step.drew else ""
+    drew = ""
+    if step.drew:
+        drew = ngettext("{who} drew {count} tile", "{who} drew {count} tiles", step.drew)
+        drew = drew.format(who=who, count=step.drew)
     if step.kind == "deal":
-        return f"Hand {step.hand}: the deal; {who} leads"
+        return _("Hand {hand}: the deal; {who} leads").format(hand=step.hand, who=who)
     if step.kind == "passed":
-        return f"{drew}passed" if drew else f"{who} passed"
+        if drew:
+            return _("{drew}, then passed").format(drew=drew)
+        return _("{who} passed").format(who=who)
     if step.kind == "played":
-        lead = step.end is None
-        action = f"led {step.tile}" if lead else f"played {step.tile} {step.end}"
-        scored = f", scores {step.points}" if step.points else ""
-        return (
-            f"{drew}{action}: total {step.total}{scored}"
-            if drew
-            else (f"{who} {action}: total {step.total}{scored}")
+        said = PLAY_WORDS[(step.end is None, bool(drew), bool(step.points))]
+        end = words.end_word(step.end)
+        return _(said).format(
+            who=who, drew=drew, tile=step.tile, end=end, total=step.total, points=step.points
         )
     result = step.result
     points = result.points if result is not None else []
     gains = [
-        f"{side_name(side, names, teams)} {'scores' if p > 0 else 'loses'} {abs(p)}"
+        (_("{side} scores {points}") if p > 0 else _("{side} loses {points}")).format(
+            side=side_name(side, names, teams), points=abs(p)
+        )
         for side, p in enumerate(points)
         if p
     ]
-    how = {"domino": "went out", "blocked": "blocked", "won": "reached the target"}
-    kind = how.get(result.kind, "ended") if result is not None else "ended"
-    return f"Hand {step.hand} over ({kind}): {', '.join(gains) or 'nobody scores'}"
+    kind = _(HOW_WORDS.get(result.kind if result is not None else "ended", HOW_WORDS["ended"]))
+    if not gains:
+        said = _("Hand {hand} over ({how}): nobody scores")
+        return said.format(hand=step.hand, how=kind)
+    said = _("Hand {hand} over ({how}): {gains}")
+    return said.format(hand=step.hand, how=kind, gains=", ".join(gains))
+
+
+#: A play in words, by (a lead, after drawing, scoring).
+PLAY_WORDS = {
+    (True, False, False): N_("{who} led {tile}: total {total}"),
+    (True, False, True): N_("{who} led {tile}: total {total}, scores {points}"),
+    (True, True, False): N_("{drew}, then led {tile}: total {total}"),
+    (True, True, True): N_("{drew}, then led {tile}: total {total}, scores {points}"),
+    (False, False, False): N_("{who} played {tile} {end}: total {total}"),
+    (False, False, True): N_("{who} played {tile} {end}: total {total}, scores {points}"),
+    (False, True, False): N_("{drew}, then played {tile} {end}: total {total}"),
+    (False, True, True): N_("{drew}, then played {tile} {end}: total {total}, scores {points}"),
+}
+#: How a hand ended, in words.
+HOW_WORDS = {
+    "domino": N_("went out"),
+    "blocked": N_("blocked"),
+    "won": N_("reached the target"),
+    "ended": N_("ended"),
+}
 
 
 def side_name(side: int, names: list[str], teams: bool) -> str:
     """A seat's name, or a team's with its two players."""
     if not teams:
         return seat_name(names, side)
-    return f"Team {'AB'[side]} ({seat_name(names, side)} & {seat_name(names, side + 2)})"
+    said = _("Team {letter} ({first} & {second})")
+    return said.format(
+        letter="AB"[side], first=seat_name(names, side), second=seat_name(names, side + 2)
+    )
 
 
 def screen(
@@ -108,8 +140,10 @@ def screen(
     names, teams = replay.names, replay.teams
     rows = [
         Text(
-            f" Game {title} · hand {step.hand} of {replay.hands} · step {at + 1} of "
-            f"{len(replay.steps)}",
+            " "
+            + _("Game {game} · hand {hand} of {hands} · step {step} of {steps}").format(
+                game=title, hand=step.hand, hands=replay.hands, step=at + 1, steps=len(replay.steps)
+            ),
             Style(bold=True),
         ),
         Text(
@@ -123,23 +157,23 @@ def screen(
     line = _review_line(replay, step, review)
     if line is not None:
         rows.append(line)
-    hands: list[Text] = [rule(width, "every hand")]
+    hands: list[Text] = [rule(width, _("every hand"))]
     for seat, tiles in enumerate(step.tiles):
         mark = "▶ " if seat == step.seat and step.kind != "hand_ended" else "  "
         text = Text(f"{mark}{seat_name(names, seat)}: ")
-        text.append(" ".join(f"[{t[0]}|{t[-1]}]" for t in tiles) or "(no tiles)")
+        text.append(" ".join(f"[{t[0]}|{t[-1]}]" for t in tiles) or _("(no tiles)"))
         hands.append(text)
-    hands.append(Text(f"  boneyard: {step.boneyard}", DULL))
-    tail = [rule(width), Text(" " + HELP, DULL)]
+    hands.append(Text("  " + _("boneyard: {count}").format(count=step.boneyard), DULL))
+    tail = [rule(width), Text(" " + _(HELP), DULL)]
     spare = max(1, height - len(rows) - len(hands) - len(tail) - 1)
     last = None
     if step.kind == "played" and step.tile is not None:
         last = (int(step.tile[0]), int(step.tile[-1]))
-    board = [rule(width, "the table")]
+    board = [rule(width, _("the table"))]
     if step.layout.line:
         board += layout_rows(step.layout, last, width, spare)
     else:
-        board.append(Text(" The table is empty.", DULL))
+        board.append(Text(" " + _("The table is empty."), DULL))
     return [*rows, *board, *hands, *tail]
 
 
@@ -147,17 +181,20 @@ def _review_line(replay: Replay, step: Step, review: Review | str | None) -> Tex
     if review is None:
         return None
     if isinstance(review, str):
-        return Text(f" (no review: {review})", DULL)
+        return Text(" " + _("(no review: {reason})").format(reason=review), DULL)
     if step.kind not in ("played", "passed"):
         return None
     line = next((m for m in review.moves if (m.hand, m.move) == (step.hand, step.move)), None)
     if line is None:
-        return Text(" review: no choice here", DULL)
+        return Text(" " + _("review: no choice here"), DULL)
     if line.lost == 0:
-        return Text(" review: the best move", Style(color="green"))
+        return Text(" " + _("review: the best move"), Style(color="green"))
     said = reasons_words(line, replay.names)
     text = Text(
-        f" review: lost {line.lost:.1f} against {move_words(line.best)}",
+        " "
+        + _("review: lost {points} against {best}").format(
+            points=f"{line.lost:.1f}", best=move_words(line.best)
+        ),
         Style(color="red", bold=line.costly),
     )
     if said:
@@ -169,7 +206,7 @@ def summary(replay: Replay, review: Review | str | None) -> list[Text]:
     """Each player's points lost, after the last step."""
     if not isinstance(review, Review):
         return []
-    rows: list[Text] = [Text(" The hard bot's review, each player:", Style(bold=True))]
+    rows: list[Text] = [Text(" " + _("The hard bot's review, each player:"), Style(bold=True))]
     for player in review.players:
         rows += summary_text(player, replay.names)
     return rows

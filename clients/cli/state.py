@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from clients.cli import words
-from clients.cli.i18n import _
+from clients.cli.i18n import _, ngettext
 from clients.cli.keys import shown_code
 from clients.cli.placing import final_layout
 from clients.cli.safe import visible
@@ -219,9 +219,17 @@ class TableState:
                 if player is not None:
                     self.player = player
             case msg.LinkCodeReply(code=code, expires_in=seconds):
+                minutes = seconds // 60
+                said = ngettext(
+                    "Link code {code} (works once, for {count} minute): on the other device "
+                    "run  {command}",
+                    "Link code {code} (works once, for {count} minutes): on the other device "
+                    "run  {command}",
+                    minutes,
+                )
+                command = "allfives join URL --link CODE"  # i18n: a command
                 self.say(
-                    f"Link code {shown_code(visible(code))} (works once, for {seconds // 60} "
-                    "minutes): on the other device run  allfives join URL --link CODE",
+                    said.format(code=shown_code(visible(code)), count=minutes, command=command),
                     "hint",
                 )
         return []

@@ -16,7 +16,7 @@ from rich.text import Text
 
 from clients.cli import words
 from clients.cli.commands import Ask
-from clients.cli.i18n import _, ngettext
+from clients.cli.i18n import N_, _, ngettext
 from clients.cli.scoreboard import explain_hand, side_names
 from clients.cli.state import Notice, TableState, display_names
 from clients.cli.styles import DULL, NOTICE_STYLES, rule, wrap
@@ -125,7 +125,12 @@ def result_rows(state: TableState, view: RoomView, width: int) -> list[Text]:
     return wrap(rows, width)
 
 
-LADDER_WORDS = {"2p": "two-player", "3p": "three-player", "teams": "partnership"}
+#: The rating change per ladder, as the end of a match says it.
+RATING_WORDS = {
+    "2p": N_("Your rating on the two-player ladder: {rating} ({change})"),
+    "3p": N_("Your rating on the three-player ladder: {rating} ({change})"),
+    "teams": N_("Your rating on the partnership ladder: {rating} ({change})"),
+}
 
 
 def rating_text(view: RoomView) -> str | None:
@@ -137,9 +142,12 @@ def rating_text(view: RoomView) -> str | None:
     if mine is None:
         return None
     after, delta = mine.after.rating, mine.after.rating - mine.before.rating
-    ladder = LADDER_WORDS.get(mine.ladder, mine.ladder)
     sign = "+" if delta >= 0 else "−"
-    return f"Your rating on the {ladder} ladder: {after:.1f} ({sign}{abs(delta):.1f})"
+    change = f"{sign}{abs(delta):.1f}"
+    if mine.ladder in RATING_WORDS:
+        return _(RATING_WORDS[mine.ladder]).format(rating=f"{after:.1f}", change=change)
+    said = _("Your rating on the {ladder} ladder: {rating} ({change})")
+    return said.format(ladder=mine.ladder, rating=f"{after:.1f}", change=change)
 
 
 def notice_row(notice: Notice | None, width: int) -> list[Text]:

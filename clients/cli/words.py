@@ -49,6 +49,21 @@ ERROR_WORDS = {
     "wrong_phase": N_("that cannot be done at this point of the match"),
     "unavailable": N_("the server cannot do that now: nothing was changed, try again soon"),
     "busy": N_("the server is busy: try again soon"),
+    "name_taken": N_("that name belongs to another player on this server: choose another"),
+    "bad_link": N_("that link code is unknown, used already or expired"),
+    "not_a_player": N_("this device is no player on this server yet: play a match here first"),
+}
+#: The rated bot players of the ladders, as shown.
+BOT_PLAYER_WORDS = {
+    "bot:easy": N_("easy bot"),
+    "bot:normal": N_("normal bot"),
+    "bot:hard": N_("hard bot"),
+}
+#: The ladders, as their titles say them.
+LADDER_WORDS = {
+    "2p": N_("Two players"),
+    "3p": N_("Three players"),
+    "teams": N_("Partnerships"),
 }
 #: What an error's reason means (protocol.errors.REASONS), worded before its code.
 REASON_WORDS = {
@@ -94,6 +109,11 @@ def end_word(end: str | None) -> str:
 def level_word(level: str | None) -> str:
     """A bot level in the player's language."""
     return _(LEVEL_WORDS[level]) if level in LEVEL_WORDS else str(level)
+
+
+def ladder_word(ladder: str) -> str:
+    """A ladder's title ("2p", "3p", "teams") in the player's language."""
+    return _(LADDER_WORDS[ladder]) if ladder in LADDER_WORDS else ladder
 
 
 def phase_word(phase: str) -> str:

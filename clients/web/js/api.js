@@ -2,12 +2,13 @@
 // key. Answers are untrusted: only ever shown as text.
 
 import { playerKey } from "./key.js";
+import { t, plural } from "./i18n.js";
 
 /** GET a path of the API: `{ok, status, body, retry}` (`body` the JSON, or null). */
 export async function apiGet(path) {
   let response;
   try {
-    response = await fetch(path, { headers: { Authorization: `Key ${playerKey()}`, Accept: "application/json" }, cache: "no-store" });
+    response = await fetch(path, { headers: { Authorization: `Key ${playerKey()}`, Accept: "application/json" }, cache: "no-store" }); // i18n: not shown
   } catch {
     return { ok: false, status: 0, body: null, retry: null };
   }
@@ -17,18 +18,18 @@ export async function apiGet(path) {
   } catch {
     body = null;
   }
-  const retry = Number.parseInt(response.headers.get("Retry-After") ?? "", 10);
+  const retry = Number.parseInt(response.headers.get("Retry-After") ?? "", 10); // i18n: not shown
   return { ok: response.ok, status: response.status, body, retry: Number.isSafeInteger(retry) ? retry : null };
 }
 
-/** A refused answer in words. */
+/** A refused answer in words; `what`: "ladder", "player", "games", "game" or "review". */
 export function apiProblem(answer, what) {
-  if (answer.status === 0) return `The server did not answer: ${what} could not be fetched.`;
-  if (answer.status === 404) return `No such ${what}.`;
-  if (answer.status === 429) return `Too many requests: wait ${answer.retry ?? "a few"} seconds and try again.`;
-  if (answer.status === 503) return `The server is busy: try again in ${answer.retry ?? "a few"} seconds.`;
+  if (answer.status === 0) return t(`api.no_answer.${what}`);
+  if (answer.status === 404) return t(`api.not_found.${what}`);
+  if (answer.status === 429) return answer.retry ? plural("api.too_many", answer.retry) : t("api.too_many_soon");
+  if (answer.status === 503) return answer.retry ? plural("api.busy", answer.retry) : t("api.busy_soon");
   const code = typeof answer.body?.error === "string" ? answer.body.error : String(answer.status);
-  return `The server refused (${code}).`;
+  return t("api.refused", { code });
 }
 
 export const paths = {

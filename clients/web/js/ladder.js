@@ -3,8 +3,12 @@
 
 import { h, fill } from "./text.js";
 import { apiGet, apiProblem, paths } from "./api.js";
+import { t } from "./i18n.js";
 
-export const LADDER_NAMES = { "2p": "Two players", "3p": "Three players", teams: "Partnerships (four players)" };
+/** A ladder's name ("2p", "3p", "teams") in the player's words. */
+export function ladderName(ladder) {
+  return ["2p", "3p", "teams"].includes(ladder) ? t(`ladder.name.${ladder}`) : String(ladder);
+}
 
 /** A player's name as a link to their page. */
 export function playerLink(name) {
@@ -14,7 +18,7 @@ export function playerLink(name) {
 /** "bot:hard" as people read it: "hard bot". */
 export function botName(name) {
   const match = /^bot:(easy|normal|hard)$/.exec(String(name));
-  return match ? `${match[1]} bot` : String(name);
+  return match ? t(`bot.${match[1]}`) : String(name);
 }
 
 export function rating(value) {
@@ -22,24 +26,24 @@ export function rating(value) {
 }
 
 export async function showLadder(root) {
-  fill(root, h("section", { class: "card", id: "ladder" }, h("h2", {}, "Ladder"), h("p", { class: "muted" }, "Loading…")));
+  fill(root, h("section", { class: "card", id: "ladder" }, h("h2", {}, t("ladder.title")), h("p", { class: "muted" }, t("app.loading"))));
   const answer = await apiGet(paths.ladder());
   if (!answer.ok || !Array.isArray(answer.body?.ladders)) {
-    fill(root, h("section", { class: "card", id: "ladder" }, h("h2", {}, "Ladder"), h("p", { role: "alert" }, apiProblem(answer, "ladder"))));
+    fill(root, h("section", { class: "card", id: "ladder" }, h("h2", {}, t("ladder.title")), h("p", { role: "alert" }, apiProblem(answer, "ladder"))));
     return;
   }
   const tables = answer.body.ladders.map((ladder) => h("section", { class: "ladder", "data-ladder": ladder.ladder },
-    h("h3", {}, LADDER_NAMES[ladder.ladder] ?? String(ladder.ladder)),
+    h("h3", {}, ladderName(ladder.ladder)),
     (ladder.entries ?? []).length
       ? h("table", { class: "scoreboard" },
-        h("thead", {}, h("tr", {}, ["#", "Player", "Rating", "Games", "Wins"].map((t) => h("th", { scope: "col" }, t)))),
+        h("thead", {}, h("tr", {}, ["#", t("ladder.player"), t("ladder.rating"), t("ladder.games"), t("ladder.wins")].map((head) => h("th", { scope: "col" }, head)))),
         h("tbody", {}, (ladder.entries ?? []).map((entry, index) => h("tr", { class: entry.bot ? "bot-row" : "", "data-name": entry.name },
           h("td", {}, String(index + 1)), h("td", {}, playerLink(entry.name)), h("td", {}, rating(entry.rating?.rating)),
           h("td", {}, String(entry.games ?? 0)), h("td", {}, String(entry.wins ?? 0))))))
-      : h("p", { class: "muted" }, "Nobody rated yet."),
-    ladder.total > (ladder.entries ?? []).length ? h("p", { class: "muted" }, `${ladder.total} rated players in all.`) : null));
+      : h("p", { class: "muted" }, t("ladder.nobody")),
+    ladder.total > (ladder.entries ?? []).length ? h("p", { class: "muted" }, t("ladder.total", { count: ladder.total })) : null));
   fill(root, h("section", { class: "card", id: "ladder" },
-    h("h2", {}, "Ladder"),
-    h("p", { class: "muted" }, "Ratings move after every finished match (the figure is a cautious estimate: it rises as the server grows sure of you). Each bot level is rated too."),
+    h("h2", {}, t("ladder.title")),
+    h("p", { class: "muted" }, t("ladder.about")),
     tables));
 }

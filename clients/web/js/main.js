@@ -107,7 +107,7 @@ class App {
       window.scrollTo(0, 0);
     } else {
       this.pages.close();
-      document.title = "All Fives";
+      document.title = t("app.title");
       this.drawTable();
     }
   }
@@ -240,7 +240,7 @@ class App {
     const player = typeof message.player === "string" && message.player ? message.player : null;
     this.player = player;
     if (this.meLink) {
-      this.meLink.textContent = player ? "My page" : "Link this device";
+      this.meLink.textContent = player ? t("app.my_page") : t("app.link");
       this.meLink.setAttribute("href", player ? `#/player/${encodeURIComponent(player)}` : "#/link");
     }
     if (this.pendingLink) {
@@ -269,12 +269,12 @@ class App {
     if (message.command === "resync" && !this.state.doc) return; // a room left: nothing to mend
     if (message.command === "hello" && message.code === "bad_link") {
       this.pendingLink = null;
-      this.pages.linkRefused("That code is unknown, used already or expired: ask for a new one on your other device.");
+      this.pages.linkRefused(t("link.refused"));
       this.connection.restart();
       return;
     }
     if (message.command === "link_code") {
-      this.pages.linkRefused(`No link code: ${message.message}`);
+      this.pages.linkRefused(t("link.no_code", { reason: errorWords(message) }));
       return;
     }
     if (message.command === "record" && this.recordForReplay) {

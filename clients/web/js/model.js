@@ -204,8 +204,11 @@ export function ratingText(ratings, you) {
   const after = Number(mine?.after?.rating);
   if (!Number.isFinite(before) || !Number.isFinite(after)) return null;
   const delta = after - before;
-  const ladder = { "2p": "two-player", "3p": "three-player", teams: "partnership" }[mine.ladder] ?? String(mine.ladder);
-  return `Your rating on the ${ladder} ladder: ${after.toFixed(1)} (${delta >= 0 ? "+" : "−"}${Math.abs(delta).toFixed(1)})`;
+  const change = `${delta >= 0 ? "+" : "−"}${Math.abs(delta).toFixed(1)}`;
+  const params = { rating: after.toFixed(1), change };
+  return ["2p", "3p", "teams"].includes(mine.ladder)
+    ? t(`rating.change.${mine.ladder}`, params)
+    : t("rating.change.other", { ...params, ladder: String(mine.ladder) });
 }
 
 /** The layout in words, for screen readers: the line west to east, the arms, the open ends. */

@@ -8,6 +8,7 @@ import { showLadder } from "./ladder.js";
 import { PlayerPage } from "./player.js";
 import { Replay } from "./replay.js";
 import { linkCode } from "./key.js";
+import { t } from "./i18n.js";
 
 /** The page a hash names, or null for the table or the lobby. */
 export function parseRoute(hash) {
@@ -41,10 +42,10 @@ export class Pages {
 
   nav() {
     const me = this.app.player();
-    return h("nav", { class: "page-nav", "aria-label": "Pages" },
-      h("a", { href: "#", id: "nav-back" }, this.app.inRoom() ? "← Back to the table" : "← Lobby"),
-      h("a", { href: "#/ladder", id: "nav-ladder" }, "Ladder"),
-      me ? h("a", { href: `#/player/${encodeURIComponent(me)}`, id: "nav-me" }, "My page") : h("a", { href: "#/link", id: "nav-link" }, "Link this device"));
+    return h("nav", { class: "page-nav", "aria-label": t("pages.nav") },
+      h("a", { href: "#", id: "nav-back" }, this.app.inRoom() ? t("pages.back_table") : t("pages.back_lobby")),
+      h("a", { href: "#/ladder", id: "nav-ladder" }, t("app.ladder")),
+      me ? h("a", { href: `#/player/${encodeURIComponent(me)}`, id: "nav-me" }, t("app.my_page")) : h("a", { href: "#/link", id: "nav-link" }, t("app.link")));
   }
 
   close() {
@@ -61,24 +62,24 @@ export class Pages {
     fill(this.root, this.nav(), this.body);
     switch (route.page) {
       case "ladder":
-        document.title = "All Fives · ladder";
+        document.title = t("pages.title_ladder");
         showLadder(this.body);
         break;
       case "player":
-        document.title = `All Fives · ${route.name}`;
+        document.title = t("pages.title_player", { name: route.name });
         this.player = new PlayerPage(this.body, route.name, { linkCode: () => this.app.linkCode() });
         break;
       case "game":
-        document.title = "All Fives · replay";
+        document.title = t("pages.title_replay");
         this.showGame(route.id);
         break;
       case "replay":
-        document.title = "All Fives · replay";
-        fill(this.body, h("p", { class: "card", id: "replay-loading" }, "Fetching the match's record…"));
-        if (!this.app.askRecord()) fill(this.body, h("p", { class: "card", role: "alert" }, "No finished match in this room to replay."));
+        document.title = t("pages.title_replay");
+        fill(this.body, h("p", { class: "card", id: "replay-loading" }, t("pages.fetching_record")));
+        if (!this.app.askRecord()) fill(this.body, h("p", { class: "card", role: "alert" }, t("pages.no_record")));
         break;
       case "link":
-        document.title = "All Fives · link this device";
+        document.title = t("pages.title_link");
         this.showLink();
         break;
       default:
@@ -87,7 +88,7 @@ export class Pages {
   }
 
   async showGame(id) {
-    fill(this.body, h("p", { class: "card", id: "replay-loading" }, "Fetching the game…"));
+    fill(this.body, h("p", { class: "card", id: "replay-loading" }, t("pages.fetching_game")));
     const answer = await apiGet(paths.game(id));
     if (this.route?.id !== id) return;
     if (!answer.ok || !answer.body?.record) {
@@ -102,7 +103,7 @@ export class Pages {
     if (!this.route || (this.route.page !== "replay" && this.route.page !== "game")) return;
     this.replay?.destroy();
     this.replay = new Replay(this.body, record, {
-      title: "Replay",
+      title: t("replay.title"),
       name: id ?? "room",
       review: id ? "loading" : null,
       retry: id ? () => this.loadReview(id) : null,
@@ -144,27 +145,28 @@ export class Pages {
   }
 
   showLink() {
-    const input = h("input", { id: "link-input", autocomplete: "off", "aria-label": "Link code", placeholder: "ABCD-EFGH", maxlength: 12 });
+    const input = h("input", { id: "link-input", autocomplete: "off", "aria-label": t("link.code"), placeholder: "ABCD-EFGH", maxlength: 12 });
     this.linkNote = h("p", { id: "link-note", role: "status" });
     fill(this.body, h("section", { class: "card", id: "link" },
-      h("h2", {}, "Link this device to your player"),
-      h("p", { class: "muted" }, "On a device where you already play, open your page and choose “Show a link code”. Type the code here: this device then plays as you, with your name and rating."),
+      h("h2", {}, t("link.title")),
+      h("p", { class: "muted" }, t("link.about")),
       h("form", { class: "chat-form", onsubmit: (event) => {
         event.preventDefault();
         const code = linkCode(input.value);
         if (!code) {
-          this.linkNote.textContent = "A code has 8 letters and digits, like ABCD-EFGH.";
+          this.linkNote.textContent = t("link.bad_code");
           return;
         }
-        this.linkNote.textContent = "Linking…";
+        this.linkNote.textContent = t("link.linking");
         this.app.link(code);
-      } }, input, h("button", { type: "submit", id: "link-submit" }, "Link")),
+      } }, input, h("button", { type: "submit", id: "link-submit" }, t("link.submit"))),
       this.linkNote));
   }
 
   linked(name) {
     if (this.route?.page === "link" && this.linkNote) {
-      fill(this.linkNote, "This device now plays as ", h("a", { href: `#/player/${encodeURIComponent(name)}` }, name), ".");
+      const [before, after] = t("link.linked", { name: "\u0000" }).split("\u0000");
+      fill(this.linkNote, before ?? "", h("a", { href: `#/player/${encodeURIComponent(name)}` }, name), after ?? "");
     }
   }
 

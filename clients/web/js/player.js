@@ -3,7 +3,8 @@
 
 import { h, fill, s } from "./text.js";
 import { apiGet, apiProblem, paths } from "./api.js";
-import { LADDER_NAMES, botName, rating } from "./ladder.js";
+import { ladderName, botName, rating } from "./ladder.js";
+import { t, plural } from "./i18n.js";
 import { showCode } from "./key.js";
 
 export const PAGE_SIZE = 10;
@@ -13,9 +14,9 @@ const COLORS = { "2p": "graph-2p", "3p": "graph-3p", teams: "graph-teams" };
 export function ratingGraph(history, width = 600, height = 220) {
   const points = (history ?? []).filter((p) => Number.isFinite(p.at) && Number.isFinite(p.rating));
   const svg = s("svg", { id: "rating-graph", class: "rating-graph", viewBox: `0 0 ${width} ${height}`, role: "img",
-    "aria-label": points.length ? `Rating over time: ${points.length} points` : "No rated games yet" });
+    "aria-label": points.length ? plural("player.graph", points.length) : t("player.graph_empty") });
   if (!points.length) {
-    svg.append(s("text", { x: width / 2, y: height / 2, "text-anchor": "middle", class: "empty" }, "No rated games yet"));
+    svg.append(s("text", { x: width / 2, y: height / 2, "text-anchor": "middle", class: "empty" }, t("player.graph_empty")));
     return svg;
   }
   const pad = { left: 44, right: 12, top: 12, bottom: 28 };
@@ -42,7 +43,7 @@ export function ratingGraph(history, width = 600, height = 220) {
     svg.append(s("polyline", { class: `graph-line ${cls}`, "data-ladder": ladder, points: mine.map((p) => `${x(p.at).toFixed(1)},${y(p.rating).toFixed(1)}`).join(" ") }));
     for (const p of mine) {
       svg.append(s("circle", { class: `graph-point ${cls}`, cx: x(p.at), cy: y(p.rating), r: 3.5 },
-        s("title", {}, `${LADDER_NAMES[ladder]}: ${p.rating.toFixed(1)} on ${day(p.at)}`)));
+        s("title", {}, t("player.graph_point", { ladder: ladderName(ladder), rating: p.rating.toFixed(1), day: day(p.at) }))));
     }
   }
   return svg;
@@ -53,9 +54,9 @@ function resultFor(game, name) {
   if (seat === undefined) return "";
   const teams = game.rules?.players === 4 && game.rules?.teams !== false; // omitted when true
   const side = teams ? seat % 2 : seat;
-  if (Array.isArray(game.winner)) return game.winner.includes(seat) ? "shared the win" : "lost";
-  if (game.winner === null || game.winner === undefined) return "no winner";
-  return game.winner === side ? "won" : "lost";
+  if (Array.isArray(game.winner)) return game.winner.includes(seat) ? t("player.result_shared") : t("player.result_lost");
+  if (game.winner === null || game.winner === undefined) return t("player.result_none");
+  return game.winner === side ? t("player.result_won") : t("player.result_lost");
 }
 
 function changeFor(game, name) {
@@ -73,7 +74,7 @@ export function gameRow(game, name) {
   return h("li", { class: "game-row", "data-game": game.id },
     h("a", { href: `#/game/${encodeURIComponent(game.id)}`, class: "game-link" }, `${when}`),
     ` · ${who} · ${(game.scores ?? []).join(" – ")} · ${resultFor(game, name)}`,
-    change ? ` · rating ${change}` : "", game.private ? " · private room" : "");
+    change ? ` · ${t("player.game_rating", { change })}` : "", game.private ? ` · ${t("player.game_private")}` : "");
 }
 
 export class PlayerPage {
@@ -85,7 +86,7 @@ export class PlayerPage {
     this.offset = 0;
     this.games = h("section", { class: "card", id: "games" });
     this.linkBox = h("div", { id: "link-box" });
-    fill(root, h("section", { class: "card", id: "player" }, h("h2", {}, botName(name)), h("p", { class: "muted" }, "Loading…")));
+    fill(root, h("section", { class: "card", id: "player" }, h("h2", {}, botName(name)), h("p", { class: "muted" }, t("app.loading"))));
     this.load();
   }
 
@@ -97,19 +98,19 @@ export class PlayerPage {
     }
     const player = answer.body;
     const ratings = (player.ratings ?? []).map((r) => h("li", { "data-ladder": r.ladder },
-      h("b", {}, LADDER_NAMES[r.ladder] ?? r.ladder), `: ${rating(r.rating?.rating)} · ${r.games} game${r.games === 1 ? "" : "s"}, ${r.wins} won`));
+      h("b", {}, ladderName(r.ladder)), `: ${rating(r.rating?.rating)} · ${plural("player.games_won", r.games, { wins: r.wins })}`));
     const link = player.you
       ? h("section", { class: "link-device" },
-        h("h3", {}, "Play from another device"),
-        h("p", { class: "muted" }, "Ask for a one-time code here, then on the other device choose “Link this device” and type it."),
-        h("button", { type: "button", id: "link-code-button", onclick: () => this.actions.linkCode() }, "Show a link code"),
+        h("h3", {}, t("player.link_title")),
+        h("p", { class: "muted" }, t("player.link_about")),
+        h("button", { type: "button", id: "link-code-button", onclick: () => this.actions.linkCode() }, t("player.link_button")),
         this.linkBox)
       : null;
     fill(this.root,
       h("section", { class: "card", id: "player", "data-you": player.you ? "1" : "" },
         h("h2", { id: "player-name" }, botName(player.name)),
-        h("p", {}, `${player.games} game${player.games === 1 ? "" : "s"}, ${player.wins} won`),
-        ratings.length ? h("ul", { id: "player-ratings" }, ratings) : h("p", { class: "muted" }, "Not rated yet."),
+        h("p", {}, plural("player.games_won", player.games, { wins: player.wins })),
+        ratings.length ? h("ul", { id: "player-ratings" }, ratings) : h("p", { class: "muted" }, t("player.not_rated")),
         h("div", { class: "graph-wrap" }, ratingGraph(player.history)),
         link),
       this.games);
@@ -120,25 +121,25 @@ export class PlayerPage {
     this.offset = Math.max(0, offset);
     const answer = await apiGet(paths.games(this.name, this.offset, PAGE_SIZE));
     if (!answer.ok || !Array.isArray(answer.body?.games)) {
-      fill(this.games, h("h2", {}, "Games"), h("p", { role: "alert" }, apiProblem(answer, "games list")));
+      fill(this.games, h("h2", {}, t("player.games")), h("p", { role: "alert" }, apiProblem(answer, "games")));
       return;
     }
     const page = answer.body;
     const total = Number(page.total) || 0;
     const shown = page.games.length;
     fill(this.games,
-      h("h2", {}, "Games"),
+      h("h2", {}, t("player.games")),
       shown ? h("ol", { id: "games-list", class: "games-list", start: this.offset + 1 }, page.games.map((game) => gameRow(game, page.name ?? this.name)))
-        : h("p", { class: "muted" }, "No games yet."),
-      h("p", { class: "muted", id: "games-range" }, shown ? `${this.offset + 1}–${this.offset + shown} of ${total}` : ""),
+        : h("p", { class: "muted" }, t("player.no_games")),
+      h("p", { class: "muted", id: "games-range" }, shown ? t("player.range", { first: this.offset + 1, last: this.offset + shown, total }) : ""),
       h("div", { class: "buttons" },
-        h("button", { type: "button", id: "games-newer", disabled: this.offset === 0, onclick: () => this.loadGames(this.offset - PAGE_SIZE) }, "Newer"),
-        h("button", { type: "button", id: "games-older", disabled: this.offset + shown >= total, onclick: () => this.loadGames(this.offset + PAGE_SIZE) }, "Older")));
+        h("button", { type: "button", id: "games-newer", disabled: this.offset === 0, onclick: () => this.loadGames(this.offset - PAGE_SIZE) }, t("player.newer")),
+        h("button", { type: "button", id: "games-older", disabled: this.offset + shown >= total, onclick: () => this.loadGames(this.offset + PAGE_SIZE) }, t("player.older"))));
   }
 
   showLinkCode(code, seconds) {
     const minutes = Math.round((Number(seconds) || 600) / 60);
-    fill(this.linkBox, h("p", {}, "Your code: ", h("b", { id: "link-code" }, showCode(code)), ` (works once, for ${minutes} minutes)`));
+    fill(this.linkBox, h("p", {}, t("player.your_code"), " ", h("b", { id: "link-code" }, showCode(code)), " ", plural("player.code_works", minutes)));
   }
 
   showLinkProblem(text) {

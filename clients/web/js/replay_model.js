@@ -8,6 +8,7 @@
 
 import { place } from "./model.js";
 import { partnership } from "./describe.js";
+import { t } from "./i18n.js";
 
 const EMPTY = { line: [], spinner: null, north: [], south: [] };
 
@@ -63,8 +64,8 @@ export function replaySteps(record) {
   const names = Array.from({ length: players }, (_, seat) => {
     const name = record?.names?.[seat];
     const bot = /^bot:(easy|normal|hard)$/.exec(String(name));
-    if (bot) return `${bot[1]} bot`;
-    return typeof name === "string" && name ? name : `seat ${seat}`;
+    if (bot) return t(`bot.${bot[1]}`);
+    return typeof name === "string" && name ? name : t("review.seat", { seat });
   });
   const sideOf = (seat) => (teams ? seat % 2 : seat);
   const scores = new Array(sides).fill(0);
