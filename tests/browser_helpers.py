@@ -16,7 +16,7 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import pytest
 from selenium import webdriver
@@ -26,8 +26,12 @@ from selenium.common.exceptions import (
     WebDriverException,
 )
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from waiting import until_sync
+
+if TYPE_CHECKING:
+    from server_helpers import ServerThread
 
 T = TypeVar("T")
 ROOT = Path(__file__).resolve().parent.parent
@@ -297,3 +301,35 @@ def call(driver: WebDriver, expression: str, *args: Any) -> Any:
     return driver.execute_script(
         f"const a = arguments; return JSON.parse(JSON.stringify({expression}));", *args
     )
+
+
+#: Plays the first legal move when it is the page's turn (once per seq); says the phase.
+PLAY_ON = """
+const app = window.allfives;
+const doc = app.state.doc;
+if (!doc || !doc.game) return doc ? doc.phase : null;
+const game = doc.game;
+if (doc.phase === "playing" && game.turn === doc.you && (game.legal ?? []).length && app.playedAt !== app.state.seq) {
+  app.playedAt = app.state.seq;
+  const move = game.legal[0];
+  app.send(move.pass ? { type: "pass" } : move.end ? { type: "play", tile: move.tile, end: move.end } : { type: "play", tile: move.tile });
+}
+return doc.phase;
+"""
+
+
+def play_a_match(driver: WebDriver, server: ServerThread) -> str:
+    """Ann plays a two-player match to 50 against the normal bot; returns the room's code."""
+    driver.get(server.base + "/")
+    wait_for(lambda: driver.find_element(By.ID, "name"), what="the lobby")
+    field = driver.find_element(By.ID, "name")
+    field.clear()
+    field.send_keys("Ann")
+    wait_for(lambda: driver.execute_script("return window.allfives.online"), what="online")
+    driver.execute_script(
+        "const app = window.allfives; app.autoStart = true;"
+        "app.create({rules: {players: 2, target: 50}, seat: 0, bots: [{seat: 1, level: 'normal'}]});"
+    )
+    wait_for(lambda: driver.execute_script(PLAY_ON) == "finished", timeout=90, what="the end")
+    code: str = driver.execute_script("return window.allfives.state.doc.code")
+    return code

@@ -22,21 +22,33 @@ from pathlib import Path
 
 import msgspec
 import pytest
+from browser_helpers import ARTIFACTS
 from client_helpers import ROOT, Terminal
+from i18n_helpers import (
+    GETTEXT_NAMES,
+    TRANSLATED,
+    cli_words,
+    english_leaks,
+    english_only_cli_words,
+)
 from server_helpers import ServerThread, api_get, fast_config, finish_match, new_key
+from waiting import until_sync
 
 from bridge.records import match_of
+from clients.cli import i18n
 from clients.cli import review as review_module
+from clients.cli.api import Api, ApiError
 from clients.cli.commands import Send, interpret
 from clients.cli.connection import Connection
 from clients.cli.keys import KeyStore, link_code
 from clients.cli.replay_steps import replay_of
-from clients.cli.show import screen
+from clients.cli.show import screen, summary
 from clients.cli.state import TableState
 from clients.cli.status import rating_text
 from protocol import messages as msg
 from protocol.api import GameDetail
 from protocol.records import Record
+from protocol.review import Review
 from protocol.rules import RoomRules
 from protocol.views import RoomView
 from server.app import run_server
@@ -304,3 +316,39 @@ def test_keys_are_kept_per_server_and_name_readable_by_their_owner_only(tmp_path
     keys.remember(url, "Ann", ann)  # a welcome naming Ann: the one used last
     assert keys.existing(url) == ("Ann", ann)
     assert (tmp_path / "allfives" / "keys.json").stat().st_mode & 0o777 == 0o600
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_ladder_history_and_show_speak_the_players_language(
+    played: tuple[ServerThread, str, Path], language: str
+) -> None:
+    """`allfives --lang LANG ladder` and `history`, and every screen of `show` with the server's
+    review, have no English-only word (tests/artifacts/terminal-LANG-history.txt)."""
+    _, url, config = played
+    english_only = english_only_cli_words(language)
+    ladder = allfives("--lang", language, "ladder", url, config=config)
+    history = allfives("--lang", language, "history", url, config=config)
+    assert ladder.returncode == 0 and history.returncode == 0, ladder.stderr + history.stderr
+    assert cli_words(language, "Two players") in ladder.stdout
+    game, record = game_of(url, config)
+    key = KeyStore(config / "allfives" / "keys.json").existing(url)
+    assert key is not None
+    api = Api(url, key[1])
+    review = until_sync(
+        lambda: api.get(api.review_path(game), Review, "review"), 60, "the review", (ApiError,)
+    )
+    replay = replay_of(record)
+    i18n.set_language(GETTEXT_NAMES[language])
+    try:
+        screens = [
+            "\n".join(row.plain for row in screen(replay, at, review, 80, 24, game))
+            for at in range(len(replay.steps))
+        ]
+        screens.append("\n".join(row.plain for row in summary(replay, review)))
+    finally:
+        i18n.set_language("en")
+    shown = "\n\n".join([ladder.stdout, history.stdout, *screens])
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    (ARTIFACTS / f"terminal-{language}-history.txt").write_text(shown, "utf-8")
+    # "show" stays English in every language: the typed command `allfives show` (docs/i18n.md).
+    assert english_leaks(shown, english_only - {"show"}) == [], shown

@@ -15,7 +15,7 @@ from typing import Any
 
 import msgspec
 import pytest
-from browser_helpers import chromium, js_errors, screenshot, wait_for
+from browser_helpers import chromium, js_errors, play_a_match, screenshot, wait_for
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
@@ -23,20 +23,6 @@ from server_helpers import ServerThread
 
 from bridge.records import match_of
 from protocol.records import Record, decode_record
-
-#: Plays the first legal move when it is the page's turn (once per seq); says the phase.
-PLAY_ON = """
-const app = window.allfives;
-const doc = app.state.doc;
-if (!doc || !doc.game) return doc ? doc.phase : null;
-const game = doc.game;
-if (doc.phase === "playing" && game.turn === doc.you && (game.legal ?? []).length && app.playedAt !== app.state.seq) {
-  app.playedAt = app.state.seq;
-  const move = game.legal[0];
-  app.send(move.pass ? { type: "pass" } : move.end ? { type: "play", tile: move.tile, end: move.end } : { type: "play", tile: move.tile });
-}
-return doc.phase;
-"""
 
 #: What the viewer shows now.
 READ_STEP = """
@@ -73,23 +59,6 @@ def scores_after_each_hand(record: Record) -> list[list[int]]:
         part = msgspec.structs.replace(record, hands=record.hands[:count], scores=None, winner=None)
         scores.append(list(match_of(part).scores))
     return scores
-
-
-def play_a_match(driver: WebDriver, server: ServerThread) -> str:
-    """Ann plays a two-player match to 50 against the normal bot; returns the room's code."""
-    driver.get(server.base + "/")
-    wait_for(lambda: driver.find_element(By.ID, "name"), what="the lobby")
-    field = driver.find_element(By.ID, "name")
-    field.clear()
-    field.send_keys("Ann")
-    wait_for(lambda: driver.execute_script("return window.allfives.online"), what="online")
-    driver.execute_script(
-        "const app = window.allfives; app.autoStart = true;"
-        "app.create({rules: {players: 2, target: 50}, seat: 0, bots: [{seat: 1, level: 'normal'}]});"
-    )
-    wait_for(lambda: driver.execute_script(PLAY_ON) == "finished", timeout=90, what="the end")
-    code: str = driver.execute_script("return window.allfives.state.doc.code")
-    return code
 
 
 @pytest.mark.parametrize(("width", "height"), [(1280, 800), (360, 740)])

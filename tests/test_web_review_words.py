@@ -8,11 +8,13 @@ from collections.abc import Iterator
 import msgspec
 import pytest
 from browser_helpers import call, unit_page
+from i18n_helpers import GETTEXT_NAMES, TRANSLATED, english_leaks, english_only_web_words
 from selenium.webdriver.remote.webdriver import WebDriver
 
 from bridge.records import record_of
+from clients.cli import i18n
 from clients.cli.replay_steps import replay_of
-from clients.cli.review_words import reason_words
+from clients.cli.review_words import move_words, reason_words
 from engine import Match, Rules
 from engine.bots import make_bot
 from protocol.review import Reason, ReviewMove
@@ -77,3 +79,27 @@ def test_routes_and_link_codes_are_read_strictly(page: WebDriver) -> None:
     assert call(page, "unit.key.linkCode(a[0])", "abc") is None
     made = call(page, "unit.key.newKey()")
     assert isinstance(made, str) and len(made) == 43 and "=" not in made
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_the_page_and_the_terminal_word_the_review_alike_in_each_language(
+    page: WebDriver, language: str
+) -> None:
+    """The same catalog sentences: every reason and a player's total, in the page and in the
+    terminal, in Czech, Serbian and Estonian, with no English-only word."""
+    load = "const done = arguments[arguments.length - 1]; unit.i18n.load(arguments[0]).then(done);"
+    page.execute_async_script(load, language)
+    i18n.set_language(GETTEXT_NAMES[language])
+    try:
+        names = ["Ann", "Bob"]
+        for reason in REASONS:
+            shown = call(
+                page, "unit.reviewWords.reasonWords(a[0], a[1])", msgspec.to_builtins(reason), names
+            )
+            assert shown == reason_words(reason, names)
+            assert english_leaks(shown, english_only_web_words(language)) == [], shown
+        move = call(page, "unit.reviewWords.moveWords(a[0])", {"tile": "6-6", "end": "west"})
+        assert move == move_words(ReviewMove(tile="6-6", end="west"))
+    finally:
+        i18n.set_language("en")
+        page.execute_async_script(load, "en")

@@ -21,8 +21,11 @@ MARK = "??"
 
 
 def seat_name(names: Sequence[str], seat: int) -> str:
-    """A seat's name made visible, or `seat N` when it has none."""
+    """A seat's name made visible (a rated bot as its level: "hard bot"), or `seat N` when it
+    has none."""
     name = names[seat] if 0 <= seat < len(names) else ""
+    if name in words.BOT_PLAYER_WORDS:
+        return _(words.BOT_PLAYER_WORDS[name])
     return visible(name) or _("seat {seat}").format(seat=seat)
 
 
