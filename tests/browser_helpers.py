@@ -325,7 +325,7 @@ def play_a_match(driver: WebDriver, server: ServerThread) -> str:
     field = driver.find_element(By.ID, "name")
     field.clear()
     field.send_keys("Ann")
-    wait_for(lambda: driver.execute_script("return window.allfives.online"), what="online")
+    wait_for(lambda: driver.execute_script("return window.allfives?.online"), what="online")
     driver.execute_script(
         "const app = window.allfives; app.autoStart = true;"
         "app.create({rules: {players: 2, target: 50}, seat: 0, bots: [{seat: 1, level: 'normal'}]});"

@@ -18,7 +18,7 @@ def note_with(driver: WebDriver, words: str) -> str | None:
 def test_a_second_browser_linked_by_the_code_plays_as_the_same_player() -> None:
     with ServerThread() as server, chromium(1280, 800) as ann, chromium(360, 740) as phone:
         ann.get(server.base + "/")
-        wait_for(lambda: ann.execute_script("return window.allfives.online"), what="online")
+        wait_for(lambda: ann.execute_script("return window.allfives?.online"), what="online")
         assert ann.execute_script("return localStorage.getItem('allfives.key')") is None
         # A name chosen (kept like the lobby keeps it), the next hello claims it with the key.
         ann.execute_script("localStorage.setItem('allfives.name', 'Ann')")
