@@ -13,7 +13,14 @@ from typing import Annotated, Literal, TypeVar
 import msgspec
 from msgspec import Meta, Struct
 
-from protocol.ratings import BOT_PLAYERS, LADDERS, LadderName, Rating, RatingChange
+from protocol.ratings import (
+    BOT_PLAYERS,
+    LADDERS,
+    GameId,
+    LadderName,
+    Rating,
+    RatingChange,
+)
 from protocol.records import Record
 from protocol.rules import Rules
 from protocol.views import BotLevel, Count, Seat, Winner
@@ -26,10 +33,6 @@ __all__ = [
     "RatingChange",
 ]
 
-
-#: An archived game's id: opaque to clients.
-GAME_ID_PATTERN = "^[A-Za-z0-9_-]{1,40}$"
-GameId = Annotated[str, Meta(pattern=GAME_ID_PATTERN)]
 
 #: `GET /api/players/NAME/games`: at most this many games a page (`limit`), 20 when not given.
 MAX_GAMES_PAGE = 50

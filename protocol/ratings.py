@@ -16,6 +16,9 @@ LADDERS: tuple[LadderName, ...] = ("2p", "3p", "teams")
 BOT_PLAYERS: tuple[str, ...] = ("bot:easy", "bot:normal", "bot:hard")
 
 Seat = Annotated[int, Meta(ge=0, le=3)]
+#: An archived game's id: opaque to clients.
+GAME_ID_PATTERN = "^[A-Za-z0-9_-]{1,40}$"
+GameId = Annotated[str, Meta(pattern=GAME_ID_PATTERN)]
 
 
 class Rating(Struct, kw_only=True):

@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from msgspec import Meta, Struct, field
 
-from protocol.ratings import RatingChange
+from protocol.ratings import GameId, RatingChange
 from protocol.rules import RoomRules
 from protocol.tiles import EndName, Pip, Tile
 
@@ -199,6 +199,9 @@ class RoomView(Struct, kw_only=True):
     #: each rated seat's rating; seats of guests and unrated matches have none. None until then,
     #: and for a match that is not rated at all (protocol/README.md, "The end of a match").
     ratings: list[RatingChange] | None = None
+    #: Once the finished match is archived (the same patch as `ratings`): its id in the HTTP API
+    #: (`GET /api/games/ID`, its review), for a replay of it. None until then.
+    game_id: GameId | None = None
 
 
 def describe(event: AnyEvent, names: Sequence[str], teams: bool = False) -> str:

@@ -286,6 +286,12 @@ async def until_holds(
         await client.receive(max(0.01, deadline - loop.time()))
 
 
+async def until_archived(client: Client) -> None:
+    """Read on the client until its finished match is archived: the room change that names
+    the game (`game_id`) comes after the one that ends the match."""
+    await until_holds(client, lambda document: document.get("game_id") is not None)
+
+
 async def read_until(
     clients: list[Client], test: Callable[[], bool], timeout: float = TIMEOUT
 ) -> None:

@@ -19,6 +19,7 @@ from server_helpers import (
     play_out,
     play_out_one,
     seat_players,
+    until_archived,
     until_someone_to_play,
 )
 from waiting import until
@@ -77,6 +78,7 @@ async def test_a_match_through_a_redis_backed_server_is_stored_move_by_move(
         check_final(record.record, host.document)
         kept = await until(lambda: store.load_record(f"{host.room}/1"), what="the record stored")
         assert msgspec.json.decode(kept, type=Record) == record.record
+        await until_archived(host)
         stored = await store.load_room(host.room)
         assert stored is not None and stored.seq == host.state.seq
         assert await store.room_codes() == [host.room]
@@ -123,6 +125,7 @@ async def test_while_redis_is_down_nothing_is_acknowledged_and_play_resumes_when
         assert isinstance(record, msg.RecordReply)
         check_final(record.record, ann.document)
         assert ann.room is not None
+        await until_archived(ann)
         stored = await store.load_room(ann.room)
         assert stored is not None and stored.seq == ann.state.seq
 

@@ -67,6 +67,7 @@ async def test_a_finished_match_is_rated_archived_and_answered(running: Server) 
     games = await api_get(running.url, "/api/players/Ann/games?limit=5")
     assert games.status == 200 and games.json["total"] == 1
     (summary,) = games.json["games"]
+    assert client.document["game_id"] == summary["id"]  # the room names its archived game
     game = await api_get(running.url, f"/api/games/{summary['id']}")
     assert game.status == 200
     assert game.json["record"]["format"] == "allfives-record/1"
@@ -76,6 +77,18 @@ async def test_a_finished_match_is_rated_archived_and_answered(running: Server) 
     metrics = (await api_get(running.url, "/metrics")).body.decode()
     assert "allfives_games_archived_total 1" in metrics.splitlines()
     await client.close()
+
+
+async def test_an_unrated_match_still_names_its_archived_game(running: Server) -> None:
+    guest = await finish_match(running.url, "Gus", None, public=True)
+    await until_holds(guest, lambda d: d.get("game_id") is not None)
+    assert guest.document["ratings"] is None  # a guest's match is not rated
+    game = await api_get(running.url, f"/api/games/{guest.document['game_id']}")
+    assert game.status == 200 and game.json["changes"] == []
+    assert isinstance(await guest.request("rematch"), msg.Ack)
+    await until_holds(guest, lambda d: d["phase"] == "waiting")
+    assert guest.document["game_id"] is None  # the document names the match it shows
+    await guest.close()
 
 
 async def test_a_name_belongs_to_the_first_key(running: Server) -> None:

@@ -20,6 +20,7 @@ from server_helpers import (
     play_out,
     play_out_one,
     seat_players,
+    until_archived,
     until_someone_to_play,
 )
 
@@ -39,6 +40,7 @@ async def finish_and_check(clients: list[Client], seed: int) -> None:
     """Play the match out, then check each client's state against a fresh snapshot and the record."""
     await asyncio.gather(*(play_out(c, random.Random(seed + i)) for i, c in enumerate(clients)))
     for client in clients:
+        await until_archived(client)  # the archive's change comes after the match's end
         held, seq = json.dumps(client.document, sort_keys=True), client.state.seq
         snapshot = await client.request("resync")
         assert isinstance(snapshot, msg.Snapshot) and snapshot.seq == seq

@@ -23,7 +23,7 @@ from websockets.http11 import Request, Response
 from protocol import api
 from protocol.messages import MAX_NAME_LENGTH
 from protocol.names import name_key
-from protocol.ratings import BOT_PLAYERS, LADDERS
+from protocol.ratings import BOT_PLAYERS, GAME_ID_PATTERN, LADDERS
 from server.edge.web import security_headers
 from server.play.ratings import MU, SIGMA, Standing
 from server.rooms.limits import AddressBuckets
@@ -34,7 +34,7 @@ from server.storage.store import StoreUnavailable
 MAX_TARGET = 512
 MAX_OFFSET = 100_000
 _KEY = re.compile(r"Key ([A-Za-z0-9_-]{32,64})")
-_GAME = re.compile(api.GAME_ID_PATTERN)
+_GAME = re.compile(GAME_ID_PATTERN)
 
 Route = Callable[["Asked"], Awaitable[api.AnyApiAnswer]]
 

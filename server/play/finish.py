@@ -218,14 +218,15 @@ class Finisher:
         changes = await self._archive(archived, room.code)
         self.archived += 1
         live.archived = match
-        if not changes:
-            return  # nothing to show: the room is not changed (an unrated match)
         async with live.lock:
             if not self.registry.holds(live):
                 return
 
             def note(room: Room) -> tuple[bool, list[Any]]:
-                return results.set_ratings(room, match, changes, self.clock()), []
+                changed = results.set_ratings(
+                    room, match, changes, self.clock(), archived.detail.id
+                )
+                return changed, []
 
             try:
                 await self.change(live, note, rollback=False)

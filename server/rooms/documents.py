@@ -36,6 +36,7 @@ def room_view(room: Room, receiver: Receiver) -> wire.RoomView:
         game=convert.game_view(match.view_for(receiver)) if match is not None else None,
         chat=list(state.chat),
         ratings=results.ratings_shown(state),
+        game_id=results.game_shown(state),
     )
 
 

@@ -75,6 +75,7 @@ class Feed:
         self._phase: str = ""
         self._spectators = 0
         self._ratings: list[Any] | None = None
+        self._game_id: str | None = None
         self._chat = 0
         self._match_number = 0
         self._table: Table | None = None
@@ -100,6 +101,7 @@ class Feed:
         self._phase = state.phase
         self._spectators = state.spectators
         self._ratings = results.ratings_shown(state)
+        self._game_id = results.game_shown(state)
         self._chat = len(state.chat)
         self._match_number = state.matches
         self._table = parts.table(match) if match is not None else None
@@ -213,6 +215,10 @@ class Feed:
         if ratings != self._ratings:
             ops.append(patches.replace("/ratings", ratings))
             self._ratings = ratings
+        game_id = results.game_shown(state)
+        if game_id != self._game_id:
+            ops.append(patches.replace("/game_id", game_id))
+            self._game_id = game_id
 
     def _game_ops(self, room: Room, events: list[Any], ops: list[patches.Operation]) -> bool:
         """The game's operations; True if the public game was replaced (a new match or hand)."""

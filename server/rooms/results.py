@@ -54,17 +54,29 @@ def needs_archiving(state: RoomState) -> bool:
     return state.finished is not None and state.matches > 0 and state.archived != state.matches
 
 
-def set_ratings(room: Room, match: int, changes: list[RatingChange], now: float) -> bool:
-    """Note match `match` archived with these rating changes; False (nothing changed) if the
-    room has moved past it or noted it already."""
+def set_ratings(
+    room: Room, match: int, changes: list[RatingChange], now: float, game_id: str | None = None
+) -> bool:
+    """Note match `match` archived as `game_id` with these rating changes; False (nothing
+    changed) if the room has moved past it or noted it already."""
     state = room.state
     if state.matches != match or state.archived == match or state.finished is None:
         return False
     state.archived = match
-    if state.phase == "finished" and changes:
-        state.ratings = changes
+    if state.phase == "finished":
+        if changes:
+            state.ratings = changes
+        if game_id is not None:
+            state.game_id = game_id
     room.touch(now)
     return True
+
+
+def game_shown(state: RoomState) -> str | None:
+    """The document's `game_id`: the archived finished match's id, while it is shown."""
+    if state.phase != "finished" or isinstance(state.game_id, msgspec.UnsetType):
+        return None
+    return state.game_id
 
 
 def ratings_shown(state: RoomState) -> list[RatingChange] | None:

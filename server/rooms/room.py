@@ -335,6 +335,7 @@ class Room:
         self.state.deadline = None
         self.state.deadline_move = -1
         self.state.ratings = msgspec.UNSET
+        self.state.game_id = msgspec.UNSET
         for held in self.seats:
             if held is not None:
                 held.stand_in_moves = msgspec.UNSET

@@ -96,6 +96,8 @@ class RoomState(msgspec.Struct, kw_only=True):
     #: while the room is finished).
     archived: int | msgspec.UnsetType = msgspec.UNSET
     ratings: list[RatingChange] | msgspec.UnsetType = msgspec.UNSET
+    #: The archive's id of the last finished match, once it is archived (shown while finished).
+    game_id: str | msgspec.UnsetType = msgspec.UNSET
 
 
 class FinishedSeat(msgspec.Struct, kw_only=True, array_like=True):
