@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any
 from websockets.asyncio.server import Server as WebSocketServer
 from websockets.asyncio.server import serve
 
+from protocol import names
 from protocol.records import encode_record
 from server.config import Config
 from server.edge.connection import CLOSE_ROOM_CLOSED, Connection
@@ -178,6 +179,7 @@ class Server:
 
     async def start(self) -> None:
         """Load saved rooms (with Redis: join the other processes) and start listening."""
+        names.warm()  # the look-alike table, built before the first client's name needs it
         await self.committer.load_rooms()
         await self.store_watch.ping()
         self.spawn(self.store_watch.run())
