@@ -199,6 +199,7 @@ class Server:
             compression="deflate" if self.config.compression else None,
             origins=allowed_origins(self.config.allowed_origin),
             create_connection=self.gate.connection_class(),
+            ping_interval=None,  # one wheel pings them all (`server.edge.keepalive`)
         )
         self.door.listening = self.websocket_server.is_serving
         try:
@@ -220,6 +221,7 @@ class Server:
         if self.websocket_server is not None:
             self.websocket_server.close()
             await self.websocket_server.wait_closed()
+        self.gate.keepalive.stop()
         await self.committer.close()
         self.bots.close()
         await self.store.close()
