@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from websockets.asyncio.server import ServerConnection
+from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 
 from bridge import convert
@@ -92,6 +93,7 @@ class Sessions:
         door = self.door
         address = client_address(self.config, socket, socket.request)
         named = self.config.trusts(peer_of(socket))  # else server.gate counts the socket's peer
+        _forget_handshake(socket)
         if named and door.named.full(address):
             await socket.close(CLOSE_POLICY, "too many connections from your address")
             return
@@ -449,6 +451,18 @@ _SERVES: dict[type[msg.ClientMessage], Callable[[Sessions, Connection, Any], Awa
     msg.Hint: Sessions._hint,
     msg.Chat: Sessions._chat,
 }
+
+
+#: What a connection's handshake headers are once read (nothing reads them again).
+_NO_HEADERS = Headers()
+
+
+def _forget_handshake(socket: ServerConnection) -> None:
+    """Drop the upgrade's request and response headers, which are read once, at the start:
+    they are most of a connection's memory otherwise (a browser's run to a kilobyte or more)."""
+    if socket.request is not None:
+        socket.request.headers = _NO_HEADERS
+    socket.response = None
 
 
 def _current(connection: Connection) -> LiveRoom:
