@@ -225,14 +225,17 @@ def test_a_returning_receiver_gets_the_frames_it_missed_or_a_snapshot() -> None:
     feed.publish(room, events)
     match = room.match
     assert match is not None
-    sent = {}
+    sent: dict[int, dict[int, bytes]] = {0: {}, 1: {}}
     for _ in range(6):
         events = room.play(match.turn, match.legal_moves()[0])
-        sent[room.seq] = feed.publish(room, events).frame_for(0)
+        frames = feed.publish(room, events)
+        for seat in (0, 1):
+            sent[seat][room.seq] = frames.frame_for(seat)
     assert feed.catch_up(room, 0, room.seq) == []
-    assert feed.catch_up(room, 0, room.seq - 3) == [
-        sent[s] for s in range(room.seq - 2, room.seq + 1)
-    ]
+    for seat in (0, 1):  # each seat's own frames, byte for byte, as they were sent
+        assert feed.catch_up(room, seat, room.seq - 3) == [
+            sent[seat][s] for s in range(room.seq - 2, room.seq + 1)
+        ]
     (snapshot,) = feed.catch_up(room, 0, room.seq - 5)
     decoded = msg.decode_server(snapshot)
     assert isinstance(decoded, msg.Snapshot) and decoded.seq == room.seq

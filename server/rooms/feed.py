@@ -64,9 +64,10 @@ class Feed:
     def __init__(self, keep: int = DEFAULT_KEEP) -> None:
         self.keep = keep
         self.seq = 0
-        #: (seq, shared frame, own frames) of the last `keep` changes: plain tuples of bytes and
-        #: ints, which the garbage collector leaves alone.
-        self.kept: deque[tuple[int, bytes, dict[int, bytes]]] = deque(maxlen=keep)
+        #: (seq, shared frame, own parts) of the last `keep` changes: plain tuples of bytes and
+        #: ints, which the garbage collector leaves alone. A seat's own frame is kept as the
+        #: part after the shared operations (`_own_frame` puts it back together).
+        self.kept: deque[tuple[int, bytes, tuple[tuple[int, bytes], ...]]] = deque(maxlen=keep)
         #: Each receiver followed since which seq (patches from then on reach its document).
         self.since: dict[Receiver, int] = {}
         self._ready = False
@@ -136,6 +137,7 @@ class Feed:
         # A seat's own frame: the public operations, then its own (one JSON array).
         own_head = head + (public_json[:-1] + b"," if ops else b"[")
         own: dict[int, bytes] = {}
+        parts_kept: list[tuple[int, bytes]] = []
         fresh: list[Receiver] = []
         since = self.since
         match = room.match
@@ -161,13 +163,15 @@ class Feed:
             elif old != new:
                 patches.own_ops(old, new, mine)
             if mine:
-                own[receiver] = own_head + _encode(mine)[1:] + b"}"
+                tail = _encode(mine)[1:]
+                own[receiver] = own_head + tail + b"}"
+                parts_kept.append((receiver, tail))
         if len(since) > len(receivers):  # every receiver is in `since` now: some left
             for gone in [r for r in since if r not in receivers]:
                 del since[gone]
                 if gone is not None:
                     self._own.pop(gone, None)
-        self.kept.append((seq, shared, own))
+        self.kept.append((seq, shared, tuple(parts_kept)))
         return Frames(seq, shared, own, tuple(fresh))
 
     def _moved(self, before: Table | None, game_replaced: bool) -> set[int] | None:
@@ -275,7 +279,9 @@ class Feed:
             if last_seq == room.seq:
                 return []
             missed = [
-                frame_of(receiver, shared, own) for seq, shared, own in self.kept if seq > last_seq
+                _kept_frame(receiver, shared, own)
+                for seq, shared, own in self.kept
+                if seq > last_seq
             ]
             if missed and self.kept[-len(missed)][0] == last_seq + 1:
                 return missed
@@ -288,6 +294,17 @@ class Feed:
         self.since.clear()
         self._own.clear()
         self._ready = False
+
+
+def _kept_frame(receiver: Receiver, shared: bytes, own: tuple[tuple[int, bytes], ...]) -> bytes:
+    """A kept change's frame for a receiver: its own (rebuilt from the shared frame and its own
+    part, as `Feed.publish` built it), else the shared one."""
+    for seat, tail in own:
+        if seat == receiver:
+            # The shared frame ends with its operations' array: `...]}`, or `[]}` when empty.
+            head = shared[:-3] + b"[" if shared.endswith(b"[]}") else shared[:-2] + b","
+            return head + tail + b"}"
+    return shared
 
 
 def _last_hand_start(events: list[Any]) -> int:
