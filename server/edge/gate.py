@@ -25,7 +25,7 @@ from websockets.frames import CloseCode
 from websockets.protocol import State
 
 from server.config import Config
-from server.edge.keepalive import DROP_SECONDS, Keepalive
+from server.edge.keepalive import DROP_SECONDS, Beat, Keepalive
 from server.metrics import Metrics
 from server.rooms.limits import PerAddress
 
@@ -82,13 +82,11 @@ class Gate:
         class GatedConnection(ServerConnection):
             counted: str | None = None
             refused: asyncio.TimerHandle | None = None
-            #: On the keepalive wheel (`server.edge.keepalive.Beating`).
-            heard = 0
-            pinged = -1
-            slot = -1
+            #: Its place on the keepalive wheel, once open.
+            beat: Beat | None = None
 
             def start_keepalive(self) -> None:
-                keepalive.add(self)  # websockets calls this once the handshake is done
+                self.beat = keepalive.add(self)  # websockets calls this after the handshake
 
             def ping_now(self) -> bool:
                 if self.protocol.state is not State.OPEN:
@@ -124,7 +122,8 @@ class Gate:
 
             def data_received(self, data: bytes) -> None:
                 if self.refused is None:
-                    self.heard = keepalive.turns
+                    if self.beat is not None:
+                        self.beat.heard = keepalive.turns
                     super().data_received(data)
 
             def eof_received(self) -> None:
@@ -146,7 +145,8 @@ class Gate:
                 if self.counted is not None:
                     gate.release(self.counted)
                     self.counted = None
-                keepalive.remove(self)
+                if self.beat is not None:
+                    keepalive.remove(self.beat)
                 super().connection_lost(exc)
 
         return GatedConnection

@@ -15,8 +15,8 @@ each open connection sits in one slot, so it is looked at once an interval:
 
 So a silent connection is pinged every interval and dropped one interval after a ping it does
 not answer, as with websockets' defaults (a ping every 20 s, 20 s to answer). Time is counted
-in the wheel's turns: a connection notes the turn it was last heard from (`Beating.heard`),
-which costs a frame one attribute store.
+in the wheel's turns: a connection notes the turn it was last heard from (`Beat.heard`),
+which costs its frames one attribute store.
 """
 
 from __future__ import annotations
@@ -30,14 +30,8 @@ SLOTS = 20
 DROP_SECONDS = 1.0
 
 
-class Beating(Protocol):
-    """A connection on the wheel (`server.edge.gate`'s connections)."""
-
-    #: The wheel's turn when a frame was last received, and when a ping was last sent (-1: none).
-    heard: int
-    pinged: int
-    #: The slot the connection is in (its index).
-    slot: int
+class Pinged(Protocol):
+    """A connection as the wheel uses it (`server.edge.gate`'s connections)."""
 
     def ping_now(self) -> bool:
         """Send a ping; False if the connection is no longer open."""
@@ -48,13 +42,29 @@ class Beating(Protocol):
         ...
 
 
+class Beat:
+    """One connection's place on the wheel. A small object of its own: three more attributes on
+    websockets' connection would take its attribute dict past the size at which instances of a
+    class share their keys, and each would then cost about a kilobyte more."""
+
+    __slots__ = ("connection", "heard", "pinged", "slot")
+
+    def __init__(self, connection: Pinged, turn: int, slot: int) -> None:
+        self.connection = connection
+        #: The wheel's turn when a frame was last received, and when a ping was last sent.
+        self.heard = turn
+        self.pinged = -1
+        #: The slot the connection is in (-1: off the wheel).
+        self.slot = slot
+
+
 class Keepalive:
     """The wheel; see the module docstring. `interval` None or 0: no pings."""
 
     def __init__(self, interval: float | None, slots: int = SLOTS) -> None:
         self.interval = interval or 0.0
         self.tick = self.interval / slots
-        self.slots: list[set[Beating]] = [set() for _ in range(slots)]
+        self.slots: list[set[Beat]] = [set() for _ in range(slots)]
         #: Turns made so far: the wheel's clock.
         self.turns = 0
         self.pings = 0
@@ -62,25 +72,25 @@ class Keepalive:
         self._timer: asyncio.TimerHandle | None = None
         self._held = 0
 
-    def add(self, connection: Beating) -> None:
-        """Watch an open connection (from now on, it is looked at once an interval)."""
+    def add(self, connection: Pinged) -> Beat:
+        """Watch an open connection (from now on, it is looked at once an interval); whoever
+        receives its frames sets `heard` of the beat returned to `turns`."""
+        beat = Beat(connection, self.turns, self.turns % len(self.slots))
         if not self.interval:
-            return
-        connection.heard = self.turns
-        connection.pinged = -1
-        connection.slot = self.turns % len(self.slots)
-        self.slots[connection.slot].add(connection)
+            beat.slot = -1
+            return beat
+        self.slots[beat.slot].add(beat)
         self._held += 1
         if self._timer is None:
             self._timer = asyncio.get_running_loop().call_later(self.tick, self._turn)
+        return beat
 
-    def remove(self, connection: Beating) -> None:
+    def remove(self, beat: Beat) -> None:
         """Stop watching a connection (it closed)."""
-        slot = connection.slot
-        if slot >= 0 and connection in self.slots[slot]:
-            self.slots[slot].discard(connection)
+        if beat.slot >= 0:
+            self.slots[beat.slot].discard(beat)
             self._held -= 1
-        connection.slot = -1
+            beat.slot = -1
 
     def stop(self) -> None:
         """Stop the wheel (the server stops)."""
@@ -92,17 +102,17 @@ class Keepalive:
         self.turns += 1
         now = self.turns
         span = len(self.slots)
-        for connection in list(self.slots[now % span]):
-            if connection.pinged > connection.heard:  # pinged last time, silent since
-                self.remove(connection)
+        for beat in list(self.slots[now % span]):
+            if beat.pinged > beat.heard:  # pinged last time, silent since
+                self.remove(beat)
                 self.expired += 1
-                connection.expire()
-            elif now - connection.heard >= span and connection.ping_now():  # silent an interval
-                connection.pinged = now
+                beat.connection.expire()
+            elif now - beat.heard >= span and beat.connection.ping_now():  # silent an interval
+                beat.pinged = now
                 self.pings += 1
         self._timer = None
         if self._held:
             self._timer = asyncio.get_running_loop().call_later(self.tick, self._turn)
 
 
-__all__ = ["DROP_SECONDS", "SLOTS", "Beating", "Keepalive"]
+__all__ = ["DROP_SECONDS", "SLOTS", "Beat", "Keepalive", "Pinged"]
