@@ -18,6 +18,7 @@ The same connection class puts each open connection on the keepalive wheel
 from __future__ import annotations
 
 import asyncio
+import collections
 import logging
 
 from websockets.asyncio.server import ServerConnection
@@ -84,6 +85,21 @@ class Gate:
             refused: asyncio.TimerHandle | None = None
             #: Its place on the keepalive wheel, once open.
             beat: Beat | None = None
+
+            #: Futures waiting for a paused write buffer to drain (websockets' `drain`), made
+            #: when first needed: most connections never pause, and a deque is 760 bytes.
+            _waiters: collections.deque[asyncio.Future[None]] | None = None
+
+            @property
+            def drain_waiters(self) -> collections.deque[asyncio.Future[None]]:
+                if self._waiters is None:
+                    self._waiters = collections.deque()
+                return self._waiters
+
+            @drain_waiters.setter
+            def drain_waiters(self, waiters: collections.deque[asyncio.Future[None]]) -> None:
+                if waiters or self._waiters is not None:
+                    self._waiters = waiters
 
             def start_keepalive(self) -> None:
                 self.beat = keepalive.add(self)  # websockets calls this after the handshake
