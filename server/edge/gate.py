@@ -12,13 +12,13 @@ here; the address the proxy names is counted once its request is read (`server.e
 proxy itself bounds the upgrades it has not passed on yet.
 
 The same connection class puts each open connection on the keepalive wheel
-(`server.edge.keepalive`) in place of websockets' task per connection.
+(`server.edge.keepalive`) in place of websockets' task per connection; it is websockets'
+connection with less held for each (`server.edge.lean`).
 """
 
 from __future__ import annotations
 
 import asyncio
-import collections
 import logging
 
 from websockets.asyncio.server import ServerConnection
@@ -27,6 +27,7 @@ from websockets.protocol import State
 
 from server.config import Config
 from server.edge.keepalive import DROP_SECONDS, Beat, Keepalive
+from server.edge.lean import LeanConnection
 from server.metrics import Metrics
 from server.rooms.limits import PerAddress
 
@@ -80,26 +81,11 @@ class Gate:
         gate = self
         keepalive = self.keepalive
 
-        class GatedConnection(ServerConnection):
+        class GatedConnection(LeanConnection):
             counted: str | None = None
             refused: asyncio.TimerHandle | None = None
             #: Its place on the keepalive wheel, once open.
             beat: Beat | None = None
-
-            #: Futures waiting for a paused write buffer to drain (websockets' `drain`), made
-            #: when first needed: most connections never pause, and a deque is 760 bytes.
-            _waiters: collections.deque[asyncio.Future[None]] | None = None
-
-            @property
-            def drain_waiters(self) -> collections.deque[asyncio.Future[None]]:
-                if self._waiters is None:
-                    self._waiters = collections.deque()
-                return self._waiters
-
-            @drain_waiters.setter
-            def drain_waiters(self, waiters: collections.deque[asyncio.Future[None]]) -> None:
-                if waiters or self._waiters is not None:
-                    self._waiters = waiters
 
             def start_keepalive(self) -> None:
                 self.beat = keepalive.add(self)  # websockets calls this after the handshake
