@@ -101,13 +101,16 @@ class Sessions:
         door.connections.add(connection)
         if named:
             door.named.add(address)
-        deadline = asyncio.get_running_loop().call_later(
+        deadline: asyncio.TimerHandle | None = asyncio.get_running_loop().call_later(
             self.config.hello_seconds, _no_hello, connection, self.config.hello_seconds
         )
         try:
             async for frame in socket:
                 if not connection.closing:  # still read while closing, to see the close frame
                     await self._on_frame(connection, frame)
+                    if deadline is not None and connection.greeted:
+                        deadline.cancel()  # not held for the life of the connection
+                        deadline = None
                 if connection.closing or connection.bucket.refused_in_a_row:
                     # A flood arrives as many frames read at once, each answered without
                     # waiting for anything: let other connections run between two of them.
@@ -118,7 +121,8 @@ class Sessions:
             if connection.closer is not None:
                 await connection.closer
             connection.closing = True
-            deadline.cancel()
+            if deadline is not None:
+                deadline.cancel()
             self.hint_desk.cancel(connection)
             door.connections.discard(connection)
             if named:
