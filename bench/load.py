@@ -47,9 +47,11 @@ from load_ceiling import ceiling_run
 from load_clients import Stats, close_tables, open_tables, play, quiet_collector
 from measure import (
     ROOT,
+    collector,
     cpu_seconds,
     percentile,
     report,
+    report_collector,
     resident_kib,
     start_process,
     stop_after,
@@ -108,6 +110,7 @@ async def game_run(
         stats.delays.clear()
         stats.moves = stats.patches = stats.patch_bytes = 0
         quiet_collector()
+        passes = collector(url)
         started = time.perf_counter()
         cpu = cpu_seconds(process.pid)
         own = time.process_time()
@@ -117,6 +120,7 @@ async def game_run(
         elapsed = stats.elapsed = time.perf_counter() - started
         grown = resident_kib(process.pid) - base
         report_run(prefix, stats, elapsed, cpu, own, grown / rooms)
+        report_collector(prefix, passes, url)
         await close_tables(tables)
         return stats
     finally:
@@ -177,6 +181,7 @@ async def spread_run(rooms: int, seconds: float, interval: float, prefix: str, c
         report(f"{prefix} connections", 4 * rooms)
         report(f"{prefix} client processes", count)
         report(f"{prefix} setup seconds", time.perf_counter() - started)
+        passes = collector(url)
         cpu = cpu_seconds(process.pid)
         started = time.perf_counter()
         for child in workers:
@@ -199,6 +204,7 @@ async def spread_run(rooms: int, seconds: float, interval: float, prefix: str, c
         own = sum(result["cpu"] for result in results)
         grown = resident_kib(process.pid) - base
         report_run(prefix, stats, elapsed, cpu, own, grown / rooms)
+        report_collector(prefix, passes, url)
         return stats
     finally:
         for child in workers:

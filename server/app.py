@@ -55,7 +55,7 @@ from server.edge.http_guard import guarded
 from server.edge.probes import Probes, StoreWatch
 from server.edge.session import SERVER_NAME, Lanes, Sessions
 from server.edge.web import WebFiles
-from server.metrics import Metrics
+from server.metrics import COLLECTOR, Metrics
 from server.play.bots import BotRunner
 from server.play.committer import Committer, Hooks, LocalCommitter, MemoryCommitter
 from server.play.driver import Driver
@@ -180,6 +180,7 @@ class Server:
     async def start(self) -> None:
         """Load saved rooms (with Redis: join the other processes) and start listening."""
         names.warm()  # the look-alike table, built before the first client's name needs it
+        COLLECTOR.install()
         await self.committer.load_rooms()
         await self.store_watch.ping()
         self.spawn(self.store_watch.run())
