@@ -242,6 +242,27 @@ def test_a_returning_receiver_gets_the_frames_it_missed_or_a_snapshot() -> None:
     assert msg.decode_server(feed.catch_up(room, 0, None)[0]) == decoded
 
 
+def test_a_room_keeps_frames_up_to_its_bytes_then_a_returning_receiver_gets_a_snapshot() -> None:
+    room = room_with(players=2, humans=2)
+    feed = Feed(keep=32, kept_bytes=1500)
+    feed.publish(room, [])
+    feed.publish(room, room.start(0, seed=9))
+    match = room.match
+    assert match is not None
+    sent: dict[int, bytes] = {}
+    for _ in range(12):
+        events = room.play(match.turn, match.legal_moves()[0])
+        sent[room.seq] = feed.publish(room, events).frame_for(0)
+        kept = sum(len(shared) + sum(len(t) for _, t in own) for _, shared, own in feed.kept)
+        assert kept <= 1500 or len(feed.kept) == 1
+    assert len(feed.kept) < 12  # the bytes, not the count, bounded it
+    oldest = feed.kept[0][0]
+    assert feed.catch_up(room, 0, oldest - 1) == [sent[s] for s in range(oldest, room.seq + 1)]
+    (snapshot,) = feed.catch_up(room, 0, oldest - 2)  # one change more than kept
+    decoded = msg.decode_server(snapshot)
+    assert isinstance(decoded, msg.Snapshot) and decoded.seq == room.seq
+
+
 def test_a_move_is_encoded_once_for_everyone_its_hands_aside() -> None:
     room = room_with(players=4, humans=4)
     room.watch(+1)
