@@ -1,7 +1,7 @@
 """Engine values as protocol values: a seat's engine `View` becomes the wire `GameView`.
 
 Everything a client receives about a match passes through `game_view` (built from
-`Match.view_for(seat)`, the engine's single place where hidden tiles are removed) and `event`.
+`Match.view_for(seat)`, made in `engine.parts`, the engine's one place where hidden tiles are removed) and `event`.
 """
 
 from __future__ import annotations
@@ -46,8 +46,10 @@ def event(item: engine_events.Event) -> wire.AnyEvent:
             return wire.Drew(seat=seat, count=count)
         case engine_events.Passed(seat, _):
             return wire.Passed(seat=seat)
-        case engine_events.HandEnded(kind, by, points, pips):
-            return wire.HandEnded(kind=kind, by=by, points=list(points), pips=list(pips))
+        case engine_events.HandEnded(kind, by, points, pips, counts):
+            return wire.HandEnded(
+                kind=kind, by=by, points=list(points), pips=list(pips), counts=hand_counts(counts)
+            )
         case engine_events.HandStarted(number, leader):
             return wire.HandStarted(number=number, leader=leader)
         case engine_events.MatchEnded(winner):
@@ -115,12 +117,30 @@ def layout(view: View) -> tuple[wire.Layout, wire.Ends]:
     return drawn, ends
 
 
+def hand_counts(counts: Iterable[engine_events.Count]) -> list[wire.HandCount]:
+    """Where a hand's end-of-hand points came from, as the wire says it."""
+    return [
+        wire.HandCount(
+            side=count.side,
+            seats=list(count.seats),
+            pips=count.pips,
+            points=count.points,
+            halved=count.halved,
+        )
+        for count in counts
+    ]
+
+
 def hand_summary(result: engine_events.HandEnded | None) -> wire.HandSummary | None:
     """The previous hand's result as shown between hands."""
     if result is None:
         return None
     return wire.HandSummary(
-        kind=result.kind, by=result.by, points=list(result.points), pips=list(result.pips)
+        kind=result.kind,
+        by=result.by,
+        points=list(result.points),
+        pips=list(result.pips),
+        counts=hand_counts(result.counts),
     )
 
 

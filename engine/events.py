@@ -39,13 +39,35 @@ class Passed(msgspec.Struct, tag="passed", frozen=True, gc=False):
 HandEndKind = Literal["domino", "blocked", "won"]
 
 
-class HandEnded(msgspec.Struct, tag="hand_ended", frozen=True, gc=False):
-    """A hand is over: how, by whom, the end-of-hand points per side, and each seat's pips."""
+class Count(msgspec.Struct, array_like=True, frozen=True, gc=False):
+    """One count of the end of a hand (7.3, 7.4): `side` scores `points` for the pips of `seats`.
+
+    `pips` is what was counted before rounding to five: the seats' pips added up, or half of
+    them when two players tie for the fewest in a three-player block (`halved`). Under penalty
+    scoring each seat is counted alone, for its own side, and `points` is negative.
+    """
+
+    side: int
+    seats: tuple[int, ...]
+    #: An int but for an odd half (6.5), so that a count reads and stores the same every time.
+    pips: int | float
+    points: int
+    halved: bool = False
+
+
+class HandEnded(msgspec.Struct, tag="hand_ended", frozen=True, gc=False, omit_defaults=True):
+    """A hand is over: how, by whom, the end-of-hand points per side, and each seat's pips.
+
+    `counts` says where the points came from (`engine.scoring.hand_counts`); a hand the target
+    ended (`won`) and a block that scores nothing have none. Matches stored before counts were
+    kept decode with none.
+    """
 
     kind: HandEndKind
     by: int | None
     points: tuple[int, ...]
     pips: tuple[int, ...]
+    counts: tuple[Count, ...] = ()
 
 
 class HandStarted(msgspec.Struct, tag="hand_started", frozen=True, gc=False):

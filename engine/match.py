@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import msgspec
 
+from engine import parts
 from engine.events import Drew, Event, HandEnded, HandStarted, MatchEnded, Passed, Played
 from engine.hands import NO_TILE, Deal, HandRecord, RecordedMove, check_deal, shuffled_deal
 from engine.layout import Layout
@@ -196,28 +197,10 @@ class Match(msgspec.Struct, kw_only=True):
         return legal_moves(self)
 
     def view_for(self, seat: int | None) -> View:
-        """What `seat` may know (None: a spectator, who sees no hand)."""
+        """What `seat` may know (None: a spectator, who sees no hand): `engine.parts.view`."""
         if seat is not None and not 0 <= seat < self.players:
             raise ValueError(f"there is no seat {seat} in a {self.players}-player match")
-        to_play = self.to_play()
-        return View(
-            seat=seat,
-            rules=self.rules,
-            hand_number=self.hand_number,
-            leader=self.leader,
-            hand=None if seat is None else list(tiles_of(self.hands[seat])),
-            hand_counts=[h.bit_count() for h in self.hands],
-            boneyard_size=self.boneyard_left,
-            layout=self.layout.copy(),
-            total=self.total(),
-            scores=list(self.scores),
-            turn=to_play,
-            legal=self.legal_moves() if seat is not None and seat == to_play else [],
-            history=list(self.events),
-            last_hand=self.last_hand,
-            over=self.over,
-            winner=self.winner,
-        )
+        return parts.view(self, seat)
 
     # -- playing ----------------------------------------------------------------------------
 

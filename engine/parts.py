@@ -1,24 +1,32 @@
-"""A match split the way its receivers share it: one public part, and a small private part per seat.
+"""What a receiver may know of a match: the one place hidden information is removed.
+
+A match splits the way its receivers share it: one public part, and a small private part per seat.
 
 `table(match)` is everything a spectator may know, as immutable values (it shares the layout's
 chains, which are tuples, rather than copying them); `own(match, seat)` is what only that seat
 adds: its tiles (as a bit mask) and, on its turn, its legal moves with the ends total each would
 make (`totals`, so that no client counts the ends itself). Comparing two parts taken
 before and after a move says what changed without building a `View` per seat. Hidden tiles
-never enter a `Table`.
+never enter a `Table`, nor another seat's tiles an `Own`.
+
+`view(match, seat)` (what `Match.view_for` answers, for bots, hints and snapshots) is made of
+the same two parts, with the layout and the hand's public history.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from engine.events import HandEnded
 from engine.kernel import totals_of
 from engine.layout import NOT_OPEN, Layout
-from engine.match import Match
 from engine.moves import Move
-from engine.tiles import End
+from engine.tiles import End, tiles_of
+from engine.view import View
+
+if TYPE_CHECKING:
+    from engine.match import Match
 
 
 class Table(NamedTuple):
@@ -80,6 +88,30 @@ def own(match: Match, seat: int) -> Own:
         return Own(match.hands[seat], ())
     legal = match.legal_moves()
     return Own(match.hands[seat], tuple(legal), totals(match.layout, legal))
+
+
+def view(match: Match, seat: int | None) -> View:
+    """What `seat` may know (None: a spectator, who sees no hand), made of its two parts."""
+    public = table(match)
+    mine = None if seat is None else own(match, seat)
+    return View(
+        seat=seat,
+        rules=match.rules,
+        hand_number=public.hand_number,
+        leader=public.leader,
+        hand=None if mine is None else list(tiles_of(mine.hand)),
+        hand_counts=list(public.hand_counts),
+        boneyard_size=public.boneyard,
+        layout=match.layout.copy(),
+        total=public.total,
+        scores=list(public.scores),
+        turn=public.turn,
+        legal=[] if mine is None else list(mine.legal),
+        history=list(match.events),
+        last_hand=public.last_hand,
+        over=public.over,
+        winner=public.winner,
+    )
 
 
 def totals(layout: Layout, legal: Sequence[Move]) -> tuple[int | None, ...]:

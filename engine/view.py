@@ -1,4 +1,4 @@
-"""What one seat may know: the single place hidden information is removed (docs/rules.md)."""
+"""What one seat may know, as bots and hints read it; `engine.parts.view` makes it (docs/rules.md)."""
 
 from __future__ import annotations
 

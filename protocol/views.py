@@ -82,13 +82,31 @@ class Passed(Event, tag="passed"):
     seat: Seat
 
 
+class HandCount(Struct, kw_only=True, omit_defaults=True):
+    """Where end-of-hand points came from (rules 7.3, 7.4): `side` scores `points` for the pips
+    of `seats`. `pips` is what was counted before rounding to five: those seats' pips added up,
+    or half of them (`halved`: two of three players tie for the fewest in a block and each
+    counts half of the third's). Under penalty scoring each seat is counted alone for its own
+    side, and `points` is what it loses (negative)."""
+
+    side: Seat
+    seats: list[Seat]
+    #: An integer but for an odd half (6.5).
+    pips: Annotated[int, Meta(ge=0, le=1000)] | Annotated[float, Meta(ge=0, le=1000)]
+    points: int
+    halved: bool = False
+
+
 class HandEnded(Event, tag="hand_ended"):
-    """A hand is over: how, by whom, the end-of-hand points (per side) and every seat's pips."""
+    """A hand is over: how, by whom, the end-of-hand points (per side) and every seat's pips;
+    `counts` says where the points came from (none for a hand the target ended, nor for a
+    block in which nobody scores)."""
 
     kind: HandKind
     by: Seat | None
     points: list[int]
     pips: list[Count]
+    counts: list[HandCount] = []
 
 
 class HandStarted(Event, tag="hand_started"):
@@ -116,12 +134,13 @@ AnyEvent = Played | Drew | Passed | HandEnded | HandStarted | MatchEnded | ChatL
 
 
 class HandSummary(Struct, kw_only=True):
-    """The result of the previous hand, as shown between hands."""
+    """The result of the previous hand, as shown between hands (`counts` as in `HandEnded`)."""
 
     kind: HandKind
     by: Seat | None
     points: list[int]
     pips: list[Count]
+    counts: list[HandCount] = []
 
 
 class GameView(Struct, kw_only=True):

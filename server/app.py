@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any
 from websockets.asyncio.server import Server as WebSocketServer
 from websockets.asyncio.server import serve
 
+from protocol import names
 from protocol.records import encode_record
 from server.config import Config
 from server.edge.connection import CLOSE_ROOM_CLOSED, Connection
@@ -54,7 +55,7 @@ from server.edge.http_guard import guarded
 from server.edge.probes import Probes, StoreWatch
 from server.edge.session import SERVER_NAME, Lanes, Sessions
 from server.edge.web import WebFiles
-from server.metrics import Metrics
+from server.metrics import COLLECTOR, Metrics
 from server.play.bots import BotRunner
 from server.play.committer import Committer, Hooks, LocalCommitter, MemoryCommitter
 from server.play.driver import Driver
@@ -178,6 +179,8 @@ class Server:
 
     async def start(self) -> None:
         """Load saved rooms (with Redis: join the other processes) and start listening."""
+        names.warm()  # the look-alike table, built before the first client's name needs it
+        COLLECTOR.install()
         await self.committer.load_rooms()
         await self.store_watch.ping()
         self.spawn(self.store_watch.run())
@@ -197,6 +200,7 @@ class Server:
             compression="deflate" if self.config.compression else None,
             origins=allowed_origins(self.config.allowed_origin),
             create_connection=self.gate.connection_class(),
+            ping_interval=None,  # one wheel pings them all (`server.edge.keepalive`)
         )
         self.door.listening = self.websocket_server.is_serving
         try:
@@ -218,6 +222,7 @@ class Server:
         if self.websocket_server is not None:
             self.websocket_server.close()
             await self.websocket_server.wait_closed()
+        self.gate.keepalive.stop()
         await self.committer.close()
         self.bots.close()
         await self.store.close()

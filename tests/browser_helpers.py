@@ -160,7 +160,7 @@ def wait_for(
 ) -> T:
     """Poll `condition` until it returns something truthy (a missing or stale element: not yet)."""
     stale = (StaleElementReferenceException, NoSuchElementException)
-    return cast(T, until_sync(condition, timeout, what, stale))
+    return until_sync(condition, timeout, what, stale)
 
 
 #: What a person sees of the page at this moment, measured in one go.

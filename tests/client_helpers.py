@@ -7,11 +7,10 @@ import io
 import re
 import shlex
 import subprocess
-import time
 import uuid
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from rich.console import Console
 from server_helpers import fast_config
@@ -181,13 +180,17 @@ class Terminal:
     def screen(self, window: str = "t") -> list[str]:
         """What the window shows, once two looks in a row agree (never a half-drawn table)."""
         target = f"e2e:{window}"
-        seen = self.tmux("capture-pane", "-p", "-t", target)
-        while True:
-            time.sleep(0.03)
+        seen: list[str | None] = [None]
+
+        def settled() -> tuple[str] | None:
             again = self.tmux("capture-pane", "-p", "-t", target)
-            if again == seen:
-                return seen.splitlines()
-            seen = again
+            if again == seen[0]:
+                return (again,)
+            seen[0] = again
+            return None
+
+        (shown,) = until_sync(settled, TIMEOUT, "the screen to stay the same", every=0.03)
+        return shown.splitlines()
 
     def type(self, text: str, window: str = "t") -> None:
         """Type `text` and press Enter."""
@@ -218,7 +221,7 @@ class Terminal:
             return rows if re.search(pattern, "\n".join(rows)) else None
 
         try:
-            return cast(list[str], until_sync(shown, timeout, f"{pattern!r} on the screen"))
+            return until_sync(shown, timeout, f"{pattern!r} on the screen")
         except AssertionError:
             raise AssertionError(f"no {pattern!r} on the screen:\n" + "\n".join(rows)) from None
 

@@ -49,8 +49,15 @@ def for_type(kind: mi.Type, field_name: str = "") -> st.SearchStrategy[Any]:
             if step:
                 return st.integers(-(-low // step), high // step).map(lambda n: n * step)
             return st.integers(low, high)
-        case mi.FloatType():
-            return st.floats(allow_nan=False, allow_infinity=False)
+        case mi.FloatType(gt=gt, ge=ge, lt=lt, le=le):
+            return st.floats(
+                min_value=ge if ge is not None else gt,
+                max_value=le if le is not None else lt,
+                exclude_min=ge is None and gt is not None,
+                exclude_max=le is None and lt is not None,
+                allow_nan=False,
+                allow_infinity=False,
+            )
         case mi.StrType(min_length=low, max_length=high, pattern=pattern):
             if pattern is not None:
                 return st.from_regex(pattern, fullmatch=True).filter(lambda text: "\n" not in text)

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
+from waiting import until
 from websockets.asyncio.client import ClientConnection, connect
 
 from protocol import messages as msg
@@ -129,10 +130,9 @@ async def run_session() -> Frames:
             await ann.until("ack", id=7)
             last_seq = live.room.seq
             await socket.close()
-            loop = asyncio.get_running_loop()
-            deadline = loop.time() + 5
-            while live.room.seq < last_seq + 2 and loop.time() < deadline:
-                await asyncio.sleep(0.01)  # the server drops Ann, then the bot plays
+            await until(
+                lambda: live.room.seq >= last_seq + 2, what="the server to drop Ann, then the bot"
+            )
             held = ann.state
             socket = await connect(server.url)
             ann = Talk(socket, frames)

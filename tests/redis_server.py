@@ -3,24 +3,19 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import shutil
 import signal
 import socket
 import subprocess
 import sys
-import time
-from collections.abc import Awaitable, Callable
 from importlib.util import find_spec
 from pathlib import Path
-from typing import Any, NoReturn, TypeVar
+from typing import Any, NoReturn
 
 import pytest
-from waiting import until
-
-from server.storage.store import StoreUnavailable
-
-T = TypeVar("T")
+from waiting import until_sync
 
 HOST = "127.0.0.1"
 
@@ -148,13 +143,16 @@ class RedisServer:
                 )
         except OSError as error:
             raise RedisServerError(f"cannot run {self.executable}: {error}") from error
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self._process.poll() is not None:
-                break
-            if ping(self.host, self.port):
+        process = self._process
+
+        def answered_or_exited() -> str:
+            if process.poll() is not None:
+                return "exited"
+            return "answered" if ping(self.host, self.port) else ""
+
+        with contextlib.suppress(AssertionError):  # timed out: _fail_start says so
+            if until_sync(answered_or_exited, timeout, "redis-server to answer") == "answered":
                 return
-            time.sleep(0.02)
         self._fail_start(timeout)
 
     def _fail_start(self, timeout: float) -> None:
@@ -331,12 +329,3 @@ class _Pipe:
         self.close_soon()
         if self.other is not None and not self.other.held:
             self.other.close_soon()
-
-
-async def eventually(call: Callable[[], Awaitable[T]], timeout: float = 5.0) -> T:
-    """Retry a call until it stops raising StoreUnavailable; returns its result (None too)."""
-
-    async def answered() -> tuple[T]:
-        return (await call(),)  # a tuple is truthy whatever the answer
-
-    return (await until(answered, timeout, "the store to answer", retry=(StoreUnavailable,)))[0]

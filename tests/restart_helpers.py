@@ -24,6 +24,7 @@ from typing import Any
 
 import msgspec
 from redis_server import RedisServer
+from waiting import until
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
@@ -159,15 +160,17 @@ class Player:
 
     async def connect(self) -> None:
         """(Re)connect until the server answers; resume the seat when there is one."""
-        deadline = time.monotonic() + 60
-        while True:
+
+        async def connected() -> bool:
             try:
                 await self._connect_once()
-                return
             except DROPPED:
                 await self.close()
-                assert time.monotonic() < deadline, f"{self.name} could not reconnect"
-                await asyncio.sleep(0.05)
+                return False  # not yet (past the timeout an AssertionError, never DROPPED)
+            return True
+
+        # A look is a connection attempt to a server that may be starting: one each 50 ms.
+        await until(connected, 60, f"{self.name} to reconnect", every=0.05)
 
     async def _connect_once(self) -> None:
         self.socket = await connect(self.server.url, open_timeout=5)
@@ -179,15 +182,12 @@ class Player:
         if self.token is None:
             await self.until(lambda: id in self.replies, play=False)
             return
-        before = self.state.seq
         await self.until(lambda: isinstance(self.replies.get(id), msg.Joined | msg.Error), False)
         reply = self.replies[id]
         assert isinstance(reply, msg.Joined), f"{self.name} could not resume: {reply}"
-        # Look at what was missed before doing anything, as a person would.
-        deadline = time.monotonic() + 1
-        while self.state.seq == before and time.monotonic() < deadline:
-            with contextlib.suppress(TimeoutError):
-                self.receive(msg.decode_server(await asyncio.wait_for(self.socket.recv(), POLL)))
+        # Look at what was missed before doing anything, as a person would: the server sends
+        # it right after `joined`.
+        await self.synced()
 
     async def close(self) -> None:
         """Drop the connection."""
@@ -217,12 +217,11 @@ class Player:
                 continue
             self.receive(msg.decode_server(frame))
 
-    async def drain(self, quiet: float = 0.2) -> None:
-        """Read without playing until nothing arrives for `quiet` seconds."""
-        assert self.socket is not None
-        with contextlib.suppress(TimeoutError):
-            while True:
-                self.receive(msg.decode_server(await asyncio.wait_for(self.socket.recv(), quiet)))
+    async def synced(self) -> None:
+        """Read without playing until a ping sent now is answered: by then everything the
+        server sent this player before has come."""
+        ping = await self.send("ping")
+        await self.until(lambda: ping in self.replies, play=False)
 
     async def resilient(self, step: Callable[[], Awaitable[None]]) -> None:
         """Run a step, reconnecting and running it again whenever the server goes away."""

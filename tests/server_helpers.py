@@ -6,7 +6,6 @@ Helpers for several servers on one Redis are in tests/cluster_helpers.py.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import itertools
 import json
 import random
@@ -181,17 +180,11 @@ async def seat_players(
 
 async def until_someone_to_play(clients: list[Client], timeout: float = TIMEOUT) -> Client:
     """Read on every client until one of them has the turn; returns that client."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while True:
-        for client in clients:
-            if client.my_turn():
-                return client
-        for client in clients:
-            with contextlib.suppress(TimeoutError):
-                await client.receive(min(0.02, max(0.001, deadline - loop.time())))
-        if loop.time() > deadline:
-            raise TimeoutError("nobody got the turn")
+    try:
+        await read_until(clients, lambda: any(client.my_turn() for client in clients), timeout)
+    except TimeoutError:
+        raise TimeoutError("nobody got the turn") from None
+    return next(client for client in clients if client.my_turn())
 
 
 async def to_play(url: str, name: str, bot: str = "easy", **rules: Any) -> Client:

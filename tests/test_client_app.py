@@ -34,11 +34,15 @@ def terminal_app(connection: Connection, **options: Any) -> tuple[App, io.String
     return app, screen
 
 
-async def play_to_the_end(connection: Connection) -> None:
+async def play_to_the_end(connection: Connection, timeout: float) -> None:
     """Play the first legal move whenever it is this seat's turn, until the match is over."""
     state = connection.state
     asked: int | None = None
-    while not ((view := state.view) is not None and view.phase == "finished"):
+
+    async def over() -> bool:
+        nonlocal asked
+        if (view := state.view) is not None and view.phase == "finished":
+            return True
         game = state.game
         if state.my_turn() and game is not None and asked != state.seq:
             asked = state.seq
@@ -47,7 +51,9 @@ async def play_to_the_end(connection: Connection) -> None:
                 await connection.send(msg.Pass())
             else:
                 await connection.send(msg.Play(tile=move.tile, end=move.end))
-        await asyncio.sleep(0.01)
+        return False
+
+    await until(over, timeout, "the match to end")
 
 
 async def test_the_bell_rings_once_when_the_turn_comes_and_never_when_quiet(
@@ -73,7 +79,7 @@ async def test_save_writes_the_match_record_and_rematch_deals_at_once_in_play(
     running = asyncio.create_task(connection.run(OPENING))
     await until(lambda: connection.ready.is_set())
     app, _ = terminal_app(connection, deal_at_once=True)
-    await asyncio.wait_for(play_to_the_end(connection), TIMEOUT * 3)
+    await play_to_the_end(connection, TIMEOUT * 3)
     target = tmp_path / "match.json"
     assert await app.handle(f"/save {target}")
     notice = connection.state.notice
@@ -107,18 +113,21 @@ async def test_in_play_the_bots_wait_while_a_hands_result_is_on_screen(
     app.on_result = hold
     state = connection.state
 
-    async def play_until_a_hand_ends() -> None:
-        asked: int | None = None
-        while state.result is None:
-            game = state.game
-            if state.my_turn() and game is not None and asked != state.seq:
-                asked = state.seq
-                move = game.legal[0]
-                assert move.tile is not None
-                await connection.send(msg.Play(tile=move.tile, end=move.end))
-            await asyncio.sleep(0.01)
+    asked: int | None = None
 
-    await asyncio.wait_for(play_until_a_hand_ends(), TIMEOUT)
+    async def a_hand_ended() -> bool:
+        nonlocal asked
+        if state.result is not None:
+            return True
+        game = state.game
+        if state.my_turn() and game is not None and asked != state.seq:
+            asked = state.seq
+            move = game.legal[0]
+            assert move.tile is not None
+            await connection.send(msg.Play(tile=move.tile, end=move.end))
+        return False
+
+    await until(a_hand_ended, TIMEOUT, "a hand to end")
     app.paint()
     assert not held.is_set()
     game = state.game

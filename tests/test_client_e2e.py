@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from client_helpers import ROOT, Terminal
+from waiting import until_sync
 
 MATCH_SECONDS = 90.0
 
@@ -110,15 +111,30 @@ def test_a_whole_match_against_a_bot_typed_in_a_terminal(
     moves = refusals = asked = checked = hints = results = 0
     typed_before: list[str] | None = None
     deadline = time.monotonic() + MATCH_SECONDS
+    last: list[str] = rows  # the screen last looked at, for a failure's message
+
+    def next_screen() -> list[str] | None:
+        """The screen once it shows something to answer (or the match's end), new since the
+        last answer."""
+        nonlocal last
+        last = terminal.screen()
+        line = status(last)
+        if "wins the match" in line:
+            return last
+        if last == typed_before:
+            return None
+        if line.startswith(("Your turn", "Press Enter to go on")) or "which end?" in line:
+            return last
+        return None
+
     while True:
-        assert time.monotonic() < deadline, "the match took too long:\n" + "\n".join(rows)
-        rows = terminal.screen()
+        try:
+            rows = until_sync(next_screen, deadline - time.monotonic(), "a screen", every=0.05)
+        except AssertionError:
+            raise AssertionError("the match took too long:\n" + "\n".join(last)) from None
         line = status(rows)
         if "wins the match" in line:
             break
-        if rows == typed_before:
-            time.sleep(0.05)
-            continue
         if line.startswith("Your turn") or "which end?" in line:
             total, logged = corner_total(rows), last_logged_total(rows)
             if total is not None and logged is not None:
@@ -158,9 +174,6 @@ def test_a_whole_match_against_a_bot_typed_in_a_terminal(
             high, low = tiles[number].split("-")
             terminal.type(str(number) if moves % 2 else f"{low}-{high}")
             moves += 1
-        else:
-            time.sleep(0.05)
-            continue
         typed_before = rows
 
     assert results or any("result · Enter to go on" in row for row in rows), "\n".join(rows)

@@ -55,6 +55,8 @@ async def test_players_on_two_servers_play_a_match_with_bots(redis_server: Redis
             # Chat lines from both servers meet the moves: compare-and-set at work.
             for number in range(60):
                 await rng.choice(players).send("chat", text=f"line {number}")
+                # A stimulus, not a wait: random short pauses spread the lines among the
+                # moves, so that chat and moves from two servers race for the same room.
                 await asyncio.sleep(rng.uniform(0.002, 0.01))
 
         chatting = asyncio.get_running_loop().create_task(chatter(random.Random(2)))
@@ -174,7 +176,8 @@ class SlowStore(MemoryStore):
     holds_live_rooms = False  # saved as bytes through save_room, which takes its time
 
     async def save_room(self, code: str, seq: int, state: bytes) -> None:
-        """Save after a pause."""
+        """Save after a pause: the stimulus, a save that is still under way when the next
+        command and resync come (nothing waits on this pause for a result)."""
         await asyncio.sleep(0.05)
         await super().save_room(code, seq, state)
 

@@ -17,6 +17,7 @@ from server_helpers import metrics_of
 
 from server.app import Server
 from server.cluster.shared import SharedCommitter
+from server.rooms import notes
 from server.rooms.room import Room
 
 
@@ -48,7 +49,7 @@ async def test_players_on_two_servers_take_each_others_moves_as_moves(
 async def test_a_move_that_does_not_replay_as_stored_is_read_from_redis(
     redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    replay_move = Room.replay_move
+    replay_move = notes.replay_move
     spoiled: list[int] = []
 
     def replay_once_wrong(room: Room, data: bytes) -> list[Any]:
@@ -60,7 +61,7 @@ async def test_a_move_that_does_not_replay_as_stored_is_read_from_redis(
 
     async with two_servers(redis_server) as (a, b):
         ann, bob, _ = await started_across(a, b, players=2, target=60)
-        monkeypatch.setattr(Room, "replay_move", replay_once_wrong)
+        monkeypatch.setattr(notes, "replay_move", replay_once_wrong)
         await play([ann, bob], random.Random(4), finished([ann, bob]))
         assert spoiled, "a move was made again"
         assert adopted(a, "misfit") + adopted(b, "misfit") == 1

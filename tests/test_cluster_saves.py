@@ -9,7 +9,8 @@ from collections.abc import AsyncIterator
 from functools import partial
 
 import pytest
-from redis_server import RedisServer, eventually
+from redis_server import RedisServer
+from waiting import until_answered
 
 from server.cluster.membership import Cluster
 from server.storage.redis_store import RedisStore
@@ -82,9 +83,14 @@ async def test_a_stalled_redis_leaves_sent_saves_in_doubt_and_the_queued_ones_un
         if isinstance(answer, SaveInDoubt):
             # In doubt: it may have been applied; fencing tells, and no later copy can land.
             version = answer.version
-            found = await eventually(partial(cluster.fence, code, [version]), timeout=10)
+            found = await until_answered(
+                partial(cluster.fence, code, [version]), (StoreUnavailable,), 20, "the fence"
+            )
             assert found.stored in (None, version)
         else:
             # Never sent: Redis holds nothing of it.
             assert isinstance(answer, StoreUnavailable) and not answer.in_doubt
-            assert await eventually(partial(cluster.load, code), timeout=10) is None
+            loaded = await until_answered(
+                partial(cluster.load, code), (StoreUnavailable,), 20, "the load"
+            )
+            assert loaded is None

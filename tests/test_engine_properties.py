@@ -21,6 +21,8 @@ from engine import (
     mask_of,
     replay,
 )
+from engine.rules import round5
+from engine.scoring import blocked_counts, blocked_points, domino_counts, domino_points
 from engine.tiles import FULL_SET
 
 EVERY_MOVE = (
@@ -242,3 +244,39 @@ def test_a_state_rebuilt_from_a_view_and_the_true_hidden_tiles_plays_on_identica
         b = rebuilt.apply(rebuilt.turn, move)
         assert a == b
         assert rebuilt.hands == match.hands and rebuilt.scores == match.scores
+
+
+# The counts a hand's result carries say where every end-of-hand point came from
+
+
+@st.composite
+def hand_ends(draw: st.DrawFn) -> tuple[Rules, int | None, list[int]]:
+    """Rules, the seat that went out (None: blocked) and every seat's pips (0 for that seat)."""
+    rules = draw(RULES)
+    pips = draw(st.lists(st.integers(0, 60), min_size=rules.players, max_size=rules.players))
+    out = draw(st.none() | st.integers(0, rules.players - 1))
+    if out is not None:
+        pips[out] = 0
+    return rules, out, pips
+
+
+@given(hand_ends())
+def test_a_hands_counts_add_up_to_its_points_and_round_what_they_count(
+    end: tuple[Rules, int | None, list[int]],
+) -> None:
+    rules, out, pips = end
+    counts = blocked_counts(rules, pips) if out is None else domino_counts(rules, out, pips)
+    points = blocked_points(rules, pips) if out is None else domino_points(rules, out, pips)
+    added = [0] * rules.sides
+    for count in counts:
+        added[count.side] += count.points
+        held = sum(pips[seat] for seat in count.seats)
+        assert count.pips == (held / 2 if count.halved else held)
+        if rules.end_scoring == "penalty":
+            assert count.seats == (count.seats[0],)  # each seat alone, for its own side
+            assert count.side == rules.side_of(count.seats[0])
+            assert count.points == -round5(count.pips)
+        else:  # a side counts others' pips, never its own
+            assert all(rules.side_of(seat) != count.side for seat in count.seats)
+            assert count.points == round5(count.pips)
+    assert tuple(added) == points

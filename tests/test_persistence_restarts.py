@@ -15,6 +15,7 @@ from typing import Any
 
 from redis_server import RedisServer
 from restart_helpers import check_match, open_room, play_matches, server_process
+from waiting import until
 
 from server.rooms.room import Room
 from server.storage.redis_store import RedisStore
@@ -31,7 +32,7 @@ async def test_a_server_killed_mid_hand_resumes_the_room_exactly(
         await ann.until(lambda: ann.my_turn() and ann.moves_in_hand() >= 4)
         paused.set()
         await bob_plays
-        await asyncio.gather(ann.drain(), bob.drain())
+        await asyncio.gather(ann.synced(), bob.synced())
         assert ann.room is not None and ann.state.seq == bob.state.seq
         before = {p.name: (p.state.seq, p.document, p.seat, p.token) for p in (ann, bob)}
         stored_before = await store.load_room(ann.room)
@@ -44,7 +45,7 @@ async def test_a_server_killed_mid_hand_resumes_the_room_exactly(
         for player in (ann, bob):
             await player.close()
             await player.connect()
-        await asyncio.gather(ann.drain(), bob.drain())
+        await asyncio.gather(ann.synced(), bob.synced())
 
         for player in (ann, bob):
             seq, document, seat, token = before[player.name]
@@ -95,8 +96,13 @@ async def test_matches_survive_a_server_killed_at_random_moments(
             nonlocal kills
             while not stop.is_set():
                 due = moves_seen() + rng.randint(15, 45)
-                while moves_seen() < due and not stop.is_set():
-                    await asyncio.sleep(0.005)
+
+                def reached(due: int = due) -> bool:
+                    return moves_seen() >= due or stop.is_set()
+
+                await until(reached, 120, f"{due} moves seen")
+                # The stimulus, not a wait for a result: the kill comes a random moment after
+                # the last move arrived (mid-save, mid-broadcast, or idle).
                 await asyncio.sleep(rng.uniform(0, 0.03))
                 if not stop.is_set():
                     await server.kill()

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import time
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 import msgspec
@@ -23,6 +21,7 @@ from server_helpers import (
     seat_players,
     until_someone_to_play,
 )
+from waiting import until
 
 from bridge.records import match_of
 from protocol import messages as msg
@@ -76,7 +75,7 @@ async def test_a_match_through_a_redis_backed_server_is_stored_move_by_move(
         record = await host.request("record")
         assert isinstance(record, msg.RecordReply)
         check_final(record.record, host.document)
-        kept = await poll(lambda: store.load_record(f"{host.room}/1"))
+        kept = await until(lambda: store.load_record(f"{host.room}/1"), what="the record stored")
         assert msgspec.json.decode(kept, type=Record) == record.record
         stored = await store.load_room(host.room)
         assert stored is not None and stored.seq == host.state.seq
@@ -108,14 +107,14 @@ async def test_while_redis_is_down_nothing_is_acknowledged_and_play_resumes_when
         assert mover.my_turn()
 
         redis_server.start()
-        deadline = time.monotonic() + 5
-        while True:
+
+        async def played() -> bool:
             reply = await mover.request("play", tile=choice["tile"], end=choice.get("end"))
-            if isinstance(reply, msg.Ack):
-                break
-            assert isinstance(reply, msg.Error) and reply.code == "unavailable", reply
-            assert time.monotonic() < deadline, "the server did not recover once Redis was back"
-            await asyncio.sleep(0.1)
+            assert isinstance(reply, msg.Ack | msg.Error), reply
+            assert isinstance(reply, msg.Ack) or reply.code == "unavailable", reply
+            return isinstance(reply, msg.Ack)
+
+        await until(played, 15, "the server to take the move once Redis was back", every=0.1)
         assert seq is not None
         while other.state.seq is None or other.state.seq <= seq:
             await other.receive()  # the move that landed once Redis was back
@@ -155,7 +154,7 @@ async def test_a_record_the_store_refused_is_stored_once_it_accepts(
         assert isinstance(await ann.request("start"), msg.Ack)
         await play_out(ann, random.Random(3))
         key = f"{ann.room}/1"
-        stored = await poll(lambda: store.load_record(key))
+        stored = await until(lambda: store.load_record(key), what="the record stored")
         assert msgspec.json.decode(stored)["format"] == "allfives-record/1"
         assert store.refusals == 0
 
@@ -165,15 +164,3 @@ def check_final(record: Record, document: dict[str, Any]) -> None:
     replayed = match_of(record)
     assert replayed.over and document["game"]["over"]
     assert list(replayed.scores) == record.scores == document["game"]["scores"]
-
-
-# -- small helpers --------------------------------------------------------------------------
-
-
-async def poll(read: Callable[[], Awaitable[bytes | None]], timeout: float = 5.0) -> bytes:
-    """Read until a value is there."""
-    deadline = time.monotonic() + timeout
-    while (value := await read()) is None:
-        assert time.monotonic() < deadline, "never stored"
-        await asyncio.sleep(0.05)
-    return value

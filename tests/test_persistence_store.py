@@ -12,7 +12,8 @@ from typing import TypeVar
 
 import asyncio_redis
 import pytest
-from redis_server import RedisServer, eventually
+from redis_server import RedisServer
+from waiting import until_answered
 
 from server.serve import add_arguments, config_from
 from server.storage.redis_store import RedisStore, parse_url
@@ -119,7 +120,9 @@ async def test_while_redis_is_down_calls_fail_fast_and_it_recovers_on_its_own(
         await store.room_codes()
     assert time.monotonic() - started < 2 * store.timeout
     redis_server.start()
-    await eventually(lambda: store.save_room("ABCD", 2, b"two"), timeout=3)
+    await until_answered(
+        lambda: store.save_room("ABCD", 2, b"two"), (StoreUnavailable,), what="a save"
+    )
     assert await store.load_room("ABCD") == StoredRoom(2, b"two")
 
 
@@ -132,7 +135,7 @@ async def test_a_store_started_while_redis_is_down_connects_once_it_is_up(
         with pytest.raises(StoreUnavailable, match="cannot be reached"):
             await store.room_codes()
         redis_server.start()
-        await eventually(store.ping, timeout=3)
+        await until_answered(store.ping, (StoreUnavailable,), what="a ping")
         assert store.connected
     finally:
         await store.close()
@@ -155,7 +158,9 @@ async def test_a_redis_that_stops_answering_times_out_instead_of_hanging(
         assert time.monotonic() - started < 4 * store.timeout
     finally:
         os.kill(pid, signal.SIGCONT)
-    await eventually(lambda: store.save_room("ABCD", 2, b"two"), timeout=3)
+    await until_answered(
+        lambda: store.save_room("ABCD", 2, b"two"), (StoreUnavailable,), what="a save"
+    )
     assert await store.load_room("ABCD") == StoredRoom(2, b"two")
 
 
@@ -166,7 +171,7 @@ async def test_after_redis_restarts_empty_the_next_saves_store_rooms_again(
     await store.save_room("ABCD", 4, b"four")
     redis_server.stop()
     redis_server.start()
-    assert await eventually(store.room_codes, timeout=3) == []
+    assert await until_answered(store.room_codes, (StoreUnavailable,), what="the codes") == []
     await store.save_room("ABCD", 5, b"five")
     assert await store.room_codes() == ["ABCD"]
     assert await store.load_room("ABCD") == StoredRoom(5, b"five")

@@ -11,6 +11,7 @@ from typing import TypeVar
 import asyncio_redis
 import pytest
 from redis_server import RedisServer, RedisServerError, start_for_test
+from waiting import until_answered
 
 T = TypeVar("T")
 SERVER_GONE = (asyncio_redis.ConnectionLostError, asyncio_redis.NotConnectedError)
@@ -23,16 +24,9 @@ async def connect(server: RedisServer) -> asyncio_redis.Connection:
     )
 
 
-async def once_reconnected(call: Callable[[], Awaitable[T]], timeout: float = 5.0) -> T:
-    """Retry `call` while asyncio_redis is still reconnecting."""
-    deadline = asyncio.get_running_loop().time() + timeout
-    while True:
-        try:
-            return await call()
-        except SERVER_GONE:
-            if asyncio.get_running_loop().time() > deadline:
-                raise
-            await asyncio.sleep(0.05)
+async def once_reconnected(call: Callable[[], Awaitable[T]]) -> T:
+    """Call again while asyncio_redis is still reconnecting (one look each 50 ms)."""
+    return await until_answered(call, SERVER_GONE, 10, "asyncio_redis to reconnect", every=0.05)
 
 
 async def test_set_then_get_returns_the_value(redis_server: RedisServer) -> None:

@@ -1,4 +1,4 @@
-"""A move made again from its note (`Room.replay_move`) gives the same room and the same events.
+"""A move made again from its note (`notes.replay_move`) gives the same room and the same events.
 
 This is what lets a process that follows a room take another process's move as the move alone
 (docs/persistence.md): the copy must end byte for byte where the writer's room is, through hand
@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from server_helpers import room_with
 
+from server.rooms.notes import replay_move
 from server.rooms.room import Room
 from server.rooms.room_state import encode_note
 
@@ -60,5 +61,5 @@ def test_a_replayed_move_gives_the_writers_room_and_events(
             events = writer.play(seat, move, now)
         move_seq, note = writer.last_move
         assert move_seq == writer.seq and note is not None
-        assert copy.replay_move(encode_note(note)) == events
+        assert replay_move(copy, encode_note(note)) == events
         assert copy.to_bytes() == writer.to_bytes(), f"move {index} differs"

@@ -76,8 +76,7 @@ async def test_the_server_refuses_connections_past_its_cap_and_says_why() -> Non
         assert refused.value.response.status_code == 503
         assert b"server is full" in refused.value.response.body
         await first.close()
-        while len(server.connections) > 1:
-            await asyncio.sleep(0.01)
+        await until(lambda: len(server.connections) <= 1, what="the server to drop A")
         assert isinstance(await (await Client.open(server.url, "C")).request("ping"), msg.Pong)
 
 

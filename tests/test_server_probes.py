@@ -80,9 +80,12 @@ async def test_a_server_is_not_ready_while_it_starts(redis_server: RedisServer) 
     proxy.hold_replies = True  # joining the other processes waits on Redis
     starting = asyncio.get_running_loop().create_task(server.start())
     try:
-        while server.websocket_server is None:
+
+        def listening() -> bool:
             assert not starting.done(), starting
-            await asyncio.sleep(0.01)
+            return server.websocket_server is not None
+
+        await until(listening, what="the server to listen")
         status, body = await probe(server, "/readyz")
         assert status == 503 and "starting" in body
         with pytest.raises(InvalidStatus) as refused:
@@ -147,13 +150,17 @@ async def test_readiness_answers_at_once_while_redis_stalls(redis_server: RedisS
         assert redis_server._process is not None
         os.kill(redis_server._process.pid, signal.SIGSTOP)
         loop = asyncio.get_running_loop()
-        slowest, body, deadline = 0.0, "", loop.time() + 10
+        slowest = 0.0
+
+        async def unavailable() -> int | None:
+            nonlocal slowest
+            asked = loop.time()
+            status, body = await probe(server, "/readyz")
+            slowest = max(slowest, loop.time() - asked)
+            return status if "store unavailable" in body else None
+
         try:
-            while "store unavailable" not in body:
-                asked = loop.time()
-                status, body = await probe(server, "/readyz")
-                slowest = max(slowest, loop.time() - asked)
-                assert loop.time() < deadline, body
+            status = await until(unavailable, 10, "/readyz to say the store is unavailable")
             assert status == 503
         finally:
             os.kill(redis_server._process.pid, signal.SIGCONT)

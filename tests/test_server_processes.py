@@ -8,11 +8,11 @@ import resource
 import signal
 import socket
 import sys
-import time
 from pathlib import Path
 
 import pytest
 from server_helpers import Client, next_mover, play_out_one
+from waiting import until, until_answered
 from websockets.exceptions import InvalidStatus
 
 from protocol import messages as msg
@@ -67,12 +67,18 @@ async def started_serve(
         server = await asyncio.create_subprocess_exec(
             *command, cwd=ROOT, stdout=stdout, stderr=stderr, preexec_fn=limited
         )
-    deadline = time.monotonic() + 30
-    while not out.read_text().endswith("\n"):
-        assert server.returncode is None, log.read_text()
-        assert time.monotonic() < deadline, log.read_text()
-        await asyncio.sleep(0.05)
-    line = out.read_text()
+
+    def said() -> str | None:
+        text = out.read_text()
+        if text.endswith("\n") or server.returncode is not None:
+            return text or "(it exited)"
+        return None
+
+    try:
+        line = await until(said, 60, "the server's first line")
+    except AssertionError:
+        raise AssertionError(f"the server said nothing:\n{log.read_text()}") from None
+    assert server.returncode is None, log.read_text()
     assert line.startswith(LISTENING), log.read_text()
     return server, line.removeprefix(LISTENING).strip(), log
 
@@ -87,13 +93,17 @@ async def test_bot_workers_exit_when_the_server_is_killed(tmp_path: Path) -> Non
         assert isinstance(await ann.request("start"), msg.Ack)
         # The hint's and the hard bot's searches start the worker processes: a hint answered
         # and a move played, then Ann's turn again (the bot has answered), until they are there.
-        deadline = time.monotonic() + 30
         taken: dict[str, tuple[int, int]] = {}
-        while len(children_of(server.pid)) < 2:
-            assert time.monotonic() < deadline, "no bot worker processes started"
+
+        async def started() -> bool:
+            if len(children_of(server.pid)) >= 2:
+                return True
             assert await next_mover([ann], taken, timeout=30) is ann
             assert isinstance(await ann.request("hint"), msg.HintReply)
             await play_out_one(ann)
+            return False
+
+        await until(started, 60, "bot worker processes to start")
         workers = children_of(server.pid)
         await ann.close()
     finally:
@@ -101,10 +111,17 @@ async def test_bot_workers_exit_when_the_server_is_killed(tmp_path: Path) -> Non
         await server.wait()
     # Every one of them (the workers, the forkserver, the resource tracker) ends, and none
     # complains on its way out.
-    deadline = time.monotonic() + 5
-    while left := {pid for pid in workers if running(pid)}:
-        assert time.monotonic() < deadline, f"processes {sorted(left)} outlived the server"
-        await asyncio.sleep(0.02)
+    left = workers
+
+    def all_gone() -> bool:
+        nonlocal left
+        left = {pid for pid in workers if running(pid)}
+        return not left
+
+    try:
+        await until(all_gone, 10, "the workers to end")
+    except AssertionError:
+        raise AssertionError(f"processes {sorted(left)} outlived the server") from None
     assert "leaked" not in log.read_text() and "Traceback" not in log.read_text(), log.read_text()
 
 
@@ -154,11 +171,10 @@ async def test_serve_raises_its_file_limit_and_answers_503_before_running_out(
             raise AssertionError(f"socket {160 - 64} was answered: {early!r}")
         for writer in held:
             writer.close()
-        for _ in range(100):  # the server is still up and takes players again
-            with contextlib.suppress(OSError, InvalidStatus):
-                ann = await Client.open(url, "Ann")
-                break
-            await asyncio.sleep(0.05)
+        # The server is still up and takes players again (a look is a connection: each 50 ms).
+        ann = await until_answered(
+            lambda: Client.open(url, "Ann"), (OSError, InvalidStatus), 20, "a player", every=0.05
+        )
         assert isinstance(await ann.request("ping"), msg.Pong)
         assert "Traceback" not in log.read_text()
     finally:

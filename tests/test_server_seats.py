@@ -8,7 +8,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from server_helpers import Client, fast_config, play_out, seat_players
+from server_helpers import Client, fast_config, play_out, seat_players, until_holds
 from websockets.exceptions import ConnectionClosed
 
 from protocol import messages as msg
@@ -28,15 +28,6 @@ async def host_alone(url: str, players: int) -> Client:
     return host
 
 
-async def until_document(client: Client, test: object, timeout: float = 10.0) -> None:
-    """Read until the client's document passes `test`."""
-    assert callable(test)
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not (client.state.document is not None and test(client.document)):
-        await client.receive(max(0.01, deadline - loop.time()))
-
-
 async def test_the_seats_of_players_gone_from_a_waiting_room_are_released() -> None:
     config = fast_config(release_seconds=0.3, sweep_seconds=0.05)
     async with run_server(config) as server:
@@ -46,10 +37,10 @@ async def test_the_seats_of_players_gone_from_a_waiting_room_are_released() -> N
             assert isinstance(await squatter.request("join", room=host.room), msg.Joined)
         friend = await Client.open(server.url, "Friend")
         assert (await friend.error_for("join", room=host.room)).code == "room_full"
-        await until_document(host, lambda d: None not in d["seats"])
+        await until_holds(host, lambda d: None not in d["seats"])
         for squatter in squatters:
             await squatter.close()
-        await until_document(host, lambda d: d["seats"][1] is None and d["seats"][2] is None)
+        await until_holds(host, lambda d: d["seats"][1] is None and d["seats"][2] is None)
         assert isinstance(await friend.request("join", room=host.room), msg.Joined)
         # The squatter's token no longer holds a seat.
         back = await Client.open(server.url, "Squat0", hello=False)
@@ -64,10 +55,10 @@ async def test_a_player_back_in_time_keeps_the_seat() -> None:
     async with run_server(config) as server:
         host, guest, squatter = await seat_players(server.url, 3, 3)
         await guest.close()
-        await until_document(host, away(1))
+        await until_holds(host, away(1))
         back = await Client.open(server.url, "P1", token=guest.token, room=host.room)
         await squatter.close()
-        await until_document(host, lambda d: d["seats"][2] is None)
+        await until_holds(host, lambda d: d["seats"][2] is None)
         assert host.document["seats"][1]["name"] == "P1"
         assert isinstance(await back.request("chat", text="still mine"), msg.Ack)
 
@@ -84,7 +75,7 @@ async def test_the_host_removes_a_player_before_the_start() -> None:
                 await guest.receive(5.0)
         except ConnectionClosed as closed:
             assert closed.rcvd is not None and closed.rcvd.code == 4002
-        await until_document(other, lambda d: d["seats"][1] is None)
+        await until_holds(other, lambda d: d["seats"][1] is None)
         newcomer = await Client.open(server.url, "New")
         joined = await newcomer.request("join", room=host.room, seat=1)
         assert isinstance(joined, msg.Joined) and joined.seat == 1
@@ -96,9 +87,9 @@ async def test_the_host_who_drops_passes_the_room_to_the_next_connected_player()
     async with run_server(fast_config(release_seconds=0.3, sweep_seconds=0.05)) as server:
         host, gone, next_up, last = await seat_players(server.url, 4, 4)
         await gone.close()
-        await until_document(last, away(1))
+        await until_holds(last, away(1))
         await host.close()
-        await until_document(last, lambda d: d["host"] == 2)
+        await until_holds(last, lambda d: d["host"] == 2)
         assert last.document["seats"][:2] == [None, None]
         assert (await last.error_for("start")).code == "not_host"
         assert isinstance(await next_up.request("add_bot", seat=0), msg.Ack)
@@ -114,7 +105,7 @@ async def test_a_host_who_leaves_passes_at_once_and_one_who_blips_stays_host() -
         await back.until(lambda m: isinstance(m, msg.Joined))
         assert isinstance(await back.request("remove_player", seat=2), msg.Ack)
         assert isinstance(await back.request("leave"), msg.Ack)
-        await until_document(guest, lambda d: d["host"] == 1 and d["seats"][0] is None)
+        await until_holds(guest, lambda d: d["host"] == 1 and d["seats"][0] is None)
         assert isinstance(await guest.request("add_bot"), msg.Ack)
 
 
@@ -125,6 +116,6 @@ async def test_after_a_match_a_host_gone_for_good_passes_the_rematch_on() -> Non
         await asyncio.gather(play_out(host, random.Random(1)), play_out(guest, random.Random(2)))
         assert (await guest.error_for("rematch")).code == "not_host"
         await host.close()
-        await until_document(guest, lambda d: d["host"] == 1)
+        await until_holds(guest, lambda d: d["host"] == 1)
         assert guest.document["seats"][0] is not None  # a finished room keeps the seat
         assert isinstance(await guest.request("rematch"), msg.Ack)

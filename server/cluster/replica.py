@@ -1,7 +1,7 @@
 """Following other processes' changes to the rooms held here (several processes).
 
 Every save publishes a notice (`server.cluster.membership`); notices are adopted in seq order and sent on
-as patches. A notice of one move is made here again (`Room.replay_move`: the engine is
+as patches. A notice of one move is made here again (`server.rooms.notes.replay_move`: the engine is
 deterministic) and must give the events the writer sent; a notice of any other change carries
 the room's state. A notice missing for GAP_WAIT seconds, one from another chain of versions, or
 a move that does not replay as stored, and the room is read from Redis instead, its clients
@@ -23,7 +23,7 @@ from server.cluster.follow import follow
 from server.cluster.notices import GONE, Notice, read_notice
 from server.play.live import LiveRoom
 from server.play.members import CLOSE_SEAT_RESUMED
-from server.rooms import codes
+from server.rooms import codes, notes
 from server.rooms.room import RoomError
 from server.storage.store import StoreUnavailable
 
@@ -174,7 +174,7 @@ class Replica:
     def _adopt(self, live: LiveRoom, notice: Notice) -> bool:
         """Take the next change another process stored, and send it on as patches.
 
-        A move is made here too (`Room.replay_move`); False if it did not give the events the
+        A move is made here too (`server.rooms.notes.replay_move`); False if it did not give the events the
         writer sent (the room is then as before it, to be read from Redis).
         """
         if notice.move:
@@ -196,7 +196,7 @@ class Replica:
         links = dict(live.room.state.links)
         room = live.room
         try:
-            events = room.replay_move(notice.state)
+            events = notes.replay_move(room, notice.state)
             same = room.seq == notice.seq and _encode(events) == notice.events
         except (RoomError, msgspec.DecodeError, ValueError, IndexError):
             same = False

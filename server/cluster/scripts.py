@@ -23,7 +23,7 @@ end
 #: LATE (see `Cluster.save`).
 #: A save writes the room's `state` (and `base`, its seq), or, `logged` ('1'), only the move as
 #: the field `m:<seq>` (the room is `state` and the moves `m:<base+1>`..`m:<seq>` made again:
-#: `server.rooms.room.with_moves`); writing a state drops the moves before it. The notice carries the
+#: `server.rooms.notes.with_moves`); writing a state drops the moves before it. The notice carries the
 #: move when there is one, else the state.
 #: A process refused for another's change becomes the room's `next` writer for `priority` ms
 #: (unless one already is): the others are refused (BUSY) until it has saved, so no process is

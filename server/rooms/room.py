@@ -29,7 +29,7 @@ import msgspec
 
 from bridge import convert
 from bridge.records import record_of
-from engine import ALL_TILES, PASS, End, IllegalMove, Match, Move, RulesError, View
+from engine import PASS, IllegalMove, Match, Move, RulesError, View
 from protocol import errors
 from protocol import messages as msg
 from protocol.records import Record
@@ -45,7 +45,6 @@ from server.rooms.room_state import (
     RoomError,
     RoomState,
     SeatState,
-    decode_note,
     decode_room,
     encode_room,
     new_token,
@@ -363,24 +362,6 @@ class Room:
         self.last_move = (self.state.seq, note)
         return convert.events(events)
 
-    def replay_move(self, data: bytes) -> list[Any]:
-        """Make a move another process made (`last_move`): its public events, as it gave them.
-
-        The room must be exactly as it was there before the move: the engine is deterministic
-        (later hands are dealt from the match's seed), so the result is the same room.
-        """
-        note = decode_note(data)
-        held = self.seats[note.seat]
-        if note.stand_in and held is not None:
-            held.stand_in = True
-        tile = None if note.tile is None else ALL_TILES[note.tile]
-        end = None if note.end is None else End(note.end)
-        away, self.away_seconds = self.away_seconds, note.away
-        try:
-            return self.play(note.seat, Move(tile, end, note.flipped), note.now, note.by_stand_in)
-        finally:
-            self.away_seconds = away
-
     def hint_view(self, seat: int | None) -> View:
         """The view a hint is computed from: the asking seat's own, on its turn."""
         match = self._require_match(seat)
@@ -514,13 +495,3 @@ __all__ = [
     "new_token",
     "token_hash",
 ]
-
-
-def with_moves(state: bytes, moves: list[bytes]) -> bytes:
-    """A stored room's state after moves logged since it (`Room.replay_move`), as bytes."""
-    if not moves:
-        return state
-    room = Room.from_bytes(state)
-    for move in moves:
-        room.replay_move(move)
-    return room.to_bytes()

@@ -191,7 +191,7 @@ def token_hash(token: str) -> str:
 
 
 class MoveNote(msgspec.Struct, array_like=True, frozen=True):
-    """One move, as another process replays it (`Room.replay_move`): everything `Room.play`
+    """One move, as another process replays it (`server.rooms.notes.replay_move`): everything `Room.play`
     reads besides the room itself. `tile` and `end` are the engine's numbers (None: a pass)."""
 
     seat: int

@@ -38,7 +38,8 @@ import msgspec
 from asyncio_redis.encoders import BytesEncoder
 from asyncio_redis.protocol import RedisProtocol
 
-from server.rooms.room import RoomError, with_moves
+from server.rooms.notes import with_moves
+from server.rooms.room import RoomError
 from server.storage.store import NO_VERSION, Store, StoredRoom, StoreUnavailable
 
 log = logging.getLogger("allfives.store")
@@ -210,7 +211,7 @@ class RedisStore(Store):
 
     async def read_room(self, code: str) -> HeldRoom | None:
         """A room's hash in one read: its seq, version and state, the moves logged since made
-        again (`server.rooms.room.with_moves`); None when Redis holds no room."""
+        again (`server.rooms.notes.with_moves`); None when Redis holds no room."""
 
         async def run(connection: asyncio_redis.Connection) -> dict[bytes, bytes]:
             reply = await connection.hgetall(self.room_key(code))
