@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from load_clients import CONNECT
 from measure import cpu_seconds, report, start_process
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
@@ -49,9 +50,7 @@ async def ceiling_run(groups: int, seconds: float, size: int) -> float:
     try:
         sockets = []
         for group in range(groups):
-            members = [
-                await connect(f"{url}/g{group}", compression=None, max_size=2**20) for _ in range(4)
-            ]
+            members = [await connect(f"{url}/g{group}", **CONNECT) for _ in range(4)]
             sockets.append(members)
         await asyncio.sleep(0.2)
         delivered = 0

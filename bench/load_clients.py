@@ -42,6 +42,15 @@ class Patch(msgspec.Struct):
 
 read_patch = msgspec.json.Decoder(Patch).decode
 
+#: How the players connect. No keepalive pings of their own, as a browser's page cannot send
+#: any: the server's keepalive is part of what is measured, a client's is not.
+CONNECT: dict[str, Any] = {
+    "compression": None,
+    "open_timeout": 60,
+    "max_size": 2**20,
+    "ping_interval": None,
+}
+
 #: The document paths a player plays from, and the part of it each sets.
 WATCHED = {
     "/game/turn": "turn",
@@ -228,9 +237,7 @@ async def open_table(
     urls = [url] if isinstance(url, str) else url
     table = Table(stats, rng)
     for index in range(4):
-        socket = await connect(
-            urls[index % len(urls)], compression=None, open_timeout=60, max_size=2**20
-        )
+        socket = await connect(urls[index % len(urls)], **CONNECT)
         player = Player(socket, table)
         table.players.append(player)
         asyncio.get_running_loop().create_task(player.read())
@@ -241,7 +248,7 @@ async def open_table(
         else:
             joined = await player.request({"type": "join", "room": joined["room"]})
     for index in range(spectators):
-        socket = await connect(urls[0], compression=None, open_timeout=60, max_size=2**20)
+        socket = await connect(urls[0], **CONNECT)
         watcher = Watcher(socket, table)
         table.players.append(watcher)
         asyncio.get_running_loop().create_task(watcher.read())

@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -60,6 +61,26 @@ def stop_after(seconds: float, script: str) -> None:
 
     signal.signal(signal.SIGALRM, expired)
     signal.alarm(max(1, int(seconds)))
+
+
+def collector(url: str) -> tuple[int, float, float]:
+    """A server's garbage collector so far, from its /metrics page: passes, seconds in them,
+    the longest pass (seconds)."""
+    page = "http" + url.removeprefix("ws").rstrip("/") + "/metrics"
+    with urllib.request.urlopen(page, timeout=30) as response:
+        lines = response.read().decode().splitlines()
+    values = dict(line.rsplit(" ", 1) for line in lines if line and not line.startswith("#"))
+    passes = sum(int(v) for k, v in values.items() if k.startswith("allfives_gc_passes_total"))
+    took = sum(float(v) for k, v in values.items() if k.startswith("allfives_gc_seconds_total"))
+    return passes, took, float(values.get("allfives_gc_longest_seconds", 0.0))
+
+
+def report_collector(prefix: str, before: tuple[int, float, float], url: str) -> None:
+    """Print what the server's collector did since `before` (`collector`)."""
+    passes, took, longest = collector(url)
+    report(f"{prefix} server gc passes", passes - before[0])
+    report(f"{prefix} server gc ms", 1000 * (took - before[1]))
+    report(f"{prefix} server gc longest ms (set-up included)", 1000 * longest)
 
 
 def resident_kib(pid: int) -> int:

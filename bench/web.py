@@ -28,6 +28,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from browser_helpers import chromium
+from measure import stop_after
 from selenium.webdriver.remote.webdriver import WebDriver
 from websockets.asyncio.client import connect
 
@@ -130,6 +131,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--loads", type=int, default=10)
     args = parser.parse_args()
+    # A stalled browser, driver or server ends the script (and the browser) instead.
+    stop_after(240 + 15 * args.loads, "bench/web.py")
     server, loop = start_server()
     base = f"http://127.0.0.1:{server.port}"
     try:

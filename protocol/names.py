@@ -12,7 +12,16 @@ The fold is one lookup a character (a name holds at most 24), so it costs nothin
 from __future__ import annotations
 
 import functools
+import importlib.resources
 import unicodedata
+
+import msgspec
+
+
+class _Entry(msgspec.Struct):
+    """One entry of the confusables data: the character a key is confusable with."""
+
+    c: str
 
 
 @functools.cache
@@ -20,21 +29,30 @@ def _prototypes() -> dict[str, str]:
     """Each confusable character's prototype (the data lists a prototype's characters under it,
     and a character's prototype under the character; a pair listed both ways keeps the smaller).
 
-    Built on the first name compared: reading the data takes about 70 ms, which a program that
-    only imports the protocol (a client starting) should not pay."""
-    from confusable_homoglyphs.confusables import confusables_data
+    Built on the first name compared (a server builds it at start-up: `warm`): reading the data
+    takes about 20 ms, which a program that only imports the protocol (a client starting) should
+    not pay. The package's data file is read here rather than through its `confusables` module,
+    which would keep all of it (several MiB) for the life of the process, and whose loader
+    imports urllib: only the table stays."""
+    data = importlib.resources.files("confusable_homoglyphs").joinpath("confusables.json")
+    confusables_data = msgspec.json.decode(data.read_bytes(), type=dict[str, list[_Entry]])
 
     table: dict[str, str] = {}
     for char, entries in confusables_data.items():
         if len(entries) != 1:
             continue  # a prototype: several characters look like it
-        other: str = entries[0]["c"]
+        other = entries[0].c
         back = confusables_data.get(other, [])
-        mutual = len(back) == 1 and back[0]["c"] == char
+        mutual = len(back) == 1 and back[0].c == char
         prototype = min(char, other) if mutual else other
         if prototype != char:
             table[char] = prototype
     return table
+
+
+def warm() -> None:
+    """Build the table now (a server, before its first client) rather than on the first name."""
+    _prototypes()
 
 
 def skeleton(text: str) -> str:

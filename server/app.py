@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING, Any
 from websockets.asyncio.server import Server as WebSocketServer
 from websockets.asyncio.server import serve
 
+from protocol import names
 from protocol.records import encode_record
 from server.config import Config
 from server.edge.api import Api, ApiRefusal, Asked
@@ -53,11 +54,12 @@ from server.edge.door import Door
 from server.edge.gate import Gate
 from server.edge.http import HttpSide
 from server.edge.http_guard import guarded
+from server.edge.lean import WEBSOCKETS_LOG
 from server.edge.probes import Probes, StoreWatch
 from server.edge.review_api import answer_review
 from server.edge.session import SERVER_NAME, Lanes, Sessions
 from server.edge.web import WebFiles
-from server.metrics import Metrics, counters
+from server.metrics import COLLECTOR, Metrics, counters
 from server.play.bots import BotRunner, Lane
 from server.play.committer import Committer, Hooks, LocalCommitter, MemoryCommitter
 from server.play.driver import Driver
@@ -84,18 +86,6 @@ log = logging.getLogger("allfives.server")
 RECORD_RETRY_FIRST = 1.0
 RECORD_RETRY_MAX = 30.0
 
-
-class _NoDebug(logging.Filter):
-    """Drops the websockets library's DEBUG lines: they hold every frame and header, and so
-    player keys (`hello`, `Authorization`), which are never logged (docs/security.md)."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        return record.levelno > logging.DEBUG
-
-
-#: The logger the websockets library logs the server's connections to.
-WEBSOCKETS_LOG = logging.getLogger("allfives.websockets")
-WEBSOCKETS_LOG.addFilter(_NoDebug())
 
 #: How long a stopping server waits for matches that just finished to be archived.
 FINISH_WAIT = 3.0
@@ -224,6 +214,8 @@ class Server:
 
     async def start(self) -> None:
         """Load saved rooms (with Redis: join the other processes) and start listening."""
+        names.warm()  # the look-alike table, built before the first client's name needs it
+        COLLECTOR.install()
         await self.committer.load_rooms()
         await self.store_watch.ping()
         self.spawn(self.store_watch.run())
@@ -244,6 +236,7 @@ class Server:
             origins=allowed_origins(self.config.allowed_origin),
             create_connection=self.gate.connection_class(),
             logger=WEBSOCKETS_LOG,
+            ping_interval=None,  # one wheel pings them all (`server.edge.keepalive`)
         )
         self.door.listening = self.websocket_server.is_serving
         try:
@@ -266,6 +259,7 @@ class Server:
         if self.websocket_server is not None:
             self.websocket_server.close()
             await self.websocket_server.wait_closed()
+        self.gate.keepalive.stop()
         await self.committer.close()
         self.bots.close()
         self.reviews.close()

@@ -48,6 +48,9 @@ class Config:
     bot_processes: bool = True
     keep_patches: int = 32
     compression: bool = False
+    #: Keepalive (`server.edge.keepalive`): a connection silent this long is pinged, and dropped
+    #: if it is silent as long again; None: never pinged.
+    ping_interval: float | None = 20.0
     #: Whose X-Real-IP / X-Forwarded-For names the client: no one (False), any socket (True:
     #: only when nothing but your proxy can reach the server), or sockets from these networks.
     trust_proxy: bool | ProxyNetworks = False

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import gc
+import time
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass
@@ -62,7 +65,64 @@ class Metrics:
                 f'allfives_changes_adopted_total{{kind="{kind}"}} {adopted.get(kind, 0)}'
                 for kind in ("move", "state", "misfit")
             ]
+        lines += COLLECTOR.lines()
         return "\n".join(lines) + "\n"
+
+
+class CollectorWatch:
+    """The garbage collector's passes in this process, timed (`gc.callbacks`): how many, how
+    long in all and at most, by generation. A pass stops every room of the process, so the
+    longest one bounds the server's delays from below."""
+
+    def __init__(self) -> None:
+        self.passes = [0, 0, 0]
+        self.seconds = [0.0, 0.0, 0.0]
+        self.longest = 0.0
+        self._started = 0.0
+        self._installed = False
+
+    def install(self) -> None:
+        """Start timing (once a process, however many servers it runs)."""
+        if not self._installed:
+            gc.callbacks.append(self._callback)
+            self._installed = True
+
+    def _callback(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+            return
+        took = time.perf_counter() - self._started
+        generation = info["generation"]
+        self.passes[generation] += 1
+        self.seconds[generation] += took
+        self.longest = max(self.longest, took)
+
+    def lines(self) -> list[str]:
+        """Its lines of the metrics page."""
+        lines = [
+            "# HELP allfives_gc_passes_total Garbage collector passes, by generation.",
+            "# TYPE allfives_gc_passes_total counter",
+        ]
+        lines += [
+            f'allfives_gc_passes_total{{generation="{g}"}} {self.passes[g]}' for g in range(3)
+        ]
+        lines += [
+            "# HELP allfives_gc_seconds_total Time in garbage collector passes, by generation.",
+            "# TYPE allfives_gc_seconds_total counter",
+        ]
+        lines += [
+            f'allfives_gc_seconds_total{{generation="{g}"}} {self.seconds[g]:.6f}' for g in range(3)
+        ]
+        lines += [
+            "# HELP allfives_gc_longest_seconds The longest garbage collector pass so far.",
+            "# TYPE allfives_gc_longest_seconds gauge",
+            f"allfives_gc_longest_seconds {self.longest:.6f}",
+        ]
+        return lines
+
+
+#: The one watch of this process's collector.
+COLLECTOR = CollectorWatch()
 
 
 def _metric(name: str, kind: str, text: str, value: int) -> list[str]:

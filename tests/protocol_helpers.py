@@ -7,7 +7,13 @@ from typing import Any, get_args
 import msgspec.inspect as mi
 from hypothesis import strategies as st
 
+from bridge import convert
+from engine import Rules
+from engine.events import HandEnded as EngineHandEnded
+from engine.events import HandEndKind
+from engine.scoring import blocked_counts, domino_counts, points_of
 from protocol.messages import AnyClientMessage, AnyServerMessage, validate_chat, validate_name
+from protocol.views import HandEnded
 
 JSON_SCALARS = (
     st.none()
@@ -89,3 +95,18 @@ def messages_of(union: Any) -> st.SearchStrategy[Any]:
 
 CLIENT_MESSAGES = messages_of(AnyClientMessage)
 SERVER_MESSAGES = messages_of(AnyServerMessage)
+
+
+def hand_ended(by: int | None, pips: list[int], **rules: Any) -> HandEnded:
+    """A hand's result as the server sends it: seat `by` went out (None: the hand is blocked)
+    with every seat's `pips`, its points and counts as the engine makes them."""
+    engine_rules = Rules(players=len(pips), **rules)
+    kind: HandEndKind = "blocked" if by is None else "domino"
+    if by is None:
+        counts = blocked_counts(engine_rules, pips)
+    else:
+        counts = domino_counts(engine_rules, by, pips)
+    result = EngineHandEnded(kind, by, points_of(engine_rules, counts), tuple(pips), counts)
+    ended = convert.event(result)
+    assert isinstance(ended, HandEnded)
+    return ended

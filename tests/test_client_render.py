@@ -7,6 +7,7 @@ import itertools
 
 import pytest
 from client_helpers import cross_view, make_view, screen, state_of
+from protocol_helpers import hand_ended
 from rich.console import Console
 from rich.text import Text
 
@@ -18,7 +19,6 @@ from protocol.patch import diff, to_builtins
 from protocol.views import (
     AnyEvent,
     Ends,
-    HandEnded,
     HandStarted,
     Layout,
     MoveSpec,
@@ -298,7 +298,7 @@ def test_before_the_next_lead_the_last_hand_is_shown_as_it_ended() -> None:
     after["game"]["hand_number"] = 2
     events: list[AnyEvent] = [
         Played(seat=0, tile="5-1", end="east", total=4, points=0),
-        HandEnded(kind="domino", by=0, points=[10, 0], pips=[0, 12]),
+        hand_ended(0, [0, 12]),
         HandStarted(number=2, leader=1),
     ]
     ops = diff(before, after)

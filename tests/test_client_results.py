@@ -8,10 +8,11 @@ from typing import Any
 
 import pytest
 from client_helpers import CROSS_LEGAL, cross_view, make_view, screen_of, state_of
+from protocol_helpers import hand_ended
 from rich.text import Text
 
 from bridge import convert
-from clients.cli.scoreboard import Scoreboard, explain_hand, round5
+from clients.cli.scoreboard import Scoreboard, explain_hand
 from clients.cli.state import TableState
 from clients.cli.status import ends_rows
 from engine import End, Move
@@ -25,15 +26,8 @@ THREE = ["Ann", "Bo", "Cy"]
 FOUR = ["Ann", "Bo", "Cid", "Di"]
 
 
-@pytest.mark.parametrize(
-    ("value", "rounded"), [(7, 5), (8, 10), (12, 10), (13, 15), (6.5, 5), (7.5, 10), (0, 0)]
-)
-def test_round5_is_to_the_nearest_five_halves_up(value: float, rounded: int) -> None:
-    assert round5(value) == rounded
-
-
 def test_going_out_shows_the_pips_counted_their_rounding_and_the_points() -> None:
-    ended = HandEnded(kind="domino", by=0, points=[10, 0], pips=[0, 12])
+    ended = hand_ended(0, [0, 12])
     assert explain_hand(ended, TWO, Rules(players=2)) == [
         "Ann went out. Pips left: Ann 0, Bot 1 12.",
         "Bot 1 12 pips → rounded to 5: Ann scores 10.",
@@ -41,7 +35,7 @@ def test_going_out_shows_the_pips_counted_their_rounding_and_the_points() -> Non
 
 
 def test_a_blocked_three_player_tie_shows_the_third_players_pips_shared() -> None:
-    ended = HandEnded(kind="blocked", by=None, points=[5, 5, 0], pips=[3, 3, 13])
+    ended = hand_ended(None, [3, 3, 13])
     rows = explain_hand(ended, THREE, Rules(players=3))
     assert rows[0] == "The hand is blocked. Pips left: Ann 3, Bo 3, Cy 13."
     assert rows[1:] == [
@@ -51,18 +45,26 @@ def test_a_blocked_three_player_tie_shows_the_third_players_pips_shared() -> Non
 
 
 def test_a_blocked_partnership_adds_each_teams_pips() -> None:
-    ended = HandEnded(kind="blocked", by=None, points=[20, 0], pips=[4, 9, 7, 9])
+    ended = hand_ended(None, [4, 9, 7, 9])
     rows = explain_hand(ended, FOUR, Rules(players=4))
     assert rows[0] == (
         "The hand is blocked. Pips left: Team A (Ann & Cid) 11, Team B (Bo & Di) 18."
     )
-    assert rows[1] == "Team B (Bo & Di) 18 pips → rounded to 5: Team A (Ann & Cid) scores 20."
+    assert rows[1] == "Bo 9 + Di 9 = 18 → rounded to 5: Team A (Ann & Cid) scores 20."
 
 
 def test_the_penalty_variant_shows_what_each_loses() -> None:
-    ended = HandEnded(kind="domino", by=0, points=[0, -10], pips=[0, 8])
+    ended = hand_ended(0, [0, 8], end_scoring="penalty")
     rows = explain_hand(ended, TWO, Rules(players=2, end_scoring="penalty"))
     assert rows[1] == "Each loses their own pips, rounded to 5: Bot 1 8 → 10."
+
+
+def test_penalties_in_partnerships_round_each_players_pips() -> None:
+    # Each player loses their own pips rounded (7.4): 3 and 3 lose 5 each, not 6 rounded to 5.
+    ended = hand_ended(1, [3, 0, 3, 7], end_scoring="penalty")
+    assert ended.points == [-10, -5]
+    rows = explain_hand(ended, FOUR, Rules(players=4, end_scoring="penalty"))
+    assert rows[1] == "Each loses their own pips, rounded to 5: Ann 3 → 5, Cid 3 → 5, Di 7 → 5."
 
 
 def test_a_match_won_mid_hand_claims_no_pips_counted() -> None:
@@ -79,18 +81,18 @@ def test_the_scoreboard_has_a_row_per_hand_totals_and_the_biggest_play() -> None
         HandStarted(number=1, leader=0),
         Played(seat=0, tile="5-5", end=None, total=10, points=10),
         Played(seat=1, tile="5-0", end="east", total=5, points=5),
-        HandEnded(kind="domino", by=0, points=[15, 0], pips=[0, 16]),
+        hand_ended(0, [0, 16]),
         HandStarted(number=2, leader=1),
         Played(seat=1, tile="6-4", end=None, total=10, points=10),
-        HandEnded(kind="blocked", by=None, points=[0, 5], pips=[9, 4]),
+        hand_ended(None, [9, 4]),
     ]
     for event in events:
         board.take(event, rules)
     rows = board.rows(TWO, rules)
     assert rows[0].split() == ["hand", "Ann", "Bot", "1", "how", "it", "ended"]
     assert rows[1].split() == ["1", "25", "5", "Ann", "went", "out"]
-    assert rows[2].split() == ["2", "0", "15", "blocked"]
-    assert rows[3].split() == ["total", "25", "20"]
+    assert rows[2].split() == ["2", "0", "20", "blocked"]  # Bot 1 counts Ann's 9: 10
+    assert rows[3].split() == ["total", "25", "25"]
     assert rows[4] == "Biggest play: Ann, 5-5 for 10 in hand 1"
 
 
@@ -166,44 +168,43 @@ def test_a_hint_says_what_to_type() -> None:
     ("ended", "players", "said"),
     [
         (
-            HandEnded(kind="domino", by=0, points=[0, 0], pips=[0, 2]),
+            hand_ended(0, [0, 2]),
             2,
             "Bot 1 2 pips → rounded to 5: 0. Nobody scores: the pips left round down to nothing.",
         ),
         (
-            HandEnded(kind="domino", by=0, points=[0, 0], pips=[0, 0]),
+            hand_ended(0, [0, 0]),
             2,
             "Bot 1 0 pips → rounded to 5: 0. Nobody scores: the pips left round down to nothing.",
         ),
         (
-            HandEnded(kind="blocked", by=None, points=[0, 0, 0], pips=[3, 1, 1]),
+            hand_ended(None, [3, 1, 1]),
             3,
             "Ann's 3 pips shared by two: 1.5 → rounded to 5: 0. Nobody scores: the pips left "
             "round down to nothing.",
         ),
         (
-            HandEnded(kind="blocked", by=None, points=[0, 0], pips=[4, 4]),
+            hand_ended(None, [4, 4]),
             2,
             "Nobody scores: both hold the same pips (4).",
         ),
         (
-            HandEnded(kind="blocked", by=None, points=[0, 0, 0], pips=[2, 2, 2]),
+            hand_ended(None, [2, 2, 2]),
             3,
             "Nobody scores: everyone holds the same pips (2).",
         ),
         (
-            HandEnded(kind="blocked", by=None, points=[0, 0, 0, 0], pips=[2, 9, 2, 4]),
+            hand_ended(None, [2, 9, 2, 4], teams=False),
             -4,
             "Nobody scores: the fewest pips are tied (Ann and Cid, 2 each).",
         ),
         (
-            HandEnded(kind="blocked", by=None, points=[0, 0], pips=[1, 1, 0, 1]),
+            hand_ended(None, [1, 1, 0, 1]),
             4,
-            "Team B (Bo & Di) 2 pips → rounded to 5: 0. Nobody scores: the pips left round down "
-            "to nothing.",
+            "Bo 1 + Di 1 = 2 → rounded to 5: 0. Nobody scores: the pips left round down to nothing.",
         ),
         (
-            HandEnded(kind="blocked", by=None, points=[0, 0], pips=[1, 3, 3, 1]),
+            hand_ended(None, [1, 3, 3, 1]),
             4,
             "Nobody scores: the teams hold the same pips (4).",
         ),
@@ -233,13 +234,12 @@ def joined(rows: list[str]) -> str:
 
 def test_a_hands_result_wraps_at_60_columns_instead_of_being_cut() -> None:
     state = four_at_60()
-    state.result = HandEnded(kind="blocked", by=None, points=[30, 0], pips=[2, 15, 3, 15])
+    state.result = hand_ended(None, [2, 15, 3, 15])
     state.result_hand = 3
     rows = screen_of(state, 60, 24)
     assert all(len(row) <= 60 for row in rows)
-    assert (
-        "Team B (Bot 1 & Bot 3) 30 pips → rounded to 5: Team A (Root & Bot 2) scores 30."
-        in joined(rows)
+    assert "Bot 1 15 + Bot 3 15 = 30 → rounded to 5: Team A (Root & Bot 2) scores 30." in joined(
+        rows
     )
     assert "…" not in "".join(rows)
 
@@ -249,7 +249,7 @@ def test_the_match_verdict_and_the_scoreboard_fit_60_columns_whole() -> None:
     for event in (
         HandStarted(number=1, leader=0),
         Played(seat=0, tile="5-5", end=None, total=10, points=10),
-        HandEnded(kind="domino", by=0, points=[195, 0], pips=[0, 100, 0, 95]),
+        hand_ended(0, [0, 100, 0, 95]),
     ):
         state.scoreboard.take(event, Rules(players=4))
     rows = screen_of(state, 60, 24)

@@ -7,6 +7,7 @@ import time
 from typing import Any
 
 from client_helpers import make_view, screen, state_of
+from protocol_helpers import hand_ended
 
 from clients.cli import join
 from clients.cli.render import render
@@ -17,7 +18,6 @@ from protocol.rules import RoomRules
 from protocol.views import (
     AnyEvent,
     ChatLine,
-    HandEnded,
     HandStarted,
     Layout,
     Played,
@@ -43,7 +43,7 @@ def plain(state: TableState, width: int = 80, height: int = 24) -> str:
 
 def test_a_hands_result_stays_with_its_count_until_the_player_presses_enter() -> None:
     state = state_of(make_view(history=[HandStarted(number=1, leader=0)]))
-    ended = HandEnded(kind="domino", by=0, points=[10, 0], pips=[0, 12])
+    ended = hand_ended(0, [0, 12])
     after = to_builtins(make_view(hand=["6-6"], turn=1, legal=[]))
     after["game"]["hand_number"] = 2
     change(state, after, ended, HandStarted(number=2, leader=1))

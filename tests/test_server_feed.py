@@ -225,18 +225,42 @@ def test_a_returning_receiver_gets_the_frames_it_missed_or_a_snapshot() -> None:
     feed.publish(room, events)
     match = room.match
     assert match is not None
-    sent = {}
+    sent: dict[int, dict[int, bytes]] = {0: {}, 1: {}}
     for _ in range(6):
         events = room.play(match.turn, match.legal_moves()[0])
-        sent[room.seq] = feed.publish(room, events).frame_for(0)
+        frames = feed.publish(room, events)
+        for seat in (0, 1):
+            sent[seat][room.seq] = frames.frame_for(seat)
     assert feed.catch_up(room, 0, room.seq) == []
-    assert feed.catch_up(room, 0, room.seq - 3) == [
-        sent[s] for s in range(room.seq - 2, room.seq + 1)
-    ]
+    for seat in (0, 1):  # each seat's own frames, byte for byte, as they were sent
+        assert feed.catch_up(room, seat, room.seq - 3) == [
+            sent[seat][s] for s in range(room.seq - 2, room.seq + 1)
+        ]
     (snapshot,) = feed.catch_up(room, 0, room.seq - 5)
     decoded = msg.decode_server(snapshot)
     assert isinstance(decoded, msg.Snapshot) and decoded.seq == room.seq
     assert msg.decode_server(feed.catch_up(room, 0, None)[0]) == decoded
+
+
+def test_a_room_keeps_frames_up_to_its_bytes_then_a_returning_receiver_gets_a_snapshot() -> None:
+    room = room_with(players=2, humans=2)
+    feed = Feed(keep=32, kept_bytes=1500)
+    feed.publish(room, [])
+    feed.publish(room, room.start(0, seed=9))
+    match = room.match
+    assert match is not None
+    sent: dict[int, bytes] = {}
+    for _ in range(12):
+        events = room.play(match.turn, match.legal_moves()[0])
+        sent[room.seq] = feed.publish(room, events).frame_for(0)
+        kept = sum(len(shared) + sum(len(t) for _, t in own) for _, shared, own in feed.kept)
+        assert kept <= 1500 or len(feed.kept) == 1
+    assert len(feed.kept) < 12  # the bytes, not the count, bounded it
+    oldest = feed.kept[0][0]
+    assert feed.catch_up(room, 0, oldest - 1) == [sent[s] for s in range(oldest, room.seq + 1)]
+    (snapshot,) = feed.catch_up(room, 0, oldest - 2)  # one change more than kept
+    decoded = msg.decode_server(snapshot)
+    assert isinstance(decoded, msg.Snapshot) and decoded.seq == room.seq
 
 
 def test_a_move_is_encoded_once_for_everyone_its_hands_aside() -> None:

@@ -1,8 +1,8 @@
 """Why a hand scored what it did, as the browser table explains it, and the rules page.
 
-The explanation is worked out from the hand's result the server sends (each seat's pips, the
-points): the pips counted, their sum, its rounding to five (docs/rules.md 7.2, halves up) and
-the points, which must agree with the server's. Here: the rule book's worked examples, the
+The explanation words the hand's result the server sends (each seat's pips, the points, and the
+counts: which side counted whose pips, and what that made rounded to five, docs/rules.md 7); the
+counts must add up to the points. Here: the rule book's worked examples, the
 issue's two cases (12 rounded to 10; 53 counted for a team, 55 scored), and the name and chat
 limits the page checks before sending. The rules page is served, from this origin only.
 """
@@ -13,12 +13,12 @@ import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
+import msgspec
 import pytest
 from browser_helpers import call, unit_page
+from protocol_helpers import hand_ended
 from selenium.webdriver.remote.webdriver import WebDriver
 from server_helpers import ServerThread
-
-from engine import round5
 
 
 @pytest.fixture(scope="module")
@@ -39,15 +39,14 @@ def explain(page: WebDriver, result: dict[str, Any], names: list[str], **rules: 
     )
 
 
-def test_round5_is_the_engines(page: WebDriver) -> None:
-    halves = [x / 2 for x in range(0, 200)]
-    assert call(page, "a[0].map(unit.results.round5)", halves) == [round5(x) for x in halves]
+def ended(by: int | None, pips: list[int], **rules: Any) -> dict[str, Any]:
+    """A hand's result as the server sends it (`protocol_helpers.hand_ended`), as JSON."""
+    result: dict[str, Any] = msgspec.to_builtins(hand_ended(by, pips, **rules))
+    return result
 
 
 def test_a_domino_shows_the_pips_counted_and_their_rounding(page: WebDriver) -> None:
-    shown = explain(
-        page, {"kind": "domino", "by": 0, "points": [10, 0], "pips": [0, 12]}, ["Ann", "Bot 1"]
-    )
+    shown = explain(page, ended(0, [0, 12]), ["Ann", "Bot 1"])
     assert shown["title"] == "Ann went out" and shown["agrees"]
     assert shown["steps"] == [
         "Left in the other hand: Bot 1 12 pips.",
@@ -57,8 +56,8 @@ def test_a_domino_shows_the_pips_counted_and_their_rounding(page: WebDriver) -> 
 
 def test_a_team_domino_says_53_was_counted(page: WebDriver) -> None:
     names = ["Tester", "Bot 1", "Bot 2", "Bot 3"]
-    result = {"kind": "domino", "by": 2, "points": [0, 0], "pips": [30, 4, 0, 49]}
-    result["points"] = [round5(4 + 49), 0]
+    result = ended(2, [30, 4, 0, 49], teams=True)
+    assert result["points"] == [55, 0]
     shown = explain(page, result, names, teams=True)
     assert shown["agrees"], shown
     assert "Bot 1 4 + Bot 3 49 = 53 pips" in shown["steps"][0]
@@ -67,15 +66,11 @@ def test_a_team_domino_says_53_was_counted(page: WebDriver) -> None:
 
 
 def test_blocked_hands_and_penalties_follow_the_worked_examples(page: WebDriver) -> None:
-    three = explain(
-        page,
-        {"kind": "blocked", "by": None, "points": [5, 5, 0], "pips": [3, 3, 13]},
-        ["A", "B", "C"],
-    )
+    three = explain(page, ended(None, [3, 3, 13]), ["A", "B", "C"])
     assert three["agrees"] and "6.5 rounds to 5: each scores 5." in three["steps"]
     teams = explain(
         page,
-        {"kind": "blocked", "by": None, "points": [20, 0], "pips": [4, 9, 7, 9]},
+        ended(None, [4, 9, 7, 9], teams=True),
         ["A", "B", "C", "D"],
         teams=True,
     )
@@ -85,15 +80,13 @@ def test_blocked_hands_and_penalties_follow_the_worked_examples(page: WebDriver)
     )
     penalty = explain(
         page,
-        {"kind": "domino", "by": 0, "points": [0, -10], "pips": [0, 8]},
+        ended(0, [0, 8], end_scoring="penalty"),
         ["A", "B"],
         end_scoring="penalty",
     )
     assert penalty["agrees"] and "B: 8 rounds to 10, loses 10." in penalty["steps"]
-    # A result the arithmetic does not give is flagged, not explained away.
-    wrong = explain(
-        page, {"kind": "domino", "by": 0, "points": [15, 0], "pips": [0, 12]}, ["A", "B"]
-    )
+    # Points the counts do not add up to are flagged, not explained away.
+    wrong = explain(page, {**ended(0, [0, 12]), "points": [15, 0]}, ["A", "B"])
     assert not wrong["agrees"]
 
 

@@ -14,15 +14,10 @@ from dataclasses import dataclass, field
 from clients.cli import words
 from clients.cli.i18n import _
 from protocol.rules import Rules
-from protocol.views import AnyEvent, HandEnded, HandStarted, Played
+from protocol.views import AnyEvent, HandCount, HandEnded, HandStarted, Played
 
 #: A player's name in a column of the scoreboard is cut past this many characters.
 COLUMN = 12
-
-
-def round5(value: float) -> int:
-    """To the nearest multiple of 5, halves up (docs/rules.md 7.2)."""
-    return 5 * int((value + 2.5) // 5)
 
 
 def side_of(seat: int, rules: Rules) -> int:
@@ -130,20 +125,21 @@ def explain_hand(event: HandEnded, names: Sequence[str], rules: Rules) -> list[s
     """How a hand's end was counted: pips per side, the sum counted, the rounding, the points."""
     sides = side_names(names, rules)
     pips = [0] * rules.sides
-    for seat, count in enumerate(event.pips):
-        pips[side_of(seat, rules)] += count
+    for seat, seat_pips in enumerate(event.pips):
+        pips[side_of(seat, rules)] += seat_pips
     by = names[event.by] if event.by is not None and event.by < len(names) else "?"
     if event.kind == "won":
         return [_("{who} reached the target: the pips left were not counted.").format(who=by)]
-    held = ", ".join(f"{name} {count}" for name, count in zip(sides, pips, strict=False))
+    held = ", ".join(f"{name} {side_pips}" for name, side_pips in zip(sides, pips, strict=False))
     if event.kind == "domino":
         rows = [_("{who} went out. Pips left: {held}.").format(who=by, held=held)]
     else:
         rows = [_("The hand is blocked. Pips left: {held}.").format(held=held)]
-    gains = [(sides[index], points) for index, points in enumerate(event.points) if points]
     if rules.end_scoring == "penalty":
         losses = ", ".join(
-            f"{sides[index]} {count} → {round5(count)}" for index, count in enumerate(pips) if count
+            f"{_name(names, count.seats[0])} {count.pips:g} → {-count.points}"
+            for count in event.counts
+            if count.pips
         )
         if losses:
             rows.append(
@@ -151,65 +147,60 @@ def explain_hand(event: HandEnded, names: Sequence[str], rules: Rules) -> list[s
             )
         else:
             rows.append(_("Each loses their own pips, rounded to 5: nobody holds any."))
-    elif gains:
-        for name, points in gains:
-            counted = _counted_for(name, sides, pips, event, rules)
+    elif any(count.points for count in event.counts):
+        for count in event.counts:
             rows.append(
                 _("{counted} → rounded to 5: {side} scores {points}.").format(
-                    counted=counted, side=name, points=points
+                    counted=_counted(count, names, event),
+                    side=sides[count.side],
+                    points=count.points,
                 )
             )
+    elif event.counts:
+        return [
+            *rows,
+            _(
+                "{counted} → rounded to 5: 0. Nobody scores: the pips left round down to nothing."
+            ).format(counted=_counted(event.counts[0], names, event)),
+        ]
     else:
-        rows.append(_why_nobody(event, sides, pips, rules))
+        rows.append(_why_nobody(sides, pips, rules))
     return rows
 
 
-def _why_nobody(event: HandEnded, sides: list[str], pips: list[int], rules: Rules) -> str:
-    """Why nobody scored at a hand's end (docs/rules.md 7.3): a tie, or pips rounding to 0."""
-    scorer: int | None = None
-    if event.kind == "domino" and event.by is not None:
-        scorer = side_of(event.by, rules)
-    else:
-        fewest = min(pips)
-        lows = [side for side, count in enumerate(pips) if count == fewest]
-        if len(lows) == 1:
-            scorer = lows[0]
-        elif len(lows) == 2 and rules.players == 3 and not rules.partnership:
-            scorer = lows[0]  # both tied players share the third's pips, which round to 0
-        elif len(lows) == len(pips):
-            if rules.partnership:
-                said = _("Nobody scores: the teams hold the same pips ({pips}).")
-            elif len(pips) == 2:
-                said = _("Nobody scores: both hold the same pips ({pips}).")
-            else:
-                said = _("Nobody scores: everyone holds the same pips ({pips}).")
-            return said.format(pips=fewest)
-        else:
-            tied = words.both([sides[side] for side in lows])
-            return _("Nobody scores: the fewest pips are tied ({tied}, {pips} each).").format(
-                tied=tied, pips=fewest
-            )
-    counted = _counted_for(sides[scorer], sides, pips, event, rules)
-    return _(
-        "{counted} → rounded to 5: 0. Nobody scores: the pips left round down to nothing."
-    ).format(counted=counted)
+def _name(names: Sequence[str], seat: int) -> str:
+    return names[seat] if seat < len(names) else "?"
 
 
-def _counted_for(
-    name: str, sides: list[str], pips: list[int], event: HandEnded, rules: Rules
-) -> str:
-    """The sum a side scored on, written out: "Bot 1 12 + Cid 3 = 15"."""
-    index = sides.index(name)
-    others = [(sides[other], pips[other]) for other in range(len(sides)) if other != index]
-    if event.kind == "blocked" and rules.players == 3 and not rules.partnership:
-        tied = [side for side in range(3) if pips[side] == pips[index]]
-        if len(tied) == 2:
-            third = next(side for side in range(3) if side not in tied)
-            return _("{side}'s {pips} pips shared by two: {half}").format(
-                side=sides[third], pips=pips[third], half=f"{pips[third] / 2:g}"
-            )
-    total = sum(count for _other, count in others)
-    written = " + ".join(f"{other} {count}" for other, count in others)
-    if len(others) > 1:
-        return f"{written} = {total}"
+def _counted(count: HandCount, names: Sequence[str], event: HandEnded) -> str:
+    """The pips a side counted, as the server's count says: "Bot 1 12 + Cid 3 = 15"."""
+    held = [
+        (_name(names, seat), event.pips[seat] if seat < len(event.pips) else 0)
+        for seat in count.seats
+    ]
+    if count.halved and held:
+        return _("{side}'s {pips} pips shared by two: {half}").format(
+            side=held[0][0], pips=held[0][1], half=f"{count.pips:g}"
+        )
+    written = " + ".join(f"{name} {pips}" for name, pips in held)
+    if len(held) > 1:
+        return f"{written} = {count.pips:g}"
     return _("{counted} pips").format(counted=written)
+
+
+def _why_nobody(sides: list[str], pips: list[int], rules: Rules) -> str:
+    """Why a block counted nothing (docs/rules.md 7.3): the fewest pips are tied."""
+    fewest = min(pips)
+    lows = [side for side, count in enumerate(pips) if count == fewest]
+    if len(lows) == len(pips):
+        if rules.partnership:
+            said = _("Nobody scores: the teams hold the same pips ({pips}).")
+        elif len(pips) == 2:
+            said = _("Nobody scores: both hold the same pips ({pips}).")
+        else:
+            said = _("Nobody scores: everyone holds the same pips ({pips}).")
+        return said.format(pips=fewest)
+    tied = words.both([sides[side] for side in lows])
+    return _("Nobody scores: the fewest pips are tied ({tied}, {pips} each).").format(
+        tied=tied, pips=fewest
+    )

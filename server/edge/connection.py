@@ -44,6 +44,26 @@ log = logging.getLogger("allfives.server")
 class Connection:
     """One client: its socket, rate bucket, name, and the room and seat it is in."""
 
+    # Slots, not an attribute dict: there is one of these for every connection.
+    __slots__ = (
+        "address",
+        "bucket",
+        "chat_ids",
+        "closer",
+        "closing",
+        "greeted",
+        "limit",
+        "metrics",
+        "name",
+        "plain",
+        "player",
+        "room",
+        "seat",
+        "socket",
+        "spectating",
+        "transport",
+    )
+
     def __init__(
         self, socket: ServerConnection, address: str, config: Config, metrics: Metrics
     ) -> None:

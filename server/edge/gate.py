@@ -10,17 +10,28 @@ connections all count.
 A trusted proxy's sockets (`trust_proxy`) all come from the proxy, so only the total counts them
 here; the address the proxy names is counted once its request is read (`server.edge.http`), and the
 proxy itself bounds the upgrades it has not passed on yet.
+
+The same connection class puts each open connection on the keepalive wheel
+(`server.edge.keepalive`) in place of websockets' task per connection; it is websockets'
+connection with less held for each (`server.edge.lean`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 
 from websockets.asyncio.server import ServerConnection
+from websockets.frames import CloseCode
+from websockets.protocol import State
 
 from server.config import Config
+from server.edge.keepalive import DROP_SECONDS, Beat, Keepalive
+from server.edge.lean import LeanConnection
 from server.metrics import Metrics
 from server.rooms.limits import PerAddress
+
+log = logging.getLogger("allfives.server")
 
 #: How long a turned-away socket may stay before it is dropped (its answer is sent at once).
 REFUSED_SECONDS = 1.0
@@ -34,6 +45,7 @@ class Gate:
         self.metrics = metrics
         self.open = 0
         self.per_address = PerAddress(config.max_connections_per_ip)
+        self.keepalive = Keepalive(config.ping_interval)
 
     def refusal(self, address: str) -> bytes | None:
         """The HTTP response that turns a new socket from `address` away, or None to admit it."""
@@ -67,10 +79,30 @@ class Gate:
     def connection_class(self) -> type[ServerConnection]:
         """The websockets connection class whose sockets this gate counts."""
         gate = self
+        keepalive = self.keepalive
 
-        class GatedConnection(ServerConnection):
+        class GatedConnection(LeanConnection):
             counted: str | None = None
             refused: asyncio.TimerHandle | None = None
+            #: Its place on the keepalive wheel, once open.
+            beat: Beat | None = None
+
+            def start_keepalive(self) -> None:
+                self.beat = keepalive.add(self)  # websockets calls this after the handshake
+
+            def ping_now(self) -> bool:
+                if self.protocol.state is not State.OPEN:
+                    return False
+                self.protocol.send_ping(b"")
+                self.send_data()
+                return True
+
+            def expire(self) -> None:
+                log.info("dropped %s: no answer to a keepalive ping", self.counted)
+                if self.protocol.state is State.OPEN:
+                    self.protocol.fail(CloseCode.INTERNAL_ERROR, "keepalive ping timeout")
+                    self.send_data()
+                self.loop.call_later(DROP_SECONDS, self.transport.abort)
 
             def connection_made(self, transport: asyncio.BaseTransport) -> None:
                 peer = transport.get_extra_info("peername")
@@ -92,6 +124,8 @@ class Gate:
 
             def data_received(self, data: bytes) -> None:
                 if self.refused is None:
+                    if self.beat is not None:
+                        self.beat.heard = keepalive.turns
                     super().data_received(data)
 
             def eof_received(self) -> None:
@@ -113,6 +147,8 @@ class Gate:
                 if self.counted is not None:
                     gate.release(self.counted)
                     self.counted = None
+                if self.beat is not None:
+                    keepalive.remove(self.beat)
                 super().connection_lost(exc)
 
         return GatedConnection

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from websockets.asyncio.server import ServerConnection
+from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 
 from bridge import convert
@@ -95,6 +96,7 @@ class Sessions:
         door = self.door
         address = client_address(self.config, socket, socket.request)
         named = self.config.trusts(peer_of(socket))  # else server.gate counts the socket's peer
+        _forget_handshake(socket)
         if named and door.named.full(address):
             await socket.close(CLOSE_POLICY, "too many connections from your address")
             return
@@ -102,13 +104,16 @@ class Sessions:
         door.connections.add(connection)
         if named:
             door.named.add(address)
-        deadline = asyncio.get_running_loop().call_later(
+        deadline: asyncio.TimerHandle | None = asyncio.get_running_loop().call_later(
             self.config.hello_seconds, _no_hello, connection, self.config.hello_seconds
         )
         try:
             async for frame in socket:
                 if not connection.closing:  # still read while closing, to see the close frame
                     await self._on_frame(connection, frame)
+                    if deadline is not None and connection.greeted:
+                        deadline.cancel()  # not held for the life of the connection
+                        deadline = None
                 if connection.closing or connection.bucket.refused_in_a_row:
                     # A flood arrives as many frames read at once, each answered without
                     # waiting for anything: let other connections run between two of them.
@@ -119,7 +124,8 @@ class Sessions:
             if connection.closer is not None:
                 await connection.closer
             connection.closing = True
-            deadline.cancel()
+            if deadline is not None:
+                deadline.cancel()
             self.hint_desk.cancel(connection)
             door.connections.discard(connection)
             if named:
@@ -486,6 +492,18 @@ _SERVES: dict[type[msg.ClientMessage], Callable[[Sessions, Connection, Any], Awa
     msg.Chat: Sessions._chat,
     msg.AskLinkCode: Sessions._link_code,
 }
+
+
+#: What a connection's handshake headers are once read (nothing reads them again).
+_NO_HEADERS = Headers()
+
+
+def _forget_handshake(socket: ServerConnection) -> None:
+    """Drop the upgrade's request and response headers, which are read once, at the start:
+    they are most of a connection's memory otherwise (a browser's run to a kilobyte or more)."""
+    if socket.request is not None:
+        socket.request.headers = _NO_HEADERS
+    socket.response = None
 
 
 def _current(connection: Connection) -> LiveRoom:

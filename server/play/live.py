@@ -26,7 +26,9 @@ class LiveRoom:
         self.feed = Feed(keep)
         self.feed.seq = room.seq
         self.lock = asyncio.Lock()
-        self.members: dict[Receiver, set[Member]] = {}
+        #: Who follows each receiver's document. Lists, not sets: a group is nearly always one
+        #: connection (a seat's player), and a room is held for each of thousands.
+        self.members: dict[Receiver, list[Member]] = {}
         self._saved = b""
         #: Moves adopted from other processes since `_saved` (`adopt_move`).
         self._moves: list[bytes] = []
@@ -75,13 +77,15 @@ class LiveRoom:
 
     def add(self, connection: Member) -> None:
         """Count a connection as following its receiver's document."""
-        self.members.setdefault(connection.receiver, set()).add(connection)
+        group = self.members.setdefault(connection.receiver, [])
+        if connection not in group:
+            group.append(connection)
 
     def discard(self, connection: Member) -> None:
         """Stop sending to a connection."""
         group = self.members.get(connection.receiver)
-        if group is not None:
-            group.discard(connection)
+        if group is not None and connection in group:
+            group.remove(connection)
             if not group:
                 del self.members[connection.receiver]
 

@@ -7,9 +7,12 @@ into the public operations, encoded once into the frame every receiver gets, and
 whose hand or legal moves changed, a frame of the same public operations followed by their own.
 No receiver's document is held here: only the small parts last published.
 
-The last `keep` changes' frames are kept, so a client that comes back with the last `seq` it saw
-gets exactly the frames it missed (its own where it had one, else the shared one), or a fresh
-snapshot (server.documents) when they are no longer kept or it did not follow the room then.
+The last `keep` changes' frames are kept, up to `KEPT_BYTES` in all, so a client that comes back
+with the last `seq` it saw gets exactly the frames it missed (its own where it had one, else the
+shared one), or a fresh snapshot (server.documents) when they are no longer kept or it did not
+follow the room then. The bytes bound what each of thousands of rooms holds (32 whole changes
+were about 38 KiB a room); a receiver that missed more gets the snapshot, which brings it up to
+date as well.
 Sans-I/O: no awaits, no sockets.
 """
 
@@ -32,6 +35,8 @@ from server.rooms.room import Room
 __all__ = ["DEFAULT_KEEP", "SPECTATORS", "Feed", "Frames", "Receiver"]
 
 DEFAULT_KEEP = 32
+#: The most bytes of frames a room keeps for returning receivers (the oldest go first).
+KEPT_BYTES = 8192
 
 _encode = msgspec.json.Encoder().encode
 _decode_events = msgspec.json.Decoder(list[wire.AnyEvent]).decode
@@ -61,12 +66,15 @@ class Frames(NamedTuple):
 class Feed:
     """The public and private parts a room's receivers last got, and its recent frames."""
 
-    def __init__(self, keep: int = DEFAULT_KEEP) -> None:
+    def __init__(self, keep: int = DEFAULT_KEEP, kept_bytes: int = KEPT_BYTES) -> None:
         self.keep = keep
+        self.kept_bytes = kept_bytes
+        self._kept_size = 0
         self.seq = 0
-        #: (seq, shared frame, own frames) of the last `keep` changes: plain tuples of bytes and
-        #: ints, which the garbage collector leaves alone.
-        self.kept: deque[tuple[int, bytes, dict[int, bytes]]] = deque(maxlen=keep)
+        #: (seq, shared frame, own parts) of the last `keep` changes: plain tuples of bytes and
+        #: ints, which the garbage collector leaves alone. A seat's own frame is kept as the
+        #: part after the shared operations (`_own_frame` puts it back together).
+        self.kept: deque[tuple[int, bytes, tuple[tuple[int, bytes], ...]]] = deque(maxlen=keep)
         #: Each receiver followed since which seq (patches from then on reach its document).
         self.since: dict[Receiver, int] = {}
         self._ready = False
@@ -140,6 +148,7 @@ class Feed:
         # A seat's own frame: the public operations, then its own (one JSON array).
         own_head = head + (public_json[:-1] + b"," if ops else b"[")
         own: dict[int, bytes] = {}
+        parts_kept: list[tuple[int, bytes]] = []
         fresh: list[Receiver] = []
         since = self.since
         match = room.match
@@ -165,14 +174,27 @@ class Feed:
             elif old != new:
                 patches.own_ops(old, new, mine)
             if mine:
-                own[receiver] = own_head + _encode(mine)[1:] + b"}"
+                tail = _encode(mine)[1:]
+                own[receiver] = own_head + tail + b"}"
+                parts_kept.append((receiver, tail))
         if len(since) > len(receivers):  # every receiver is in `since` now: some left
             for gone in [r for r in since if r not in receivers]:
                 del since[gone]
                 if gone is not None:
                     self._own.pop(gone, None)
-        self.kept.append((seq, shared, own))
+        self._keep(seq, shared, tuple(parts_kept))
         return Frames(seq, shared, own, tuple(fresh))
+
+    def _keep(self, seq: int, shared: bytes, own: tuple[tuple[int, bytes], ...]) -> None:
+        """Keep a change's frames; the oldest go past `keep` changes or `kept_bytes`."""
+        kept = self.kept
+        if len(kept) == kept.maxlen:
+            self._kept_size -= _size(kept.popleft())
+        entry = (seq, shared, own)
+        kept.append(entry)
+        self._kept_size += _size(entry)
+        while self._kept_size > self.kept_bytes and len(kept) > 1:
+            self._kept_size -= _size(kept.popleft())
 
     def _moved(self, before: Table | None, game_replaced: bool) -> set[int] | None:
         """The seats whose own part may have changed (None: any may have).
@@ -287,7 +309,9 @@ class Feed:
             if last_seq == room.seq:
                 return []
             missed = [
-                frame_of(receiver, shared, own) for seq, shared, own in self.kept if seq > last_seq
+                _kept_frame(receiver, shared, own)
+                for seq, shared, own in self.kept
+                if seq > last_seq
             ]
             if missed and self.kept[-len(missed)][0] == last_seq + 1:
                 return missed
@@ -297,9 +321,26 @@ class Feed:
         """Forget every receiver (the room was reloaded at `seq`: snapshots follow, not patches)."""
         self.seq = seq
         self.kept.clear()
+        self._kept_size = 0
         self.since.clear()
         self._own.clear()
         self._ready = False
+
+
+def _size(entry: tuple[int, bytes, tuple[tuple[int, bytes], ...]]) -> int:
+    """The bytes a kept change holds (its frames)."""
+    return len(entry[1]) + sum(len(tail) for _, tail in entry[2])
+
+
+def _kept_frame(receiver: Receiver, shared: bytes, own: tuple[tuple[int, bytes], ...]) -> bytes:
+    """A kept change's frame for a receiver: its own (rebuilt from the shared frame and its own
+    part, as `Feed.publish` built it), else the shared one."""
+    for seat, tail in own:
+        if seat == receiver:
+            # The shared frame ends with its operations' array: `...]}`, or `[]}` when empty.
+            head = shared[:-3] + b"[" if shared.endswith(b"[]}") else shared[:-2] + b","
+            return head + tail + b"}"
+    return shared
 
 
 def _last_hand_start(events: list[Any]) -> int:

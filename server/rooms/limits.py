@@ -17,6 +17,8 @@ from server.rooms.room import RoomError
 class TokenBucket:
     """`rate` messages per second on average, bursts of up to `burst`; counts refusals in a row."""
 
+    __slots__ = ("burst", "rate", "refused_in_a_row", "tokens", "updated")  # one a connection
+
     def __init__(self, rate: float, burst: int, now: float) -> None:
         self.rate = rate
         self.burst = burst

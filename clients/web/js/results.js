@@ -1,101 +1,84 @@
 // Why a hand scored what it did (docs/rules.md 7): the pips counted, their sum, its rounding to
-// five and the points, worked out from the hand's result as the server sent it. Pure: no DOM.
+// five and the points, in words, from the counts the server sent with the hand's result. Pure: no DOM.
 
 import { nameOf, teamLetter } from "./describe.js";
 import { t } from "./i18n.js";
-
-/** round5 of rule 7.2: to the nearest multiple of five, halves going up (7 -> 5, 7.5 -> 10). */
-export function round5(x) {
-  return 5 * Math.floor((2 * x + 5) / 10);
-}
 
 /** A side's name: "Team A" with partnerships, else the seat's name. */
 function sideLabel(index, names, teams) {
   return teams ? t("team.short", { letter: teamLetter(index) }) : nameOf(index, names);
 }
 
-/** "Bot 1 12 + Bot 2 9 = 21" (no sum for a single count). */
-function sumOf(seats, pips, names) {
+/** "Bot 1 12 + Bot 2 9 = 21" (no sum for a single count); `total` is the server's count. */
+function sumOf(seats, pips, names, total) {
   const parts = seats.map((seat) => `${nameOf(seat, names)} ${pips[seat]}`);
-  const total = seats.reduce((sum, seat) => sum + pips[seat], 0);
-  return { text: seats.length > 1 ? `${parts.join(" + ")} = ${total}` : parts.join(""), total };
+  const sum = total ?? seats.reduce((added, seat) => added + pips[seat], 0);
+  return seats.length > 1 ? `${parts.join(" + ")} = ${sum}` : parts.join("");
 }
 
-function rounding(x) {
-  const r = round5(x);
-  return r === x ? t("result.multiple", { value: x }) : t("result.rounds", { value: x, rounded: r });
+/** "12 rounds to 10", or "15 is a multiple of five": `rounded` as the server counted it. */
+function rounding(x, rounded) {
+  return rounded === x ? t("result.multiple", { value: x }) : t("result.rounds", { value: x, rounded });
 }
 
 /**
  * The hand's result explained: `{ title, steps: [sentences], sides: [{ side, name, points }],
- * agrees }` where `agrees` says the arithmetic gives the server's points. `result` is a
- * `last_hand` or `hand_ended` (kind, by, points, pips); `rules` the room's rules.
+ * agrees }`. `result` is a `last_hand` or `hand_ended` (kind, by, points, pips, counts): the
+ * server's `counts` say which side counted whose pips and what that made (rules 7.3, 7.4), so
+ * nothing is worked out here but the words; `agrees` says the counts add up to the points.
  */
 export function explainHand(result, { rules, names, teams }) {
   const pips = result.pips ?? [];
-  const seats = pips.map((_, seat) => seat);
-  const side = (seat) => (teams ? seat % 2 : seat);
+  const counts = Array.isArray(result.counts) ? result.counts : [];
   const penalty = rules?.end_scoring === "penalty";
   const expected = (result.points ?? []).map(() => 0);
+  for (const count of counts) {
+    if (count.side in expected) expected[count.side] += count.points;
+  }
   const steps = [];
   let title;
   const by = result.by !== null && result.by !== undefined ? nameOf(result.by, names) : null;
+  const first = counts[0];
   if (result.kind === "won") {
     title = by === null ? t("result.someone_reached") : t("hand.reached_target", { who: by });
     steps.push(t("result.won_step"));
   } else if (penalty) {
     title = result.kind === "domino" ? t("hand.went_out", { who: by }) : t("hand.blocked");
     steps.push(t("result.penalty_step"));
-    for (const seat of seats) {
-      const lost = round5(pips[seat]);
-      expected[side(seat)] -= lost;
-      steps.push(t("result.penalty_loses", { who: nameOf(seat, names), rounding: rounding(pips[seat]), points: lost }));
+    for (const count of counts) {
+      const lost = -count.points;
+      steps.push(t("result.penalty_loses", { who: nameOf(count.seats[0], names), rounding: rounding(count.pips, lost), points: lost }));
     }
   } else if (result.kind === "domino") {
     title = t("hand.went_out", { who: by });
-    const others = seats.filter((seat) => side(seat) !== side(result.by));
-    const { text, total } = sumOf(others, pips, names);
-    const points = round5(total);
-    expected[side(result.by)] = points;
-    steps.push(t(others.length > 1 ? "result.left_opponents" : "result.left_other", { sum: text }));
-    if (teams) steps.push(t("result.partner_nobody", { who: nameOf((result.by + 2) % 4, names), pips: pips[(result.by + 2) % 4] }));
-    steps.push(t("result.side_scores", { rounding: rounding(total), side: sideLabel(side(result.by), names, teams), points }));
+    if (first) {
+      steps.push(t(first.seats.length > 1 ? "result.left_opponents" : "result.left_other", { sum: sumOf(first.seats, pips, names, first.pips) }));
+      if (teams) steps.push(t("result.partner_nobody", { who: nameOf((result.by + 2) % 4, names), pips: pips[(result.by + 2) % 4] }));
+      steps.push(t("result.side_scores", { rounding: rounding(first.pips, first.points), side: sideLabel(first.side, names, teams), points: first.points }));
+    }
   } else {
     title = t("hand.blocked");
     if (teams) {
-      const team = [0, 1].map((index) => sumOf([index, index + 2], pips, names));
-      steps.push(t("result.teams_hold", { a: team[0].text, b: team[1].text }));
-      if (team[0].total === team[1].total) {
+      steps.push(t("result.teams_hold", { a: sumOf([0, 2], pips, names), b: sumOf([1, 3], pips, names) }));
+      if (!first) {
         steps.push(t("result.equal_pips"));
       } else {
-        const low = team[0].total < team[1].total ? 0 : 1;
-        const points = round5(team[1 - low].total);
-        expected[low] = points;
         steps.push(t("result.team_fewer", {
-          low: teamLetter(low), high: teamLetter(1 - low), pips: team[1 - low].total, rounding: rounding(team[1 - low].total), points,
+          low: teamLetter(first.side), high: teamLetter(1 - first.side), pips: first.pips, rounding: rounding(first.pips, first.points), points: first.points,
         }));
       }
     } else {
-      const fewest = Math.min(...pips);
-      const lows = seats.filter((seat) => pips[seat] === fewest);
-      const held = seats.map((seat) => `${nameOf(seat, names)} ${pips[seat]}`).join(", ");
+      const held = pips.map((count, seat) => `${nameOf(seat, names)} ${count}`).join(", ");
       steps.push(t("result.pips_held", { held }));
-      if (lows.length === 1) {
-        const others = seats.filter((seat) => seat !== lows[0]);
-        const { text, total } = sumOf(others, pips, names);
-        const points = round5(total);
-        expected[lows[0]] = points;
-        steps.push(t("result.fewest_counts", { who: nameOf(lows[0], names), sum: text }));
-        steps.push(t("result.side_scores", { rounding: rounding(total), side: nameOf(lows[0], names), points }));
-      } else if (lows.length === 2 && seats.length === 3) {
-        const third = seats.find((seat) => !lows.includes(seat));
-        const half = pips[third] / 2;
-        const points = round5(half);
-        for (const seat of lows) expected[seat] = points;
+      if (counts.length === 1) {
+        steps.push(t("result.fewest_counts", { who: nameOf(first.side, names), sum: sumOf(first.seats, pips, names, first.pips) }));
+        steps.push(t("result.side_scores", { rounding: rounding(first.pips, first.points), side: nameOf(first.side, names), points: first.points }));
+      } else if (counts.length === 2 && first.halved) {
+        const third = first.seats[0];
         steps.push(t("result.tie_half", {
-          first: nameOf(lows[0], names), second: nameOf(lows[1], names), third: nameOf(third, names), pips: pips[third], half,
+          first: nameOf(counts[0].side, names), second: nameOf(counts[1].side, names), third: nameOf(third, names), pips: pips[third], half: first.pips,
         }));
-        steps.push(t("result.each_scores", { rounding: rounding(half), points }));
+        steps.push(t("result.each_scores", { rounding: rounding(first.pips, first.points), points: first.points }));
       } else {
         steps.push(t("result.fewest_shared"));
       }
