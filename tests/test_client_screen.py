@@ -93,7 +93,9 @@ def test_ctrl_c_cancels_the_end_question_and_asks_before_ending_the_match(
             rows = terminal.wait_for(r"which end\?|to play…|Your turn|Press Enter")
             if "which end?" in status(rows):
                 terminal.type("x")  # no end: asked again, saying why
-                rows = terminal.wait_for(r"✗ 'x' is no end: [nsew]( or [nsew])+, or Enter")
+                rows = terminal.wait_for(
+                    r"✗ 'x' is no end: [nsew](, [nsew])*( or [nsew])+, or Enter"
+                )
                 assert "which end?" in status(rows)
                 terminal.keys("C-c")
                 rows = terminal.wait_for(r"not played")

@@ -92,9 +92,10 @@ def test_a_whole_match_in_the_browsers_language(language: str) -> None:
         assert rules.endswith("/web/rules.html" if language == "en" else f"rules.{language}.html")
         screenshot(page, f"lang-{language}-lobby", *LAPTOP)
 
-        # Short hands (five tiles each) to a target of 60: hands end and are explained.
+        # Short hands (five tiles each) to a target of 120: hands end and are explained (with
+        # 60, a deal could reach the target in its first hand, which no summary explains).
         Select(page.find_element(By.NAME, "hand_size")).select_by_value("five")
-        page.find_element(By.NAME, "target").send_keys("60")
+        page.find_element(By.NAME, "target").send_keys("120")
         page.find_element(By.ID, "create-button").click()
         start = wait_for(
             lambda: [b for b in page.find_elements(By.ID, "start-button") if b.is_enabled()],
@@ -103,7 +104,7 @@ def test_a_whole_match_in_the_browsers_language(language: str) -> None:
         assert_in_language(page, language)
         start[0].click()
         shot = {"mid": False, "summary": False}
-        for _ in range(200):
+        for _ in range(400):
             seen = wait_for(lambda: my_turn_or_the_end(page), what="my turn or the end")
             if seen["summary"] and not shot["summary"]:
                 assert_in_language(page, language)
