@@ -67,7 +67,7 @@ from server.play.finish import Finisher
 from server.play.hints import HintDesk
 from server.play.listing import Listing
 from server.play.live import LiveRoom
-from server.play.players import PlayerLimits, Players
+from server.play.players import Players
 from server.play.registry import Registry
 from server.play.reviews import ReviewDesk
 from server.rooms import results
@@ -134,7 +134,7 @@ class Server:
             hints=self.hint_desk,
             chat=RoomChat(config.room_chat_burst, config.room_chat_rate),
             listing=self.listing,
-            players=Players(self.ledger, config.clock, PlayerLimits.of(config)),
+            players=Players(self.ledger, config.clock, config),
         )
         self.sessions = Sessions(
             config, self.door, self.registry, self.committer, self.metrics, lanes

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import secrets
 import time
-from dataclasses import dataclass
 
 from protocol import errors
 from protocol import messages as msg
@@ -34,35 +33,12 @@ from server.storage.archive import Ledger, Player, key_hash
 HOUR = 3600.0
 
 
-@dataclass(frozen=True)
-class PlayerLimits:
-    """The per-address bounds of `Players` (module docstring)."""
-
-    new_players_burst: int = 10
-    new_players_per_hour: float = 20.0
-    links_burst: int = 5
-    links_per_hour: float = 10.0
-    bad_links_burst: int = 20
-    bad_links_per_hour: float = 20.0
-
-    @classmethod
-    def of(cls, config: Config) -> PlayerLimits:
-        """The bounds a server is told."""
-        return cls(
-            new_players_burst=config.new_players_burst,
-            new_players_per_hour=config.new_players_per_hour,
-            links_burst=config.links_burst,
-            links_per_hour=config.links_per_hour,
-            bad_links_burst=config.bad_links_burst,
-            bad_links_per_hour=config.bad_links_per_hour,
-        )
-
-
 class Players:
     """Keys, names and link codes for the sessions (module docstring)."""
 
-    def __init__(self, ledger: Ledger, clock: Clock, limits: PlayerLimits | None = None) -> None:
-        limits = limits or PlayerLimits()
+    def __init__(self, ledger: Ledger, clock: Clock, limits: Config | None = None) -> None:
+        """`limits`: the configuration whose per-address bounds apply (its defaults if None)."""
+        limits = limits or Config()
         self.ledger = ledger
         self.clock = clock
         self.new_players = AddressBuckets(
@@ -129,4 +105,4 @@ def _taken(name: str) -> str:
     return f"the name {name!r} belongs to another player: choose another, or link this device"
 
 
-__all__ = ["PlayerLimits", "Players"]
+__all__ = ["Players"]
