@@ -22,7 +22,6 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
 
 # bench/ is first on sys.path when this file runs as a script; the project comes after it.
 ROOT = Path(__file__).resolve().parent.parent
@@ -31,40 +30,14 @@ if str(ROOT) not in sys.path:
 
 import msgspec  # noqa: E402
 from measure import stop_after  # noqa: E402
-from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
+from scripted import Player  # noqa: E402
+from websockets.asyncio.client import connect  # noqa: E402
 
 from protocol import messages as msg  # noqa: E402
-from protocol.patch import ClientState  # noqa: E402
 from server.app import Config, Server, run_server  # noqa: E402
 from server.storage.archive import Archived  # noqa: E402
 
 _encoder = msgspec.json.Encoder()
-
-
-class Player:
-    """A scripted player with a key, keeping its room document."""
-
-    def __init__(self, socket: ClientConnection) -> None:
-        self.socket = socket
-        self.state = ClientState()
-        self.next_id = 0
-
-    async def request(self, kind: str, **fields: Any) -> msg.AnyServerMessage:
-        self.next_id += 1
-        id = self.next_id
-        await self.socket.send(msgspec.json.encode({"type": kind, "id": id, **fields}).decode())
-        while True:
-            message = await self.receive()
-            if getattr(message, "id", None) == id:
-                return message
-
-    async def receive(self) -> msg.AnyServerMessage:
-        message = msg.decode_server(await self.socket.recv())
-        if isinstance(message, msg.Snapshot):
-            self.state.on_snapshot(message)
-        elif isinstance(message, msg.Patch):
-            self.state.on_patch(message)
-        return message
 
 
 async def one_match(url: str, name: str, key: str, players: int) -> None:

@@ -18,7 +18,6 @@ import statistics
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 # Run as a script, this folder comes first on sys.path, and bench/engine.py would hide the package.
 if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
@@ -28,46 +27,12 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 sys.path.append(str(ROOT / "bench"))  # last: bench/measure.py, nothing above it hidden
 
-import msgspec  # noqa: E402
 from measure import stop_after  # noqa: E402
-from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
+from scripted import Player  # noqa: E402
+from websockets.asyncio.client import connect  # noqa: E402
 
 from protocol import messages as msg  # noqa: E402
-from protocol.patch import ClientState  # noqa: E402
 from server.app import Config, run_server  # noqa: E402
-
-
-class Player:
-    """A scripted player that keeps its room document."""
-
-    def __init__(self, socket: ClientConnection) -> None:
-        self.socket = socket
-        self.state = ClientState()
-        self.next_id = 0
-
-    async def request(self, kind: str, **fields: Any) -> msg.AnyServerMessage:
-        self.next_id += 1
-        id = self.next_id
-        await self.socket.send(msgspec.json.encode({"type": kind, "id": id, **fields}).decode())
-        while True:
-            message = await self.receive()
-            if getattr(message, "id", None) == id:
-                return message
-
-    async def receive(self) -> msg.AnyServerMessage:
-        message = msg.decode_server(await self.socket.recv())
-        if isinstance(message, msg.Snapshot):
-            self.state.on_snapshot(message)
-        elif isinstance(message, msg.Patch):
-            self.state.on_patch(message)
-        return message
-
-    def my_turn(self) -> bool:
-        document = self.state.document
-        if document is None or document["phase"] != "playing":
-            return False
-        game = document["game"]
-        return bool(game["turn"] == document["you"] and game["legal"])
 
 
 async def seated(url: str, bots: int, level: str) -> Player:
