@@ -148,6 +148,11 @@ def screen_of(state: TableState, width: int = 80, height: int = 24, **options: A
     return console.export_text().splitlines()
 
 
+def status(rows: list[str]) -> str:
+    """The status line: the last non-empty row above the prompt."""
+    return next(row for row in reversed(rows[:-1]) if row.strip()).strip()
+
+
 class Terminal:
     """A tmux server of our own (its own socket) with windows of one size running commands."""
 

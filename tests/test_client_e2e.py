@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from client_helpers import ROOT, Terminal
+from client_helpers import ROOT, Terminal, status
 from waiting import until_sync
 
 MATCH_SECONDS = 90.0
@@ -33,11 +33,6 @@ def terminal() -> Iterator[Terminal]:
         yield running
     finally:
         running.close()
-
-
-def status(rows: list[str]) -> str:
-    """The status line: the last non-empty row above the prompt."""
-    return next(row for row in reversed(rows[:-1]) if row.strip()).strip()
 
 
 def hand(rows: list[str]) -> dict[int, str]:

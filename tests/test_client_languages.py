@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 from browser_helpers import ARTIFACTS
-from client_helpers import ROOT, Terminal
+from client_helpers import ROOT, Terminal, status
 from i18n_helpers import LANGUAGES, cli_words, english_leaks, english_only_cli_words
 
 MATCH_SECONDS = 120.0
@@ -42,11 +42,6 @@ def terminal() -> Iterator[Terminal]:
         yield running
     finally:
         running.close()
-
-
-def status(rows: list[str]) -> str:
-    """The status line: the last non-empty row above the prompt."""
-    return next(row for row in reversed(rows[:-1]) if row.strip()).strip()
 
 
 def keep(language: str, name: str, rows: list[str]) -> None:

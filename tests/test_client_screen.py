@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from client_helpers import ROOT, Terminal
+from client_helpers import ROOT, Terminal, status
 
 pytestmark = pytest.mark.skipif(
     shutil.which("tmux") is None and os.environ.get("CI") != "true",
@@ -116,8 +116,3 @@ def test_ctrl_c_cancels_the_end_question_and_asks_before_ending_the_match(
     terminal.wait_for(r"end this match \(y/n\)\?")
     terminal.keys("C-c")
     terminal.wait_for(r"EXITED 0")
-
-
-def status(rows: list[str]) -> str:
-    """The status line: the last non-empty row above the prompt."""
-    return next(row for row in reversed(rows[:-1]) if row.strip()).strip()
