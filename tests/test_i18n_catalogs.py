@@ -252,3 +252,10 @@ def test_the_page_words_an_error_from_its_reason_then_its_code(
             "const done = arguments[arguments.length - 1]; unit.i18n.load('en').then(done);"
         )
     assert said == [reason, code, "the server's own words", code]
+
+
+def test_the_page_shows_what_the_server_put_in_a_message_as_visible_text(page: WebDriver) -> None:
+    # A placeholder's value comes from the server (a name, a code): controls and direction
+    # overrides are shown, never obeyed.
+    said = call(page, "unit.i18n.t('api.refused', {code: a[0]})", "x\u0007\u202ey\n")
+    assert said == "The server refused (x\u2407\ufffdy\u240a)."

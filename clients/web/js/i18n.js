@@ -5,6 +5,8 @@
 // The language: the one chosen in the page (kept in localStorage), else the first of
 // navigator.languages there is a catalog for, else English.
 
+import { visible } from "./text.js";
+
 export const LANGUAGES = ["en", "cs", "sr-Latn", "et"];
 /** Each language by its own name, for the choice in the page (the same in every language). */
 export const LANGUAGE_NAMES = { en: "English", cs: "Čeština", "sr-Latn": "Srpski", et: "Eesti" }; // i18n: not shown
@@ -82,12 +84,13 @@ export function pluralCategory(count) {
 }
 
 /** The message `key` with its {placeholders} from `params`; a counted message takes the form
- *  for `params.count`. An unknown key is shown as itself (a test keeps that from happening). */
+ *  for `params.count`. An unknown key is shown as itself (a test keeps that from happening).
+ *  Every placeholder's value is made `visible`: names, codes and numbers come from the server. */
 export function t(key, params = {}) {
   let entry = catalog[key] ?? english[key];
   if (entry === undefined) return key;
   if (typeof entry === "object") entry = entry[pluralCategory(params.count ?? 0)] ?? entry.other;
-  return String(entry).replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+  return String(entry).replace(/\{(\w+)\}/g, (whole, name) => (name in params ? visible(params[name]) : whole));
 }
 
 /** A counted message: `plural("tiles", 3)` is t("tiles", { count: 3 }). */
