@@ -25,6 +25,7 @@ from cluster_helpers import (
     two_servers,
 )
 from redis_server import RedisServer
+from server_helpers import until_archived
 from waiting import until
 
 from protocol import messages as msg
@@ -58,6 +59,7 @@ async def test_when_redis_comes_back_empty_the_servers_write_their_rooms_back(
         assert isinstance(record, msg.RecordReply)
         for client in (ann, bob):
             check_record(record.record, client.document, held(client).events, every=False)
+        await until_archived(ann)  # the archive's change comes after the match's end
         store = RedisStore(redis_server.url)
         stored = await store.load_room(room)
         await store.close()
