@@ -9,7 +9,6 @@ machine, disturbs the server's figures as little as possible.
 from __future__ import annotations
 
 import asyncio
-import gc
 import json
 import random
 import time
@@ -18,6 +17,8 @@ from typing import Any
 import msgspec
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
+
+from server.collector import Collector
 
 decode = msgspec.json.decode
 
@@ -297,10 +298,8 @@ async def close_tables(tables: list[Table]) -> None:
 
 
 def quiet_collector() -> None:
-    """Keep this (client) process's garbage collector from pausing the measured moves.
-
-    Thousands of client connections make every full collection long; they were all made during
-    set-up, so they are frozen out of the collector's way (the server is left as it is).
-    """
-    gc.collect()
-    gc.freeze()
+    """Keep this (client) process's garbage collector from pausing the measured moves: the same
+    schedule as the server's (`server.collector`), set-up frozen out of the collector's way and
+    then each tick's objects collected and frozen, since thousands of client connections would
+    otherwise make Python's own passes as long as the server's were (150 ms and more)."""
+    Collector().start()

@@ -77,6 +77,9 @@ class CollectorWatch:
     def __init__(self) -> None:
         self.passes = [0, 0, 0]
         self.seconds = [0.0, 0.0, 0.0]
+        #: Unreachable objects the passes found (cycles): what a frozen heap holds back between
+        #: thaws (`server.collector`) shows in the passes that follow one.
+        self.collected = [0, 0, 0]
         self.longest = 0.0
         self._started = 0.0
         self._installed = False
@@ -95,6 +98,7 @@ class CollectorWatch:
         generation = info["generation"]
         self.passes[generation] += 1
         self.seconds[generation] += took
+        self.collected[generation] += info["collected"]
         self.longest = max(self.longest, took)
 
     def lines(self) -> list[str]:
@@ -113,6 +117,19 @@ class CollectorWatch:
         lines += [
             f'allfives_gc_seconds_total{{generation="{g}"}} {self.seconds[g]:.6f}' for g in range(3)
         ]
+        lines += [
+            "# HELP allfives_gc_collected_total Unreachable objects found, by generation.",
+            "# TYPE allfives_gc_collected_total counter",
+        ]
+        lines += [
+            f'allfives_gc_collected_total{{generation="{g}"}} {self.collected[g]}' for g in range(3)
+        ]
+        lines += _metric(
+            "allfives_gc_frozen_objects",
+            "gauge",
+            "Objects frozen out of the collector's passes until the next thaw.",
+            gc.get_freeze_count(),
+        )
         lines += [
             "# HELP allfives_gc_longest_seconds The longest garbage collector pass so far.",
             "# TYPE allfives_gc_longest_seconds gauge",

@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import errno
-import gc
 import ipaddress
 import logging
 import os
@@ -21,6 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 from server.app import Config, Server
+from server.collector import Collector
 from server.config import ProxyNetworks
 from server.storage.store import StoreUnavailable
 
@@ -284,10 +284,12 @@ async def serve_until_stopped(config: Config) -> None:
         raise CannotListen(f"cannot listen on {config.host}:{config.port}: {reason}") from None
     print(f"allfives server listening on {server.url}", flush=True)
     print(how_to_join(server.url), file=sys.stderr, flush=True)
+    collector = Collector()
     try:
-        quiet_collector()
+        collector.start()
         await stop.wait()
     finally:
+        collector.stop()
         await server.stop()
 
 
@@ -324,17 +326,3 @@ def how_to_join(url: str) -> str:
     scripts read the URL from): the browser link, and the command a terminal joins with."""
     page = "http" + url.removeprefix("ws")  # wss:// -> https://: the browser table, same port
     return f"  play in a browser:  {page}\n  or in a terminal:   allfives join {url.rstrip('/')}"
-
-
-def quiet_collector() -> None:
-    """Keep the garbage collector's passes short and rare under thousands of connections.
-
-    Each connection holds many long-lived objects, and with Python's default thresholds the
-    collector walks them all often enough to pause every room for tens to hundreds of
-    milliseconds (bench/load.py's 1,000 rooms). What start-up made (modules, resumed rooms) is
-    frozen out of its way, and young objects, which nearly all die young by reference counting,
-    are collected after 50,000 allocations instead of 700.
-    """
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(50_000, 20, 100)
