@@ -108,7 +108,10 @@ class Sessions:
             self.config.hello_seconds, _no_hello, connection, self.config.hello_seconds
         )
         try:
-            async for frame in socket:
+            while True:
+                # recv() rather than `async for`: its async generator would be two more
+                # objects held by each of thousands of waiting connections.
+                frame = await socket.recv()
                 if not connection.closing:  # still read while closing, to see the close frame
                     await self._on_frame(connection, frame)
                     if deadline is not None and connection.greeted:

@@ -11,14 +11,13 @@ The last `keep` changes' frames are kept, up to `KEPT_BYTES` in all, so a client
 with the last `seq` it saw gets exactly the frames it missed (its own where it had one, else the
 shared one), or a fresh snapshot (server.documents) when they are no longer kept or it did not
 follow the room then. The bytes bound what each of thousands of rooms holds (32 whole changes
-were about 38 KiB a room); a receiver that missed more gets the snapshot, which brings it up to
-date as well.
+were about 38 KiB a room; 4 KiB keeps the last six or so moves, about a minute of play at a
+human pace); a receiver that missed more gets the snapshot, which brings it up to date as well.
 Sans-I/O: no awaits, no sockets.
 """
 
 from __future__ import annotations
 
-from collections import deque
 from typing import Any, NamedTuple
 
 import msgspec
@@ -36,7 +35,7 @@ __all__ = ["DEFAULT_KEEP", "SPECTATORS", "Feed", "Frames", "Receiver"]
 
 DEFAULT_KEEP = 32
 #: The most bytes of frames a room keeps for returning receivers (the oldest go first).
-KEPT_BYTES = 8192
+KEPT_BYTES = 4096
 
 _encode = msgspec.json.Encoder().encode
 _decode_events = msgspec.json.Decoder(list[wire.AnyEvent]).decode
@@ -71,10 +70,11 @@ class Feed:
         self.kept_bytes = kept_bytes
         self._kept_size = 0
         self.seq = 0
-        #: (seq, shared frame, own parts) of the last `keep` changes: plain tuples of bytes and
-        #: ints, which the garbage collector leaves alone. A seat's own frame is kept as the
-        #: part after the shared operations (`_own_frame` puts it back together).
-        self.kept: deque[tuple[int, bytes, tuple[tuple[int, bytes], ...]]] = deque(maxlen=keep)
+        #: (seq, shared frame, own parts) of the last `keep` changes, oldest first: plain tuples
+        #: of bytes and ints, which the garbage collector leaves alone. A seat's own frame is
+        #: kept as the part after the shared operations (`_kept_frame` puts it back together).
+        #: A list: a few entries, where a deque's first block alone is over 500 bytes a room.
+        self.kept: list[tuple[int, bytes, tuple[tuple[int, bytes], ...]]] = []
         #: Each receiver followed since which seq (patches from then on reach its document).
         self.since: dict[Receiver, int] = {}
         self._ready = False
@@ -188,13 +188,11 @@ class Feed:
     def _keep(self, seq: int, shared: bytes, own: tuple[tuple[int, bytes], ...]) -> None:
         """Keep a change's frames; the oldest go past `keep` changes or `kept_bytes`."""
         kept = self.kept
-        if len(kept) == kept.maxlen:
-            self._kept_size -= _size(kept.popleft())
         entry = (seq, shared, own)
         kept.append(entry)
         self._kept_size += _size(entry)
-        while self._kept_size > self.kept_bytes and len(kept) > 1:
-            self._kept_size -= _size(kept.popleft())
+        while len(kept) > 1 and (len(kept) > self.keep or self._kept_size > self.kept_bytes):
+            self._kept_size -= _size(kept.pop(0))
 
     def _moved(self, before: Table | None, game_replaced: bool) -> set[int] | None:
         """The seats whose own part may have changed (None: any may have).
