@@ -88,7 +88,7 @@ def local(directory: Path, port: int, servers: list[int]) -> str:
                 f"error_log {files}/error.log notice;",
             ],
             "HTTP": [
-                f"access_log {files}/access.log;",
+                f"access_log {files}/access.log upstreams;",
                 *(
                     f"{kind}_temp_path {files}/{kind}-temp;"
                     for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")

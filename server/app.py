@@ -251,7 +251,12 @@ class Server:
     async def stop(self) -> None:
         """Close every connection with 1001, stop the clock and the bots, close the store."""
         self.closing = self.driver.closing = True
-        await self.finisher.drain(FINISH_WAIT)  # matches finished just now are archived first
+        # Still listening, newcomers refused with 503 for `drain_seconds` (see Config), while
+        # matches finished just now are archived.
+        await asyncio.gather(
+            asyncio.sleep(max(0.0, self.config.drain_seconds)),
+            self.finisher.drain(FINISH_WAIT),
+        )
         for task in list(self._tasks):
             task.cancel()
         for live in self.registry.rooms.values():

@@ -42,6 +42,10 @@ class Config:
     bot_delay: float = 0.6
     away_seconds: float = 60.0
     empty_room_seconds: float = 600.0
+    #: On SIGTERM, how long the server keeps listening before it closes its connections: its
+    #: upgrades and /readyz answer 503 ("stopping") meanwhile, so a proxy or orchestrator has
+    #: time to send newcomers elsewhere while the players here play on.
+    drain_seconds: float = 0.0
     sweep_seconds: float = 10.0
     hard_budget_ms: float | None = 200.0
     bot_workers: int = 1

@@ -125,6 +125,11 @@ OPTIONS: dict[str, tuple[Callable[[str], Any], str, str]] = {
     "bot-delay": (float, "bot_delay", "seconds between bot moves"),
     "away-seconds": (float, "away_seconds", "how long an away player's turn waits for them"),
     "empty-room-seconds": (float, "empty_room_seconds", "how long an empty room is kept"),
+    "drain-seconds": (
+        float,
+        "drain_seconds",
+        "on SIGTERM, seconds of answering 503 to newcomers before closing (default 0)",
+    ),
     "bot-workers": (positive(int), "bot_workers", "processes for the hard bot of rooms' bots"),
     "hint-workers": (positive(int), "hint_workers", "processes for hints (apart from rooms' bots)"),
     "review-workers": (

@@ -19,6 +19,7 @@ import pytest
 from cluster_helpers import check_record, finished, held, moves_in, open_client, play, reconnect
 from redis_server import unavailable
 from server_helpers import Client
+from waiting import until
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
@@ -31,6 +32,8 @@ PER_ADDRESS = 4
 SERVE = [
     "--rate", "1000", "--burst", "1000", "--bot-delay", "0.02", "--away-seconds", "1",
     "--max-connections-per-ip", str(PER_ADDRESS),
+    # A stopping server answers 503 this long before it closes: nginx's cue to go elsewhere.
+    "--drain-seconds", "1",
 ]  # fmt: skip
 
 
@@ -215,12 +218,24 @@ async def test_a_stopping_servers_players_and_newcomers_go_to_the_other(topology
 
     arriving = asyncio.get_running_loop().create_task(newcomers())
     stopping.send_signal(signal.SIGTERM)
+    direct = f"http://127.0.0.1:{topology.servers[keeper].port}/readyz"
+
+    async def draining() -> bool:
+        """The stopping server still answers, and says it is not ready (nginx's cue)."""
+        status, body = await asyncio.to_thread(get, direct)
+        return status == 503 and "stopping" in body
+
+    await until(draining, 5, "the stopping server's /readyz to answer 503", every=0.05)
     ann = await back_through_nginx(topology, ann)
     if bob_on == keeper:
         bob = await back_through_nginx(topology, bob)
     await asyncio.wait_for(asyncio.to_thread(stopping.wait), 15)
     await asyncio.wait_for(arriving, 15)
     assert not refusals, refusals
+    # nginx tried the stopping server, was answered 503, and gave the player to the other one.
+    log = (topology.conf.parent / "access.log").read_text()
+    steered = [line for line in log.splitlines() if "answered=503, 101" in line]
+    assert steered, log[-2000:]
     seen = len(moves_in(held(bob).events))
     await play(
         [ann, bob],
