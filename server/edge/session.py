@@ -1,9 +1,10 @@
 """A client's session: its frames read, rate-limited, decoded, and answered.
 
-Each message type is served by one entry of a table (`_SERVES`); a room command runs under that
-room's lock through the committer (`server.play.committer`): `server.rooms.commands` applies it, the store saves the room, and only then are patches (`server.rooms.feed`)
-and replies sent. Resyncs and reconnections are answered under the lock too, so a snapshot's
-seq is always that of its document.
+Each message type is served by one entry of a table (`_SERVES`). A room command goes to
+`server.edge.room_commands`, which runs it under that room's lock through the committer
+(`server.play.committer`): `server.rooms.commands` applies it, the store saves the room, and only
+then are patches (`server.rooms.feed`) and replies sent. Resyncs and reconnections are answered
+under the lock too, so a snapshot's seq is always that of its document.
 """
 
 from __future__ import annotations
@@ -24,9 +25,10 @@ from engine import Move
 from protocol import errors
 from protocol import messages as msg
 from server.config import Config
-from server.edge.connection import CLOSE_POLICY, CLOSE_REMOVED, CLOSE_SEAT_RESUMED, Connection
+from server.edge.connection import CLOSE_POLICY, Connection
 from server.edge.door import Door
 from server.edge.http import client_address, peer_of
+from server.edge.room_commands import MOVES, RoomCommands, no_seat
 from server.metrics import Metrics
 from server.play.committer import Committer
 from server.play.hints import HintDesk
@@ -34,18 +36,11 @@ from server.play.listing import Listing
 from server.play.live import LiveRoom
 from server.play.players import Players
 from server.play.registry import Registry
-from server.rooms import codes, commands, results
+from server.rooms import codes, results
 from server.rooms.limits import LookupBudget, RoomChat
-from server.rooms.room import CHAT_IDS_KEPT, Caller, Room, RoomError
+from server.rooms.room import CHAT_IDS_KEPT, RoomError
 from server.rooms.room_state import (
-    Document,
-    Effect,
     HintAsked,
-    Left,
-    Outcome,
-    Removed,
-    Reply,
-    Seated,
 )
 from server.storage.store import StoreUnavailable
 
@@ -90,6 +85,7 @@ class Sessions:
         self.room_chat = lanes.chat
         self.listing = lanes.listing
         self.players = lanes.players
+        self.rooms = RoomCommands(config, registry, committer, metrics)
 
     async def serve(self, socket: ServerConnection) -> None:
         """Read one connection's frames until it closes."""
@@ -133,7 +129,7 @@ class Sessions:
             door.connections.discard(connection)
             if named:
                 door.named.remove(address)
-            await self._leave_room(connection, disconnected=True)
+            await self.rooms.leave(connection, disconnected=True)
 
     async def _on_frame(self, connection: Connection, frame: str | bytes) -> None:
         if not connection.bucket.allow(time.monotonic()):
@@ -202,8 +198,8 @@ class Sessions:
 
     async def _dispatch(self, connection: Connection, message: msg.ClientMessage) -> None:
         kind = type(message)
-        if kind in _MOVES and connection.greeted:  # most messages: straight to the room
-            await self._command(_current(connection), connection, message)
+        if kind in MOVES and connection.greeted:  # most messages: straight to the room
+            await self.rooms.command(_current(connection), connection, message)
             return
         if not connection.greeted and kind not in _BEFORE_HELLO:
             raise RoomError(errors.INVALID, 'say "hello" first, with the protocol version')
@@ -211,7 +207,7 @@ class Sessions:
 
     async def _in_room(self, connection: Connection, message: msg.ClientMessage) -> None:
         """A command of the room the connection is in."""
-        await self._command(_current(connection), connection, message)
+        await self.rooms.command(_current(connection), connection, message)
 
     async def _ping(self, connection: Connection, message: msg.Ping) -> None:
         connection.send_message(msg.Pong(id=message.id))
@@ -233,7 +229,7 @@ class Sessions:
         # The connection leaves the room it is in only once the new one has taken it.
         async with self.lookups.guard(connection.address):
             live = await self.registry.find(message.room)
-            await self._command(live, connection, message)
+            await self.rooms.command(live, connection, message)
 
     async def _resync(self, connection: Connection, message: msg.Resync) -> None:
         live = _current(connection)
@@ -248,7 +244,7 @@ class Sessions:
 
     async def _hint(self, connection: Connection, message: msg.Hint) -> None:
         self.hint_desk.check(connection)
-        outcome = await self._command(_current(connection), connection, message)
+        outcome = await self.rooms.command(_current(connection), connection, message)
         (view,) = [effect.view for effect in outcome.effects if isinstance(effect, HintAsked)]
         id = message.id
 
@@ -271,7 +267,7 @@ class Sessions:
         if counted:
             self.room_chat.check(live.room.code)
         try:
-            posted = (await self._command(live, connection, message)).changed
+            posted = (await self.rooms.command(live, connection, message)).changed
         except BaseException:
             posted = False
             raise
@@ -313,172 +309,14 @@ class Sessions:
                 # A room that does not exist answers as one where the token holds no seat.
                 if error.code != errors.NO_SUCH_ROOM:
                     raise
-                raise RoomError(errors.BAD_TOKEN, _no_seat(codes.normalise(hello.room))) from None
-            await self._resume(connection, live, hello, hello.token, hello.room)
-
-    async def _resume(
-        self, connection: Connection, live: LiveRoom, hello: msg.Hello, token: str, code: str
-    ) -> None:
-        """Give a returning player their seat back and what they missed."""
-        async with live.lock:
-            seat = await self.committer.seat_of_token(live, token)
-            if seat is None:
-                raise RoomError(errors.BAD_TOKEN, _no_seat(codes.normalise(code)))
-            live.close_seat(seat, CLOSE_SEAT_RESUMED, "this seat was resumed by another connection")
-            here = self.committer.presence_id
-
-            def back(room: Room) -> tuple[None, list[Any]]:
-                room.connect(seat, self.clock(), here)
-                return None, []
-
-            try:
-                await self.committer.change(live, back, rollback=False)
-            except StoreUnavailable as error:
-                # Several processes: the seat is served anyway; upkeep stores it later.
-                log.warning(
-                    "room %s: seat %d is back, not stored yet: %s", live.room.code, seat, error
-                )
-            connection.room, connection.seat, connection.spectating = live, seat, False
-            live.add(connection)
-            connection.send_message(
-                msg.Joined(room=live.room.join_code, seat=seat, seat_token=token, id=hello.id)
-            )
-            for frame in live.feed.catch_up(live.room, seat, hello.last_seq):
-                connection.send(frame)
+                raise RoomError(errors.BAD_TOKEN, no_seat(codes.normalise(hello.room))) from None
+            await self.rooms.resume(connection, live, hello, hello.token, hello.room)
 
     async def _create(self, connection: Connection, message: msg.CreateRoom) -> None:
         with self.registry.creating(connection.address):
-            await self._open(connection, message)
-
-    async def _open(self, connection: Connection, message: msg.CreateRoom) -> None:
-        code = await self.committer.new_code()
-        invite = None if message.rules.public else codes.new_invite()
-        room = Room.create(code, message.rules, connection.address, self.clock(), invite)
-        room.away_seconds = self.config.away_seconds
-        live = LiveRoom(room, self.config.keep_patches)
-        live.saved = room.to_bytes()
-        self.registry.open(live)
-        join = msg.Join(id=message.id, room=room.code, seat=message.seat)
-        try:
-            await self._command(live, connection, join)
-        except (RoomError, StoreUnavailable):
-            self.registry.forget(live)
-            await self.committer.abandon(live)
-            raise
-        log.info("room %s created by %s", room.code, connection.address)
-
-    async def _command(
-        self, live: LiveRoom, connection: Connection, message: msg.ClientMessage
-    ) -> Outcome:
-        """Apply one room command under the room's lock: apply, store, then send.
-
-        A command that puts the connection in this room (`join`, `spectate`) takes it out of the
-        room it was in only once it succeeded: a refused one leaves it where it was.
-        """
-        async with live.lock:
-            self.registry.require_open(live)
-            here = connection.room is live
-            caller = Caller(
-                name=connection.name,
-                seat=connection.seat if here else None,
-                spectating=connection.spectating if here else False,
-                process=self.committer.presence_id,
-                player=None if connection.player is None else connection.player.id,
-            )
-
-            def handle(room: Room) -> tuple[Outcome, list[Any]]:
-                outcome = commands.handle(room, caller, message, self.clock())
-                return outcome, outcome.events
-
-            outcome = await self.committer.change(live, handle)
-            if outcome.changed:
-                if type(message) in _MOVES:
-                    self.metrics.moves += 1
-                elif isinstance(message, msg.Start):
-                    self.metrics.matches_started += 1
-            left = self._carry_out(live, connection, outcome.effects)
-        if left is not None:
-            await self._depart(*left, disconnected=False)
-        return outcome
-
-    def _carry_out(
-        self, live: LiveRoom, connection: Connection, effects: list[Effect]
-    ) -> tuple[LiveRoom, int | None, bool] | None:
-        """Under the lock: what a stored command asks, in order, the same for every command.
-        Returns the room the sender was in before this one took it (left once unlocked)."""
-        left = None
-        for effect in effects:
-            match effect:
-                case Reply(message):
-                    connection.send_message(message)
-                case Seated(seat):
-                    before = connection.room
-                    if before is not None and before is not live:
-                        before.discard(connection)
-                        left = (before, connection.seat, connection.spectating)
-                    live.discard(connection)
-                    connection.room, connection.seat = live, seat
-                    connection.spectating = seat is None
-                    live.add(connection)
-                case Document():
-                    connection.send(live.feed.snapshot(live.room, connection.receiver))
-                case Left():
-                    live.discard(connection)
-                    connection.detach()
-                case Removed(seat):
-                    live.close_seat(seat, CLOSE_REMOVED, "the host removed you from the room")
-                case HintAsked():
-                    pass  # the hint lane takes it (`_hint`)
-        return left
-
-    async def _leave_room(self, connection: Connection, disconnected: bool) -> None:
-        """Take a connection out of its room: its seat stays (away) when it only dropped."""
-        live = connection.room
-        if live is None:
-            return
-        async with live.lock:
-            if connection.room is not live:
-                return
-            live.discard(connection)
-            seat, spectating = connection.seat, connection.spectating
-            connection.detach()
-            await self._gone(live, seat, spectating, disconnected)
-
-    async def _depart(
-        self, live: LiveRoom, seat: int | None, spectating: bool, disconnected: bool
-    ) -> None:
-        """A connection already taken out of `live` (it went to another room): note it there."""
-        async with live.lock:
-            await self._gone(live, seat, spectating, disconnected)
-
-    async def _gone(
-        self, live: LiveRoom, seat: int | None, spectating: bool, disconnected: bool
-    ) -> None:
-        """Under the lock: store that a seat (or a spectator) left or dropped."""
-        if not self.registry.holds(live):
-            return
-        here = self.committer.presence_id
-
-        def gone(room: Room) -> tuple[None, list[Any]]:
-            now = self.clock()
-            if seat is not None:
-                if disconnected:
-                    room.disconnect(seat, now, here)
-                else:
-                    room.leave(seat, now)
-            elif spectating:
-                room.watch(-1, now, here)
-            return None, []
-
-        try:
-            await self.committer.change(live, gone, rollback=False)
-        except StoreUnavailable as error:
-            # Several processes: upkeep stores it once Redis answers.
-            log.warning("room %s: a departure not stored yet: %s", live.room.code, error)
+            await self.rooms.open(connection, message)
 
 
-#: The messages that are moves (a room command like any other, and most of what is sent).
-_MOVES = frozenset({msg.Play, msg.Pass})
 #: What may come before `hello`.
 _BEFORE_HELLO = frozenset({msg.Ping, msg.Hello})
 #: How each message type is served; any other is a command of the sender's room (`_in_room`).
@@ -513,10 +351,6 @@ def _current(connection: Connection) -> LiveRoom:
     if connection.room is None:
         raise RoomError(errors.NOT_IN_ROOM, "you are not in a room: join or create one first")
     return connection.room
-
-
-def _no_seat(code: str) -> str:
-    return f"that token holds no seat in room {code!r} (or there is no such room)"
 
 
 def _no_hello(connection: Connection, seconds: float) -> None:
