@@ -128,7 +128,9 @@ SERVER_PACKAGES: dict[str, set[str]] = {
     "cluster": {"rooms", "storage", "play"},
     "edge": {"rooms", "storage", "play"},
 }
-SERVER_TOP = {"__init__", "app", "config", "metrics", "serve"}
+#: Beside the packages: the wiring, the settings, the counters, `allfives serve`, and the garbage
+#: collector's schedule of a serving process (docs/architecture.md).
+SERVER_TOP = {"__init__", "app", "collector", "config", "metrics", "serve"}
 
 
 def run_time_imports(path: Path) -> set[str]:
