@@ -75,6 +75,8 @@ class Feed:
         #: kept as the part after the shared operations (`_kept_frame` puts it back together).
         #: A list: a few entries, where a deque's first block alone is over 500 bytes a room.
         self.kept: list[tuple[int, bytes, tuple[tuple[int, bytes], ...]]] = []
+        #: The bytes each kept change holds (its frames), in the same order.
+        self._sizes: list[int] = []
         #: Each receiver followed since which seq (patches from then on reach its document).
         self.since: dict[Receiver, int] = {}
         self._ready = False
@@ -187,12 +189,16 @@ class Feed:
 
     def _keep(self, seq: int, shared: bytes, own: tuple[tuple[int, bytes], ...]) -> None:
         """Keep a change's frames; the oldest go past `keep` changes or `kept_bytes`."""
-        kept = self.kept
-        entry = (seq, shared, own)
-        kept.append(entry)
-        self._kept_size += _size(entry)
+        kept, sizes = self.kept, self._sizes
+        kept.append((seq, shared, own))
+        size = len(shared)
+        for _, tail in own:
+            size += len(tail)
+        sizes.append(size)
+        self._kept_size += size
         while len(kept) > 1 and (len(kept) > self.keep or self._kept_size > self.kept_bytes):
-            self._kept_size -= _size(kept.pop(0))
+            del kept[0]
+            self._kept_size -= sizes.pop(0)
 
     def _moved(self, before: Table | None, game_replaced: bool) -> set[int] | None:
         """The seats whose own part may have changed (None: any may have).
@@ -319,15 +325,11 @@ class Feed:
         """Forget every receiver (the room was reloaded at `seq`: snapshots follow, not patches)."""
         self.seq = seq
         self.kept.clear()
+        self._sizes.clear()
         self._kept_size = 0
         self.since.clear()
         self._own.clear()
         self._ready = False
-
-
-def _size(entry: tuple[int, bytes, tuple[tuple[int, bytes], ...]]) -> int:
-    """The bytes a kept change holds (its frames)."""
-    return len(entry[1]) + sum(len(tail) for _, tail in entry[2])
 
 
 def _kept_frame(receiver: Receiver, shared: bytes, own: tuple[tuple[int, bytes], ...]) -> bytes:
