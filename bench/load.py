@@ -158,6 +158,7 @@ async def spread_run(rooms: int, seconds: float, interval: float, prefix: str, c
     """`game_run` with the clients in `count` processes of their own (rooms split evenly)."""
     process, url = start_game_server()
     workers: list[subprocess.Popen[str]] = []
+    finished = False
     try:
         await asyncio.sleep(0.5)
         base = resident_kib(process.pid)
@@ -180,7 +181,10 @@ async def spread_run(rooms: int, seconds: float, interval: float, prefix: str, c
             assert child.stdout is not None
             line = await loop.run_in_executor(None, child.stdout.readline)
             if line.strip() != "ready":
-                raise RuntimeError(f"a client process did not start: {line!r}")
+                raise RuntimeError(
+                    f"a client process ended before it was ready ({line!r}): its error is "
+                    "above (a server that is full answers 503)"
+                )
         report(f"{prefix} rooms", rooms)
         report(f"{prefix} connections", 4 * rooms)
         report(f"{prefix} client processes", count)
@@ -209,10 +213,17 @@ async def spread_run(rooms: int, seconds: float, interval: float, prefix: str, c
         grown = resident_kib(process.pid) - base
         report_run(prefix, stats, elapsed, cpu, own, grown / rooms)
         report_collector(prefix, passes, url)
+        finished = True
         return stats
     finally:
         for child in workers:
-            child.wait(30)
+            if not finished:  # the others wait for "go", or play on: end them now
+                child.kill()
+            try:
+                child.wait(30)
+            except subprocess.TimeoutExpired:
+                child.kill()
+                child.wait()
         process.terminate()
         process.wait(STOP_SECONDS)
 
