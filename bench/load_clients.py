@@ -192,21 +192,20 @@ class Table:
         self.rng = rng
         self.players: list[Player] = []
         self.waiting_seq = -1
-        self.seen = 0
         self.done = asyncio.Event()
 
     def arrived(self, seq: int) -> None:
-        """A player reached `seq`: when the fourth does, the move is complete."""
-        if seq >= self.waiting_seq >= 0:
-            self.seen += 1
-            if self.seen == len(self.players):
-                self.done.set()
+        """A player reached `seq`: when all four hold the seq waited for, the move is complete.
+        (Each player counts once: one that gets two changes first is not two players.)"""
+        wanted = self.waiting_seq
+        if seq >= wanted >= 0 and all(p.seq >= wanted for p in self.players):
+            self.done.set()
 
     async def until_all_reach(self, seq: int) -> None:
         """Wait until every player holds `seq` or later."""
-        self.waiting_seq, self.seen = seq, sum(1 for p in self.players if p.seq >= seq)
+        self.waiting_seq = seq
         self.done.clear()
-        if self.seen < len(self.players):
+        if not all(p.seq >= seq for p in self.players):
             await self.done.wait()
         self.waiting_seq = -1
 
@@ -220,10 +219,15 @@ class Table:
         mover = next(p for p in self.players if p.my_turn())
         choice = self.rng.choice(mover.legal)
         play = {"type": "pass"} if choice.get("pass") else {"type": "play", **choice}
-        target = mover.seq + 1
+        before = mover.legal
         started = time.perf_counter()
         await mover.socket.send(json.dumps(play))
-        await self.until_all_reach(target)
+        # A change may come first that is not the move (a finished match's archive noted in the
+        # room, an empty patch): the move has come once the mover's legal moves are new, and
+        # it is complete once every player holds the mover's seq.
+        while mover.legal is before:
+            await self.until_all_reach(mover.seq + 1)
+        await self.until_all_reach(mover.seq)
         self.stats.delays.append(time.perf_counter() - started)
         self.stats.moves += 1
 
