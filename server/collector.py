@@ -19,7 +19,7 @@ rooms), not what the process holds.
 
 The price: a cycle that becomes garbage after its first pass is not found until the heap is
 thawed. Once every `THAW_SECONDS` the frozen objects go back to the collector for one pass over
-the whole heap (about 0.6 s at 4,000 rooms). What each pass found is counted in `/metrics`
+the whole heap (0.8–0.9 s at 4,000 rooms). What each pass found is counted in `/metrics`
 (`allfives_gc_*`), so a process that leaks cycles between thaws shows it.
 """
 
