@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import asyncio
 import io
+import os
 import re
 import shlex
+import shutil
 import subprocess
 import uuid
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import pytest
 from rich.console import Console
 from server_helpers import fast_config
 from waiting import until_sync
@@ -151,6 +154,14 @@ def screen_of(state: TableState, width: int = 80, height: int = 24, **options: A
 def status(rows: list[str]) -> str:
     """The status line: the last non-empty row above the prompt."""
     return next(row for row in reversed(rows[:-1]) if row.strip()).strip()
+
+
+#: Tests that drive the terminal in tmux: skipped where tmux is missing, but not in CI, where
+#: `.ci/run` installs it (a missing tmux fails them there).
+NEEDS_TMUX = pytest.mark.skipif(
+    shutil.which("tmux") is None and os.environ.get("CI") != "true",
+    reason="tmux is not installed",
+)
 
 
 class Terminal:

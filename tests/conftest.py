@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from client_helpers import embedded_config
+from client_helpers import Terminal, embedded_config
 from feed_oracle import reference_document
 from redis_server import RedisServer, start_for_test
 from server_helpers import References
@@ -26,6 +26,18 @@ for _variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
     os.environ.pop(_variable, None)
 os.environ["LANG"] = "C.UTF-8"
 i18n.set_language("en")
+
+
+@pytest.fixture
+def terminal(request: pytest.FixtureRequest) -> Iterator[Terminal]:
+    """A tmux terminal of the test's own, 80x24 unless the test asks another size (indirect
+    parametrize with `(width, height)`)."""
+    width, height = getattr(request, "param", (80, 24))
+    running = Terminal(width, height)
+    try:
+        yield running
+    finally:
+        running.close()
 
 
 @pytest.fixture

@@ -6,33 +6,17 @@ scores; it types tile numbers, tiles and end letters, and checks what the screen
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-from client_helpers import ROOT, Terminal, status
+from client_helpers import NEEDS_TMUX, ROOT, Terminal, status
 from waiting import until_sync
 
 MATCH_SECONDS = 90.0
 
-pytestmark = pytest.mark.skipif(
-    shutil.which("tmux") is None and os.environ.get("CI") != "true",
-    reason="tmux is not installed",
-)
-
-
-@pytest.fixture
-def terminal() -> Iterator[Terminal]:
-    running = Terminal()
-    try:
-        yield running
-    finally:
-        running.close()
+pytestmark = NEEDS_TMUX
 
 
 def hand(rows: list[str]) -> dict[int, str]:

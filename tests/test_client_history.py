@@ -14,7 +14,6 @@ import asyncio
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -23,7 +22,7 @@ from pathlib import Path
 import msgspec
 import pytest
 from browser_helpers import ARTIFACTS
-from client_helpers import ROOT, Terminal
+from client_helpers import NEEDS_TMUX, ROOT, Terminal
 from i18n_helpers import (
     GETTEXT_NAMES,
     TRANSLATED,
@@ -54,19 +53,6 @@ from protocol.views import RoomView
 from server.app import run_server
 
 ENV = {"TERM": "xterm-256color", "PYTHONPATH": str(ROOT)}
-needs_tmux = pytest.mark.skipif(
-    shutil.which("tmux") is None and os.environ.get("CI") != "true",
-    reason="tmux is not installed",
-)
-
-
-@pytest.fixture
-def terminal() -> Iterator[Terminal]:
-    running = Terminal(100, 40)
-    try:
-        yield running
-    finally:
-        running.close()
 
 
 def allfives(*args: str, config: Path) -> subprocess.CompletedProcess[str]:
@@ -180,7 +166,8 @@ def test_the_replays_steps_end_each_hand_with_the_engines_scores(
     assert any("[" in row and "|" in row for row in rows[4:])  # the layout, as the table draws it
 
 
-@needs_tmux
+@NEEDS_TMUX
+@pytest.mark.parametrize("terminal", [(100, 40)], indirect=True)
 def test_show_steps_with_the_arrow_keys_and_shows_the_review(
     played: tuple[ServerThread, str, Path], terminal: Terminal
 ) -> None:

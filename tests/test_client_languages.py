@@ -7,17 +7,14 @@ tests/artifacts/terminal-LANG-*.txt.
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from browser_helpers import ARTIFACTS
-from client_helpers import ROOT, Terminal, status
+from client_helpers import NEEDS_TMUX, ROOT, Terminal, status
 from i18n_helpers import LANGUAGES, cli_words, english_leaks, english_only_cli_words
 
 MATCH_SECONDS = 120.0
@@ -29,19 +26,7 @@ ASKED = {
     "et": ({"LANG": "C.UTF-8", "LC_MESSAGES": "et_EE.UTF-8"}, []),
 }
 
-pytestmark = pytest.mark.skipif(
-    shutil.which("tmux") is None and os.environ.get("CI") != "true",
-    reason="tmux is not installed",
-)
-
-
-@pytest.fixture
-def terminal() -> Iterator[Terminal]:
-    running = Terminal(80, 24)
-    try:
-        yield running
-    finally:
-        running.close()
+pytestmark = NEEDS_TMUX
 
 
 def keep(language: str, name: str, rows: list[str]) -> None:

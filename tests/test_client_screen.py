@@ -4,31 +4,15 @@ and Ctrl-C at a question cancels the question instead of ending the match."""
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-from client_helpers import ROOT, Terminal, status
+from client_helpers import NEEDS_TMUX, ROOT, Terminal, status
 
-pytestmark = pytest.mark.skipif(
-    shutil.which("tmux") is None and os.environ.get("CI") != "true",
-    reason="tmux is not installed",
-)
+pytestmark = NEEDS_TMUX
 
 ENV = {"ALLFIVES_BOT_DELAY": "0.05", "TERM": "xterm-256color", "PYTHONPATH": str(ROOT)}
-
-
-@pytest.fixture
-def terminal() -> Iterator[Terminal]:
-    running = Terminal(80, 24)
-    try:
-        yield running
-    finally:
-        running.close()
 
 
 def start_play(terminal: Terminal, tmp_path: Path, *options: str) -> list[str]:
