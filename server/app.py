@@ -368,16 +368,17 @@ class Server:
 
     async def _save_record(self, room: Room) -> None:
         data = encode_record(results.finished_record(room))
+        match = results.finished_number(room.state)
         delay = RECORD_RETRY_FIRST
         while True:  # kept until the store has it (the task ends with the server)
             try:
-                await self.store.save_record(f"{room.code}/{room.state.matches}", data)
+                await self.store.save_record(f"{room.code}/{match}", data)
             except StoreUnavailable as error:
                 if delay == RECORD_RETRY_FIRST:
                     log.warning(
                         "room %s: record of match %d not stored yet (%s): trying again",
                         room.code,
-                        room.state.matches,
+                        match,
                         error,
                     )
                 await asyncio.sleep(delay)

@@ -134,18 +134,26 @@ class Client:
         )
 
 
-async def play_out(client: Client, rng: random.Random, timeout: float = 30.0) -> None:
-    """Play moves chosen at random from the `legal` list until the match is over."""
+async def play_out(
+    client: Client,
+    rng: random.Random,
+    timeout: float = 30.0,
+    between: Callable[[], object] | None = None,
+) -> None:
+    """Play moves chosen at random from the `legal` list until the match is over (calling
+    `between()` after each move sent). A move is sent once per turn: a change that is not a
+    move (a chat line, the archive's) does not make it send again."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
-    sent_at = -1
+    sent_for: tuple[int, int] | None = None
     while True:
         document = client.state.document
         if document is not None and document["phase"] == "finished":
             return
-        if client.my_turn() and client.state.seq != sent_at:
+        turn = turn_of(client)
+        if turn is not None and turn != sent_for:
             choice = rng.choice(client.document["game"]["legal"])
-            sent_at = client.state.seq or 0
+            sent_for = turn
             if choice.get("pass"):
                 await client.send("pass")
             else:
@@ -155,6 +163,8 @@ async def play_out(client: Client, rng: random.Random, timeout: float = 30.0) ->
                 elif not client.document["game"]["layout"]["line"] and rng.random() < 0.5:
                     fields["tile"] = choice["tile"][::-1]  # a lead written the other way round
                 await client.send("play", **fields)
+            if between is not None:
+                between()
         message = await client.receive(max(0.01, deadline - loop.time()))
         if isinstance(message, msg.Error):
             raise AssertionError(f"{client.name}: {message}")

@@ -11,9 +11,12 @@ of its own, `Finisher`:
    before a restart) is not written twice: its stored changes are used;
 3. makes a room change that puts the changes in the document (`ratings`).
 
-A store that does not answer is retried with a backoff for as long as the server runs. With
-Redis, the finished match is in the room (stored before the finishing move was sent) until the
-next match of that room finishes, and a room whose finished match is not archived yet is
+A store that does not answer is retried with a backoff for as long as the server runs. The
+archive is keyed by the number of the match the room holds as finished
+(`server.rooms.results.finished_number`), not by a count of matches started: each finished
+match is archived once, when it finishes, whatever the room does next. With Redis, the finished
+match is in the room (stored before the finishing move was sent) until the next match of that
+room finishes, and a room whose finished match is not archived yet is
 archived by whichever process keeps it (`Server.keep`, on adoption after a crash or at start):
 an acknowledged finished match is never left out of the archive. See docs/persistence.md.
 """
@@ -182,13 +185,14 @@ class Finisher:
     def finished(self, live: LiveRoom) -> None:
         """If the room's last finished match is not archived yet, archive it (in a task)."""
         state = live.room.state
-        if not results.needs_archiving(state) or live.archived == state.matches:
+        match = results.finished_number(state)
+        if match is None or not results.needs_archiving(state) or live.archived == match:
             return
-        job = (state.code, state.matches)
+        job = (state.code, match)
         if job in self.working:
             return
         self.working.add(job)
-        task = self.spawn(self._finish(live, state.matches))
+        task = self.spawn(self._finish(live, match))
         self.tasks.add(task)
 
         def done(_: asyncio.Task[Any]) -> None:
@@ -212,11 +216,12 @@ class Finisher:
 
     async def _finish_now(self, live: LiveRoom, match: int) -> None:
         room = live.room
-        if room.state.matches != match or room.state.finished is None:
-            return
+        if results.finished_number(room.state) != match:
+            return  # the room holds a later finished match now: this one was archived
         archived = archived_of(room, self.clock())
-        changes = await self._archive(archived, room.code)
-        self.archived += 1
+        changes, written = await self._archive(archived, room.code)
+        if written:
+            self.archived += 1
         live.archived = match
         async with live.lock:
             if not self.registry.holds(live):
@@ -233,8 +238,9 @@ class Finisher:
             except StoreUnavailable as error:
                 log.warning("room %s: rating changes not shown yet: %s", room.code, error)
 
-    async def _archive(self, archived: Archived, code: str) -> list[RatingChange]:
-        """Write the game and its ratings (again after a conflict); its rating changes."""
+    async def _archive(self, archived: Archived, code: str) -> tuple[list[RatingChange], bool]:
+        """Write the game and its ratings (again after a conflict): its rating changes, and
+        whether this call wrote it (False: the ledger held it already)."""
         detail = archived.detail
         delay = RETRY_FIRST
         while True:
@@ -256,8 +262,8 @@ class Finisher:
                 self.conflicts += 1
                 continue
             if isinstance(outcome, Exists):
-                return list(outcome.archived.detail.changes)
-            return changes
+                return list(outcome.archived.detail.changes), False
+            return changes, True
 
 
 __all__ = ["Finisher", "archived_of", "game_id", "rate"]

@@ -22,11 +22,16 @@ from collections.abc import Awaitable, Callable
 
 from bridge.reviews import review_bytes
 from server.play.bots import Lane
+from server.storage.store import StoreUnavailable
 
 log = logging.getLogger("allfives.server")
 
 #: A review function for the lane's workers: (record JSON, budget in ms) -> review JSON.
 Compute = Callable[[bytes, float], bytes]
+
+#: Seconds between tries to keep a review the store did not take (doubling up to the most).
+KEEP_RETRY_FIRST = 0.5
+KEEP_RETRY_MAX = 10.0
 
 
 class ReviewsBusy(Exception):
@@ -63,6 +68,10 @@ class ReviewDesk:
         self.on_reviewed: Callable[[str, bytes], Awaitable[None]] | None = None
         #: A review kept outside this process's memory (by `on_reviewed`), or None.
         self.load: Callable[[str], Awaitable[bytes | None]] | None = None
+        #: Reviews done that the store did not take yet (at most `keep`, the oldest dropped),
+        #: and the task that keeps them once it answers again.
+        self.unkept: OrderedDict[str, bytes] = OrderedDict()
+        self._keeper: asyncio.Task[None] | None = None
 
     def known(self, game_id: str) -> bytes | None:
         """The review kept for a game, if it was done (and not pushed out of memory since)."""
@@ -96,6 +105,9 @@ class ReviewDesk:
         if task is None and self.load is not None:
             try:
                 stored = await self.load(game_id)
+            except StoreUnavailable as error:
+                log.warning("game %s: no kept review read (%s): working it out", game_id, error)
+                stored = None
             except Exception:
                 log.exception("game %s: a kept review could not be read", game_id)
                 stored = None
@@ -120,12 +132,48 @@ class ReviewDesk:
         if self.on_reviewed is not None:
             try:
                 await self.on_reviewed(game_id, review)
+            except StoreUnavailable as error:
+                log.warning(
+                    "game %s: the review is not kept with the game yet (%s): "
+                    "it is once the store answers",
+                    game_id,
+                    error,
+                )
+                self._keep_later(game_id, review)
             except Exception:
                 log.exception("game %s: the review could not be kept with the game", game_id)
         return review
+
+    def _keep_later(self, game_id: str, review: bytes) -> None:
+        """Keep a review the store did not take, from a task of its own, once it answers."""
+        self.unkept[game_id] = review
+        while len(self.unkept) > self.keep:
+            self.unkept.popitem(last=False)
+        if self._keeper is None or self._keeper.done():
+            self._keeper = asyncio.get_running_loop().create_task(self._keep_unkept())
+
+    async def _keep_unkept(self) -> None:
+        delay = KEEP_RETRY_FIRST
+        while self.unkept and self.on_reviewed is not None:
+            game_id, review = next(iter(self.unkept.items()))
+            try:
+                await self.on_reviewed(game_id, review)
+            except StoreUnavailable:
+                await asyncio.sleep(delay)
+                delay = min(KEEP_RETRY_MAX, delay * 2)
+                continue
+            except Exception:
+                log.exception("game %s: the review could not be kept with the game", game_id)
+            else:
+                delay = KEEP_RETRY_FIRST
+                log.info("game %s: the review is kept with the game", game_id)
+            if self.unkept.get(game_id) is review:
+                del self.unkept[game_id]
 
     def close(self) -> None:
         """Stop the lane's pool (reviews being worked out are abandoned)."""
         for task in self.working.values():
             task.cancel()
+        if self._keeper is not None:
+            self._keeper.cancel()
         self.lane.close()

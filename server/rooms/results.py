@@ -49,21 +49,42 @@ def note_finished(state: RoomState) -> None:
     ]
 
 
+def finished_number(state: RoomState) -> int | None:
+    """The number of the match `state.finished` holds (None while no match has finished).
+
+    A room stored before the number was kept with the match holds the current match if it
+    is not playing (finished, or waiting for a rematch), else the one before it."""
+    if state.finished is None:
+        return None
+    if isinstance(state.finished_match, int):
+        return state.finished_match
+    return state.matches - 1 if state.phase == "playing" else state.matches
+
+
 def needs_archiving(state: RoomState) -> bool:
-    """Whether the room's last finished match is still to be archived and rated."""
-    return state.finished is not None and state.matches > 0 and state.archived != state.matches
+    """Whether the room's last finished match is still to be archived and rated.
+
+    The archive is keyed by the match it holds, not by how many have started: a match
+    finishes, then it is archived, whatever the room does meanwhile. A room stored before the
+    number was kept is archived again (the ledger finds a game it holds already and changes
+    nothing), since its `archived` counted started matches and may name one never archived."""
+    number = finished_number(state)
+    if number is None or number < 1:
+        return False
+    return state.archived != number or isinstance(state.finished_match, msgspec.UnsetType)
 
 
 def set_ratings(
     room: Room, match: int, changes: list[RatingChange], now: float, game_id: str | None = None
 ) -> bool:
-    """Note match `match` archived as `game_id` with these rating changes; False (nothing
-    changed) if the room has moved past it or noted it already."""
+    """Note finished match `match` archived as `game_id` with these rating changes; False
+    (nothing changed) if the room holds another finished match now, or noted this one."""
     state = room.state
-    if state.matches != match or state.archived == match or state.finished is None:
+    if finished_number(state) != match or not needs_archiving(state):
         return False
     state.archived = match
-    if state.phase == "finished":
+    state.finished_match = match
+    if state.phase == "finished" and state.matches == match:
         if changes:
             state.ratings = changes
         if game_id is not None:

@@ -469,6 +469,7 @@ class Room:
         if match.over:
             self.state.phase = "finished"
             self.state.finished = match.to_bytes()
+            self.state.finished_match = self.state.matches
             self.state.finished_names = self.names()
             results.note_finished(self.state)
         self._arm_clock(now)

@@ -80,6 +80,10 @@ class RoomState(msgspec.Struct, kw_only=True):
     match: Match | bytes | None = None
     finished: bytes | None = None
     finished_names: list[str] = []
+    #: The number of the match `finished` holds (unset in rooms stored before it was kept:
+    #: `server.rooms.results.finished_number` works it out).
+    finished_match: int | msgspec.UnsetType = msgspec.UNSET
+    #: Matches started in this room.
     matches: int = 0
     moves: int = 0
     deadline: float | None = None
@@ -92,8 +96,8 @@ class RoomState(msgspec.Struct, kw_only=True):
     invite: str | None = None
     #: Who sat where when the last match finished (`server.rooms.results`).
     finished_seats: list[FinishedSeat] | msgspec.UnsetType = msgspec.UNSET
-    #: The number of the last match archived and rated, and what it did to the ratings (shown
-    #: while the room is finished).
+    #: The number of the last finished match archived and rated (a `finished_match`), and what
+    #: it did to the ratings (shown while the room is finished).
     archived: int | msgspec.UnsetType = msgspec.UNSET
     ratings: list[RatingChange] | msgspec.UnsetType = msgspec.UNSET
     #: The archive's id of the last finished match, once it is archived (shown while finished).
