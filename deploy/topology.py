@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import ctypes
 import os
 import select
 import shutil
@@ -38,6 +39,20 @@ from deploy import nginx_conf
 
 ROOT = Path(__file__).resolve().parent.parent
 HOST = "127.0.0.1"
+#: prctl(2): the signal a process gets when the thread that started it ends.
+PR_SET_PDEATHSIG = 1
+
+
+def _dies_with_topology() -> None:
+    """In a child, before it runs (Popen's `preexec_fn`): SIGTERM once the topology's process is
+    gone, so a `kill -9` of deploy/local.sh's PID stops its servers, Redis and nginx as Ctrl-C
+    does (SIGTERM, not SIGKILL: nginx's workers outlive a master killed outright). Children are
+    started from the topology's main thread, whose end is what the signal follows."""
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+
+
 LISTENING = "allfives server listening on "
 #: Redis as docker-compose.yml runs it.
 REDIS_SETTINGS = ["--appendonly", "yes", "--save", "", "--maxmemory-policy", "noeviction"]
@@ -115,6 +130,7 @@ class Server:
                 stdout=subprocess.PIPE,
                 stderr=log,
                 start_new_session=True,
+                preexec_fn=_dies_with_topology,
             )
 
     def wait_listening(self, deadline: float) -> None:
@@ -235,6 +251,7 @@ class Topology:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
             start_new_session=True,
+            preexec_fn=_dies_with_topology,
         )
         deadline = self._deadline()
         while time.monotonic() < deadline and self.redis.poll() is None:
@@ -281,7 +298,12 @@ class Topology:
             raise TopologyError(f"nginx -t refused {self.conf}:\n{checked.stderr}")
         with (files / "nginx.stderr").open("ab") as log:
             self.nginx = subprocess.Popen(
-                base, stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True
+                base,
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=log,
+                start_new_session=True,
+                preexec_fn=_dies_with_topology,
             )
         self._wait_for(f"{self.page}readyz", "nginx", self._deadline())
 

@@ -9,9 +9,13 @@ player's address taken from nginx's X-Real-IP but from no one else's.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
 import random
+import re
 import signal
 import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,7 +23,7 @@ import pytest
 from cluster_helpers import check_record, finished, held, moves_in, open_client, play, reconnect
 from redis_server import unavailable
 from server_helpers import Client
-from waiting import until
+from waiting import until, until_sync
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
@@ -244,3 +248,60 @@ async def test_a_stopping_servers_players_and_newcomers_go_to_the_other(topology
     )
     status, ready = await asyncio.to_thread(get, f"{topology.page}readyz")
     assert status == 200, ready
+
+
+def test_a_topology_killed_with_sigkill_leaves_nothing_running(tmp_path: Path) -> None:
+    """What deploy/local.sh execs, killed as a supervisor would (kill -9 of its PID): its
+    servers, Redis and nginx (its workers too) end with it."""
+    if find_nginx() is None:
+        unavailable("no nginx found: install it (apt-get install nginx)")
+    topology = subprocess.Popen(
+        [sys.executable, "-m", "deploy.topology", "--port", "0"],
+        cwd=Path(__file__).resolve().parents[1],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env={**os.environ, "TMPDIR": str(tmp_path)},
+    )
+    assert topology.stdout is not None
+    lines: list[str] = []
+    try:
+        while not any(line.startswith("servers ") for line in lines):
+            line = topology.stdout.readline()
+            assert line, f"the topology ended before it started: {''.join(lines)}"
+            lines.append(line)
+        (servers,) = [line for line in lines if line.startswith("servers ")]
+        pids = [int(pid) for pid in re.findall(r"\(pid (\d+)\)", servers)]
+        assert len(pids) == 2
+        # Every process of the topology: each child leads a session of its own, with its
+        # own children in it (nginx's workers, a server's bot workers).
+        direct = subprocess.run(["pgrep", "-P", str(topology.pid)], capture_output=True, text=True)
+        leaders = [int(pid) for pid in direct.stdout.split()]
+        assert set(pids) <= set(leaders)
+        children = [
+            int(pid)
+            for leader in leaders
+            for pid in subprocess.run(
+                ["pgrep", "-s", str(leader)], capture_output=True, text=True
+            ).stdout.split()
+        ]
+        assert len(children) > len(leaders)  # nginx's workers are among them
+        os.kill(topology.pid, signal.SIGKILL)
+        topology.wait(10)
+
+        def gone(pid: int) -> bool:
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                return True
+            with contextlib.suppress(FileNotFoundError):  # a zombie of an ended parent
+                return Path(f"/proc/{pid}/stat").read_text().split()[2] == "Z"
+            return True
+
+        until_sync(
+            lambda: all(gone(pid) for pid in children), what="the topology's children ending"
+        )
+    finally:
+        if topology.poll() is None:
+            topology.kill()
