@@ -77,13 +77,17 @@ class ServerProcess:
         self.process: asyncio.subprocess.Process | None = None
         self.starts = 0
 
+    @staticmethod
+    def command(store: tuple[str, ...], port: int, *options: str) -> list[str]:
+        """The command line of `allfives serve` keeping rooms as `store` says, on `port`."""
+        return [
+            sys.executable, "-m", "allfives.cli", "serve", *store, "--port", str(port),
+            "--rate", "1000", "--burst", "1000", *options,
+        ]  # fmt: skip
+
     async def start(self) -> None:
         """Start the server and wait for its "listening" line."""
-        command = [
-            sys.executable, "-m", "allfives.cli", "serve",
-            *self.keeping.options, "--port", str(self.port),
-            "--rate", "1000", "--burst", "1000", *self.options,
-        ]  # fmt: skip
+        command = self.command(self.keeping.options, self.port, *self.options)
         with self.log.open("ab") as log:
             self.process = await asyncio.create_subprocess_exec(
                 *command, cwd=ROOT, stdout=asyncio.subprocess.PIPE, stderr=log

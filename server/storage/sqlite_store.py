@@ -127,7 +127,7 @@ class SqliteStore(Store):
             row = db.execute("SELECT seq, state FROM rooms WHERE code = ?", (code,)).fetchone()
             return None if row is None else StoredRoom(int(row[0]), bytes(row[1]))
 
-        return await self._run(f"load room {code}", work)
+        return await self._run(f"load room {code}", work, write=False)
 
     async def delete_room(self, code: str) -> None:
         """Forget a room."""
@@ -166,11 +166,11 @@ class SqliteStore(Store):
             ).fetchone()
             return None if row is None else bytes(row[0])
 
-        return await self._run(f"load record {key}", work)
+        return await self._run(f"load record {key}", work, write=False)
 
     async def ping(self) -> None:
         """Check that the file answers (StoreUnavailable if not)."""
-        await self._run("ping", lambda db: db.execute("SELECT 1").fetchone())
+        await self._run("ping", lambda db: db.execute("SELECT 1").fetchone(), write=False)
 
     async def close(self) -> None:
         """Finish the saves under way, close the file and release the directory."""
@@ -215,13 +215,16 @@ class SqliteStore(Store):
         finally:
             self._committing = None
 
-    async def _run(self, what: str, work: Callable[[sqlite3.Connection], T]) -> T:
-        """Run one transaction in the worker thread; StoreUnavailable if SQLite refuses it."""
+    async def _run(
+        self, what: str, work: Callable[[sqlite3.Connection], T], write: bool = True
+    ) -> T:
+        """Run one transaction in the worker thread (a read takes no write lock);
+        StoreUnavailable if SQLite refuses it."""
 
         def transaction() -> T:
             with self._lock:
                 db = self._db
-                db.execute("BEGIN IMMEDIATE")
+                db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
                 try:
                     result = work(db)
                     db.execute("COMMIT")
