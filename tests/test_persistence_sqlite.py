@@ -13,10 +13,14 @@ import random
 from pathlib import Path
 
 import msgspec
+import pytest
 from restart_helpers import ServerProcess, data_keeping, server_process
 from server_helpers import (
+    api_get,
     check_final,
     fast_config,
+    finish_match,
+    new_key,
     next_mover,
     play_out,
     play_out_one,
@@ -28,7 +32,10 @@ from waiting import until
 
 from protocol import messages as msg
 from protocol.records import Record
+from server import app
 from server.app import run_server
+from server.storage.archive import Archived, Committed, Conflict, Exists, RatingWrite
+from server.storage.archive_local import LocalLedger
 from server.storage.sqlite_store import DataInUse, SqliteStore
 
 
@@ -176,3 +183,35 @@ async def test_a_second_server_on_the_same_data_is_refused_and_the_first_serves_
         assert first.starts == 2
     assert len(await keeping.store.room_codes()) == 1, "the room outlived the kill"
     await keeping.store.close()
+
+
+class SilentArchive(LocalLedger):
+    """An archive that never answers a finished game's commit: a server stopped with it went
+    between a match's last move and its archive, as one killed there would."""
+
+    async def commit_game(
+        self, archived: Archived, writes: list[RatingWrite], now: float
+    ) -> Committed | Conflict | Exists:
+        await asyncio.Event().wait()
+        raise AssertionError("never answered")
+
+
+async def test_a_match_finished_but_not_archived_is_archived_when_the_server_starts_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(app, "FINISH_WAIT", 0.05)
+    key = new_key()
+    silent = SilentArchive(tmp_path)
+    async with run_server(fast_config(store=SqliteStore(tmp_path), ledger=silent)) as first:
+        ann = await finish_match(first.url, "Ann", key)
+        assert ann.document["phase"] == "finished"
+        await ann.close()
+    await silent.close()
+
+    async with run_server(fast_config(store=SqliteStore(tmp_path), data=str(tmp_path))) as again:
+
+        async def archived() -> bool:
+            answer = await api_get(again.url, "/api/players/Ann", key)
+            return answer.status == 200 and answer.json["games"] == 1
+
+        await until(archived, 15, "the match archived by the server started again", every=0.1)
