@@ -62,7 +62,8 @@ class Config:
     #: Players, ratings and the match archive (`server.storage.archive`); None: the store's
     #: (Redis beside the rooms, else SQLite in memory, or in a file under `data`).
     ledger: Ledger | None = None
-    #: A directory for the embedded ledger's file (`allfives serve --data DIR`).
+    #: A directory for the embedded ledger's file (`allfives serve --data DIR`, which also
+    #: keeps the rooms there: `server.storage.sqlite_store`, given as `store`).
     data: str | None = None
     #: How long Redis keeps an archived match; games the embedded archive keeps at the most.
     archive_days: float = 365.0

@@ -22,7 +22,8 @@ from typing import Any
 from server.app import Config, Server
 from server.collector import Collector
 from server.config import ProxyNetworks
-from server.storage.store import StoreUnavailable
+from server.storage.sqlite_store import SqliteStore
+from server.storage.store import DEFAULT_RECORD_TTL, StoreUnavailable
 
 
 class CannotListen(Exception):
@@ -112,7 +113,8 @@ OPTIONS: dict[str, tuple[Callable[[str], Any], str, str]] = {
     "data": (
         str,
         "data",
-        "directory for players, ratings and the match archive without Redis (default: memory)",
+        "directory for the rooms, players, ratings and the match archive without Redis "
+        "(default: memory)",
     ),
     "archive-days": (positive(float), "archive_days", "days Redis keeps an archived match"),
     "max-games": (positive(int), "max_games", "matches the archive keeps without Redis"),
@@ -202,7 +204,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--record-ttl",
         type=int,
         metavar="SECONDS",
-        help="with --redis, how long finished-match records are kept "
+        help="with --redis or --data, how long finished-match records are kept "
         "[$ALLFIVES_RECORD_TTL, default 30 days]",
     )
     parser.add_argument(
@@ -237,11 +239,15 @@ def config_from(args: argparse.Namespace, environ: dict[str, str] | None = None)
         if value is not None:
             setattr(config, name, value)
     url = getattr(args, "redis", None) or environ.get("ALLFIVES_REDIS_URL")
+    ttl = int(getattr(args, "record_ttl", None) or environ.get("ALLFIVES_RECORD_TTL") or 0)
     if url:
-        from server.storage.redis_store import DEFAULT_RECORD_TTL, RedisStore
+        from server.storage.redis_store import RedisStore
 
-        ttl = getattr(args, "record_ttl", None) or environ.get("ALLFIVES_RECORD_TTL")
-        config.store = RedisStore(url, record_ttl=int(ttl or DEFAULT_RECORD_TTL))
+        config.store = RedisStore(url, record_ttl=ttl or DEFAULT_RECORD_TTL)
+    elif config.data is not None:
+        # Without Redis, --data keeps the rooms beside the ledger; it locks the directory
+        # (DataInUse when another process holds it).
+        config.store = SqliteStore(config.data, record_ttl=ttl or DEFAULT_RECORD_TTL)
     return config
 
 
@@ -259,6 +265,9 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as error:
         logging.getLogger("allfives.server").error("bad setting: %s", error)
         return 2
+    except StoreUnavailable as error:
+        logging.getLogger("allfives.server").error("cannot open the saved rooms: %s", error)
+        return 1
     if bool(config.certfile) != bool(config.keyfile):
         logging.getLogger("allfives.server").error("--certfile and --keyfile go together")
         return 2

@@ -1,6 +1,8 @@
-"""An `allfives serve --redis` process that tests kill with SIGKILL, and players that outlive it.
+"""An `allfives serve` process that tests kill with SIGKILL, and players that outlive it.
 
-The server process is started again on the same port after each kill. Scripted players keep what
+The server keeps its rooms where a `Keeping` says: in Redis (`--redis URL`) or in SQLite under
+a directory (`--data DIR`); `Keeping.store` reads what it stored, from outside the process. The
+server process is started again on the same port after each kill. Scripted players keep what
 they saw: every move event of every patch, at its place in its hand, and every move of theirs that
 was acknowledged; `check_match` holds a finished match's record (the `record` command) to all of
 it. Used by tests/test_persistence_restarts.py.
@@ -33,6 +35,9 @@ from protocol import messages as msg
 from protocol.patch import ClientState
 from protocol.records import Record
 from protocol.views import HandEnded, HandStarted, Passed, Played
+from server.storage.redis_store import RedisStore
+from server.storage.sqlite_store import SqliteStore
+from server.storage.store import Store
 
 ROOT = Path(__file__).resolve().parents[1]
 LISTENING = "allfives server listening on "
@@ -40,11 +45,31 @@ DROPPED = (ConnectionClosed, InvalidHandshake, OSError, TimeoutError)
 POLL = 0.1
 
 
-class ServerProcess:
-    """`allfives serve --redis URL` as a child process, restarted on the same port."""
+@dataclass(frozen=True)
+class Keeping:
+    """Where a server process keeps its rooms: its options, and a store reading them."""
 
-    def __init__(self, redis_url: str, log: Path, *options: str) -> None:
-        self.redis_url = redis_url
+    name: str
+    options: tuple[str, ...]
+    store: Store
+
+
+def redis_keeping(redis_server: RedisServer) -> Keeping:
+    """Rooms in the test's redis-server (`--redis URL`)."""
+    return Keeping("redis", ("--redis", redis_server.url), RedisStore(redis_server.url))
+
+
+def data_keeping(directory: Path) -> Keeping:
+    """Rooms in SQLite under `directory` (`--data DIR`), read without taking its lock."""
+    directory.mkdir(parents=True, exist_ok=True)
+    return Keeping("data", ("--data", str(directory)), SqliteStore(directory, exclusive=False))
+
+
+class ServerProcess:
+    """`allfives serve` as a child process, restarted on the same port and store."""
+
+    def __init__(self, keeping: Keeping, log: Path, *options: str) -> None:
+        self.keeping = keeping
         self.log = log
         self.options = options
         self.port = 0
@@ -52,13 +77,17 @@ class ServerProcess:
         self.process: asyncio.subprocess.Process | None = None
         self.starts = 0
 
+    @staticmethod
+    def command(store: tuple[str, ...], port: int, *options: str) -> list[str]:
+        """The command line of `allfives serve` keeping rooms as `store` says, on `port`."""
+        return [
+            sys.executable, "-m", "allfives.cli", "serve", *store, "--port", str(port),
+            "--rate", "1000", "--burst", "1000", *options,
+        ]  # fmt: skip
+
     async def start(self) -> None:
         """Start the server and wait for its "listening" line."""
-        command = [
-            sys.executable, "-m", "allfives.cli", "serve",
-            "--redis", self.redis_url, "--port", str(self.port),
-            "--rate", "1000", "--burst", "1000", *self.options,
-        ]  # fmt: skip
+        command = self.command(self.keeping.options, self.port, *self.options)
         with self.log.open("ab") as log:
             self.process = await asyncio.create_subprocess_exec(
                 *command, cwd=ROOT, stdout=asyncio.subprocess.PIPE, stderr=log
@@ -85,10 +114,10 @@ class ServerProcess:
 
 @contextlib.asynccontextmanager
 async def server_process(
-    redis_server: RedisServer, tmp_path: Path, *options: str
+    keeping: Keeping, tmp_path: Path, *options: str
 ) -> AsyncIterator[ServerProcess]:
     """A started server process, killed at the end."""
-    process = ServerProcess(redis_server.url, tmp_path / "server.log", *options)
+    process = ServerProcess(keeping, tmp_path / "server.log", *options)
     await process.start()
     try:
         yield process

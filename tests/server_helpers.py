@@ -21,9 +21,11 @@ from typing import Any
 import msgspec
 from websockets.asyncio.client import ClientConnection, connect
 
+from bridge.records import match_of
 from protocol import errors
 from protocol import messages as msg
 from protocol.patch import ClientState
+from protocol.records import Record
 from protocol.rules import RoomRules
 from server.app import Config, Server
 from server.play.live import LiveRoom
@@ -488,3 +490,10 @@ async def finish_match(
     await client.request("start")
     await play_out(client, random.Random(seed))
     return client
+
+
+def check_final(record: Record, document: dict[str, Any]) -> None:
+    """A finished match's record replays legally to the scores the client holds."""
+    replayed = match_of(record)
+    assert replayed.over and document["game"]["over"]
+    assert list(replayed.scores) == record.scores == document["game"]["scores"]

@@ -1,4 +1,5 @@
-"""Rooms in Redis through `allfives serve --redis` processes killed with SIGKILL and restarted.
+"""Rooms kept by `allfives serve` processes killed with SIGKILL and restarted: in Redis
+(`--redis`) and in SQLite (`--data DIR`), every test against both.
 
 A server killed mid-hand resumes the room exactly; matches survive a server killed at random
 moments. The server process and the scripted players that reconnect to it are in
@@ -10,21 +11,41 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-from redis_server import RedisServer
-from restart_helpers import check_match, open_room, play_matches, server_process
+import pytest
+from restart_helpers import (
+    Keeping,
+    check_match,
+    data_keeping,
+    open_room,
+    play_matches,
+    redis_keeping,
+    server_process,
+)
 from waiting import until
 
 from server.rooms.room import Room
-from server.storage.redis_store import RedisStore
+
+
+@pytest.fixture(params=["redis", "data"])
+async def keeping(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Keeping]:
+    """Where the server process keeps its rooms: Redis, or SQLite under `--data`."""
+    if request.param == "redis":
+        kept = redis_keeping(request.getfixturevalue("redis_server"))
+    else:
+        kept = data_keeping(tmp_path / "data")
+    yield kept
+    await kept.store.close()
 
 
 async def test_a_server_killed_mid_hand_resumes_the_room_exactly(
-    redis_server: RedisServer, store: RedisStore, tmp_path: Path
+    keeping: Keeping, tmp_path: Path
 ) -> None:
-    async with server_process(redis_server, tmp_path, "--bot-delay", "0") as server:
+    store = keeping.store
+    async with server_process(keeping, tmp_path, "--bot-delay", "0") as server:
         ann, bob = await open_room(server, 2, ["easy", "normal"], 1, target=100, turn_seconds=60)
         await ann.command("start", lambda: len(ann.matches) >= 1)
         paused = asyncio.Event()
@@ -74,10 +95,10 @@ def without_connected(document: dict[str, Any]) -> dict[str, Any]:
 
 
 async def test_matches_survive_a_server_killed_at_random_moments(
-    redis_server: RedisServer, tmp_path: Path
+    keeping: Keeping, tmp_path: Path
 ) -> None:
     rng = random.Random(5)
-    async with server_process(redis_server, tmp_path, "--bot-delay", "0.02") as server:
+    async with server_process(keeping, tmp_path, "--bot-delay", "0.02") as server:
         rooms = [
             await open_room(server, 1, ["easy", "normal", "easy"], 1, target=100),
             await open_room(server, 2, ["normal"], 2, target=100),

@@ -15,6 +15,7 @@ import msgspec
 import pytest
 from redis_server import RedisServer
 from server_helpers import (
+    check_final,
     next_mover,
     play_out,
     play_out_one,
@@ -24,7 +25,6 @@ from server_helpers import (
 )
 from waiting import until
 
-from bridge.records import match_of
 from protocol import messages as msg
 from protocol.records import Record
 from server import app
@@ -160,10 +160,3 @@ async def test_a_record_the_store_refused_is_stored_once_it_accepts(
         stored = await until(lambda: store.load_record(key), what="the record stored")
         assert msgspec.json.decode(stored)["format"] == "allfives-record/1"
         assert store.refusals == 0
-
-
-def check_final(record: Record, document: dict[str, Any]) -> None:
-    """A finished match's record replays legally to the scores the client holds."""
-    replayed = match_of(record)
-    assert replayed.over and document["game"]["over"]
-    assert list(replayed.scores) == record.scores == document["game"]["scores"]

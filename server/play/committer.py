@@ -179,6 +179,8 @@ class LocalCommitter(Committer):
             live = LiveRoom(room, self.config.keep_patches)
             live.saved = state
             self.registry.open(live)
+            # Kept here: a finished match its last process did not archive is archived now.
+            self.hooks.keep(live, True)
             self.hooks.kick(live)
         if self.registry.rooms:
             log.info("resumed %d rooms", len(self.registry.rooms))

@@ -40,7 +40,14 @@ from asyncio_redis.protocol import RedisProtocol
 
 from server.rooms.notes import with_moves
 from server.rooms.room import RoomError
-from server.storage.store import NO_VERSION, Store, StoredRoom, StoreUnavailable
+from server.storage.store import (
+    DEFAULT_RECORD_TTL,
+    DEFAULT_ROOM_TTL,
+    NO_VERSION,
+    Store,
+    StoredRoom,
+    StoreUnavailable,
+)
 
 log = logging.getLogger("allfives.store")
 # asyncio_redis logs every connection attempt at INFO; this module logs what matters itself.
@@ -48,9 +55,6 @@ logging.getLogger("asyncio_redis").setLevel(logging.WARNING)
 
 T = TypeVar("T")
 
-DAY = 24 * 60 * 60
-DEFAULT_RECORD_TTL = 30 * DAY
-DEFAULT_ROOM_TTL = 7 * DAY
 DEFAULT_TIMEOUT = 2.0
 RETRY_FIRST = 0.05
 RETRY_MAX = 1.0

@@ -29,6 +29,12 @@ import msgspec
 #: The version of a room never saved (`server.cluster.membership` gives each save a version token).
 NO_VERSION = "none"
 
+DAY = 24 * 60 * 60
+#: How long a store that keeps records on disk keeps one (`--record-ttl`).
+DEFAULT_RECORD_TTL = 30 * DAY
+#: How long a stored room outlives its last save.
+DEFAULT_ROOM_TTL = 7 * DAY
+
 
 class StoreUnavailable(Exception):
     """The store cannot be reached or refused a write: nothing was saved.

@@ -1,0 +1,271 @@
+"""`SqliteStore`: rooms and records in `DIR/rooms.sqlite3`, for `allfives serve --data DIR`.
+
+The embedded store that keeps what Redis keeps, for one server process without Redis. Tables:
+
+- `rooms`: `code`, `seq`, `state` (the whole room, `Room.to_bytes`) and `saved` (wall-clock
+  time of its last save). A room not saved for `room_ttl` seconds is dropped when the codes are
+  read at start-up.
+- `records`: `key` ("ROOM/N", "review/GAME"), the JSON `record` and `saved`; a record older
+  than `record_ttl` seconds goes when another is written.
+
+The promise is Redis's: `save_room` returns only once SQLite has committed the room (WAL,
+`synchronous=NORMAL`: the transaction is in the write-ahead log, so it survives the process
+being killed), and the server sends a change only after that (`server.play.committer.
+LocalCommitter`). A failed write raises `StoreUnavailable`, and SQLite has rolled it back: a
+save is never in doubt. One connection, used by one worker thread, so the event loop never
+waits on the disk. Saves that arrive while a transaction is on the disk wait and go together in
+the next one (a group commit), so under load one commit carries the moves of many rooms.
+
+One process only: the store takes an exclusive lock (`flock`) on `DIR/rooms.lock` for as long
+as it is open, and a second one on the same directory is refused with `DataInUse`, naming the
+process that holds it. The kernel drops the lock when that process dies, even by SIGKILL, so a
+server started again on the directory takes its rooms at once. `exclusive=False` opens the file
+without the lock, to look at what a running server stored (tests, tools): never serve from it.
+See docs/persistence.md.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import fcntl
+import logging
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import IO, TypeVar
+
+from server.storage.store import (
+    DEFAULT_RECORD_TTL,
+    DEFAULT_ROOM_TTL,
+    Store,
+    StoredRoom,
+    StoreUnavailable,
+)
+
+log = logging.getLogger("allfives.store")
+T = TypeVar("T")
+
+FILE_NAME = "rooms.sqlite3"
+LOCK_NAME = "rooms.lock"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS rooms (code TEXT PRIMARY KEY, seq INTEGER NOT NULL,
+    state BLOB NOT NULL, saved REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS records (key TEXT PRIMARY KEY, record BLOB NOT NULL,
+    saved REAL NOT NULL);
+CREATE INDEX IF NOT EXISTS records_by_time ON records (saved);
+"""
+
+#: A room's save waiting for the next commit: code, seq, state, and who waits for it.
+_Save = tuple[str, int, bytes, asyncio.Future[None]]
+#: A row of `rooms`.
+Row = tuple[str, int, bytes, float]
+
+
+class DataInUse(StoreUnavailable):
+    """Another process keeps its rooms in this directory (it holds `rooms.lock`)."""
+
+
+class SqliteStore(Store):
+    """Rooms and records in SQLite under `data`; see the module docstring."""
+
+    def __init__(
+        self,
+        data: Path | str,
+        *,
+        record_ttl: int = DEFAULT_RECORD_TTL,
+        room_ttl: int = DEFAULT_ROOM_TTL,
+        exclusive: bool = True,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        if record_ttl <= 0 or room_ttl <= 0:
+            raise ValueError("record and room lifetimes must be a positive number of seconds")
+        self.directory = Path(data)
+        self.record_ttl = record_ttl
+        self.room_ttl = room_ttl
+        self.clock = clock
+        self.directory.mkdir(parents=True, exist_ok=True)
+        self.path = self.directory / FILE_NAME
+        self._lock_file = _lock(self.directory) if exclusive else None
+        try:
+            self._db = sqlite3.connect(
+                str(self.path), check_same_thread=False, isolation_level=None
+            )
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.executescript(_SCHEMA)
+        except sqlite3.Error as error:
+            self._unlock()
+            raise StoreUnavailable(f"cannot open {self.path}: {error}") from None
+        self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rooms")
+        self._lock = threading.Lock()
+        self._waiting: list[_Save] = []
+        self._committing: asyncio.Task[None] | None = None
+        #: Commits made and rooms saved by them (a commit carries every save waiting for it).
+        self.commits = 0
+        self.saves = 0
+
+    # -- the Store interface ---------------------------------------------------------------
+
+    async def save_room(self, code: str, seq: int, state: bytes) -> None:
+        """Save a room at `seq`; returns once SQLite committed it (StoreUnavailable if not)."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiting.append((code, seq, state, done))
+        if self._committing is None:
+            self._committing = asyncio.get_running_loop().create_task(self._commit())
+        await done
+
+    async def load_room(self, code: str) -> StoredRoom | None:
+        """The saved state of a room, or None."""
+
+        def work(db: sqlite3.Connection) -> StoredRoom | None:
+            row = db.execute("SELECT seq, state FROM rooms WHERE code = ?", (code,)).fetchone()
+            return None if row is None else StoredRoom(int(row[0]), bytes(row[1]))
+
+        return await self._run(f"load room {code}", work, write=False)
+
+    async def delete_room(self, code: str) -> None:
+        """Forget a room."""
+        await self._run(
+            f"delete room {code}",
+            lambda db: db.execute("DELETE FROM rooms WHERE code = ?", (code,)),
+        )
+
+    async def room_codes(self) -> list[str]:
+        """The codes of every room saved within `room_ttl` (older ones are dropped now)."""
+        oldest = self.clock() - self.room_ttl
+
+        def work(db: sqlite3.Connection) -> list[str]:
+            db.execute("DELETE FROM rooms WHERE saved < ?", (oldest,))
+            return [str(row[0]) for row in db.execute("SELECT code FROM rooms ORDER BY code")]
+
+        return await self._run("list rooms", work)
+
+    async def save_record(self, key: str, record: bytes) -> None:
+        """Keep a finished match's record for `record_ttl` seconds."""
+        now = self.clock()
+
+        def work(db: sqlite3.Connection) -> None:
+            db.execute("INSERT OR REPLACE INTO records VALUES (?, ?, ?)", (key, record, now))
+            db.execute("DELETE FROM records WHERE saved < ?", (now - self.record_ttl,))
+
+        await self._run(f"save record {key}", work)
+
+    async def load_record(self, key: str) -> bytes | None:
+        """A kept record, or None."""
+        oldest = self.clock() - self.record_ttl
+
+        def work(db: sqlite3.Connection) -> bytes | None:
+            row = db.execute(
+                "SELECT record FROM records WHERE key = ? AND saved >= ?", (key, oldest)
+            ).fetchone()
+            return None if row is None else bytes(row[0])
+
+        return await self._run(f"load record {key}", work, write=False)
+
+    async def ping(self) -> None:
+        """Check that the file answers (StoreUnavailable if not)."""
+        await self._run("ping", lambda db: db.execute("SELECT 1").fetchone(), write=False)
+
+    async def close(self) -> None:
+        """Finish the saves under way, close the file and release the directory."""
+        if self._committing is not None:
+            with contextlib.suppress(StoreUnavailable):
+                await self._committing
+        loop = asyncio.get_running_loop()
+
+        def shut() -> None:
+            with self._lock:
+                self._db.close()
+
+        await loop.run_in_executor(self._worker, shut)
+        self._worker.shutdown(wait=False)
+        self._unlock()
+
+    # -- commits ---------------------------------------------------------------------------
+
+    async def _commit(self) -> None:
+        """Commit the waiting saves, one transaction at a time, until none wait."""
+        try:
+            while self._waiting:
+                batch, self._waiting = self._waiting, []
+                now = self.clock()
+                rows = [(code, seq, state, now) for code, seq, state, _ in batch]
+
+                def write(db: sqlite3.Connection, rows: list[Row] = rows) -> None:
+                    db.executemany("INSERT OR REPLACE INTO rooms VALUES (?, ?, ?, ?)", rows)
+
+                try:
+                    await self._run(f"save {len(rows)} rooms", write)
+                except StoreUnavailable as error:
+                    for *_, done in batch:
+                        if not done.done():
+                            done.set_exception(StoreUnavailable(str(error)))
+                    continue
+                self.commits += 1
+                self.saves += len(batch)
+                for *_, done in batch:
+                    if not done.done():
+                        done.set_result(None)
+        finally:
+            self._committing = None
+
+    async def _run(
+        self, what: str, work: Callable[[sqlite3.Connection], T], write: bool = True
+    ) -> T:
+        """Run one transaction in the worker thread (a read takes no write lock);
+        StoreUnavailable if SQLite refuses it."""
+
+        def transaction() -> T:
+            with self._lock:
+                db = self._db
+                db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+                try:
+                    result = work(db)
+                    db.execute("COMMIT")
+                except BaseException:
+                    if db.in_transaction:
+                        db.execute("ROLLBACK")
+                    raise
+                return result
+
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._worker, transaction)
+        except sqlite3.Error as error:
+            log.error("SQLite could not %s in %s: %s", what, self.path, error)
+            raise StoreUnavailable(f"SQLite could not {what}: {error}") from None
+
+    def _unlock(self) -> None:
+        if self._lock_file is not None:
+            self._lock_file.close()  # closing the file drops the flock
+            self._lock_file = None
+
+
+def _lock(directory: Path) -> IO[str]:
+    """Hold `rooms.lock` in `directory` exclusively (with this process's id in it), or raise
+    DataInUse naming the process that holds it."""
+    path = directory / LOCK_NAME
+    handle = path.open("a+")
+    try:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.seek(0)
+        holder = handle.read().strip() or "unknown"
+        handle.close()
+        raise DataInUse(
+            f"{directory} holds the rooms of another server process (pid {holder}): "
+            "give each server its own --data directory, or use --redis for several processes"
+        ) from None
+    handle.seek(0)
+    handle.truncate()
+    handle.write(f"{os.getpid()}\n")
+    handle.flush()
+    return handle
+
+
+__all__ = ["FILE_NAME", "LOCK_NAME", "DataInUse", "SqliteStore"]
