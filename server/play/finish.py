@@ -80,6 +80,7 @@ def archived_of(room: Room, finished_at: float) -> Archived:
         for index, seat in enumerate(seats)
     ]
     winner = match.winner
+    rated = state.rules.is_rated
     detail = GameDetail(
         id=game_id(encode_record(record)),
         finished_at=finished_at,
@@ -89,11 +90,13 @@ def archived_of(room: Room, finished_at: float) -> Archived:
         winner=list(winner) if isinstance(winner, tuple) else winner,
         hands=len(record.hands),
         ladder=None,
-        private=not state.rules.public,
+        # A rated match's result is on the ladder, so its game is public wherever it was
+        # played; an unrated private room's game is its players' alone (docs/ratings.md).
+        private=not state.rules.public and not rated,
         changes=[],
         record=record,
     )
-    return Archived(detail=detail, members=[_member(seat) for seat in seats])
+    return Archived(detail=detail, members=[_member(seat) for seat in seats], rated=rated)
 
 
 def _finished_seats(room: Room) -> list[FinishedSeat]:
@@ -119,6 +122,8 @@ def rate(
     """The rating changes of an archived game from the players' ratings read (with versions)."""
     detail = archived.detail
     ladder = ladder_of(detail.rules)
+    if not archived.rated:
+        return [], []
     seats = [
         RatedSeat(member, player.moves, player.stand_in_moves)
         for member, player in zip(archived.members, detail.players, strict=True)
@@ -239,7 +244,7 @@ class Finisher:
         delay = RETRY_FIRST
         while True:
             try:
-                ladder = ladder_of(detail.rules)
+                ladder = ladder_of(detail.rules) if archived.rated else None
                 members = sorted({m for m in archived.members if m is not None})
                 before = await self.ledger.ratings(ladder, members) if ladder else {}
                 changes, writes = rate(archived, before)

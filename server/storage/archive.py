@@ -77,11 +77,13 @@ class StoredRating(msgspec.Struct, frozen=True):
 
 
 class Archived(msgspec.Struct, kw_only=True):
-    """A finished match as archived: what the API answers, and the player id of each seat
-    (None: a guest) for the indexes and for who may see a private room's game."""
+    """A finished match as archived: what the API answers, the player id of each seat (None: a
+    guest) for the indexes and for who may see a private room's game, and whether its room was
+    rated (an unrated room's match moves no rating: docs/ratings.md)."""
 
     detail: GameDetail
     members: list[str | None]
+    rated: bool = True
 
 
 @dataclass(frozen=True)
