@@ -68,12 +68,17 @@ class Player(msgspec.Struct, frozen=True):
 
 
 class StoredRating(msgspec.Struct, frozen=True):
-    """A rating as kept: openskill's mu and sigma, rated games and wins on the ladder."""
+    """A rating as kept: openskill's mu and sigma, rated games and wins on the ladder, and the
+    history the weight of a match is worked out from (`server.play.weighting`): matches played
+    (by length), the first distinct opponents, the last day's matches (opponent, when)."""
 
     mu: float
     sigma: float
     games: int = 0
     wins: int = 0
+    played: float = 0.0
+    opponents: list[str] = msgspec.field(default_factory=list)
+    recent: list[tuple[str, float]] = msgspec.field(default_factory=list)
 
 
 class Archived(msgspec.Struct, kw_only=True):
