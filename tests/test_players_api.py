@@ -219,6 +219,33 @@ async def test_a_rated_private_room_is_public_and_every_count_agrees(running: Se
         await client.close()
 
 
+async def test_a_farm_loop_of_throwaway_keys_does_not_climb_the_ladder(running: Server) -> None:
+    # A main key beats fresh keys in public rooms to 5, one after another: each match counts
+    # as a game, and the main key's rating stays where it started (docs/ratings.md). Eight, as
+    # one address makes ten new keys at once; tests/test_rating_weights.py loops 60 times.
+    main_key = new_key()
+    main = await Client.open(running.url, "Main", key=main_key)
+    matches = 8
+    for index in range(matches):
+        joined = await main.request("create_room", rules={"players": 2, "target": 5})
+        assert isinstance(joined, msg.Joined)
+        throwaway = await Client.open(running.url, f"Throwaway{index}", key=new_key())
+        assert isinstance(await throwaway.request("join", room=main.room), msg.Joined)
+        assert isinstance(await main.request("start"), msg.Ack)
+        for client in (main, throwaway):
+            await until_holds(client, lambda d: d["phase"] == "playing")
+        await play_together([main, throwaway], seed=index)
+        await until_holds(main, lambda d: d.get("ratings") is not None)
+        for change in main.document["ratings"]:
+            assert change["after"] == change["before"]  # a provisional player at the table
+        await throwaway.close()
+        assert isinstance(await main.request("leave"), msg.Ack)
+    page = (await api_get(running.url, "/api/players/Main")).json
+    ((two,),) = ([rating for rating in page["ratings"] if rating["ladder"] == "2p"],)
+    assert two["games"] == matches and two["rating"]["rating"] == 0.0
+    await main.close()
+
+
 async def test_pages_are_bounded_and_bad_requests_refused(running: Server) -> None:
     key = new_key()
     for seed in range(3):
