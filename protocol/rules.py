@@ -56,15 +56,24 @@ class Rules(Struct, kw_only=True, omit_defaults=True):
 
 
 class RoomRules(Rules, kw_only=True, omit_defaults=False):
-    """The variants of a room's matches plus room options (turn clock, listed publicly, chat).
+    """The variants of a room's matches plus room options (turn clock, listed publicly, chat,
+    rated).
 
     `spectator_chat` None means the default: spectators may chat in private rooms, not in public.
+    `rated` None means the default, filled in as the room is made: a public room's matches are
+    rated, a private room's are not (docs/ratings.md, "Rated and unrated rooms").
     """
 
     target: RoomTarget | None = None
     turn_seconds: TurnSeconds | None = None
     public: bool = True
     spectator_chat: bool | None = None
+    rated: bool | None = None
+
+    @property
+    def is_rated(self) -> bool:
+        """Whether the room's matches are rated (and so public: docs/ratings.md)."""
+        return self.rated if self.rated is not None else self.public
 
     @property
     def spectators_chat(self) -> bool:
@@ -75,3 +84,6 @@ class RoomRules(Rules, kw_only=True, omit_defaults=False):
         # Teams exist only with four players; a room says so rather than echo a meaningless flag.
         if self.players != 4:
             self.teams = False
+        # The room's document says whether its matches are rated, not a default to work out.
+        if self.rated is None:
+            self.rated = self.public

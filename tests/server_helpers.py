@@ -172,6 +172,13 @@ async def play_out(
             raise AssertionError(f"{client.name}: {message}")
 
 
+async def play_together(clients: list[Client], seed: int = 1) -> None:
+    """Every client plays its seat at random at once until the match is over."""
+    await asyncio.gather(
+        *(play_out(client, random.Random(seed + index)) for index, client in enumerate(clients))
+    )
+
+
 async def seat_players(
     url: str, players: int, humans: int, bots: str = "easy", **rules: Any
 ) -> list[Client]:

@@ -3,13 +3,14 @@ a stand-in's plays are marked, the clock counts, and the screen's size is used o
 
 from __future__ import annotations
 
+import argparse
 import time
 from typing import Any
 
 from client_helpers import make_view, screen, state_of
 from protocol_helpers import hand_ended
 
-from clients.cli import join
+from clients.cli import host, join, local
 from clients.cli.render import render
 from clients.cli.state import TableState
 from protocol import messages as msg
@@ -144,3 +145,28 @@ def test_join_without_a_code_and_private_opens_an_unlisted_room() -> None:
     assert join.choose_room(2)(listed) == [msg.Join(room="BCDF")]
     opened = join.choose_room(3, private=True)(listed)
     assert opened == [msg.CreateRoom(rules=RoomRules(players=3, public=False))]
+
+
+def test_the_waiting_room_says_whether_it_is_rated_and_a_rated_private_one_warns() -> None:
+    view = make_view(phase="waiting")
+    for rules, line, warned in (
+        (RoomRules(players=2), "listed, rated", False),
+        (RoomRules(players=2, public=False), "private, unrated", False),
+        (RoomRules(players=2, public=False, rated=True), "private, rated", True),
+    ):
+        view.rules = rules
+        shown = plain(state_of(view))
+        assert line in shown
+        warning = "Rated: this private room's results show on the public ladder."
+        assert (warning in shown) is warned
+
+
+def test_join_and_host_ask_for_a_rated_room_with_rated() -> None:
+    listed: list[msg.RoomSummary] = []
+    opened = join.choose_room(2, private=True, rated=True)(listed)
+    assert opened == [msg.CreateRoom(rules=RoomRules(players=2, public=False, rated=True))]
+    parser = argparse.ArgumentParser()
+    host.add_arguments(parser)
+    for argv, rated in (([], False), (["--rated"], True), (["--public", "--no-rated"], False)):
+        args = parser.parse_args(argv)
+        assert local.rules_from(args, public=args.public).rated is rated

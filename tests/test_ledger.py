@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -9,7 +10,7 @@ from pathlib import Path
 import pytest
 from redis_server import RedisServer
 
-from protocol.api import GameDetail, GamePlayer
+from protocol.api import GameDetail, GamePlayer, RatingPoint
 from protocol.records import Record
 from protocol.rules import Rules
 from server.storage.archive import (
@@ -17,8 +18,11 @@ from server.storage.archive import (
     MAX_LINKS,
     Archived,
     Committed,
+    Conflict,
     Exists,
     Ledger,
+    RatingWrite,
+    StoredRating,
     key_hash,
 )
 from server.storage.archive_local import LocalLedger
@@ -120,3 +124,54 @@ async def test_redis_keeps_a_game_for_the_retention(redis_server: RedisServer) -
     ttl = await store._call("ttl", lambda c: c.ttl(b"allfives:game:g1"))
     assert 3590 <= ttl <= 3600
     await store.close()
+
+
+def rating_write(game_id: str, expected: str | None, rating: StoredRating) -> RatingWrite:
+    point = RatingPoint(game=game_id, ladder="2p", at=NOW, rating=rating.mu - 3 * rating.sigma)
+    return RatingWrite(ladder="2p", player="p:a", expected=expected, rating=rating, point=point)
+
+
+async def test_a_rating_keeps_what_its_next_match_is_weighed_by(ledger: Ledger) -> None:
+    # The history a match's weight comes from (server.play.weighting) is read back as written,
+    # by both stores, and a changed one is a changed version (the compare-and-set holds).
+    first = StoredRating(26.0, 8.0, 1, 1, 1 / 30, ["bot:easy"], [("p:b", NOW)])
+    written = await ledger.commit_game(
+        game("g1", NOW, ["p:a", "bot:easy"]), [rating_write("g1", None, first)], NOW
+    )
+    assert isinstance(written, Committed)
+    ((held, version),) = (await ledger.ratings("2p", ["p:a"])).values()
+    assert held == first
+    second = StoredRating(
+        26.5, 7.9, 2, 2, 1.0 + 1 / 30, ["bot:easy", "p:b"], [("p:b", NOW), ("p:b", NOW + 1)]
+    )
+    stale = rating_write("g2", None, second)
+    assert isinstance(
+        await ledger.commit_game(game("g2", NOW + 1, ["p:a", "p:b"]), [stale], NOW), Conflict
+    )
+    fresh = rating_write("g2", version, second)
+    assert isinstance(
+        await ledger.commit_game(game("g2", NOW + 1, ["p:a", "p:b"]), [fresh], NOW), Committed
+    )
+    assert (await ledger.ratings("2p", ["p:a"]))["p:a"][0] == second
+
+
+async def test_a_ledger_file_from_before_weighting_opens_and_rates(tmp_path: Path) -> None:
+    old = sqlite3.connect(tmp_path / "ledger.sqlite3")
+    old.execute(
+        "CREATE TABLE ratings (ladder TEXT NOT NULL, player TEXT NOT NULL, mu REAL NOT NULL, "
+        "sigma REAL NOT NULL, games INTEGER NOT NULL, wins INTEGER NOT NULL, "
+        "version INTEGER NOT NULL, ordinal REAL NOT NULL, PRIMARY KEY (ladder, player))"
+    )
+    old.execute("INSERT INTO ratings VALUES ('2p', 'p:a', 30.0, 5.0, 12, 7, 3, 15.0)")
+    old.commit()
+    old.close()
+    ledger = LocalLedger(tmp_path)
+    ((held, version),) = (await ledger.ratings("2p", ["p:a"])).values()
+    assert (held, version) == (StoredRating(30.0, 5.0, 12, 7), "3")
+    again = StoredRating(30.5, 4.9, 13, 8, 1.0, ["p:b"], [("p:b", NOW)])
+    written = await ledger.commit_game(
+        game("g1", NOW, ["p:a", "p:b"]), [rating_write("g1", "3", again)], NOW
+    )
+    assert isinstance(written, Committed)
+    assert (await ledger.ratings("2p", ["p:a"]))["p:a"][0] == again
+    await ledger.close()

@@ -4,13 +4,23 @@ from __future__ import annotations
 
 import asyncio
 import json
+import urllib.parse
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 from cluster_helpers import cluster_config, two_servers
 from redis_server import RedisServer
-from server_helpers import Client, api_get, fast_config, finish_match, new_key, until_holds
+from server_helpers import (
+    Client,
+    api_get,
+    fast_config,
+    finish_match,
+    new_key,
+    play_together,
+    until_archived,
+    until_holds,
+)
 from waiting import until
 
 from protocol import errors
@@ -107,7 +117,8 @@ async def test_a_name_belongs_to_the_first_key(running: Server) -> None:
 async def test_a_private_rooms_game_is_its_players_alone(running: Server) -> None:
     key = new_key()
     ann = await finish_match(running.url, "Ann", key, public=False)
-    await until_holds(ann, lambda d: d.get("ratings") is not None)
+    await until_archived(ann)
+    assert ann.document["ratings"] is None  # a private room's match is unrated by default
     mine = await api_get(running.url, "/api/players/Ann/games", key)
     (game,) = mine.json["games"]
     assert game["private"]
@@ -128,6 +139,111 @@ async def test_a_private_rooms_game_is_its_players_alone(running: Server) -> Non
     bot = await api_get(running.url, "/api/players/bot:easy/games")
     assert bot.json["total"] == 0
     await ann.close()
+
+
+#: What a stranger may read about Ann, Bořek and the hard bot.
+STRANGERS_PATHS = [
+    "/api/ladder",
+    *(
+        f"/api/players/{urllib.parse.quote(name)}{tail}"
+        for name in ("Ann", "Bořek", "bot:hard")
+        for tail in ("", "/games")
+    ),
+]
+
+
+async def test_a_private_unrated_match_leaves_no_trace_for_strangers(running: Server) -> None:
+    ann_key, borek_key, stranger_key = new_key(), new_key(), new_key()
+    ann = await Client.open(running.url, "Ann", key=ann_key)
+    borek = await Client.open(running.url, "Bořek", key=borek_key)
+    await (await Client.open(running.url, "Stranger", key=stranger_key)).close()
+    askers = (None, stranger_key)
+    before = [(await api_get(running.url, path)).body for path in STRANGERS_PATHS]
+
+    joined = await ann.request("create_room", rules={"players": 3, "target": 5, "public": False})
+    assert isinstance(joined, msg.Joined)
+    assert isinstance(await borek.request("join", room=ann.room), msg.Joined)
+    assert isinstance(await ann.request("add_bot", level="hard"), msg.Ack)
+    assert ann.document["rules"]["rated"] is False  # a private room is unrated unless asked
+    ids = []
+    for match in range(2):
+        if match:
+            assert isinstance(await ann.request("rematch"), msg.Ack)
+        assert isinstance(await ann.request("start"), msg.Ack)
+        for client in (ann, borek):
+            await until_holds(client, lambda d: d["phase"] == "playing")
+        await play_together([ann, borek], seed=match * 10)
+        for client in (ann, borek):
+            await until_archived(client)
+            assert client.document["ratings"] is None  # no rating moved
+        ids.append(ann.document["game_id"])
+
+    after = [(await api_get(running.url, path)).body for path in STRANGERS_PATHS]
+    assert after == before  # the ladder, the pages, the lists: byte for byte as before
+    missing = await api_get(running.url, "/api/games/no-such-game")
+    for asker in askers:
+        for id in ids:
+            refused = await api_get(running.url, f"/api/games/{id}", asker)
+            assert (refused.status, refused.body) == (missing.status, missing.body)
+    # Ann herself has both games, and her page agrees with itself: two games, none rated.
+    mine = (await api_get(running.url, "/api/players/Ann", ann_key)).json
+    listed = (await api_get(running.url, "/api/players/Ann/games", ann_key)).json
+    assert mine["games"] == listed["total"] == 2
+    assert sorted(game["id"] for game in listed["games"]) == sorted(ids)
+    assert mine["ratings"] == [] and mine["history"] == []
+    assert all(game["private"] and game["ladder"] is None for game in listed["games"])
+    for client in (ann, borek):
+        await client.close()
+
+
+async def test_a_rated_private_room_is_public_and_every_count_agrees(running: Server) -> None:
+    key = new_key()
+    rated = await finish_match(running.url, "Ann", key, public=False, rated=True)
+    assert rated.document["rules"]["rated"] is True
+    await until_holds(rated, lambda d: d.get("ratings") is not None)
+    casual = await finish_match(running.url, "Ann", key, seed=2, public=False)
+    await until_archived(casual)
+    for asker, games in ((key, 2), (None, 1), (new_key(), 1)):
+        page = (await api_get(running.url, "/api/players/Ann", asker)).json
+        listed = (await api_get(running.url, "/api/players/Ann/games", asker)).json
+        assert page["games"] == listed["total"] == len(listed["games"]) == games
+        on_ladder = [game for game in listed["games"] if game["ladder"] is not None]
+        assert sum(rating["games"] for rating in page["ratings"]) == len(on_ladder) == 1
+        assert len(page["history"]) == 1
+        (shown,) = on_ladder
+        assert not shown["private"]  # its result is on the ladder: its game is no secret
+        assert (await api_get(running.url, f"/api/games/{shown['id']}", asker)).status == 200
+    ladder = (await api_get(running.url, "/api/ladder")).json["ladders"][0]
+    assert [entry["games"] for entry in ladder["entries"] if entry["name"] == "Ann"] == [1]
+    for client in (rated, casual):
+        await client.close()
+
+
+async def test_a_farm_loop_of_throwaway_keys_does_not_climb_the_ladder(running: Server) -> None:
+    # A main key beats fresh keys in public rooms to 5, one after another: each match counts
+    # as a game, and the main key's rating stays where it started (docs/ratings.md). Eight, as
+    # one address makes ten new keys at once; tests/test_rating_weights.py loops 60 times.
+    main_key = new_key()
+    main = await Client.open(running.url, "Main", key=main_key)
+    matches = 8
+    for index in range(matches):
+        joined = await main.request("create_room", rules={"players": 2, "target": 5})
+        assert isinstance(joined, msg.Joined)
+        throwaway = await Client.open(running.url, f"Throwaway{index}", key=new_key())
+        assert isinstance(await throwaway.request("join", room=main.room), msg.Joined)
+        assert isinstance(await main.request("start"), msg.Ack)
+        for client in (main, throwaway):
+            await until_holds(client, lambda d: d["phase"] == "playing")
+        await play_together([main, throwaway], seed=index)
+        await until_holds(main, lambda d: d.get("ratings") is not None)
+        for change in main.document["ratings"]:
+            assert change["after"] == change["before"]  # a provisional player at the table
+        await throwaway.close()
+        assert isinstance(await main.request("leave"), msg.Ack)
+    page = (await api_get(running.url, "/api/players/Main")).json
+    ((two,),) = ([rating for rating in page["ratings"] if rating["ladder"] == "2p"],)
+    assert two["games"] == matches and two["rating"]["rating"] == 0.0
+    await main.close()
 
 
 async def test_pages_are_bounded_and_bad_requests_refused(running: Server) -> None:

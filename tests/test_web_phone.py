@@ -201,3 +201,33 @@ def test_a_friend_away_gets_a_countdown_and_the_stand_in_plays_under_its_own_nam
         assert "away, the stand-in plays" in seat, seat
         screenshot(page, "laptop-stand-in", *LAPTOP)
         assert js_errors(page) == []
+
+
+def test_the_room_form_says_when_an_unlisted_room_is_rated() -> None:
+    with ServerThread() as server, chromium(*PHONE) as page:
+        open_lobby(page, server.base + "/", "Ann")
+        listed = page.find_element(By.NAME, "public")
+        rated = page.find_element(By.ID, "rated")
+        note = page.find_element(By.ID, "rated-note")
+        said = web_words("en", "lobby.rated_private")
+        # You and a bot: nobody else's games to keep private, so rated, and the note says where
+        # the results of this unlisted room go.
+        assert (listed.is_selected(), rated.is_selected(), note.text) == (False, True, said)
+        page.execute_script("arguments[0].scrollIntoView({block: 'center'})", rated)
+        assert_fits(measure(page))
+        screenshot(page, "room-form-rated-unlisted", *PHONE)
+        # A seat open for a friend: listed and rated, nothing to warn about.
+        Select(page.find_element(By.NAME, "bot_1")).select_by_value("")
+        assert (listed.is_selected(), rated.is_selected(), note.text) == (True, True, "")
+        # Friends in a private room: unrated unless the host ticks it, and then told.
+        listed.click()
+        assert (listed.is_selected(), rated.is_selected(), note.text) == (False, False, "")
+        rated.click()
+        assert note.text == said
+        page.find_element(By.ID, "create-button").click()
+        rules = wait_for(
+            lambda: page.execute_script("return window.allfives.state.doc?.rules"),
+            what="the room",
+        )
+        assert (rules["public"], rules["rated"]) == (False, True)
+        assert not js_errors(page)

@@ -203,6 +203,7 @@ def test_the_create_form_asks_for_every_rule_variant(page: WebDriver) -> None:
         "reserve": "3",
         "turn_seconds": "30",
         "public": "on",
+        "rated": "on",
         "seat": "2",
         "bot_0": "hard",
         "bot_1": "",
@@ -220,6 +221,7 @@ def test_the_create_form_asks_for_every_rule_variant(page: WebDriver) -> None:
             "reserve": 3,
             "turn_seconds": 30,
             "public": True,
+            "rated": True,
         },
         "seat": 2,
         "bots": [{"seat": 0, "level": "hard"}, {"seat": 3, "level": "easy"}],
@@ -239,6 +241,7 @@ def test_the_create_form_asks_for_every_rule_variant(page: WebDriver) -> None:
         "reserve": 0,
         "turn_seconds": None,
         "public": False,
+        "rated": False,
     }
     assert plain["bots"] == []
 

@@ -49,6 +49,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help=_("a room opened when none is waiting is not listed (friends join with its code)"),
     )
+    local.add_rated_argument(parser)
 
 
 def link_argument(text: str) -> str:
@@ -66,16 +67,18 @@ def run(args: argparse.Namespace) -> int:
 
 
 def choose_room(
-    players: int, private: bool = False
+    players: int, private: bool = False, rated: bool | None = None
 ) -> Callable[[list[msg.RoomSummary]], Sequence[msg.ClientMessage]]:
-    """Pick the first waiting room with a free seat, or open a new one (unlisted if `private`)."""
+    """Pick the first waiting room with a free seat, or open a new one (unlisted if `private`,
+    rated as `rated` asks: None, the server's default)."""
 
     def choose(rooms: list[msg.RoomSummary]) -> Sequence[msg.ClientMessage]:
         if not private:
             for room in rooms:
                 if room.free_seats:
                     return [msg.Join(room=room.code)]
-        return [msg.CreateRoom(rules=RoomRules(players=players, public=not private))]
+        rules = RoomRules(players=players, public=not private, rated=rated)
+        return [msg.CreateRoom(rules=rules)]
 
     return choose
 
@@ -88,6 +91,7 @@ def plan(
     seats: SeatStore | None = None,
     private: bool = False,
     keys: KeyStore | None = None,
+    rated: bool | None = None,
 ) -> tuple[Connection, list[msg.ClientMessage], bool]:
     """The connection, its first messages, and whether it starts by resuming a saved seat.
 
@@ -120,14 +124,14 @@ def plan(
         first: list[msg.ClientMessage] = [msg.Join(room=room.strip().upper())]
     else:
         first = [msg.ListRooms()]
-        connection.chooser = choose_room(players, private)
+        connection.chooser = choose_room(players, private, rated)
     return connection, first, saved is not None
 
 
 async def join(args: argparse.Namespace) -> int:
     """Connect, resume or take a seat, and play."""
     connection, first, resume = plan(
-        args.url, args.room, args.name, args.players, private=args.private
+        args.url, args.room, args.name, args.players, private=args.private, rated=args.rated
     )
     if args.link is not None:
         # A key of this device's own joins the code's player (kept under its name on welcome).

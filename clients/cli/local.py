@@ -186,7 +186,7 @@ def turn_seconds(text: str) -> int:
 
 def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
     """--players, --teams/--no-teams, --target, --hand-size, --end-scoring, --reserve,
-    --turn-seconds."""
+    --turn-seconds, --rated/--no-rated."""
     parser.add_argument(
         "--players",
         type=int,
@@ -238,6 +238,20 @@ def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help=_("seconds a player has for a turn before a bot plays it (default: no clock)"),
     )
+    add_rated_argument(parser)
+
+
+def add_rated_argument(parser: argparse.ArgumentParser) -> None:
+    """--rated/--no-rated: whether the room's matches move ratings (default: the server's)."""
+    parser.add_argument(
+        "--rated",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help=_(
+            "the room's results count on the public ladder (default: rated when the room is "
+            "listed, unrated when it is private; a rated private room's games are public)"
+        ),
+    )
 
 
 def rules_from(args: argparse.Namespace, public: bool = True) -> RoomRules:
@@ -253,6 +267,7 @@ def rules_from(args: argparse.Namespace, public: bool = True) -> RoomRules:
         reserve=args.reserve,
         turn_seconds=args.turn_seconds,
         public=public,
+        rated=args.rated,
     )
 
 

@@ -229,6 +229,10 @@ def waiting_rows(view: RoomView, join_line: str | None, width: int) -> list[Text
     names = display_names(view)
     said = _("Room {code}: {rules}").format(code=view.code, rules=_rules_words(view))
     rows = [Text(" " + said, Style(bold=True))]
+    if view.rules.is_rated and not view.rules.public:
+        rows.append(
+            Text(" " + _("Rated: this private room's results show on the public ladder."), DULL)
+        )
     for index, seat in enumerate(view.seats):
         line = Text("   " + _("seat {seat}").format(seat=index) + "  ")
         if seat is None:
@@ -283,6 +287,7 @@ def _rules_words(view: RoomView) -> str:
     if rules.turn_seconds:
         said.append(_("{seconds} s a turn").format(seconds=rules.turn_seconds))
     said.append(_("listed") if rules.public else _("private"))
+    said.append(_("rated") if rules.is_rated else _("unrated"))
     return ", ".join(said)
 
 

@@ -4,7 +4,8 @@ The finishing move is stored and sent like any other (nothing here delays it). T
 of its own, `Finisher`:
 
 1. builds the archived game from the room (the record, who sat where, the result);
-2. reads the rated players' ratings, rates the match (`server.play.ratings`) and writes the
+2. unless the room was unrated, reads the rated players' ratings, rates the match
+   (`server.play.ratings`, weighted by `server.play.weighting`) and writes the
    game, its index entries and the new ratings in one step of the ledger, which refuses when a
    rating changed since it was read (another match finished meanwhile, here or in another
    process): then it reads and rates again. A game archived already (by another process, or
@@ -35,9 +36,10 @@ from protocol.api import GameDetail, GamePlayer, RatingPoint
 from protocol.ratings import RatingChange
 from protocol.records import encode_record
 from server.config import Clock
+from server.play import weighting
 from server.play.committer import Changer
 from server.play.live import LiveRoom
-from server.play.ratings import RatedSeat, Standing, ladder_of, rate_match
+from server.play.ratings import RatedSeat, Standing, ladder_of
 from server.play.registry import Registry
 from server.rooms import results
 from server.rooms.room import Room
@@ -83,6 +85,7 @@ def archived_of(room: Room, finished_at: float) -> Archived:
         for index, seat in enumerate(seats)
     ]
     winner = match.winner
+    rated = state.rules.is_rated
     detail = GameDetail(
         id=game_id(encode_record(record)),
         finished_at=finished_at,
@@ -92,11 +95,13 @@ def archived_of(room: Room, finished_at: float) -> Archived:
         winner=list(winner) if isinstance(winner, tuple) else winner,
         hands=len(record.hands),
         ladder=None,
-        private=not state.rules.public,
+        # A rated match's result is on the ladder, so its game is public wherever it was
+        # played; an unrated private room's game is its players' alone (docs/ratings.md).
+        private=not state.rules.public and not rated,
         changes=[],
         record=record,
     )
-    return Archived(detail=detail, members=[_member(seat) for seat in seats])
+    return Archived(detail=detail, members=[_member(seat) for seat in seats], rated=rated)
 
 
 def _finished_seats(room: Room) -> list[FinishedSeat]:
@@ -116,20 +121,35 @@ def _member(seat: FinishedSeat) -> str | None:
     return seat.player
 
 
+def standing_of(held: StoredRating) -> Standing:
+    """A stored rating as the rating code takes it."""
+    return Standing(
+        held.mu,
+        held.sigma,
+        held.games,
+        held.wins,
+        held.played,
+        tuple(held.opponents),
+        tuple((who, at) for who, at in held.recent),
+    )
+
+
 def rate(
     archived: Archived, before: dict[str, tuple[StoredRating, str]]
 ) -> tuple[list[RatingChange], list[RatingWrite]]:
     """The rating changes of an archived game from the players' ratings read (with versions)."""
     detail = archived.detail
     ladder = ladder_of(detail.rules)
+    if not archived.rated:
+        return [], []
     seats = [
         RatedSeat(member, player.moves, player.stand_in_moves)
         for member, player in zip(archived.members, detail.players, strict=True)
     ]
-    standings = {
-        id: Standing(held.mu, held.sigma, held.games, held.wins) for id, (held, _) in before.items()
-    }
-    rated = rate_match(detail.rules, seats, detail.scores, detail.winner, standings)
+    standings = {id: standing_of(held) for id, (held, _) in before.items()}
+    rated = weighting.rate_weighted(
+        detail.rules, seats, detail.scores, detail.winner, standings, detail.finished_at
+    )
     if rated is None or ladder is None:
         return [], []
     changes: list[RatingChange] = []
@@ -151,7 +171,15 @@ def rate(
             ladder=ladder,
             player=member,
             expected=None if held is None else held[1],
-            rating=StoredRating(new.mu, new.sigma, new.games, new.wins),
+            rating=StoredRating(
+                new.mu,
+                new.sigma,
+                new.games,
+                new.wins,
+                new.played,
+                list(new.opponents),
+                list(new.recent),
+            ),
             point=RatingPoint(
                 game=detail.id, ladder=ladder, at=detail.finished_at, rating=new.ordinal
             ),
@@ -245,7 +273,7 @@ class Finisher:
         delay = RETRY_FIRST
         while True:
             try:
-                ladder = ladder_of(detail.rules)
+                ladder = ladder_of(detail.rules) if archived.rated else None
                 members = sorted({m for m in archived.members if m is not None})
                 before = await self.ledger.ratings(ladder, members) if ladder else {}
                 changes, writes = rate(archived, before)

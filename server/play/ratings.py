@@ -15,12 +15,15 @@ the same code over simulated matches. What counts is docs/ratings.md:
   a match is not a way out of a loss).
 - A bot level seated twice is rated from the same rating for each seat; it then takes the mean
   of its seats' new ratings.
+
+How far each player's rating then moves towards this result (a match's weight: its length,
+provisional players, repeats) is `server.play.weighting`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
@@ -35,12 +38,17 @@ SIGMA = MODEL.sigma
 
 @dataclass(frozen=True)
 class Standing:
-    """A player's rating on one ladder and its rated games and wins there."""
+    """A player's rating on one ladder and its rated games and wins there, with what
+    `server.play.weighting` needs of its history: how much it has played (in full matches),
+    its first distinct opponents, and its matches of the last day (opponent, when)."""
 
     mu: float = MU
     sigma: float = SIGMA
     games: int = 0
     wins: int = 0
+    played: float = 0.0
+    opponents: tuple[str, ...] = ()
+    recent: tuple[tuple[str, float], ...] = ()
 
     @property
     def ordinal(self) -> float:
@@ -143,7 +151,7 @@ def rate_match(
         else:
             mu, sigma = old.mu, old.sigma
         wins = old.wins + (1 if any(won_by_seat[seat] for seat in player_seats) else 0)
-        new = Standing(mu=mu, sigma=sigma, games=old.games + 1, wins=wins)
+        new = replace(old, mu=mu, sigma=sigma, games=old.games + 1, wins=wins)
         for seat in player_seats:
             changes[seat] = (old, new)
     return changes

@@ -68,20 +68,27 @@ class Player(msgspec.Struct, frozen=True):
 
 
 class StoredRating(msgspec.Struct, frozen=True):
-    """A rating as kept: openskill's mu and sigma, rated games and wins on the ladder."""
+    """A rating as kept: openskill's mu and sigma, rated games and wins on the ladder, and the
+    history the weight of a match is worked out from (`server.play.weighting`): matches played
+    (by length), the first distinct opponents, the last day's matches (opponent, when)."""
 
     mu: float
     sigma: float
     games: int = 0
     wins: int = 0
+    played: float = 0.0
+    opponents: list[str] = msgspec.field(default_factory=list)
+    recent: list[tuple[str, float]] = msgspec.field(default_factory=list)
 
 
 class Archived(msgspec.Struct, kw_only=True):
-    """A finished match as archived: what the API answers, and the player id of each seat
-    (None: a guest) for the indexes and for who may see a private room's game."""
+    """A finished match as archived: what the API answers, the player id of each seat (None: a
+    guest) for the indexes and for who may see a private room's game, and whether its room was
+    rated (an unrated room's match moves no rating: docs/ratings.md)."""
 
     detail: GameDetail
     members: list[str | None]
+    rated: bool = True
 
 
 @dataclass(frozen=True)

@@ -54,7 +54,7 @@ CREATE TABLE IF NOT EXISTS links (code TEXT PRIMARY KEY, player TEXT NOT NULL,
 CREATE INDEX IF NOT EXISTS links_of ON links (player, made);
 CREATE TABLE IF NOT EXISTS ratings (ladder TEXT NOT NULL, player TEXT NOT NULL, mu REAL NOT NULL,
     sigma REAL NOT NULL, games INTEGER NOT NULL, wins INTEGER NOT NULL, version INTEGER NOT NULL,
-    ordinal REAL NOT NULL, PRIMARY KEY (ladder, player));
+    ordinal REAL NOT NULL, seen BLOB NOT NULL DEFAULT '{}', PRIMARY KEY (ladder, player));
 CREATE INDEX IF NOT EXISTS ladder_order ON ratings (ladder, ordinal DESC);
 CREATE TABLE IF NOT EXISTS games (id TEXT PRIMARY KEY, finished REAL NOT NULL, data BLOB NOT NULL);
 CREATE INDEX IF NOT EXISTS games_by_time ON games (finished);
@@ -68,6 +68,16 @@ CREATE TABLE IF NOT EXISTS history (player TEXT NOT NULL, n INTEGER NOT NULL, po
     PRIMARY KEY (player, n));
 """
 
+
+class _Seen(msgspec.Struct, frozen=True):
+    """A rating's history for the weight of a match (`StoredRating`), as the `seen` column."""
+
+    played: float = 0.0
+    opponents: list[str] = msgspec.field(default_factory=list)
+    recent: list[tuple[str, float]] = msgspec.field(default_factory=list)
+
+
+_seen_decoder = msgspec.json.Decoder(_Seen)
 _archived_encoder = msgspec.json.Encoder()
 _archived_decoder = msgspec.json.Decoder(Archived)
 _point_decoder = msgspec.json.Decoder(KeptPoint)
@@ -96,6 +106,9 @@ class LocalLedger(Ledger):
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.executescript(_SCHEMA)
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(ratings)")}
+        if "seen" not in columns:  # a ledger written before matches were weighted
+            self._db.execute("ALTER TABLE ratings ADD COLUMN seen BLOB NOT NULL DEFAULT '{}'")
 
     async def _run(self, work: Callable[[sqlite3.Connection], T]) -> T:
         """Run one transaction in the worker thread."""
@@ -193,12 +206,16 @@ class LocalLedger(Ledger):
             found: dict[str, tuple[StoredRating, str]] = {}
             for player in players:
                 row = db.execute(
-                    "SELECT mu, sigma, games, wins, version FROM ratings "
+                    "SELECT mu, sigma, games, wins, version, seen FROM ratings "
                     "WHERE ladder = ? AND player = ?",
                     (ladder, player),
                 ).fetchone()
                 if row is not None:
-                    found[player] = (StoredRating(row[0], row[1], row[2], row[3]), str(row[4]))
+                    seen = _seen_decoder.decode(row[5])
+                    held = StoredRating(
+                        row[0], row[1], row[2], row[3], seen.played, seen.opponents, seen.recent
+                    )
+                    found[player] = (held, str(row[4]))
             return found
 
         return await self._run(work)
@@ -224,7 +241,7 @@ class LocalLedger(Ledger):
                 rating = write.rating
                 version = 0 if write.expected is None else int(write.expected) + 1
                 db.execute(
-                    "INSERT OR REPLACE INTO ratings VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    "INSERT OR REPLACE INTO ratings VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         write.ladder,
                         write.player,
@@ -234,6 +251,7 @@ class LocalLedger(Ledger):
                         rating.wins,
                         version,
                         rating.mu - 3 * rating.sigma,
+                        msgspec.json.encode(_Seen(rating.played, rating.opponents, rating.recent)),
                     ),
                 )
                 _add_point(

@@ -10,7 +10,8 @@ export const LEVELS = ["easy", "normal", "hard"];
 /**
  * The `rules` object and seating a create form asks for. `form` holds strings as an HTML form
  * gives them: players, teams ("on" or absent), hand_size, target ("" for default), end_scoring,
- * reserve, turn_seconds ("" for none), public, seat, and bot_N ("" for an open seat, or a level).
+ * reserve, turn_seconds ("" for none), public, rated, seat, and bot_N ("" for an open seat, or a
+ * level).
  */
 export function createRequest(form) {
   const players = Number(form.players);
@@ -23,6 +24,7 @@ export function createRequest(form) {
     reserve: Number(form.reserve || 0),
     turn_seconds: form.turn_seconds ? Number(form.turn_seconds) : null,
     public: form.public === "on",
+    rated: form.rated === "on",
   };
   const seat = Math.min(Number(form.seat || 0), players - 1);
   const bots = [];
@@ -110,7 +112,14 @@ export class Lobby {
     // Listed by default only while a seat is open for a friend (a room of bots has no one to
     // wait for); once the player ticks or unticks it, their choice stands.
     let listedByHand = false;
-    listed.addEventListener("change", () => { listedByHand = true; });
+    listed.addEventListener("change", () => { listedByHand = true; drawRated(); });
+    // Rated by default when the room is listed, or when no seat is open (you and bots: nobody
+    // else's games to keep private); a private room for friends is unrated unless ticked, and a
+    // rated room that is not listed says that its results show on the public ladder.
+    const rated = h("input", { type: "checkbox", name: "rated", id: "rated", checked: true, "aria-describedby": "rated-note" });
+    const ratedNote = h("small", { id: "rated-note", class: "field-note", "aria-live": "polite" });
+    let ratedByHand = false;
+    rated.addEventListener("change", () => { ratedByHand = true; drawRated(); });
     let teamsWanted = true;
     teams.addEventListener("change", () => { teamsWanted = teams.checked; });
     const seat = select("seat", [["0", "0"], ["1", "1"], ["2", "2"], ["3", "3"]], "0");
@@ -138,8 +147,13 @@ export class Lobby {
       if (Number(seat.value) >= count) seat.value = "0";
     };
     const drawListed = () => {
-      if (listedByHand) return;
-      listed.checked = [...bots.querySelectorAll("select")].some((el) => el.value === "");
+      if (!listedByHand) listed.checked = [...bots.querySelectorAll("select")].some((el) => el.value === "");
+      drawRated();
+    };
+    const drawRated = () => {
+      const open = [...bots.querySelectorAll("select")].some((el) => el.value === "");
+      if (!ratedByHand) rated.checked = listed.checked || !open;
+      ratedNote.textContent = rated.checked && !listed.checked ? t("lobby.rated_private") : "";
     };
     players.addEventListener("change", drawBots);
     seat.addEventListener("change", drawBots);
@@ -154,7 +168,9 @@ export class Lobby {
         field(t("lobby.end_of_hand"), select("end_scoring", [["opponents", t("lobby.end_opponents")], ["penalty", t("lobby.end_penalty")]], "opponents"), t("lobby.end_hint")),
         field(t("lobby.reserve"), h("input", { type: "number", name: "reserve", min: 0, max: 7, value: 0 }), t("lobby.reserve_hint")),
         field(t("lobby.turn_clock"), h("input", { type: "number", name: "turn_seconds", min: 5, max: 3600, placeholder: t("lobby.turn_clock_none") })),
-        h("label", { class: "field check" }, listed, h("span", {}, t("lobby.listed")))),
+        h("label", { class: "field check" }, listed, h("span", {}, t("lobby.listed"))),
+        h("label", { class: "field check" }, rated, h("span", {}, t("lobby.rated")))),
+      ratedNote,
       bots,
       h("button", { type: "submit", class: "primary", id: "create-button" }, t("lobby.create")));
     drawBots();
