@@ -15,7 +15,7 @@ from protocol.errors import (
     ProtocolError,
     explain_validation,
 )
-from protocol.names import name_key
+from protocol.names import BOT_LIKE, name_problem
 from protocol.records import Record
 from protocol.rules import RoomRules
 from protocol.tiles import TILE_PATTERN, EndName, Tile
@@ -385,8 +385,11 @@ def validate_name(name: str) -> str:
         raise ValueError(f"a name has at most {MAX_NAME_LENGTH} characters")
     if not cleaned.isprintable():
         raise ValueError("a name may hold only printable characters")
-    if name_key(cleaned).startswith(BOT_KEY):
+    problem = name_problem(cleaned)
+    if problem == BOT_LIKE:
         raise ValueError('"bot:" starts the names of bots only')
+    if problem is not None:
+        raise ValueError("a name may hold only characters a reader can see (no invisible ones)")
     return cleaned
 
 

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import logging
+import urllib.parse
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import msgspec
 import pytest
+from protocol_helpers import BOT_LOOK_ALIKES, LOOK_ALIKES, OWNER_NAME
 from redis_server import RedisServer
 from server_helpers import Client, api_get, fast_config, finish_match, new_key, until_holds
 
@@ -78,6 +80,33 @@ async def test_a_bot_name_is_never_claimed(running: Server) -> None:
     page = await api_get(running.url, "/api/players/bot:hard")
     assert page.status == 200 and page.json["bot"] and page.json["name"] == "bot:hard"
     await client.close()
+
+
+async def test_no_look_alike_of_a_claimed_name_or_of_a_bot_gets_in(running: Server) -> None:
+    owner = await Client.open(running.url, OWNER_NAME, key=new_key())
+    joined = await owner.request("create_room", rules={"players": 4})
+    assert isinstance(joined, msg.Joined)
+    assert isinstance(await owner.request("add_bot", level="hard"), msg.Ack)
+    stranger = await Client.open(running.url, "x", hello=False)
+    for name in LOOK_ALIKES + BOT_LOOK_ALIKES:
+        for key in (new_key(), None):
+            refused = await stranger.error_for("hello", version=1, name=name, key=key)
+            assert refused.code in (errors.NAME_TAKEN, errors.INVALID), ascii(name)
+    # Nobody sat down beside the owner and the bot; the ladder and the API know one "Zedjbz".
+    assert isinstance(await stranger.request("hello", version=1, name="Yuri"), msg.Welcome)
+    for name in LOOK_ALIKES + BOT_LOOK_ALIKES:
+        refused = await stranger.error_for("join", room=owner.room, name=name)
+        assert refused.code in (errors.NAME_TAKEN, errors.INVALID), ascii(name)
+    assert [seat and seat["name"] for seat in owner.document["seats"]] == [
+        OWNER_NAME,
+        "bot:hard",
+        None,
+        None,
+    ]
+    page = await api_get(running.url, "/api/players/" + urllib.parse.quote("Zedjbz\u0301"))
+    assert page.status == 200 and page.json["name"] == OWNER_NAME
+    for client in (owner, stranger):
+        await client.close()
 
 
 async def test_a_link_code_links_a_device_once(running: Server) -> None:
