@@ -109,6 +109,65 @@ async def test_no_look_alike_of_a_claimed_name_or_of_a_bot_gets_in(running: Serv
         await client.close()
 
 
+async def resumed_by(
+    url: str, owner: Client, name: str, key: str | None = None
+) -> msg.AnyServerMessage:
+    """What a new connection gets for hello with `owner`'s seat token (and `key`, if any)."""
+    client = await Client.open(url, name, hello=False)
+    fields: dict[str, object] = {"token": owner.token, "room": owner.room}
+    if key is not None:
+        fields["key"] = key
+    welcome = await client.request("hello", version=1, name=name, **fields)
+    assert isinstance(welcome, msg.Welcome), welcome
+    answer = await client.until(lambda m: isinstance(m, msg.Error | msg.Joined))
+    await client.close()
+    return answer
+
+
+async def test_a_name_claimed_after_a_guest_greeted_is_the_claimers_from_then_on(
+    running: Server,
+) -> None:
+    guest = await Client.open(running.url, "Yanjbz")
+    seated = await Client.open(running.url, "Yanjbz")
+    assert isinstance(await seated.request("create_room", rules={"players": 2}), msg.Joined)
+    claimer = await Client.open(running.url, "yanjbz", key=new_key())
+    # From the claim on, no room seats the guest under the name, named in join or not.
+    host = await Client.open(running.url, "Host")
+    assert isinstance(await host.request("create_room", rules={"players": 3}), msg.Joined)
+    assert (await guest.error_for("join", room=host.room)).code == errors.NAME_TAKEN
+    assert (await guest.error_for("join", room=host.room, name="YANJBZ")).code == (
+        errors.NAME_TAKEN
+    )
+    assert (await guest.error_for("create_room", rules={"players": 2})).code == errors.NAME_TAKEN
+    # The guest seated before the claim cannot take the seat back under it either.
+    await seated.close()
+    answer = await resumed_by(running.url, seated, "Other")
+    assert isinstance(answer, msg.Error) and answer.code == errors.NAME_TAKEN, answer
+    # Under another name the guest plays on.
+    assert isinstance(await guest.request("join", room=host.room, name="Yan"), msg.Joined)
+    for client in (guest, claimer, host):
+        await client.close()
+
+
+async def test_a_keys_seat_is_resumed_only_with_that_players_key(running: Server) -> None:
+    key = new_key()
+    owner = await Client.open(running.url, "Wren", key=key)
+    assert isinstance(await owner.request("create_room", rules={"players": 2}), msg.Joined)
+    assert isinstance(await owner.request("add_bot", level="easy"), msg.Ack)
+    assert isinstance(await owner.request("start"), msg.Ack)
+    await until_holds(owner, lambda d: d["phase"] == "playing")
+    await owner.close()
+    # Mid-match, the seat token alone (a device whose key was dropped, or a thief) is refused,
+    # as is another player's key; the owner's key takes the seat back.
+    answer = await resumed_by(running.url, owner, "Wren2")
+    assert isinstance(answer, msg.Error) and answer.code == errors.BAD_TOKEN, answer
+    await Client.open(running.url, "Thief", key=(thief := new_key()))
+    answer = await resumed_by(running.url, owner, "Thief", key=thief)
+    assert isinstance(answer, msg.Error) and answer.code == errors.BAD_TOKEN, answer
+    answer = await resumed_by(running.url, owner, "whatever", key=key)
+    assert isinstance(answer, msg.Joined) and answer.seat == 0, answer
+
+
 async def test_a_link_code_links_a_device_once(running: Server) -> None:
     key = new_key()
     ann = await Client.open(running.url, "Ann", key=key)

@@ -222,10 +222,9 @@ class Sessions:
         connection.send_message(reply)
 
     async def _enter(self, connection: Connection, message: msg.Join | msg.Spectate) -> None:
-        named = isinstance(message, msg.Join) and message.name is not None
-        if named and connection.player is None:
-            assert isinstance(message, msg.Join) and message.name is not None
-            await self.players.check_guest_name(message.name)
+        if isinstance(message, msg.Join) and connection.player is None:
+            # A guest's name is checked at each seat: a key may have claimed it since hello.
+            await self.players.check_guest_name(message.name or connection.name)
         # The connection leaves the room it is in only once the new one has taken it.
         async with self.lookups.guard(connection.address):
             live = await self.registry.find(message.room)
@@ -310,9 +309,13 @@ class Sessions:
                 if error.code != errors.NO_SUCH_ROOM:
                     raise
                 raise RoomError(errors.BAD_TOKEN, no_seat(codes.normalise(hello.room))) from None
-            await self.rooms.resume(connection, live, hello, hello.token, hello.room)
+            await self.rooms.resume(
+                connection, live, hello, self.players.check_seat, hello.token, hello.room
+            )
 
     async def _create(self, connection: Connection, message: msg.CreateRoom) -> None:
+        if connection.player is None:
+            await self.players.check_guest_name(connection.name)
         with self.registry.creating(connection.address):
             await self.rooms.open(connection, message)
 

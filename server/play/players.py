@@ -8,7 +8,9 @@ hash goes further) and answers with the connection's player, or refuses (`name_t
 - a new key claims the name (compared as people read it, `protocol.names`), unless a player
   owns it: `name_taken`;
 - no key: a guest, who may use any name no player owns (`name_taken` otherwise), and claims
-  nothing;
+  nothing; the name is checked again each time the guest takes a seat (`join`, `create_room`)
+  or takes one back by its token, so a name claimed meanwhile is the claimer's from then on;
+- a seat a key sat in is taken back by its token only with that player's key (`check_seat`);
 - `link` with a key: the key joins the code's player; a bad code is `bad_link`.
 
 Per address: new players (`new_players_burst`, then `new_players_per_hour`), link codes asked
@@ -28,6 +30,7 @@ from protocol.names import name_key
 from server.config import Clock, Config
 from server.rooms.limits import AddressBuckets
 from server.rooms.room import RoomError
+from server.rooms.room_state import SeatState
 from server.storage.archive import Ledger, Player, key_hash
 
 HOUR = 3600.0
@@ -75,6 +78,22 @@ class Players:
         """RoomError `name_taken` if a player owns the name (a guest may not use it)."""
         if await self.ledger.player_named(name_key(name)) is not None:
             raise RoomError(errors.NAME_TAKEN, _taken(name))
+
+    async def check_seat(self, held: SeatState, player: Player | None) -> None:
+        """RoomError unless a connection speaking for `player` may take `held` back by its
+        token: a seat a key sat in only with that player's key (`bad_token`), a guest's seat
+        only while its name is nobody's, or the connection's own player's (`name_taken`)."""
+        if isinstance(held.player, str):
+            if player is None or player.id != held.player:
+                raise RoomError(
+                    errors.BAD_TOKEN,
+                    "this seat is a player's with a key: resume it from a device with that "
+                    "player's key (link this device first)",
+                )
+            return
+        owner = await self.ledger.player_named(name_key(held.name))
+        if owner is not None and (player is None or owner.id != player.id):
+            raise RoomError(errors.NAME_TAKEN, _taken(held.name))
 
     async def link_code(self, player: Player | None, address: str) -> msg.LinkCodeReply:
         """A new one-time code linking another device to `player` (RoomError without one)."""
