@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import urllib.parse
 from collections.abc import AsyncIterator
@@ -15,6 +16,7 @@ from server_helpers import Client, api_get, fast_config, finish_match, new_key, 
 
 from protocol import errors
 from protocol import messages as msg
+from protocol.names import name_key
 from server.app import Server, run_server
 from server.storage.redis_store import RedisStore
 
@@ -166,6 +168,26 @@ async def test_a_keys_seat_is_resumed_only_with_that_players_key(running: Server
     assert isinstance(answer, msg.Error) and answer.code == errors.BAD_TOKEN, answer
     answer = await resumed_by(running.url, owner, "whatever", key=key)
     assert isinstance(answer, msg.Joined) and answer.seat == 0, answer
+
+
+async def test_new_keys_from_one_address_at_once_never_pass_the_limit(running: Server) -> None:
+    burst = running.config.new_players_burst
+    clients = [await Client.open(running.url, "x", hello=False) for _ in range(32)]
+    answers = await asyncio.gather(
+        *(
+            client.request("hello", version=1, name=f"Claim{index}", key=new_key())
+            for index, client in enumerate(clients)
+        )
+    )
+    welcomed = [answer for answer in answers if isinstance(answer, msg.Welcome)]
+    refused = [answer for answer in answers if isinstance(answer, msg.Error)]
+    assert len(welcomed) == burst and len(welcomed) + len(refused) == 32
+    assert all(answer.code == errors.RATE_LIMITED for answer in refused)
+    # Only the players welcomed were made: a refused claim left no player behind.
+    made = [await running.ledger.player_named(name_key(f"Claim{index}")) for index in range(32)]
+    assert sum(player is not None for player in made) == burst
+    for client in clients:
+        await client.close()
 
 
 async def test_a_link_code_links_a_device_once(running: Server) -> None:
