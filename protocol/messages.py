@@ -69,7 +69,8 @@ class Hello(ClientMessage, tag="hello"):
     a one-time code from `link_code` that joins this new key to the player who asked for it."""
 
     version: Version
-    name: Name
+    #: Left out by a connection that only watches (it then takes no seat and posts no chat).
+    name: Name | None = None
     token: Token | None = None
     room: RoomCode | None = None
     last_seq: Seq | None = None

@@ -74,6 +74,30 @@ async def test_a_claimed_name_is_refused_to_other_keys_and_to_guests(running: Se
         await client.close()
 
 
+async def test_a_hello_without_a_name_watches_and_takes_no_seat(running: Server) -> None:
+    owner = await Client.open(running.url, "Root", key=new_key())
+    assert isinstance(await owner.request("create_room", rules={"players": 2}), msg.Joined)
+    watcher = await Client.open(running.url, "", hello=False)
+    assert isinstance(await watcher.request("hello", version=1), msg.Welcome)
+    assert isinstance(await watcher.request("spectate", room=owner.room), msg.Joined)
+    for kind, fields in (("join", {"room": owner.room}), ("chat", {"text": "hi"})):
+        refused = await watcher.error_for(kind, **fields)
+        assert refused.code == errors.INVALID and "without a name" in refused.message
+    # A seat takes a name the guest gives, which may not be somebody's.
+    assert (await watcher.error_for("join", room=owner.room, name="ROOT")).code == (
+        errors.NAME_TAKEN
+    )
+    sitter = await Client.open(running.url, "", hello=False)
+    assert isinstance(await sitter.request("hello", version=1), msg.Welcome)
+    assert isinstance(await sitter.request("join", room=owner.room, name="Wes"), msg.Joined)
+    # A new key claims a name, so it needs one.
+    fresh = await Client.open(running.url, "", hello=False)
+    refused = await fresh.error_for("hello", version=1, key=new_key())
+    assert refused.code == errors.INVALID and "claims a name" in refused.message
+    for client in (owner, watcher, sitter, fresh):
+        await client.close()
+
+
 async def test_a_bot_name_is_never_claimed(running: Server) -> None:
     client = await Client.open(running.url, "x", hello=False)
     for name in ("bot:hard", "BOT:easy", "ｂｏｔ：normal"):

@@ -258,6 +258,8 @@ class Sessions:
 
     async def _chat(self, connection: Connection, message: msg.Chat) -> None:
         live = _current(connection)
+        if connection.player is None:
+            await self.players.check_guest_name(connection.name)
         watcher = connection.seat is None and message.id is not None
         if watcher and message.id in connection.chat_ids:
             connection.send_message(msg.Ack(id=message.id))  # sent again: not reposted
@@ -288,7 +290,7 @@ class Sessions:
         player = await self.players.greet(hello, connection.address)
         connection.greeted = True
         connection.player = player
-        connection.name = hello.name if player is None else player.name
+        connection.name = (hello.name or "") if player is None else player.name
         connection.send_message(
             msg.Welcome(
                 version=msg.PROTOCOL_VERSION,

@@ -55,7 +55,8 @@ class Players:
         if hello.key is None:
             if hello.link is not None:
                 raise RoomError(errors.INVALID, "link: a link code needs a key to link")
-            await self.check_guest_name(hello.name)
+            if hello.name is not None:
+                await self.check_guest_name(hello.name)
             return None
         hashed = key_hash(hello.key)
         if hello.link is not None:
@@ -63,19 +64,28 @@ class Players:
         known = await self.ledger.player_of_key(hashed)
         if known is not None:
             return known
+        if hello.name is None:
+            raise RoomError(errors.INVALID, "name: a new key claims a name: give one")
         now = time.monotonic()
         if not self.new_players.take(address, now):
             raise RoomError(
                 errors.RATE_LIMITED, "too many new players from your address: try again later"
             )
-        player = await self.ledger.claim(hashed, hello.name, name_key(hello.name), self.clock())
+        name = hello.name
+        player = await self.ledger.claim(hashed, name, name_key(name), self.clock())
         if player is None:
             self.new_players.refund(address, time.monotonic())
-            raise RoomError(errors.NAME_TAKEN, _taken(hello.name))
+            raise RoomError(errors.NAME_TAKEN, _taken(name))
         return player
 
     async def check_guest_name(self, name: str) -> None:
-        """RoomError `name_taken` if a player owns the name (a guest may not use it)."""
+        """RoomError `name_taken` if a player owns the name (a guest may not use it), `invalid`
+        if there is none (a guest who said hello without a name only watches)."""
+        if not name:
+            raise RoomError(
+                errors.INVALID,
+                "name: you said hello without a name: give one to take a seat or chat",
+            )
         if await self.ledger.player_named(name_key(name)) is not None:
             raise RoomError(errors.NAME_TAKEN, _taken(name))
 
