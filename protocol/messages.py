@@ -51,6 +51,10 @@ LINK_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 LinkCode = Annotated[str, Meta(pattern="^[0-9A-Za-z]{8}$")]
 #: Seconds a link code lives.
 LINK_CODE_SECONDS = 600
+#: A recovery code: 20 characters of the same alphabet (100 bits), shown in groups of four
+#: ("ABCD-EFGH-..."), dashes and spaces ignored; it lasts until the player makes another.
+RECOVERY_CODE_LENGTH = 20
+RecoveryCode = Annotated[str, Meta(pattern="^[0-9A-Za-z -]{20,40}$")]
 
 
 # Client -> server ---------------------------------------------------------------------------
@@ -76,11 +80,14 @@ class Hello(ClientMessage, tag="hello"):
     last_seq: Seq | None = None
     key: PlayerKey | None = None
     link: LinkCode | None = None
+    #: A recovery code (`recovery_code`): with `key`, the key joins the code's player.
+    recover: RecoveryCode | None = None
 
     def __repr__(self) -> str:
         # The key is a secret: a repr (in a log line, a traceback) never shows it.
         hidden = "<hidden>" if self.key is not None else None
-        return f"Hello(version={self.version}, name={self.name!r}, key={hidden})"
+        recover = "<hidden>" if self.recover is not None else None
+        return f"Hello(version={self.version}, name={self.name!r}, key={hidden}, recover={recover})"
 
 
 class CreateRoom(ClientMessage, tag="create_room"):
@@ -174,6 +181,10 @@ class AskLinkCode(ClientMessage, tag="link_code"):
     """Ask for a one-time code that links another device's key to this connection's player."""
 
 
+class AskRecoveryCode(ClientMessage, tag="recovery_code"):
+    """Ask for a new recovery code for this connection's player (any older one stops working)."""
+
+
 class Ping(ClientMessage, tag="ping"):
     """Keepalive; answered by `pong`."""
 
@@ -197,6 +208,7 @@ AnyClientMessage = (
     | Resync
     | GetRecord
     | AskLinkCode
+    | AskRecoveryCode
     | Ping
 )
 
@@ -298,6 +310,17 @@ class LinkCodeReply(ServerMessage, tag="link_code"):
     id: int | None = None
 
 
+class RecoveryCodeReply(ServerMessage, tag="recovery_code"):
+    """Answer to recovery_code: the code, shown once (the server keeps only its hash)."""
+
+    code: str
+    id: int | None = None
+
+    def __repr__(self) -> str:
+        # The code is a secret: a repr (a log line, a traceback) never shows it.
+        return f"RecoveryCodeReply(id={self.id})"
+
+
 class Pong(ServerMessage, tag="pong"):
     """Answer to ping."""
 
@@ -320,6 +343,7 @@ AnyServerMessage = (
     | HintReply
     | RecordReply
     | LinkCodeReply
+    | RecoveryCodeReply
     | Pong
     | Ack
 )
@@ -375,6 +399,21 @@ def normalize_link_code(code: str) -> str | None:
     if len(folded) != LINK_CODE_LENGTH or any(char not in LINK_ALPHABET for char in folded):
         return None
     return folded
+
+
+def normalize_recovery_code(code: str) -> str | None:
+    """A recovery code as the server hashes it (dashes and spaces out, then as a link code's
+    letters); None if it is not one."""
+    folded = code.replace("-", "").replace(" ", "").upper()
+    folded = folded.replace("I", "1").replace("L", "1").replace("O", "0")
+    if len(folded) != RECOVERY_CODE_LENGTH or any(char not in LINK_ALPHABET for char in folded):
+        return None
+    return folded
+
+
+def shown_recovery_code(code: str) -> str:
+    """A recovery code as people copy it: ABCD-EFGH-JKMN-PQRS-TVWX."""
+    return "-".join(code[start : start + 4] for start in range(0, len(code), 4))
 
 
 def validate_name(name: str) -> str:

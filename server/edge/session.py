@@ -221,6 +221,13 @@ class Sessions:
         reply.id = message.id
         connection.send_message(reply)
 
+    async def _recovery_code(self, connection: Connection, message: msg.AskRecoveryCode) -> None:
+        reply = await self.players.recovery_code(connection.player, connection.address)
+        reply.id = message.id
+        connection.send_message(reply)
+        assert connection.player is not None
+        log.info("player %s made a new recovery code", connection.player.id)
+
     async def _enter(self, connection: Connection, message: msg.Join | msg.Spectate) -> None:
         if isinstance(message, msg.Join) and connection.player is None:
             # A guest's name is checked at each seat: a key may have claimed it since hello.
@@ -337,6 +344,7 @@ _SERVES: dict[type[msg.ClientMessage], Callable[[Sessions, Connection, Any], Awa
     msg.Hint: Sessions._hint,
     msg.Chat: Sessions._chat,
     msg.AskLinkCode: Sessions._link_code,
+    msg.AskRecoveryCode: Sessions._recovery_code,
 }
 
 

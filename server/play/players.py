@@ -11,7 +11,10 @@ hash goes further) and answers with the connection's player, or refuses (`name_t
   nothing; the name is checked again each time the guest takes a seat (`join`, `create_room`)
   or takes one back by its token, so a name claimed meanwhile is the claimer's from then on;
 - a seat a key sat in is taken back by its token only with that player's key (`check_seat`);
-- `link` with a key: the key joins the code's player; a bad code is `bad_link`.
+- `link` with a key: the key joins the code's player; a bad code is `bad_link`;
+- `recover` with a key: the key joins the player of that recovery code (`recovery_code` makes
+  one, shown once, kept as a hash, good until the player makes another); a bad one is
+  `bad_link` with the reason `bad_recovery`, charged as a wrong link code.
 
 Per address: new players (`new_players_burst`, then `new_players_per_hour`), link codes asked
 (`links_burst`, then `links_per_hour`) and bad link codes (`bad_links_burst`, then
@@ -55,12 +58,20 @@ class Players:
         if hello.key is None:
             if hello.link is not None:
                 raise RoomError(errors.INVALID, "link: a link code needs a key to link")
+            if hello.recover is not None:
+                raise RoomError(errors.INVALID, "recover: a recovery code needs a key to restore")
             if hello.name is not None:
                 await self.check_guest_name(hello.name)
             return None
         hashed = key_hash(hello.key)
+        if hello.link is not None and hello.recover is not None:
+            raise RoomError(
+                errors.INVALID, "recover: give a link code or a recovery code, not both"
+            )
         if hello.link is not None:
             return await self._link(hello.link, hashed, address)
+        if hello.recover is not None:
+            return await self._recover(hello.recover, hashed, address)
         known = await self.ledger.player_of_key(hashed)
         if known is not None:
             return known
@@ -116,6 +127,35 @@ class Players:
             if await self.ledger.add_link(player.id, code, self.clock(), msg.LINK_CODE_SECONDS):
                 return msg.LinkCodeReply(code=code, expires_in=msg.LINK_CODE_SECONDS)
 
+    async def recovery_code(self, player: Player | None, address: str) -> msg.RecoveryCodeReply:
+        """A new recovery code for `player`, which replaces any older one (RoomError without a
+        player). Only its hash is kept; the code is in this answer alone."""
+        if player is None:
+            raise RoomError(
+                errors.NOT_A_PLAYER, "only a player with a key can keep a recovery code"
+            )
+        if not self.links.take(address, time.monotonic()):
+            raise RoomError(errors.RATE_LIMITED, "too many codes asked: try again later")
+        code = new_recovery_code()
+        await self.ledger.set_recovery(player.id, key_hash(code))
+        return msg.RecoveryCodeReply(code=msg.shown_recovery_code(code))
+
+    async def _recover(self, given: str, hashed: str, address: str) -> Player:
+        if self.bad_links.wait(address, time.monotonic()) > 0:
+            raise RoomError(
+                errors.RATE_LIMITED, "too many wrong codes from your address: try again later"
+            )
+        code = msg.normalize_recovery_code(given)
+        player = None
+        if code is not None:
+            player = await self.ledger.use_recovery(key_hash(code), hashed, self.clock())
+        if player is None:
+            self.bad_links.charge(address, time.monotonic())
+            raise RoomError(
+                errors.BAD_LINK, "that recovery code is none of this server's", errors.BAD_RECOVERY
+            )
+        return player
+
     async def _link(self, link: str, hashed: str, address: str) -> Player:
         now = time.monotonic()
         if self.bad_links.wait(address, now) > 0:
@@ -130,8 +170,16 @@ class Players:
         return player
 
 
+def new_recovery_code() -> str:
+    """A fresh recovery code: RECOVERY_CODE_LENGTH characters of the link codes' alphabet."""
+    return "".join(secrets.choice(msg.LINK_ALPHABET) for _ in range(msg.RECOVERY_CODE_LENGTH))
+
+
 def _taken(name: str) -> str:
-    return f"the name {name!r} belongs to another player: choose another, or link this device"
+    return (
+        f"the name {name!r} belongs to another player: choose another; if it is yours, link "
+        "this device with a code from one of yours, or restore it with your recovery code"
+    )
 
 
 __all__ = ["Players"]
