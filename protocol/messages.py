@@ -45,17 +45,10 @@ ChatText = Annotated[str, Meta(min_length=1, max_length=MAX_CHAT_LENGTH)]
 #: A player's secret key, made by the client on first use: 32 random bytes as URL-safe base64
 #: without padding (43 characters); 32 to 64 of [A-Za-z0-9_-] are accepted.
 PlayerKey = Annotated[str, Meta(pattern="^[A-Za-z0-9_-]{32,64}$")]
-#: A one-time link code: 8 characters of Crockford's base32, any case (I and L read as 1, O as 0).
-LINK_CODE_LENGTH = 8
-LINK_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
-LinkCode = Annotated[str, Meta(pattern="^[0-9A-Za-z]{8}$")]
-#: Seconds a link code lives.
-LINK_CODE_SECONDS = 600
-#: A recovery code: 20 characters of the same alphabet (100 bits), shown in groups of four
-#: ("ABCD-EFGH-..."), dashes and spaces ignored; it lasts until the player makes another.
-RECOVERY_CODE_LENGTH = 20
-RecoveryCode = Annotated[str, Meta(pattern="^[0-9A-Za-z -]{20,40}$")]
-
+from protocol.codes import (  # noqa: E402 - the types of two hello fields
+    LinkCode,
+    RecoveryCode,
+)
 
 # Client -> server ---------------------------------------------------------------------------
 
@@ -390,30 +383,6 @@ def decode_server(data: bytes | str) -> AnyServerMessage:
 #: its own fold (tests/test_server_hardening.py checks it), so importing the protocol loads no
 #: confusables data.
 BOT_KEY = "bot:"
-
-
-def normalize_link_code(code: str) -> str | None:
-    """A link code as the server keeps it (upper case, I and L as 1, O as 0); None if it holds a
-    character of no code (U)."""
-    folded = code.upper().replace("I", "1").replace("L", "1").replace("O", "0")
-    if len(folded) != LINK_CODE_LENGTH or any(char not in LINK_ALPHABET for char in folded):
-        return None
-    return folded
-
-
-def normalize_recovery_code(code: str) -> str | None:
-    """A recovery code as the server hashes it (dashes and spaces out, then as a link code's
-    letters); None if it is not one."""
-    folded = code.replace("-", "").replace(" ", "").upper()
-    folded = folded.replace("I", "1").replace("L", "1").replace("O", "0")
-    if len(folded) != RECOVERY_CODE_LENGTH or any(char not in LINK_ALPHABET for char in folded):
-        return None
-    return folded
-
-
-def shown_recovery_code(code: str) -> str:
-    """A recovery code as people copy it: ABCD-EFGH-JKMN-PQRS-TVWX."""
-    return "-".join(code[start : start + 4] for start in range(0, len(code), 4))
 
 
 def validate_name(name: str) -> str:

@@ -24,7 +24,7 @@ import logging
 import os
 import sys
 
-from protocol import messages as msg
+from protocol import codes
 from protocol.names import name_key
 from server.play.players import new_recovery_code
 from server.storage.archive import Ledger, key_hash, released_name
@@ -106,6 +106,6 @@ async def act(ledger: Ledger, action: str, name: str, drop_keys: bool = False) -
     await ledger.set_recovery(player.id, key_hash(code), drop_keys=drop_keys)
     dropped = " and dropped its keys" if drop_keys else ""
     log.warning("new recovery code for %r (player %s)%s", player.name, player.id, dropped)
-    print(f"recovery code for {player.name!r}: {msg.shown_recovery_code(code)}")
+    print(f"recovery code for {player.name!r}: {codes.shown_recovery_code(code)}")
     print("give it to the owner only: it restores the name on any device, and is shown once")
     return 0

@@ -16,6 +16,7 @@ from server_helpers import Client, api_get, fast_config, finish_match, new_key, 
 
 from protocol import errors
 from protocol import messages as msg
+from protocol.codes import LINK_CODE_SECONDS, normalize_link_code
 from protocol.names import name_key
 from server.app import Server, run_server
 from server.storage.redis_store import RedisStore
@@ -219,7 +220,7 @@ async def test_a_link_code_links_a_device_once(running: Server) -> None:
     ann = await Client.open(running.url, "Ann", key=key)
     code = await ann.request("link_code")
     assert isinstance(code, msg.LinkCodeReply) and code.expires_in == 600
-    assert len(code.code) == 8 and msg.normalize_link_code(code.code) == code.code
+    assert len(code.code) == 8 and normalize_link_code(code.code) == code.code
     phone_key = new_key()
     phone = await Client.open(running.url, "x", hello=False)
     welcome = await phone.request(
@@ -330,6 +331,6 @@ async def test_link_codes_asked_are_bounded_per_address(running: Server) -> None
         # Redis forgets the others by itself when they expire.
         key = b"allfives:link:" + codes[3].encode()
         ttl = await running.store._call("ttl", lambda c: c.ttl(key))
-        assert 0 < ttl <= msg.LINK_CODE_SECONDS
+        assert 0 < ttl <= LINK_CODE_SECONDS
     for client in (ann, phone):
         await client.close()

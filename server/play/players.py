@@ -27,7 +27,7 @@ from __future__ import annotations
 import secrets
 import time
 
-from protocol import errors
+from protocol import codes, errors
 from protocol import messages as msg
 from protocol.names import name_key
 from server.config import Clock, Config
@@ -123,9 +123,11 @@ class Players:
         if not self.links.take(address, time.monotonic()):
             raise RoomError(errors.RATE_LIMITED, "too many link codes asked: try again later")
         while True:
-            code = "".join(secrets.choice(msg.LINK_ALPHABET) for _ in range(msg.LINK_CODE_LENGTH))
-            if await self.ledger.add_link(player.id, code, self.clock(), msg.LINK_CODE_SECONDS):
-                return msg.LinkCodeReply(code=code, expires_in=msg.LINK_CODE_SECONDS)
+            code = "".join(
+                secrets.choice(codes.LINK_ALPHABET) for _ in range(codes.LINK_CODE_LENGTH)
+            )
+            if await self.ledger.add_link(player.id, code, self.clock(), codes.LINK_CODE_SECONDS):
+                return msg.LinkCodeReply(code=code, expires_in=codes.LINK_CODE_SECONDS)
 
     async def recovery_code(self, player: Player | None, address: str) -> msg.RecoveryCodeReply:
         """A new recovery code for `player`, which replaces any older one (RoomError without a
@@ -138,14 +140,14 @@ class Players:
             raise RoomError(errors.RATE_LIMITED, "too many codes asked: try again later")
         code = new_recovery_code()
         await self.ledger.set_recovery(player.id, key_hash(code))
-        return msg.RecoveryCodeReply(code=msg.shown_recovery_code(code))
+        return msg.RecoveryCodeReply(code=codes.shown_recovery_code(code))
 
     async def _recover(self, given: str, hashed: str, address: str) -> Player:
         if self.bad_links.wait(address, time.monotonic()) > 0:
             raise RoomError(
                 errors.RATE_LIMITED, "too many wrong codes from your address: try again later"
             )
-        code = msg.normalize_recovery_code(given)
+        code = codes.normalize_recovery_code(given)
         player = None
         if code is not None:
             player = await self.ledger.use_recovery(key_hash(code), hashed, self.clock())
@@ -162,7 +164,7 @@ class Players:
             raise RoomError(
                 errors.RATE_LIMITED, "too many wrong link codes from your address: try again later"
             )
-        code = msg.normalize_link_code(link)
+        code = codes.normalize_link_code(link)
         player = None if code is None else await self.ledger.use_link(code, hashed, self.clock())
         if player is None:
             self.bad_links.charge(address, time.monotonic())
@@ -172,7 +174,7 @@ class Players:
 
 def new_recovery_code() -> str:
     """A fresh recovery code: RECOVERY_CODE_LENGTH characters of the link codes' alphabet."""
-    return "".join(secrets.choice(msg.LINK_ALPHABET) for _ in range(msg.RECOVERY_CODE_LENGTH))
+    return "".join(secrets.choice(codes.LINK_ALPHABET) for _ in range(codes.RECOVERY_CODE_LENGTH))
 
 
 def _taken(name: str) -> str:
