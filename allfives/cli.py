@@ -24,6 +24,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "server.serve",
         N_("run the game server (WebSocket, loopback unless told otherwise)"),
     ),
+    "admin": (
+        "server.admin",
+        N_("the operator's hand on names: show one, release one, or move one to a new device"),
+    ),
     "play": ("clients.cli.play", N_("play against bots in this terminal, nothing to set up")),
     "host": ("clients.cli.host", N_("run a server here, open a room and print how friends join")),
     "join": ("clients.cli.join", N_("sit at a room on a server (or come back to your seat)")),

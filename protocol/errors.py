@@ -36,6 +36,7 @@ SEATS_FREE = "seats_free"  # invalid: start while a seat is free
 NO_BOT = "no_bot"  # invalid: remove_bot on a seat that holds no bot
 SEAT_FREE = "seat_free"  # invalid: remove_player on a free seat
 OWN_SEAT = "own_seat"  # invalid: remove_player on the caller's own seat
+BAD_RECOVERY = "bad_recovery"  # bad_link: hello's recovery code is none of this server's
 
 REASONS: frozenset[str] = frozenset(
     {
@@ -49,6 +50,7 @@ REASONS: frozenset[str] = frozenset(
         NO_BOT,
         SEAT_FREE,
         OWN_SEAT,
+        BAD_RECOVERY,
     }
 )
 

@@ -15,7 +15,7 @@ from protocol.errors import (
     ProtocolError,
     explain_validation,
 )
-from protocol.names import name_key
+from protocol.names import BOT_LIKE, name_problem
 from protocol.records import Record
 from protocol.rules import RoomRules
 from protocol.tiles import TILE_PATTERN, EndName, Tile
@@ -45,13 +45,10 @@ ChatText = Annotated[str, Meta(min_length=1, max_length=MAX_CHAT_LENGTH)]
 #: A player's secret key, made by the client on first use: 32 random bytes as URL-safe base64
 #: without padding (43 characters); 32 to 64 of [A-Za-z0-9_-] are accepted.
 PlayerKey = Annotated[str, Meta(pattern="^[A-Za-z0-9_-]{32,64}$")]
-#: A one-time link code: 8 characters of Crockford's base32, any case (I and L read as 1, O as 0).
-LINK_CODE_LENGTH = 8
-LINK_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
-LinkCode = Annotated[str, Meta(pattern="^[0-9A-Za-z]{8}$")]
-#: Seconds a link code lives.
-LINK_CODE_SECONDS = 600
-
+from protocol.codes import (  # noqa: E402 - the types of two hello fields
+    LinkCode,
+    RecoveryCode,
+)
 
 # Client -> server ---------------------------------------------------------------------------
 
@@ -69,17 +66,21 @@ class Hello(ClientMessage, tag="hello"):
     a one-time code from `link_code` that joins this new key to the player who asked for it."""
 
     version: Version
-    name: Name
+    #: Left out by a connection that only watches (it then takes no seat and posts no chat).
+    name: Name | None = None
     token: Token | None = None
     room: RoomCode | None = None
     last_seq: Seq | None = None
     key: PlayerKey | None = None
     link: LinkCode | None = None
+    #: A recovery code (`recovery_code`): with `key`, the key joins the code's player.
+    recover: RecoveryCode | None = None
 
     def __repr__(self) -> str:
         # The key is a secret: a repr (in a log line, a traceback) never shows it.
         hidden = "<hidden>" if self.key is not None else None
-        return f"Hello(version={self.version}, name={self.name!r}, key={hidden})"
+        recover = "<hidden>" if self.recover is not None else None
+        return f"Hello(version={self.version}, name={self.name!r}, key={hidden}, recover={recover})"
 
 
 class CreateRoom(ClientMessage, tag="create_room"):
@@ -173,6 +174,10 @@ class AskLinkCode(ClientMessage, tag="link_code"):
     """Ask for a one-time code that links another device's key to this connection's player."""
 
 
+class AskRecoveryCode(ClientMessage, tag="recovery_code"):
+    """Ask for a new recovery code for this connection's player (any older one stops working)."""
+
+
 class Ping(ClientMessage, tag="ping"):
     """Keepalive; answered by `pong`."""
 
@@ -196,6 +201,7 @@ AnyClientMessage = (
     | Resync
     | GetRecord
     | AskLinkCode
+    | AskRecoveryCode
     | Ping
 )
 
@@ -297,6 +303,17 @@ class LinkCodeReply(ServerMessage, tag="link_code"):
     id: int | None = None
 
 
+class RecoveryCodeReply(ServerMessage, tag="recovery_code"):
+    """Answer to recovery_code: the code, shown once (the server keeps only its hash)."""
+
+    code: str
+    id: int | None = None
+
+    def __repr__(self) -> str:
+        # The code is a secret: a repr (a log line, a traceback) never shows it.
+        return f"RecoveryCodeReply(id={self.id})"
+
+
 class Pong(ServerMessage, tag="pong"):
     """Answer to ping."""
 
@@ -319,6 +336,7 @@ AnyServerMessage = (
     | HintReply
     | RecordReply
     | LinkCodeReply
+    | RecoveryCodeReply
     | Pong
     | Ack
 )
@@ -367,15 +385,6 @@ def decode_server(data: bytes | str) -> AnyServerMessage:
 BOT_KEY = "bot:"
 
 
-def normalize_link_code(code: str) -> str | None:
-    """A link code as the server keeps it (upper case, I and L as 1, O as 0); None if it holds a
-    character of no code (U)."""
-    folded = code.upper().replace("I", "1").replace("L", "1").replace("O", "0")
-    if len(folded) != LINK_CODE_LENGTH or any(char not in LINK_ALPHABET for char in folded):
-        return None
-    return folded
-
-
 def validate_name(name: str) -> str:
     """A player name stripped of outer spaces; ValueError unless non-empty, printable and short."""
     cleaned = name.strip()
@@ -385,8 +394,11 @@ def validate_name(name: str) -> str:
         raise ValueError(f"a name has at most {MAX_NAME_LENGTH} characters")
     if not cleaned.isprintable():
         raise ValueError("a name may hold only printable characters")
-    if name_key(cleaned).startswith(BOT_KEY):
+    problem = name_problem(cleaned)
+    if problem == BOT_LIKE:
         raise ValueError('"bot:" starts the names of bots only')
+    if problem is not None:
+        raise ValueError("a name may hold only characters a reader can see (no invisible ones)")
     return cleaned
 
 

@@ -6,6 +6,22 @@ through the `confusable-homoglyphs` package) says its characters are read: each 
 replaced by the prototype it is confusable with, after compatibility forms are folded (NFKC), and
 case and spaces are ignored. Two names with the same key are the same name to a player.
 
+Before that, a name must be one a reader can see whole (`name_problem`), a rule equivalent to
+what the PRECIS Nickname profile (RFC 8266) refuses, written with `unicodedata`:
+
+- no default-ignorable code point (Unicode's Default_Ignorable_Code_Point: the combining
+  grapheme joiner U+034F, variation selectors U+FE00-FE0F and U+E0100-E01EF, the Mongolian
+  free variation selectors U+180B-180F, the Hangul fillers U+115F, U+1160, U+3164, U+FFA0, the
+  Khmer inherent vowels U+17B4-17B5, zero-width spaces and joiners, bidi marks, tags...), nor
+  a blank that is not a space (the braille blank U+2800);
+- no combining mark without a base: a mark first, or after a space or a punctuation mark, or
+  more than `MAX_MARKS` on one letter;
+- nothing that reads as a bot's name (`bot_like`): "bot" followed by anything that is not a
+  letter or a digit ("bot:", "bot\u05c3easy", "bot.hard"), however it is written.
+
+And the key drops what a reader can miss: combining marks (so "Zedjbź", written precomposed or
+not, is "Zedjbz"'s name; "Bořek" and "Borek" are one name) and any default-ignorable left.
+
 The fold is one lookup a character (a name holds at most 24), so it costs nothing to compare.
 """
 
@@ -61,7 +77,89 @@ def skeleton(text: str) -> str:
     return "".join(prototypes.get(char, char) for char in text)
 
 
+#: Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties.txt, Unicode 15), as ranges.
+IGNORABLE_RANGES: tuple[tuple[int, int], ...] = (
+    (0x00AD, 0x00AD),
+    (0x034F, 0x034F),
+    (0x061C, 0x061C),
+    (0x115F, 0x1160),
+    (0x17B4, 0x17B5),
+    (0x180B, 0x180F),
+    (0x200B, 0x200F),
+    (0x202A, 0x202E),
+    (0x2060, 0x206F),
+    (0x3164, 0x3164),
+    (0xFE00, 0xFE0F),
+    (0xFEFF, 0xFEFF),
+    (0xFFA0, 0xFFA0),
+    (0xFFF0, 0xFFF8),
+    (0x1BCA0, 0x1BCA3),
+    (0x1D173, 0x1D17A),
+    (0xE0000, 0xE0FFF),
+)
+#: Characters that print as nothing without being a space or default-ignorable.
+BLANKS = frozenset({"\u2800"})
+#: The most combining marks one letter may carry (Vietnamese needs two).
+MAX_MARKS = 2
+#: Why a name is refused (`name_problem`), for a client to say in its own words.
+INVISIBLE = "invisible"
+LOOSE_MARK = "loose_mark"
+BOT_LIKE = "bot_like"
+
+
+def hidden(char: str) -> bool:
+    """Whether `char` prints as nothing: default-ignorable, or a blank that is not a space."""
+    code = ord(char)
+    if char in BLANKS:
+        return True
+    return any(low <= code <= high for low, high in IGNORABLE_RANGES)
+
+
+def _is_mark(char: str) -> bool:
+    return unicodedata.category(char).startswith("M")
+
+
+def _fold(name: str) -> str:
+    """Compatibility forms, case, spaces and invisible characters folded; marks kept (NFD)."""
+    read = skeleton(unicodedata.normalize("NFKC", name)).casefold()
+    folded = unicodedata.normalize("NFD", read)
+    return "".join(char for char in folded if not hidden(char) and not char.isspace())
+
+
+def bot_like(name: str) -> bool:
+    """Whether `name` reads as a bot's: "bot" then anything but a letter or a digit."""
+    folded = unicodedata.normalize("NFD", skeleton(_fold(name)))
+    if not folded.startswith("bot") or len(folded) == 3:
+        return False
+    return unicodedata.category(folded[3]) not in _WORD
+
+
+#: What may follow "bot" in a person's name ("Bottle", "Bot2"): letters (not modifier letters,
+#: some of which read as a colon) and digits.
+_WORD = frozenset({"Lu", "Ll", "Lt", "Lo", "Nd", "Nl", "No"})
+
+
+def name_problem(name: str) -> str | None:
+    """Why a reader could not see `name` whole (`INVISIBLE`, `LOOSE_MARK`, `BOT_LIKE`), or None."""
+    if any(hidden(char) for char in name):
+        return INVISIBLE
+    marks = 0
+    previous = " "
+    for char in unicodedata.normalize("NFD", name):
+        if _is_mark(char):
+            marks += 1
+            if marks > MAX_MARKS or unicodedata.category(previous)[0] not in "LN":
+                return LOOSE_MARK
+            continue
+        marks, previous = 0, char
+    if bot_like(name):
+        return BOT_LIKE
+    return None
+
+
 def name_key(name: str) -> str:
-    """What two names must differ in to be told apart: look-alikes, case and spaces folded."""
-    folded = skeleton(unicodedata.normalize("NFKC", name)).casefold()
-    return "".join(skeleton(folded).split())
+    """What two names must differ in to be told apart: look-alikes, case, spaces, marks and
+    invisible characters folded."""
+    folded = skeleton(_fold(name))
+    stripped = unicodedata.normalize("NFD", skeleton(folded))
+    return "".join(char for char in stripped if not _is_mark(char) and not hidden(char))

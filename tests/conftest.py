@@ -12,7 +12,7 @@ import pytest
 from client_helpers import Terminal, embedded_config
 from feed_oracle import reference_document
 from redis_server import RedisServer, start_for_test
-from server_helpers import References
+from server_helpers import References, fast_config
 
 from clients.cli import i18n
 from server.app import Server, run_server
@@ -66,6 +66,22 @@ def redis_server_session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[R
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture(params=["embedded", "redis"])
+async def stored_server(
+    request: pytest.FixtureRequest, tmp_path: Path
+) -> AsyncIterator[tuple[Server, list[str]]]:
+    """A server keeping its players in a `--data` directory, or in a real Redis, and the
+    options naming that store to another program (`allfives admin --data DIR`, `--redis URL`)."""
+    if request.param == "embedded":
+        data = str(tmp_path / "data")
+        async with run_server(fast_config(data=data)) as running:
+            yield running, ["--data", data]
+    else:
+        redis: RedisServer = request.getfixturevalue("redis_server")
+        async with run_server(fast_config(store=RedisStore(redis.url))) as running:
+            yield running, ["--redis", redis.url]
 
 
 @pytest.fixture

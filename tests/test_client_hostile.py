@@ -12,6 +12,7 @@ import pytest
 from client_helpers import TIMEOUT, make_view
 from hypothesis import given
 from hypothesis import strategies as st
+from protocol_helpers import BOT_LOOK_ALIKES, LOOK_ALIKES
 from rich.console import Console
 from waiting import until
 from websockets.asyncio.server import ServerConnection, serve
@@ -22,6 +23,7 @@ from clients.cli.rooms import print_rooms
 from clients.cli.safe import visible
 from clients.cli.state import TableState
 from protocol import messages as msg
+from protocol.names import INVISIBLE, name_problem
 from protocol.patch import to_builtins
 from protocol.rules import RoomRules
 from protocol.views import ChatLine, SeatInfo
@@ -122,6 +124,15 @@ def test_visible_text_keeps_its_length_and_holds_no_control_or_format_character(
     assert len(shown) == len(text)
     assert all(char.isprintable() or unicodedata.category(char) == "Zs" for char in shown)
     assert not any("\u200b" <= char <= "\u200f" or "\u202a" <= char <= "\u202e" for char in shown)
+
+
+def test_each_look_alike_shows_its_invisible_character() -> None:
+    # What a name may not hold (protocol.names) is shown, so a look-alike never reads as its
+    # owner's name: each of the 27 differs from the owner's on screen where it is refused.
+    for name in LOOK_ALIKES + BOT_LOOK_ALIKES:
+        if name_problem(name) == INVISIBLE:
+            assert "\ufffd" in visible(name), ascii(name)
+    assert visible("Zedjbz\u3164") == "Zedjbz\ufffd" and visible("\u2800bot") == "\ufffdbot"
 
 
 def test_plain_text_and_unicode_letters_are_left_as_they_are() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+from pathlib import Path
 
 from client_helpers import TIMEOUT, make_view, state_of
 from redis_server import RedisServer
@@ -12,6 +13,7 @@ from waiting import until
 from clients.cli import host, local, watch
 from clients.cli.commands import Refuse, interpret
 from clients.cli.connection import Connection, Fatal
+from clients.cli.keys import KeyStore, new_key
 from clients.cli.rooms import list_rooms
 from clients.cli.state import TableState
 from protocol import messages as msg
@@ -66,6 +68,31 @@ async def test_watch_follows_a_match_in_progress_without_a_seat(server: Server) 
     assert view.game is not None and view.game.hand is None
     assert interpret("1", view) == Refuse("you are watching: only seated players play")
     for connection, task in ((watcher, watching), (player, playing)):
+        await connection.close()
+        await asyncio.wait_for(task, TIMEOUT)
+
+
+async def test_watch_from_a_fresh_config_needs_no_name_even_one_somebody_owns(
+    server: Server, tmp_path: Path
+) -> None:
+    # "Root" has a key on the server, as the login's name of many machines would.
+    owner = Connection(server.url, "Root", TableState(), key=new_key())
+    playing = asyncio.create_task(
+        owner.run([msg.CreateRoom(rules=RoomRules(players=2)), msg.AddBot(), msg.Start()])
+    )
+    await until(lambda: (v := owner.state.view) is not None and v.phase == "playing")
+    assert owner.state.room is not None
+    fresh = KeyStore(tmp_path / "keys.json")
+    watcher, first = watch.plan(server.url, owner.state.room, None, keys=fresh)
+    watching = asyncio.create_task(watcher.run(first))
+    await until(lambda: watcher.ready.is_set())
+    view = watcher.state.view
+    assert view is not None and view.you is None and view.phase == "playing"
+    # A player whose key is kept watches as that player.
+    fresh.remember(server.url, "Root", owner.key or "")
+    as_owner, _ = watch.plan(server.url, owner.state.room, None, keys=fresh)
+    assert as_owner.name == "Root" and as_owner.key == owner.key
+    for connection, task in ((watcher, watching), (owner, playing)):
         await connection.close()
         await asyncio.wait_for(task, TIMEOUT)
 

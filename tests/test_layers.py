@@ -128,9 +128,10 @@ SERVER_PACKAGES: dict[str, set[str]] = {
     "cluster": {"rooms", "storage", "play"},
     "edge": {"rooms", "storage", "play"},
 }
-#: Beside the packages: the wiring, the settings, the counters, `allfives serve`, and the garbage
-#: collector's schedule of a serving process (docs/architecture.md).
-SERVER_TOP = {"__init__", "app", "collector", "config", "metrics", "serve"}
+#: Beside the packages: the wiring, the settings, the counters, `allfives serve`, the operator's
+#: `allfives admin`, and the garbage collector's schedule of a serving process
+#: (docs/architecture.md).
+SERVER_TOP = {"__init__", "admin", "app", "collector", "config", "metrics", "serve"}
 
 
 def run_time_imports(path: Path) -> set[str]:

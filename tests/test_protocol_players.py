@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from protocol import api
+from protocol import api, codes
 from protocol import messages as msg
 from protocol.errors import ProtocolError
 
@@ -40,10 +40,10 @@ def test_other_keys_are_refused_without_being_echoed(key: str) -> None:
         assert key not in refused.value.message
 
 
-@given(st.text(msg.LINK_ALPHABET, min_size=8, max_size=8), st.data())
+@given(st.text(codes.LINK_ALPHABET, min_size=8, max_size=8), st.data())
 def test_a_link_code_reads_in_any_case_and_with_look_alikes(code: str, data: st.DataObject) -> None:
     written = "".join(data.draw(st.sampled_from(sorted(_spellings(char)))) for char in code)
-    assert msg.normalize_link_code(written) == code
+    assert codes.normalize_link_code(written) == code
     assert isinstance(msg.decode_client(hello(key="k" * 43, link=written)), msg.Hello)
 
 
@@ -57,8 +57,8 @@ def _spellings(char: str) -> set[str]:
 
 
 def test_codes_with_a_letter_of_no_code_are_none() -> None:
-    assert msg.normalize_link_code("UUUUUUUU") is None
-    assert msg.normalize_link_code("ABC") is None
+    assert codes.normalize_link_code("UUUUUUUU") is None
+    assert codes.normalize_link_code("ABC") is None
 
 
 @given(st.integers(0, 100), st.integers(0, api.MAX_GAMES_PAGE))

@@ -15,6 +15,12 @@ def note_with(driver: WebDriver, words: str) -> str | None:
     return text if words in text else None
 
 
+def banner_with(driver: WebDriver, words: str) -> str | None:
+    """The page's banner, once it says `words`."""
+    text: str = driver.find_element(By.ID, "banner").text
+    return text if words in text else None
+
+
 def test_a_second_browser_linked_by_the_code_plays_as_the_same_player() -> None:
     with ServerThread() as server, chromium(1280, 800) as ann, chromium(360, 740) as phone:
         ann.get(server.base + "/")
@@ -51,3 +57,45 @@ def test_a_second_browser_linked_by_the_code_plays_as_the_same_player() -> None:
         refused = wait_for(lambda: note_with(phone, "expired"))
         assert "unknown, used already or expired" in refused
         assert not js_errors(ann) and not js_errors(phone)
+
+
+def test_a_browser_that_forgot_its_key_gets_the_name_back_with_the_recovery_code() -> None:
+    with ServerThread() as server, chromium(1280, 800) as ann:
+        ann.get(server.base + "/")
+        wait_for(lambda: ann.execute_script("return window.allfives?.online"), what="online")
+        ann.execute_script("localStorage.setItem('allfives.name', 'Ann')")
+        ann.refresh()
+        wait_for(lambda: ann.find_element(By.ID, "me-link").text == "My page")
+        ann.find_element(By.ID, "me-link").click()
+        wait_for(lambda: ann.find_element(By.ID, "player").get_attribute("data-you") == "1")
+        ann.find_element(By.ID, "recovery-code-button").click()
+        code = wait_for(lambda: ann.find_element(By.ID, "recovery-code").text)
+        assert len(code) == 24 and code.count("-") == 4
+        screenshot(ann, "player-recovery-code-1280x800", 1280, 800)
+        screenshot(ann, "player-recovery-code-360x740", 360, 740)
+        # Site data cleared: a new key, and the name refused, saying what can be done.
+        ann.execute_script("localStorage.clear()")
+        ann.get(server.base + "/")
+        wait_for(lambda: ann.execute_script("return window.allfives?.online"), what="online")
+        ann.execute_script("localStorage.setItem('allfives.name', 'Ann')")
+        ann.refresh()
+        banner = wait_for(lambda: banner_with(ann, "recovery code"))
+        assert "belongs to another player" in banner and "Link this device" in banner
+        screenshot(ann, "name-refused-360x740", 360, 740)
+        ann.get(server.base + "/#/link")
+        field = wait_for(lambda: ann.find_element(By.ID, "link-input"))
+        field.send_keys(code.lower().replace("-", " "))
+        screenshot(ann, "link-recovery-360x740", 360, 740)
+        ann.find_element(By.ID, "link-submit").click()
+        note = wait_for(lambda: note_with(ann, "plays as"))
+        assert "Ann" in note
+        assert ann.find_element(By.ID, "me-link").text == "My page"
+        # A wrong code is refused in words, and nothing changes.
+        field = ann.find_element(By.ID, "link-input")
+        field.clear()
+        field.send_keys("A" * 20)
+        ann.find_element(By.ID, "link-submit").click()
+        refused = wait_for(lambda: note_with(ann, "recovery code"))
+        assert "not one of this server's" in refused
+        wait_for(lambda: ann.find_element(By.ID, "me-link").text == "My page")
+        assert not js_errors(ann)

@@ -16,9 +16,11 @@ from typing import Any
 import msgspec
 import pytest
 from browser_helpers import call, unit_page
-from protocol_helpers import hand_ended
+from protocol_helpers import BOT_LOOK_ALIKES, LOOK_ALIKES, hand_ended
 from selenium.webdriver.remote.webdriver import WebDriver
 from server_helpers import ServerThread
+
+from protocol.names import name_problem
 
 
 @pytest.fixture(scope="module")
@@ -96,6 +98,15 @@ def test_names_and_chat_lines_are_checked_before_sending(page: WebDriver) -> Non
     )
     assert call(page, "unit.limits.checkName(a[0]).problem", "\u202e evil") is not None
     assert call(page, "unit.limits.checkName(a[0]).problem", "W" * 24) is None
+    # A name the server refuses as invisible or as a bot's is refused before sending.
+    problems = call(
+        page,
+        "a[0].map((name) => unit.limits.checkName(name).problem)",
+        [name for name in LOOK_ALIKES + BOT_LOOK_ALIKES if name_problem(name) is not None],
+    )
+    assert all(problem is not None for problem in problems)
+    for name in ("Bořek", "Bottle", "Zoë"):
+        assert call(page, "unit.limits.checkName(a[0]).problem", name) is None
     assert "at most 200" in call(page, "unit.limits.checkChat(a[0]).problem", "y" * 2000)
 
 

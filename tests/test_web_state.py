@@ -22,6 +22,7 @@ import msgspec
 import protocol_session
 import pytest
 from browser_helpers import call, unit_page
+from protocol_helpers import LOOK_ALIKES
 from selenium.webdriver.remote.webdriver import WebDriver
 from server_helpers import play_out, seat_players
 
@@ -29,6 +30,7 @@ from engine import End
 from engine.layout import layout_from
 from protocol import messages as msg
 from protocol import views
+from protocol.names import INVISIBLE, name_problem
 from protocol.patch import apply
 from protocol.views import describe
 from server.app import Config, run_server
@@ -259,6 +261,11 @@ def test_room_codes_come_from_a_code_or_a_link(page: WebDriver) -> None:
 def test_server_text_is_shown_with_control_characters_visible(page: WebDriver) -> None:
     got = call(page, "unit.text.visible(a[0])", "a\x1b[31mb\u202ec\x00<b>")
     assert got == "a\u241b[31mb\ufffdc\u2400<b>"
+    # What a name may not hold (protocol/names.py) shows: a look-alike never reads as the owner.
+    shown = call(page, "a[0].map((name) => unit.text.visible(name))", list(LOOK_ALIKES))
+    for name, seen in zip(LOOK_ALIKES, shown, strict=True):
+        if name_problem(name) == INVISIBLE:
+            assert "\ufffd" in seen, ascii(name)
     node = call(page, "unit.text.h('p', {}, '<img src=x onerror=alert(1)>').outerHTML", None)
     assert node == "<p>&lt;img src=x onerror=alert(1)&gt;</p>"
 

@@ -213,7 +213,7 @@ class Connection:
         if self._resuming and state.token is not None and state.room is not None:
             hello = msg.Hello(
                 version=msg.PROTOCOL_VERSION,
-                name=self.name,
+                name=self.name or None,
                 token=state.token,
                 room=state.room,
                 last_seq=state.seq,
@@ -223,7 +223,7 @@ class Connection:
             return
         link, self.link = self.link, None
         await self.send(
-            msg.Hello(version=msg.PROTOCOL_VERSION, name=self.name, key=self.key, link=link)
+            msg.Hello(version=msg.PROTOCOL_VERSION, name=self.name or None, key=self.key, link=link)
         )
         await self._send_first()
 

@@ -57,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
 async def list_rooms(url: str) -> list[msg.RoomSummary]:
     """Ask the server for its public waiting rooms."""
     async with connect(url, open_timeout=TIMEOUT) as socket:
-        hello = msg.Hello(id=1, version=msg.PROTOCOL_VERSION, name="lister")
+        hello = msg.Hello(id=1, version=msg.PROTOCOL_VERSION)
         await socket.send(msg.encode(hello).decode())
         await socket.send(msg.encode(msg.ListRooms(id=2)).decode())
         while True:

@@ -9,7 +9,10 @@ rich's styles over it stay where they were) and nothing reaches the terminal as 
 - C0 controls and DEL become their Unicode control pictures (ESC is `␛`, BEL is `␇`, DEL `␡`);
 - C1 controls, format characters (bidi overrides and isolates, zero-width spaces and joiners,
   the byte-order mark, soft hyphen), line and paragraph separators, surrogates, private-use and
-  unassigned code points become `�`.
+  unassigned code points become `�`;
+- so does every other character that prints as nothing (`protocol.names.hidden`: the combining
+  grapheme joiner, variation selectors, Hangul fillers, the braille blank...), which a name may
+  not hold: a name that tries to pass for another shows its odd character.
 
 Every row the terminal client writes goes through it (`safe_text` for rich Text).
 """
@@ -20,6 +23,8 @@ import unicodedata
 from functools import lru_cache
 
 from rich.text import Text
+
+from protocol.names import hidden
 
 REPLACEMENT = "\N{REPLACEMENT CHARACTER}"
 CONTROL_PICTURES = 0x2400
@@ -35,7 +40,7 @@ def _visible_char(char: str) -> str:
         return chr(CONTROL_PICTURES + code)
     if code == 0x7F:
         return DELETE_PICTURE
-    if unicodedata.category(char) in UNSAFE_CATEGORIES:
+    if unicodedata.category(char) in UNSAFE_CATEGORIES or hidden(char):
         return REPLACEMENT
     return char
 

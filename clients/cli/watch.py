@@ -1,4 +1,8 @@
-"""`allfives watch URL ROOM`: watch a room's match without a seat (anyone may watch)."""
+"""`allfives watch URL ROOM`: watch a room's match without a seat (anyone may watch).
+
+Watching needs no name: without `--name`, it watches as the player whose key was used last on
+that server (`clients.cli.keys`), so a private room's chat knows who speaks, and with no key kept
+it says hello with no name at all, so a name somebody owns never stands in the way."""
 
 from __future__ import annotations
 
@@ -8,6 +12,7 @@ from clients.cli import local
 from clients.cli.app import App
 from clients.cli.connection import Connection
 from clients.cli.i18n import _
+from clients.cli.keys import KeyStore
 from clients.cli.seats import normalize_url
 from clients.cli.state import TableState
 from protocol import messages as msg
@@ -28,13 +33,21 @@ def run(args: argparse.Namespace) -> int:
     return local.interruptible(watch(args), "allfives watch")
 
 
-def plan(url: str, room: str, name: str) -> tuple[Connection, list[msg.ClientMessage]]:
-    """The connection and its first message: spectate the room."""
-    connection = Connection(normalize_url(url), name, TableState())
+def plan(
+    url: str, room: str, name: str | None, keys: KeyStore | None = None
+) -> tuple[Connection, list[msg.ClientMessage]]:
+    """The connection and its first message: spectate the room, as `name` (a guest), else as
+    the player whose key is kept for the server, else with no name."""
+    url = normalize_url(url)
+    key = None
+    if name is None:
+        kept = (keys or KeyStore()).existing(url)
+        name, key = kept if kept is not None else ("", None)
+    connection = Connection(url, name, TableState(), key=key)
     return connection, [msg.Spectate(room=room.strip().upper())]
 
 
 async def watch(args: argparse.Namespace) -> int:
     """Connect, watch, and leave when told."""
-    connection, first = plan(args.url, args.room, args.name or local.default_name())
+    connection, first = plan(args.url, args.room, args.name)
     return await App(connection, quiet=True).run(first)

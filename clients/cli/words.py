@@ -11,6 +11,8 @@ from collections.abc import Sequence
 
 from clients.cli.i18n import N_, _, ngettext
 from protocol import messages as msg
+from protocol.names import BOT_LIKE
+from protocol.names import name_problem as unreadable
 from protocol.views import (
     AnyEvent,
     ChatLine,
@@ -288,6 +290,8 @@ def name_problem(name: str) -> str:
         return _("a name has at most {count} characters").format(count=msg.MAX_NAME_LENGTH)
     if not cleaned.isprintable():
         return _("a name may hold only printable characters")
+    if unreadable(cleaned) != BOT_LIKE:
+        return _("a name may hold only characters a reader can see (no invisible ones)")
     return _('"bot:" starts the names of bots only')
 
 

@@ -9,6 +9,7 @@ room are here too: everything a session (`server.edge.session`) does inside a ro
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from protocol import errors
@@ -30,7 +31,9 @@ from server.rooms.room_state import (
     Removed,
     Reply,
     Seated,
+    SeatState,
 )
+from server.storage.archive import Player
 from server.storage.store import StoreUnavailable
 
 log = logging.getLogger("allfives.server")
@@ -52,13 +55,23 @@ class RoomCommands:
         self.metrics = metrics
 
     async def resume(
-        self, connection: Connection, live: LiveRoom, hello: msg.Hello, token: str, code: str
+        self,
+        connection: Connection,
+        live: LiveRoom,
+        hello: msg.Hello,
+        check: Callable[[SeatState, Player | None], Awaitable[None]],
+        token: str,
+        code: str,
     ) -> None:
-        """Give a returning player their seat back and what they missed."""
+        """Give a returning player their seat back and what they missed, once `check` lets the
+        connection's player take the seat (a key's seat needs that key)."""
         async with live.lock:
             seat = await self.committer.seat_of_token(live, token)
             if seat is None:
                 raise RoomError(errors.BAD_TOKEN, no_seat(codes.normalise(code)))
+            held = live.room.seats[seat]
+            if held is not None:
+                await check(held, connection.player)
             live.close_seat(seat, CLOSE_SEAT_RESUMED, "this seat was resumed by another connection")
             here = self.committer.presence_id
 

@@ -221,11 +221,17 @@ class Sessions:
         reply.id = message.id
         connection.send_message(reply)
 
+    async def _recovery_code(self, connection: Connection, message: msg.AskRecoveryCode) -> None:
+        reply = await self.players.recovery_code(connection.player, connection.address)
+        reply.id = message.id
+        connection.send_message(reply)
+        assert connection.player is not None
+        log.info("player %s made a new recovery code", connection.player.id)
+
     async def _enter(self, connection: Connection, message: msg.Join | msg.Spectate) -> None:
-        named = isinstance(message, msg.Join) and message.name is not None
-        if named and connection.player is None:
-            assert isinstance(message, msg.Join) and message.name is not None
-            await self.players.check_guest_name(message.name)
+        if isinstance(message, msg.Join) and connection.player is None:
+            # A guest's name is checked at each seat: a key may have claimed it since hello.
+            await self.players.check_guest_name(message.name or connection.name)
         # The connection leaves the room it is in only once the new one has taken it.
         async with self.lookups.guard(connection.address):
             live = await self.registry.find(message.room)
@@ -259,6 +265,8 @@ class Sessions:
 
     async def _chat(self, connection: Connection, message: msg.Chat) -> None:
         live = _current(connection)
+        if connection.player is None:
+            await self.players.check_guest_name(connection.name)
         watcher = connection.seat is None and message.id is not None
         if watcher and message.id in connection.chat_ids:
             connection.send_message(msg.Ack(id=message.id))  # sent again: not reposted
@@ -289,7 +297,7 @@ class Sessions:
         player = await self.players.greet(hello, connection.address)
         connection.greeted = True
         connection.player = player
-        connection.name = hello.name if player is None else player.name
+        connection.name = (hello.name or "") if player is None else player.name
         connection.send_message(
             msg.Welcome(
                 version=msg.PROTOCOL_VERSION,
@@ -310,9 +318,13 @@ class Sessions:
                 if error.code != errors.NO_SUCH_ROOM:
                     raise
                 raise RoomError(errors.BAD_TOKEN, no_seat(codes.normalise(hello.room))) from None
-            await self.rooms.resume(connection, live, hello, hello.token, hello.room)
+            await self.rooms.resume(
+                connection, live, hello, self.players.check_seat, hello.token, hello.room
+            )
 
     async def _create(self, connection: Connection, message: msg.CreateRoom) -> None:
+        if connection.player is None:
+            await self.players.check_guest_name(connection.name)
         with self.registry.creating(connection.address):
             await self.rooms.open(connection, message)
 
@@ -332,6 +344,7 @@ _SERVES: dict[type[msg.ClientMessage], Callable[[Sessions, Connection, Any], Awa
     msg.Hint: Sessions._hint,
     msg.Chat: Sessions._chat,
     msg.AskLinkCode: Sessions._link_code,
+    msg.AskRecoveryCode: Sessions._recovery_code,
 }
 
 

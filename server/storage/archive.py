@@ -51,8 +51,15 @@ __all__ = [
     "StoredRating",
     "key_hash",
     "members_of",
+    "released_name",
     "winning_seats",
 ]
+
+
+def released_name(name: str, id: str) -> str:
+    """What a released player is called from then on: the name and a part of its id ("Ann#3f2a"),
+    so that the ladder never shows it as the name's next owner."""
+    return f"{name}#{id[-4:]}"
 
 
 def key_hash(key: str) -> str:
@@ -160,6 +167,22 @@ class Ledger(abc.ABC):
     async def use_link(self, code: str, hashed: str, now: float) -> Player | None:
         """Spend a link code: the key joins its player (leaving any player it had; the oldest
         of MAX_KEYS goes). None, and nothing changed, if the code is unknown, used or expired."""
+
+    @abc.abstractmethod
+    async def set_recovery(self, player: str, hashed: str, drop_keys: bool = False) -> None:
+        """Keep `hashed` (a recovery code's hash) as `player`'s only recovery code; with
+        `drop_keys`, the player's keys go too (an operator moving the name to a new device)."""
+
+    @abc.abstractmethod
+    async def use_recovery(self, hashed: str, key: str, now: float) -> Player | None:
+        """The key (its hash) joins the player of a recovery code (its hash), as `use_link`
+        joins it; the code stays good. None, and nothing changed, for an unknown code."""
+
+    @abc.abstractmethod
+    async def release(self, fold: str) -> Player | None:
+        """Free a name (its fold): its player keeps its games and ratings under its id, renamed
+        `released_name(name, id)`, and loses its keys and recovery code. The player as it was,
+        or None (nobody owns the name)."""
 
     # -- ratings and games -------------------------------------------------------------------
 

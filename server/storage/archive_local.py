@@ -36,6 +36,7 @@ from server.storage.archive import (
     RatingWrite,
     StoredRating,
     members_of,
+    released_name,
 )
 
 T = TypeVar("T")
@@ -52,6 +53,7 @@ CREATE INDEX IF NOT EXISTS keys_of ON keys (player, added);
 CREATE TABLE IF NOT EXISTS links (code TEXT PRIMARY KEY, player TEXT NOT NULL,
     made REAL NOT NULL, expires REAL NOT NULL);
 CREATE INDEX IF NOT EXISTS links_of ON links (player, made);
+CREATE TABLE IF NOT EXISTS recovery (hash TEXT PRIMARY KEY, player TEXT NOT NULL UNIQUE);
 CREATE TABLE IF NOT EXISTS ratings (ladder TEXT NOT NULL, player TEXT NOT NULL, mu REAL NOT NULL,
     sigma REAL NOT NULL, games INTEGER NOT NULL, wins INTEGER NOT NULL, version INTEGER NOT NULL,
     ordinal REAL NOT NULL, seen BLOB NOT NULL DEFAULT '{}', PRIMARY KEY (ladder, player));
@@ -187,13 +189,40 @@ class LocalLedger(Ledger):
                 return None
             player = str(row[0])
             db.execute("DELETE FROM links WHERE code = ?", (code,))
-            db.execute("INSERT OR REPLACE INTO keys VALUES (?, ?, ?)", (hashed, player, now))
+            return _add_key(db, hashed, player, now)
+
+        return await self._run(work)
+
+    async def set_recovery(self, player: str, hashed: str, drop_keys: bool = False) -> None:
+        def work(db: sqlite3.Connection) -> None:
+            db.execute("DELETE FROM recovery WHERE player = ?", (player,))
+            db.execute("INSERT OR REPLACE INTO recovery VALUES (?, ?)", (hashed, player))
+            if drop_keys:
+                db.execute("DELETE FROM keys WHERE player = ?", (player,))
+
+        await self._run(work)
+
+    async def use_recovery(self, hashed: str, key: str, now: float) -> Player | None:
+        def work(db: sqlite3.Connection) -> Player | None:
+            row = db.execute("SELECT player FROM recovery WHERE hash = ?", (hashed,)).fetchone()
+            return None if row is None else _add_key(db, key, str(row[0]), now)
+
+        return await self._run(work)
+
+    async def release(self, fold: str) -> Player | None:
+        def work(db: sqlite3.Connection) -> Player | None:
+            player = _row_player(db, "fold", fold)
+            if player is None:
+                return None
+            # A fold no name has (a name holds no control character): the name is free.
             db.execute(
-                "DELETE FROM keys WHERE player = ? AND hash NOT IN (SELECT hash FROM keys "
-                "WHERE player = ? ORDER BY added DESC, hash LIMIT ?)",
-                (player, player, MAX_KEYS),
+                "UPDATE players SET name = ?, fold = ? WHERE id = ?",
+                (released_name(player.name, player.id), "\x00" + player.id, player.id),
             )
-            return _row_player(db, "id", player)
+            db.execute("DELETE FROM keys WHERE player = ?", (player.id,))
+            db.execute("DELETE FROM links WHERE player = ?", (player.id,))
+            db.execute("DELETE FROM recovery WHERE player = ?", (player.id,))
+            return player
 
         return await self._run(work)
 
@@ -367,6 +396,17 @@ def _player_of_key(db: sqlite3.Connection, hashed: str) -> Player | None:
         (hashed,),
     ).fetchone()
     return None if row is None else Player(str(row[0]), str(row[1]))
+
+
+def _add_key(db: sqlite3.Connection, hashed: str, player: str, now: float) -> Player | None:
+    """The key joins `player` (leaving any other); the player's oldest past MAX_KEYS go."""
+    db.execute("INSERT OR REPLACE INTO keys VALUES (?, ?, ?)", (hashed, player, now))
+    db.execute(
+        "DELETE FROM keys WHERE player = ? AND hash NOT IN (SELECT hash FROM keys "
+        "WHERE player = ? ORDER BY added DESC, hash LIMIT ?)",
+        (player, player, MAX_KEYS),
+    )
+    return _row_player(db, "id", player)
 
 
 def _row_player(db: sqlite3.Connection, column: str, value: str) -> Player | None:

@@ -37,9 +37,21 @@ from server.storage.archive import (
     StoredRating,
     members_of,
 )
-from server.storage.archive_scripts import ADD_LINK, ARCHIVE, CLAIM, GAMES_OF, LADDER, USE_LINK
+from server.storage.archive_scripts import (
+    ADD_LINK,
+    ARCHIVE,
+    CLAIM,
+    GAMES_OF,
+    LADDER,
+    RELEASE,
+    SET_RECOVERY,
+    USE_LINK,
+    USE_RECOVERY,
+)
 from server.storage.redis_store import RedisStore, run_script
 
+#: What `released_name` puts between a released name and its id's end (the script builds it).
+RELEASED_SEPARATOR = "#"
 DAY = 24 * 60 * 60
 DEFAULT_RETENTION = 365 * DAY
 
@@ -110,6 +122,26 @@ class RedisLedger(Ledger):
         answer = await self._script(
             "use a link code", USE_LINK, [code, hashed, repr(now), str(MAX_KEYS)]
         )
+        if not answer:
+            return None
+        id, name = msgspec.json.decode(answer)
+        return Player(id, name)
+
+    async def set_recovery(self, player: str, hashed: str, drop_keys: bool = False) -> None:
+        args = [player, hashed, "1" if drop_keys else "0"]
+        await self._script("keep a recovery code", SET_RECOVERY, args)
+
+    async def use_recovery(self, hashed: str, key: str, now: float) -> Player | None:
+        answer = await self._script(
+            "use a recovery code", USE_RECOVERY, [hashed, key, repr(now), str(MAX_KEYS)]
+        )
+        if not answer:
+            return None
+        id, name = msgspec.json.decode(answer)
+        return Player(id, name)
+
+    async def release(self, fold: str) -> Player | None:
+        answer = await self._script("release a name", RELEASE, [fold, RELEASED_SEPARATOR])
         if not answer:
             return None
         id, name = msgspec.json.decode(answer)

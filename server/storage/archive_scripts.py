@@ -6,6 +6,8 @@ not Redis Cluster, as `server.cluster.scripts`). Keys (P = the prefix, "allfives
 - `P pkeys` hash key-hash -> player id; `P pnames` hash name fold -> player id;
 - `P player:<id>` hash name, fold, created; `P pkeys:<id>` sorted set of its key hashes by time;
 - `P link:<CODE>` a link code's player id, expiring; `P plinks:<id>` its live codes by time;
+- `P recover` hash recovery-code hash -> player id (the player's hash also in `player:<id>`,
+  field `recover`);
 - `P rating:<ladder>` hash player id -> JSON {mu, sigma, games, wins, v};
   `P ladder:<ladder>` sorted set player id by mu - 3 sigma;
 - `P game:<id>` an archived game's JSON, expiring after the retention;
@@ -52,16 +54,9 @@ redis.call('EXPIRE', mine, ARGV[4])
 return 1
 """
 
-#: ARGV: prefix, code, key hash, now, most keys. Spends a code: the key joins its player (and
-#: leaves any other); the player's oldest keys past the most are dropped. JSON [id, name], or
-#: an empty string for an unknown, used or expired code.
-USE_LINK = """
-local p = ARGV[1]
-local code_key = p .. 'link:' .. ARGV[2]
-local id = redis.call('GET', code_key)
-if not id then return '' end
-redis.call('DEL', code_key)
-redis.call('ZREM', p .. 'plinks:' .. id, ARGV[2])
+#: The end of USE_LINK and USE_RECOVERY: the key ARGV[3] joins player `id` (leaving any other
+#: it had) at ARGV[4]; the player's oldest keys past ARGV[5] are dropped; JSON [id, name].
+_ADD_KEY = """
 local before = redis.call('HGET', p .. 'pkeys', ARGV[3])
 if before and before ~= id then redis.call('ZREM', p .. 'pkeys:' .. before, ARGV[3]) end
 redis.call('HSET', p .. 'pkeys', ARGV[3], id)
@@ -75,6 +70,72 @@ if extra > 0 then
   end
 end
 return cjson.encode({id, redis.call('HGET', p .. 'player:' .. id, 'name')})
+"""
+
+#: ARGV: prefix, code, key hash, now, most keys. Spends a code: the key joins its player (and
+#: leaves any other); the player's oldest keys past the most are dropped. JSON [id, name], or
+#: an empty string for an unknown, used or expired code.
+USE_LINK = (
+    """
+local p = ARGV[1]
+local code_key = p .. 'link:' .. ARGV[2]
+local id = redis.call('GET', code_key)
+if not id then return '' end
+redis.call('DEL', code_key)
+redis.call('ZREM', p .. 'plinks:' .. id, ARGV[2])
+"""
+    + _ADD_KEY
+)
+
+#: ARGV: prefix, recovery hash, key hash, now, most keys. The key joins the code's player, as
+#: with USE_LINK (the code stays); JSON [id, name], or an empty string for an unknown code.
+USE_RECOVERY = (
+    """
+local p = ARGV[1]
+local id = redis.call('HGET', p .. 'recover', ARGV[2])
+if not id then return '' end
+"""
+    + _ADD_KEY
+)
+
+#: ARGV: prefix, player id, recovery hash, drop keys ('1'/'0'). The player's only recovery code.
+SET_RECOVERY = """
+local p = ARGV[1]
+local player = p .. 'player:' .. ARGV[2]
+local before = redis.call('HGET', player, 'recover')
+if before then redis.call('HDEL', p .. 'recover', before) end
+redis.call('HSET', p .. 'recover', ARGV[3], ARGV[2])
+redis.call('HSET', player, 'recover', ARGV[3])
+if ARGV[4] == '1' then
+  local mine = p .. 'pkeys:' .. ARGV[2]
+  for _, old in ipairs(redis.call('ZRANGE', mine, 0, -1)) do redis.call('HDEL', p .. 'pkeys', old) end
+  redis.call('DEL', mine)
+end
+return 1
+"""
+
+#: ARGV: prefix, fold, the released name's suffix separator. Frees a name: its player is
+#: renamed (name#id's last 4), loses keys, link codes and recovery code. JSON [id, name] as it
+#: was, or an empty string if nobody owns the name.
+RELEASE = """
+local p = ARGV[1]
+local id = redis.call('HGET', p .. 'pnames', ARGV[2])
+if not id then return '' end
+local player = p .. 'player:' .. id
+local name = redis.call('HGET', player, 'name')
+redis.call('HDEL', p .. 'pnames', ARGV[2])
+redis.call('HSET', player, 'name', name .. ARGV[3] .. string.sub(id, -4), 'fold', '')
+local mine = p .. 'pkeys:' .. id
+for _, old in ipairs(redis.call('ZRANGE', mine, 0, -1)) do redis.call('HDEL', p .. 'pkeys', old) end
+redis.call('DEL', mine)
+for _, code in ipairs(redis.call('ZRANGE', p .. 'plinks:' .. id, 0, -1)) do
+  redis.call('DEL', p .. 'link:' .. code)
+end
+redis.call('DEL', p .. 'plinks:' .. id)
+local recover = redis.call('HGET', player, 'recover')
+if recover then redis.call('HDEL', p .. 'recover', recover) end
+redis.call('HDEL', player, 'recover')
+return cjson.encode({id, name})
 """
 
 #: ARGV: prefix, game id, game JSON, finished at, retention seconds, public ('1'/'0'), now,

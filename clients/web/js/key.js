@@ -1,6 +1,6 @@
 // The player's key: a secret made on first use and kept in localStorage, sent with hello and
-// with API requests (Authorization: Key ...), never shown. A link code typed on this device
-// waits here until the next hello carries it.
+// with API requests (Authorization: Key ...), never shown. A link code or a recovery code typed
+// on this device waits until the next hello carries it.
 
 const KEY = "allfives.key";
 const KEY_PATTERN = /^[A-Za-z0-9_-]{32,64}$/;
@@ -38,6 +38,12 @@ export function playerKey() {
 export function linkCode(text) {
   const code = String(text ?? "").replace(/[\s-]/g, "");
   return /^[0-9A-Za-z]{8}$/.test(code) ? code.toUpperCase() : null;
+}
+
+/** A recovery code as typed (20 letters and digits, spaces and dashes left out), or null. */
+export function recoveryCode(text) {
+  const code = String(text ?? "").replace(/[\s-]/g, "");
+  return /^[0-9A-Za-z]{20}$/.test(code) ? code.toUpperCase() : null;
 }
 
 /** A code shown as people copy it: ABCD-EFGH. */

@@ -10,6 +10,18 @@ export const MAX_CHAT = 200;
  *  paragraph separators, spaces other than the plain one. */
 const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}]|(?! )\p{Zs}/u;
 
+/** What prints as nothing (protocol/names.py `hidden`). */
+const HIDDEN = /[\u2800\p{Default_Ignorable_Code_Point}]/u;
+/** A combining mark with no letter under it, or more than two on one letter. */
+const LOOSE_MARK = /(^|[^\p{L}\p{N}\p{M}])\p{M}|\p{M}{3}/u;
+/** "bot" then what is not a letter or a digit: a bot's name to the eye ("bot:", "bot.hard"). */
+const BOT_LIKE = /^bot(?![\p{Lu}\p{Ll}\p{Lt}\p{Lo}\p{N}]|$)/u;
+
+/** A name as compared for "bot": compatibility forms, case and spaces folded. */
+function folded(text) {
+  return text.normalize("NFKC").toLowerCase().replace(/\s/gu, "");
+}
+
 /** Length in characters (code points), as the server counts. */
 export function length(text) {
   return [...String(text)].length;
@@ -21,7 +33,8 @@ export function checkName(raw) {
   if (!text) return { text, problem: t("name.empty") };
   if (length(text) > MAX_NAME) return { text, problem: t("name.too_long", { most: MAX_NAME, count: length(text) }) };
   if (UNPRINTABLE.test(text)) return { text, problem: t("name.unprintable") };
-  if (text.normalize("NFKC").toLowerCase().replaceAll(" ", "").startsWith("bot:")) return { text, problem: t("name.bot") };
+  if (HIDDEN.test(text) || LOOSE_MARK.test(text.normalize("NFD"))) return { text, problem: t("name.invisible") };
+  if (BOT_LIKE.test(folded(text))) return { text, problem: t("name.bot") };
   return { text, problem: null };
 }
 

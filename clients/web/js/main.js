@@ -71,12 +71,15 @@ class App {
     this.meLink = document.getElementById("me-link");
     this.player = null;
     this.pendingLink = null;
+    this.pendingRecovery = null;
     this.recordForReplay = false;
     this.pages = new Pages(this.pagesRoot, {
       player: () => this.player,
       inRoom: () => Boolean(this.table),
       linkCode: () => this.send({ type: "link_code" }),
       link: (code) => this.link(code),
+      recoveryCode: () => this.send({ type: "recovery_code" }),
+      recover: (code) => this.recover(code),
       askRecord: () => this.askRecord(),
     });
     window.addEventListener("hashchange", () => this.route());
@@ -102,6 +105,7 @@ class App {
     const route = parseRoute(location.hash);
     this.pagesRoot.hidden = !route;
     this.main.hidden = Boolean(route);
+    if (this.statusLine?.dataset.status) this.showBanner(this.statusLine.dataset.status, this.statusLine.textContent);
     if (route) {
       this.pages.show(route);
       window.scrollTo(0, 0);
@@ -127,13 +131,20 @@ class App {
     this.connection.restart();
   }
 
+  /** Give this device's key the name of the player whose recovery code `code` is. */
+  recover(code) {
+    this.pendingRecovery = code;
+    this.connection.restart();
+  }
+
   helloFields() {
     const named = Boolean(this.name) && !checkName(this.name).problem;
     const fields = { name: named ? this.name : t("app.default_name") };
     // The key claims the hello's name: it goes once the player has chosen one (or links this
     // device, which takes the other device's name); until then the page is a guest.
-    if (named || this.pendingLink) fields.key = playerKey();
+    if (named || this.pendingLink || this.pendingRecovery) fields.key = playerKey();
     if (this.pendingLink) fields.link = this.pendingLink;
+    else if (this.pendingRecovery) fields.recover = this.pendingRecovery;
     this.helloName = fields.name;
     if (this.resume) {
       fields.token = this.resume.token;
@@ -172,7 +183,10 @@ class App {
 
   /** Across the top while the connection is down: what is happening, and a way to try now. */
   showBanner(status, text) {
-    const down = status === "offline" || status === "closed" || status === "refused"
+    // A refused name is said in the header and the lobby too; over a page (the link page,
+    // where a recovery code brings the name back) the banner would cover what fixes it.
+    const refused = status === "refused" && this.pagesRoot.hidden;
+    const down = status === "offline" || status === "closed" || refused
       || (status === "connecting" && text !== t("status.connecting"));
     this.banner.hidden = !down;
     if (!down) return;
@@ -201,6 +215,9 @@ class App {
         break;
       case "link_code":
         if (typeof message.code === "string") this.pages.showLinkCode(message.code, message.expires_in);
+        break;
+      case "recovery_code":
+        if (typeof message.code === "string") this.pages.showRecoveryCode(message.code);
         break;
       case "joined":
         this.onJoined(message);
@@ -243,8 +260,9 @@ class App {
       this.meLink.textContent = player ? t("app.my_page") : t("app.link");
       this.meLink.setAttribute("href", player ? `#/player/${encodeURIComponent(player)}` : "#/link");
     }
-    if (this.pendingLink) {
+    if (this.pendingLink || this.pendingRecovery) {
       this.pendingLink = null;
+      this.pendingRecovery = null;
       if (player) this.pages.linked(player);
     }
     if (player && player !== this.name) this.rename(player); // a known key plays under its name
@@ -268,13 +286,19 @@ class App {
   onError(message) {
     if (message.command === "resync" && !this.state.doc) return; // a room left: nothing to mend
     if (message.command === "hello" && message.code === "bad_link") {
+      const recovering = Boolean(this.pendingRecovery);
       this.pendingLink = null;
-      this.pages.linkRefused(t("link.refused"));
+      this.pendingRecovery = null;
+      this.pages.linkRefused(recovering ? t("recover.refused") : t("link.refused"));
       this.connection.restart();
       return;
     }
     if (message.command === "link_code") {
       this.pages.linkRefused(t("link.no_code", { reason: errorWords(message) }));
+      return;
+    }
+    if (message.command === "recovery_code") {
+      this.pages.recoveryRefused(t("player.no_recovery", { reason: errorWords(message) }));
       return;
     }
     if (message.command === "record" && this.recordForReplay) {

@@ -7,7 +7,7 @@ import { apiGet, apiProblem, paths } from "./api.js";
 import { showLadder } from "./ladder.js";
 import { PlayerPage } from "./player.js";
 import { Replay } from "./replay.js";
-import { linkCode } from "./key.js";
+import { linkCode, recoveryCode } from "./key.js";
 import { t } from "./i18n.js";
 
 /** The page a hash names, or null for the table or the lobby. */
@@ -30,6 +30,7 @@ export function parseRoute(hash) {
 
 export class Pages {
   /** `app`: player() (this device's player name, or null), inRoom(), linkCode(), link(code),
+   *  recoveryCode(), recover(code),
    *  askRecord() (the room's last record, answered through `showRecord`). */
   constructor(root, app) {
     this.root = root;
@@ -67,7 +68,7 @@ export class Pages {
         break;
       case "player":
         document.title = t("pages.title_player", { name: route.name });
-        this.player = new PlayerPage(this.body, route.name, { linkCode: () => this.app.linkCode() });
+        this.player = new PlayerPage(this.body, route.name, { linkCode: () => this.app.linkCode(), recoveryCode: () => this.app.recoveryCode() });
         break;
       case "game":
         document.title = t("pages.title_replay");
@@ -145,7 +146,7 @@ export class Pages {
   }
 
   showLink() {
-    const input = h("input", { id: "link-input", autocomplete: "off", "aria-label": t("link.code"), placeholder: "ABCD-EFGH", maxlength: 12 });
+    const input = h("input", { id: "link-input", autocomplete: "off", "aria-label": t("link.code"), placeholder: "ABCD-EFGH", maxlength: 40 });
     this.linkNote = h("p", { id: "link-note", role: "status" });
     fill(this.body, h("section", { class: "card", id: "link" },
       h("h2", {}, t("link.title")),
@@ -153,12 +154,14 @@ export class Pages {
       h("form", { class: "chat-form", onsubmit: (event) => {
         event.preventDefault();
         const code = linkCode(input.value);
-        if (!code) {
+        const recovery = code ? null : recoveryCode(input.value);
+        if (!code && !recovery) {
           this.linkNote.textContent = t("link.bad_code");
           return;
         }
         this.linkNote.textContent = t("link.linking");
-        this.app.link(code);
+        if (code) this.app.link(code);
+        else this.app.recover(recovery);
       } }, input, h("button", { type: "submit", id: "link-submit" }, t("link.submit"))),
       this.linkNote));
   }
@@ -177,5 +180,13 @@ export class Pages {
 
   showLinkCode(code, seconds) {
     this.player?.showLinkCode(code, seconds);
+  }
+
+  showRecoveryCode(code) {
+    this.player?.showRecoveryCode(code);
+  }
+
+  recoveryRefused(text) {
+    this.player?.showRecoveryProblem(text);
   }
 }

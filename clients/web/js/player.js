@@ -78,7 +78,8 @@ export function gameRow(game, name) {
 }
 
 export class PlayerPage {
-  /** `actions`: linkCode() asks the server for a code (the answer comes to `showLinkCode`). */
+  /** `actions`: linkCode() asks the server for a code (the answer comes to `showLinkCode`),
+   *  recoveryCode() for a recovery code (to `showRecoveryCode`). */
   constructor(root, name, actions) {
     this.root = root;
     this.name = name;
@@ -86,6 +87,7 @@ export class PlayerPage {
     this.offset = 0;
     this.games = h("section", { class: "card", id: "games" });
     this.linkBox = h("div", { id: "link-box" });
+    this.recoveryBox = h("div", { id: "recovery-box" });
     fill(root, h("section", { class: "card", id: "player" }, h("h2", {}, botName(name)), h("p", { class: "muted" }, t("app.loading"))));
     this.load();
   }
@@ -106,13 +108,21 @@ export class PlayerPage {
         h("button", { type: "button", id: "link-code-button", onclick: () => this.actions.linkCode() }, t("player.link_button")),
         this.linkBox)
       : null;
+    const recovery = player.you
+      ? h("section", { class: "link-device", id: "recovery" },
+        h("h3", {}, t("player.recover_title")),
+        h("p", { class: "muted" }, t("player.recover_about")),
+        h("button", { type: "button", id: "recovery-code-button", onclick: () => this.actions.recoveryCode() }, t("player.recover_button")),
+        this.recoveryBox)
+      : null;
     fill(this.root,
       h("section", { class: "card", id: "player", "data-you": player.you ? "1" : "" },
         h("h2", { id: "player-name" }, botName(player.name)),
         h("p", {}, plural("player.games_won", player.games, { wins: player.wins })),
         ratings.length ? h("ul", { id: "player-ratings" }, ratings) : h("p", { class: "muted" }, t("player.not_rated")),
         h("div", { class: "graph-wrap" }, ratingGraph(player.history)),
-        link),
+        link,
+        recovery),
       this.games);
     this.loadGames(0);
   }
@@ -144,5 +154,14 @@ export class PlayerPage {
 
   showLinkProblem(text) {
     fill(this.linkBox, h("p", { role: "alert" }, text));
+  }
+
+  /** The recovery code, shown this once (the server keeps only its hash). */
+  showRecoveryCode(code) {
+    fill(this.recoveryBox, h("p", {}, t("player.your_recovery"), " ", h("b", { id: "recovery-code", class: "code" }, code)));
+  }
+
+  showRecoveryProblem(text) {
+    fill(this.recoveryBox, h("p", { role: "alert" }, text));
   }
 }

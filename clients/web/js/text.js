@@ -1,7 +1,9 @@
 // Text from the server is untrusted: it is only ever put in the page as text (textContent),
-// with control and direction-changing characters made visible.
+// with control and direction-changing characters made visible, and every character that prints
+// as nothing (default-ignorable code points: joiners, variation selectors, Hangul fillers...,
+// and the braille blank), which a name may not hold (protocol/names.py), shown as "\ufffd".
 
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u2800\p{Default_Ignorable_Code_Point}]/gu;
 
 /** The text with control characters shown as visible symbols (never interpreted). */
 export function visible(text) {
