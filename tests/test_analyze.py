@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import random
 from pathlib import Path
 
@@ -233,7 +234,8 @@ def test_json_names_every_decision_of_the_seat_and_its_summary(
     status, out, _ = analyze(capsys, str(record_file), "--json", "--seat", "1", "--budget-ms", "5")
     assert status == 0
     report = json.loads(out)
-    assert set(report) == {"budget_ms", "seed", "deals", "players", "moves"}
+    assert set(report) == {"version", "budget_ms", "seed", "deals", "players", "moves"}
+    assert report["version"] == 2
     (player,) = report["players"]
     assert player["seat"] == 1 and player["name"] == "normal"
     assert player["decisions"] == len(report["moves"]) > 0
@@ -242,7 +244,8 @@ def test_json_names_every_decision_of_the_seat_and_its_summary(
     for move in report["moves"]:
         assert move["seat"] == 1
         assert set(move) >= {"hand", "move", "played", "best", "lost", "costly", "reasons"}
-        assert move["costly"] == (move["lost"] >= 10)
+        assert move["costly"] == (move["lost"] >= 10) == (move["grade"] == "blunder")
+        assert move["accuracy"] == pytest.approx(100 * math.exp(-move["lost"] / 10), abs=0.06)
         assert move["lost"] >= 0
         if move["lost"] == 0:
             assert move["reasons"] == []
