@@ -17,6 +17,8 @@ from engine.reasons import Reason as EngineReason
 from engine.review import review_match
 from protocol.records import Record, RecordFormatError, check_record, decode_record
 from protocol.review import (
+    REVIEW_VERSION,
+    HandReview,
     MoveValue,
     PlayerReview,
     Reason,
@@ -65,12 +67,37 @@ def review_record(
             lost_per_hand=round(summary.per_hand, 2),
             costly=summary.costly,
             costliest=[by_review[id(r)] for r in summary.costliest],
+            lost_per_move=round(summary.per_move, 1),
+            accuracy=percent(summary.accuracy),
+            by_hand=[
+                HandReview(
+                    hand=hand.hand,
+                    decisions=hand.decisions,
+                    lost=round(hand.lost, 2),
+                    lost_per_move=round(hand.per_move, 1),
+                    accuracy=percent(hand.accuracy),
+                )
+                for hand in summary.by_hand
+            ],
+            inaccuracies=summary.inaccuracies,
+            mistakes=summary.mistakes,
+            blunders=summary.blunders,
         )
         for summary in done.seats
     ]
     return Review(
-        budget_ms=done.budget_ms, seed=done.seed, deals=done.deals, players=players, moves=lines
+        version=REVIEW_VERSION,
+        budget_ms=done.budget_ms,
+        seed=done.seed,
+        deals=done.deals,
+        players=players,
+        moves=lines,
     )
+
+
+def percent(accuracy: float | None) -> float | None:
+    """An accuracy as the review writes it (to 0.1)."""
+    return None if accuracy is None else round(accuracy, 1)
 
 
 def review_bytes(record: bytes, budget_ms: float, seed: int = 0) -> bytes:
@@ -88,6 +115,8 @@ def move_line(r: MoveReview) -> ReviewedMove:
         best=wire_move(r.best),
         lost=round(r.lost, 2),
         costly=r.costly,
+        accuracy=round(r.accuracy, 1),
+        grade=r.grade,
         reasons=[wire_reason(reason) for reason in r.reasons],
         values=[MoveValue(move=wire_move(m), value=round(v, 2)) for m, v in r.values],
         deals=r.deals,

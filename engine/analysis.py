@@ -3,9 +3,19 @@
 A `Decision` is a seat's view just before one of its moves (only what it could see then), the
 move it made, and what its hand still held when that hand ended. `review` runs the hard bot's
 search (`engine.bots.hard.HardBot.evaluate`) on the view and reports the move played against
-the best one: the expected points lost (points for the seat's side less the others' to the end
-of the hand, with the match value near the target) and, where one applies, the reasons as codes and numbers (`engine.reasons`).
-`summarise` adds up a seat's decisions: points lost per hand and its costliest moves.
+the best one. The best move is the bot's, chosen for the match (near the target, reaching it
+first is worth `WIN_VALUE` more); what it reports is in game points alone, the points a player
+sees on the scoreboard: the expected game points lost (points for the seat's side less the
+others' to the end of the hand, the match term kept out), the move's accuracy and grade
+(`accuracy`, `grade`), and, where one applies, the reasons as codes and numbers
+(`engine.reasons`). `summarise` adds up a seat's decisions: game points lost (the mean a
+decision, which stays within what a hand can score, and the sum), accuracy over the match and
+per hand, the grades counted, and its costliest moves.
+
+A move's accuracy is `100 * exp(-lost / ACCURACY_SCALE)`, `lost` in game points: 100 for the
+best move, 90.5 for 1 point lost, 60.7 for 5, 36.8 for 10. A seat's accuracy (over the match or
+a hand) is the mean of its moves' (moves with a choice only). A move that lost `INACCURACY`
+game points or more is an inaccuracy, `MISTAKE` or more a mistake, `BLUNDER` or more a blunder.
 
 The search counts deals instead of watching the clock, so a seed gives the same analysis on any
 machine: a budget of B ms searches at most `DEALS_PER_MS * B` deals (what the bot searches in
@@ -14,7 +24,9 @@ that time on a typical decision), fewer when the other moves fall clearly behind
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
+from typing import Literal
 
 import msgspec
 
@@ -31,8 +43,17 @@ DEFAULT_BUDGET_MS = 200.0
 DEALS_PER_MS = 5
 #: The fewest deals a decision is searched on, whatever the budget.
 MIN_DEALS = 16
-#: A move that costs this many expected points or more is marked.
-COSTLY = 10.0
+#: Game points lost from which a move is an inaccuracy, a mistake, a blunder.
+INACCURACY = 2.0
+MISTAKE = 5.0
+BLUNDER = 10.0
+#: A move that costs this many expected game points or more is marked (a blunder).
+COSTLY = BLUNDER
+#: The game points lost at which a move's accuracy falls to 1/e (36.8).
+ACCURACY_SCALE = 10.0
+
+#: A move's grade: the best move, or by the game points it lost.
+Grade = Literal["best", "good", "inaccuracy", "mistake", "blunder"]
 
 Progress = Callable[[int, int], None]
 
@@ -66,20 +87,45 @@ class MoveReview(msgspec.Struct, frozen=True, kw_only=True):
     seat: int
     played: Move
     best: Move
-    #: Expected points the played move gives up against the best (0 when it is the best).
+    #: Expected game points the played move gives up against the best (0 when it is the best,
+    #: or when the best was better for the match alone).
     lost: float
     #: Why the best move was better, where a plain reason applies (`engine.reasons`).
     reasons: tuple[Reason, ...]
-    #: Every legal move with its expected value, best first.
+    #: Every legal move with its expected game points, best move first, then by game points.
     values: list[tuple[Move, float]]
     #: Deals searched (1 when the rest of the hand was solved exactly).
     deals: int
     exact: bool
 
+    #: Whether the move played is the best one (or leaves the same position).
+    is_best: bool = False
+
     @property
     def costly(self) -> bool:
-        """Whether the move cost `COSTLY` expected points or more."""
+        """Whether the move cost `COSTLY` expected game points or more."""
         return self.lost >= COSTLY
+
+    @property
+    def accuracy(self) -> float:
+        """The move's accuracy, 0 to 100 (see the module docstring)."""
+        return accuracy_of(self.lost)
+
+    @property
+    def grade(self) -> Grade:
+        """The best move, or the move graded by the game points it lost."""
+        return grade_of(self.lost, self.is_best)
+
+
+class HandSummary(msgspec.Struct, frozen=True, kw_only=True):
+    """A seat's decisions in one hand: game points lost and accuracy (None: no decision)."""
+
+    hand: int
+    decisions: int
+    lost: float
+    #: The mean game points lost a decision (0 with none).
+    per_move: float
+    accuracy: float | None
 
 
 class SeatSummary(msgspec.Struct, frozen=True, kw_only=True):
@@ -88,12 +134,50 @@ class SeatSummary(msgspec.Struct, frozen=True, kw_only=True):
     seat: int
     hands: int
     decisions: int
+    #: Expected game points lost over the match (each decision against the best move then, so
+    #: a chance passed up twice counts twice), per hand, and the mean a decision.
     lost: float
     per_hand: float
+    per_move: float
+    #: The mean accuracy of its decisions, 0 to 100 (None: it had no decision).
+    accuracy: float | None
+    #: Every hand of the match, in order.
+    by_hand: list[HandSummary]
+    inaccuracies: int
+    mistakes: int
+    blunders: int
     #: The three costliest moves, costliest first (moves that cost nothing are left out).
     costliest: list[MoveReview]
     #: How many moves cost `COSTLY` or more.
     costly: int
+
+
+def accuracy_of(lost: float) -> float:
+    """The accuracy of a move that lost `lost` game points: 100 for none, toward 0 for many."""
+    return 100.0 * math.exp(-max(0.0, lost) / ACCURACY_SCALE)
+
+
+def grade_of(lost: float, is_best: bool = False) -> Grade:
+    """A move's grade by the game points it lost (`INACCURACY`, `MISTAKE`, `BLUNDER`)."""
+    if lost >= BLUNDER:
+        return "blunder"
+    if lost >= MISTAKE:
+        return "mistake"
+    if lost >= INACCURACY:
+        return "inaccuracy"
+    return "best" if is_best else "good"
+
+
+def mean_lost(reviews: Sequence[MoveReview]) -> float:
+    """The mean game points some decisions lost (0 for none)."""
+    return sum(r.lost for r in reviews) / len(reviews) if reviews else 0.0
+
+
+def mean_accuracy(reviews: Sequence[MoveReview]) -> float | None:
+    """The mean accuracy of some decisions (None for none)."""
+    if not reviews:
+        return None
+    return sum(r.accuracy for r in reviews) / len(reviews)
 
 
 def deals_for(budget_ms: float) -> int:
@@ -109,13 +193,13 @@ def review(
     """Weigh one decision with the hard bot's search on the seat's view."""
     view = decision.view
     bot = HardBot(seed, budget_ms=None, max_samples=deals_for(budget_ms))
-    verdict = bot.evaluate(view)
+    verdict = bot.evaluate(view, split=True)
     best = verdict.best
     played = decision.played
-    values = verdict.as_dict()
+    points = verdict.points_dict()
     same = played == best or same_position(view, played, best)
-    lost = 0.0 if same else max(0.0, values[best] - values.get(played, values[best]))
-    ranked = sorted(values.items(), key=lambda item: -item[1])
+    lost = 0.0 if same else max(0.0, points[best] - points.get(played, points[best]))
+    ranked = sorted(points.items(), key=lambda item: (item[0] != best, -item[1]))
     reasons = reasons_for(view, played, best, decision.kept, decision.counted) if lost > 0 else ()
     return MoveReview(
         hand=decision.hand,
@@ -128,6 +212,7 @@ def review(
         values=ranked,
         deals=verdict.deals,
         exact=verdict.exact,
+        is_best=same,
     )
 
 
@@ -147,16 +232,36 @@ def analyse(
 
 
 def summarise(reviews: Sequence[MoveReview], seat: int, hands: int) -> SeatSummary:
-    """A seat's points lost per hand over `hands` hands, and its three costliest moves."""
+    """A seat's game points lost and accuracy over `hands` hands and in each, its grades
+    counted, and its three costliest moves."""
     mine = [r for r in reviews if r.seat == seat]
     lost = sum(r.lost for r in mine)
     costliest = sorted((r for r in mine if r.lost > 0), key=lambda r: -r.lost)[:3]
+    grades = [r.grade for r in mine]
+    by_hand = []
+    for hand in range(1, hands + 1):
+        here = [r for r in mine if r.hand == hand]
+        by_hand.append(
+            HandSummary(
+                hand=hand,
+                decisions=len(here),
+                lost=sum(r.lost for r in here),
+                per_move=mean_lost(here),
+                accuracy=mean_accuracy(here),
+            )
+        )
     return SeatSummary(
         seat=seat,
         hands=hands,
         decisions=len(mine),
         lost=lost,
         per_hand=lost / hands if hands else 0.0,
+        per_move=mean_lost(mine),
+        accuracy=mean_accuracy(mine),
+        by_hand=by_hand,
+        inaccuracies=grades.count("inaccuracy"),
+        mistakes=grades.count("mistake"),
+        blunders=grades.count("blunder"),
         costliest=costliest,
         costly=sum(1 for r in mine if r.costly),
     )

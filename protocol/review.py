@@ -2,8 +2,15 @@
 `allfives analyze --json` prints it.
 
 Language-neutral: each costly move carries its reasons as a `kind` with numbers, tiles and
-seats, and the clients word them (see `Reason`). Points are expected points for the seat's side
-over the rest of the hand, rounded to 0.01. Names come from the record: untrusted text.
+seats, and the clients word them (see `Reason`). Points are expected game points for the seat's
+side (its points less the others' over the rest of the hand, the points on the scoreboard: the
+hard bot's premium for winning the match is kept out), rounded to 0.01 (a mean a move, to
+0.1). A move's `accuracy` is `100 * exp(-lost / 10)` (100 for the best move, 60.7 for 5 points
+lost, 36.8 for 10), a player's the mean of its moves', rounded to 0.1; a move's `grade` is
+`inaccuracy` from 2 game points lost, `mistake` from 5, `blunder` from 10 (`best`, or `good`
+below 2). Reviews before
+`REVIEW_VERSION` 2 (no `version`) counted the match premium as points and have no accuracy:
+a server works them out again. Names come from the record: untrusted text.
 """
 
 from __future__ import annotations
@@ -15,10 +22,13 @@ from msgspec import Struct, field
 
 from protocol.tiles import EndName, Tile
 
-#: A move that cost this many expected points or more is `costly`.
+#: A move that cost this many expected game points or more is `costly` (a blunder).
 COSTLY = 10.0
+#: The review's version: 2 counts game points alone and adds accuracy and grades.
+REVIEW_VERSION = 2
 
 ReasonKind = Literal["passed_up", "opened", "kept_heavy"]
+Grade = Literal["best", "good", "inaccuracy", "mistake", "blunder"]
 
 
 class ReviewMove(Struct, kw_only=True, omit_defaults=True):
@@ -50,7 +60,7 @@ class Reason(Struct, kw_only=True, omit_defaults=True):
 
 
 class MoveValue(Struct, kw_only=True):
-    """One legal move and its expected value for the seat's side."""
+    """One legal move and its expected game points for the seat's side."""
 
     move: ReviewMove
     value: float
@@ -64,19 +74,40 @@ class ReviewedMove(Struct, kw_only=True):
     seat: int
     played: ReviewMove
     best: ReviewMove
-    #: Expected points the move played gave up against the best (0: it was the best).
+    #: Expected game points the move played gave up against the best (0: it was the best,
+    #: or the best was better for the match alone).
     lost: float
     costly: bool
+    #: 0 to 100 (None in a review before version 2).
+    accuracy: float | None = None
+    #: None in a review before version 2.
+    grade: Grade | None = None
     reasons: list[Reason] = []
-    #: Every legal move with its expected value, best first.
+    #: Every legal move with its expected game points, the best move first.
     values: list[MoveValue] = []
     #: Deals searched (1 when the rest of the hand was solved exactly).
     deals: int
     exact: bool
 
 
+class HandReview(Struct, kw_only=True):
+    """One seat in one hand: its decisions, game points lost, accuracy (None: no decision)."""
+
+    hand: int
+    decisions: int
+    lost: float
+    lost_per_move: float = 0.0
+    accuracy: float | None = None
+
+
 class PlayerReview(Struct, kw_only=True):
-    """One seat's decisions added up; `costliest`: its three costliest moves, costliest first."""
+    """One seat's decisions added up; `costliest`: its three costliest moves, costliest first.
+
+    `lost` adds up every decision's loss (each against the best move then: a chance passed up
+    at two turns counts twice), `lost_per_move` is their mean, what the clients show; `accuracy`
+    (None: no decision, or a review before version 2) is the mean of its moves'; `by_hand` every
+    hand of the match; `inaccuracies`, `mistakes`, `blunders` its moves graded so.
+    """
 
     seat: int
     name: str
@@ -86,11 +117,19 @@ class PlayerReview(Struct, kw_only=True):
     lost_per_hand: float
     costly: int
     costliest: list[ReviewedMove]
+    lost_per_move: float = 0.0
+    accuracy: float | None = None
+    by_hand: list[HandReview] = []
+    inaccuracies: int = 0
+    mistakes: int = 0
+    blunders: int = 0
 
 
 class Review(Struct, kw_only=True):
     """The whole review: the search's settings, each seat's summary, every decision in order."""
 
+    #: `REVIEW_VERSION` (1 when absent: a review from before game points and accuracy).
+    version: int = 1
     budget_ms: float
     seed: int
     deals: int

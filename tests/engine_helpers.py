@@ -121,3 +121,16 @@ RULES = st.builds(
     end_scoring=st.sampled_from(["opponents", "penalty"]),
     reserve=st.sampled_from([0, 0, 2]),
 )
+
+
+#: The most one play can score: four open ends of at most 12 pips (a double), to a multiple of 5.
+MOST_A_PLAY_SCORES = 45
+#: The most a count at the end of a hand can score: every pip of the set (168), to a multiple of 5.
+MOST_A_COUNT_SCORES = 170
+
+
+def most_a_side_can_still_score(view: View) -> int:
+    """A ceiling on the points one side can still score in the hand from `view`: every tile not
+    yet on the table played for the most a play can score, then the most a count can."""
+    left = sum(view.hand_counts) + view.boneyard_size
+    return left * MOST_A_PLAY_SCORES + MOST_A_COUNT_SCORES

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import random
 from pathlib import Path
 
@@ -233,7 +234,8 @@ def test_json_names_every_decision_of_the_seat_and_its_summary(
     status, out, _ = analyze(capsys, str(record_file), "--json", "--seat", "1", "--budget-ms", "5")
     assert status == 0
     report = json.loads(out)
-    assert set(report) == {"budget_ms", "seed", "deals", "players", "moves"}
+    assert set(report) == {"version", "budget_ms", "seed", "deals", "players", "moves"}
+    assert report["version"] == 2
     (player,) = report["players"]
     assert player["seat"] == 1 and player["name"] == "normal"
     assert player["decisions"] == len(report["moves"]) > 0
@@ -242,7 +244,8 @@ def test_json_names_every_decision_of_the_seat_and_its_summary(
     for move in report["moves"]:
         assert move["seat"] == 1
         assert set(move) >= {"hand", "move", "played", "best", "lost", "costly", "reasons"}
-        assert move["costly"] == (move["lost"] >= 10)
+        assert move["costly"] == (move["lost"] >= 10) == (move["grade"] == "blunder")
+        assert move["accuracy"] == pytest.approx(100 * math.exp(-move["lost"] / 10), abs=0.06)
         assert move["lost"] >= 0
         if move["lost"] == 0:
             assert move["reasons"] == []
@@ -257,12 +260,11 @@ def test_text_lists_moves_and_marks_the_costly_ones(
     status, out, err = analyze(capsys, str(record_file), "--budget-ms", "5")
     assert status == 0 and err == ""
     assert "hard (seat 0)" in out and "normal (seat 1)" in out
-    assert "points lost per hand" in out and "costliest moves:" in out
+    assert "points lost a move" in out and "costliest moves:" in out
     report = review_record(decode_record(record_file.read_bytes()), None, 5.0, seed=0)
-    costly = sum(player.costly for player in report.players)
-    assert out.count("??") == costly + sum(
-        1 for player in report.players for line in player.costliest if line.costly
-    )
+    assert out.count("??") == sum(player.costly for player in report.players)
+    for player in report.players:
+        assert f"accuracy {player.accuracy:.1f}%" in out
 
 
 def test_exit_statuses_are_those_of_replay(
@@ -333,6 +335,6 @@ async def test_review_in_the_terminal_client_after_a_match(monkeypatch: pytest.M
     assert refused_early == "a review is for a finished match: /review once it is over"
     assert isinstance(rows, list)
     text = "\n".join(row.plain for row in rows)
-    assert "Ann (seat 0): " in text and "points lost per hand" in text
+    assert "Ann (seat 0): accuracy " in text and "points lost a move" in text
     assert "seat 1" not in text  # only the player's own moves
     assert state.record is not None and state.record.names[0] == "Ann"

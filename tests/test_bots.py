@@ -7,14 +7,14 @@ import time
 from collections.abc import Callable
 
 import pytest
-from engine_helpers import match_of, play, random_move, tiles
+from engine_helpers import match_of, most_a_side_can_still_score, play, random_move, tiles
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from engine import Drew, Match, Move, Passed, Played, Rules, View, mask_of
 from engine.bots import LEVELS, Bot, EasyBot, HardBot, NormalBot, make_bot
 from engine.bots.endgame import Endgame
-from engine.bots.hard import outcome_value
+from engine.bots.hard import WIN_VALUE, outcome_value
 from engine.bots.infer import Knowledge, suits_mask
 from engine.bots.sim import Position, playout
 from engine.bots.tells import Tells
@@ -412,3 +412,27 @@ def test_exact_endgame_search_agrees_with_trying_every_move_on_the_engine(
         else:
             expected = minimax_on_engine(after, my_side, value)
         assert solver.value_of(int(candidate.tile), end) == expected  # type: ignore[arg-type]
+
+
+@settings(max_examples=40, deadline=None)
+@given(rules=RULES, seed=st.integers(0, 10**6), steps=st.integers(0, 40))
+def test_the_game_points_split_out_of_the_values_leave_the_search_as_it_was(
+    rules: Rules, seed: int, steps: int
+) -> None:
+    """The review's game points (`evaluate(view, split=True)`) come from the same search: the
+    same values and choice, and each move's points differ from its value by the match term
+    alone (`WIN_VALUE` times a share of the deals, so at most `WIN_VALUE`; none while no side
+    can reach the target in this hand)."""
+    match = random_position(rules, seed, steps)
+    assume(not match.over)
+    view = match.view_for(match.turn)
+    assume(len(view.legal) > 1)
+    plain = HardBot(seed, budget_ms=None, max_samples=16).evaluate(view)
+    split = HardBot(seed, budget_ms=None, max_samples=16).evaluate(view, split=True)
+    assert split.exact == plain.exact and split.best == plain.best
+    assert split.values == plain.values
+    assert split.points is not None and plain.points is None
+    for value, points in zip(split.values, split.points, strict=True):
+        assert abs(value - points) <= WIN_VALUE + 1e-9
+        if max(view.scores) + most_a_side_can_still_score(view) < rules.winning_score:
+            assert value == pytest.approx(points)

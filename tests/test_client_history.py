@@ -167,7 +167,7 @@ def test_the_replays_steps_end_each_hand_with_the_engines_scores(
 
 
 @NEEDS_TMUX
-@pytest.mark.parametrize("terminal", [(100, 40)], indirect=True)
+@pytest.mark.parametrize("terminal", [(100, 40), (80, 30), (60, 40)], indirect=True)
 def test_show_steps_with_the_arrow_keys_and_shows_the_review(
     played: tuple[ServerThread, str, Path], terminal: Terminal
 ) -> None:
@@ -187,9 +187,16 @@ def test_show_steps_with_the_arrow_keys_and_shows_the_review(
     terminal.keys("End")
     rows = terminal.wait_for(rf"step {steps} of {steps}")
     text = "\n".join(rows)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    (ARTIFACTS / f"show-review-{terminal.width}x{terminal.height}.txt").write_text(text + "\n")
     assert record.scores is not None
     assert re.search(rf"Ann {record.scores[0]}\b", text), text
-    assert "points lost per hand" in text  # the review, each player's total
+    # The review, each player's: accuracy and game points a move, then each hand's.
+    flat = " ".join(text.split())  # wrapped at 60 columns
+    assert re.search(r"Ann \(seat 0\): accuracy \d+\.\d%, \d+\.\d points lost a move", flat), text
+    assert re.search(r"hand 1: (accuracy \d+\.\d%|no move with a choice)", flat), text
+    assert re.search(r"\d+ inaccurac(y|ies), \d+ mistakes?, \d+ blunders?", flat), text
+    assert f"step {steps} of {steps}" in rows[0] and "q quit" in text  # the whole summary fits
     terminal.keys("Home")
     terminal.wait_for(rf"step 1 of {steps}")
     terminal.keys("q")
@@ -232,7 +239,8 @@ async def test_review_at_the_table_is_the_servers_once_it_archived_the_game() ->
     assert isinstance(rows, list)
     text = "\n".join(row.plain for row in rows)
     assert "the server's hard bot" in text and "Ann (seat 0): " in text
-    assert "points lost per hand" in text and "seat 1" not in text
+    assert "points lost a move" in text and "seat 1" not in text
+    assert re.search(r"Ann \(seat 0\): accuracy \d+\.\d%", text), text
 
 
 async def test_link_gives_a_code_that_makes_another_devices_key_the_same_player(

@@ -7,6 +7,7 @@ import random
 import threading
 from typing import Any
 
+import msgspec
 from server_helpers import (
     ApiAnswer,
     api_get,
@@ -125,3 +126,26 @@ async def test_a_review_being_worked_out_never_holds_a_bots_move() -> None:
         assert not review.done() and server.reviews.computed == 0
         held.release.set()
         assert (await review).status == 200
+
+
+async def test_a_review_kept_from_before_game_points_is_worked_out_again() -> None:
+    """A review kept by an older server (no version: its points counted the match premium,
+    no accuracy) is not served: it is worked out again and the new one kept in its place."""
+    async with run_server(fast_config(review_budget_ms=2.0)) as server:
+        game = await archived_game(server, "Ann", new_key(), target=50)
+        first = await ask(server, game)
+        older = msgspec.json.decode(first.body)
+        del older["version"]
+        for player in older["players"]:
+            for field in ("accuracy", "by_hand", "lost_per_move"):
+                del player[field]
+            player["lost"] = 394.3
+        await server.store.save_record(f"review/{game}", msgspec.json.encode(older))
+        server.reviews.kept.clear()
+        again = await ask(server, game)
+        assert server.reviews.computed == 2
+        kept = await server.store.load_record(f"review/{game}")
+    assert again.status == 200 and again.body == first.body == kept
+    review = decode_review(again.body)
+    assert review.version == 2
+    assert all(p.accuracy is not None and p.lost != 394.3 for p in review.players)

@@ -139,7 +139,12 @@ def check_review(driver: WebDriver, record: Record) -> None:
     """The review names each player's loss, and the move of a costly step in words."""
     players = driver.find_elements(By.CSS_SELECTOR, "#review-summary > li")
     assert len(players) == len(record.names)
-    assert all("points lost over" in player.text for player in players)
+    for player in players:
+        # Game points a move, an accuracy, and each hand's (the match premium is no point).
+        assert re.search(r": accuracy \d+\.\d%, \d+\.\d points lost a move, ", player.text)
+        hands = player.find_elements(By.CSS_SELECTOR, ".hands > li")
+        assert len(hands) == len(record.hands)
+        assert all(hand.text.startswith(f"hand {n}: ") for n, hand in enumerate(hands, 1))
     costliest = driver.find_elements(By.CSS_SELECTOR, "#review-summary .costliest button")
     if costliest:
         costliest[0].click()

@@ -12,12 +12,13 @@ from i18n_helpers import GETTEXT_NAMES, TRANSLATED, english_leaks, english_only_
 from selenium.webdriver.remote.webdriver import WebDriver
 
 from bridge.records import record_of
+from bridge.reviews import review_record
 from clients.cli import i18n
 from clients.cli.replay_steps import replay_of
-from clients.cli.review_words import move_words, reason_words
+from clients.cli.review_words import hand_words, line_words, move_words, reason_words, total_words
 from engine import Match, Rules
 from engine.bots import make_bot
-from protocol.review import Reason, ReviewMove
+from protocol.review import Reason, Review, ReviewMove
 
 
 @pytest.fixture(scope="module")
@@ -100,6 +101,52 @@ def test_the_page_and_the_terminal_word_the_review_alike_in_each_language(
             assert english_leaks(shown, english_only_web_words(language)) == [], shown
         move = call(page, "unit.reviewWords.moveWords(a[0])", {"tile": "6-6", "end": "west"})
         assert move == move_words(ReviewMove(tile="6-6", end="west"))
+    finally:
+        i18n.set_language("en")
+        page.execute_async_script(load, "en")
+
+
+@pytest.fixture(scope="module")
+def reviewed() -> Review:
+    """A whole 2-player match to 100 (won 105-55), reviewed: every grade and a hand each."""
+    match = Match.new(Rules(players=2, target=100), seed=207)
+    bots = [make_bot("normal", 207 * 2 + s) for s in range(2)]
+    while not match.over:
+        match.apply(match.turn, bots[match.turn].choose(match.view_for(match.turn)))
+    return review_record(record_of(match, ["Ann", "Bob"]), None, 10.0, seed=0)
+
+
+@pytest.mark.parametrize("language", ["en", *TRANSLATED])
+def test_a_players_accuracy_hands_and_graded_moves_read_the_same_in_the_page_and_the_terminal(
+    page: WebDriver, language: str, reviewed: Review
+) -> None:
+    """The sentences of `/review` and `allfives show` are the page's: a player's accuracy and
+    points lost a move, each hand's, and every move with its grade, in each language."""
+    load = "const done = arguments[arguments.length - 1]; unit.i18n.load(arguments[0]).then(done);"
+    page.execute_async_script(load, language)
+    i18n.set_language(GETTEXT_NAMES.get(language, "en"))
+    names = ["Ann", "Bob"]
+    try:
+        for player in reviewed.players:
+            data = msgspec.to_builtins(player)
+            theirs = call(page, "unit.reviewWords.playerWords(a[0])", data)
+            assert theirs == total_words(player)
+            for hand in player.by_hand:
+                said = call(page, "unit.reviewWords.handWords(a[0])", msgspec.to_builtins(hand))
+                assert said == hand_words(hand)
+        grades = set()
+        for line in reviewed.moves:
+            data = msgspec.to_builtins(line)
+            theirs = call(page, "unit.reviewWords.lineWords(a[0], a[1])", data, names)
+            assert theirs == line_words(line, names)
+            if language != "en":
+                assert english_leaks(theirs, english_only_web_words(language)) == [], theirs
+            grades.add(line.grade)
+        assert grades >= {"best", "inaccuracy", "mistake", "blunder"}
+        older = msgspec.to_builtins(reviewed.players[0]) | {"accuracy": None}
+        del older["by_hand"]
+        theirs = call(page, "unit.reviewWords.playerWords(a[0])", older)
+        assert theirs == total_words(msgspec.convert(older, type=type(reviewed.players[0])))
     finally:
         i18n.set_language("en")
         page.execute_async_script(load, "en")

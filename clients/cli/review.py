@@ -26,7 +26,7 @@ from clients.cli.state import TableState
 from protocol import messages as msg
 from protocol.api import GamesPage
 from protocol.records import Record
-from protocol.review import Review
+from protocol.review import REVIEW_VERSION, Review
 
 if TYPE_CHECKING:
     from clients.cli.app import App
@@ -132,6 +132,8 @@ async def from_server(
                 return said.format(count=error.retry)
             return _("the server is busy with other reviews: /review again in a few seconds")
         return None
+    if report.version < REVIEW_VERSION:
+        return None  # an older server's review, in other points: worked out here instead
     names = names_of(report, len(state.view.seats) if state.view is not None else 0)
     rows = [Text(" " + _("Review of your moves (the server's hard bot, from what you could see)"))]
     for player in report.players:

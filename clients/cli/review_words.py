@@ -14,7 +14,15 @@ from rich.text import Text
 from clients.cli import words
 from clients.cli.i18n import _, ngettext
 from clients.cli.safe import visible
-from protocol.review import PlayerReview, Reason, Review, ReviewedMove, ReviewMove
+from protocol.review import (
+    Grade,
+    HandReview,
+    PlayerReview,
+    Reason,
+    Review,
+    ReviewedMove,
+    ReviewMove,
+)
 
 #: The mark of a move that cost 10 or more.
 MARK = "??"
@@ -69,6 +77,72 @@ def reasons_words(line: ReviewedMove, names: Sequence[str]) -> str | None:
     return "; ".join(reason_words(r, names) for r in line.reasons) or None
 
 
+def grade_words(grade: Grade | None) -> str | None:
+    """A move's grade in words ("a mistake"); None for the best move or a good one."""
+    if grade == "inaccuracy":
+        return _("an inaccuracy")
+    if grade == "mistake":
+        return _("a mistake")
+    if grade == "blunder":
+        return _("a blunder")
+    return None
+
+
+def line_words(line: ReviewedMove, names: Sequence[str]) -> str:
+    """A reviewed move in a sentence, as the page words it: "6-6 west: the best move", or
+    "5-0 lost 12.5 points against 1-1 (a blunder): opened 10 for Bob (5-5 west)"."""
+    if not line.lost > 0 and line.grade in (None, "best"):
+        return _("{move}: the best move").format(move=move_words(line.played))
+    said = _("{move} lost {points} points against {best}").format(
+        move=move_words(line.played), points=f"{line.lost:.1f}", best=move_words(line.best)
+    )
+    grade = grade_words(line.grade)
+    if grade:
+        said += f" ({grade})"
+    why = reasons_words(line, names)
+    return f"{said}: {why}" if why else said
+
+
+def grades_words(player: PlayerReview) -> str:
+    """A player's moves graded: "1 inaccuracy, 2 mistakes, 0 blunders"."""
+    counts = (
+        ngettext("{count} inaccuracy", "{count} inaccuracies", player.inaccuracies),
+        ngettext("{count} mistake", "{count} mistakes", player.mistakes),
+        ngettext("{count} blunder", "{count} blunders", player.blunders),
+    )
+    numbers = (player.inaccuracies, player.mistakes, player.blunders)
+    return ", ".join(said.format(count=n) for said, n in zip(counts, numbers, strict=True))
+
+
+def total_words(player: PlayerReview) -> str:
+    """A player's review in a sentence, as the page words it: accuracy, the points lost a move,
+    the grades ("accuracy 87.5%, 1.9 points lost a move, 16 decisions; 1 inaccuracy, ...")."""
+    if player.decisions == 0:
+        return _("no move with a choice")
+    if player.accuracy is None:
+        return _("a review from an older server, counted in other points: not shown")
+    decisions = ngettext("{count} decision", "{count} decisions", player.decisions).format(
+        count=player.decisions
+    )
+    said = _("accuracy {accuracy}%, {points} points lost a move, {decisions}; {grades}")
+    return said.format(
+        accuracy=f"{player.accuracy:.1f}",
+        points=f"{player.lost_per_move:.1f}",
+        decisions=decisions,
+        grades=grades_words(player),
+    )
+
+
+def hand_words(hand: HandReview) -> str:
+    """One hand of a player's in a sentence ("hand 2: accuracy 91.3%, 0.9 points lost a move")."""
+    if hand.decisions == 0 or hand.accuracy is None:
+        return _("hand {hand}: no move with a choice").format(hand=hand.hand)
+    said = _("hand {hand}: accuracy {accuracy}%, {points} points lost a move")
+    return said.format(
+        hand=hand.hand, accuracy=f"{hand.accuracy:.1f}", points=f"{hand.lost_per_move:.1f}"
+    )
+
+
 def names_of(review: Review, players: int) -> list[str]:
     """The names by seat the review knows (a seat it did not review has none)."""
     names = [""] * players
@@ -95,27 +169,23 @@ def move_text(line: ReviewedMove, names: Sequence[str], indent: str = "  ") -> T
 
 
 def summary_text(player: PlayerReview, names: Sequence[str]) -> list[Text]:
-    """A player's points lost per hand and costliest moves."""
+    """A player's accuracy and points lost a move, each hand's, and the costliest moves (the
+    page's sentences: `total_words`, `hand_words`, `line_words`)."""
     who = _("{who} (seat {seat}):").format(who=seat_name(names, player.seat), seat=player.seat)
     head = Text(f"  {who} ")
-    lost = f"{player.lost_per_hand:.1f}"
-    head.append(_("{points} points lost per hand").format(points=lost), style="bold")
-    hands = ngettext("{count} hand", "{count} hands", player.hands).format(count=player.hands)
-    decisions = ngettext("{count} decision", "{count} decisions", player.decisions).format(
-        count=player.decisions
-    )
-    costly = ngettext(
-        "{count} move cost 10 or more", "{count} moves cost 10 or more", player.costly
-    ).format(count=player.costly)
-    said = _("({points} over {hands}, {decisions}); {costly}")
-    head.append(
-        " "
-        + said.format(points=f"{player.lost:.1f}", hands=hands, decisions=decisions, costly=costly)
-    )
+    head.append(total_words(player), style="bold")
     rows: list[Text] = [head]
+    if player.accuracy is None:
+        return rows
+    rows += [Text("    " + hand_words(hand)) for hand in player.by_hand]
     if player.costliest:
         rows.append(Text("    " + _("costliest moves:")))
-        rows += [move_text(line, names, indent="      ") for line in player.costliest]
+        for line in player.costliest:
+            where = _("hand {hand} move {move}").format(hand=line.hand, move=line.move)
+            style = "bold red" if line.costly else ""
+            rows.append(
+                Text(f"      {where}: ", style="dim").append(line_words(line, names), style)
+            )
     return rows
 
 

@@ -23,13 +23,13 @@ from clients.cli.i18n import N_, _, ngettext
 from clients.cli.keys import KeyStore
 from clients.cli.render import layout_rows
 from clients.cli.replay_steps import Replay, Step, replay_of
-from clients.cli.review_words import move_words, reasons_words, seat_name, summary_text
+from clients.cli.review_words import line_words, seat_name, summary_text
 from clients.cli.safe import safe_text, visible
 from clients.cli.seats import normalize_url
-from clients.cli.styles import DULL, rule
+from clients.cli.styles import DULL, rule, wrap
 from protocol.api import GameDetail
 from protocol.records import RecordFormatError, check_record
-from protocol.review import Review
+from protocol.review import REVIEW_VERSION, Review
 
 HELP = N_("→ ← step · PageDown PageUp hand · Home End · q quit")
 
@@ -62,6 +62,8 @@ def run(args: argparse.Namespace) -> int:
         review = api.get(api.review_path(args.game), Review, "review")
     except ApiError as error:
         review = error.text
+    if isinstance(review, Review) and review.version < REVIEW_VERSION:
+        review = _("a review from an older server, counted in other points: not shown")
     viewer = Viewer(replay_of(game.record), review, visible(args.game))
     return viewer.run()
 
@@ -156,7 +158,7 @@ def screen(
     ]
     line = _review_line(replay, step, review)
     if line is not None:
-        rows.append(line)
+        rows += wrap([line], width)  # the move's reasons, whole at any width
     hands: list[Text] = [rule(width, _("every hand"))]
     for seat, tiles in enumerate(step.tiles):
         mark = "▶ " if seat == step.seat and step.kind != "hand_ended" else "  "
@@ -187,29 +189,31 @@ def _review_line(replay: Replay, step: Step, review: Review | str | None) -> Tex
     line = next((m for m in review.moves if (m.hand, m.move) == (step.hand, step.move)), None)
     if line is None:
         return Text(" " + _("review: no choice here"), DULL)
-    if line.lost == 0:
-        return Text(" " + _("review: the best move"), Style(color="green"))
-    said = reasons_words(line, replay.names)
-    text = Text(
-        " "
-        + _("review: lost {points} against {best}").format(
-            points=f"{line.lost:.1f}", best=move_words(line.best)
-        ),
-        Style(color="red", bold=line.costly),
-    )
-    if said:
-        text.append(f" ({said})")
-    return text
+    who = seat_name(replay.names, line.seat)
+    said = line_words(line, replay.names)
+    if not line.lost > 0:
+        return Text(f" {who}: {said}", Style(color="green"))
+    return Text(f" {who}: {said}", Style(color="red", bold=line.costly))
 
 
 def summary(replay: Replay, review: Review | str | None) -> list[Text]:
-    """Each player's points lost, after the last step."""
+    """Each player's accuracy, points lost a move and costliest moves, after the last step."""
     if not isinstance(review, Review):
         return []
     rows: list[Text] = [Text(" " + _("The hard bot's review, each player:"), Style(bold=True))]
     for player in review.players:
         rows += summary_text(player, replay.names)
     return rows
+
+
+def with_summary(rows: list[Text], said: list[Text], height: int) -> list[Text]:
+    """The last step's rows with the review's summary above the keys (the last two rows): the
+    table and the hands (from the first rule on) give way to it where the screen is too short
+    for both."""
+    head, tail = rows[:-2], rows[-2:]
+    if len(head) + len(said) + len(tail) > height:
+        head = head[: next((i for i, row in enumerate(head) if row.plain.startswith("──")), 3)]
+    return [*head, *said, *tail]
 
 
 class Viewer:
@@ -242,7 +246,7 @@ class Viewer:
         """The screen as ANSI text."""
         rows = screen(self.replay, self.at, self.review, width, height, self.title)
         if self.at == len(self.replay.steps) - 1:
-            rows[-2:-2] = summary(self.replay, self.review)
+            rows = with_summary(rows, wrap(summary(self.replay, self.review), width), height)
         console = Console(width=width, force_terminal=True, color_system="standard")
         with console.capture() as capture:
             for row in rows[: max(1, height)]:

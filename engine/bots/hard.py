@@ -74,53 +74,75 @@ class HardBot:
         """The move with the best average outcome over sampled deals (a lone legal move at once)."""
         return self.evaluate(view).best
 
-    def evaluate(self, view: View) -> Evaluation:
+    def evaluate(self, view: View, split: bool = False) -> Evaluation:
         """Every legal move's expected value for the seat's side, from the bot's search.
 
         A lone legal move is returned at once, unsearched (value 0). With `budget_ms` None the
         search stops only at `max_samples` deals (or when one move is left in contention), so
-        the same seed and view give the same values on any machine.
+        the same seed and view give the same values on any machine. With `split` the verdict
+        also carries each move's game points alone (`Evaluation.points`: the values without
+        the match term), on the same deals; the search and its choice are unchanged.
         """
         legal = view.legal
         if not legal:
             raise ValueError(f"seat {view.seat} has no move to make: it is not its turn")
         if len(legal) == 1:
             self.last_samples = 0
-            return Evaluation(view, legal, [[0.0]], [0], exact=False, deals=0)
+            return Evaluation(view, legal, [[0.0]], [0], False, 0, [[0.0]] if split else None)
         start = time.perf_counter()
         share = math.inf if self.budget_ms is None else BUDGET_SHARE * self.budget_ms / 1000.0
         deadline = start + share
         deals = Deals(view, decision_rng(self.seed, view), self.tell_draws)
         value = outcome_value(view)
+        points = outcome_points(view) if split else None
         moves = [(int(m.tile), LEAD if m.end is None else int(m.end)) for m in legal]  # type: ignore[arg-type]
         if self.exact and nothing_hidden(view):
-            solved = self._solve(deals, moves, value, start + share / 2)
+            solved = self._solve(deals, moves, value, points, start + share / 2)
             if solved is not None:
                 self.last_samples = 1
                 every = list(range(len(legal)))
-                return Evaluation(view, legal, [[v] for v in solved], every, exact=True, deals=1)
-        results, active = self._sample(deals, moves, value, deadline)
-        return Evaluation(view, legal, results, active, exact=False, deals=self.last_samples)
+                values = [[v] for v, _ in solved]
+                kept = [[p] for _, p in solved] if split else None
+                return Evaluation(view, legal, values, every, True, 1, kept)
+        results, active, kept = self._sample(deals, moves, value, points, deadline)
+        return Evaluation(view, legal, results, active, False, self.last_samples, kept)
 
     def _solve(
-        self, deals: Deals, moves: list[tuple[int, int]], value: Value, deadline: float
-    ) -> list[float] | None:
-        """Each move's exact value when nothing is hidden (None if the search runs too long)."""
-        solver = Endgame(deals.next(), value, deals.my_side, self.exact_nodes, deadline)
+        self,
+        deals: Deals,
+        moves: list[tuple[int, int]],
+        value: Value,
+        points: Value | None,
+        deadline: float,
+    ) -> list[tuple[float, float]] | None:
+        """Each move's exact value, and with `points` the game points of the line that value
+        comes from, when nothing is hidden (None if the search runs too long)."""
+        judged = value if points is None else _lexicographic(value, points)
+        solver = Endgame(deals.next(), judged, deals.my_side, self.exact_nodes, deadline)
         try:
-            return [solver.value_of(tile, end) for tile, end in moves]
+            solved = [solver.value_of(tile, end) for tile, end in moves]
         except TooDeep:
             return None
+        if points is None:
+            return [(v, 0.0) for v in solved]
+        return [_unpack(v) for v in solved]
 
     def _sample(
-        self, deals: Deals, moves: list[tuple[int, int]], value: Value, deadline: float
-    ) -> tuple[list[list[float]], list[int]]:
+        self,
+        deals: Deals,
+        moves: list[tuple[int, int]],
+        value: Value,
+        points: Value | None,
+        deadline: float,
+    ) -> tuple[list[list[float]], list[int], list[list[float]] | None]:
         """Play each move out on sampled deals, dropping moves that fall clearly behind.
 
         Every move is played out with the same random choices on a deal (common random numbers),
-        so moves are compared pairwise on equal terms. Returns the values and the moves left.
+        so moves are compared pairwise on equal terms. Returns the values, the moves left, and
+        with `points` each playout's game points.
         """
         results: list[list[float]] = [[] for _ in moves]
+        kept: list[list[float]] | None = None if points is None else [[] for _ in moves]
         active = list(range(len(moves)))
         samples = 0
         slowest = 0.0
@@ -134,12 +156,14 @@ class HardBot:
                 tile, end = moves[k]
                 scores, over = playout(pos, tile, end, random.Random(playout_seed), self.noise)
                 results[k].append(value(scores, over))
+                if kept is not None and points is not None:
+                    kept[k].append(points(scores, over))
             samples += 1
             slowest = max(slowest, time.perf_counter() - began)
             if samples >= self.min_samples and samples % 8 == 0:
                 active = _still_in_contention(results, active)
         self.last_samples = samples
-        return results, active
+        return results, active, kept
 
 
 class Deals:
@@ -186,6 +210,46 @@ class Deals:
 def nothing_hidden(view: View) -> bool:
     """Whether the view shows every tile: two players and an empty boneyard (the rest is the other's)."""
     return view.rules.players == 2 and view.boneyard_size == 0
+
+
+def outcome_points(view: View) -> Value:
+    """The game points of final scores for the viewing seat's side: the points it gained less
+    the others' (their mean), without the match term `outcome_value` adds."""
+    rules: Rules = view.rules
+    assert view.seat is not None
+    mine = rules.side_of(view.seat)
+    before = list(view.scores)
+    others = [s for s in range(rules.sides) if s != mine]
+
+    def points(scores: list[int], over: bool) -> float:
+        rival = sum(scores[s] - before[s] for s in others) / len(others)
+        return scores[mine] - before[mine] - rival
+
+    return points
+
+
+#: Packing a value with game points for the exact search: points shifted into [0, PACK).
+PACK = 4096.0
+
+
+def _lexicographic(value: Value, points: Value) -> Value:
+    """A value that orders lines by `value`, then by game points, as one exact number.
+
+    Only for the exact search, which runs with two players: there every value and every
+    game-points figure is a whole number far below `PACK / 2` (a hand holds 168 pips), so
+    `value * PACK + points + PACK / 2` keeps both exactly and `_unpack` gives them back.
+    """
+
+    def packed(scores: list[int], over: bool) -> float:
+        return value(scores, over) * PACK + points(scores, over) + PACK / 2
+
+    return packed
+
+
+def _unpack(packed: float) -> tuple[float, float]:
+    """The value and the game points `_lexicographic` packed."""
+    low = packed % PACK
+    return (packed - low) / PACK, low - PACK / 2
 
 
 def outcome_value(view: View) -> Value:
@@ -250,9 +314,13 @@ class Evaluation:
         active: list[int],
         exact: bool,
         deals: int,
+        points: list[list[float]] | None = None,
     ) -> None:
         self.moves = list(legal)
         self.values = [sum(r) / len(r) if r else -math.inf for r in results]
+        #: Each move's mean game points alone (the values without the match term) on the same
+        #: deals, when the search was asked to split them (`HardBot.evaluate`), else None.
+        self.points = None if points is None else [sum(p) / len(p) if p else 0.0 for p in points]
         #: Deals each move was played out on.
         self.counts = [len(r) for r in results]
         #: Indices of the moves still in contention (`best` is one of them).
@@ -270,6 +338,11 @@ class Evaluation:
     def as_dict(self) -> dict[Move, float]:
         """Every legal move's mean value."""
         return dict(zip(self.moves, self.values, strict=True))
+
+    def points_dict(self) -> dict[Move, float]:
+        """Every legal move's mean game points (the search must have split them)."""
+        assert self.points is not None, "evaluate(view, split=True) gives the game points"
+        return dict(zip(self.moves, self.points, strict=True))
 
 
 def evaluate(

@@ -6,7 +6,9 @@ threads when bots run in threads), never in the bots' lane or the hints': a revi
 bot's move or a hint. Each game is reviewed at most once: a second ask while it is worked out
 waits for the same result, and a finished review is kept (`kept`, the latest `keep` reviews in
 memory, and through `on_reviewed` / `load` in the store beside the match records, with their
-retention, so a restart or another process serves it without working it out again). At most `max_waiting`
+retention, so a restart or another process serves it without working it out again; a kept
+review of an older `protocol.review.REVIEW_VERSION`, whose points counted the match premium,
+is worked out again and kept in its place). At most `max_waiting`
 games are reviewed or waiting at once; one more is refused with `ReviewsBusy`, which says when
 to ask again (the HTTP answer is 503 with Retry-After, `server.edge.review_api`).
 """
@@ -20,7 +22,10 @@ import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 
+import msgspec
+
 from bridge.reviews import review_bytes
+from protocol.review import REVIEW_VERSION
 from server.play.bots import Lane
 from server.storage.store import StoreUnavailable
 
@@ -32,6 +37,18 @@ Compute = Callable[[bytes, float], bytes]
 #: Seconds between tries to keep a review the store did not take (doubling up to the most).
 KEEP_RETRY_FIRST = 0.5
 KEEP_RETRY_MAX = 10.0
+
+
+class _Version(msgspec.Struct):
+    version: int = 1
+
+
+def current(review: bytes) -> bool:
+    """Whether a kept review is of this `REVIEW_VERSION` (an older one is worked out again)."""
+    try:
+        return msgspec.json.decode(review, type=_Version).version >= REVIEW_VERSION
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return False
 
 
 class ReviewsBusy(Exception):
@@ -110,6 +127,11 @@ class ReviewDesk:
                 stored = None
             except Exception:
                 log.exception("game %s: a kept review could not be read", game_id)
+                stored = None
+            if stored is not None and not current(stored):
+                log.info(
+                    "game %s: the kept review is of an older version: worked out again", game_id
+                )
                 stored = None
             if stored is not None:
                 self.remember(game_id, stored)

@@ -9,7 +9,7 @@ import { sideName, endWord } from "./describe.js";
 import { t, plural } from "./i18n.js";
 import { download } from "./report.js";
 import { replaySteps, handStep } from "./replay_model.js";
-import { lineWords, playerWords } from "./review_words.js";
+import { handWords, lineWords, playerWords } from "./review_words.js";
 
 const BOARD_MIN_PX = 160;
 
@@ -171,6 +171,11 @@ export class Replay {
         this.options.retry ? h("button", { type: "button", id: "review-retry", onclick: () => this.options.retry() }, t("review.retry")) : null);
       return;
     }
+    if (!(Number(review.version) >= 2)) {
+      // An older server's review counted the match premium as points: not shown as points.
+      fill(this.reviewBox, h("h2", {}, t("review.title")), h("p", { id: "review-status", class: "muted" }, t("review.older")));
+      return;
+    }
     const step = this.replay.steps[this.at];
     const line = (review.moves ?? []).find((m) => m.hand === step.hand && m.move === step.move);
     const moveText = step.kind === "played" || step.kind === "passed"
@@ -181,6 +186,10 @@ export class Replay {
     this.said.classList.toggle("costly", Boolean(line?.costly));
     const players = (review.players ?? []).map((player) => h("li", { "data-seat": player.seat },
       h("b", {}, names[player.seat] ?? player.name), `: ${playerWords(player)}`,
+      player.decisions > 0 && player.by_hand?.length
+        ? h("ul", { class: "hands" }, player.by_hand.map((hand) => h("li", {}, handWords(hand))))
+        : null,
+      player.costliest?.length ? h("p", { class: "costliest-title" }, t("review.costliest")) : null,
       player.costliest?.length
         ? h("ul", { class: "costliest" }, player.costliest.map((m) => h("li", {},
           h("button", { type: "button", class: "link", onclick: () => this._goTo(m.hand, m.move) }, t("review.where", { hand: m.hand, move: m.move })),

@@ -37,21 +37,55 @@ export function reasonWords(reason, names) {
   }
 }
 
-/** A reviewed move in words: "best move", or what it lost and why. */
+const GRADES = { inaccuracy: "review.grade.inaccuracy", mistake: "review.grade.mistake", blunder: "review.grade.blunder" };
+
+/** A move's grade in words ("a mistake"); null for the best move or a good one. */
+export function gradeWords(grade) {
+  return Object.hasOwn(GRADES, grade) ? t(GRADES[grade]) : null;
+}
+
+/** A reviewed move in words: "6-6 west: the best move", or what it lost (in game points), its
+ *  grade and why: "5-0 lost 12.5 points against 1-1 (a blunder): opened 10 for Bob (5-5 west)". */
 export function lineWords(line, names) {
   if (!line) return null;
-  if (!(line.lost > 0)) return t("review.best", { move: moveWords(line.played) });
+  const lost = Number(line.lost) || 0;
+  if (!(lost > 0) && (line.grade === undefined || line.grade === null || line.grade === "best")) {
+    return t("review.best", { move: moveWords(line.played) });
+  }
   const why = (line.reasons ?? []).map((reason) => reasonWords(reason, names)).filter(Boolean);
-  const head = t("review.lost", { move: moveWords(line.played), points: line.lost.toFixed(1), best: moveWords(line.best) });
+  let head = t("review.lost", { move: moveWords(line.played), points: lost.toFixed(1), best: moveWords(line.best) });
+  const grade = gradeWords(line.grade);
+  if (grade) head += ` (${grade})`;
   return why.length ? `${head}: ${why.join("; ")}` : head;
 }
 
-/** A player's total in words: "12.5 points lost over 4 hands (3.1 a hand), 1 costly move". */
+/** A player's moves graded: "1 inaccuracy, 2 mistakes, 0 blunders". */
+export function gradesWords(player) {
+  return [
+    plural("review.inaccuracies", Number(player.inaccuracies) || 0),
+    plural("review.mistakes", Number(player.mistakes) || 0),
+    plural("review.blunders", Number(player.blunders) || 0),
+  ].join(", ");
+}
+
+/** A player's review in words, as the terminal words it: its accuracy, the game points it lost
+ *  a move, and its moves graded ("accuracy 87.5%, 1.9 points lost a move, 16 decisions;
+ *  1 inaccuracy, 2 mistakes, 0 blunders"). */
 export function playerWords(player) {
+  if (!(Number(player.decisions) > 0)) return t("review.no_choice_player");
+  if (typeof player.accuracy !== "number") return t("review.older");
   return t("review.total", {
-    points: Number(player.lost).toFixed(1),
-    hands: plural("review.hands", player.hands),
-    per_hand: Number(player.lost_per_hand).toFixed(1),
-    costly: plural("review.costly", player.costly),
+    accuracy: player.accuracy.toFixed(1),
+    points: (Number(player.lost_per_move) || 0).toFixed(1),
+    decisions: plural("review.decisions", player.decisions),
+    grades: gradesWords(player),
   });
+}
+
+/** One hand of a player's in words: "hand 2: accuracy 91.3%, 0.9 points lost a move". */
+export function handWords(hand) {
+  if (!(Number(hand.decisions) > 0) || typeof hand.accuracy !== "number") {
+    return t("review.hand_no_choice", { hand: hand.hand });
+  }
+  return t("review.hand", { hand: hand.hand, accuracy: hand.accuracy.toFixed(1), points: (Number(hand.lost_per_move) || 0).toFixed(1) });
 }
