@@ -12,7 +12,7 @@ import pytest
 from client_helpers import Terminal, embedded_config
 from feed_oracle import reference_document
 from redis_server import RedisServer, start_for_test
-from server_helpers import References
+from server_helpers import References, fast_config
 
 from clients.cli import i18n
 from server.app import Server, run_server
@@ -73,6 +73,19 @@ async def server() -> AsyncIterator[Server]:
     """An embedded server for the client's tests (modules of the server's tests have their own)."""
     async with run_server(embedded_config()) as running:
         yield running
+
+
+@pytest.fixture(params=["embedded", "redis"])
+async def running(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Server]:
+    """A test server (`fast_config`) on each store in turn: the embedded one (its ledger in a
+    file) and a real redis-server."""
+    if request.param == "embedded":
+        async with run_server(fast_config(data=str(tmp_path / "data"))) as server:
+            yield server
+    else:
+        redis: RedisServer = request.getfixturevalue("redis_server")
+        async with run_server(fast_config(store=RedisStore(redis.url))) as server:
+            yield server
 
 
 @pytest.fixture
