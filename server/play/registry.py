@@ -50,6 +50,7 @@ class Registry:
         """A room's state machine from its stored state."""
         room = Room.from_bytes(state)
         room.away_seconds = self.config.away_seconds
+        room.idle_seconds = self.config.idle_seconds
         return room
 
     def open(self, live: LiveRoom) -> None:
