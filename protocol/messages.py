@@ -114,6 +114,10 @@ class Leave(ClientMessage, tag="leave"):
     """Leave the room (a seat in a match in progress is kept for reconnection, then a bot plays it)."""
 
 
+class Back(ClientMessage, tag="back"):
+    """Take your seat back from the stand-in bot that plays it (you were idle on your turn)."""
+
+
 class AddBot(ClientMessage, tag="add_bot"):
     """Host: seat a bot in `seat` (or the first free one) at `level`."""
 
@@ -189,6 +193,7 @@ AnyClientMessage = (
     | Join
     | Spectate
     | Leave
+    | Back
     | AddBot
     | RemoveBot
     | RemovePlayer

@@ -229,6 +229,7 @@ class Server:
             self.config.host,
             self.config.port,
             process_request=guarded(self.http.process_request),
+            process_response=self.http.process_response,
             max_size=self.config.max_size,
             ssl=context,
             server_header=SERVER_NAME,
@@ -288,6 +289,7 @@ class Server:
         page = self.metrics.text(
             len(rooms), len(self.connections), playing, self.committer.adopted()
         )
+        page += "\n".join(self.http.refusals.lines()) + "\n"
         return page + counters(
             {
                 "allfives_games_archived_total": (

@@ -41,6 +41,9 @@ class Config:
     send_buffer: int = 256 * 1024
     bot_delay: float = 0.6
     away_seconds: float = 60.0
+    #: In a room without a turn clock, how long a connected player's turn waits before the
+    #: stand-in takes the seat (`server.rooms.clock`); 0: for ever.
+    idle_seconds: float = 300.0
     empty_room_seconds: float = 600.0
     #: On SIGTERM, how long the server keeps listening before it closes its connections: its
     #: upgrades and /readyz answer 503 ("stopping") meanwhile, so a proxy or orchestrator has

@@ -68,6 +68,17 @@ def port_number(text: str) -> int:
     return value
 
 
+def seconds_or_off(text: str) -> float:
+    """A number of seconds, 0 or more (0: off)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise BadValue(f"{text!r} is not a number") from None
+    if not value >= 0:
+        raise BadValue(f"{text!r} is below zero")
+    return value
+
+
 def positive(kind: Callable[[str], Any]) -> Callable[[str], Any]:
     """A number of `kind` above zero."""
 
@@ -126,6 +137,12 @@ OPTIONS: dict[str, tuple[Callable[[str], Any], str, str]] = {
     ),
     "bot-delay": (float, "bot_delay", "seconds between bot moves"),
     "away-seconds": (float, "away_seconds", "how long an away player's turn waits for them"),
+    "idle-seconds": (
+        seconds_or_off,
+        "idle_seconds",
+        "without a turn clock, how long a connected player's turn waits before a stand-in "
+        "takes the seat (0: for ever)",
+    ),
     "empty-room-seconds": (float, "empty_room_seconds", "how long an empty room is kept"),
     "drain-seconds": (
         float,

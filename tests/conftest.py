@@ -91,6 +91,19 @@ async def server() -> AsyncIterator[Server]:
         yield running
 
 
+@pytest.fixture(params=["embedded", "redis"])
+async def running(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Server]:
+    """A test server (`fast_config`) on each store in turn: the embedded one (its ledger in a
+    file) and a real redis-server."""
+    if request.param == "embedded":
+        async with run_server(fast_config(data=str(tmp_path / "data"))) as server:
+            yield server
+    else:
+        redis: RedisServer = request.getfixturevalue("redis_server")
+        async with run_server(fast_config(store=RedisStore(redis.url))) as server:
+            yield server
+
+
 @pytest.fixture
 def references(monkeypatch: pytest.MonkeyPatch) -> References:
     """Every receiver's document after every change, built the plain way from its own view."""

@@ -461,13 +461,14 @@ class ApiAnswer:
         return json.loads(self.body)
 
 
-async def api_get(url: str, path: str, key: str | None = None) -> ApiAnswer:
-    """GET `path` from the server at `url` (its ws:// URL), as `Authorization: Key` with `key`."""
+async def api_get(url: str, path: str, key: str | None = None, method: str = "GET") -> ApiAnswer:
+    """GET `path` from the server at `url` (its ws:// URL), as `Authorization: Key` with `key`
+    (or another `method`: any path answers HTTP)."""
     base = url.replace("ws://", "http://", 1).rstrip("/")
     headers = {"Authorization": f"Key {key}"} if key is not None else {}
 
     def fetch() -> ApiAnswer:
-        request = urllib.request.Request(base + path, headers=headers)
+        request = urllib.request.Request(base + path, headers=headers, method=method)
         try:
             with urllib.request.urlopen(request, timeout=TIMEOUT) as response:
                 found = {name.lower(): value for name, value in response.headers.items()}

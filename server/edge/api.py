@@ -33,6 +33,8 @@ from server.storage.store import StoreUnavailable
 #: The longest request target served (path and query).
 MAX_TARGET = 512
 MAX_OFFSET = 100_000
+#: The most fields a query may have (`offset` and `limit` are all a route reads).
+MAX_FIELDS = 8
 _KEY = re.compile(r"Key ([A-Za-z0-9_-]{32,64})")
 _GAME = re.compile(GAME_ID_PATTERN)
 
@@ -118,7 +120,10 @@ class Api:
             parts = [unquote(part, errors="strict") for part in target.path.split("/")[2:]]
         except UnicodeDecodeError:
             raise ApiRefusal(api.BAD_REQUEST, "the path is not UTF-8") from None
-        query = parse_qs(target.query, max_num_fields=8)
+        try:
+            query = parse_qs(target.query, max_num_fields=MAX_FIELDS)
+        except ValueError:
+            raise ApiRefusal(api.BAD_REQUEST, f"a query has at most {MAX_FIELDS} fields") from None
         asker = await self._asker(request)
         asked = Asked(parts, query, asker)
         match parts:

@@ -28,6 +28,7 @@ from websockets.protocol import State
 from server.config import Config
 from server.edge.keepalive import DROP_SECONDS, Beat, Keepalive
 from server.edge.lean import LeanConnection
+from server.edge.web import security_headers
 from server.metrics import Metrics
 from server.rooms.limits import PerAddress
 
@@ -156,8 +157,12 @@ class Gate:
 
 def _response(status: str, text: str) -> bytes:
     body = text.encode()
+    extra = "".join(
+        f"{name}: {value}\r\n" for name, value in security_headers(None) if name != "Cache-Control"
+    )
     head = (
         f"HTTP/1.1 {status}\r\nContent-Type: text/plain; charset=utf-8\r\n"
-        f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+        f"Content-Length: {len(body)}\r\nCache-Control: no-store\r\n{extra}"
+        "Connection: close\r\n\r\n"
     )
     return head.encode() + body

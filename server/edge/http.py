@@ -5,6 +5,12 @@ the browser's files (`server.edge.web`), `/healthz` and `/readyz` (`server.edge.
 for `/` the checks before the WebSocket upgrade: behind a trusted proxy, the address it names
 holding too many connections (429); the server starting or stopping (503). The server full and
 a peer address with too many sockets are turned away before this, at accept (`server.edge.gate`).
+
+`process_response` is the `process_response` hook: every answer but the upgrade itself gets the
+page's security headers (`server.edge.web.security_headers`) where it has none of its own,
+whoever made it (the page, the API, a probe, a 404, a 405 or 500 of `server.edge.http_guard`,
+websockets' refusal of a bad upgrade), and a refusal over a limit (429) is counted and logged
+once a minute per address (`server.edge.refusals`).
 """
 
 from __future__ import annotations
@@ -21,8 +27,9 @@ from server.config import Config
 from server.edge.api import Api
 from server.edge.door import Door
 from server.edge.probes import PATHS, Probes, text_response
+from server.edge.refusals import REFUSED, Refusals
 from server.edge.review_api import review_game_id
-from server.edge.web import WebFiles
+from server.edge.web import WebFiles, security_headers
 from server.metrics import Metrics
 
 #: The one path that upgrades to a WebSocket.
@@ -54,6 +61,8 @@ class HttpSide:
         #: `GET /api/games/ID/review` (`server.edge.review_api`), as the wiring builds it:
         #: called with the request, the game id and the asker's address.
         self.review: Callable[[Request, str, str], Awaitable[Response]] | None = None
+        #: Requests refused over a limit: counted, and logged once a minute per address.
+        self.refusals = Refusals()
 
     def process_request(
         self, socket: ServerConnection, request: Request
@@ -92,6 +101,20 @@ class HttpSide:
                 f"at most {config.max_connections_per_ip} connections per address\n",
             )
         return None
+
+    def process_response(
+        self, socket: ServerConnection, request: Request, response: Response
+    ) -> None:
+        """Give the answer its security headers; count and log a refusal (module docstring)."""
+        if response.status_code == HTTPStatus.SWITCHING_PROTOCOLS:
+            return
+        headers = response.headers
+        for name, value in security_headers(request.headers.get("Host")):
+            if name not in headers:
+                headers[name] = value
+        if response.status_code in REFUSED:
+            address = client_address(self.config, socket, request)
+            self.refusals.note(socket, address, response.status_code, request.path)
 
 
 def client_address(config: Config, socket: ServerConnection, request: Request | None) -> str:

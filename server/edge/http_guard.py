@@ -1,13 +1,18 @@
-"""Before any HTTP handling: only GET and HEAD are served, and HEAD gets headers alone.
+"""Before any HTTP handling: only GET and HEAD are served, HEAD gets headers alone, and a
+request that makes the handler fail gets a plain 500.
 
 `guarded(handler)` wraps the server's `process_request` hook: other methods get 405 before the
-handler sees them (probes, metrics and the WebSocket upgrade alike), and a response to HEAD
-keeps its headers (Content-Length included) but loses its body.
+handler sees them (probes, metrics and the WebSocket upgrade alike), a response to HEAD keeps
+its headers (Content-Length included) but loses its body, and an exception in the handler is
+answered 500 "internal error" (the server's own response, which `server.edge.http` gives the
+security headers like every other) and logged with its traceback once a minute per kind of
+failure (`server.edge.refusals.Throttle`), never once per request.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import logging
 from collections.abc import Awaitable, Callable
 from http import HTTPStatus
 
@@ -15,42 +20,78 @@ from websockets.asyncio.server import ServerConnection
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
+from server.edge.refusals import Throttle
+
+log = logging.getLogger("allfives.http")
+
 #: A `process_request` hook: a response now, one to come (`/readyz` asks the store), or None.
 Handler = Callable[[ServerConnection, Request], Response | Awaitable[Response] | None]
 METHODS = ("GET", "HEAD")
 
 
-def guarded(handler: Handler) -> Handler:
-    """`handler`, answering 405 to methods other than GET and HEAD, and HEAD without a body."""
+def guarded(handler: Handler, throttle: Throttle | None = None) -> Handler:
+    """`handler`, answering 405 to methods other than GET and HEAD, HEAD without a body, and
+    500 when it fails."""
+    failures = throttle or Throttle()
 
     def process_request(
         socket: ServerConnection, request: Request
     ) -> Response | Awaitable[Response] | None:
         if request.method not in METHODS:
             return refusal(request.method)
-        response = handler(socket, request)
+        try:
+            response = handler(socket, request)
+        except Exception as error:
+            return failed(error, failures)
+        if isinstance(response, Awaitable):
+            return _finished(response, request.method == "HEAD", failures)
         if response is None or request.method != "HEAD":
             return response
-        if isinstance(response, Response):
-            return dataclasses.replace(response, body=b"")
-        return _without_body(response)
+        return dataclasses.replace(response, body=b"")
 
     return process_request
 
 
-async def _without_body(pending: Awaitable[Response]) -> Response:
-    return dataclasses.replace(await pending, body=b"")
+async def _finished(pending: Awaitable[Response], head: bool, failures: Throttle) -> Response:
+    try:
+        response = await pending
+    except Exception as error:
+        response = failed(error, failures)
+    return dataclasses.replace(response, body=b"") if head else response
+
+
+def failed(error: Exception, failures: Throttle) -> Response:
+    """500 for a request the handler failed on; logged with its traceback once an interval."""
+    kind = type(error).__name__
+    unlogged = failures.due(kind)
+    if unlogged is not None:
+        log.error(
+            "an HTTP request failed (%s; %d more since the last line, the next in %g s)",
+            kind,
+            unlogged,
+            failures.seconds,
+            exc_info=error,
+        )
+    return plain(HTTPStatus.INTERNAL_SERVER_ERROR, "internal error\n")
 
 
 def refusal(method: str) -> Response:
     """405 for a method that is not served."""
-    status = HTTPStatus.METHOD_NOT_ALLOWED
-    body = f"{method} is not served here: only GET and HEAD\n".encode()
+    response = plain(
+        HTTPStatus.METHOD_NOT_ALLOWED, f"{method} is not served here: only GET and HEAD\n"
+    )
+    response.headers["Allow"] = ", ".join(METHODS)
+    return response
+
+
+def plain(status: HTTPStatus, text: str) -> Response:
+    """A plain-text answer, never cached."""
+    body = text.encode()
     headers = Headers(
         [
             ("Content-Type", "text/plain; charset=utf-8"),
             ("Content-Length", str(len(body))),
-            ("Allow", ", ".join(METHODS)),
+            ("Cache-Control", "no-store"),
         ]
     )
     return Response(status.value, status.phrase, headers, body)

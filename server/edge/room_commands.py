@@ -99,6 +99,7 @@ class RoomCommands:
         invite = None if message.rules.public else codes.new_invite()
         room = Room.create(code, message.rules, connection.address, self.clock(), invite)
         room.away_seconds = self.config.away_seconds
+        room.idle_seconds = self.config.idle_seconds
         live = LiveRoom(room, self.config.keep_patches)
         live.saved = room.to_bytes()
         self.registry.open(live)

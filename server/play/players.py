@@ -143,32 +143,47 @@ class Players:
         return msg.RecoveryCodeReply(code=codes.shown_recovery_code(code))
 
     async def _recover(self, given: str, hashed: str, address: str) -> Player:
-        if self.bad_links.wait(address, time.monotonic()) > 0:
+        # Charged like a link code: the token first, given back when the code was right.
+        if not self.bad_links.take(address, time.monotonic()):
             raise RoomError(
                 errors.RATE_LIMITED, "too many wrong codes from your address: try again later"
             )
         code = codes.normalize_recovery_code(given)
-        player = None
-        if code is not None:
-            player = await self.ledger.use_recovery(key_hash(code), hashed, self.clock())
+        try:
+            player = (
+                None
+                if code is None
+                else await self.ledger.use_recovery(key_hash(code), hashed, self.clock())
+            )
+        except BaseException:
+            self.bad_links.refund(address, time.monotonic())
+            raise
         if player is None:
-            self.bad_links.charge(address, time.monotonic())
             raise RoomError(
                 errors.BAD_LINK, "that recovery code is none of this server's", errors.BAD_RECOVERY
             )
+        self.bad_links.refund(address, time.monotonic())
         return player
 
     async def _link(self, link: str, hashed: str, address: str) -> Player:
-        now = time.monotonic()
-        if self.bad_links.wait(address, now) > 0:
+        # The token is taken before the code is looked up and given back when it was right, so
+        # lookups in flight at once (a store that answers slowly) cannot spend more than the
+        # budget; a lookup the store failed costs nothing either.
+        if not self.bad_links.take(address, time.monotonic()):
             raise RoomError(
                 errors.RATE_LIMITED, "too many wrong link codes from your address: try again later"
             )
         code = codes.normalize_link_code(link)
-        player = None if code is None else await self.ledger.use_link(code, hashed, self.clock())
+        try:
+            player = (
+                None if code is None else await self.ledger.use_link(code, hashed, self.clock())
+            )
+        except BaseException:
+            self.bad_links.refund(address, time.monotonic())
+            raise
         if player is None:
-            self.bad_links.charge(address, time.monotonic())
             raise RoomError(errors.BAD_LINK, "that link code is unknown, used already, or expired")
+        self.bad_links.refund(address, time.monotonic())
         return player
 
 

@@ -50,6 +50,7 @@ class Registry:
         """A room's state machine from its stored state."""
         room = Room.from_bytes(state)
         room.away_seconds = self.config.away_seconds
+        room.idle_seconds = self.config.idle_seconds
         return room
 
     def open(self, live: LiveRoom) -> None:
@@ -97,9 +98,8 @@ class Registry:
     @contextlib.contextmanager
     def creating(self, address: str) -> Iterator[None]:
         """Around creating a room for `address`: RoomError `rate_limited` when it holds
-        `max_rooms_per_ip` open rooms or created its `rooms_burst` and then `rooms_per_hour`; a
-        creation that fails
-        costs nothing."""
+        `max_rooms_per_ip` open rooms (those being created counted) or created its
+        `rooms_burst` and then `rooms_per_hour`; a creation that fails costs nothing."""
         config = self.config
         if self.rooms_per_ip.full(address):
             raise RoomError(
@@ -114,11 +114,17 @@ class Registry:
                 f"an address may create {config.rooms_burst} rooms at once, then "
                 f"{config.rooms_per_hour:g} an hour: try again in {max(1.0, wait):.0f} s",
             )
+        # The room is counted as open from here, before the store is awaited, so creations in
+        # flight at once cannot open more than the limit; once opened it is counted as the
+        # room itself (`count`), and this place is given back.
+        self.rooms_per_ip.add(address)
         try:
             yield
         except BaseException:
             self.created.refund(address, time.monotonic())
             raise
+        finally:
+            self.rooms_per_ip.remove(address)
 
     def new_code(self) -> str:
         """A code no room held here uses; RoomError `busy` when there is none to give."""

@@ -3,11 +3,18 @@
 When the room has `turn_seconds`, each human turn has that long; at the limit a bot plays that
 turn. A seat whose player is away (disconnected) waits for `turn_seconds`, or for `away_seconds`
 when the room has no clock; after that a bot (a stand-in) plays every turn of that seat until the
-player comes back. The deadline is stored with the room (`deadline`, and `deadline_move`, the
-move it is for), so it survives a restart and any server process can act on it.
+player comes back. In a room without a clock a connected player who does not move is bounded
+too: `idle_seconds` (the server's `--idle-seconds`, 0: no bound) from the start of their turn,
+then the stand-in takes the seat as it does an away player's, until the player takes it back
+(`back`); so a player who stops moving cannot freeze a match. The idle bound counts from the
+turn's start (`idle_deadline`): going away and coming back does not start it again. The deadline
+is stored with the room (`deadline`, and `deadline_move`, the move it is for), so it survives a
+restart and any server process can act on it.
 """
 
 from __future__ import annotations
+
+import msgspec
 
 from engine import Match
 from protocol.views import BotLevel
@@ -17,6 +24,8 @@ from server.rooms.room_state import RoomState
 STAND_IN_LEVEL: BotLevel = "normal"
 #: How long an away player's turn waits in a room without a turn clock.
 DEFAULT_AWAY_SECONDS = 60.0
+#: How long a connected player's turn waits in a room without a turn clock (0: for ever).
+DEFAULT_IDLE_SECONDS = 300.0
 
 
 def overdue(state: RoomState, now: float) -> bool:
@@ -26,25 +35,57 @@ def overdue(state: RoomState, now: float) -> bool:
     )
 
 
-def arm(state: RoomState, match: Match | None, away_seconds: float, now: float) -> None:
+def arm(
+    state: RoomState,
+    match: Match | None,
+    away_seconds: float,
+    now: float,
+    idle_seconds: float = 0.0,
+) -> None:
     """Set or clear the current turn's deadline after a move or a seat's coming and going."""
     if state.phase != "playing" or match is None or match.over:
-        state.deadline, state.deadline_move = None, -1
+        _clear(state)
         return
     held = state.seats[match.turn]
     if held is None or held.kind == "bot" or held.stand_in:
-        state.deadline, state.deadline_move = None, -1
+        _clear(state)
         return
     limit = state.rules.turn_seconds
     same_turn = state.deadline_move == state.moves and state.deadline is not None
     if limit is not None:
         if not same_turn:
             state.deadline, state.deadline_move = now + limit, state.moves
-    elif not held.connected:
-        if not same_turn:
-            state.deadline, state.deadline_move = now + away_seconds, state.moves
+        return
+    kept = state.idle_deadline if same_turn else msgspec.UNSET
+    fresh = now + idle_seconds if idle_seconds > 0 else None
+    idle = kept if kept is not msgspec.UNSET else fresh
+    if not held.connected:
+        if same_turn and state.deadline != idle:
+            return  # the away deadline set when the player went
+        away = now + away_seconds
+        deadline = away if idle is None else min(away, idle)
+    elif idle is not None:
+        deadline = idle
     else:
-        state.deadline, state.deadline_move = None, -1
+        _clear(state)
+        return
+    state.deadline, state.deadline_move = deadline, state.moves
+    state.idle_deadline = msgspec.UNSET if idle is None else idle
+
+
+def idle_overdue(state: RoomState, now: float) -> bool:
+    """Whether a connected player's idle bound has passed on their turn (no turn clock)."""
+    return (
+        state.rules.turn_seconds is None
+        and state.idle_deadline is not msgspec.UNSET
+        and state.deadline == state.idle_deadline
+        and overdue(state, now)
+    )
+
+
+def _clear(state: RoomState) -> None:
+    state.deadline, state.deadline_move = None, -1
+    state.idle_deadline = msgspec.UNSET
 
 
 def level_due(state: RoomState, match: Match | None, now: float) -> BotLevel | None:

@@ -85,6 +85,10 @@ def _leave(room: Room, caller: Caller, message: msg.Leave, now: float, out: Outc
     out.effects.append(Left())
 
 
+def _back(room: Room, caller: Caller, message: msg.Back, now: float, out: Outcome) -> None:
+    room.back(caller.seat, now)
+
+
 def _add_bot(room: Room, caller: Caller, message: msg.AddBot, now: float, out: Outcome) -> None:
     room.add_bot(caller.seat, message.seat, message.level, now)
 
@@ -140,6 +144,7 @@ _HANDLERS: dict[type[msg.ClientMessage], Callable[..., None]] = {
     msg.Join: _join,
     msg.Spectate: _spectate,
     msg.Leave: _leave,
+    msg.Back: _back,
     msg.AddBot: _add_bot,
     msg.RemoveBot: _remove_bot,
     msg.RemovePlayer: _remove_player,

@@ -28,10 +28,11 @@ def replay_move(room: Room, data: bytes) -> list[Any]:
     tile = None if note.tile is None else ALL_TILES[note.tile]
     end = None if note.end is None else End(note.end)
     away, room.away_seconds = room.away_seconds, note.away
+    idle, room.idle_seconds = room.idle_seconds, note.idle
     try:
         return room.play(note.seat, Move(tile, end, note.flipped), note.now, note.by_stand_in)
     finally:
-        room.away_seconds = away
+        room.away_seconds, room.idle_seconds = away, idle
 
 
 def with_moves(state: bytes, moves: list[bytes]) -> bytes:

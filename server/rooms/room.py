@@ -35,7 +35,7 @@ from protocol.records import Record
 from protocol.rules import RoomRules
 from protocol.views import CHAT_HISTORY, BotLevel, ChatLine, Phase, SeatInfo
 from server.rooms import clock, codes, presence, results
-from server.rooms.clock import DEFAULT_AWAY_SECONDS
+from server.rooms.clock import DEFAULT_AWAY_SECONDS, DEFAULT_IDLE_SECONDS
 from server.rooms.room_state import (
     BotTurn,
     Caller,
@@ -61,6 +61,7 @@ class Room:
         self.state = state
         self.match = match
         self.away_seconds = DEFAULT_AWAY_SECONDS
+        self.idle_seconds = DEFAULT_IDLE_SECONDS
         #: The seq a move made the room, and the move (`encode_note` gives what `replay_move`
         #: takes): when the last change was that one move, other processes are sent the move,
         #: not the whole room.
@@ -365,7 +366,15 @@ class Room:
         end = None if move.end is None else int(move.end)
         stand_in = held is not None and held.stand_in
         note = MoveNote(
-            seat, tile, end, move.flipped, now, stand_in, self.away_seconds, by_stand_in
+            seat,
+            tile,
+            end,
+            move.flipped,
+            now,
+            stand_in,
+            self.away_seconds,
+            by_stand_in,
+            self.idle_seconds,
         )
         self.last_move = (self.state.seq, note)
         return convert.events(events)
@@ -395,9 +404,22 @@ class Room:
             return None
         held = self.seats[turn.seat]
         human = held is not None and held.kind == "human"
-        if human and held is not None and not held.connected:
-            held.stand_in = True
+        idle = clock.idle_overdue(self.state, now)
+        if human and held is not None and (not held.connected or idle):
+            held.stand_in = True  # until the player comes back (or, idle, takes it back)
         return self.play(turn.seat, move, now, by_stand_in=human)
+
+    def back(self, seat: int | None, now: float = 0.0) -> None:
+        """A connected player takes their seat back from the stand-in that plays it (it took
+        the seat when they were idle past the bound on their turn, `server.rooms.clock`)."""
+        self._require_match(seat)
+        assert seat is not None
+        held = self.seats[seat]
+        if held is None or not held.stand_in:
+            raise RoomError(errors.INVALID, "no stand-in plays for you: the seat is yours")
+        held.stand_in = False
+        self._arm_clock(now)
+        self._changed(now)
 
     def rematch(self, by: int | None, now: float = 0.0) -> None:
         """Host: back to waiting with the same seats after a finished match."""
@@ -442,7 +464,7 @@ class Room:
 
     def _arm_clock(self, now: float) -> None:
         """Set or clear the current turn's deadline after a move or a seat's coming and going."""
-        clock.arm(self.state, self.match, self.away_seconds, now)
+        clock.arm(self.state, self.match, self.away_seconds, now, self.idle_seconds)
 
     # -- checks and bookkeeping ------------------------------------------------------------
 

@@ -102,6 +102,9 @@ class RoomState(msgspec.Struct, kw_only=True):
     ratings: list[RatingChange] | msgspec.UnsetType = msgspec.UNSET
     #: The archive's id of the last finished match, once it is archived (shown while finished).
     game_id: str | msgspec.UnsetType = msgspec.UNSET
+    #: In a room without a turn clock, when the current turn's connected player is replaced by
+    #: the stand-in (`server.rooms.clock`; the turn is `deadline_move`'s). UNSET: no bound.
+    idle_deadline: float | msgspec.UnsetType = msgspec.UNSET
 
 
 class FinishedSeat(msgspec.Struct, kw_only=True, array_like=True):
@@ -232,6 +235,8 @@ class MoveNote(msgspec.Struct, array_like=True, frozen=True):
     away: float
     #: A stand-in bot made the move (the player away, or out of time).
     by_stand_in: bool = False
+    #: The writer's `Room.idle_seconds` (0: no idle bound, as before there was one).
+    idle: float = 0.0
 
 
 encode_note = msgspec.msgpack.Encoder().encode
