@@ -147,3 +147,24 @@ async def test_in_play_the_bots_wait_while_a_hands_result_is_on_screen(
     await until(lambda: state.seq != seq)
     await connection.close()
     await asyncio.wait_for(running, TIMEOUT)
+
+
+async def test_after_a_rematch_the_scores_are_the_new_matchs_alone(server: Server) -> None:
+    connection = Connection(server.url, "Ann", TableState())
+    running = asyncio.create_task(connection.run(OPENING))
+    await until(lambda: connection.ready.is_set())
+    app, _ = terminal_app(connection, deal_at_once=True)
+    await play_to_the_end(connection, TIMEOUT * 3)
+    assert await app.handle("/rematch")
+    await until(lambda: (v := connection.state.view) is not None and v.phase == "playing")
+    await play_to_the_end(connection, TIMEOUT * 3)
+    game = connection.state.game
+    assert game is not None
+    assert await app.handle("/scores")
+    rows = [row.plain for row in app.extra]
+    totals = next(row for row in rows if row.lstrip().startswith("total"))
+    assert [int(cell) for cell in totals.split()[1:]] == game.scores
+    numbers = [int(row.split()[0]) for row in rows if row.split()[0].isdigit()]
+    assert numbers == list(range(1, game.hand_number + 1))
+    await connection.close()
+    await asyncio.wait_for(running, TIMEOUT)

@@ -59,6 +59,8 @@ class Scoreboard:
         """Follow one event of the match."""
         match event:
             case HandStarted(number=number):
+                if self.hands and number < self.hands[-1].number:  # a new match (a rematch)
+                    self.hands, self.biggest = [], None
                 if not self.hands or self.hands[-1].number != number:
                     self.hands.append(HandLine(number, [0] * rules.sides))
             case Played(seat=seat, tile=tile, points=points) if self.hands:

@@ -282,9 +282,10 @@ class TableState:
     def _follow_hand(self) -> None:
         """Keep the tile numbers (new tiles get the next number) and the turn clock current."""
         game = self.game
-        if game is None:
+        if game is None:  # no match, or back to waiting for a rematch: the next starts afresh
             self.numbers, self._numbered_hand, self.fresh = {}, None, set()
             self.turn_since = self._turn_key = None
+            self.scoreboard = Scoreboard()
             return
         moves = sum(1 for event in game.history if isinstance(event, Played | Passed))
         key = (game.hand_number, game.turn, moves)
