@@ -107,7 +107,7 @@ def ends_rows(state: TableState, width: int = 80) -> list[str]:
 
 def result_rows(state: TableState, view: RoomView, width: int) -> list[Text]:
     """The last hand's result (and the match summary once it is over), until Enter is pressed."""
-    names = display_names(view)
+    names = display_names(view, state.played_names)
     rows: list[Text] = []
     if state.result is not None:
         number = state.result_hand if state.result_hand is not None else "?"
@@ -166,7 +166,7 @@ def notice_row(notice: Notice | None, width: int) -> list[Text]:
 def status(view: RoomView, state: TableState, pending: Ask | None, width: int = 200) -> Text:
     """One line saying what happens now and what to type (its reminder left out where it
     would not fit in `width`)."""
-    names = display_names(view)
+    names = display_names(view, state.played_names)
     game = view.game
     if not state.online:
         return Text(
@@ -191,7 +191,7 @@ def status(view: RoomView, state: TableState, pending: Ask | None, width: int = 
         )
         after = " " + (
             _("/rematch, /save FILE or /quit")
-            if view.you == view.host
+            if view.you == view.host and state.everyone_stayed()
             else _("/save FILE or /quit")
         )
         said = f" {verdict}: {scores}."
