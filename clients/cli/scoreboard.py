@@ -139,7 +139,7 @@ def explain_hand(event: HandEnded, names: Sequence[str], rules: Rules) -> list[s
         rows = [_("The hand is blocked. Pips left: {held}.").format(held=held)]
     if rules.end_scoring == "penalty":
         losses = ", ".join(
-            f"{_name(names, count.seats[0])} {count.pips:g} → {-count.points}"
+            f"{_name(names, count.seats[0])} {words.number(count.pips)} → {-count.points}"
             for count in event.counts
             if count.pips
         )
@@ -182,11 +182,11 @@ def _counted(count: HandCount, names: Sequence[str], event: HandEnded) -> str:
     ]
     if count.halved and held:
         return _("{side}'s {pips} pips shared by two: {half}").format(
-            side=held[0][0], pips=held[0][1], half=f"{count.pips:g}"
+            side=held[0][0], pips=held[0][1], half=words.number(count.pips)
         )
     written = " + ".join(f"{name} {pips}" for name, pips in held)
     if len(held) > 1:
-        return f"{written} = {count.pips:g}"
+        return f"{written} = {words.number(count.pips)}"
     return _("{counted} pips").format(counted=written)
 
 

@@ -143,11 +143,11 @@ def rating_text(view: RoomView) -> str | None:
         return None
     after, delta = mine.after.rating, mine.after.rating - mine.before.rating
     sign = "+" if delta >= 0 else "−"
-    change = f"{sign}{abs(delta):.1f}"
+    change = f"{sign}{words.decimal(abs(delta))}"
     if mine.ladder in RATING_WORDS:
-        return _(RATING_WORDS[mine.ladder]).format(rating=f"{after:.1f}", change=change)
+        return _(RATING_WORDS[mine.ladder]).format(rating=words.decimal(after), change=change)
     said = _("Your rating on the {ladder} ladder: {rating} ({change})")
-    return said.format(ladder=mine.ladder, rating=f"{after:.1f}", change=change)
+    return said.format(ladder=mine.ladder, rating=words.decimal(after), change=change)
 
 
 def notice_row(notice: Notice | None, width: int) -> list[Text]:
