@@ -14,7 +14,9 @@ from waiting import until
 
 from clients.cli.app import BELL, App
 from clients.cli.connection import Connection
+from clients.cli.render import render
 from clients.cli.state import TableState
+from clients.cli.status import status as status_line
 from protocol import messages as msg
 from protocol.records import check_record, decode_record
 from protocol.rules import RoomRules
@@ -147,3 +149,53 @@ async def test_in_play_the_bots_wait_while_a_hands_result_is_on_screen(
     await until(lambda: state.seq != seq)
     await connection.close()
     await asyncio.wait_for(running, TIMEOUT)
+
+
+async def test_after_a_rematch_the_scores_are_the_new_matchs_alone(server: Server) -> None:
+    connection = Connection(server.url, "Ann", TableState())
+    running = asyncio.create_task(connection.run(OPENING))
+    await until(lambda: connection.ready.is_set())
+    app, _ = terminal_app(connection, deal_at_once=True)
+    await play_to_the_end(connection, TIMEOUT * 3)
+    assert await app.handle("/rematch")
+    await until(lambda: (v := connection.state.view) is not None and v.phase == "playing")
+    await play_to_the_end(connection, TIMEOUT * 3)
+    game = connection.state.game
+    assert game is not None
+    assert await app.handle("/scores")
+    rows = [row.plain for row in app.extra]
+    totals = next(row for row in rows if row.lstrip().startswith("total"))
+    assert [int(cell) for cell in totals.split()[1:]] == game.scores
+    numbers = [int(row.split()[0]) for row in rows if row.split()[0].isdigit()]
+    assert numbers == list(range(1, game.hand_number + 1))
+    await connection.close()
+    await asyncio.wait_for(running, TIMEOUT)
+
+
+async def test_a_finished_match_keeps_its_names_when_players_leave_and_offers_no_rematch(
+    server: Server,
+) -> None:
+    rules = RoomRules(players=2, target=15, public=False)
+    host = Connection(server.url, "Ann", TableState())
+    hosting = asyncio.create_task(host.run([msg.CreateRoom(rules=rules)]))
+    room = await until(lambda: host.state.room)
+    guest = Connection(server.url, "Bořek", TableState())
+    joining = asyncio.create_task(guest.run([msg.Join(room=room)]))
+    await until(lambda: (v := host.state.view) is not None and all(v.seats))
+    await host.send(msg.Start())
+    await asyncio.gather(play_to_the_end(host, TIMEOUT * 3), play_to_the_end(guest, TIMEOUT * 3))
+    app, _ = terminal_app(guest)
+    await host.send(msg.Leave())
+    await until(lambda: (v := guest.state.view) is not None and v.seats[0] is None)
+    view = guest.state.view
+    assert view is not None
+    shown = "\n".join(row.plain for part in render(guest.state, 79, 23) for row in part)
+    assert "(free)" not in shown
+    assert "Ann" in shown and "left the table" in shown
+    said = status_line(view, guest.state, None, 79).plain
+    assert "wins the match" in said and "Ann" in said and "/rematch" not in said
+    assert await app.handle("/scores")
+    assert not any("(free)" in row.plain for row in app.extra)
+    await host.close()
+    await guest.close()
+    await asyncio.gather(asyncio.wait_for(hosting, TIMEOUT), asyncio.wait_for(joining, TIMEOUT))

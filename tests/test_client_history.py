@@ -14,6 +14,7 @@ import asyncio
 import json
 import os
 import re
+import socket
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -55,13 +56,13 @@ from server.app import run_server
 ENV = {"TERM": "xterm-256color", "PYTHONPATH": str(ROOT)}
 
 
-def allfives(*args: str, config: Path) -> subprocess.CompletedProcess[str]:
+def allfives(*args: str, config: Path, columns: int = 160) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "allfives.cli", *args],
         capture_output=True,
         text=True,
         timeout=60,
-        env={**os.environ, **ENV, "XDG_CONFIG_HOME": str(config), "COLUMNS": "160"},
+        env={**os.environ, **ENV, "XDG_CONFIG_HOME": str(config), "COLUMNS": str(columns)},
         check=False,
     )
 
@@ -141,6 +142,62 @@ def test_history_on_a_device_with_no_key_claims_nothing(
     done = allfives("history", url, config=tmp_path)
     assert done.returncode == 1 and "no player on that server yet" in done.stderr
     assert not (tmp_path / "allfives" / "keys.json").exists()
+
+
+@pytest.mark.parametrize(("language", "columns"), [("en", 80), ("cs", 80), ("en", 60)])
+def test_history_at_80_and_60_columns_shows_each_games_id_whole_and_who_played(
+    played: tuple[ServerThread, str, Path], language: str, columns: int
+) -> None:
+    _, url, config = played
+    done = allfives("--lang", language, "history", url, config=config, columns=columns)
+    assert done.returncode == 0, done.stderr
+    key = json.loads((config / "allfives" / "keys.json").read_text())[url]["keys"]["Ann"]
+    ids = [
+        game["id"]
+        for game in asyncio.run(api_get(url, "/api/players/Ann/games", key)).json["games"]
+    ]
+    rows = done.stdout.splitlines()
+    assert all(len(row) <= columns for row in rows if " show " not in row), done.stdout
+    starts = [next(i for i, row in enumerate(rows) if row.split()[:1] == [game]) for game in ids]
+    for at, end in zip(starts, [*starts[1:], len(rows)], strict=True):
+        # The id whole at the start of a row, then the game's rows with who played.
+        played_by = "\n".join(rows[at + 1 : end])
+        assert "Ann, " in played_by and cli_words(language, "normal bot") in played_by
+    # The replay line is one line, whatever the width: pasted whole.
+    assert any(row.strip().endswith(f" show {url.rstrip('/')} {ids[0]}") for row in rows)
+
+
+def test_history_of_a_named_player_from_another_device_says_private_games_are_not_counted(
+    played: tuple[ServerThread, str, Path], tmp_path: Path
+) -> None:
+    _, url, config = played
+    own = allfives("history", url, config=config)
+    other = allfives("history", url, "Ann", config=tmp_path)
+    assert own.returncode == other.returncode == 0
+    assert "public rooms only" in other.stdout and "public rooms only" not in own.stdout
+
+
+def test_ratings_are_written_with_the_languages_decimal_mark(
+    played: tuple[ServerThread, str, Path],
+) -> None:
+    _, url, config = played
+    for language, mark in (("en", "."), ("cs", ","), ("et", ","), ("sr-Latn", ",")):
+        shown = allfives("--lang", language, "ladder", url, config=config).stdout
+        shown += allfives("--lang", language, "history", url, config=config).stdout
+        shown = "\n".join(row for row in shown.splitlines() if "://" not in row)
+        ratings = re.findall(r"(?<![\d:-])\d+([.,])\d(?![\d.])", shown)
+        assert ratings and set(ratings) == {mark}, shown
+
+
+def test_history_with_the_server_down_says_it_did_not_answer(tmp_path: Path) -> None:
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))
+        url = f"ws://127.0.0.1:{closed.getsockname()[1]}/"
+    mine = allfives("history", url, config=tmp_path)
+    named = allfives("history", url, "Ann", config=tmp_path)
+    assert mine.returncode == named.returncode == 1
+    assert "cannot reach" in mine.stderr and "no player on that server" not in mine.stderr
+    assert "connection refused" in named.stderr and "Errno" not in named.stderr
 
 
 def game_of(url: str, config: Path) -> tuple[str, Record]:

@@ -43,6 +43,8 @@ def allfives(*args: str) -> subprocess.CompletedProcess[str]:
         (["play", "--bots", "easy,hard"], "--bots names 2 levels for 1 bot seats"),
         (["join", "http://example.org:8765"], "the game server speaks ws://example.org:8765"),
         (["rooms", "https://example.org"], "the game server speaks wss://example.org"),
+        (["join", "ws://127.0.0.1:1", "--seat", "2"], "--seat needs the room's code"),
+        (["join", "ws://127.0.0.1:1", "ABCD", "--seat", "4"], "invalid choice: 4"),
         (["play"], "allfives play: needs a terminal"),
         (["watch", "ws://127.0.0.1:1", "ABCD"], "allfives watch: needs a terminal"),
     ],

@@ -311,3 +311,22 @@ async def test_allfives_rooms_lists_the_waiting_rooms_with_the_line_that_joins_e
         in listed
     )
     await host.close()
+
+
+async def test_join_with_a_seat_sits_as_the_hosts_partner_and_a_taken_seat_is_refused(
+    server: Server,
+) -> None:
+    host, room = await host_room(server.url, players=4)
+    nowhere = SeatStore(Path("/nonexistent/x"))
+    connection, first, _ = join.plan(server.url, room, "Cid", seats=nowhere, seat=2)
+    running = asyncio.create_task(connection.run(first))
+    await until(lambda: connection.ready.is_set())
+    assert (connection.state.room, connection.state.seat) == (room, 2)
+    view = await until(lambda: connection.state.view)
+    assert view.rules.partnership and view.seats[1] is None and view.seats[2] is not None
+    await connection.close()
+    await running
+    taken, first, _ = join.plan(server.url, room, "Di", seats=nowhere, seat=0)
+    with pytest.raises(Fatal, match="that seat is taken"):
+        await asyncio.wait_for(taken.run(first), TIMEOUT)
+    await host.close()

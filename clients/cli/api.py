@@ -17,6 +17,7 @@ from typing import TypeVar
 
 import msgspec
 
+from clients.cli.connection import reason
 from clients.cli.i18n import N_, _, ngettext
 from clients.cli.seats import normalize_url
 from protocol.api import DEFAULT_GAMES_PAGE
@@ -73,7 +74,9 @@ class Api:
         except urllib.error.HTTPError as error:
             raise refused(error, what) from None
         except (OSError, ValueError) as error:
-            raise ApiError(_("the server did not answer ({reason})").format(reason=error)) from None
+            cause = error.reason if isinstance(error, urllib.error.URLError) else error
+            said = reason(cause, self.url) if isinstance(cause, BaseException) else str(cause)
+            raise ApiError(_("the server did not answer ({reason})").format(reason=said)) from None
         if len(body) > MAX_ANSWER:
             raise ApiError(_("the server's answer is too large to read"))
         try:

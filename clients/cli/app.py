@@ -306,7 +306,7 @@ class App:
             return [line.text for line in state.log]
         if view is None or not state.scoreboard.hands:
             return [_("No hand has been played yet.")]
-        return state.scoreboard.rows(display_names(view), view.rules)
+        return state.scoreboard.rows(display_names(view, state.played_names), view.rules)
 
     async def _save(self, path: str) -> None:
         """Ask for the record, wait for it, write it as JSON for `allfives replay`."""

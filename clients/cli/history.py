@@ -10,13 +10,13 @@ import sys
 import time
 
 from rich.console import Console
-from rich.table import Table
 from rich.text import Text
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from clients.cli import local, words
 from clients.cli.api import Api, ApiError
+from clients.cli.connection import reason
 from clients.cli.i18n import _, ngettext
 from clients.cli.keys import KeyStore
 from clients.cli.ladder import player_name
@@ -60,6 +60,21 @@ async def whoami(url: str, key: str, name: str) -> str | None:
                 return None
 
 
+def unreachable(url: str) -> str | None:
+    """Why the server at `url` cannot be reached ("cannot reach URL: connection refused ..."),
+    or None when it answers: asked before saying this device is no player there."""
+
+    async def knock() -> None:
+        async with connect(url, open_timeout=TIMEOUT):
+            pass
+
+    try:
+        asyncio.run(knock())
+    except (OSError, TimeoutError, InvalidHandshake, InvalidURI, ConnectionClosed) as error:
+        return _("cannot reach {url}: {reason}").format(url=url, reason=reason(error, url))
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
     """Print the player's ratings and games; returns the exit status."""
     url = normalize_url(args.url)
@@ -74,6 +89,9 @@ def run(args: argparse.Namespace) -> int:
     key = known[1] if known is not None else None
     name = args.name
     if name is None:
+        if known is None and (down := unreachable(url)) is not None:
+            print(visible(f"allfives history: {down}"), file=sys.stderr)  # i18n: a command
+            return 1
         if known is None:
             print(
                 "allfives history: "  # i18n: a command
@@ -88,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             name = asyncio.run(whoami(url, known[1], known[0]))
         except (OSError, TimeoutError, InvalidHandshake, InvalidURI, ConnectionClosed) as error:
-            said = _("cannot reach {url}: {reason}").format(url=url, reason=error)
+            said = _("cannot reach {url}: {reason}").format(url=url, reason=reason(error, url))
             print(visible(f"allfives history: {said}"), file=sys.stderr)  # i18n: a command
             return 1
         if name is None:
@@ -136,23 +154,28 @@ def rating_change(game: GameSummary, name: str) -> str:
     if change is None:
         return ""
     delta = change.after.rating - change.before.rating
-    return f"{change.after.rating:.1f} ({'+' if delta >= 0 else '−'}{abs(delta):.1f})"
+    sign = "+" if delta >= 0 else "−"
+    return f"{words.decimal(change.after.rating)} ({sign}{words.decimal(abs(delta))})"
 
 
 def print_history(url: str, player: PlayerAnswer, page: GamesPage, console: Console) -> None:
-    """The ratings, then the games as a table, and how to replay one."""
+    """The ratings, then the games, two rows each (the id whole, first, to copy into `show`;
+    then who played), and how to replay one."""
     name = player.name
     console.print(
         Text(f"{player_name(name)}: {games_won(player.games, player.wins)}", style="bold"),
         highlight=False,
     )
+    if not player.you and not player.bot:
+        said = _("(public rooms only: the games of private rooms show on {name}'s own devices)")
+        console.print(Text(said.format(name=player_name(name)), style="dim"), highlight=False)
     for standing in player.ratings:
         console.print(
             Text(
                 "  "
                 + _("{ladder}: {rating} ({games})").format(
                     ladder=words.ladder_word(standing.ladder),
-                    rating=f"{standing.rating.rating:.1f}",
+                    rating=words.decimal(standing.rating.rating),
                     games=games_won(standing.games, standing.wins),
                 )
             ),
@@ -161,40 +184,43 @@ def print_history(url: str, player: PlayerAnswer, page: GamesPage, console: Cons
     if not page.games:
         console.print(Text(_("No games to show.")), highlight=False)
         return
-    table = Table(
-        title=Text(
-            _("Games {first}-{last} of {total}").format(
-                first=page.offset + 1, last=page.offset + len(page.games), total=page.total
-            )
-        ),
-        title_justify="left",
+    said = _("Games {first}-{last} of {total}").format(
+        first=page.offset + 1, last=page.offset + len(page.games), total=page.total
     )
-    table.add_column(_("game"), no_wrap=True)
-    table.add_column(_("finished"), no_wrap=True)
-    table.add_column(_("players"))
-    table.add_column(_("scores"), no_wrap=True)
-    table.add_column(_("result"), no_wrap=True)
-    table.add_column(_("rating"), no_wrap=True)
-    for game in page.games:
+    console.print(Text(said, style="bold"), highlight=False)
+    for row in game_rows(page, name, console.width):
+        console.print(row, highlight=False)
+    first = visible(page.games[0].id)
+    console.print(Text(_("Replay one with:")), highlight=False)
+    command = f"{local.command()} show {visible(url.rstrip('/'))} {first}"  # i18n: a command
+    # One line however long (the terminal folds it): a command pasted whole.
+    console.print(Text("  " + command), highlight=False, soft_wrap=True)
+
+
+def game_rows(page: GamesPage, name: str, width: int) -> list[Text]:
+    """Each game as its id (never cut), when it finished, the scores, how it went for `name`
+    and the rating change, packed into rows of `width`; then who played, on rows of its own."""
+    ids = [visible(game.id) for game in page.games]
+    longest = max(len(shown) for shown in ids)
+    rows = []
+    for shown, game in zip(ids, page.games, strict=True):
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(game.finished_at))
-        players = ", ".join(player_name(p.name) for p in game.players)
-        if game.private:
-            players += " " + _("(private)")
-        table.add_row(
-            visible(game.id),
+        parts = [
+            shown.ljust(longest),
             when,
-            players,
             "-".join(map(str, game.scores)),
             outcome(game, name),
             rating_change(game, name),
-        )
-    console.print(table)
-    first = visible(page.games[0].id)
-    console.print(
-        Text(
-            _("Replay one with: {command}").format(
-                command=f"{local.command()} show {visible(url.rstrip('/'))} {first}"  # i18n: a command
-            )
-        ),
-        highlight=False,
-    )
+        ]
+        line = ""
+        for part in (part for part in parts if part):
+            if line and len(line) + 2 + len(part.rstrip()) > width - 1:
+                rows.append(Text(line.rstrip(), style="bold"))
+                line = "   "
+            line = f"{line}  {part}" if line.strip() else line + part
+        rows.append(Text(line.rstrip(), style="bold"))
+        players = ", ".join(player_name(p.name) for p in game.players)
+        if game.private:
+            players += " " + _("(private)")
+        rows.append(Text("   " + players))
+    return rows

@@ -8,6 +8,7 @@ waiting for players, or open a new one if none is waiting.
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Callable, Sequence
 
 from clients.cli import local
@@ -30,6 +31,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "room", nargs="?", default=None, help=_("the room code (default: any waiting room)")
     )
     local.add_name_argument(parser)
+    parser.add_argument(
+        "--seat",
+        type=int,
+        choices=(0, 1, 2, 3),
+        default=None,
+        help=_(
+            "the seat to take in ROOM, numbered as the table shows them (with four players "
+            "the host's partner sits in 2; default: the first free one)"
+        ),
+    )
     local.add_quiet_argument(parser)
     parser.add_argument(
         "--players",
@@ -62,6 +73,12 @@ def link_argument(text: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Play until you quit; returns the exit status."""
+    if args.seat is not None and args.room is None:
+        said = _("--seat needs the room's code: {command}").format(
+            command=f"{local.command()} join URL ROOM --seat N"  # i18n: a command
+        )
+        print(f"allfives join: {said}", file=sys.stderr)  # i18n: a command
+        return 2
     local.keep_logs_off_screen()
     return local.interruptible(join(args), "allfives join")
 
@@ -92,11 +109,13 @@ def plan(
     private: bool = False,
     keys: KeyStore | None = None,
     rated: bool | None = None,
+    seat: int | None = None,
 ) -> tuple[Connection, list[msg.ClientMessage], bool]:
     """The connection, its first messages, and whether it starts by resuming a saved seat.
 
     A saved seat is taken back only under its own name: `name` None means the name it was
-    saved with; another name joins afresh (and says so), never taking over the seat.
+    saved with; another name joins afresh (and says so), never taking over the seat. `seat`
+    asks for that seat of `room` (the server refuses a taken one, in words).
     """
     url = normalize_url(url)
     seats = seats if seats is not None else SeatStore()
@@ -121,7 +140,7 @@ def plan(
     connection.keys = keys
     connection.aside = aside
     if room:
-        first: list[msg.ClientMessage] = [msg.Join(room=room.strip().upper())]
+        first: list[msg.ClientMessage] = [msg.Join(room=room.strip().upper(), seat=seat)]
     else:
         first = [msg.ListRooms()]
         connection.chooser = choose_room(players, private, rated)
@@ -131,7 +150,13 @@ def plan(
 async def join(args: argparse.Namespace) -> int:
     """Connect, resume or take a seat, and play."""
     connection, first, resume = plan(
-        args.url, args.room, args.name, args.players, private=args.private, rated=args.rated
+        args.url,
+        args.room,
+        args.name,
+        args.players,
+        private=args.private,
+        rated=args.rated,
+        seat=args.seat,
     )
     if args.link is not None:
         # A key of this device's own joins the code's player (kept under its name on welcome).

@@ -67,7 +67,7 @@ def print_ladders(answer: LadderAnswer, console: Console) -> None:
             table.add_row(
                 str(rank),
                 player_name(entry.name),
-                f"{entry.rating.rating:.1f}",
+                words.decimal(entry.rating.rating),
                 str(entry.games),
                 str(entry.wins),
             )

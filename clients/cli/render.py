@@ -108,6 +108,8 @@ def _seat_chunk(view: RoomView, seat: int, names: Sequence[str], score: int | No
     held = view.seats[seat]
     if held is not None and not held.connected:
         chunk.append(" " + _("away"), Style(color="red"))
+    elif held is None and view.phase == "finished":  # the name is the one the match was played by
+        chunk.append(" " + _("left the table"), Style(color="red"))
     if score is not None:
         chunk.append(" " + _("{score} pts").format(score=score), Style(bold=True))
     if game is not None:
@@ -117,9 +119,10 @@ def _seat_chunk(view: RoomView, seat: int, names: Sequence[str], score: int | No
     return chunk
 
 
-def players(view: RoomView, width: int) -> list[Text]:
-    """Each player (or team) with score and tiles left, on as few rows as fit."""
-    names = display_names(view)
+def players(view: RoomView, width: int, played: list[str] | None = None) -> list[Text]:
+    """Each player (or team) with score and tiles left, on as few rows as fit (a finished
+    match's seats by the `played` names)."""
+    names = display_names(view, played)
     game = view.game
     scores = game.scores if game is not None else None
     if view.rules.partnership:
@@ -142,10 +145,10 @@ def players(view: RoomView, width: int) -> list[Text]:
     return _pack(chunks, width, Text("  │ ", DULL))
 
 
-def turn_order(view: RoomView, width: int) -> str:
+def turn_order(view: RoomView, width: int, played: list[str] | None = None) -> str:
     """With three or four players, who plays after whom: "turn order: Ann → Bot 1 → Bot 2"
     (names cut to fit the row); nothing with two."""
-    names = display_names(view)
+    names = display_names(view, played)
     if len(names) < 3:
         return ""
     for longest in (24, 12, 8, 5):
@@ -315,7 +318,12 @@ def render(
     view = state.view
     if view is None:
         return [], notice_row(state.notice, width) or [Text(" " + _("Connecting…"), DULL)]
-    top = [header(view, width), *players(view, width), rule(width, turn_order(view, width))]
+    played = state.played_names
+    top = [
+        header(view, width),
+        *players(view, width, played),
+        rule(width, turn_order(view, width, played)),
+    ]
     game = view.game
     bottom: list[Text] = []
     if game is not None and view.phase != "waiting" and game.hand is not None:
@@ -337,7 +345,7 @@ def render(
         if not result and game.layout.line:
             # The log gives way before any open end does.
             rows = max(rows, min(spare, layout_rows_needed(game.layout, width)))
-        middle = _fit_layout(game, display_names(view), width, rows, state.last_layout)
+        middle = _fit_layout(game, display_names(view, played), width, rows, state.last_layout)
     if len(middle) > spare:
         return _too_small(width, height, height - spare + len(middle))
     room = max(0, spare - len(middle))

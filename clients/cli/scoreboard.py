@@ -59,6 +59,8 @@ class Scoreboard:
         """Follow one event of the match."""
         match event:
             case HandStarted(number=number):
+                if self.hands and number < self.hands[-1].number:  # a new match (a rematch)
+                    self.hands, self.biggest = [], None
                 if not self.hands or self.hands[-1].number != number:
                     self.hands.append(HandLine(number, [0] * rules.sides))
             case Played(seat=seat, tile=tile, points=points) if self.hands:
@@ -137,7 +139,7 @@ def explain_hand(event: HandEnded, names: Sequence[str], rules: Rules) -> list[s
         rows = [_("The hand is blocked. Pips left: {held}.").format(held=held)]
     if rules.end_scoring == "penalty":
         losses = ", ".join(
-            f"{_name(names, count.seats[0])} {count.pips:g} → {-count.points}"
+            f"{_name(names, count.seats[0])} {words.number(count.pips)} → {-count.points}"
             for count in event.counts
             if count.pips
         )
@@ -180,11 +182,11 @@ def _counted(count: HandCount, names: Sequence[str], event: HandEnded) -> str:
     ]
     if count.halved and held:
         return _("{side}'s {pips} pips shared by two: {half}").format(
-            side=held[0][0], pips=held[0][1], half=f"{count.pips:g}"
+            side=held[0][0], pips=held[0][1], half=words.number(count.pips)
         )
     written = " + ".join(f"{name} {pips}" for name, pips in held)
     if len(held) > 1:
-        return f"{written} = {count.pips:g}"
+        return f"{written} = {words.number(count.pips)}"
     return _("{counted} pips").format(counted=written)
 
 

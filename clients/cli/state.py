@@ -57,8 +57,12 @@ class Notice:
     kind: NoticeKind = "info"
 
 
-def display_names(view: RoomView) -> list[str]:
-    """A name per seat: people by their name, bots as "Bot 2", free seats as "(free)"."""
+def display_names(view: RoomView, played: list[str] | None = None) -> list[str]:
+    """A name per seat: people by their name, bots as "Bot 2", free seats as "(free)"; a
+    finished match's seats by the `played` names (who sat there while it was played), also
+    once they have left."""
+    if view.phase == "finished" and played is not None and len(played) == len(view.seats):
+        return list(played)
     names = []
     for index, seat in enumerate(view.seats):
         if seat is None:
@@ -115,6 +119,8 @@ class TableState:
         self._hand_events = 0
         #: Points hand by hand, the biggest play, who went out.
         self.scoreboard = Scoreboard()
+        #: The seats' names while the match was played (a finished match keeps them).
+        self.played_names: list[str] | None = None
         #: The last hand's end, shown until the player presses Enter.
         self.result: HandEnded | None = None
         self.result_hand: int | None = None
@@ -152,9 +158,14 @@ class TableState:
         return self.sync.seq
 
     def names(self) -> list[str]:
-        """The display name of each seat."""
+        """The display name of each seat (a finished match's as it was played)."""
         view = self.view
-        return display_names(view) if view is not None else []
+        return display_names(view, self.played_names) if view is not None else []
+
+    def everyone_stayed(self) -> bool:
+        """Whether every seat of the finished match is still held (a rematch can be called)."""
+        view = self.view
+        return view is not None and all(seat is not None for seat in view.seats)
 
     def my_turn(self) -> bool:
         """Whether it is this client's turn in a match being played."""
@@ -232,6 +243,11 @@ class TableState:
                     said.format(code=shown_code(visible(code)), count=minutes, command=command),
                     "hint",
                 )
+        view = self.view
+        if view is not None and view.phase == "playing":
+            self.played_names = display_names(view)
+        elif view is not None and view.phase == "waiting":
+            self.played_names = None
         return []
 
     def dismiss_result(self) -> bool:
@@ -282,9 +298,10 @@ class TableState:
     def _follow_hand(self) -> None:
         """Keep the tile numbers (new tiles get the next number) and the turn clock current."""
         game = self.game
-        if game is None:
+        if game is None:  # no match, or back to waiting for a rematch: the next starts afresh
             self.numbers, self._numbered_hand, self.fresh = {}, None, set()
             self.turn_since = self._turn_key = None
+            self.scoreboard = Scoreboard()
             return
         moves = sum(1 for event in game.history if isinstance(event, Played | Passed))
         key = (game.hand_number, game.turn, moves)

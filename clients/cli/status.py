@@ -107,7 +107,7 @@ def ends_rows(state: TableState, width: int = 80) -> list[str]:
 
 def result_rows(state: TableState, view: RoomView, width: int) -> list[Text]:
     """The last hand's result (and the match summary once it is over), until Enter is pressed."""
-    names = display_names(view)
+    names = display_names(view, state.played_names)
     rows: list[Text] = []
     if state.result is not None:
         number = state.result_hand if state.result_hand is not None else "?"
@@ -143,11 +143,11 @@ def rating_text(view: RoomView) -> str | None:
         return None
     after, delta = mine.after.rating, mine.after.rating - mine.before.rating
     sign = "+" if delta >= 0 else "−"
-    change = f"{sign}{abs(delta):.1f}"
+    change = f"{sign}{words.decimal(abs(delta))}"
     if mine.ladder in RATING_WORDS:
-        return _(RATING_WORDS[mine.ladder]).format(rating=f"{after:.1f}", change=change)
+        return _(RATING_WORDS[mine.ladder]).format(rating=words.decimal(after), change=change)
     said = _("Your rating on the {ladder} ladder: {rating} ({change})")
-    return said.format(ladder=mine.ladder, rating=f"{after:.1f}", change=change)
+    return said.format(ladder=mine.ladder, rating=words.decimal(after), change=change)
 
 
 def notice_row(notice: Notice | None, width: int) -> list[Text]:
@@ -166,7 +166,7 @@ def notice_row(notice: Notice | None, width: int) -> list[Text]:
 def status(view: RoomView, state: TableState, pending: Ask | None, width: int = 200) -> Text:
     """One line saying what happens now and what to type (its reminder left out where it
     would not fit in `width`)."""
-    names = display_names(view)
+    names = display_names(view, state.played_names)
     game = view.game
     if not state.online:
         return Text(
@@ -191,7 +191,7 @@ def status(view: RoomView, state: TableState, pending: Ask | None, width: int = 
         )
         after = " " + (
             _("/rematch, /save FILE or /quit")
-            if view.you == view.host
+            if view.you == view.host and state.everyone_stayed()
             else _("/save FILE or /quit")
         )
         said = f" {verdict}: {scores}."

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from clients.cli.i18n import N_, _, ngettext
+from clients.cli.i18n import N_, _, language, ngettext
 from protocol import messages as msg
 from protocol.names import BOT_LIKE
 from protocol.names import name_problem as unreadable
@@ -121,6 +121,18 @@ def ladder_word(ladder: str) -> str:
 def phase_word(phase: str) -> str:
     """A room's phase in the player's language."""
     return _(PHASE_WORDS[phase]) if phase in PHASE_WORDS else phase
+
+
+def decimal(value: float, places: int = 1) -> str:
+    """A number with `places` decimals, with the language's decimal mark ("3.4", Czech "3,4")."""
+    written = f"{value:.{places}f}"
+    return written if language() == "en" else written.replace(".", ",")
+
+
+def number(value: float) -> str:
+    """A count that may be a half ("6.5", Czech "6,5"), written as short as it is."""
+    written = f"{value:g}"
+    return written if language() == "en" else written.replace(".", ",")
 
 
 def either(items: Sequence[str]) -> str:
