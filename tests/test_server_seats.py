@@ -119,3 +119,29 @@ async def test_after_a_match_a_host_gone_for_good_passes_the_rematch_on() -> Non
         await until_holds(guest, lambda d: d["host"] == 1)
         assert guest.document["seats"][0] is not None  # a finished room keeps the seat
         assert isinstance(await guest.request("rematch"), msg.Ack)
+
+
+async def test_a_spectator_who_sits_down_is_one_change_for_everyone() -> None:
+    """The seat taken and the spectator gone in one change: the room's players see the next
+    `seq`, not a gap (which made every client in the room ask for a snapshot)."""
+    async with run_server(fast_config()) as server:
+        host = await Client.open(server.url, "Ann")
+        joined = await host.request("create_room", rules={"players": 2})
+        assert isinstance(joined, msg.Joined)
+        await host.until(lambda m: isinstance(m, msg.Snapshot))
+        bea = await Client.open(server.url, "Bea")
+        assert isinstance(await bea.request("spectate", room=host.room), msg.Joined)
+        await bea.until(lambda m: isinstance(m, msg.Snapshot))
+        await host.until(lambda m: isinstance(m, msg.Patch))  # a spectator came
+        before = host.state.seq
+        assert before is not None
+        seqs = [before]
+        assert isinstance(await bea.request("join", room=host.room), msg.Joined)
+        message = await host.until(lambda m: isinstance(m, msg.Patch))
+        assert isinstance(message, msg.Patch)
+        seqs.append(message.seq)
+        assert seqs[1] == seqs[0] + 1, seqs
+        assert [seat["name"] for seat in host.document["seats"] if seat] == ["Ann", "Bea"]
+        assert host.document["spectators"] == 0
+        await bea.close()
+        await host.close()

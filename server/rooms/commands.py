@@ -60,9 +60,10 @@ def _join(room: Room, caller: Caller, message: msg.Join, now: float, out: Outcom
         raise RoomError(errors.NO_SUCH_ROOM, codes.missing(message.room))
     # A key's player sits under its own name; a guest may name the seat.
     name = caller.name if caller.player is not None else message.name or caller.name
-    seat, token = room.sit(name, message.seat, now, caller.process, caller.player)
-    if caller.spectating:
-        room.watch(-1, now, caller.process)
+    # One change, one seq: a spectator sitting down stops watching in the same change.
+    seat, token = room.sit(
+        name, message.seat, now, caller.process, caller.player, watching=caller.spectating
+    )
     joined = msg.Joined(room=room.join_code, seat=seat, seat_token=token, id=message.id)
     out.effects += [Seated(seat), Reply(joined), Document()]
 

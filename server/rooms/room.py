@@ -204,12 +204,16 @@ class Room:
         now: float = 0.0,
         process: str = "",
         player: str | None = None,
+        watching: bool = False,
     ) -> tuple[int, str]:
-        """Seat a person (`player`: its id, None for a guest) in a waiting room (a chosen seat,
-        or the first free); returns seat and token."""
+        """Seat a person (`player`: its id, None for a guest; `watching`: a spectator here until
+        now, who stops watching in the same change) in a waiting room (a chosen seat, or the
+        first free); returns seat and token."""
         self._require_phase("waiting", "join")
         seat = presence.choose_seat(self.state, seat)
         presence.require_unique(self.state, name)
+        if watching:
+            presence.watch(self.state, -1, process)
         token = new_token()
         held = SeatState(name=name, kind="human", token_hash=token_hash(token), connected=True)
         if player is not None:
