@@ -217,6 +217,8 @@ class Server:
         names.warm()  # the look-alike table, built before the first client's name needs it
         COLLECTOR.install()
         await self.committer.load_rooms()
+        for name in await self.ledger.refold(names.FOLD_RULE, names.name_key):
+            log.warning("name %r now reads as an older player's: found by its keys only", name)
         await self.store_watch.ping()
         self.spawn(self.store_watch.run())
         self.starting = self.committer.shared

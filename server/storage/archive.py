@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import abc
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,9 +52,29 @@ __all__ = [
     "StoredRating",
     "key_hash",
     "members_of",
+    "refolded",
     "released_name",
     "winning_seats",
 ]
+
+
+def refolded(
+    players: list[tuple[str, str, str]], key_of: Callable[[str], str]
+) -> tuple[dict[str, str], list[str]]:
+    """For `players` (id, name, fold) oldest first: each one's new fold (id -> fold; a younger
+    look-alike gets `"\x00" + id`, which no name folds to), and the look-alikes' names."""
+    folds: dict[str, str] = {}
+    taken: set[str] = set()
+    clashes: list[str] = []
+    for id, name, _ in players:
+        key = key_of(name)
+        if key in taken:
+            folds[id] = "\x00" + id
+            clashes.append(name)
+        else:
+            folds[id] = key
+            taken.add(key)
+    return folds, clashes
 
 
 def released_name(name: str, id: str) -> str:
@@ -170,6 +191,13 @@ class Ledger(abc.ABC):
     async def use_recovery(self, hashed: str, key: str, now: float) -> Player | None:
         """The key (its hash) joins the player of a recovery code (its hash), as `use_link`
         joins it; the code stays good. None, and nothing changed, for an unknown code."""
+
+    @abc.abstractmethod
+    async def refold(self, rule: str, key_of: Callable[[str], str]) -> list[str]:
+        """Fold every owned name again with `key_of`, once per `rule` (a server starting after
+        the fold changed): a name keeps its player; where two names now fold alike, the older
+        player keeps the name's fold and the younger one keeps playing (its keys stay) but is no
+        longer found by name. Returns the younger ones' names (empty once `rule` is in force)."""
 
     @abc.abstractmethod
     async def release(self, fold: str) -> Player | None:

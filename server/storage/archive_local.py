@@ -36,6 +36,7 @@ from server.storage.archive import (
     RatingWrite,
     StoredRating,
     members_of,
+    refolded,
     released_name,
 )
 
@@ -54,6 +55,7 @@ CREATE TABLE IF NOT EXISTS links (code TEXT PRIMARY KEY, player TEXT NOT NULL,
     made REAL NOT NULL, expires REAL NOT NULL);
 CREATE INDEX IF NOT EXISTS links_of ON links (player, made);
 CREATE TABLE IF NOT EXISTS recovery (hash TEXT PRIMARY KEY, player TEXT NOT NULL UNIQUE);
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS ratings (ladder TEXT NOT NULL, player TEXT NOT NULL, mu REAL NOT NULL,
     sigma REAL NOT NULL, games INTEGER NOT NULL, wins INTEGER NOT NULL, version INTEGER NOT NULL,
     ordinal REAL NOT NULL, PRIMARY KEY (ladder, player));
@@ -193,6 +195,28 @@ class LocalLedger(Ledger):
         def work(db: sqlite3.Connection) -> Player | None:
             row = db.execute("SELECT player FROM recovery WHERE hash = ?", (hashed,)).fetchone()
             return None if row is None else _add_key(db, key, str(row[0]), now)
+
+        return await self._run(work)
+
+    async def refold(self, rule: str, key_of: Callable[[str], str]) -> list[str]:
+        def work(db: sqlite3.Connection) -> list[str]:
+            row = db.execute("SELECT value FROM meta WHERE key = 'fold_rule'").fetchone()
+            if row is not None and row[0] == rule:
+                return []
+            rows = db.execute(
+                "SELECT id, name, fold FROM players WHERE substr(fold, 1, 1) != char(0) "
+                "ORDER BY created, id"
+            ).fetchall()
+            players = [(str(id), str(name), str(fold)) for id, name, fold in rows]
+            folds, clashes = refolded(players, key_of)
+            changed = [(id, folds[id]) for id, _, fold in players if folds[id] != fold]
+            # Through folds no name has, so no two players hold one fold on the way.
+            for id, _ in changed:
+                db.execute("UPDATE players SET fold = ? WHERE id = ?", ("\x01" + id, id))
+            for id, fold in changed:
+                db.execute("UPDATE players SET fold = ? WHERE id = ?", (fold, id))
+            db.execute("INSERT OR REPLACE INTO meta VALUES ('fold_rule', ?)", (rule,))
+            return clashes
 
         return await self._run(work)
 

@@ -14,7 +14,7 @@ ratings do not expire. See docs/persistence.md.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import asyncio_redis
@@ -36,6 +36,7 @@ from server.storage.archive import (
     RatingWrite,
     StoredRating,
     members_of,
+    refolded,
 )
 from server.storage.archive_scripts import (
     ADD_LINK,
@@ -43,6 +44,7 @@ from server.storage.archive_scripts import (
     CLAIM,
     GAMES_OF,
     LADDER,
+    REFOLD,
     RELEASE,
     SET_RECOVERY,
     USE_LINK,
@@ -139,6 +141,33 @@ class RedisLedger(Ledger):
             return None
         id, name = msgspec.json.decode(answer)
         return Player(id, name)
+
+    async def refold(self, rule: str, key_of: Callable[[str], str]) -> list[str]:
+        if await self._get("read the fold rule", self._key("foldrule")) == rule.encode():
+            return []
+
+        async def names(connection: Any) -> dict[bytes, bytes]:
+            reply = await connection.hgetall(self._key("pnames"))
+            found: dict[bytes, bytes] = await reply.asdict()
+            return found
+
+        owned = await self.store._call("read the names", names)
+        players: list[tuple[float, str, str, str]] = []
+        for held, owner in owned.items():
+            player = self._key("player:", owner.decode())
+            name = await self._hget("read a player", player, "name")
+            created = await self._hget("read a player", player, "created")
+            if name is not None:
+                when = float(created) if created is not None else 0.0
+                players.append((when, owner.decode(), name.decode(), held.decode()))
+        players.sort()
+        folds, clashes = refolded([(i, n, f) for _, i, n, f in players], key_of)
+        args: list[str] = [rule]
+        for _, player_id, _, old in players:
+            if folds[player_id] != old:
+                args += [player_id, old, folds[player_id]]
+        await self._script("fold the names again", REFOLD, args)
+        return clashes
 
     async def release(self, fold: str) -> Player | None:
         answer = await self._script("release a name", RELEASE, [fold, RELEASED_SEPARATOR])

@@ -114,6 +114,24 @@ end
 return 1
 """
 
+#: ARGV: prefix, rule, then (id, old fold, new fold) triples. Each player's name moves to its new
+#: fold where its old one is still its own; the rule is kept (`P foldrule`). Returns 1.
+REFOLD = """
+local p = ARGV[1]
+for i = 3, #ARGV, 3 do
+  if redis.call('HGET', p .. 'pnames', ARGV[i + 1]) == ARGV[i] then
+    redis.call('HDEL', p .. 'pnames', ARGV[i + 1])
+  end
+end
+for i = 3, #ARGV, 3 do
+  local new = ARGV[i + 2]
+  if string.byte(new, 1) ~= 0 then redis.call('HSET', p .. 'pnames', new, ARGV[i]) end
+  redis.call('HSET', p .. 'player:' .. ARGV[i], 'fold', new)
+end
+redis.call('SET', p .. 'foldrule', ARGV[2])
+return 1
+"""
+
 #: ARGV: prefix, fold, the released name's suffix separator. Frees a name: its player is
 #: renamed (name#id's last 4), loses keys, link codes and recovery code. JSON [id, name] as it
 #: was, or an empty string if nobody owns the name.
