@@ -16,9 +16,12 @@ from server.storage.archive import (
     MAX_KEYS,
     MAX_LINKS,
     Archived,
+    ClaimBudget,
     Committed,
     Exists,
     Ledger,
+    Limited,
+    Player,
     key_hash,
 )
 from server.storage.archive_local import LocalLedger
@@ -120,3 +123,22 @@ async def test_redis_keeps_a_game_for_the_retention(redis_server: RedisServer) -
     ttl = await store._call("ttl", lambda c: c.ttl(b"allfives:game:g1"))
     assert 3590 <= ttl <= 3600
     await store.close()
+
+
+async def test_new_players_are_charged_to_their_address_in_the_claim_itself(
+    ledger: Ledger,
+) -> None:
+    budget = ClaimBudget("10.0.0.1", burst=2, per_second=0.5)
+    made = [
+        await ledger.claim_within(key_hash(f"k{n}"), f"P{n}", f"p{n}", NOW, budget)
+        for n in range(3)
+    ]
+    assert [type(answer).__name__ for answer in made] == ["Player", "Player", "Limited"]
+    # Known keys and taken names cost nothing; another address has its own budget.
+    assert isinstance(await ledger.claim_within(key_hash("k0"), "P0", "p0", NOW, budget), Player)
+    elsewhere = ClaimBudget("10.0.0.2", burst=2, per_second=0.5)
+    assert await ledger.claim_within(key_hash("x"), "P0", "p0", NOW, elsewhere) is None
+    assert isinstance(await ledger.claim_within(key_hash("y"), "Q", "q", NOW, elsewhere), Player)
+    # Two seconds later the address has one more.
+    assert isinstance(await ledger.claim_within(key_hash("z"), "R", "r", NOW + 2, budget), Player)
+    assert isinstance(await ledger.claim_within(key_hash("w"), "S", "s", NOW + 2, budget), Limited)

@@ -42,11 +42,13 @@ __all__ = [
     "MAX_KEYS",
     "MAX_LINKS",
     "Archived",
+    "ClaimBudget",
     "Committed",
     "Conflict",
     "Exists",
     "KeptPoint",
     "Ledger",
+    "Limited",
     "Player",
     "RatingWrite",
     "StoredRating",
@@ -93,6 +95,21 @@ class Player(msgspec.Struct, frozen=True):
 
     id: str
     name: str
+
+
+@dataclass(frozen=True)
+class ClaimBudget:
+    """New players one address may make: `burst` at once, then `per_second` (a token bucket
+    kept in the ledger, so every process on a store charges the same one)."""
+
+    address: str
+    burst: int
+    per_second: float
+
+
+@dataclass(frozen=True)
+class Limited:
+    """A claim refused because its address has spent its budget of new players."""
 
 
 class StoredRating(msgspec.Struct, frozen=True):
@@ -171,6 +188,14 @@ class Ledger(abc.ABC):
     async def claim(self, hashed: str, name: str, fold: str, now: float) -> Player | None:
         """The key's player; a key seen first makes a player with this name, unless another
         player owns the name (None then: nothing is made)."""
+
+    @abc.abstractmethod
+    async def claim_within(
+        self, hashed: str, name: str, fold: str, now: float, budget: ClaimBudget
+    ) -> Player | Limited | None:
+        """`claim`, charged to `budget` in the same step: a known key costs nothing, a name
+        taken costs nothing (None), a new player costs one (`Limited`, nothing made, once the
+        budget is spent). Claims at once, from any process, never pass the budget."""
 
     @abc.abstractmethod
     async def add_link(self, player: str, code: str, now: float, seconds: int) -> bool:

@@ -27,11 +27,13 @@ from server.storage.archive import (
     MAX_KEYS,
     MAX_LINKS,
     Archived,
+    ClaimBudget,
     Committed,
     Conflict,
     Exists,
     KeptPoint,
     Ledger,
+    Limited,
     Player,
     RatingWrite,
     StoredRating,
@@ -42,6 +44,7 @@ from server.storage.archive_scripts import (
     ADD_LINK,
     ARCHIVE,
     CLAIM,
+    CLAIM_WITHIN,
     GAMES_OF,
     LADDER,
     REFOLD,
@@ -114,6 +117,17 @@ class RedisLedger(Ledger):
         id = "p:" + secrets.token_hex(8)
         answer = await self._script("claim a name", CLAIM, [hashed, fold, name, id, repr(now)])
         status, id, held = msgspec.json.decode(answer)
+        return None if status == "taken" else Player(id, held)
+
+    async def claim_within(
+        self, hashed: str, name: str, fold: str, now: float, budget: ClaimBudget
+    ) -> Player | Limited | None:
+        id = "p:" + secrets.token_hex(8)
+        args = [hashed, fold, name, id, repr(now), budget.address, str(budget.burst)]
+        answer = await self._script("claim a name", CLAIM_WITHIN, [*args, repr(budget.per_second)])
+        status, id, held = msgspec.json.decode(answer)
+        if status == "limited":
+            return Limited()
         return None if status == "taken" else Player(id, held)
 
     async def add_link(self, player: str, code: str, now: float, seconds: int) -> bool:
