@@ -160,3 +160,9 @@ async def test_a_ledger_from_before_the_rule_folds_its_names_again_at_start(
         assert isinstance(taken, msg.Error) and taken.code == errors.NAME_TAKEN
         # Done once: a second start changes nothing.
         assert await server.ledger.refold(FOLD_RULE, name_key) == []
+
+
+async def test_the_operator_is_told_when_the_directory_holds_no_ledger(tmp_path: Path) -> None:
+    status, said = await admin("--data", str(tmp_path / "typo"), "release", "Ann")
+    assert status == 2 and "no ledger in" in said
+    assert not (tmp_path / "typo").exists()
