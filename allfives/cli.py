@@ -31,6 +31,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "play": ("clients.cli.play", N_("play against bots in this terminal, nothing to set up")),
     "host": ("clients.cli.host", N_("run a server here, open a room and print how friends join")),
     "join": ("clients.cli.join", N_("sit at a room on a server (or come back to your seat)")),
+    "key": (
+        "clients.cli.key",
+        N_("a recovery code that gives your name back on a new device, or --restore one"),
+    ),
     "rooms": ("clients.cli.rooms", N_("list a server's public rooms waiting for players")),
     "watch": ("clients.cli.watch", N_("watch a room's match without a seat")),
     "ladder": (

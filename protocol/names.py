@@ -77,6 +77,8 @@ def skeleton(text: str) -> str:
     return "".join(prototypes.get(char, char) for char in text)
 
 
+#: Which `name_key` this is: a ledger written under another folds its names again at start.
+FOLD_RULE = "2"
 #: Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties.txt, Unicode 15), as ranges.
 IGNORABLE_RANGES: tuple[tuple[int, int], ...] = (
     (0x00AD, 0x00AD),

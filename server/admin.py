@@ -23,12 +23,13 @@ import asyncio
 import logging
 import os
 import sys
+from pathlib import Path
 
 from protocol import codes
 from protocol.names import name_key
 from server.play.players import new_recovery_code
 from server.storage.archive import Ledger, key_hash, released_name
-from server.storage.archive_local import LocalLedger
+from server.storage.archive_local import FILE_NAME, LocalLedger
 
 log = logging.getLogger("allfives.admin")
 
@@ -56,7 +57,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Do the action; returns the exit status (1: nobody owns the name, 2: no store named)."""
+    """Do the action; returns the exit status (1: nobody owns the name, 2: no store named, or a
+    --data directory holding no ledger)."""
     logging.basicConfig(
         level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
@@ -64,6 +66,10 @@ def run(args: argparse.Namespace) -> int:
     data = args.data or os.environ.get("ALLFIVES_DATA")
     if not redis and not data:
         print("allfives admin: name the server's store: --data DIR or --redis URL", file=sys.stderr)
+        return 2
+    if not redis and not (Path(str(data)) / FILE_NAME).is_file():
+        # A wrong directory would otherwise be made into an empty ledger.
+        print(f"allfives admin: no ledger in {data} (no {FILE_NAME}): is it the server's --data?")
         return 2
     return asyncio.run(_run(args, redis, data))
 

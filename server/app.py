@@ -217,6 +217,10 @@ class Server:
         names.warm()  # the look-alike table, built before the first client's name needs it
         COLLECTOR.install()
         await self.committer.load_rooms()
+        try:
+            self._refolded(await self.ledger.refold(names.FOLD_RULE, names.name_key))
+        except StoreUnavailable:  # Redis down at start: the server starts, and folds them later
+            self.spawn(self._refold_later())
         await self.store_watch.ping()
         self.spawn(self.store_watch.run())
         self.starting = self.committer.shared
@@ -309,6 +313,21 @@ class Server:
         )
 
     # -- hooks of the committer (server.committer.Hooks) -------------------------------------
+
+    async def _refold_later(self) -> None:
+        """Fold the ledger's names again (`Ledger.refold`) once the store answers."""
+        while True:
+            await asyncio.sleep(1.0)
+            try:
+                self._refolded(await self.ledger.refold(names.FOLD_RULE, names.name_key))
+                return
+            except StoreUnavailable:
+                continue
+
+    @staticmethod
+    def _refolded(clashes: list[str]) -> None:
+        for name in clashes:
+            log.warning("name %r now reads as an older player's: found by its keys only", name)
 
     def spawn(self, coroutine: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
         """Run a task that ends with the server."""

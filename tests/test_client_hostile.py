@@ -23,7 +23,7 @@ from clients.cli.rooms import print_rooms
 from clients.cli.safe import visible
 from clients.cli.state import TableState
 from protocol import messages as msg
-from protocol.names import INVISIBLE, name_problem
+from protocol.names import INVISIBLE, LOOSE_MARK, name_problem
 from protocol.patch import to_builtins
 from protocol.rules import RoomRules
 from protocol.views import ChatLine, SeatInfo
@@ -130,9 +130,13 @@ def test_each_look_alike_shows_its_invisible_character() -> None:
     # What a name may not hold (protocol.names) is shown, so a look-alike never reads as its
     # owner's name: each of the 27 differs from the owner's on screen where it is refused.
     for name in LOOK_ALIKES + BOT_LOOK_ALIKES:
-        if name_problem(name) == INVISIBLE:
+        if name_problem(name) in (INVISIBLE, LOOSE_MARK):
             assert "\ufffd" in visible(name), ascii(name)
     assert visible("Zedjbz\u3164") == "Zedjbz\ufffd" and visible("\u2800bot") == "\ufffdbot"
+    # A mark with no letter under it, or a third on one letter, shows; accents as written stay.
+    assert visible("\u0301Ann") == "\ufffdAnn" and visible("a \u0301") == "a \ufffd"
+    assert visible("z\u0301\u0301\u0301") == "z\u0301\u0301\ufffd"
+    assert visible("Nguye\u0302\u0303n") == "Nguye\u0302\u0303n"
 
 
 def test_plain_text_and_unicode_letters_are_left_as_they_are() -> None:

@@ -17,10 +17,13 @@ from server.storage.archive import (
     MAX_KEYS,
     MAX_LINKS,
     Archived,
+    ClaimBudget,
     Committed,
     Conflict,
     Exists,
     Ledger,
+    Limited,
+    Player,
     RatingWrite,
     StoredRating,
     key_hash,
@@ -175,3 +178,22 @@ async def test_a_ledger_file_from_before_weighting_opens_and_rates(tmp_path: Pat
     assert isinstance(written, Committed)
     assert (await ledger.ratings("2p", ["p:a"]))["p:a"][0] == again
     await ledger.close()
+
+
+async def test_new_players_are_charged_to_their_address_in_the_claim_itself(
+    ledger: Ledger,
+) -> None:
+    budget = ClaimBudget("10.0.0.1", burst=2, per_second=0.5)
+    made = [
+        await ledger.claim_within(key_hash(f"k{n}"), f"P{n}", f"p{n}", NOW, budget)
+        for n in range(3)
+    ]
+    assert [type(answer).__name__ for answer in made] == ["Player", "Player", "Limited"]
+    # Known keys and taken names cost nothing; another address has its own budget.
+    assert isinstance(await ledger.claim_within(key_hash("k0"), "P0", "p0", NOW, budget), Player)
+    elsewhere = ClaimBudget("10.0.0.2", burst=2, per_second=0.5)
+    assert await ledger.claim_within(key_hash("x"), "P0", "p0", NOW, elsewhere) is None
+    assert isinstance(await ledger.claim_within(key_hash("y"), "Q", "q", NOW, elsewhere), Player)
+    # Two seconds later the address has one more.
+    assert isinstance(await ledger.claim_within(key_hash("z"), "R", "r", NOW + 2, budget), Player)
+    assert isinstance(await ledger.claim_within(key_hash("w"), "S", "s", NOW + 2, budget), Limited)

@@ -223,6 +223,31 @@ async def test_new_keys_from_one_address_at_once_never_pass_the_limit(running: S
         await client.close()
 
 
+async def test_new_keys_from_one_address_through_two_processes_share_one_budget(
+    redis_server: RedisServer,
+) -> None:
+    # Two server processes on one Redis, as behind a load balancer: the budget is the store's.
+    async with (
+        run_server(fast_config(store=RedisStore(redis_server.url))) as one,
+        run_server(fast_config(store=RedisStore(redis_server.url))) as two,
+    ):
+        clients = [
+            await Client.open(server.url, "x", hello=False)
+            for server in (one, two)
+            for _ in range(16)
+        ]
+        answers = await asyncio.gather(
+            *(
+                client.request("hello", version=1, name=f"Both{index}", key=new_key())
+                for index, client in enumerate(clients)
+            )
+        )
+        welcomed = [answer for answer in answers if isinstance(answer, msg.Welcome)]
+        assert len(welcomed) == one.config.new_players_burst, answers
+        for client in clients:
+            await client.close()
+
+
 async def test_a_link_code_links_a_device_once(running: Server) -> None:
     key = new_key()
     ann = await Client.open(running.url, "Ann", key=key)

@@ -6,14 +6,21 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+from pathlib import Path
 
 import pytest
-from server_helpers import Client, new_key
+from redis_server import RedisServer
+from server_helpers import Client, fast_config, new_key
 
 from allfives import cli
 from protocol import errors
 from protocol import messages as msg
-from server.app import Server
+from protocol.names import FOLD_RULE, name_key
+from server.app import Server, run_server
+from server.storage.archive import Ledger, key_hash
+from server.storage.archive_local import LocalLedger
+from server.storage.archive_redis import RedisLedger
+from server.storage.redis_store import RedisStore
 
 pytestmark = pytest.mark.asyncio
 
@@ -118,3 +125,44 @@ async def test_the_operator_releases_a_name_or_moves_it_to_a_new_device(
     assert isinstance(gone, msg.Welcome) and gone.player == "Someone"
     status, said = await admin(*store, "release", "Nobody")
     assert status == 1 and "nobody owns" in said
+
+
+@pytest.mark.parametrize("kind", ["embedded", "redis"])
+async def test_a_ledger_from_before_the_rule_folds_its_names_again_at_start(
+    kind: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    # Names claimed under the old fold, which kept accents: four players, two pairs alike now.
+    if kind == "embedded":
+        ledger: Ledger = LocalLedger(tmp_path / "data")
+        config = fast_config(data=str(tmp_path / "data"))
+    else:
+        redis: RedisServer = request.getfixturevalue("redis_server")
+        store = RedisStore(redis.url)
+        ledger = RedisLedger(store)
+        config = fast_config(store=RedisStore(redis.url))
+    keys = {name: new_key() for name in ("Bořek", "Borek", "Zedjbz", "Zedjbź")}
+    for when, (name, key) in enumerate(keys.items()):
+        old_fold = name.casefold()
+        assert await ledger.claim(key_hash(key), name, old_fold, 1000.0 + when) is not None
+    await ledger.close()
+    if kind == "redis":
+        await store.close()
+    async with run_server(config) as server:
+        # The older of each pair holds the name however it is written; the younger plays on
+        # by its key, under its own name, but the name is no longer anyone else's to take.
+        for name, older in (("borek", "Bořek"), ("BOŘEK", "Bořek"), ("zedjbź", "Zedjbz")):
+            found = await server.ledger.player_named(name_key(name))
+            assert found is not None and found.name == older, (name, found)
+        for name, key in keys.items():
+            back = await hello(server.url, name=name, key=key)
+            assert isinstance(back, msg.Welcome) and back.player == name, (name, back)
+        taken = await hello(server.url, name="Zedjbz\u0307", key=new_key())
+        assert isinstance(taken, msg.Error) and taken.code == errors.NAME_TAKEN
+        # Done once: a second start changes nothing.
+        assert await server.ledger.refold(FOLD_RULE, name_key) == []
+
+
+async def test_the_operator_is_told_when_the_directory_holds_no_ledger(tmp_path: Path) -> None:
+    status, said = await admin("--data", str(tmp_path / "typo"), "release", "Ann")
+    assert status == 2 and "no ledger in" in said
+    assert not (tmp_path / "typo").exists()

@@ -70,3 +70,18 @@ def test_api_answers_round_trip(offset: int, limit: int) -> None:
         "error": "not_found",
         "message": "no such game",
     }
+
+
+@given(st.text(codes.LINK_ALPHABET, min_size=20, max_size=20), st.data())
+def test_a_recovery_code_reads_in_any_case_with_dashes_or_spaces_and_never_shows(
+    code: str, data: st.DataObject
+) -> None:
+    written = codes.shown_recovery_code(code)
+    typed = data.draw(st.sampled_from([written, written.lower(), written.replace("-", " "), code]))
+    assert codes.normalize_recovery_code(typed) == code
+    message = msg.decode_client(hello(key="k" * 43, recover=typed))
+    assert isinstance(message, msg.Hello) and message.recover == typed
+    assert typed not in repr(message) and code not in repr(msg.RecoveryCodeReply(code=written))
+    assert written not in repr(msg.RecoveryCodeReply(code=written))
+    assert codes.normalize_recovery_code(code[:19]) is None
+    assert codes.normalize_recovery_code(code[:19] + "U") is None

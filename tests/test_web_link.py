@@ -79,8 +79,10 @@ def test_a_browser_that_forgot_its_key_gets_the_name_back_with_the_recovery_code
         wait_for(lambda: ann.execute_script("return window.allfives?.online"), what="online")
         ann.execute_script("localStorage.setItem('allfives.name', 'Ann')")
         ann.refresh()
-        banner = wait_for(lambda: banner_with(ann, "recovery code"))
-        assert "belongs to another player" in banner and "Link this device" in banner
+        assert wait_for(lambda: banner_with(ann, "refused the name"))
+        notice = ann.find_element(By.ID, "notice").text
+        assert "belongs to another player" in notice and "Link this device" in notice
+        assert "recovery code" in notice
         screenshot(ann, "name-refused-360x740", 360, 740)
         ann.get(server.base + "/#/link")
         field = wait_for(lambda: ann.find_element(By.ID, "link-input"))

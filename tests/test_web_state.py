@@ -30,7 +30,7 @@ from engine import End
 from engine.layout import layout_from
 from protocol import messages as msg
 from protocol import views
-from protocol.names import INVISIBLE, name_problem
+from protocol.names import INVISIBLE, LOOSE_MARK, name_problem
 from protocol.patch import apply
 from protocol.views import describe
 from server.app import Config, run_server
@@ -264,8 +264,15 @@ def test_server_text_is_shown_with_control_characters_visible(page: WebDriver) -
     # What a name may not hold (protocol/names.py) shows: a look-alike never reads as the owner.
     shown = call(page, "a[0].map((name) => unit.text.visible(name))", list(LOOK_ALIKES))
     for name, seen in zip(LOOK_ALIKES, shown, strict=True):
-        if name_problem(name) == INVISIBLE:
+        if name_problem(name) in (INVISIBLE, LOOSE_MARK):
             assert "\ufffd" in seen, ascii(name)
+    marks = ["\u0301Ann", "a \u0301", "z\u0301\u0301\u0301", "Nguye\u0302\u0303n"]
+    assert call(page, "a[0].map((text) => unit.text.visible(text))", marks) == [
+        "\ufffdAnn",
+        "a \ufffd",
+        "z\u0301\u0301\ufffd",
+        "Nguye\u0302\u0303n",
+    ]
     node = call(page, "unit.text.h('p', {}, '<img src=x onerror=alert(1)>').outerHTML", None)
     assert node == "<p>&lt;img src=x onerror=alert(1)&gt;</p>"
 

@@ -7,6 +7,8 @@ history`, `ladder` and `show` ask as). A key is 32 random bytes as URL-safe base
 padding; it is the player on that server, so it is never printed. A player moves to another
 device with a one-time link code (`/link` at the table, then `allfives join URL --link CODE`
 there): that device makes a key of its own, kept under the player's name once the server says it.
+A player who may lose this file keeps a recovery code (`allfives key URL`, `clients.cli.key`):
+`allfives key URL --restore CODE` on a fresh config makes a key the server joins to the player.
 """
 
 from __future__ import annotations
@@ -76,6 +78,10 @@ class KeyStore:
             del keys[next(iter(keys))]
         data[normalize_url(url)] = {"keys": keys, "last": name}
         self._write(data)
+
+    def kept(self, url: str, name: str) -> str | None:
+        """The key kept for `name` on the server at `url`, or None (nothing is made)."""
+        return self._keys(self._read(), url).get(name)
 
     def existing(self, url: str) -> tuple[str, str] | None:
         """The name used last on the server and its key, or None (nothing is made)."""

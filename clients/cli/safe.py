@@ -11,8 +11,10 @@ rich's styles over it stay where they were) and nothing reaches the terminal as 
   the byte-order mark, soft hyphen), line and paragraph separators, surrogates, private-use and
   unassigned code points become `�`;
 - so does every other character that prints as nothing (`protocol.names.hidden`: the combining
-  grapheme joiner, variation selectors, Hangul fillers, the braille blank...), which a name may
-  not hold: a name that tries to pass for another shows its odd character.
+  grapheme joiner, variation selectors, Hangul fillers, the braille blank...), and a combining
+  mark with no letter or digit under it, or past the second on one letter: what a name may not
+  hold (`protocol.names.name_problem`), so a name that tries to pass for another shows its odd
+  character.
 
 Every row the terminal client writes goes through it (`safe_text` for rich Text).
 """
@@ -24,7 +26,7 @@ from functools import lru_cache
 
 from rich.text import Text
 
-from protocol.names import hidden
+from protocol.names import MAX_MARKS, hidden
 
 REPLACEMENT = "\N{REPLACEMENT CHARACTER}"
 CONTROL_PICTURES = 0x2400
@@ -49,7 +51,18 @@ def visible(text: str) -> str:
     """`text` with every control, format or unknown character replaced by a visible one."""
     if text.isprintable() and text.isascii():
         return text
-    return "".join(map(_visible_char, text))
+    shown = list(map(_visible_char, text))
+    marks = 0
+    base = False
+    for index, char in enumerate(text):
+        if unicodedata.category(char).startswith("M"):
+            marks += 1
+            if not base or marks > MAX_MARKS:
+                shown[index] = REPLACEMENT
+        else:
+            marks = 0
+            base = unicodedata.category(char)[0] in "LN"
+    return "".join(shown)
 
 
 def safe_text(text: Text) -> Text:

@@ -51,7 +51,11 @@ ERROR_WORDS = {
     "wrong_phase": N_("that cannot be done at this point of the match"),
     "unavailable": N_("the server cannot do that now: nothing was changed, try again soon"),
     "busy": N_("the server is busy: try again soon"),
-    "name_taken": N_("that name belongs to another player on this server: choose another"),
+    "name_taken": N_(
+        "that name belongs to another player on this server: choose another; if it is yours, "
+        "link this device (/link on one of yours) or restore it with your recovery code "
+        "(allfives key URL --restore CODE)"
+    ),
     "bad_link": N_("that link code is unknown, used already or expired"),
     "not_a_player": N_("this device is no player on this server yet: play a match here first"),
 }
@@ -70,6 +74,9 @@ LADDER_WORDS = {
 #: What an error's reason means (protocol.errors.REASONS), worded before its code.
 REASON_WORDS = {
     "name_taken": N_("someone at this table already goes by that name: choose another"),
+    "bad_recovery": N_(
+        "that recovery code is not one of this server's (or a newer one replaced it)"
+    ),
     "seat_taken": N_("that seat is taken"),
     "no_such_seat": N_("the room has no seat with that number"),
     "already_seated": N_("you already sit at a seat here"),

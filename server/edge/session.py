@@ -265,8 +265,11 @@ class Sessions:
 
     async def _chat(self, connection: Connection, message: msg.Chat) -> None:
         live = _current(connection)
-        if connection.player is None:
-            await self.players.check_guest_name(connection.name)
+        if not connection.name:  # said hello without a name: it watches
+            raise RoomError(
+                errors.INVALID,
+                "name: you said hello without a name: give one to take a seat or chat",
+            )
         watcher = connection.seat is None and message.id is not None
         if watcher and message.id in connection.chat_ids:
             connection.send_message(msg.Ack(id=message.id))  # sent again: not reposted

@@ -16,7 +16,8 @@ hash goes further) and answers with the connection's player, or refuses (`name_t
   one, shown once, kept as a hash, good until the player makes another); a bad one is
   `bad_link` with the reason `bad_recovery`, charged as a wrong link code.
 
-Per address: new players (`new_players_burst`, then `new_players_per_hour`), link codes asked
+Per address: new players (`new_players_burst`, then `new_players_per_hour`; kept and charged in
+the ledger with the claim, so the same for every process on a store), link codes asked
 (`links_burst`, then `links_per_hour`) and bad link codes (`bad_links_burst`, then
 `bad_links_per_hour`: past them every `link` from the address is refused for a while). These keep
 a client from filling the store with players or guessing codes (docs/security.md).
@@ -31,10 +32,10 @@ from protocol import codes, errors
 from protocol import messages as msg
 from protocol.names import name_key
 from server.config import Clock, Config
-from server.rooms.limits import AddressBuckets
+from server.rooms.limits import AddressBuckets, address_key
 from server.rooms.room import RoomError
 from server.rooms.room_state import SeatState
-from server.storage.archive import Ledger, Player, key_hash
+from server.storage.archive import ClaimBudget, Ledger, Limited, Player, key_hash
 
 HOUR = 3600.0
 
@@ -47,9 +48,8 @@ class Players:
         limits = limits or Config()
         self.ledger = ledger
         self.clock = clock
-        self.new_players = AddressBuckets(
-            limits.new_players_burst, limits.new_players_per_hour / HOUR
-        )
+        self.new_players_burst = limits.new_players_burst
+        self.new_players_rate = limits.new_players_per_hour / HOUR
         self.links = AddressBuckets(limits.links_burst, limits.links_per_hour / HOUR)
         self.bad_links = AddressBuckets(limits.bad_links_burst, limits.bad_links_per_hour / HOUR)
 
@@ -77,15 +77,16 @@ class Players:
             return known
         if hello.name is None:
             raise RoomError(errors.INVALID, "name: a new key claims a name: give one")
-        now = time.monotonic()
-        if not self.new_players.take(address, now):
+        name = hello.name
+        # Charged in the ledger, in the same step as the claim: claims at once, from this
+        # process or any other on the store, never make more players than the budget.
+        budget = ClaimBudget(address_key(address), self.new_players_burst, self.new_players_rate)
+        player = await self.ledger.claim_within(hashed, name, name_key(name), self.clock(), budget)
+        if isinstance(player, Limited):
             raise RoomError(
                 errors.RATE_LIMITED, "too many new players from your address: try again later"
             )
-        name = hello.name
-        player = await self.ledger.claim(hashed, name, name_key(name), self.clock())
         if player is None:
-            self.new_players.refund(address, time.monotonic())
             raise RoomError(errors.NAME_TAKEN, _taken(name))
         return player
 

@@ -188,6 +188,11 @@ def allowed_origins(setting: str | None) -> list[Origin | None] | None:
     return [*origins, None]
 
 
+def address_key(address: str) -> str:
+    """What a per-address budget kept elsewhere (the ledger's new players) is kept under."""
+    return _network(address)
+
+
 def _network(address: str) -> str:
     """What a budget is kept for: an IPv4 address, or the /64 network of an IPv6 one."""
     if ":" not in address:

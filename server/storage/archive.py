@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import abc
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,19 +42,41 @@ __all__ = [
     "MAX_KEYS",
     "MAX_LINKS",
     "Archived",
+    "ClaimBudget",
     "Committed",
     "Conflict",
     "Exists",
     "KeptPoint",
     "Ledger",
+    "Limited",
     "Player",
     "RatingWrite",
     "StoredRating",
     "key_hash",
     "members_of",
+    "refolded",
     "released_name",
     "winning_seats",
 ]
+
+
+def refolded(
+    players: list[tuple[str, str, str]], key_of: Callable[[str], str]
+) -> tuple[dict[str, str], list[str]]:
+    """For `players` (id, name, fold) oldest first: each one's new fold (id -> fold; a younger
+    look-alike gets `"\x00" + id`, which no name folds to), and the look-alikes' names."""
+    folds: dict[str, str] = {}
+    taken: set[str] = set()
+    clashes: list[str] = []
+    for id, name, _ in players:
+        key = key_of(name)
+        if key in taken:
+            folds[id] = "\x00" + id
+            clashes.append(name)
+        else:
+            folds[id] = key
+            taken.add(key)
+    return folds, clashes
 
 
 def released_name(name: str, id: str) -> str:
@@ -72,6 +95,21 @@ class Player(msgspec.Struct, frozen=True):
 
     id: str
     name: str
+
+
+@dataclass(frozen=True)
+class ClaimBudget:
+    """New players one address may make: `burst` at once, then `per_second` (a token bucket
+    kept in the ledger, so every process on a store charges the same one)."""
+
+    address: str
+    burst: int
+    per_second: float
+
+
+@dataclass(frozen=True)
+class Limited:
+    """A claim refused because its address has spent its budget of new players."""
 
 
 class StoredRating(msgspec.Struct, frozen=True):
@@ -159,6 +197,14 @@ class Ledger(abc.ABC):
         player owns the name (None then: nothing is made)."""
 
     @abc.abstractmethod
+    async def claim_within(
+        self, hashed: str, name: str, fold: str, now: float, budget: ClaimBudget
+    ) -> Player | Limited | None:
+        """`claim`, charged to `budget` in the same step: a known key costs nothing, a name
+        taken costs nothing (None), a new player costs one (`Limited`, nothing made, once the
+        budget is spent). Claims at once, from any process, never pass the budget."""
+
+    @abc.abstractmethod
     async def add_link(self, player: str, code: str, now: float, seconds: int) -> bool:
         """Keep a one-time link code for `player` (the oldest past MAX_LINKS goes); False if
         the code is in use already (the caller makes another)."""
@@ -177,6 +223,13 @@ class Ledger(abc.ABC):
     async def use_recovery(self, hashed: str, key: str, now: float) -> Player | None:
         """The key (its hash) joins the player of a recovery code (its hash), as `use_link`
         joins it; the code stays good. None, and nothing changed, for an unknown code."""
+
+    @abc.abstractmethod
+    async def refold(self, rule: str, key_of: Callable[[str], str]) -> list[str]:
+        """Fold every owned name again with `key_of`, once per `rule` (a server starting after
+        the fold changed): a name keeps its player; where two names now fold alike, the older
+        player keeps the name's fold and the younger one keeps playing (its keys stay) but is no
+        longer found by name. Returns the younger ones' names (empty once `rule` is in force)."""
 
     @abc.abstractmethod
     async def release(self, fold: str) -> Player | None:

@@ -27,15 +27,18 @@ from server.storage.archive import (
     MAX_KEYS,
     MAX_LINKS,
     Archived,
+    ClaimBudget,
     Committed,
     Conflict,
     Exists,
     KeptPoint,
     Ledger,
+    Limited,
     Player,
     RatingWrite,
     StoredRating,
     members_of,
+    refolded,
     released_name,
 )
 
@@ -54,6 +57,8 @@ CREATE TABLE IF NOT EXISTS links (code TEXT PRIMARY KEY, player TEXT NOT NULL,
     made REAL NOT NULL, expires REAL NOT NULL);
 CREATE INDEX IF NOT EXISTS links_of ON links (player, made);
 CREATE TABLE IF NOT EXISTS recovery (hash TEXT PRIMARY KEY, player TEXT NOT NULL UNIQUE);
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS claims (address TEXT PRIMARY KEY, tokens REAL NOT NULL, at REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS ratings (ladder TEXT NOT NULL, player TEXT NOT NULL, mu REAL NOT NULL,
     sigma REAL NOT NULL, games INTEGER NOT NULL, wins INTEGER NOT NULL, version INTEGER NOT NULL,
     ordinal REAL NOT NULL, seen BLOB NOT NULL DEFAULT '{}', PRIMARY KEY (ladder, player));
@@ -158,10 +163,33 @@ class LocalLedger(Ledger):
                 return known
             if _row_player(db, "fold", fold) is not None:
                 return None
-            id = _new_id(db)
-            db.execute("INSERT INTO players VALUES (?, ?, ?, ?)", (id, name, fold, now))
-            db.execute("INSERT INTO keys VALUES (?, ?, ?)", (hashed, id, now))
-            return Player(id, name)
+            return _new_player(db, hashed, name, fold, now)
+
+        return await self._run(work)
+
+    async def claim_within(
+        self, hashed: str, name: str, fold: str, now: float, budget: ClaimBudget
+    ) -> Player | Limited | None:
+        def work(db: sqlite3.Connection) -> Player | Limited | None:
+            known = _player_of_key(db, hashed)
+            if known is not None:
+                return known
+            row = db.execute(
+                "SELECT tokens, at FROM claims WHERE address = ?", (budget.address,)
+            ).fetchone()
+            tokens = float(budget.burst) if row is None else float(row[0])
+            if row is not None:
+                tokens = min(
+                    budget.burst, tokens + max(0.0, now - float(row[1])) * budget.per_second
+                )
+            if tokens < 1:
+                return Limited()
+            if _row_player(db, "fold", fold) is not None:
+                return None
+            db.execute(
+                "INSERT OR REPLACE INTO claims VALUES (?, ?, ?)", (budget.address, tokens - 1, now)
+            )
+            return _new_player(db, hashed, name, fold, now)
 
         return await self._run(work)
 
@@ -206,6 +234,28 @@ class LocalLedger(Ledger):
         def work(db: sqlite3.Connection) -> Player | None:
             row = db.execute("SELECT player FROM recovery WHERE hash = ?", (hashed,)).fetchone()
             return None if row is None else _add_key(db, key, str(row[0]), now)
+
+        return await self._run(work)
+
+    async def refold(self, rule: str, key_of: Callable[[str], str]) -> list[str]:
+        def work(db: sqlite3.Connection) -> list[str]:
+            row = db.execute("SELECT value FROM meta WHERE key = 'fold_rule'").fetchone()
+            if row is not None and row[0] == rule:
+                return []
+            rows = db.execute(
+                "SELECT id, name, fold FROM players WHERE substr(fold, 1, 1) != char(0) "
+                "ORDER BY created, id"
+            ).fetchall()
+            players = [(str(id), str(name), str(fold)) for id, name, fold in rows]
+            folds, clashes = refolded(players, key_of)
+            changed = [(id, folds[id]) for id, _, fold in players if folds[id] != fold]
+            # Through folds no name has, so no two players hold one fold on the way.
+            for id, _ in changed:
+                db.execute("UPDATE players SET fold = ? WHERE id = ?", ("\x01" + id, id))
+            for id, fold in changed:
+                db.execute("UPDATE players SET fold = ? WHERE id = ?", (fold, id))
+            db.execute("INSERT OR REPLACE INTO meta VALUES ('fold_rule', ?)", (rule,))
+            return clashes
 
         return await self._run(work)
 
@@ -396,6 +446,13 @@ def _player_of_key(db: sqlite3.Connection, hashed: str) -> Player | None:
         (hashed,),
     ).fetchone()
     return None if row is None else Player(str(row[0]), str(row[1]))
+
+
+def _new_player(db: sqlite3.Connection, hashed: str, name: str, fold: str, now: float) -> Player:
+    id = _new_id(db)
+    db.execute("INSERT INTO players VALUES (?, ?, ?, ?)", (id, name, fold, now))
+    db.execute("INSERT INTO keys VALUES (?, ?, ?)", (hashed, id, now))
+    return Player(id, name)
 
 
 def _add_key(db: sqlite3.Connection, hashed: str, player: str, now: float) -> Player | None:

@@ -14,7 +14,7 @@ ratings do not expire. See docs/persistence.md.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import asyncio_redis
@@ -27,22 +27,27 @@ from server.storage.archive import (
     MAX_KEYS,
     MAX_LINKS,
     Archived,
+    ClaimBudget,
     Committed,
     Conflict,
     Exists,
     KeptPoint,
     Ledger,
+    Limited,
     Player,
     RatingWrite,
     StoredRating,
     members_of,
+    refolded,
 )
 from server.storage.archive_scripts import (
     ADD_LINK,
     ARCHIVE,
     CLAIM,
+    CLAIM_WITHIN,
     GAMES_OF,
     LADDER,
+    REFOLD,
     RELEASE,
     SET_RECOVERY,
     USE_LINK,
@@ -114,6 +119,17 @@ class RedisLedger(Ledger):
         status, id, held = msgspec.json.decode(answer)
         return None if status == "taken" else Player(id, held)
 
+    async def claim_within(
+        self, hashed: str, name: str, fold: str, now: float, budget: ClaimBudget
+    ) -> Player | Limited | None:
+        id = "p:" + secrets.token_hex(8)
+        args = [hashed, fold, name, id, repr(now), budget.address, str(budget.burst)]
+        answer = await self._script("claim a name", CLAIM_WITHIN, [*args, repr(budget.per_second)])
+        status, id, held = msgspec.json.decode(answer)
+        if status == "limited":
+            return Limited()
+        return None if status == "taken" else Player(id, held)
+
     async def add_link(self, player: str, code: str, now: float, seconds: int) -> bool:
         args = [player, code, str(seconds), str(MAX_LINKS), repr(now)]
         return bool(await self._script("keep a link code", ADD_LINK, args))
@@ -139,6 +155,33 @@ class RedisLedger(Ledger):
             return None
         id, name = msgspec.json.decode(answer)
         return Player(id, name)
+
+    async def refold(self, rule: str, key_of: Callable[[str], str]) -> list[str]:
+        if await self._get("read the fold rule", self._key("foldrule")) == rule.encode():
+            return []
+
+        async def names(connection: Any) -> dict[bytes, bytes]:
+            reply = await connection.hgetall(self._key("pnames"))
+            found: dict[bytes, bytes] = await reply.asdict()
+            return found
+
+        owned = await self.store._call("read the names", names)
+        players: list[tuple[float, str, str, str]] = []
+        for held, owner in owned.items():
+            player = self._key("player:", owner.decode())
+            name = await self._hget("read a player", player, "name")
+            created = await self._hget("read a player", player, "created")
+            if name is not None:
+                when = float(created) if created is not None else 0.0
+                players.append((when, owner.decode(), name.decode(), held.decode()))
+        players.sort()
+        folds, clashes = refolded([(i, n, f) for _, i, n, f in players], key_of)
+        args: list[str] = [rule]
+        for _, player_id, _, old in players:
+            if folds[player_id] != old:
+                args += [player_id, old, folds[player_id]]
+        await self._script("fold the names again", REFOLD, args)
+        return clashes
 
     async def release(self, fold: str) -> Player | None:
         answer = await self._script("release a name", RELEASE, [fold, RELEASED_SEPARATOR])

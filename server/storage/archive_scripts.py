@@ -34,6 +34,32 @@ redis.call('ZADD', p .. 'pkeys:' .. id, ARGV[6], ARGV[2])
 return cjson.encode({'new', id, ARGV[4]})
 """
 
+#: ARGV: prefix, key hash, fold, name, new id, now, address, burst, per second. CLAIM charged
+#: to the address's budget of new players (`P claims:<address>` hash tokens, at) in the same
+#: step: status "known" (free), "taken" (free), "limited" (nothing made) or "new" (one token).
+CLAIM_WITHIN = """
+local p = ARGV[1]
+local id = redis.call('HGET', p .. 'pkeys', ARGV[2])
+if id then
+  return cjson.encode({'known', id, redis.call('HGET', p .. 'player:' .. id, 'name')})
+end
+local bucket = p .. 'claims:' .. ARGV[7]
+local burst, rate, now = tonumber(ARGV[8]), tonumber(ARGV[9]), tonumber(ARGV[6])
+local tokens = tonumber(redis.call('HGET', bucket, 'tokens') or ARGV[8])
+local at = tonumber(redis.call('HGET', bucket, 'at') or ARGV[6])
+tokens = math.min(burst, tokens + math.max(0, now - at) * rate)
+if tokens < 1 then return cjson.encode({'limited', '', ''}) end
+if redis.call('HEXISTS', p .. 'pnames', ARGV[3]) == 1 then return cjson.encode({'taken', '', ''}) end
+redis.call('HSET', bucket, 'tokens', tostring(tokens - 1), 'at', ARGV[6])
+redis.call('EXPIRE', bucket, math.ceil(burst / rate) + 60)
+id = ARGV[5]
+redis.call('HSET', p .. 'pnames', ARGV[3], id)
+redis.call('HSET', p .. 'player:' .. id, 'name', ARGV[4], 'fold', ARGV[3], 'created', ARGV[6])
+redis.call('HSET', p .. 'pkeys', ARGV[2], id)
+redis.call('ZADD', p .. 'pkeys:' .. id, ARGV[6], ARGV[2])
+return cjson.encode({'new', id, ARGV[4]})
+"""
+
 #: ARGV: prefix, player id, code, seconds, most codes, now. Keeps a link code; 0 if the code is
 #: taken already. The player's oldest codes past the most are dropped.
 ADD_LINK = """
@@ -111,6 +137,24 @@ if ARGV[4] == '1' then
   for _, old in ipairs(redis.call('ZRANGE', mine, 0, -1)) do redis.call('HDEL', p .. 'pkeys', old) end
   redis.call('DEL', mine)
 end
+return 1
+"""
+
+#: ARGV: prefix, rule, then (id, old fold, new fold) triples. Each player's name moves to its new
+#: fold where its old one is still its own; the rule is kept (`P foldrule`). Returns 1.
+REFOLD = """
+local p = ARGV[1]
+for i = 3, #ARGV, 3 do
+  if redis.call('HGET', p .. 'pnames', ARGV[i + 1]) == ARGV[i] then
+    redis.call('HDEL', p .. 'pnames', ARGV[i + 1])
+  end
+end
+for i = 3, #ARGV, 3 do
+  local new = ARGV[i + 2]
+  if string.byte(new, 1) ~= 0 then redis.call('HSET', p .. 'pnames', new, ARGV[i]) end
+  redis.call('HSET', p .. 'player:' .. ARGV[i], 'fold', new)
+end
+redis.call('SET', p .. 'foldrule', ARGV[2])
 return 1
 """
 

@@ -306,7 +306,8 @@ class App {
     }
     if (message.command === "hello" && !["bad_token", "no_such_room"].includes(message.code)) {
       const reason = errorWords(message);
-      this.onStatus("refused", t("error.name_refused", { reason }));
+      // In the header and the banner in short; why, and what to do next, in the notice.
+      this.onStatus("refused", t("error.name_refused"));
       this.say(t("error.change_name", { reason }), "error");
       this.helloName = null;
       return;

@@ -1,9 +1,13 @@
 // Text from the server is untrusted: it is only ever put in the page as text (textContent),
 // with control and direction-changing characters made visible, and every character that prints
 // as nothing (default-ignorable code points: joiners, variation selectors, Hangul fillers...,
-// and the braille blank), which a name may not hold (protocol/names.py), shown as "\ufffd".
+// and the braille blank), and combining marks with no letter under them (or past the second on
+// one letter), which a name may not hold (protocol/names.py), shown as "\ufffd".
 
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u2800\p{Default_Ignorable_Code_Point}]/gu;
+
+/** A combining mark with no letter or digit under it, or past the second on one letter. */
+const LOOSE_MARK = /(^|[^\p{L}\p{N}\p{M}])(\p{M}+)|([\p{L}\p{N}]\p{M}{2})(\p{M}+)/gu;
 
 /** The text with control characters shown as visible symbols (never interpreted). */
 export function visible(text) {
@@ -12,7 +16,8 @@ export function visible(text) {
     if (code < 0x20) return String.fromCodePoint(0x2400 + code);
     if (code === 0x7f) return "\u2421";
     return "\ufffd";
-  });
+  }).replace(LOOSE_MARK, (whole, before, loose, kept, extra) =>
+    before !== undefined ? before + "\ufffd".repeat([...loose].length) : kept + "\ufffd".repeat([...extra].length));
 }
 
 /**
