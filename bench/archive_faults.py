@@ -17,7 +17,8 @@ each player's key and checked:
 
 - every finished match a client saw (its id worked out from the room's record, as the server
   does) is in each of its keyed players' `/api/players/NAME/games` exactly once (`missing`,
-  `doubled`), and the room named that `game_id` (`not named`, `named otherwise`);
+  `doubled`), with the final scores the client's document showed, and the room named that
+  `game_id` (`not named`, `named otherwise`); nothing else is archived;
 - each player's rating points (`/api/players/NAME` history, kept in the order the archive wrote
   them) with the games' `changes` form an unbroken chain per ladder from the first rating
   (each `before` the previous `after`), whose last `after` and game count are the player's entry
@@ -251,6 +252,10 @@ async def check(run: Run, seen: Seen, tables: list[list[Human]]) -> bool:
         await asyncio.sleep(1.0)
     await asyncio.gather(read_counts(run, 0), read_counts(run, 1))
     doubled = sum(1 for f in finished.values() if any(held[n].count(f.id) > 1 for n in f.names))
+    summaries = {game["id"]: game for games in lists for game in games}
+    other_scores = sum(
+        1 for f in finished.values() if f.id in summaries and summaries[f.id]["scores"] != f.scores
+    )
     archived = {id for ids in held.values() for id in ids}
     unseen = len(archived - set(finished))
     not_named = sum(1 for f in finished.values() if f.named is None)
@@ -274,6 +279,7 @@ async def check(run: Run, seen: Seen, tables: list[list[Human]]) -> bool:
     report("missing (a finished match not in one of its players' lists)", missing)
     report("doubled (a finished match twice in a player's list)", doubled)
     report("archived but never seen finished", unseen)
+    report("archived with other scores than the finish shown", other_scores)
     report("game_id named by the room", len(finished) - not_named)
     report("game_id not named within the wait", not_named)
     report("game_id named otherwise than the record's", named_otherwise)
@@ -290,7 +296,8 @@ async def check(run: Run, seen: Seen, tables: list[list[Human]]) -> bool:
         len(archived) - counted,
     )
     return (
-        missing == doubled == unseen == not_named == named_otherwise == broken == mismatched == 0
+        missing == doubled == unseen == other_scores == not_named == named_otherwise == 0
+        and broken == mismatched == 0
         and counted <= len(archived)
         and len(finished) > 0
     )

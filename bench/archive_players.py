@@ -46,6 +46,7 @@ class Finished:
     id: str  # from the room's record, as the server works it out
     names: list[str]  # its keyed players
     seen_at: float
+    scores: list[int] | None  # the final scores the client's document showed
     named: str | None = None  # the room's game_id, once it named one
     named_after: float | None = None
 
@@ -189,8 +190,11 @@ class Human:
         elif isinstance(message, msg.RecordReply) and self.room is not None:
             match = game_id(encode_record(message.record))
             since = self.finished_since or time.monotonic()
+            document = self.player.state.document if self.player is not None else None
+            finish = document is not None and document["phase"] == "finished"
+            scores = list(document["game"]["scores"]) if document is not None and finish else None
             self.current = self.seen.finished.setdefault(
-                match, Finished(self.room, match, self.names, since)
+                match, Finished(self.room, match, self.names, since, scores)
             )
         if isinstance(message, msg.Joined) and message.seat_token is not None:
             self.room, self.token = message.room, message.seat_token
