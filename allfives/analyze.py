@@ -3,8 +3,9 @@
 For each move of the chosen seats (all by default) that had a choice, the seat's view at that
 moment is rebuilt from the record (only what it could see) and the hard bot's search weighs the
 move played against the others (`engine.analysis`). It prints, per move, the move played, the
-best move, the expected points lost and a reason in words where one applies; then per player
-the points lost per hand and the three costliest moves (`??` marks a move that cost 10 or more).
+best move, the expected game points lost (the hard bot's match premium kept out) and a reason
+in words where one applies; then per player its accuracy, the points lost a move, each hand's,
+its moves graded and the three costliest moves (`??` marks a blunder: 10 points or more).
 `--json` prints the same as one document. Exit status as `allfives replay`: 0 done, 1 a record
 that is not legal, 2 a file that is not a record.
 

@@ -5,8 +5,9 @@
    2-player match to 250 (hard against normal, every decision of both seats), over `--timed`
    matches.
 2. On `--matches` 3-player matches of easy, normal and hard (the seats rotate from match to
-   match), every decision analysed at `--rank-budget-ms`: the mean expected points each level
-   loses per hand. The review should rank them easy > normal > hard.
+   match), every decision analysed at `--rank-budget-ms`: the expected game points each level
+   loses a move and per hand, and its accuracy (the mean of its moves'). The review should rank
+   them easy > normal > hard by loss, and easy < normal < hard by accuracy.
 
 The hard bot in these matches searches a fixed number of deals (`--bot-deals`), so a run is the
 same on any machine except for its times. Prints `name: value` lines.
@@ -55,14 +56,22 @@ def timed_match(seed: int, bot_deals: int, budget_ms: float) -> tuple[float, int
     return time.perf_counter() - began, len(report.moves)
 
 
-def ranked_match(task: tuple[int, float, int]) -> dict[str, tuple[float, int]]:
-    """Each level's expected points lost and hands played in one 3-player match."""
+def ranked_match(task: tuple[int, float, int]) -> dict[str, tuple[float, int, int, float]]:
+    """Each level's expected game points lost, hands played, decisions and the sum of its
+    moves' accuracies in one 3-player match."""
     seed, budget_ms, bot_deals = task
     shift = seed % 3
     levels = [LEVELS[(s + shift) % 3] for s in range(3)]
     record = bot_match(Rules(players=3), levels, seed, bot_deals)
     report = review_record(record, None, budget_ms, seed=1)
-    return {player.name: (player.lost, player.hands) for player in report.players}
+    accuracy = {
+        p.seat: sum(m.accuracy or 0.0 for m in report.moves if m.seat == p.seat)
+        for p in report.players
+    }
+    return {
+        player.name: (player.lost, player.hands, player.decisions, accuracy[player.seat])
+        for player in report.players
+    }
 
 
 def main() -> None:
@@ -94,6 +103,8 @@ def main() -> None:
     tasks = [(args.seed + k, args.rank_budget_ms, args.bot_deals) for k in range(args.matches)]
     lost = dict.fromkeys(LEVELS, 0.0)
     hands = dict.fromkeys(LEVELS, 0)
+    decided = dict.fromkeys(LEVELS, 0)
+    accuracy = dict.fromkeys(LEVELS, 0.0)
     began = time.perf_counter()
     if args.workers > 1:
         with ProcessPoolExecutor(args.workers) as pool:
@@ -101,15 +112,21 @@ def main() -> None:
     else:
         results = [ranked_match(task) for task in tasks]
     for result in results:
-        for level, (points, count) in result.items():
+        for level, (points, count, decisions, kept) in result.items():
             lost[level] += points
             hands[level] += count
+            decided[level] += decisions
+            accuracy[level] += kept
     print(f"ranked matches: {args.matches} (3 players, rank budget ms {args.rank_budget_ms:g})")
     print(f"ranking s: {time.perf_counter() - began:.1f}")
     for level in LEVELS:
         print(f"{level} points lost per hand: {lost[level] / max(1, hands[level]):.2f}")
+        print(f"{level} points lost a move: {lost[level] / max(1, decided[level]):.2f}")
+        print(f"{level} accuracy: {accuracy[level] / max(1, decided[level]):.1f}")
     order = sorted(LEVELS, key=lambda level: -lost[level] / max(1, hands[level]))
     print(f"ranked by loss: {' > '.join(order)}")
+    order = sorted(LEVELS, key=lambda level: accuracy[level] / max(1, decided[level]))
+    print(f"ranked by accuracy: {' < '.join(order)}")
 
 
 if __name__ == "__main__":

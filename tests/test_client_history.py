@@ -31,6 +31,7 @@ from i18n_helpers import (
     english_leaks,
     english_only_cli_words,
 )
+from rich.text import Text
 from server_helpers import ServerThread, api_get, fast_config, finish_match, new_key
 from waiting import until_sync
 
@@ -42,7 +43,7 @@ from clients.cli.commands import Send, interpret
 from clients.cli.connection import Connection
 from clients.cli.keys import KeyStore, link_code
 from clients.cli.replay_steps import replay_of
-from clients.cli.show import screen, summary
+from clients.cli.show import screen, summary, with_summary
 from clients.cli.state import TableState
 from clients.cli.status import rating_text
 from protocol import messages as msg
@@ -253,7 +254,7 @@ def test_show_steps_with_the_arrow_keys_and_shows_the_review(
     assert re.search(r"Ann \(seat 0\): accuracy \d+\.\d%, \d+\.\d points lost a move", flat), text
     assert re.search(r"hand 1: (accuracy \d+\.\d%|no move with a choice)", flat), text
     assert re.search(r"\d+ inaccurac(y|ies), \d+ mistakes?, \d+ blunders?", flat), text
-    assert f"step {steps} of {steps}" in rows[0] and "q quit" in text  # the whole summary fits
+    assert f"step {steps} of {steps}" in rows[0] and "q quit" in text  # the keys stay on screen
     terminal.keys("Home")
     terminal.wait_for(rf"step 1 of {steps}")
     terminal.keys("q")
@@ -404,3 +405,16 @@ def test_ladder_history_and_show_speak_the_players_language(
     (ARTIFACTS / f"terminal-{language}-history.txt").write_text(shown, "utf-8")
     # "show" stays English in every language: the typed command `allfives show` (docs/i18n.md).
     assert english_leaks(shown, english_only - {"show"}) == [], shown
+
+
+def test_the_last_steps_summary_leaves_the_keys_on_a_short_screen() -> None:
+    """The table gives way to the review's summary, and a summary taller than the screen is
+    cut above the keys: the keys line is always the last."""
+    rows = [Text("header"), Text("scores"), Text("step"), Text("── the table"), Text("[6|6]")]
+    rows += [Text("──"), Text("keys")]
+    said = [Text(f"summary {n}") for n in range(40)]
+    shown = [row.plain for row in with_summary(rows, said, 24)]
+    assert len(shown) == 24 and shown[-2:] == ["──", "keys"]
+    assert shown[:4] == ["header", "scores", "step", "summary 0"]
+    roomy = [row.plain for row in with_summary(rows, said[:3], 24)]
+    assert "[6|6]" in roomy and roomy[-1] == "keys"

@@ -61,6 +61,22 @@ def test_a_match_won_105_to_55_shows_game_points_and_an_accuracy_per_player() ->
     assert re.search(r"hand 3: accuracy \d+\.\d%, \d+\.\d points lost a move", text)
 
 
+def test_a_partnership_match_to_100_shows_no_move_costing_more_than_the_match_scored() -> None:
+    """The report's partnership match to 100 showed "4-1 west lost 193.0 points against 5-0
+    south": with the premium kept out no move, no mean and no hand shows more points than the
+    match's hands scored (seed 1: 90-100 in four hands)."""
+    record = bots_match(4, 100, seed=1)
+    assert record.scores == [90, 100] and len(record.hands) == 4
+    review = review_record(record, None, BUDGET_MS, seed=0)
+    scored = sum(record.scores)
+    assert max(line.lost for line in review.moves) <= scored
+    names = [f"P{s}" for s in range(4)]
+    text = shown(review, names)
+    figures = [float(n) for n in re.findall(r"\b(\d+\.\d+)\b(?!%)", text)]
+    assert figures and max(figures) <= scored, text
+    assert all(p.accuracy is not None for p in review.players)
+
+
 @settings(max_examples=25, deadline=None)
 @given(
     players=st.sampled_from([2, 3, 4]),

@@ -24,7 +24,7 @@ from protocol.review import (
     ReviewMove,
 )
 
-#: The mark of a move that cost 10 or more.
+#: The mark of a move that cost 10 game points or more (a blunder).
 MARK = "??"
 
 

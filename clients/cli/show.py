@@ -209,11 +209,11 @@ def summary(replay: Replay, review: Review | str | None) -> list[Text]:
 def with_summary(rows: list[Text], said: list[Text], height: int) -> list[Text]:
     """The last step's rows with the review's summary above the keys (the last two rows): the
     table and the hands (from the first rule on) give way to it where the screen is too short
-    for both."""
+    for both, and a summary taller than the screen is cut above the keys."""
     head, tail = rows[:-2], rows[-2:]
     if len(head) + len(said) + len(tail) > height:
         head = head[: next((i for i, row in enumerate(head) if row.plain.startswith("──")), 3)]
-    return [*head, *said, *tail]
+    return [*head, *said[: max(1, height - len(head) - len(tail))], *tail]
 
 
 class Viewer:
