@@ -230,4 +230,7 @@ def test_the_room_form_says_when_an_unlisted_room_is_rated() -> None:
             what="the room",
         )
         assert (rules["public"], rules["rated"]) == (False, True)
+        # The table says so too, with the room's rules.
+        said = wait_for(lambda: page.find_element(By.ID, "target").text, what="the rules")
+        assert said.endswith(f" · {web_words('en', 'table.rated')}")
         assert not js_errors(page)

@@ -117,6 +117,8 @@ export function tableModel(doc, extras = {}) {
   }));
   const model = {
     code: doc.code,
+    // Whether the room's matches move ratings (a room stored before `rated` follows `public`).
+    rated: doc.rules?.rated ?? doc.rules?.public !== false,
     phase: doc.phase,
     rules: doc.rules,
     names,

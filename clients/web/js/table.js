@@ -183,6 +183,7 @@ export class Table {
     if (rules.end_scoring === "penalty") words.push(t("rules.penalty"));
     if (rules.reserve) words.push(t("rules.reserve", { count: rules.reserve }));
     words.push(rules.turn_seconds ? t("rules.turn_seconds", { seconds: rules.turn_seconds }) : t("rules.no_clock"));
+    words.push(t(model.rated ? "table.rated" : "table.unrated"));
     this.target.textContent = words.join(" · ");
   }
 
