@@ -14,6 +14,7 @@ from rich.console import Console
 from clients.cli import host, join, local
 from clients.cli.ladder import print_ladders
 from clients.cli.render import render
+from clients.cli.rooms import print_rooms
 from clients.cli.state import TableState
 from clients.cli.status import rating_note
 from protocol import messages as msg
@@ -204,3 +205,23 @@ def test_the_ladder_marks_a_provisional_rating() -> None:
     shown = console.export_text()
     assert "1.0?" in shown and shown.count("?") == 2  # Ann's, and the note that explains it
     assert "? provisional: a player's matches move no one's rating" in shown
+
+
+def test_the_public_rooms_list_says_when_a_room_is_unrated() -> None:
+    rooms = [
+        msg.RoomSummary(
+            code="BCDF", rules=RoomRules(players=2), seats=["Bo", None], free_seats=[1]
+        ),
+        msg.RoomSummary(
+            code="GHJK",
+            rules=RoomRules(players=3, rated=False),
+            seats=["Cy", None, None],
+            free_seats=[1, 2],
+        ),
+    ]
+    console = Console(width=120, record=True)
+    print_rooms("ws://host:1/", rooms, console)
+    shown = console.export_text().splitlines()
+    assert [line for line in shown if "unrated" in line] == [
+        line for line in shown if "GHJK" in line
+    ]
