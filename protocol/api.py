@@ -58,13 +58,15 @@ API_STATUS: dict[str, int] = {
 
 
 class LadderEntry(Struct, kw_only=True):
-    """A player on a ladder: its rating, its rated games and wins there; `bot` for a bot level."""
+    """A player on a ladder: its rating, its rated games and wins there; `bot` for a bot level;
+    `provisional` while its matches there move no one's rating yet (docs/ratings.md)."""
 
     name: str
     rating: Rating
     games: Count
     wins: Count
     bot: bool = False
+    provisional: bool = False
 
 
 class Ladder(Struct, kw_only=True):
@@ -83,12 +85,13 @@ class LadderAnswer(Struct, kw_only=True):
 
 
 class PlayerRating(Struct, kw_only=True):
-    """A player's standing on one ladder it has played on."""
+    """A player's standing on one ladder it has played on (`provisional` as on the ladder)."""
 
     ladder: LadderName
     rating: Rating
     games: Count
     wins: Count
+    provisional: bool = False
 
 
 class RatingPoint(Struct, kw_only=True):

@@ -30,8 +30,15 @@ class Rating(Struct, kw_only=True):
     rating: float
 
 
+#: The share of a rating change a match made, from 0 to 1.
+Share = Annotated[float, Meta(ge=0.0, le=1.0)]
+
+
 class RatingChange(Struct, kw_only=True):
-    """What one seat's finished match did to its player's rating on `ladder`."""
+    """What one seat's finished match did to its player's rating on `ladder`: `counted` is the
+    share of openskill's change it made (docs/ratings.md, "How much a match counts": 1 for a
+    full-length match between established players, less for a short one or a repeat, 0 with a
+    provisional player at the table)."""
 
     seat: Seat
     #: The rated player: a player's name, or a bot level's ("bot:hard").
@@ -39,3 +46,4 @@ class RatingChange(Struct, kw_only=True):
     ladder: LadderName
     before: Rating
     after: Rating
+    counted: Share = 1.0

@@ -9,12 +9,18 @@ from typing import Any
 
 from client_helpers import make_view, screen, state_of
 from protocol_helpers import hand_ended
+from rich.console import Console
 
 from clients.cli import host, join, local
+from clients.cli.ladder import print_ladders
 from clients.cli.render import render
+from clients.cli.rooms import print_rooms
 from clients.cli.state import TableState
+from clients.cli.status import rating_note
 from protocol import messages as msg
+from protocol.api import Ladder, LadderAnswer, LadderEntry
 from protocol.patch import diff, to_builtins
+from protocol.ratings import Rating, RatingChange
 from protocol.rules import RoomRules
 from protocol.views import (
     AnyEvent,
@@ -170,3 +176,52 @@ def test_join_and_host_ask_for_a_rated_room_with_rated() -> None:
     for argv, rated in (([], False), (["--rated"], True), (["--public", "--no-rated"], False)):
         args = parser.parse_args(argv)
         assert local.rules_from(args, public=args.public).rated is rated
+
+
+def test_the_end_of_a_match_says_why_a_rating_moved_less() -> None:
+    rating = Rating(mu=25.0, sigma=8.0, rating=1.0)
+    view = make_view(phase="finished")
+    for counted, said in (
+        (1.0, None),
+        (0.0, "No rating moved: a provisional player sat at the table"),
+        (0.5, "This match counted 50/100 of a full one"),
+    ):
+        change = RatingChange(
+            seat=0, name="Ann", ladder="2p", before=rating, after=rating, counted=counted
+        )
+        view.ratings = [change]
+        note = rating_note(view)
+        assert (note is None) if said is None else (note is not None and note.startswith(said))
+
+
+def test_the_ladder_marks_a_provisional_rating() -> None:
+    rating = Rating(mu=25.0, sigma=8.0, rating=1.0)
+    entries = [
+        LadderEntry(name="Ann", rating=rating, games=3, wins=3, provisional=True),
+        LadderEntry(name="bot:easy", rating=rating, games=3, wins=0, bot=True),
+    ]
+    console = Console(width=200, record=True)
+    print_ladders(LadderAnswer(ladders=[Ladder(ladder="2p", entries=entries)]), console)
+    shown = console.export_text()
+    assert "1.0?" in shown and shown.count("?") == 2  # Ann's, and the note that explains it
+    assert "? provisional: a player's matches move no one's rating" in shown
+
+
+def test_the_public_rooms_list_says_when_a_room_is_unrated() -> None:
+    rooms = [
+        msg.RoomSummary(
+            code="BCDF", rules=RoomRules(players=2), seats=["Bo", None], free_seats=[1]
+        ),
+        msg.RoomSummary(
+            code="GHJK",
+            rules=RoomRules(players=3, rated=False),
+            seats=["Cy", None, None],
+            free_seats=[1, 2],
+        ),
+    ]
+    console = Console(width=120, record=True)
+    print_rooms("ws://host:1/", rooms, console)
+    shown = console.export_text().splitlines()
+    assert [line for line in shown if "unrated" in line] == [
+        line for line in shown if "GHJK" in line
+    ]

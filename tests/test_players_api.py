@@ -237,12 +237,17 @@ async def test_a_farm_loop_of_throwaway_keys_does_not_climb_the_ladder(running: 
         await play_together([main, throwaway], seed=index)
         await until_holds(main, lambda d: d.get("ratings") is not None)
         for change in main.document["ratings"]:
-            assert change["after"] == change["before"]  # a provisional player at the table
+            # A provisional player at the table: nothing counted, and the change says so.
+            assert change["after"] == change["before"] and change["counted"] == 0
         await throwaway.close()
         assert isinstance(await main.request("leave"), msg.Ack)
     page = (await api_get(running.url, "/api/players/Main")).json
     ((two,),) = ([rating for rating in page["ratings"] if rating["ladder"] == "2p"],)
     assert two["games"] == matches and two["rating"]["rating"] == 0.0
+    assert two["provisional"]  # 8 matches to 5 are far from 5 whole ones
+    ladder = (await api_get(running.url, "/api/ladder")).json["ladders"][0]["entries"]
+    assert {entry["name"]: entry["provisional"] for entry in ladder}["Main"]
+    assert not any(entry["provisional"] for entry in ladder if entry["bot"])
     await main.close()
 
 

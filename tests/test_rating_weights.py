@@ -102,6 +102,26 @@ def test_the_same_two_keys_again_and_again_climb_less_than_one_more_match(
     assert climb <= max(0.0, normal_change(first, rival)) + 1e-9
 
 
+@settings(max_examples=60, deadline=None)
+@given(
+    main=mains,
+    other=mains,
+    matches=st.integers(min_value=1, max_value=60),
+    target=st.integers(min_value=1, max_value=15).map(lambda n: 5 * n),
+    seconds=st.floats(min_value=1.0, max_value=REPEAT_SECONDS / 60),
+)
+def test_short_matches_between_the_same_two_keys_climb_less_than_one_normal_match(
+    main: Standing, other: Standing, matches: int, target: int, seconds: float
+) -> None:
+    # Up to 60 matches to 75 or less between two established keys in a day, the first
+    # included, move the winner less than one match to 150 against the same player.
+    standings = {"main": main, "other": other}
+    for index in range(matches):
+        win(standings, "main", "other", target, NOW + index * seconds)
+    climb = standings["main"].ordinal - main.ordinal
+    assert climb <= max(0.0, normal_change(main, other)) + 1e-9
+
+
 def test_short_matches_against_a_bot_count_by_their_length() -> None:
     # Twelve matches to 5 against the easy bot: a new key gets nothing (provisional); an
     # established one gets less than one normal match, where a match to 250 counts fully.

@@ -230,4 +230,29 @@ def test_the_room_form_says_when_an_unlisted_room_is_rated() -> None:
             what="the room",
         )
         assert (rules["public"], rules["rated"]) == (False, True)
+        # The table says so too, with the room's rules.
+        said = wait_for(lambda: page.find_element(By.ID, "target").text, what="the rules")
+        assert said.endswith(f" · {web_words('en', 'table.rated')}")
+        assert not js_errors(page)
+
+
+def test_the_lobby_marks_a_listed_room_that_is_unrated() -> None:
+    with ServerThread() as server, chromium(*PHONE) as page:
+        open_lobby(page, server.base + "/", "Ann")
+        page.execute_script(
+            "window.allfives.create({rules: {players: 2, rated: false}, seat: 0, bots: []});"
+        )
+        wait_for(lambda: page.execute_script("return window.allfives.state.doc?.code"))
+        page.switch_to.new_window("tab")
+        open_lobby(page, server.base + "/", "Bea")
+        unrated = web_words("en", "table.unrated")
+        listed = wait_for(
+            lambda: [
+                row.text
+                for row in page.find_elements(By.CSS_SELECTOR, "#rooms li")
+                if f" · {unrated} · " in row.text
+            ],
+            what="the unrated room in the list",
+        )
+        assert len(listed) == 1
         assert not js_errors(page)

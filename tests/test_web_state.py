@@ -22,6 +22,7 @@ import msgspec
 import protocol_session
 import pytest
 from browser_helpers import call, unit_page
+from i18n_helpers import web_words
 from protocol_helpers import LOOK_ALIKES
 from selenium.webdriver.remote.webdriver import WebDriver
 from server_helpers import play_out, seat_players
@@ -246,6 +247,25 @@ def test_the_create_form_asks_for_every_rule_variant(page: WebDriver) -> None:
         "rated": False,
     }
     assert plain["bots"] == []
+
+
+def test_the_end_of_a_match_says_why_a_rating_moved_less(page: WebDriver) -> None:
+    def change(counted: float | None) -> dict[str, Any]:
+        rating = {"mu": 25.0, "sigma": 8.0, "rating": 1.0}
+        found: dict[str, Any] = {"seat": 0, "name": "Ann", "ladder": "2p", "before": rating}
+        found["after"] = rating
+        if counted is not None:
+            found["counted"] = counted
+        return found
+
+    notes = [
+        call(page, "unit.model.ratingNote(a[0], 0)", [change(counted)])
+        for counted in (None, 1.0, 0.0, 1 / 30)
+    ]
+    assert notes[:2] == [None, None]  # counted fully (or a server that does not say)
+    assert notes[2] == web_words("en", "rating.provisional")
+    assert notes[3] == web_words("en", "rating.counted", share="3")
+    assert call(page, "unit.model.ratingNote(a[0], 1)", [change(0.0)]) is None  # not yours
 
 
 def test_room_codes_come_from_a_code_or_a_link(page: WebDriver) -> None:

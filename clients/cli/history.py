@@ -175,12 +175,14 @@ def print_history(url: str, player: PlayerAnswer, page: GamesPage, console: Cons
                 "  "
                 + _("{ladder}: {rating} ({games})").format(
                     ladder=words.ladder_word(standing.ladder),
-                    rating=words.decimal(standing.rating.rating),
+                    rating=words.rating_figure(standing.rating.rating, standing.provisional),
                     games=games_won(standing.games, standing.wins),
                 )
             ),
             highlight=False,
         )
+    if any(standing.provisional for standing in player.ratings):
+        console.print(Text("  " + words.provisional_note()), highlight=False)
     if not page.games:
         console.print(Text(_("No games to show.")), highlight=False)
         return

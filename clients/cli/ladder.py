@@ -67,7 +67,7 @@ def print_ladders(answer: LadderAnswer, console: Console) -> None:
             table.add_row(
                 str(rank),
                 player_name(entry.name),
-                words.decimal(entry.rating.rating),
+                words.rating_figure(entry.rating.rating, entry.provisional),
                 str(entry.games),
                 str(entry.wins),
             )
@@ -77,3 +77,5 @@ def print_ladders(answer: LadderAnswer, console: Console) -> None:
                 "({count} rated player in all)", "({count} rated players in all)", ladder.total
             )
             console.print(Text(said.format(count=ladder.total)), highlight=False)
+    if any(entry.provisional for ladder in answer.ladders for entry in ladder.entries):
+        console.print(Text(words.provisional_note()), highlight=False)

@@ -87,6 +87,8 @@ def print_rooms(url: str, rooms: list[msg.RoomSummary], console: Console) -> Non
     for room in rooms:
         rules = room.rules
         kind = f"{rules.players}" + (" " + _("(teams)") if rules.partnership else "")
+        if not rules.is_rated:  # a listed room is rated unless its host said otherwise
+            kind += ", " + _("unrated")
         seats = ", ".join(name if name is not None else _("free") for name in room.seats)
         table.add_row(visible(room.code), kind, str(rules.target_score), visible(seats))
     console.print(table)

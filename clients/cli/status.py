@@ -122,6 +122,9 @@ def result_rows(state: TableState, view: RoomView, width: int) -> list[Text]:
         rating = rating_text(view)
         if rating is not None:
             rows.append(Text(" " + rating, Style(bold=True)))
+            note = rating_note(view)
+            if note is not None:
+                rows.append(Text(" " + note))
     return wrap(rows, width)
 
 
@@ -131,6 +134,26 @@ RATING_WORDS = {
     "3p": N_("Your rating on the three-player ladder: {rating} ({change})"),
     "teams": N_("Your rating on the partnership ladder: {rating} ({change})"),
 }
+
+
+def rating_note(view: RoomView) -> str | None:
+    """Why your rating moved less than openskill's full change (the change's `counted`): a
+    provisional player at the table, or a short match or a repeat; None when it counted fully."""
+    if view.ratings is None or view.you is None:
+        return None
+    mine = next((change for change in view.ratings if change.seat == view.you), None)
+    if mine is None or mine.counted >= 1:
+        return None
+    if mine.counted <= 0:
+        return _(
+            "No rating moved: a provisional player sat at the table (a player counts after 5 "
+            "matches against 3 opponents)."
+        )
+    share = max(1, round(mine.counted * 100))
+    return _(
+        "This match counted {share}/100 of a full one: matches shorter than 150 points and "
+        "repeats against the same player within a day count less."
+    ).format(share=share)
 
 
 def rating_text(view: RoomView) -> str | None:

@@ -125,6 +125,21 @@ def ladder_word(ladder: str) -> str:
     return _(LADDER_WORDS[ladder]) if ladder in LADDER_WORDS else ladder
 
 
+def rating_figure(rating: float, provisional: bool) -> str:
+    """A rating as shown, with the language's decimal mark, "?" after it while provisional (as
+    chess servers mark one)."""
+    return f"{decimal(rating)}{'?' if provisional else ''}"
+
+
+def provisional_note() -> str:
+    """What the "?" after a rating means (under a ladder or a player's ratings)."""
+    return _(
+        "? provisional: a player's matches move no one's rating until they have played 5 whole "
+        "matches (to 150 points or more; shorter ones count in part) against 3 different "
+        "opponents."
+    )
+
+
 def phase_word(phase: str) -> str:
     """A room's phase in the player's language."""
     return _(PHASE_WORDS[phase]) if phase in PHASE_WORDS else phase

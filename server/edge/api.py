@@ -26,6 +26,7 @@ from protocol.names import name_key
 from protocol.ratings import BOT_PLAYERS, GAME_ID_PATTERN, LADDERS
 from server.edge.web import security_headers
 from server.play.ratings import MU, SIGMA, Standing
+from server.play.weighting import established
 from server.rooms.limits import AddressBuckets
 from server.storage.archive import Archived, Ledger, StoredRating, key_hash
 from server.storage.store import StoreUnavailable
@@ -169,6 +170,7 @@ class Api:
                     games=held.games,
                     wins=held.wins,
                     bot=id in BOT_PLAYERS,
+                    provisional=not established(id, _standing(held)),
                 )
                 for id, held in rows
             ]
@@ -191,6 +193,7 @@ class Api:
                     rating=_standing(held).wire(),
                     games=held.games,
                     wins=held.wins,
+                    provisional=not established(id, _standing(held)),
                 )
                 for ladder, held in standings.items()
             ],
@@ -257,7 +260,7 @@ def _summary(archived: Archived) -> api.GameSummary:
 
 
 def _standing(held: StoredRating) -> Standing:
-    return Standing(held.mu, held.sigma, held.games, held.wins)
+    return Standing(held.mu, held.sigma, held.games, held.wins, held.played, tuple(held.opponents))
 
 
 def _json(status: int, body: bytes, host: str | None, retry_after: float | None = None) -> Response:

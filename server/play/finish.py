@@ -154,7 +154,7 @@ def rate(
         return [], []
     changes: list[RatingChange] = []
     writes: dict[str, RatingWrite] = {}
-    for seat, (old, new) in sorted(rated.items()):
+    for seat, (old, new, counted) in sorted(rated.items()):
         member = archived.members[seat]
         assert member is not None
         changes.append(
@@ -164,6 +164,7 @@ def rate(
                 ladder=ladder,
                 before=old.wire(),
                 after=new.wire(),
+                counted=counted,
             )
         )
         held = before.get(member)

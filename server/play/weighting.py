@@ -149,9 +149,10 @@ def rate_weighted(
     winner: int | Sequence[int] | None,
     before: Mapping[str, Standing],
     now: float,
-) -> dict[int, tuple[Standing, Standing]] | None:
+) -> dict[int, tuple[Standing, Standing, float]] | None:
     """`rate_match`, each player's change then weighted and its history noted: seat ->
-    (before, after), or None for a match that is not rated. `now` is when it finished."""
+    (before, after, weight), or None for a match that is not rated. `now` is when it
+    finished."""
     full = rate_match(rules, seats, scores, winner, dict(before))
     if full is None:
         return None
@@ -163,11 +164,11 @@ def rate_weighted(
     weight = weights(target, sides, before, now)
     against = opponents_of(sides)
     settled: dict[str, Standing] = {}
-    changes: dict[int, tuple[Standing, Standing]] = {}
+    changes: dict[int, tuple[Standing, Standing, float]] = {}
     for seat, (old, new) in full.items():
         player = seats[seat].player
         assert player is not None
         if player not in settled:
             settled[player] = settle(old, new, player, weight[player], against[player], target, now)
-        changes[seat] = (old, settled[player])
+        changes[seat] = (old, settled[player], weight[player])
     return changes

@@ -21,8 +21,9 @@ export function botName(name) {
   return match ? t(`bot.${match[1]}`) : String(name);
 }
 
-export function rating(value) {
-  return Number.isFinite(value) ? value.toFixed(1) : "?";
+export function rating(value, provisional = false) {
+  // A provisional rating is marked "?", as chess servers do (explained under the ladder).
+  return Number.isFinite(value) ? `${value.toFixed(1)}${provisional ? "?" : ""}` : "?";
 }
 
 export async function showLadder(root) {
@@ -38,12 +39,13 @@ export async function showLadder(root) {
       ? h("table", { class: "scoreboard" },
         h("thead", {}, h("tr", {}, ["#", t("ladder.player"), t("ladder.rating"), t("ladder.games"), t("ladder.wins")].map((head) => h("th", { scope: "col" }, head)))),
         h("tbody", {}, (ladder.entries ?? []).map((entry, index) => h("tr", { class: entry.bot ? "bot-row" : "", "data-name": entry.name },
-          h("td", {}, String(index + 1)), h("td", {}, playerLink(entry.name)), h("td", {}, rating(entry.rating?.rating)),
+          h("td", {}, String(index + 1)), h("td", {}, playerLink(entry.name)), h("td", {}, rating(entry.rating?.rating, entry.provisional === true)),
           h("td", {}, String(entry.games ?? 0)), h("td", {}, String(entry.wins ?? 0))))))
       : h("p", { class: "muted" }, t("ladder.nobody")),
     ladder.total > (ladder.entries ?? []).length ? h("p", { class: "muted" }, t("ladder.total", { count: ladder.total })) : null));
   fill(root, h("section", { class: "card", id: "ladder" },
     h("h2", {}, t("ladder.title")),
     h("p", { class: "muted" }, t("ladder.about")),
-    tables));
+    tables,
+    h("p", { class: "muted", id: "ladder-provisional" }, t("ladder.provisional"))));
 }

@@ -185,7 +185,7 @@ export class Lobby {
     }
     const items = rooms.map((room) => h("li", {},
       h("span", { class: "code" }, room.code),
-      h("span", {}, ` ${plural("lobby.room_players", room.rules.players)} · ${room.seats.map((n) => n ?? t("lobby.free")).join(", ")} `),
+      h("span", {}, ` ${[plural("lobby.room_players", room.rules.players), ...(room.rules.rated === false ? [t("table.unrated")] : []), room.seats.map((n) => n ?? t("lobby.free")).join(", ")].join(" · ")} `),
       h("button", { type: "button", onclick: () => this.actions.join(room.code, null) }, t("lobby.join")),
       h("button", { type: "button", onclick: () => this.actions.watch(room.code) }, t("lobby.watch"))));
     const shown = offset + rooms.length;

@@ -117,6 +117,8 @@ export function tableModel(doc, extras = {}) {
   }));
   const model = {
     code: doc.code,
+    // Whether the room's matches move ratings (a room stored before `rated` follows `public`).
+    rated: doc.rules?.rated ?? doc.rules?.public !== false,
     phase: doc.phase,
     rules: doc.rules,
     names,
@@ -191,6 +193,7 @@ export function tableModel(doc, extras = {}) {
     winnerText: game.over ? describeWinner(game.winner, names, teams) : null,
     history: game.history ?? [],
     ratingText: game.over ? ratingText(doc.ratings, you) : null,
+    ratingNote: game.over ? ratingNote(doc.ratings, you) : null,
   };
   return model;
 }
@@ -209,6 +212,16 @@ export function ratingText(ratings, you) {
   return ["2p", "3p", "teams"].includes(mine.ladder)
     ? t(`rating.change.${mine.ladder}`, params)
     : t("rating.change.other", { ...params, ladder: String(mine.ladder) });
+}
+
+/** Why your rating moved less than openskill's full change (the change's `counted`, 0 to 1):
+ *  a provisional player at the table, or a short match or a repeat; null when it counted fully. */
+export function ratingNote(ratings, you) {
+  if (!Array.isArray(ratings) || you === null || you === undefined) return null;
+  const counted = Number(ratings.find((change) => change?.seat === you)?.counted ?? 1);
+  if (!Number.isFinite(counted) || counted >= 1) return null;
+  if (counted <= 0) return t("rating.provisional");
+  return t("rating.counted", { share: String(Math.max(1, Math.round(counted * 100))) });
 }
 
 /** The layout in words, for screen readers: the line west to east, the arms, the open ends. */

@@ -100,7 +100,7 @@ export class PlayerPage {
     }
     const player = answer.body;
     const ratings = (player.ratings ?? []).map((r) => h("li", { "data-ladder": r.ladder },
-      h("b", {}, ladderName(r.ladder)), `: ${rating(r.rating?.rating)} · ${plural("player.games_won", r.games, { wins: r.wins })}`));
+      h("b", {}, ladderName(r.ladder)), `: ${rating(r.rating?.rating, r.provisional === true)} · ${plural("player.games_won", r.games, { wins: r.wins })}`));
     const link = player.you
       ? h("section", { class: "link-device" },
         h("h3", {}, t("player.link_title")),
@@ -120,6 +120,7 @@ export class PlayerPage {
         h("h2", { id: "player-name" }, botName(player.name)),
         h("p", {}, plural("player.games_won", player.games, { wins: player.wins })),
         ratings.length ? h("ul", { id: "player-ratings" }, ratings) : h("p", { class: "muted" }, t("player.not_rated")),
+        (player.ratings ?? []).some((r) => r.provisional === true) ? h("p", { class: "muted", id: "player-provisional" }, t("ladder.provisional")) : null,
         h("div", { class: "graph-wrap" }, ratingGraph(player.history)),
         link,
         recovery),

@@ -183,6 +183,7 @@ export class Table {
     if (rules.end_scoring === "penalty") words.push(t("rules.penalty"));
     if (rules.reserve) words.push(t("rules.reserve", { count: rules.reserve }));
     words.push(rules.turn_seconds ? t("rules.turn_seconds", { seconds: rules.turn_seconds }) : t("rules.no_clock"));
+    words.push(t(model.rated ? "table.rated" : "table.unrated"));
     this.target.textContent = words.join(" · ");
   }
 
@@ -246,11 +247,12 @@ export class Table {
   _drawWinner(model, game) {
     this.winner.hidden = !game.over;
     if (!game.over) return;
-    if (!changed(this.drawn, "winner", [game.winnerText, game.sides, model.isHost, game.summary, this.hands, game.ratingText])) return;
+    if (!changed(this.drawn, "winner", [game.winnerText, game.sides, model.isHost, game.summary, this.hands, game.ratingText, game.ratingNote])) return;
     fill(this.winner,
       h("h2", { id: "winner-text" }, game.winnerText),
       h("p", { id: "final-scores" }, t("winner.final_scores", { scores: game.sides.map((side) => `${side.short} ${side.score}`).join(", ") })),
       game.ratingText ? h("p", { id: "rating-change", class: "rating-change" }, game.ratingText) : null,
+      game.ratingText && game.ratingNote ? h("p", { id: "rating-note", class: "muted" }, game.ratingNote) : null,
       game.summary ? h("section", { class: "summary final-hand", id: "final-hand" }, handCard(game.summary)) : null,
       scoreboard(this.hands, game.sides),
       h("div", { class: "buttons" },
