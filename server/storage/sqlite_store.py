@@ -51,6 +51,8 @@ log = logging.getLogger("allfives.store")
 T = TypeVar("T")
 
 FILE_NAME = "rooms.sqlite3"
+#: Rooms saved between two checkpoints of the write-ahead log (a few MB of log at most).
+CHECKPOINT_EVERY = 256
 LOCK_NAME = "rooms.lock"
 
 _SCHEMA = """
@@ -98,11 +100,19 @@ class SqliteStore(Store):
             )
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
+            # Checkpoints (which sync the file) run beside the commits, not in them.
+            self._db.execute("PRAGMA wal_autocheckpoint=0")
             self._db.executescript(_SCHEMA)
+            self._checkpoints = sqlite3.connect(
+                str(self.path), check_same_thread=False, isolation_level=None
+            )
         except sqlite3.Error as error:
             self._unlock()
             raise StoreUnavailable(f"cannot open {self.path}: {error}") from None
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rooms")
+        self._checkpointer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="checkpoint")
+        self._checkpointing: asyncio.Future[None] | None = None
+        self._since_checkpoint = 0
         self._lock = threading.Lock()
         self._waiting: list[_Save] = []
         self._committing: asyncio.Task[None] | None = None
@@ -177,14 +187,18 @@ class SqliteStore(Store):
         if self._committing is not None:
             with contextlib.suppress(StoreUnavailable):
                 await self._committing
+        if self._checkpointing is not None:
+            await self._checkpointing
         loop = asyncio.get_running_loop()
 
         def shut() -> None:
             with self._lock:
-                self._db.close()
+                self._checkpoints.close()
+                self._db.close()  # the last connection: SQLite checkpoints the log
 
         await loop.run_in_executor(self._worker, shut)
         self._worker.shutdown(wait=False)
+        self._checkpointer.shutdown(wait=False)
         self._unlock()
 
     # -- commits ---------------------------------------------------------------------------
@@ -212,8 +226,30 @@ class SqliteStore(Store):
                 for *_, done in batch:
                     if not done.done():
                         done.set_result(None)
+                self._since_checkpoint += len(batch)
+                if self._since_checkpoint >= CHECKPOINT_EVERY and self._checkpointing is None:
+                    self._checkpoint()
         finally:
             self._committing = None
+
+    def _checkpoint(self) -> None:
+        """Copy the write-ahead log into the file on a connection and thread of its own: a
+        passive checkpoint waits for no commit, and no commit waits for its sync."""
+        self._since_checkpoint = 0
+
+        def work() -> None:
+            try:
+                self._checkpoints.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+            except sqlite3.Error as error:  # the next one tries again; saves are unaffected
+                log.warning("SQLite could not checkpoint %s: %s", self.path, error)
+
+        future = asyncio.get_running_loop().run_in_executor(self._checkpointer, work)
+        self._checkpointing = future
+
+        def done(_: asyncio.Future[None]) -> None:
+            self._checkpointing = None
+
+        future.add_done_callback(done)
 
     async def _run(
         self, what: str, work: Callable[[sqlite3.Connection], T], write: bool = True
