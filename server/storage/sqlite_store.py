@@ -53,6 +53,8 @@ T = TypeVar("T")
 FILE_NAME = "rooms.sqlite3"
 #: Rooms saved between two checkpoints of the write-ahead log (a few MB of log at most).
 CHECKPOINT_EVERY = 256
+#: Pages (4 KiB) of write-ahead log past which the writer itself starts the log again.
+LOG_PAGES_MAX = 8_192
 LOCK_NAME = "rooms.lock"
 
 _SCHEMA = """
@@ -113,6 +115,8 @@ class SqliteStore(Store):
         self._checkpointer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="checkpoint")
         self._checkpointing: asyncio.Future[None] | None = None
         self._since_checkpoint = 0
+        #: Pages in the write-ahead log, as the last checkpoint found it.
+        self._log_pages = 0
         self._lock = threading.Lock()
         self._waiting: list[_Save] = []
         self._committing: asyncio.Task[None] | None = None
@@ -227,7 +231,9 @@ class SqliteStore(Store):
                     if not done.done():
                         done.set_result(None)
                 self._since_checkpoint += len(batch)
-                if self._since_checkpoint >= CHECKPOINT_EVERY and self._checkpointing is None:
+                if self._log_pages > LOG_PAGES_MAX:
+                    await self._restart_log()
+                elif self._since_checkpoint >= CHECKPOINT_EVERY and self._checkpointing is None:
                     self._checkpoint()
         finally:
             self._committing = None
@@ -239,9 +245,11 @@ class SqliteStore(Store):
 
         def work() -> None:
             try:
-                self._checkpoints.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+                row = self._checkpoints.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
             except sqlite3.Error as error:  # the next one tries again; saves are unaffected
                 log.warning("SQLite could not checkpoint %s: %s", self.path, error)
+            else:
+                self._log_pages = int(row[1])
 
         future = asyncio.get_running_loop().run_in_executor(self._checkpointer, work)
         self._checkpointing = future
@@ -250,6 +258,21 @@ class SqliteStore(Store):
             self._checkpointing = None
 
         future.add_done_callback(done)
+
+    async def _restart_log(self) -> None:
+        """Under saves that never pause, a passive checkpoint never catches up and the log
+        grows: once it holds `LOG_PAGES_MAX` pages, the writer copies what is left and starts
+        the log again (one sync, once in many thousand saves)."""
+        self._log_pages = 0
+
+        def work() -> None:
+            with self._lock:
+                self._db.execute("PRAGMA wal_checkpoint(RESTART)").fetchone()
+
+        try:
+            await asyncio.get_running_loop().run_in_executor(self._worker, work)
+        except sqlite3.Error as error:
+            log.warning("SQLite could not restart the log of %s: %s", self.path, error)
 
     async def _run(
         self, what: str, work: Callable[[sqlite3.Connection], T], write: bool = True
