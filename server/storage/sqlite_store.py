@@ -261,13 +261,16 @@ class SqliteStore(Store):
 
     async def _restart_log(self) -> None:
         """Under saves that never pause, a passive checkpoint never catches up and the log
-        grows: once it holds `LOG_PAGES_MAX` pages, the writer copies what is left and starts
-        the log again (one sync, once in many thousand saves)."""
+        grows: once it holds `LOG_PAGES_MAX` pages, the writer (once the passive checkpoint
+        under way is done) copies what is left and empties the log (a sync, once in thousands
+        of saves)."""
         self._log_pages = 0
+        if self._checkpointing is not None:
+            await self._checkpointing
 
         def work() -> None:
             with self._lock:
-                self._db.execute("PRAGMA wal_checkpoint(RESTART)").fetchone()
+                self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
 
         try:
             await asyncio.get_running_loop().run_in_executor(self._worker, work)
