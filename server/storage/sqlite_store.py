@@ -124,6 +124,7 @@ class SqliteStore(Store):
         #: Rooms' saves for the writer thread (None: stop).
         self._saves: queue.SimpleQueue[_Save | None] = queue.SimpleQueue()
         self._writer = threading.Thread(target=self._write, name="rooms-writer", daemon=True)
+        self._closed = False
         self._writer.start()
         #: Commits made and rooms saved by them (a commit carries every save waiting for it).
         self.commits = 0
@@ -133,6 +134,8 @@ class SqliteStore(Store):
 
     async def save_room(self, code: str, seq: int, state: bytes) -> None:
         """Save a room at `seq`; returns once SQLite committed it (StoreUnavailable if not)."""
+        if self._closed:
+            raise StoreUnavailable("the store is closed")
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._saves.put((code, seq, state, done))
         await done
@@ -192,6 +195,7 @@ class SqliteStore(Store):
     async def close(self) -> None:
         """Finish the saves under way, close the file and release the directory."""
         loop = asyncio.get_running_loop()
+        self._closed = True
         self._saves.put(None)
         await loop.run_in_executor(self._worker, self._writer.join)
         if self._checkpointing is not None:
@@ -235,10 +239,11 @@ class SqliteStore(Store):
                 db.execute("BEGIN IMMEDIATE")
                 db.executemany("INSERT OR REPLACE INTO rooms VALUES (?, ?, ?, ?)", rows)
                 db.execute("COMMIT")
-            except sqlite3.Error as error:
+            except Exception as error:  # the writer must live on: each save is answered
                 if db.in_transaction:
-                    db.execute("ROLLBACK")
-                return str(error)
+                    with contextlib.suppress(sqlite3.Error):
+                        db.execute("ROLLBACK")
+                return str(error) or type(error).__name__
         if self._log_bytes() > LOG_BYTES_MAX:
             self._empty_log()
         return None
