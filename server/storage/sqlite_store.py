@@ -12,9 +12,10 @@ The promise is Redis's: `save_room` returns only once SQLite has committed the r
 `synchronous=NORMAL`: the transaction is in the write-ahead log, so it survives the process
 being killed), and the server sends a change only after that (`server.play.committer.
 LocalCommitter`). A failed write raises `StoreUnavailable`, and SQLite has rolled it back: a
-save is never in doubt. One connection, used by one worker thread, so the event loop never
-waits on the disk. Saves that arrive while a transaction is on the disk wait and go together in
-the next one (a group commit), so under load one commit carries the moves of many rooms.
+save is never in doubt. One connection: rooms' saves are committed by a writer thread of its own
+(fed by a queue), everything else runs in a worker thread, so the event loop never waits on the
+disk. Saves that arrive while a transaction is on the disk wait and go together in the next one
+(a group commit), so under load one commit carries the moves of many rooms.
 
 One process only: the store takes an exclusive lock (`flock`) on `DIR/rooms.lock` for as long
 as it is open, and a second one on the same directory is refused with `DataInUse`, naming the
@@ -31,6 +32,7 @@ import contextlib
 import fcntl
 import logging
 import os
+import queue
 import sqlite3
 import threading
 import time
@@ -51,6 +53,10 @@ log = logging.getLogger("allfives.store")
 T = TypeVar("T")
 
 FILE_NAME = "rooms.sqlite3"
+#: Rooms saved between two checkpoints of the write-ahead log (a few MB of log at most).
+CHECKPOINT_EVERY = 256
+#: Bytes of write-ahead log past which the writer itself empties it.
+LOG_BYTES_MAX = 32 * 1024 * 1024
 LOCK_NAME = "rooms.lock"
 
 _SCHEMA = """
@@ -63,8 +69,6 @@ CREATE INDEX IF NOT EXISTS records_by_time ON records (saved);
 
 #: A room's save waiting for the next commit: code, seq, state, and who waits for it.
 _Save = tuple[str, int, bytes, asyncio.Future[None]]
-#: A row of `rooms`.
-Row = tuple[str, int, bytes, float]
 
 
 class DataInUse(StoreUnavailable):
@@ -98,14 +102,30 @@ class SqliteStore(Store):
             )
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
+            # Checkpoints (which sync the file) run beside the commits, not in them.
+            self._db.execute("PRAGMA wal_autocheckpoint=0")
             self._db.executescript(_SCHEMA)
+            self._checkpoints = sqlite3.connect(
+                str(self.path), check_same_thread=False, isolation_level=None
+            )
         except sqlite3.Error as error:
             self._unlock()
             raise StoreUnavailable(f"cannot open {self.path}: {error}") from None
+        #: Reads, records and the rest, one transaction at a time (`_run`).
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rooms")
+        self._checkpointer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="checkpoint")
+        self._checkpointing: asyncio.Future[None] | None = None
+        self._since_checkpoint = 0
+        self._log_path = f"{self.path}-wal"
+        #: The connection's: one transaction at a time, from the writer or the worker.
         self._lock = threading.Lock()
-        self._waiting: list[_Save] = []
-        self._committing: asyncio.Task[None] | None = None
+        #: One checkpoint at a time: the passive ones, and the writer's when the log is long.
+        self._checkpoint_lock = threading.Lock()
+        #: Rooms' saves for the writer thread (None: stop).
+        self._saves: queue.SimpleQueue[_Save | None] = queue.SimpleQueue()
+        self._writer = threading.Thread(target=self._write, name="rooms-writer", daemon=True)
+        self._closed = False
+        self._writer.start()
         #: Commits made and rooms saved by them (a commit carries every save waiting for it).
         self.commits = 0
         self.saves = 0
@@ -114,10 +134,10 @@ class SqliteStore(Store):
 
     async def save_room(self, code: str, seq: int, state: bytes) -> None:
         """Save a room at `seq`; returns once SQLite committed it (StoreUnavailable if not)."""
+        if self._closed:
+            raise StoreUnavailable("the store is closed")
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._waiting.append((code, seq, state, done))
-        if self._committing is None:
-            self._committing = asyncio.get_running_loop().create_task(self._commit())
+        self._saves.put((code, seq, state, done))
         await done
 
     async def load_room(self, code: str) -> StoredRoom | None:
@@ -174,46 +194,120 @@ class SqliteStore(Store):
 
     async def close(self) -> None:
         """Finish the saves under way, close the file and release the directory."""
-        if self._committing is not None:
-            with contextlib.suppress(StoreUnavailable):
-                await self._committing
         loop = asyncio.get_running_loop()
+        self._closed = True
+        self._saves.put(None)
+        await loop.run_in_executor(self._worker, self._writer.join)
+        if self._checkpointing is not None:
+            await self._checkpointing
 
         def shut() -> None:
             with self._lock:
-                self._db.close()
+                self._checkpoints.close()
+                self._db.close()  # the last connection: SQLite checkpoints the log
 
         await loop.run_in_executor(self._worker, shut)
         self._worker.shutdown(wait=False)
+        self._checkpointer.shutdown(wait=False)
         self._unlock()
 
     # -- commits ---------------------------------------------------------------------------
 
-    async def _commit(self) -> None:
-        """Commit the waiting saves, one transaction at a time, until none wait."""
+    def _write(self) -> None:
+        """The writer thread: commit every save waiting, in one transaction, until told to stop;
+        each waiter is answered on its event loop."""
+        while True:
+            batch = [self._saves.get()]
+            with contextlib.suppress(queue.Empty):
+                while True:
+                    batch.append(self._saves.get_nowait())
+            saves = [save for save in batch if save is not None]
+            if saves:
+                failure = self._commit(saves)
+                with contextlib.suppress(RuntimeError):  # a loop closed meanwhile: none waits
+                    saves[0][3].get_loop().call_soon_threadsafe(self._settle, saves, failure)
+            if len(saves) < len(batch):
+                return
+
+    def _commit(self, saves: list[_Save]) -> str | None:
+        """In the writer thread: one transaction writing `saves`; SQLite's words if it failed."""
+        now = self.clock()
+        rows = [(code, seq, state, now) for code, seq, state, _ in saves]
+        with self._lock:
+            db = self._db
+            try:
+                db.execute("BEGIN IMMEDIATE")
+                db.executemany("INSERT OR REPLACE INTO rooms VALUES (?, ?, ?, ?)", rows)
+                db.execute("COMMIT")
+            except Exception as error:  # the writer must live on: each save is answered
+                if db.in_transaction:
+                    with contextlib.suppress(sqlite3.Error):
+                        db.execute("ROLLBACK")
+                return str(error) or type(error).__name__
+        if self._log_bytes() > LOG_BYTES_MAX:
+            self._empty_log()
+        return None
+
+    def _log_bytes(self) -> int:
+        """The size of the write-ahead log's file (emptied by `_empty_log`, so its length)."""
         try:
-            while self._waiting:
-                batch, self._waiting = self._waiting, []
-                now = self.clock()
-                rows = [(code, seq, state, now) for code, seq, state, _ in batch]
+            return os.stat(self._log_path).st_size
+        except OSError:
+            return 0
 
-                def write(db: sqlite3.Connection, rows: list[Row] = rows) -> None:
-                    db.executemany("INSERT OR REPLACE INTO rooms VALUES (?, ?, ?, ?)", rows)
+    def _settle(self, saves: list[_Save], failure: str | None) -> None:
+        """On the event loop: answer the saves of a commit, and start a checkpoint when due."""
+        if failure is not None:
+            log.error("SQLite could not save %d rooms in %s: %s", len(saves), self.path, failure)
+        for *_, done in saves:
+            if done.done():
+                continue  # its waiter was cancelled
+            if failure is None:
+                done.set_result(None)
+            else:
+                done.set_exception(StoreUnavailable(f"SQLite could not save the room: {failure}"))
+        if failure is not None:
+            return
+        self.commits += 1
+        self.saves += len(saves)
+        self._since_checkpoint += len(saves)
+        if self._since_checkpoint >= CHECKPOINT_EVERY and self._checkpointing is None:
+            self._checkpoint()
 
-                try:
-                    await self._run(f"save {len(rows)} rooms", write)
-                except StoreUnavailable as error:
-                    for *_, done in batch:
-                        if not done.done():
-                            done.set_exception(StoreUnavailable(str(error)))
-                    continue
-                self.commits += 1
-                self.saves += len(batch)
-                for *_, done in batch:
-                    if not done.done():
-                        done.set_result(None)
+    def _checkpoint(self) -> None:
+        """Copy the write-ahead log into the file on a connection and thread of its own: a
+        passive checkpoint waits for no commit, and no commit waits for its sync."""
+        self._since_checkpoint = 0
+
+        def work() -> None:
+            try:
+                with self._checkpoint_lock:
+                    self._checkpoints.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+            except sqlite3.Error as error:  # the next one tries again; saves are unaffected
+                log.warning("SQLite could not checkpoint %s: %s", self.path, error)
+
+        future = asyncio.get_running_loop().run_in_executor(self._checkpointer, work)
+        self._checkpointing = future
+
+        def done(_: asyncio.Future[None]) -> None:
+            self._checkpointing = None
+
+        future.add_done_callback(done)
+
+    def _empty_log(self) -> None:
+        """In the writer thread. Under saves that never pause, a passive checkpoint never
+        catches up and the log grows: past `LOG_BYTES_MAX`, the writer copies what the passive
+        checkpoints left and empties the log (a sync, once in thousands of saves). While a
+        passive one runs it does not wait: the next commit tries again."""
+        if not self._checkpoint_lock.acquire(blocking=False):
+            return
+        try:
+            with self._lock:
+                self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        except sqlite3.Error as error:
+            log.warning("SQLite could not empty the log of %s: %s", self.path, error)
         finally:
-            self._committing = None
+            self._checkpoint_lock.release()
 
     async def _run(
         self, what: str, work: Callable[[sqlite3.Connection], T], write: bool = True

@@ -12,6 +12,9 @@ room are applied one at a time, under that room's lock):
 themselves (`hold`, see `server.play.committer.MemoryCommitter`) instead of encoding each change, and
 a room is encoded only when it is loaded (a second server resuming from the same store).
 
+`server.storage.sqlite_store.SqliteStore` (`--data DIR`) is a store of bytes for one process: the
+server saves each change through `save_room` (`server.play.committer.LocalCommitter`).
+
 `seq` grows by exactly one per saved change. A finished match is also saved as an
 `allfives-record/1` JSON document with `save_record`. `server.storage.redis_store.RedisStore` implements
 the same methods, but a server with Redis saves rooms through `server.cluster.membership` instead (a
