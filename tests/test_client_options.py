@@ -13,6 +13,7 @@ import pytest
 from client_helpers import TIMEOUT
 
 from allfives import cli
+from clients.cli import local
 from clients.cli.connection import Connection, Fatal
 from clients.cli.state import TableState
 from protocol import messages as msg
@@ -117,7 +118,10 @@ async def test_serve_prints_the_browser_link_and_the_join_line() -> None:
         page = await asyncio.to_thread(lambda: urllib.request.urlopen(link, timeout=TIMEOUT).read())
         assert b"<html" in page.lower()
         command = lines[2].removeprefix("or in a terminal:").split()
-        assert command[:2] == ["allfives", "join"] and server_url(command[2]) == url.rstrip("/")
+        # As it runs here (a source checkout: `uv run allfives`, allfives not being on PATH).
+        assert command[:-1] == [*local.command().split(), "join"]
+        assert command[:3] == ["uv", "run", "allfives"]
+        assert server_url(command[-1]) == url.rstrip("/")
     finally:
         process.terminate()
         await process.wait()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import shlex
 import shutil
 import sys
 from collections.abc import Callable, Sequence
@@ -95,6 +96,8 @@ class App:
         #: Lines typed (Enter) and not yet handled.
         self._lines: asyncio.Queue[str] = asyncio.Queue()
         connection.on_change = self.request_redraw
+        #: The address another device joins at (a /link code's command names it).
+        self.state.server_url = join_url or self.state.server_url
 
     # -- drawing ---------------------------------------------------------------------------
 
@@ -329,8 +332,9 @@ class App:
             said = _("Cannot write {path}: {problem}")
             self.state.say(said.format(path=target, problem=error.strerror or error), "error")
             return
-        said = _("Saved the match record to {path}: allfives replay {path}")
-        self.state.say(said.format(path=target))
+        said = _("Saved the match record to {path}: {command}")
+        command = f"{local.command()} replay {shlex.quote(str(target))}"  # i18n: a command
+        self.state.say(said.format(path=target, command=command))
 
     async def run(self, first: Sequence[msg.ClientMessage] = (), resume: bool = False) -> int:
         """Play until the player quits (0) or the connection cannot go on (1).
