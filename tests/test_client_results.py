@@ -277,3 +277,32 @@ def test_a_long_notice_and_long_review_rows_wrap_whole_at_80_columns() -> None:
     assert all(len(row) <= 80 for row in rows)
     assert f"allfives replay {path}" in joined(rows)
     assert " ".join(review.split()) in joined(rows)
+
+
+def test_a_team_row_too_wide_for_60_columns_puts_the_partner_under_with_every_count() -> None:
+    seats = [
+        SeatInfo(seat=0, name="Root", kind="human"),
+        SeatInfo(seat=1, name="Kristiina Tammekänd", kind="human", connected=False),
+        SeatInfo(seat=2, name="bot:normal", kind="bot", level="normal"),
+        SeatInfo(seat=3, name="bot:normal", kind="bot", level="normal"),
+    ]
+    state = state_of(make_view(hand=["6-4"], players=4, seats=seats, scores=[145, 230]))
+    rows = screen_of(state, 60, 20)
+    assert all(len(row) <= 60 for row in rows)
+    assert any(row.startswith("Team B 230 pts   Kristiina Tammekänd away 1 tile") for row in rows)
+    assert any(row.strip() == "Bot 3 1 tile" for row in rows), rows
+    assert any(row.startswith("Team A 145 pts ▶ Root (you) 1 tile    Bot 2 1 tile") for row in rows)
+
+
+@pytest.mark.parametrize("width", [80, 60])
+def test_a_hands_end_in_the_log_wraps_whole_with_four_players(width: int) -> None:
+    state = four_at_60(history=[HandStarted(number=2, leader=0)])
+    state._log_events([hand_ended(None, [3, 12, 7, 9])])
+    state.dismiss_result()
+    rows = screen_of(state, width, 24)
+    assert all(len(row) <= width for row in rows)
+    said = (
+        "The hand is blocked: Team A (Root & Bot 2) scores 20. "
+        "Pips left: Root 3, Bot 1 12, Bot 2 7, Bot 3 9"
+    )
+    assert said in joined(rows) and "…" not in "".join(rows), rows

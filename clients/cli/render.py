@@ -132,11 +132,19 @@ def players(view: RoomView, width: int, played: list[str] | None = None) -> list
             row.append(words.team_word(team), Style(bold=True))
             if scores is not None:
                 row.append(" " + _("{score} pts").format(score=scores[team]), Style(bold=True))
-            for seat in (team, team + 2):
-                row.append(" " if seat == team else "  ")
-                row.append_text(_seat_chunk(view, seat, names, None))
-            row.truncate(width)
-            rows.append(row)
+            pad = row.cell_len
+            partners = [_seat_chunk(view, seat, names, None) for seat in (team, team + 2)]
+            whole = Text.assemble(row, " ", partners[0], "  ", partners[1])
+            if whole.cell_len <= width:
+                rows.append(whole)
+                continue
+            # Too wide: the partner on a row of its own under the first, so no count is lost.
+            for index, chunk in enumerate(partners):
+                line = Text.assemble(row if index == 0 else " " * pad, " ", chunk)
+                if line.cell_len > width:
+                    line.truncate(width - 1)
+                    line.append("…")
+                rows.append(line)
         return rows
     chunks = [
         _seat_chunk(view, seat, names, scores[seat] if scores is not None else None)
@@ -218,12 +226,19 @@ def hand_rows(view: RoomView, state: TableState, width: int) -> list[Text]:
 
 
 def log_rows(log: Sequence[LogLine], count: int, width: int) -> list[Text]:
-    """The last `count` log lines, cut to the width."""
-    rows = []
-    for line in list(log)[-count:] if count > 0 else []:
-        text = Text(" " + line.text, LOG_STYLES[line.kind])
-        text.truncate(width, overflow="ellipsis")
-        rows.append(text)
+    """The latest log lines on at most `count` rows, each folded whole to the width (a hand's
+    end with four players runs past a row: none of its numbers is lost); a line that does not
+    fit whole is left for /log, and the newest alone is cut with a visible "…"."""
+    rows: list[Text] = []
+    for line in reversed(list(log)[-count:] if count > 0 else []):
+        folded = wrap([Text(" " + line.text, LOG_STYLES[line.kind])], width)
+        if len(rows) + len(folded) > count:
+            if not rows:
+                rows = folded[:count]
+                rows[-1].truncate(width - 1)
+                rows[-1].append("…")
+            break
+        rows = folded + rows
     return rows
 
 
