@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import pytest
 from client_helpers import make_view, screen, state_of
 from protocol_helpers import hand_ended
 
@@ -145,3 +146,29 @@ def test_join_without_a_code_and_private_opens_an_unlisted_room() -> None:
     assert join.choose_room(2)(listed) == [msg.Join(room="BCDF")]
     opened = join.choose_room(3, private=True)(listed)
     assert opened == [msg.CreateRoom(rules=RoomRules(players=3, public=False))]
+
+
+@pytest.mark.parametrize(("width", "height"), [(60, 20), (80, 24)])
+def test_a_notice_coming_or_going_never_moves_the_table(width: int, height: int) -> None:
+    """A hint (or a refusal) shown above the status line takes a log row, never a layout row:
+    the table, the layout and the hand stay where they were."""
+    north = [[6, 4], [4, 4], [4, 2], [2, 2], [2, 1]]
+    south = [[6, 0], [0, 0], [0, 3], [3, 3], [3, 5]]
+    line = [[2, 5], [5, 6], [6, 6], [6, 3], [3, 1], [1, 0], [0, 4]]
+    moved = []
+    for arms in range(6):
+        for logged in (0, 2, 5):
+            tables = []
+            for hint in (False, True):
+                layout = Layout(line=line, spinner=2, north=north[:arms], south=south[:arms])
+                view = make_view(hand=["5-3", "2-1", "1-1", "4-0"], layout=layout, total=8)
+                state = state_of(view)
+                for number in range(logged):
+                    state.note(f"line {number}")
+                if hint:
+                    state.say("Hint: the hard bot would play 2-1 west (type 2 w)", "hint")
+                body, _ = render(state, width - 1, height - 1)
+                tables.append([row.plain for row in body if not row.plain.startswith(" line")])
+            if tables[0] != tables[1]:
+                moved.append((arms, logged))
+    assert moved == []

@@ -26,6 +26,8 @@ from protocol.views import GameView, Layout, Played, RoomView
 
 TILE_WIDTH = 6
 MIN_LOG_ROWS = 3
+#: Rows kept for the notice when the table is laid out (so a notice never moves the table).
+NOTICE_ROOM = 1
 MIN_WIDTH = 30
 
 
@@ -339,22 +341,23 @@ def render(
     if game is not None and view.phase != "waiting" and game.hand is not None:
         bottom += [rule(width, _("your tiles")), *hand_rows(view, state, width)]
     bottom.append(rule(width))
-    tail = [
-        *notice_row(state.notice, width),
-        *wrap([status(view, state, pending, width)], width)[:2],
-    ]
+    status_rows = wrap([status(view, state, pending, width)], width)[:2]
+    tail = [*notice_row(state.notice, width), *status_rows]
     spare = height - len(top) - len(bottom) - len(tail)
     if width < MIN_WIDTH or spare < 1:
         return _too_small(width, height, len(top) + len(bottom) + len(tail) + 1)
+    # The layout is drawn for a notice row whether or not one is shown, so that a notice
+    # coming or going (a hint, a refusal) never re-flows the table: the log takes that row.
+    steady = min(spare, height - len(top) - len(bottom) - len(status_rows) - NOTICE_ROOM)
     result = result_rows(state, view, width) if not extra else []
     if view.phase == "waiting" or game is None:
         middle = waiting_rows(view, join_line, width)
     else:
         kept = max(len(result), min(MIN_LOG_ROWS, len(state.log)))
-        rows = spare - kept
+        rows = steady - kept
         if not result and game.layout.line:
             # The log gives way before any open end does.
-            rows = max(rows, min(spare, layout_rows_needed(game.layout, width)))
+            rows = max(rows, min(steady, layout_rows_needed(game.layout, width)))
         middle = _fit_layout(game, display_names(view, played), width, rows, state.last_layout)
     if len(middle) > spare:
         return _too_small(width, height, height - spare + len(middle))
