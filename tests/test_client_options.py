@@ -47,6 +47,7 @@ def allfives(*args: str) -> subprocess.CompletedProcess[str]:
         (["join", "ws://127.0.0.1:1", "--seat", "2"], "--seat needs the room's code"),
         (["join", "ws://127.0.0.1:1", "ABCD", "--seat", "4"], "invalid choice: 4"),
         (["play"], "allfives play: needs a terminal"),
+        (["show", "ws://127.0.0.1:1", "GAME"], "allfives show: needs a terminal"),
         (["watch", "ws://127.0.0.1:1", "ABCD"], "allfives watch: needs a terminal"),
     ],
 )
@@ -56,6 +57,14 @@ def test_a_bad_option_is_one_line_and_a_non_zero_status(args: list[str], said: s
     assert said in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1, done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_a_language_there_is_no_catalog_for_is_said_and_english_used() -> None:
+    done = allfives("--lang", "de", "play")
+    assert done.returncode == 2
+    assert "there is no 'de' here: the table speaks en, cs, sr-Latn or et" in done.stderr
+    assert "allfives play: needs a terminal" in done.stderr
+    assert "there is no" not in allfives("--lang", "cs", "play").stderr
 
 
 async def test_wss_to_a_plain_server_says_to_try_ws(server: Server) -> None:

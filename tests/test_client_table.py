@@ -19,6 +19,7 @@ from protocol.rules import RoomRules
 from protocol.views import (
     AnyEvent,
     ChatLine,
+    Drew,
     HandStarted,
     Layout,
     Played,
@@ -73,6 +74,29 @@ def test_tile_numbers_stay_put_through_a_hand_and_drawn_tiles_are_marked() -> No
     assert rows[numbers + 1].split() == ["[5|3]", "[4|1]", "[2|0]", "[3|3]"]
     assert "Your turn: play 1, 3, 4 or 5" in rows[-1]
     assert state.tile_numbered()[5] == "3-3"
+
+
+def test_a_drawn_tiles_mark_stays_after_a_rejoin() -> None:
+    """A new run of the client (its numbers kept with the seat) is told the hand afresh: the
+    player's own earlier play does not unmark the tile drawn since."""
+    table = Layout(line=[[6, 6], [6, 5]], spinner=0)
+    history: list[AnyEvent] = [
+        HandStarted(number=1, leader=0),
+        Played(seat=0, tile="6-6", end=None, total=12, points=0),
+        Played(seat=1, tile="6-5", end="east", total=11, points=0),
+        Drew(seat=0, count=1),
+    ]
+    first = state_of(make_view(hand=["5-3", "6-6", "4-1"], turn=1, legal=[]))
+    after = make_view(hand=["5-3", "4-1", "3-3"], layout=table, history=history)
+    change(first, after)
+    assert first.fresh == {"3-3"}
+    again = TableState()
+    again.restore_numbering(first.numbering())
+    again.receive(msg.Snapshot(seq=9, state=after))
+    assert again.fresh == {"3-3"}
+    rows = plain(again).splitlines()
+    numbers = next(index for index, row in enumerate(rows) if "your tiles" in row) + 1
+    assert rows[numbers].split() == ["1", "3", "4*"]
 
 
 def test_an_old_error_goes_once_the_game_moves_on_but_not_for_a_chat_line() -> None:

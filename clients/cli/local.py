@@ -27,13 +27,20 @@ MIN_TURN_SECONDS, MAX_TURN_SECONDS = 5, 3600
 UNROUTED_ADDRESS = ("192.0.2.1", 9)
 
 
+def no_terminal(command: str) -> bool:
+    """True (and the reason said, on one line) when this is not run in a terminal."""
+    if sys.stdin.isatty() and sys.stdout.isatty():
+        return False
+    said = _("needs a terminal (its input or output is not one)")
+    print(f"{command}: {said}", file=sys.stderr)
+    return True
+
+
 def interruptible(main: Coroutine[Any, Any, int], command: str = "allfives") -> int:
     """Run the table in this terminal: one line and a non-zero status when there is no terminal
     or the options do not go together; Ctrl-C outside the prompt ends it quietly (130)."""
-    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+    if no_terminal(command):
         main.close()
-        said = _("needs a terminal (its input or output is not one)")
-        print(f"{command}: {said}", file=sys.stderr)
         return 2
     try:
         return asyncio.run(main)

@@ -355,9 +355,10 @@ class TableState:
         if self._hand is not None and last is not None and game.hand_number == self._hand + 1:
             ended = HandEnded(kind=last.kind, by=last.by, points=last.points, pips=last.pips)
             self._log_events([ended])
-        self._log_events(game.history)
+        # The hand told afresh (a rejoin): its past plays do not unmark the tiles drawn since.
+        self._log_events(game.history, told_again=True)
 
-    def _log_events(self, events: list[AnyEvent]) -> None:
+    def _log_events(self, events: list[AnyEvent], told_again: bool = False) -> None:
         view = self.view
         names = self.names()
         teams = view is not None and view.rules.partnership
@@ -376,7 +377,8 @@ class TableState:
                 self.result, self.result_hand = event, self._hand
             if isinstance(event, MatchEnded):
                 self.match_over = True
-            if isinstance(event, Played) and view is not None and event.seat == view.you:
+            mine = isinstance(event, Played) and view is not None and event.seat == view.you
+            if mine and not told_again:
                 self.fresh = set()
             line = _describe(event, names, teams)
             if view is not None and _stood_in(event, view):
