@@ -13,6 +13,7 @@ import sys
 from typing import NoReturn
 
 from clients.cli import i18n
+from clients.cli.argparse_words import word_placeholders
 from clients.cli.i18n import N_, _
 
 #: name -> (module, one-line help). Add a subcommand by adding a line here.
@@ -95,6 +96,8 @@ def main(argv: list[str] | None = None) -> int:
         add_lang_argument(command)
         if name == chosen:
             importlib.import_module(module).add_arguments(command)
+    for each in (parser, *sub.choices.values()):
+        word_placeholders(each)
     args = parser.parse_args(argv)
     try:
         result: int = importlib.import_module(COMMANDS[args.command][0]).run(args)

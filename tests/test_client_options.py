@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import importlib
 import os
+import socket
 import subprocess
 import sys
 
@@ -13,7 +14,7 @@ import pytest
 from client_helpers import TIMEOUT
 
 from allfives import cli
-from clients.cli import local
+from clients.cli import i18n, local
 from clients.cli.connection import Connection, Fatal
 from clients.cli.state import TableState
 from protocol import messages as msg
@@ -65,6 +66,30 @@ def test_a_language_there_is_no_catalog_for_is_said_and_english_used() -> None:
     assert "there is no 'de' here: the table speaks en, cs, sr-Latn or et" in done.stderr
     assert "allfives play: needs a terminal" in done.stderr
     assert "there is no" not in allfives("--lang", "cs", "play").stderr
+
+
+def test_argparses_words_and_the_placeholders_are_in_the_players_language() -> None:
+    refused = allfives("--lang", "cs", "play", "--target", "5000")
+    assert refused.stderr.startswith("allfives play: volba --target: ")
+    missing = allfives("--lang", "et", "history")
+    assert "kohustuslikud: aadress" in missing.stderr
+    shown = allfives("--lang", "cs", "join", "--help").stdout
+    assert shown.startswith("použití: ") and "--name JMÉNO" in shown and "--link KÓD" in shown
+    assert "adresa [místnost]" in shown and "NAME" not in shown and "url" not in shown
+
+
+def test_a_busy_port_is_said_in_the_players_language() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        with socket.socket() as second, pytest.raises(OSError) as refused:
+            second.bind(taken.getsockname())
+    i18n.set_language("cs")
+    try:
+        said = local.os_reason(refused.value)
+    finally:
+        i18n.set_language("en")
+    assert said == "port používá jiný program"
 
 
 async def test_wss_to_a_plain_server_says_to_try_ws(server: Server) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import errno
 import getpass
 import logging
 import os
@@ -25,6 +26,17 @@ MAX_PORT = 65535
 MIN_TURN_SECONDS, MAX_TURN_SECONDS = 5, 3600
 #: A documentation-only address (RFC 5737): connecting a UDP socket to it sends nothing.
 UNROUTED_ADDRESS = ("192.0.2.1", 9)
+
+
+def os_reason(error: OSError) -> str:
+    """Why the system refused (a port taken, not allowed, no such address), in words."""
+    if error.errno == errno.EADDRINUSE:
+        return _("the port is in use by another program")
+    if error.errno == errno.EACCES:
+        return _("not allowed (ports below 1024 need more rights)")
+    if error.errno == errno.EADDRNOTAVAIL:
+        return _("this machine has no such address")
+    return error.strerror or str(error)
 
 
 def no_terminal(command: str) -> bool:
