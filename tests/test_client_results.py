@@ -20,6 +20,7 @@ from engine.layout import Layout, layout_from
 from protocol import messages as msg
 from protocol.rules import Rules
 from protocol.views import AnyEvent, HandEnded, HandStarted, MoveSpec, Played, SeatInfo
+from protocol.views import Layout as ViewLayout
 
 TWO = ["Ann", "Bot 1"]
 THREE = ["Ann", "Bo", "Cy"]
@@ -306,3 +307,24 @@ def test_a_hands_end_in_the_log_wraps_whole_with_four_players(width: int) -> Non
         "Pips left: Root 3, Bot 1 12, Bot 2 7, Bot 3 9"
     )
     assert said in joined(rows) and "…" not in "".join(rows), rows
+
+
+def test_a_hands_result_at_60x20_is_not_hidden_by_the_last_layout() -> None:
+    """Before the next lead the last hand's layout is shown, but not in the place of its
+    result: the result first (whole), the layout once it is read."""
+    last = ViewLayout(
+        line=[[0, 2], [2, 3], [3, 3], [3, 1], [1, 5], [5, 4], [4, 4], [4, 6], [6, 6], [6, 5]],
+        spinner=6,
+        north=[[4, 2], [2, 2]],
+        south=[[4, 0], [0, 0], [0, 1], [1, 1]],
+    )
+    state = four_at_60(turn=2, history=[HandStarted(number=2, leader=2)])
+    state.last_layout = last
+    state.result, state.result_hand = hand_ended(0, [0, 12, 7, 9]), 1
+    rows = screen_of(state, 60, 20)
+    assert "Bot 1 12 + Bot 3 9 = 21 → rounded to 5: Team A (Root & Bot 2) scores 20." in (
+        joined(rows)
+    ), rows
+    assert "more row" not in joined(rows)
+    state.dismiss_result()
+    assert re.search(r"How hand \d+ ended:", joined(screen_of(state, 60, 20)))

@@ -426,6 +426,8 @@ def _fit_layout(
         said = _("How hand {number} ended:").format(number=game.hand_number - 1)
         caption = Text(" " + said, DULL)
         drawn = [row.copy() for row in _shrink(previous, None, width, rows - 2)]
+        if len(drawn) > rows - 2:  # no room beside a hand's result: it shows once read
+            return [waiting]
         for row in drawn:
             row.stylize(DULL)
         return [waiting, caption, *drawn]
