@@ -13,6 +13,7 @@ import sys
 from typing import NoReturn
 
 from clients.cli import i18n
+from clients.cli.argparse_words import word_placeholders
 from clients.cli.i18n import N_, _
 
 #: name -> (module, one-line help). Add a subcommand by adding a line here.
@@ -84,8 +85,14 @@ def add_lang_argument(parser: argparse.ArgumentParser) -> None:
 def main(argv: list[str] | None = None) -> int:
     """Parse the command line and run the chosen subcommand; returns the exit status."""
     argv = sys.argv[1:] if argv is None else argv
-    i18n.set_language(i18n.language_from(chosen_language(argv)))
+    asked = chosen_language(argv)
+    i18n.set_language(i18n.language_from(asked))
     i18n.words_for_argparse()
+    if asked and i18n.known_language(asked) is None:
+        said = _(
+            "there is no {language} here: the table speaks en, cs, sr-Latn or et; English it is"
+        )
+        print(f"allfives: {said.format(language=repr(asked))}", file=sys.stderr)
     parser = OneLineParser(prog="allfives", description=_("All Fives dominoes"))
     parser.add_argument("--version", action="version", version="allfives 0.1.0")
     add_lang_argument(parser)
@@ -97,6 +104,8 @@ def main(argv: list[str] | None = None) -> int:
         add_lang_argument(command)
         if name == chosen:
             importlib.import_module(module).add_arguments(command)
+    for each in (parser, *sub.choices.values()):
+        word_placeholders(each)
     args = parser.parse_args(argv)
     try:
         result: int = importlib.import_module(COMMANDS[args.command][0]).run(args)

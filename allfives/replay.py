@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from bridge.records import ReplayError, match_of, record_of
+from clients.cli.i18n import _, ngettext
 from engine import Match, RulesError
 from protocol.records import Record, RecordFormatError, decode_record, encode_record
 
@@ -19,9 +20,11 @@ LEGAL, ILLEGAL, NOT_A_RECORD = 0, 1, 2
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The replay command's options."""
-    parser.add_argument("file", help="the record to check (- for standard input)")
+    parser.add_argument("file", help=_("the record to check (- for standard input)"))
     parser.add_argument(
-        "--json", action="store_true", help="print the record back with computed fields added"
+        "--json",
+        action="store_true",
+        help=_("print the record back with computed fields added"),
     )
 
 
@@ -48,19 +51,23 @@ def load(file: str, command: str = "replay") -> tuple[Record, Match] | int:
     try:
         data = sys.stdin.buffer.read() if file == "-" else Path(file).read_bytes()
     except OSError as error:
-        print(f"allfives {command}: cannot read {file}: {error.strerror}", file=sys.stderr)
+        said = _("cannot read {file}: {reason}").format(file=file, reason=error.strerror)
+        print(f"allfives {command}: {said}", file=sys.stderr)
         return NOT_A_RECORD
     try:
         record = decode_record(data)
         match = match_of(record)
     except RecordFormatError as error:
-        print(f"allfives {command}: not a record: {error}", file=sys.stderr)
+        said = _("not a record: {reason}").format(reason=error)
+        print(f"allfives {command}: {said}", file=sys.stderr)
         return NOT_A_RECORD
     except RulesError as error:
-        print(f"allfives {command}: not a record: rules: {error}", file=sys.stderr)
+        said = _("not a record: rules: {reason}").format(reason=error)
+        print(f"allfives {command}: {said}", file=sys.stderr)
         return NOT_A_RECORD
     except ReplayError as error:
-        print(f"allfives {command}: illegal: {error}", file=sys.stderr)
+        said = _("illegal: {reason}").format(reason=error)
+        print(f"allfives {command}: {said}", file=sys.stderr)
         return ILLEGAL
     return record, match
 
@@ -76,9 +83,22 @@ def annotate(record: Record, computed: Record) -> None:
 
 
 def verdict(record: Record, over: bool, scores: list[int], winner: object) -> str:
-    """One line a person reads: legal, how many hands, the scores, the winner."""
-    sides = "teams" if record.rules.partnership else "seats"
-    text = f"legal: {len(record.hands)} hands; scores by {sides}: {scores}"
+    """One line a person reads: legal, how many hands, the scores, the winner (in the
+    player's language: the engine's own reasons for a broken record stay in English)."""
+    count = len(record.hands)
+    if record.rules.partnership:
+        said = ngettext(
+            "legal: {count} hand; scores by teams: {scores}",
+            "legal: {count} hands; scores by teams: {scores}",
+            count,
+        )
+    else:
+        said = ngettext(
+            "legal: {count} hand; scores by seats: {scores}",
+            "legal: {count} hands; scores by seats: {scores}",
+            count,
+        )
+    text = said.format(count=count, scores=scores)
     if not over:
-        return text + "; the match is unfinished"
-    return text + f"; winner: {winner}"
+        return text + "; " + _("the match is unfinished")
+    return text + "; " + _("winner: {winner}").format(winner=winner)

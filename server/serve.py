@@ -17,6 +17,7 @@ import resource
 import signal
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from server.app import Config, Server
@@ -356,4 +357,15 @@ def how_to_join(url: str) -> str:
     """What `serve` says under its listening line (on stderr: stdout keeps the one line that
     scripts read the URL from): the browser link, and the command a terminal joins with."""
     page = "http" + url.removeprefix("ws")  # wss:// -> https://: the browser table, same port
-    return f"  play in a browser:  {page}\n  or in a terminal:   allfives join {url.rstrip('/')}"
+    command = f"{allfives_command()} join {url.rstrip('/')}"
+    return f"  play in a browser:  {page}\n  or in a terminal:   {command}"
+
+
+def allfives_command() -> str:
+    """How allfives is run here, so that the printed line can be pasted: `uv run allfives`
+    from a source checkout (its .venv beside pyproject.toml; not on PATH), else `allfives`
+    (the clients' `local.command()` says the same; the server imports no client)."""
+    prefix = Path(sys.prefix)
+    if prefix.name == ".venv" and (prefix.parent / "pyproject.toml").is_file():
+        return "uv run allfives"
+    return "allfives"

@@ -12,6 +12,7 @@ from client_helpers import TIMEOUT
 from rich.console import Console
 from waiting import until
 
+from clients.cli import local
 from clients.cli.app import BELL, App
 from clients.cli.connection import Connection
 from clients.cli.render import render
@@ -86,6 +87,9 @@ async def test_save_writes_the_match_record_and_rematch_deals_at_once_in_play(
     assert await app.handle(f"/save {target}")
     notice = connection.state.notice
     assert notice is not None and notice.text.startswith("Saved the match record to")
+    # The command to paste, as allfives runs here (`uv run allfives` in a source checkout).
+    assert notice.text.endswith(f": {local.command()} replay {target}")
+    assert local.command() == "uv run allfives"
     record = decode_record(target.read_bytes())
     check_record(record)
     assert record.rules.target == 15 and record.hands

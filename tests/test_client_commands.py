@@ -27,6 +27,31 @@ def test_a_tile_is_played_written_in_either_order(typed: str) -> None:
     assert sent(interpret(typed, cross_view())) == [msg.Play(tile="5-4")]
 
 
+@pytest.mark.parametrize(
+    ("typed", "plain"),
+    [("２", "2"), ("٢", "2"), ("۲", "2"), ("５-４", "5-4"), ("٥-٤", "5-4"), ("5－4", "5-4")],
+)
+def test_other_digits_and_full_width_forms_are_read_as_the_plain_ones_alike(
+    typed: str, plain: str
+) -> None:
+    """A tile's number and a tile are both read whatever digits the keyboard gives (the
+    full-width ５ and the Arabic-Indic ٣ were numbers while ６-６ was refused)."""
+    assert interpret(typed, cross_view()) == interpret(plain, cross_view())
+    assert sent(interpret(typed, cross_view())) == [msg.Play(tile="5-4")]
+
+
+def test_a_very_long_line_is_refused_with_its_start_and_the_whole_reason() -> None:
+    refused = interpret("x" * 3000, cross_view())
+    assert isinstance(refused, Refuse)
+    assert refused.reason == (
+        "'xxxxxxxxxxxxxxxxxxxxxxx'… is not a move: type a tile's number, a tile like 5-3, or /help"
+    )
+
+
+def test_a_chat_line_keeps_its_full_width_words() -> None:
+    assert sent(interpret("/chat ５ ｏｋ", cross_view())) == [msg.Chat(text="５ ｏｋ")]
+
+
 @pytest.mark.parametrize(("typed", "lead"), [("4-5", "4-5"), ("5-4", "5-4"), ("2", "5-4")])
 def test_a_lead_is_sent_in_the_order_it_was_typed(typed: str, lead: str) -> None:
     view = make_view(hand=["5-1", "5-4", "6-3", "2-2"])  # an empty table: this play leads

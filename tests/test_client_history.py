@@ -36,7 +36,7 @@ from server_helpers import ServerThread, api_get, fast_config, finish_match, new
 from waiting import until_sync
 
 from bridge.records import match_of
-from clients.cli import i18n
+from clients.cli import i18n, local
 from clients.cli import review as review_module
 from clients.cli.api import Api, ApiError
 from clients.cli.commands import Send, interpret
@@ -322,7 +322,10 @@ async def test_link_gives_a_code_that_makes_another_devices_key_the_same_player(
                 await changed.wait()
                 changed.clear()
         found = re.search(r"Link code (\w{4}-\w{4})", first.notice.text)
-        assert found is not None and "allfives join URL --link CODE" in first.notice.text
+        assert found is not None
+        # The whole command, to paste: as allfives runs here, this server, this code.
+        command = f"{local.command()} join {server.url.rstrip('/')} --link {found.group(1)}"
+        assert first.notice.text.endswith(f"run  {command}")
         # Another device: `allfives join URL --link CODE` sends its own new key with the code.
         second = TableState()
         other = Connection(server.url, "Someone", second, on_change=changed.set, key=new_key())

@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import importlib
 import os
+import socket
 import subprocess
 import sys
 
@@ -13,6 +14,7 @@ import pytest
 from client_helpers import TIMEOUT
 
 from allfives import cli
+from clients.cli import i18n, local
 from clients.cli.connection import Connection, Fatal
 from clients.cli.state import TableState
 from protocol import messages as msg
@@ -46,6 +48,7 @@ def allfives(*args: str) -> subprocess.CompletedProcess[str]:
         (["join", "ws://127.0.0.1:1", "--seat", "2"], "--seat needs the room's code"),
         (["join", "ws://127.0.0.1:1", "ABCD", "--seat", "4"], "invalid choice: 4"),
         (["play"], "allfives play: needs a terminal"),
+        (["show", "ws://127.0.0.1:1", "GAME"], "allfives show: needs a terminal"),
         (["watch", "ws://127.0.0.1:1", "ABCD"], "allfives watch: needs a terminal"),
     ],
 )
@@ -55,6 +58,38 @@ def test_a_bad_option_is_one_line_and_a_non_zero_status(args: list[str], said: s
     assert said in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1, done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_a_language_there_is_no_catalog_for_is_said_and_english_used() -> None:
+    done = allfives("--lang", "de", "play")
+    assert done.returncode == 2
+    assert "there is no 'de' here: the table speaks en, cs, sr-Latn or et" in done.stderr
+    assert "allfives play: needs a terminal" in done.stderr
+    assert "there is no" not in allfives("--lang", "cs", "play").stderr
+
+
+def test_argparses_words_and_the_placeholders_are_in_the_players_language() -> None:
+    refused = allfives("--lang", "cs", "play", "--target", "5000")
+    assert refused.stderr.startswith("allfives play: volba --target: ")
+    missing = allfives("--lang", "et", "history")
+    assert "kohustuslikud: aadress" in missing.stderr
+    shown = allfives("--lang", "cs", "join", "--help").stdout
+    assert shown.startswith("použití: ") and "--name JMÉNO" in shown and "--link KÓD" in shown
+    assert "adresa [místnost]" in shown and "NAME" not in shown and "url" not in shown
+
+
+def test_a_busy_port_is_said_in_the_players_language() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        with socket.socket() as second, pytest.raises(OSError) as refused:
+            second.bind(taken.getsockname())
+    i18n.set_language("cs")
+    try:
+        said = local.os_reason(refused.value)
+    finally:
+        i18n.set_language("en")
+    assert said == "port používá jiný program"
 
 
 async def test_wss_to_a_plain_server_says_to_try_ws(server: Server) -> None:
@@ -117,7 +152,10 @@ async def test_serve_prints_the_browser_link_and_the_join_line() -> None:
         page = await asyncio.to_thread(lambda: urllib.request.urlopen(link, timeout=TIMEOUT).read())
         assert b"<html" in page.lower()
         command = lines[2].removeprefix("or in a terminal:").split()
-        assert command[:2] == ["allfives", "join"] and server_url(command[2]) == url.rstrip("/")
+        # As it runs here (a source checkout: `uv run allfives`, allfives not being on PATH).
+        assert command[:-1] == [*local.command().split(), "join"]
+        assert command[:3] == ["uv", "run", "allfives"]
+        assert server_url(command[-1]) == url.rstrip("/")
     finally:
         process.terminate()
         await process.wait()

@@ -13,6 +13,7 @@ from rich.text import Text
 
 from clients.cli.commands import Ask
 from clients.cli.render import header, render
+from clients.cli.state import error_text
 from clients.cli.styles import GOLD, PLAYABLE
 from protocol import messages as msg
 from protocol.patch import diff, to_builtins
@@ -317,3 +318,38 @@ def test_with_three_or_four_players_the_turn_order_is_shown(players: int, width:
     assert sum(f"turn order: {order}" in row for row in rows) == 1, "\n".join(rows)
     assert all(len(row) <= width for row in rows)
     assert not any("turn order" in row for row in screen(make_view(players=2), width, 24))
+
+
+@pytest.mark.parametrize(
+    ("winner", "you", "players", "said"),
+    [
+        (0, 0, 2, "You win."),
+        (0, 1, 2, "You lose."),
+        (1, 2, 4, "Your team loses."),
+        (0, 2, 4, "Your team wins."),
+        ([0, 1], 1, 3, "You share the win."),
+        ([0, 1], 2, 3, "You lose."),
+    ],
+)
+def test_the_end_of_a_match_says_whether_you_won(
+    winner: int | list[int], you: int, players: int, said: str
+) -> None:
+    view = make_view(
+        phase="finished", turn=None, legal=[], players=players, winner=winner, over=True, you=you
+    )
+    assert said in screen(view)[-1]
+    watching = make_view(
+        phase="finished", turn=None, legal=[], players=players, winner=winner, over=True, you=None
+    )
+    assert not any(word in screen(watching)[-1] for word in ("You ", "Your "))
+
+
+@pytest.mark.parametrize(
+    ("command", "said"),
+    [("record", "Refused (match record)"), ("link_code", "Refused (link code)")],
+)
+def test_a_refusal_names_what_was_refused_in_words_not_the_wire_type(
+    command: str, said: str
+) -> None:
+    error = msg.Error(id=3, command=command, code="rate_limited", message="slow down")
+    assert error_text(error).startswith(said + ": ")

@@ -20,6 +20,7 @@ from engine.layout import Layout, layout_from
 from protocol import messages as msg
 from protocol.rules import Rules
 from protocol.views import AnyEvent, HandEnded, HandStarted, MoveSpec, Played, SeatInfo
+from protocol.views import Layout as ViewLayout
 
 TWO = ["Ann", "Bot 1"]
 THREE = ["Ann", "Bo", "Cy"]
@@ -277,3 +278,53 @@ def test_a_long_notice_and_long_review_rows_wrap_whole_at_80_columns() -> None:
     assert all(len(row) <= 80 for row in rows)
     assert f"allfives replay {path}" in joined(rows)
     assert " ".join(review.split()) in joined(rows)
+
+
+def test_a_team_row_too_wide_for_60_columns_puts_the_partner_under_with_every_count() -> None:
+    seats = [
+        SeatInfo(seat=0, name="Root", kind="human"),
+        SeatInfo(seat=1, name="Kristiina Tammekänd", kind="human", connected=False),
+        SeatInfo(seat=2, name="bot:normal", kind="bot", level="normal"),
+        SeatInfo(seat=3, name="bot:normal", kind="bot", level="normal"),
+    ]
+    state = state_of(make_view(hand=["6-4"], players=4, seats=seats, scores=[145, 230]))
+    rows = screen_of(state, 60, 20)
+    assert all(len(row) <= 60 for row in rows)
+    assert any(row.startswith("Team B 230 pts   Kristiina Tammekänd away 1 tile") for row in rows)
+    assert any(row.strip() == "Bot 3 1 tile" for row in rows), rows
+    assert any(row.startswith("Team A 145 pts ▶ Root (you) 1 tile    Bot 2 1 tile") for row in rows)
+
+
+@pytest.mark.parametrize("width", [80, 60])
+def test_a_hands_end_in_the_log_wraps_whole_with_four_players(width: int) -> None:
+    state = four_at_60(history=[HandStarted(number=2, leader=0)])
+    state._log_events([hand_ended(None, [3, 12, 7, 9])])
+    state.dismiss_result()
+    rows = screen_of(state, width, 24)
+    assert all(len(row) <= width for row in rows)
+    said = (
+        "The hand is blocked: Team A (Root & Bot 2) scores 20. "
+        "Pips left: Root 3, Bot 1 12, Bot 2 7, Bot 3 9"
+    )
+    assert said in joined(rows) and "…" not in "".join(rows), rows
+
+
+def test_a_hands_result_at_60x20_is_not_hidden_by_the_last_layout() -> None:
+    """Before the next lead the last hand's layout is shown, but not in the place of its
+    result: the result first (whole), the layout once it is read."""
+    last = ViewLayout(
+        line=[[0, 2], [2, 3], [3, 3], [3, 1], [1, 5], [5, 4], [4, 4], [4, 6], [6, 6], [6, 5]],
+        spinner=6,
+        north=[[4, 2], [2, 2]],
+        south=[[4, 0], [0, 0], [0, 1], [1, 1]],
+    )
+    state = four_at_60(turn=2, history=[HandStarted(number=2, leader=2)])
+    state.last_layout = last
+    state.result, state.result_hand = hand_ended(0, [0, 12, 7, 9]), 1
+    rows = screen_of(state, 60, 20)
+    assert "Bot 1 12 + Bot 3 9 = 21 → rounded to 5: Team A (Root & Bot 2) scores 20." in (
+        joined(rows)
+    ), rows
+    assert "more row" not in joined(rows)
+    state.dismiss_result()
+    assert re.search(r"How hand \d+ ended:", joined(screen_of(state, 60, 20)))

@@ -40,6 +40,22 @@ def test_enter_never_moves_the_frame(terminal: Terminal, tmp_path: Path) -> None
     assert rows[-1].startswith("›")
 
 
+def test_the_prompt_row_is_never_blank_while_the_table_is_redrawn(
+    terminal: Terminal, tmp_path: Path
+) -> None:
+    """Each redraw writes the rows above the prompt around it: a look at the screen at any
+    moment finds the prompt on its row (it was erased and drawn again around every frame)."""
+    start_play(terminal, tmp_path)
+    looks = []
+    for _ in range(30):
+        terminal.type("/ends")
+        # Looks at once, as fast as they come, not waiting for the screen to settle.
+        looks += [terminal.tmux("capture-pane", "-p", "-t", "e2e:t") for _ in range(6)]
+    # The prompt row: its placeholder, or the line being typed (tmux types it key by key).
+    blank = [look for look in looks if not look.splitlines()[-1:][0].startswith("› ")]
+    assert blank == [], f"{len(blank)} of {len(looks)} looks without the prompt:\n{blank[0]}"
+
+
 def test_a_long_line_stays_on_the_prompt_row_and_ctrl_l_redraws_the_table(
     terminal: Terminal, tmp_path: Path
 ) -> None:

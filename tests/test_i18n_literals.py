@@ -19,7 +19,11 @@ from pathlib import Path
 
 from i18n_helpers import ROOT, web_catalog
 
-PYTHON_SOURCES = [*sorted((ROOT / "clients" / "cli").rglob("*.py")), ROOT / "allfives" / "cli.py"]
+PYTHON_SOURCES = [
+    *sorted((ROOT / "clients" / "cli").rglob("*.py")),
+    ROOT / "allfives" / "cli.py",
+    ROOT / "allfives" / "replay.py",
+]
 JS_SOURCES = sorted((ROOT / "clients" / "web" / "js").rglob("*.js"))
 HTML_PAGES = [ROOT / "clients" / "web" / "index.html"]
 #: A line that says why its literal is no player's word: `# i18n: not shown`, `# i18n: a command`.

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from allfives.cli import main
 from bridge.records import match_of, record_of
+from clients.cli import i18n
 from engine import Match, Rules
 from engine.rules import EndScoring
 from protocol.records import decode_record, encode_record
@@ -59,6 +60,24 @@ def test_replay_says_legal_and_exits_0(tmp_path: Path, capsys: pytest.CaptureFix
     assert main(["replay", str(write_record(tmp_path, match))]) == 0
     out = capsys.readouterr().out
     assert out.startswith("legal:") and f"winner: {match.winner}" in out
+
+
+def test_replay_speaks_the_players_language(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    match = finished_match(Rules(players=4), 7)
+    broken = tmp_path / "broken.json"
+    broken.write_text("{}")
+    try:
+        assert main(["--lang", "cs", "replay", str(write_record(tmp_path, match))]) == 0
+        said = capsys.readouterr().out
+        assert main(["--lang", "cs", "replay", str(broken)]) == 2
+        refused = capsys.readouterr().err
+    finally:
+        i18n.set_language("en")
+    assert said.startswith("platné: ") and "skóre podle týmů" in said and "vítěz: " in said
+    assert "legal" not in said and "winner" not in said
+    assert refused.startswith("allfives replay: není to záznam: ")
 
 
 def test_replay_json_adds_the_computed_fields(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import shlex
 import shutil
 import sys
 from collections.abc import Callable, Sequence
@@ -43,6 +44,9 @@ RESIZE_CHECK_SECONDS = 0.3
 SYNC_BEGIN = "\x1b[?2026h"
 SYNC_END = "\x1b[?2026l"
 BELL = "\a"
+#: DECSC / DECRC: the cursor kept while the rows above the prompt are drawn.
+SAVE_CURSOR = "\x1b7"
+RESTORE_CURSOR = "\x1b8"
 #: The clock on screen is redrawn every this many size checks (about a second).
 CLOCK_TICKS = 3
 SAVE_WAIT = 10.0
@@ -95,6 +99,8 @@ class App:
         #: Lines typed (Enter) and not yet handled.
         self._lines: asyncio.Queue[str] = asyncio.Queue()
         connection.on_change = self.request_redraw
+        #: The address another device joins at (a /link code's command names it).
+        self.state.server_url = join_url or self.state.server_url
 
     # -- drawing ---------------------------------------------------------------------------
 
@@ -115,10 +121,25 @@ class App:
     async def _redraw(self) -> None:
         await asyncio.sleep(0)
         self._redraw_due = False
+        session = self.session
+        running = session is not None and session.app.is_running and not session.app.is_done
+        if running and session is not None and self._around_prompt():
+            # The rows above the prompt, drawn around it: the prompt (and what is being typed)
+            # stays on its row, never erased and drawn again (run_in_terminal would blank it
+            # between the two, where a screen read then sees no prompt).
+            self.paint(keep_cursor=True)
+            session.app.invalidate()  # the prompt's own words may have changed (which end?)
+            return
         await run_in_terminal(self.paint)
 
-    def paint(self) -> None:
-        """Draw the table from the top of the screen; the prompt comes on the last row."""
+    def _around_prompt(self) -> bool:
+        """Whether the next frame can be drawn around the prompt: a terminal, the screen
+        cleared once already and of the same size (else the prompt is drawn again too)."""
+        return self.console.is_terminal and self._cleared and self._terminal_size() == self.size
+
+    def paint(self, keep_cursor: bool = False) -> None:
+        """Draw the table from the top of the screen; the prompt comes on the last row (with
+        `keep_cursor`, the cursor is put back where the prompt had it)."""
         columns, lines = self.size = self._terminal_size()
         width = max(20, columns - 1)
         join_line = None
@@ -151,6 +172,8 @@ class App:
             text += BELL
         self._was_my_turn = my_turn
         self._tell_result()
+        if keep_cursor:
+            text = SAVE_CURSOR + text + RESTORE_CURSOR
         if console.is_terminal:
             text = SYNC_BEGIN + text + SYNC_END
         console.file.write(text)
@@ -329,8 +352,9 @@ class App:
             said = _("Cannot write {path}: {problem}")
             self.state.say(said.format(path=target, problem=error.strerror or error), "error")
             return
-        said = _("Saved the match record to {path}: allfives replay {path}")
-        self.state.say(said.format(path=target))
+        said = _("Saved the match record to {path}: {command}")
+        command = f"{local.command()} replay {shlex.quote(str(target))}"  # i18n: a command
+        self.state.say(said.format(path=target, command=command))
 
     async def run(self, first: Sequence[msg.ClientMessage] = (), resume: bool = False) -> int:
         """Play until the player quits (0) or the connection cannot go on (1).
@@ -433,6 +457,7 @@ class App:
     def redraw_all(self) -> None:
         """Ctrl-L: the whole screen drawn afresh, the table and the prompt (each row of the
         frame is written whole and erased to its end, so whatever was there goes)."""
+        self._cleared = False  # the prompt's row too: something may have written over it
         self.request_redraw()
 
     def say_fatal(self, error: Fatal) -> None:

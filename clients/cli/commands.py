@@ -8,6 +8,7 @@ a sentence, so nothing doomed is sent.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -22,9 +23,30 @@ END_LETTERS = {"n": "north", "s": "south", "e": "east", "w": "west"}
 BOT_LEVELS: tuple[BotLevel, ...] = ("easy", "normal", "hard")
 
 MOVE = re.compile(
-    r"^(?P<tile>\d+|[0-6]\s*[-|/]\s*[0-6])\s*(?P<end>north|south|east|west|[nsew])?$",
-    re.IGNORECASE,
+    r"^(?P<tile>[0-9]+|[0-6]\s*[-|/]\s*[0-6])\s*(?P<end>north|south|east|west|[nsew])?$",
+    re.IGNORECASE | re.ASCII,
 )
+#: A line echoed in a refusal is cut to this many characters (the reason is what matters).
+ECHOED = 24
+
+
+def typed_form(line: str) -> str:
+    """What was typed, in the form it is read: full-width forms as their plain ones (NFKC:
+    "６-６" is 6-6) and every script's decimal digits as 0-9 (Arabic-Indic "٣" is 3), so that
+    a tile's number and a tile are read alike whatever digits the keyboard gives."""
+    plain = unicodedata.normalize("NFKC", line)
+    return "".join(
+        str(unicodedata.decimal(char)) if not char.isascii() and char.isdecimal() else char
+        for char in plain
+    )
+
+
+def echoed(text: str) -> str:
+    """A typed line as a refusal quotes it: cut to ECHOED characters with a visible "…"."""
+    if len(text) <= ECHOED:
+        return repr(text)
+    return repr(text[: ECHOED - 1]) + "…"
+
 
 HELP = N_("""\
 Play: a tile's number (3) or the tile (5-3); add an end to pick it (5-3 n).
@@ -116,6 +138,8 @@ def interpret(
     tile of the hand, and so on). An answer to "which end?" that is no end of the tile asks again.
     """
     text = line.strip()
+    if not text.startswith("/"):  # a move (a command's words, a chat line, stay as typed)
+        text = typed_form(text).strip()
     if pending is not None:
         chosen = _end_named(text)
         if chosen is not None:
@@ -134,7 +158,7 @@ def interpret(
             if MOVE.match(text) is None and not text.startswith("/"):
                 said = _("{typed} is no end: {letters}, or Enter")
                 return Ask(
-                    pending.tile, pending.ends, said.format(typed=repr(text), letters=letters)
+                    pending.tile, pending.ends, said.format(typed=echoed(text), letters=letters)
                 )
             return Ask(pending.tile, pending.ends, fresh.reason)
         return fresh
@@ -147,7 +171,7 @@ def interpret(
         if text.lower() in ("pass", "p"):
             return _pass(view)
         said = _("{typed} is not a move: type a tile's number, a tile like 5-3, or /help")
-        return Refuse(said.format(typed=repr(text)))
+        return Refuse(said.format(typed=echoed(text)))
     return _move(found.group("tile"), found.group("end"), view, numbers)
 
 

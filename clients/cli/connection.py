@@ -69,6 +69,7 @@ class Connection:
         #: Where the key is kept: under the player's name the server says (`welcome`).
         self.keys: KeyStore | None = None
         self.state = state
+        state.server_url = state.server_url or url
         self.on_change = on_change
         self.seats = seats
         self.socket: ClientConnection | None = None

@@ -132,7 +132,7 @@ async def host(args: argparse.Namespace, rules: RoomRules) -> int:
         return 1
     except OSError as error:
         said = _("cannot listen on {address}: {reason}").format(
-            address=f"{listen}:{args.port}", reason=error.strerror or error
+            address=f"{listen}:{args.port}", reason=local.os_reason(error)
         )
         print(f"allfives host: {said}", file=sys.stderr)
         if args.port:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import errno
 import getpass
 import logging
 import os
@@ -27,13 +28,31 @@ MIN_TURN_SECONDS, MAX_TURN_SECONDS = 5, 3600
 UNROUTED_ADDRESS = ("192.0.2.1", 9)
 
 
+def os_reason(error: OSError) -> str:
+    """Why the system refused (a port taken, not allowed, no such address), in words."""
+    if error.errno == errno.EADDRINUSE:
+        return _("the port is in use by another program")
+    if error.errno == errno.EACCES:
+        return _("not allowed (ports below 1024 need more rights)")
+    if error.errno == errno.EADDRNOTAVAIL:
+        return _("this machine has no such address")
+    return error.strerror or str(error)
+
+
+def no_terminal(command: str) -> bool:
+    """True (and the reason said, on one line) when this is not run in a terminal."""
+    if sys.stdin.isatty() and sys.stdout.isatty():
+        return False
+    said = _("needs a terminal (its input or output is not one)")
+    print(f"{command}: {said}", file=sys.stderr)
+    return True
+
+
 def interruptible(main: Coroutine[Any, Any, int], command: str = "allfives") -> int:
     """Run the table in this terminal: one line and a non-zero status when there is no terminal
     or the options do not go together; Ctrl-C outside the prompt ends it quietly (130)."""
-    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+    if no_terminal(command):
         main.close()
-        said = _("needs a terminal (its input or output is not one)")
-        print(f"{command}: {said}", file=sys.stderr)
         return 2
     try:
         return asyncio.run(main)

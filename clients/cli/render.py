@@ -26,6 +26,8 @@ from protocol.views import GameView, Layout, Played, RoomView
 
 TILE_WIDTH = 6
 MIN_LOG_ROWS = 3
+#: Rows kept for the notice when the table is laid out (so a notice never moves the table).
+NOTICE_ROOM = 1
 MIN_WIDTH = 30
 
 
@@ -132,11 +134,19 @@ def players(view: RoomView, width: int, played: list[str] | None = None) -> list
             row.append(words.team_word(team), Style(bold=True))
             if scores is not None:
                 row.append(" " + _("{score} pts").format(score=scores[team]), Style(bold=True))
-            for seat in (team, team + 2):
-                row.append(" " if seat == team else "  ")
-                row.append_text(_seat_chunk(view, seat, names, None))
-            row.truncate(width)
-            rows.append(row)
+            pad = row.cell_len
+            partners = [_seat_chunk(view, seat, names, None) for seat in (team, team + 2)]
+            whole = Text.assemble(row, " ", partners[0], "  ", partners[1])
+            if whole.cell_len <= width:
+                rows.append(whole)
+                continue
+            # Too wide: the partner on a row of its own under the first, so no count is lost.
+            for index, chunk in enumerate(partners):
+                line = Text.assemble(row if index == 0 else " " * pad, " ", chunk)
+                if line.cell_len > width:
+                    line.truncate(width - 1)
+                    line.append("…")
+                rows.append(line)
         return rows
     chunks = [
         _seat_chunk(view, seat, names, scores[seat] if scores is not None else None)
@@ -218,12 +228,19 @@ def hand_rows(view: RoomView, state: TableState, width: int) -> list[Text]:
 
 
 def log_rows(log: Sequence[LogLine], count: int, width: int) -> list[Text]:
-    """The last `count` log lines, cut to the width."""
-    rows = []
-    for line in list(log)[-count:] if count > 0 else []:
-        text = Text(" " + line.text, LOG_STYLES[line.kind])
-        text.truncate(width, overflow="ellipsis")
-        rows.append(text)
+    """The latest log lines on at most `count` rows, each folded whole to the width (a hand's
+    end with four players runs past a row: none of its numbers is lost); a line that does not
+    fit whole is left for /log, and the newest alone is cut with a visible "…"."""
+    rows: list[Text] = []
+    for line in reversed(list(log)[-count:] if count > 0 else []):
+        folded = wrap([Text(" " + line.text, LOG_STYLES[line.kind])], width)
+        if len(rows) + len(folded) > count:
+            if not rows:
+                rows = folded[:count]
+                rows[-1].truncate(width - 1)
+                rows[-1].append("…")
+            break
+        rows = folded + rows
     return rows
 
 
@@ -329,22 +346,23 @@ def render(
     if game is not None and view.phase != "waiting" and game.hand is not None:
         bottom += [rule(width, _("your tiles")), *hand_rows(view, state, width)]
     bottom.append(rule(width))
-    tail = [
-        *notice_row(state.notice, width),
-        *wrap([status(view, state, pending, width)], width)[:2],
-    ]
+    status_rows = wrap([status(view, state, pending, width)], width)[:2]
+    tail = [*notice_row(state.notice, width), *status_rows]
     spare = height - len(top) - len(bottom) - len(tail)
     if width < MIN_WIDTH or spare < 1:
         return _too_small(width, height, len(top) + len(bottom) + len(tail) + 1)
+    # The layout is drawn for a notice row whether or not one is shown, so that a notice
+    # coming or going (a hint, a refusal) never re-flows the table: the log takes that row.
+    steady = min(spare, height - len(top) - len(bottom) - len(status_rows) - NOTICE_ROOM)
     result = result_rows(state, view, width) if not extra else []
     if view.phase == "waiting" or game is None:
         middle = waiting_rows(view, join_line, width)
     else:
         kept = max(len(result), min(MIN_LOG_ROWS, len(state.log)))
-        rows = spare - kept
+        rows = steady - kept
         if not result and game.layout.line:
             # The log gives way before any open end does.
-            rows = max(rows, min(spare, layout_rows_needed(game.layout, width)))
+            rows = max(rows, min(steady, layout_rows_needed(game.layout, width)))
         middle = _fit_layout(game, display_names(view, played), width, rows, state.last_layout)
     if len(middle) > spare:
         return _too_small(width, height, height - spare + len(middle))
@@ -413,6 +431,8 @@ def _fit_layout(
         said = _("How hand {number} ended:").format(number=game.hand_number - 1)
         caption = Text(" " + said, DULL)
         drawn = [row.copy() for row in _shrink(previous, None, width, rows - 2)]
+        if len(drawn) > rows - 2:  # no room beside a hand's result: it shows once read
+            return [waiting]
         for row in drawn:
             row.stylize(DULL)
         return [waiting, caption, *drawn]

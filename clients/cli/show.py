@@ -44,6 +44,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Fetch the game and step through it until q; returns the exit status."""
+    if local.no_terminal("allfives show"):  # i18n: a command
+        return 2
     url = normalize_url(args.url)
     known = KeyStore().existing(url)
     api = Api(url, known[1] if known is not None else None)

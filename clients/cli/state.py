@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
-from clients.cli import words
+from clients.cli import local, words
 from clients.cli.i18n import _, ngettext
 from clients.cli.keys import shown_code
 from clients.cli.placing import final_layout
@@ -106,6 +106,8 @@ class TableState:
         self.hint: MoveSpec | None = None
         #: The player this connection's key belongs to on the server (None: a guest).
         self.player: str | None = None
+        #: The server's address as another device joins it (None: not said).
+        self.server_url: str | None = None
         #: The last match record the server sent (asked for with `record`: /save, /review).
         self.record: Record | None = None
         #: The previous hand's last layout, shown until the next lead.
@@ -238,9 +240,11 @@ class TableState:
                     "run  {command}",
                     minutes,
                 )
-                command = "allfives join URL --link CODE"  # i18n: a command
+                url = visible(self.server_url.rstrip("/")) if self.server_url else "URL"
+                shown = shown_code(visible(code))
+                command = f"{local.command()} join {url} --link {shown}"  # i18n: a command
                 self.say(
-                    said.format(code=shown_code(visible(code)), count=minutes, command=command),
+                    said.format(code=shown, count=minutes, command=command),
                     "hint",
                 )
         view = self.view
@@ -351,9 +355,10 @@ class TableState:
         if self._hand is not None and last is not None and game.hand_number == self._hand + 1:
             ended = HandEnded(kind=last.kind, by=last.by, points=last.points, pips=last.pips)
             self._log_events([ended])
-        self._log_events(game.history)
+        # The hand told afresh (a rejoin): its past plays do not unmark the tiles drawn since.
+        self._log_events(game.history, told_again=True)
 
-    def _log_events(self, events: list[AnyEvent]) -> None:
+    def _log_events(self, events: list[AnyEvent], told_again: bool = False) -> None:
         view = self.view
         names = self.names()
         teams = view is not None and view.rules.partnership
@@ -372,7 +377,8 @@ class TableState:
                 self.result, self.result_hand = event, self._hand
             if isinstance(event, MatchEnded):
                 self.match_over = True
-            if isinstance(event, Played) and view is not None and event.seat == view.you:
+            mine = isinstance(event, Played) and view is not None and event.seat == view.you
+            if mine and not told_again:
                 self.fresh = set()
             line = _describe(event, names, teams)
             if view is not None and _stood_in(event, view):

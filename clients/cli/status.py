@@ -218,6 +218,9 @@ def status(view: RoomView, state: TableState, pending: Ask | None, width: int = 
             else _("/save FILE or /quit")
         )
         said = f" {verdict}: {scores}."
+        yours = words.verdict_for(game.winner, teams, view.you)
+        if yours:
+            said += f" {yours}"
         if len(said) + len(after) > width:
             after = ""  # the verdict whole rather than the reminder folded and cut under it
         return Text.assemble((said, Style(bold=True, color="green")), (after, DULL))

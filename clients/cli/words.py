@@ -102,7 +102,10 @@ COMMAND_WORDS = {
     "rematch": N_("rematch"),
     "add_bot": N_("seat a bot"),
     "remove_bot": N_("remove a bot"),
-    "record": N_("record"),
+    "record": N_("match record"),
+    "link_code": N_("link code"),
+    "remove_player": N_("remove a player"),
+    "ping": N_("keepalive"),
     "list_rooms": N_("room list"),
     "resync": N_("catching up"),
 }
@@ -281,6 +284,19 @@ def describe_winner(winner: Winner, names: Sequence[str], teams: bool) -> str:
     if isinstance(winner, list):
         return _("{names} share the win").format(names=both([name_of(s, names) for s in winner]))
     return _("{side} wins the match").format(side=side_of(winner, names, teams))
+
+
+def verdict_for(winner: Winner, teams: bool, you: int | None) -> str:
+    """What the match's end means for the player of seat `you`: "You win.", "You lose.",
+    "Your team wins.", "You share the win."; "" for one watching (None) or no winner."""
+    if you is None or winner is None:
+        return ""
+    mine = you % 2 if teams else you
+    if isinstance(winner, list):
+        return _("You share the win.") if mine in winner else _("You lose.")
+    if winner == mine:
+        return _("Your team wins.") if teams else _("You win.")
+    return _("Your team loses.") if teams else _("You lose.")
 
 
 def describe_move(move: MoveSpec) -> str:
