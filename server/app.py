@@ -217,10 +217,6 @@ class Server:
         names.warm()  # the look-alike table, built before the first client's name needs it
         COLLECTOR.install()
         await self.committer.load_rooms()
-        try:
-            self._refolded(await self.ledger.refold(names.FOLD_RULE, names.name_key))
-        except StoreUnavailable:  # Redis down at start: the server starts, and folds them later
-            self.spawn(self._refold_later())
         await self.store_watch.ping()
         self.spawn(self.store_watch.run())
         self.starting = self.committer.shared
@@ -250,6 +246,11 @@ class Server:
             self.websocket_server.close()
             await self.websocket_server.wait_closed()
             raise
+        # Still starting (newcomers get 503): the names filed again under today's fold first.
+        try:
+            self._refolded(await self.ledger.refold(names.FOLD_RULE, names.name_key))
+        except StoreUnavailable:  # Redis down at start: the server starts, and folds them later
+            self.spawn(self._refold_later())
         self.starting = False
         log.info("listening on %s", self.url)
 
