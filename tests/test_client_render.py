@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import itertools
+import time
 
 import pytest
 from client_helpers import cross_view, make_view, screen, state_of
@@ -317,3 +318,18 @@ def test_with_three_or_four_players_the_turn_order_is_shown(players: int, width:
     assert sum(f"turn order: {order}" in row for row in rows) == 1, "\n".join(rows)
     assert all(len(row) <= width for row in rows)
     assert not any("turn order" in row for row in screen(make_view(players=2), width, 24))
+
+
+def test_the_idle_bound_is_counted_down_near_its_end_then_the_stand_in_is_named() -> None:
+    ann = SeatInfo(seat=0, name="Ann", kind="human", connected=True, deadline=time.time() + 30.5)
+    bot = SeatInfo(seat=1, name="bot:normal", kind="bot", level="normal")
+
+    def said(*seats: SeatInfo, turn: int = 0) -> str:
+        _, footer = render(state_of(make_view(seats=list(seats), turn=turn)), 79, 23)
+        return " ".join(" ".join(row.plain for row in footer).split())
+
+    assert said(ann, bot) == "Your turn: lead any tile · 31 s, then a stand-in"
+    far = SeatInfo(seat=0, name="Ann", kind="human", connected=True, deadline=time.time() + 299)
+    assert "stand-in" not in said(far, bot)  # not yet: only in its last minute
+    taken = SeatInfo(seat=0, name="Ann", kind="human", connected=True, stand_in=True)
+    assert said(taken, bot, turn=1).endswith("A stand-in plays for you: /back to play again")
