@@ -13,10 +13,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def start_process(arguments: list[str]) -> tuple[subprocess.Popen[str], str]:
-    """Start a server process and read the URL it prints."""
+def start_process(
+    arguments: list[str], env: dict[str, str] | None = None
+) -> tuple[subprocess.Popen[str], str]:
+    """Start a server process (in `env`, else this one's environment) and read the URL it
+    prints."""
     process = subprocess.Popen(
-        [sys.executable, *arguments], cwd=ROOT, stdout=subprocess.PIPE, text=True
+        [sys.executable, *arguments], cwd=ROOT, stdout=subprocess.PIPE, text=True, env=env
     )
     assert process.stdout is not None
     line = process.stdout.readline()

@@ -19,8 +19,18 @@ rooms), not what the process holds.
 
 The price: a cycle that becomes garbage after its first pass is not found until the heap is
 thawed. Once every `THAW_SECONDS` the frozen objects go back to the collector for one pass over
-the whole heap (0.8–0.9 s at 4,000 rooms). What each pass found is counted in `/metrics`
-(`allfives_gc_*`), so a process that leaks cycles between thaws shows it.
+the whole heap (0.8–0.9 s at 4,000 rooms), and sooner when the frozen heap has grown by
+`THAW_GROWTH` times what the last thaw left (and by `THAW_MIN_OBJECTS` at least): connections
+that come and go leave cycles behind (asyncio's transports hold their own bound methods,
+websockets' protocols their parsers), about 1.3 KB each, and before this bound a churn of
+connections grew the process by that much per connection until the next timed thaw, 900 s
+later (bench/churn.py). So the frozen heap stays within about twice the live one, and a thaw
+costs a pass over the live heap for every live heap's worth of objects frozen since. A heap
+that grows for real (rooms filling up) is thawed at each doubling too: a few whole passes more
+while a server fills (bench/load.py, 1,000 rooms at human pace: its longest pass 197 ms where
+it was 14 ms, 449 ms in passes over the run where it was 195). What each
+pass found is counted in `/metrics` (`allfives_gc_*`), so a process that leaks cycles between
+thaws shows it.
 """
 
 from __future__ import annotations
@@ -34,6 +44,10 @@ from collections.abc import Callable
 TICK = 0.05
 #: Seconds between thaws: passes over the whole heap, frozen objects included.
 THAW_SECONDS = 900.0
+#: A thaw also comes once the frozen heap holds this many times what the last thaw left...
+THAW_GROWTH = 2.0
+#: ...and this many objects more at least (a small heap is not walked again and again).
+THAW_MIN_OBJECTS = 100_000
 
 
 class Collector:
@@ -44,9 +58,15 @@ class Collector:
         tick: float = TICK,
         thaw_seconds: float = THAW_SECONDS,
         clock: Callable[[], float] = time.monotonic,
+        growth: float = THAW_GROWTH,
+        min_objects: int = THAW_MIN_OBJECTS,
     ) -> None:
         self.tick = tick
         self.thaw_seconds = thaw_seconds
+        self.growth = growth
+        self.min_objects = min_objects
+        #: The frozen heap's size at which a thaw comes before its time.
+        self.thaw_frozen = 0
         self.clock = clock
         self.ticks = 0
         self.thaws = 0
@@ -61,6 +81,7 @@ class Collector:
         gc.freeze()
         gc.disable()
         self._thaw_at = self.clock() + self.thaw_seconds
+        self._thawed()
         self._timer = asyncio.get_running_loop().call_later(self.tick, self._turn)
 
     def stop(self) -> None:
@@ -75,14 +96,21 @@ class Collector:
         """One tick's pass (the timer's work, callable on its own): what was made since the last
         one, or the whole heap when a thaw is due; what survives is frozen."""
         self.ticks += 1
-        if self.clock() >= self._thaw_at:
-            gc.unfreeze()
-            self.thaws += 1
-            self._thaw_at = self.clock() + self.thaw_seconds
-            gc.collect()
-        else:
+        if self.clock() < self._thaw_at:
             gc.collect(0)
+            gc.freeze()
+            if gc.get_freeze_count() < self.thaw_frozen:
+                return
+        gc.unfreeze()
+        self.thaws += 1
+        self._thaw_at = self.clock() + self.thaw_seconds
+        gc.collect()
         gc.freeze()
+        self._thawed()
+
+    def _thawed(self) -> None:
+        left = gc.get_freeze_count()
+        self.thaw_frozen = max(int(left * self.growth), left + self.min_objects)
 
     def _turn(self) -> None:
         self.pass_now()

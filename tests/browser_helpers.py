@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import pytest
+from i18n_helpers import web_words
 from selenium import webdriver
 from selenium.common.exceptions import (
     NoSuchElementException,
@@ -165,6 +166,16 @@ def wait_for(
     """Poll `condition` until it returns something truthy (a missing or stale element: not yet)."""
     stale = (StaleElementReferenceException, NoSuchElementException)
     return until_sync(condition, timeout, what, stale)
+
+
+def open_lobby(driver: WebDriver, url: str, name: str, language: str = "en") -> None:
+    """Open the page at `url`, wait until it is connected, and type `name` into the lobby."""
+    driver.get(url)
+    connected = web_words(language, "status.connected")
+    wait_for(lambda: driver.find_element(By.ID, "status").text == connected, what="connected")
+    field = driver.find_element(By.ID, "name")
+    field.clear()
+    field.send_keys(name)
 
 
 #: What a person sees of the page at this moment, measured in one go.

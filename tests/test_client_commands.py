@@ -226,3 +226,11 @@ def test_typing_the_asked_tile_again_at_which_end_says_what_is_asked() -> None:
     again = interpret("5-1", cross_view(), asked)
     assert isinstance(again, Ask) and again.tile == "5-1"
     assert again.problem == "which end for 5-1: w or e, or Enter"
+
+
+def test_back_takes_the_seat_back_only_from_a_stand_in() -> None:
+    mine = SeatInfo(seat=0, name="Ann", kind="human", connected=True, stand_in=True)
+    bot = SeatInfo(seat=1, name="bot:normal", kind="bot", level="normal")
+    assert sent(interpret("/back", make_view(seats=[mine, bot], turn=1))) == [msg.Back()]
+    refused = interpret("/back", make_view())
+    assert isinstance(refused, Refuse) and "no stand-in plays for you" in refused.reason

@@ -88,3 +88,27 @@ async def test_a_survivor_is_frozen_and_its_later_cycle_is_freed_at_the_thaw(
         assert sum(COLLECTOR.collected) >= found + 2  # /metrics counts what the thaw found
     finally:
         collector.stop()
+
+
+async def test_a_thaw_comes_before_its_time_once_the_frozen_heap_has_grown_enough(
+    restored: None,
+) -> None:
+    # Connections that come and go leave cycles among frozen objects: the heap must not wait
+    # for the timed thaw to give them back.
+    collector = Collector(tick=3600, thaw_seconds=3600, clock=Clock(), min_objects=1000)
+    collector.start()
+    try:
+        bound = collector.thaw_frozen
+        assert bound >= gc.get_freeze_count() + 1000
+        held = [cycle() for _ in range(200)]
+        collector.pass_now()  # alive: frozen, and still under the bound
+        assert collector.thaws == 0
+        dead = [ref for _, ref in held]
+        held.clear()
+        assert all(ref() is not None for ref in dead)  # frozen garbage, out of every pass's way
+        grown = [cycle() for _ in range(bound // 2)]
+        collector.pass_now()
+        assert collector.thaws == 1 and all(ref() is None for ref in dead)
+        del grown
+    finally:
+        collector.stop()

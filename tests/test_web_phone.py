@@ -15,7 +15,15 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from browser_helpers import assert_fits, chromium, js_errors, measure, screenshot, wait_for
+from browser_helpers import (
+    assert_fits,
+    chromium,
+    js_errors,
+    measure,
+    open_lobby,
+    screenshot,
+    wait_for,
+)
 from i18n_helpers import BROWSER_TAGS, web_prefix, web_words
 from protocol_session import fixed_draws
 from selenium.webdriver.common.by import By
@@ -26,15 +34,6 @@ from server_helpers import Client, ServerThread
 PHONE = (360, 740)
 LAPTOP = (1280, 800)
 LONG_NAME = "Wolfgang Amadeus Mozartt"  # 24 characters, the longest name the server takes
-
-
-def open_lobby(driver: WebDriver, url: str, name: str, language: str = "en") -> None:
-    driver.get(url)
-    connected = web_words(language, "status.connected")
-    wait_for(lambda: driver.find_element(By.ID, "status").text == connected, what="connected")
-    field = driver.find_element(By.ID, "name")
-    field.clear()
-    field.send_keys(name)
 
 
 def my_turn(driver: WebDriver) -> list[str]:

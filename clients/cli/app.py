@@ -35,7 +35,7 @@ from clients.cli.i18n import _
 from clients.cli.render import render
 from clients.cli.safe import safe_text
 from clients.cli.state import TableState, display_names
-from clients.cli.status import ends_rows, seconds_left
+from clients.cli.status import ends_rows, idle_left, seconds_left
 from protocol import messages as msg
 from protocol.records import encode_record
 
@@ -200,7 +200,9 @@ class App:
 
     def _clock_running(self) -> bool:
         view = self.state.view
-        return view is not None and seconds_left(self.state, view) is not None
+        return view is not None and (
+            seconds_left(self.state, view) is not None or idle_left(view) is not None
+        )
 
     def scroll(self, pages: int) -> None:
         """PageUp (+1) / PageDown (-1): scroll the whole log (shown in the log's place)."""

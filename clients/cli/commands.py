@@ -62,6 +62,7 @@ A tile that fits several ends asks which: n(orth), s(outh), e(ast), w(est).
 /bots remove SEAT  free a bot's seat (host)
 /start             deal the first hand (host)
 /rematch           play again with the same seats (host)
+/back              take your seat back from the stand-in that plays it
 /review            after a match: your costliest moves, by the hard bot
 /link              a one-time code to play as you on another device
 /quit              leave the table (Ctrl-D too)""")
@@ -326,6 +327,8 @@ def _command(text: str, view: RoomView | None) -> Action:
             return _pass(view)
         case "link":
             return Send((msg.AskLinkCode(),))
+        case "back":
+            return _back(view)
     return Refuse(_("unknown command /{word}: /help lists the commands").format(word=word))
 
 
@@ -402,6 +405,13 @@ def _chat(text: str, view: RoomView) -> Action:
     except ValueError:
         return Refuse(words.chat_problem(text))
     return Send((msg.Chat(text=cleaned),))
+
+
+def _back(view: RoomView) -> Action:
+    seat = view.seats[view.you] if view.you is not None else None
+    if view.phase != "playing" or seat is None or not seat.stand_in:
+        return Refuse(_("no stand-in plays for you: the seat is yours"))
+    return Send((msg.Back(),))
 
 
 def _hint(view: RoomView) -> Action:

@@ -100,7 +100,8 @@ def server_config(args: argparse.Namespace) -> Config:
     from server.app import Config
 
     listen = "0.0.0.0" if args.lan or args.public else "127.0.0.1"
-    config = Config(host=listen, port=args.port, bot_delay=local.bot_delay())
+    idle = local.idle_seconds(Config.idle_seconds)
+    config = Config(host=listen, port=args.port, bot_delay=local.bot_delay(), idle_seconds=idle)
     if args.redis:
         from server.storage.redis_store import RedisStore
 

@@ -302,6 +302,15 @@ def bot_delay() -> float:
         return DEFAULT_BOT_DELAY
 
 
+def idle_seconds(default: float) -> float:
+    """How long a connected player's turn waits before a stand-in takes the seat, in an
+    embedded server (`default` unless ALLFIVES_IDLE_SECONDS says; 0: for ever)."""
+    try:
+        return max(0.0, float(os.environ["ALLFIVES_IDLE_SECONDS"]))
+    except (KeyError, ValueError):
+        return default
+
+
 def keep_logs_off_screen() -> None:
     """Send log records to ALLFIVES_LOG (a file) if set, else nowhere: never over the table."""
     root = logging.getLogger()

@@ -85,7 +85,10 @@ async def play(args: argparse.Namespace, rules: RoomRules, levels: list[BotLevel
     """Run the embedded server and the table."""
     from server.app import Config, run_server
 
-    config = Config(host="127.0.0.1", port=0, bot_delay=local.bot_delay())
+    # Alone with bots nobody waits for the player: no idle bound unless asked for.
+    config = Config(
+        host="127.0.0.1", port=0, bot_delay=local.bot_delay(), idle_seconds=local.idle_seconds(0)
+    )
     async with run_server(config) as server:
         name = args.name or local.default_name()
         connection = Connection(server.url, name, TableState())

@@ -28,6 +28,9 @@ AWAY_SECONDS = 60
 CLOCK_ROOM = 12
 #: A notice longer than this many rows is cut (the table keeps its place).
 NOTICE_ROWS = 3
+#: The idle bound (a connected player's turn without a turn clock) is counted down in its last
+#: this many seconds.
+IDLE_SHOWN = 60
 
 
 def made(spec: MoveSpec) -> str:
@@ -224,22 +227,39 @@ def status(view: RoomView, state: TableState, pending: Ask | None, width: int = 
         if len(said) + len(after) > width:
             after = ""  # the verdict whole rather than the reminder folded and cut under it
         return Text.assemble((said, Style(bold=True, color="green")), (after, DULL))
+    mine = view.seats[view.you] if view.you is not None else None
+    if mine is not None and mine.stand_in and mine.connected:
+        said = _("A stand-in plays for you: /back to play again")
+        return Text(" " + said, Style(bold=True, color="yellow"))
     if state.result is not None and not state.my_turn():
         said = _("Press Enter to go on (hand {number}'s result is above)")
         return Text(" " + said.format(number=state.result_hand), DULL)
     left = seconds_left(state, view)
+    idle = idle_left(view)
+    if idle is not None and idle > IDLE_SHOWN:
+        idle = None
     if state.my_turn():
-        line = _your_turn(game, state, width)
+        clock = None
         if left is not None and view.rules.turn_seconds is not None:
-            line.append(
-                " · " + _("{seconds} s left").format(seconds=left),
-                Style(bold=True, color="red" if left <= 10 else None),
-            )
+            clock = (_("{seconds} s left").format(seconds=left), left)
+        elif idle is not None:
+            clock = (_("{seconds} s, then a stand-in").format(seconds=idle), idle)
+        room = CLOCK_ROOM if clock is None else max(CLOCK_ROOM, len(clock[0]) + 3)
+        line = _your_turn(game, state, width, room)
+        if clock is not None:
+            said, seconds = clock
+            line.append(" · " + said, Style(bold=True, color="red" if seconds <= 10 else None))
         return line
     if game.turn is None:
         return Text(" ")
     seat = view.seats[game.turn]
     who = names[game.turn]
+    if seat is not None and seat.stand_in and seat.connected:
+        said = _("{who} was idle: a stand-in plays for them")
+        return Text(" " + said.format(who=who), DULL)
+    if idle is not None:
+        said = _("{who} to play… (idle: a stand-in in {seconds} s)")
+        return Text(" " + said.format(who=who, seconds=idle), DULL)
     if seat is not None and not seat.connected:
         if left is not None and left > 0:
             said = _("{who} is away: a bot plays for them in {seconds} s unless they come back")
@@ -269,7 +289,21 @@ def seconds_left(state: TableState, view: RoomView) -> int | None:
     return max(0, math.ceil(limit - (time.monotonic() - state.turn_since)))
 
 
-def _your_turn(game: GameView, state: TableState, width: int) -> Text:
+def idle_left(view: RoomView) -> int | None:
+    """Seconds before a stand-in takes the seat of a connected player who does not move on
+    their turn (a room without a turn clock): the seat's `deadline`, by this machine's clock."""
+    game = view.game
+    if game is None or game.turn is None or view.rules.turn_seconds is not None:
+        return None
+    seat = view.seats[game.turn]
+    if seat is None or seat.kind != "human" or not seat.connected or seat.stand_in:
+        return None
+    if seat.deadline is None:
+        return None
+    return max(0, math.ceil(seat.deadline - time.time()))
+
+
+def _your_turn(game: GameView, state: TableState, width: int, room: int = CLOCK_ROOM) -> Text:
     numbered = state.numbered_hand()
     playable = [
         str(number) for number, tile in numbered if any(spec.tile == tile for spec in game.legal)
@@ -283,7 +317,7 @@ def _your_turn(game: GameView, state: TableState, width: int) -> Text:
         what = _("play {tiles}").format(tiles=words.either(playable))
     line = Text.assemble(yours, f": {what}")
     reminder = " " + _("(its number, or the tile: 5-3)")
-    if line.cell_len + len(reminder) <= width - CLOCK_ROOM:
+    if line.cell_len + len(reminder) <= width - room:
         line.append(reminder, DULL)
     return line
 

@@ -150,6 +150,7 @@ class Gate:
                     self.counted = None
                 if self.beat is not None:
                     keepalive.remove(self.beat)
+                    self.beat = None  # it holds the connection: no cycle left to collect
                 super().connection_lost(exc)
 
         return GatedConnection

@@ -56,7 +56,7 @@ export class Dock {
     this._drawSummary(model, game);
     this._drawEnds(game);
     this._drawHand(game);
-    this._drawButtons(game, hintText);
+    this._drawButtons(game, hintText, model);
   }
 
   _drawSummary(model, game) {
@@ -163,9 +163,16 @@ export class Dock {
     this.actions.play(tile, end);
   }
 
-  _drawButtons(game, hintText) {
-    if (!changed(this.drawn, "buttons", [game.myTurn, game.canPass, hintText])) return;
+  _drawButtons(game, hintText, model) {
+    const mine = model.you !== null && model.you !== undefined ? model.seats[model.you] : null;
+    // A stand-in took the seat while its player, still here, did not move: take it back.
+    const standIn = Boolean(mine?.standIn && mine.connected && !game.over);
+    if (!changed(this.drawn, "buttons", [game.myTurn, game.canPass, hintText, standIn])) return;
     const buttons = [];
+    if (standIn) {
+      buttons.push(h("span", { class: "stand-in-note", id: "stand-in-note" }, t("dock.stand_in_note")));
+      buttons.push(h("button", { type: "button", class: "primary", id: "back-button", "data-key": "back", onclick: () => this.actions.back() }, t("dock.back")));
+    }
     if (game.myTurn) buttons.push(h("button", { type: "button", id: "hint-button", "data-key": "hint", onclick: () => this.actions.hint() }, t("dock.hint")));
     if (game.canPass) buttons.push(h("button", { type: "button", id: "pass-button", "data-key": "pass", onclick: () => this.actions.pass() }, t("dock.pass")));
     if (hintText) buttons.push(h("span", { class: "hint", id: "hint" }, hintText));

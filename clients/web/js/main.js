@@ -355,6 +355,7 @@ class App {
         play: (tile, end) => this.send(end ? { type: "play", tile, end } : { type: "play", tile }),
         pass: () => this.send({ type: "pass" }),
         hint: () => this.send({ type: "hint" }),
+        back: () => this.send({ type: "back" }),
         chat: (text) => this.send({ type: "chat", text }),
         start: () => this.send({ type: "start" }),
         rematch: () => {

@@ -4,6 +4,10 @@
 import { h, fill } from "./text.js";
 import { t } from "./i18n.js";
 
+/** The idle bound (a connected player's turn in a room without a turn clock) is counted down
+ *  in its last this many seconds. */
+export const IDLE_SHOWN = 60;
+
 /** The turn in words and its clock: `{ text, left, limit, urgent }`; `left` null with no clock. */
 export function turnWords(model, { left, online }) {
   const game = model.game;
@@ -15,10 +19,19 @@ export function turnWords(model, { left, online }) {
   const mine = game.turn === model.you;
   const who = mine ? t("strip.your_turn") : t("strip.turn_of", { who: name });
   if (!online) return { text: `${head}${who} · ${t("strip.offline")}`, left: null };
+  if (seat?.standIn && seat.connected) {
+    return { text: `${head}${mine ? t("strip.stand_in_you") : t("strip.stand_in_idle", { who: name })}`, left: null };
+  }
   if (seat?.standIn) return { text: `${head}${t("strip.stand_in", { who: name })}`, left: null };
   if (left === null || left === undefined) return { text: `${head}${who}`, left: null };
   const seconds = Math.ceil(left);
   const away = seat && !seat.connected && !seat.bot;
+  if (!away && !model.rules.turn_seconds) {
+    // The idle bound: shown near its end only.
+    if (seconds > IDLE_SHOWN) return { text: `${head}${who}`, left: null };
+    const idle = mine ? t("strip.idle_you", { seconds }) : t("strip.idle_in", { seconds });
+    return { text: `${head}${who} · ${idle}`, left: null, urgent: seconds <= 10 };
+  }
   const text = away
     ? `${head}${who} · ${t("strip.away_in", { seconds })}`
     : `${head}${who} · ${t("strip.left", { seconds })}`;

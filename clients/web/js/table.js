@@ -26,11 +26,12 @@ export function seatNotes(seat) {
   if (seat.host) notes.push(t("seat.host"));
   if (seat.bot) notes.push(botWord(seat.level));
   if (!seat.connected && !seat.bot) notes.push(seat.standIn ? t("seat.away_stand_in") : t("seat.away"));
+  else if (seat.standIn && !seat.bot) notes.push(t("seat.idle_stand_in"));
   return notes;
 }
 
 export class Table {
-  /** `actions`: play(tile, end), pass(), hint(), chat(text), start(), rematch(), leave(),
+  /** `actions`: play(tile, end), pass(), hint(), back(), chat(text), start(), rematch(), leave(),
    *  addBot(seat, level), removeBot(seat), record(), sound(on), retry(); `options`: clock()
    *  (seconds left on the turn and whether online), sound (on or off). */
   constructor(root, actions, options) {
