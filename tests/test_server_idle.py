@@ -47,7 +47,8 @@ async def test_an_idle_player_is_replaced_and_the_abandoned_match_ends_and_count
     idle_server: Server,
 ) -> None:
     before = time.time()
-    client = await idler_against(idle_server.url, new_key())
+    # To 50: a first move never ends the match before the idler's first turn (to 5 it could).
+    client = await idler_against(idle_server.url, new_key(), target=50)
     await until_holds(client, lambda d: d["phase"] == "playing" and d["game"]["turn"] == 0)
     # The turn says when the stand-in takes over: the idle bound from the turn's start.
     seat = client.document["seats"][0]
