@@ -45,8 +45,13 @@ def test_a_second_browser_linked_by_the_code_plays_as_the_same_player() -> None:
         field.send_keys(code.lower())
         phone.find_element(By.ID, "link-submit").click()
         note = wait_for(lambda: note_with(phone, "plays as"))
-        assert "Ann" in note
+        assert note == "This device now plays as Ann."  # the name alone, no placeholder mark
+        assert phone.find_element(By.CSS_SELECTOR, "#link-note a").text == "Ann"
         assert phone.find_element(By.ID, "me-link").text == "My page"
+        # The page's own navigation offers the player's page now, no longer to link.
+        assert not phone.find_elements(By.ID, "nav-link")
+        assert phone.find_element(By.ID, "nav-me").text == "My page"
+        screenshot(phone, "link-linked-360x740", 360, 740)
         assert phone.execute_script("return localStorage.getItem('allfives.key')") != key
         phone.find_element(By.ID, "me-link").click()
         wait_for(lambda: phone.find_element(By.ID, "player").get_attribute("data-you") == "1")

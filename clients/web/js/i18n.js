@@ -93,6 +93,16 @@ export function t(key, params = {}) {
   return String(entry).replace(/\{(\w+)\}/g, (whole, name) => (name in params ? visible(params[name]) : whole));
 }
 
+/** A message cut where its placeholder `name` stands: [before, after], the other placeholders
+ * filled in, so a caller can put an element (a link) between the two. */
+export function around(key, name, params = {}) {
+  let entry = catalog[key] ?? english[key] ?? key;
+  if (typeof entry === "object") entry = entry.other;
+  const fill = (text) => text.replace(/\{(\w+)\}/g, (whole, other) => (other in params ? visible(params[other]) : whole));
+  const [before, ...rest] = String(entry).split(`{${name}}`);
+  return [fill(before), fill(rest.join(`{${name}}`))];
+}
+
 /** A counted message: `plural("tiles", 3)` is t("tiles", { count: 3 }). */
 export function plural(key, count, params = {}) {
   return t(key, { ...params, count });

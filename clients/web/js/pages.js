@@ -8,7 +8,7 @@ import { showLadder } from "./ladder.js";
 import { PlayerPage } from "./player.js";
 import { Replay } from "./replay.js";
 import { linkCode, recoveryCode } from "./key.js";
-import { t } from "./i18n.js";
+import { around, t } from "./i18n.js";
 
 /** The page a hash names, or null for the table or the lobby. */
 export function parseRoute(hash) {
@@ -168,9 +168,12 @@ export class Pages {
 
   linked(name) {
     if (this.route?.page === "link" && this.linkNote) {
-      const [before, after] = t("link.linked", { name: "\u0000" }).split("\u0000");
-      fill(this.linkNote, before ?? "", h("a", { href: `#/player/${encodeURIComponent(name)}` }, name), after ?? "");
+      const [before, after] = around("link.linked", "name");
+      fill(this.linkNote, before, h("a", { href: `#/player/${encodeURIComponent(name)}` }, name), after);
     }
+    // The page's navigation was drawn before: this device is a player now, with a page.
+    const offer = this.body.ownerDocument.getElementById("nav-link");
+    offer?.replaceWith(h("a", { href: `#/player/${encodeURIComponent(name)}`, id: "nav-me" }, t("app.my_page")));
   }
 
   linkRefused(text) {
