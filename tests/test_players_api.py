@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import json
 import urllib.parse
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -32,19 +31,6 @@ from server.storage.redis_store import RedisStore
 from server.storage.store import StoreUnavailable
 
 pytestmark = pytest.mark.asyncio
-
-
-@pytest.fixture(params=["embedded", "redis"])
-async def running(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Server]:
-    """A server with the embedded store (its ledger in a file) or with real Redis."""
-    if request.param == "embedded":
-        config = fast_config(data=str(tmp_path / "data"))
-        async with run_server(config) as server:
-            yield server
-    else:
-        redis: RedisServer = request.getfixturevalue("redis_server")
-        async with run_server(fast_config(store=RedisStore(redis.url))) as server:
-            yield server
 
 
 async def test_a_finished_match_is_rated_archived_and_answered(running: Server) -> None:

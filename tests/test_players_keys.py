@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import urllib.parse
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import msgspec
@@ -40,17 +39,6 @@ class Clock:
 
     def __call__(self) -> float:
         return self.now
-
-
-@pytest.fixture(params=["embedded", "redis"])
-async def running(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Server]:
-    if request.param == "embedded":
-        async with run_server(fast_config(data=str(tmp_path / "data"))) as server:
-            yield server
-    else:
-        redis: RedisServer = request.getfixturevalue("redis_server")
-        async with run_server(fast_config(store=RedisStore(redis.url))) as server:
-            yield server
 
 
 async def test_a_claimed_name_is_refused_to_other_keys_and_to_guests(running: Server) -> None:
