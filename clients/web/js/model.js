@@ -167,8 +167,15 @@ export function tableModel(doc, extras = {}) {
       finalLayout: game.over ? layout : extras.finalLayout ?? null,
     }
     : null;
+  // Before the next hand's lead the board keeps the last hand's table, as it ended (dimmed).
+  const kept = extras.finalLayout;
+  const previous = !game.over && layout.line.length === 0 && kept?.line?.length > 0 && extras.finalHand === game.hand_number;
+  const board = previous
+    ? { layout: copyLayout(kept), history: extras.finalHistory ?? [], leadIndex: leadIndex({ history: extras.finalHistory ?? [] }), previous: game.hand_number - 1 }
+    : { layout, history: game.history ?? [], leadIndex: leadIndex(game), previous: null };
   model.game = {
     handNumber: game.hand_number,
+    board,
     leader: game.leader,
     layout,
     leadIndex: leadIndex(game),
