@@ -3,7 +3,7 @@
 
 import { h, fill } from "./text.js";
 import { apiGet, apiProblem, paths } from "./api.js";
-import { t } from "./i18n.js";
+import { t, decimal } from "./i18n.js";
 
 /** A ladder's name ("2p", "3p", "teams") in the player's words. */
 export function ladderName(ladder) {
@@ -22,7 +22,7 @@ export function botName(name) {
 }
 
 export function rating(value) {
-  return Number.isFinite(value) ? value.toFixed(1) : "?";
+  return Number.isFinite(value) ? decimal(value) : "?";
 }
 
 export async function showLadder(root) {

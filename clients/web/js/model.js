@@ -3,7 +3,7 @@
 // `place` only draws the last hand's final layout.
 
 import { displayNames, partnership, sideName, describeHandEnd, describeWinner, endWord, teamLetter } from "./describe.js";
-import { t } from "./i18n.js";
+import { t, decimal, signedDecimal } from "./i18n.js";
 import { explainHand } from "./results.js";
 
 export const END_NAMES = ["west", "east", "north", "south"];
@@ -210,9 +210,7 @@ export function ratingText(ratings, you) {
   const before = Number(mine?.before?.rating);
   const after = Number(mine?.after?.rating);
   if (!Number.isFinite(before) || !Number.isFinite(after)) return null;
-  const delta = after - before;
-  const change = `${delta >= 0 ? "+" : "−"}${Math.abs(delta).toFixed(1)}`;
-  const params = { rating: after.toFixed(1), change };
+  const params = { rating: decimal(after), change: signedDecimal(after - before) };
   return ["2p", "3p", "teams"].includes(mine.ladder)
     ? t(`rating.change.${mine.ladder}`, params)
     : t("rating.change.other", { ...params, ladder: String(mine.ladder) });
