@@ -153,3 +153,18 @@ def test_a_card_dismissed_in_one_match_shows_in_the_rematch() -> None:
         wait_for(card.is_displayed, what="the rematch's hand 1 card")
         assert card.text.startswith("Hand 1: ")
         assert js_errors(ann) == []
+
+
+def test_the_match_end_card_gives_no_id_twice() -> None:
+    """The winner's card holds the last hand's card beside the dock's (hidden) one: each
+    title has its own id, and the final card is labelled by its own."""
+    with ServerThread() as server, chromium(*LAPTOP) as ann:
+        start_against_a_bot(ann, server, 150)
+        play_until(ann, "return game.over;", "the match's end")
+        wait_for(lambda: ann.find_element(By.ID, "final-hand").is_displayed(), what="the card")
+        ids = ann.execute_script("return [...document.querySelectorAll('[id]')].map((e) => e.id)")
+        twice = sorted({i for i in ids if ids.count(i) > 1})
+        assert twice == [], twice
+        final = ann.find_element(By.ID, "final-hand")
+        title = ann.find_element(By.ID, final.get_attribute("aria-labelledby") or "")
+        assert title.text.startswith("Hand ") and final.text.startswith(title.text)

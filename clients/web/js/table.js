@@ -279,7 +279,7 @@ export class Table {
       h("h2", { id: "winner-text" }, game.winnerText),
       h("p", { id: "final-scores" }, t("winner.final_scores", { scores: game.sides.map((side) => `${side.short} ${side.score}`).join(", ") })),
       game.ratingText ? h("p", { id: "rating-change", class: "rating-change" }, game.ratingText) : null,
-      game.summary ? h("section", { class: "summary final-hand", id: "final-hand" }, handCard(game.summary)) : null,
+      game.summary ? h("section", { class: "summary final-hand", id: "final-hand", "aria-labelledby": "final-hand-title" }, handCard(game.summary, { id: "final-hand-title" })) : null,
       scoreboard(this.hands, game.sides),
       h("div", { class: "buttons" },
         model.isHost
