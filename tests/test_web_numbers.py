@@ -97,3 +97,28 @@ def test_the_create_forms_checks_are_in_the_pages_language(language: str) -> Non
             said
             == {"cs": "Zadejte prosím 5 nebo víc.", "et": "Palun sisestage 5 või rohkem."}[language]
         )
+
+
+def test_the_rating_graph_has_a_legend_and_ticks_that_differ_on_one_day(page: WebDriver) -> None:
+    """Three colours had no legend; two games on one day gave both ticks the same date."""
+    history = [
+        {"at": MOMENT, "ladder": "2p", "rating": 1.0},
+        {"at": MOMENT + 3600, "ladder": "2p", "rating": 2.5},
+        {"at": MOMENT + 7200, "ladder": "teams", "rating": -0.5},
+    ]
+    ticks = call(
+        page,
+        "[...unit.player.ratingGraph(a[0]).querySelectorAll('text.tick')].map((e) => e.textContent)",
+        history,
+    )
+    first, last = ticks[-2], ticks[-1]
+    assert first != last and ":" in first and ":" in last, ticks
+    assert ticks[0] == "\u22120.5", ticks  # the lowest rating, with a minus sign
+    legend = call(
+        page,
+        "[...unit.player.graphLegend(a[0]).querySelectorAll('li')]"
+        ".map((li) => [li.dataset.ladder, li.textContent])",
+        history,
+    )
+    assert legend == [["2p", "Two players"], ["teams", "Partnerships (four players)"]], legend
+    assert call(page, "unit.player.graphLegend([])") is None

@@ -445,7 +445,8 @@ function dressPage() {
     storeLanguage(choice.value);
     location.reload();
   });
-  rules?.after(choice);
+  // Last in the header: on a phone, whose header scrolls sideways, the links come first.
+  (document.getElementById("me-link") ?? rules)?.after(choice);
 }
 
 await load(pickLanguage(navigator.languages ?? [navigator.language], storedLanguage()));

@@ -52,6 +52,16 @@ export function ratingGraph(history, width = 600, height = 220) {
   return svg;
 }
 
+/** Which colour is which ladder, for the ladders the graph draws (none for an empty graph). */
+export function graphLegend(history) {
+  const drawn = ["2p", "3p", "teams"].filter((ladder) => (history ?? []).some((p) => p.ladder === ladder && Number.isFinite(p.at) && Number.isFinite(p.rating)));
+  if (!drawn.length) return null;
+  return h("ul", { class: "graph-legend", id: "graph-legend", "aria-label": t("player.graph_legend") },
+    drawn.map((ladder) => h("li", { "data-ladder": ladder },
+      s("svg", { class: "swatch", viewBox: "0 0 20 10", "aria-hidden": "true" }, s("line", { class: `graph-line ${COLORS[ladder]}`, x1: 0, y1: 5, x2: 20, y2: 5 })),
+      ladderName(ladder))));
+}
+
 function resultFor(game, name) {
   const seat = (game.players ?? []).find((p) => p.name === name)?.seat;
   if (seat === undefined) return "";
@@ -114,7 +124,7 @@ export class PlayerPage {
         h("h2", { id: "player-name" }, botName(player.name)),
         h("p", {}, plural("player.games_won", player.games, { wins: player.wins })),
         ratings.length ? h("ul", { id: "player-ratings" }, ratings) : h("p", { class: "muted" }, t("player.not_rated")),
-        h("div", { class: "graph-wrap" }, ratingGraph(player.history)),
+        h("div", { class: "graph-wrap" }, ratingGraph(player.history), graphLegend(player.history)),
         link),
       this.games);
     this.loadGames(0);

@@ -71,7 +71,8 @@ export class Table {
     this.sound.addEventListener("change", () => actions.sound(this.sound.checked));
     this.boardNote = part("p", "board-note", { class: "board-note", hidden: true });
     this.boardWrap = h("div", { class: "board-wrap" }, this.boardNote, this.svg);
-    this.game = h("section", { class: "game", id: "game" }, this.boardWrap, this.boneyard);
+    // The boneyard's count above the board: below it the pinned dock would cover it.
+    this.game = h("section", { class: "game", id: "game" }, this.boneyard, this.boardWrap);
     this.leaveButton = h("button", { type: "button", id: "leave-button", onclick: () => this._leave() }, t("table.leave"));
     fill(root, h("div", { class: "room" },
       this.strip.node, this.confirm, this.waiting, this.winner, this.game, this.dock.node,
