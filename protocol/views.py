@@ -252,7 +252,9 @@ def _describe_winner(winner: Winner, names: Sequence[str], teams: bool) -> str:
         return "The match ended without a winner"
     if isinstance(winner, list):
         return " and ".join(_name(seat, names) for seat in winner) + " share the win"
-    return f"{_side(winner, names, teams)} wins the match"
+    side = _side(winner, names, teams)
+    # A team begins the sentence with a capital; a name stays as its player wrote it.
+    return f"{side[0].upper() + side[1:] if teams else side} wins the match"
 
 
 def _name(seat: int, names: Sequence[str]) -> str:

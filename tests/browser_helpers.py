@@ -314,6 +314,17 @@ def call(driver: WebDriver, expression: str, *args: Any) -> Any:
     )
 
 
+def press(driver: WebDriver, element_id: str) -> None:
+    """Click the element with this id once it is there, finding it again when a redraw
+    replaced it under the click (a stale element means "not yet")."""
+
+    def click() -> bool:
+        driver.find_element(By.ID, element_id).click()
+        return True
+
+    wait_for(click, what=f"#{element_id} to press")
+
+
 #: Plays the first legal move when it is the page's turn (once per seq); says the phase.
 PLAY_ON = """
 const app = window.allfives;
@@ -329,8 +340,59 @@ return doc.phase;
 """
 
 
-def play_a_match(driver: WebDriver, server: ServerThread) -> str:
-    """Ann plays a two-player match to 50 against the normal bot; returns the room's code."""
+#: Like PLAY_ON, but first asks CONDITION (a function's body over `app`, `doc` and `game`,
+#: put in by `play_until`: the page's policy allows no eval): when it holds, plays nothing
+#: and returns "stop".
+PLAY_UNTIL = (
+    """
+const stop = (app, doc, game) => { CONDITION };
+const doc0 = window.allfives.state.doc;
+if (doc0 && doc0.game && stop(window.allfives, doc0, doc0.game)) return "stop";
+"""
+    + PLAY_ON
+)
+
+
+def play_until(driver: WebDriver, condition: str, what: str, timeout: float = 120) -> None:
+    """Play the page's first legal move on each of its turns until `condition` (a function's
+    body over `app`, `doc` and `game`, as PLAY_UNTIL) holds; fails if the match ends first."""
+    script = PLAY_UNTIL.replace("CONDITION", condition)
+
+    def step() -> bool:
+        phase: str | None = driver.execute_script(script)
+        assert phase != "finished", f"the match ended before {what}"
+        return phase == "stop"
+
+    wait_for(step, timeout=timeout, what=what)
+
+
+#: What lies on top of an element where a tap would land: at its middle and near each corner
+#: (3 px in), each topmost element that is not inside it (`endTarget`: one of the board's
+#: other end targets).
+UNCOVERED = """
+const el = arguments[0];
+const r = el.getBoundingClientRect();
+const points = [[r.left + r.width / 2, r.top + r.height / 2], [r.left + 3, r.top + 3],
+  [r.right - 3, r.top + 3], [r.left + 3, r.bottom - 3], [r.right - 3, r.bottom - 3]];
+const inView = r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
+const over = points.map(([x, y]) => document.elementFromPoint(x, y)).filter((top) => !top || !el.contains(top));
+return { inView, over: over.map((top) => ({
+  what: top ? `${top.tagName}#${top.id}.${top.getAttribute("class") ?? ""}` : null,
+  endTarget: Boolean(top?.closest(".end-target")) })) };
+"""
+
+
+def uncovered(driver: WebDriver, element: Any) -> dict[str, Any]:
+    """Where a tap on `element`'s middle would land (UNCOVERED)."""
+    seen: dict[str, Any] = driver.execute_script(UNCOVERED, element)
+    return seen
+
+
+def start_against_a_bot(
+    driver: WebDriver, server: ServerThread, target: int, players: int = 2
+) -> None:
+    """Ann opens the lobby and starts a match to `target` against normal bots in every other
+    seat (one, unless `players` says more)."""
     driver.get(server.base + "/")
     wait_for(lambda: driver.find_element(By.ID, "name"), what="the lobby")
     field = driver.find_element(By.ID, "name")
@@ -339,8 +401,16 @@ def play_a_match(driver: WebDriver, server: ServerThread) -> str:
     wait_for(lambda: driver.execute_script("return window.allfives?.online"), what="online")
     driver.execute_script(
         "const app = window.allfives; app.autoStart = true;"
-        "app.create({rules: {players: 2, target: 50}, seat: 0, bots: [{seat: 1, level: 'normal'}]});"
+        "const bots = [...Array(arguments[1] - 1).keys()].map((i) => ({seat: i + 1, level: 'normal'}));"
+        "app.create({rules: {players: arguments[1], target: arguments[0]}, seat: 0, bots});",
+        target,
+        players,
     )
+
+
+def play_a_match(driver: WebDriver, server: ServerThread) -> str:
+    """Ann plays a two-player match to 50 against the normal bot; returns the room's code."""
+    start_against_a_bot(driver, server, 50)
     wait_for(lambda: driver.execute_script(PLAY_ON) == "finished", timeout=90, what="the end")
     code: str = driver.execute_script("return window.allfives.state.doc.code")
     return code

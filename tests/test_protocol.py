@@ -265,7 +265,7 @@ def test_every_event_kind_has_a_sentence() -> None:
     assert describe(blocked, NAMES[:3]).startswith("The hand is blocked: nobody scores")
     penalty = HandEnded(kind="domino", by=1, points=[-10, 0], pips=[8, 0])
     assert "Ann loses 10" in describe(penalty, NAMES[:2])
-    assert describe(MatchEnded(winner=1), NAMES, teams=True) == "team B (Bo & Dee) wins the match"
+    assert describe(MatchEnded(winner=1), NAMES, teams=True) == "Team B (Bo & Dee) wins the match"
     assert describe(MatchEnded(winner=[0, 2]), NAMES[:3]) == "Ann and Cid share the win"
     assert describe(MatchEnded(winner=None), NAMES) == "The match ended without a winner"
 

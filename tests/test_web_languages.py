@@ -154,3 +154,18 @@ def test_the_rules_page_is_served_in_each_language(language: str) -> None:
     assert f'<html lang="{language}">' in page
     text = re.sub(r"<[^>]*>|[\w/.-]+\.md\b", " ", page)  # what it shows, not tags or file names
     assert english_leaks(text, english_only_web_words(language)) == []
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_rules_page_names_nothing_the_server_does_not_serve(language: str) -> None:
+    """No file name a player cannot open (it named docs/rules.md), and every link and asset
+    on the page is there."""
+    name = "rules.html" if language == "en" else f"rules.{language}.html"
+    with ServerThread() as server:
+        with urllib.request.urlopen(f"{server.base}/web/{name}", timeout=5) as response:
+            page = response.read().decode()
+        shown = re.sub(r"<[^>]*>", " ", page)
+        assert not re.search(r"[\w/.-]+\.md\b", shown), re.findall(r"[\w/.-]+\.md\b", shown)
+        for link in re.findall(r'(?:href|src)="([^"#]+)"', page):
+            with urllib.request.urlopen(server.base + link, timeout=5) as answer:
+                assert answer.status == 200, link

@@ -16,15 +16,19 @@ from typing import Any
 
 import pytest
 from browser_helpers import (
+    PLAY_ON,
     assert_fits,
     chromium,
     js_errors,
     measure,
     open_lobby,
+    play_until,
     screenshot,
+    start_against_a_bot,
+    uncovered,
     wait_for,
 )
-from i18n_helpers import BROWSER_TAGS, web_prefix, web_words
+from i18n_helpers import BROWSER_TAGS, LANGUAGES, web_prefix, web_words
 from protocol_session import fixed_draws
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
@@ -255,3 +259,53 @@ def test_the_lobby_marks_a_listed_room_that_is_unrated() -> None:
         )
         assert len(listed) == 1
         assert not js_errors(page)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_phone_shows_the_boneyard_and_your_team_on_your_turn_under_a_one_row_header(
+    language: str,
+) -> None:
+    """The header took two rows (about 100 of 740 px); the pinned hand covered the boneyard's
+    count; with partnerships nothing said which team was yours."""
+    with ServerThread() as server, chromium(*PHONE, BROWSER_TAGS[language]) as page:
+        start_against_a_bot(page, server, 150, players=4)
+        header = page.execute_script(
+            "return document.querySelector('header.bar').getBoundingClientRect().height"
+        )
+        assert header <= 56, header
+        play_until(page, "return game.turn === doc.you && game.legal.length > 0;", "my turn")
+        wait_for(lambda: measure(page)["playable"], what="the glowing tiles")
+        seen = measure(page)
+        assert_fits(seen)
+        boneyard = page.find_element(By.ID, "boneyard")
+        count = page.execute_script("return window.allfives.state.doc.game.boneyard")
+        assert boneyard.text == web_words(language, "table.boneyard", count=count)
+        landing = uncovered(page, boneyard)
+        assert landing["inView"] and landing["over"] == [], landing
+        chips = page.find_elements(By.CSS_SELECTOR, "#strip-scores .chip")
+        marks = [chip.find_elements(By.CLASS_NAME, "chip-you") for chip in chips]
+        assert [len(mark) for mark in marks] == [1, 0]  # Ann sits in seat 0: team A
+        assert marks[0][0].text == web_words(language, "strip.your_team")
+        if language in ("en", "cs"):
+            screenshot(page, f"phone-team-{language}-360x740", *PHONE)
+            screenshot(page, f"phone-team-{language}-1280x800", *LAPTOP)
+        assert js_errors(page) == []
+
+
+def test_the_boneyard_count_is_not_under_the_pinned_hand() -> None:
+    """On your turn with the last hand's card open (three players: its words are longer) the
+    pinned dock covered the count below the board."""
+    card_open = (
+        "return game.turn === doc.you && game.legal.length > 0 && Boolean(game.last_hand)"
+        " && app.playedAt !== app.state.seq"
+        ' && !document.getElementById("summary").hidden;'
+    )
+    with ServerThread() as server, chromium(*PHONE) as page:
+        start_against_a_bot(page, server, 250, players=3)
+        for _ in range(5):  # five such turns, each with its own card and hand
+            play_until(page, card_open, "my turn with the card open")
+            wait_for(lambda: measure(page)["playable"], what="the glowing tiles")
+            measure(page)  # at the top of the page, as it opens
+            landing = uncovered(page, page.find_element(By.ID, "boneyard"))
+            assert landing["inView"] and landing["over"] == [], landing
+            page.execute_script(PLAY_ON)

@@ -73,10 +73,11 @@ def test_a_finished_match_stepped_to_its_end_shows_the_records_scores(
         data = server.call(server.server.store.load_record(f"{code}/1"))
         record = decode_record(data)
         expected = scores_after_each_hand(record)
-        # The rating change comes to the winner's card once the server has rated the match.
+        # The rating change comes to the winner's card once the server has rated the match
+        # (a rating below zero with the change's minus sign, never a hyphen).
         rated = wait_for(lambda: driver.find_element(By.ID, "rating-change").text, 30)
         assert re.fullmatch(
-            r"Your rating on the two-player ladder: -?\d+\.\d \([+−]\d+\.\d\)", rated
+            r"Your rating on the two-player ladder: −?\d+\.\d \([+−]\d+\.\d\)", rated
         )
         wait_for(lambda: driver.find_element(By.ID, "replay-link")).click()
         first = wait_for(lambda: read_step(driver), what="the viewer")

@@ -51,7 +51,7 @@ def test_a_domino_shows_the_pips_counted_and_their_rounding(page: WebDriver) -> 
     shown = explain(page, ended(0, [0, 12]), ["Ann", "Bot 1"])
     assert shown["title"] == "Ann went out" and shown["agrees"]
     assert shown["steps"] == [
-        "Left in the other hand: Bot 1 12 pips.",
+        "Left in the other hand: 12 (Bot 1) pips.",
         "12 rounds to 10: Ann scores 10.",
     ]
 
@@ -62,9 +62,30 @@ def test_a_team_domino_says_53_was_counted(page: WebDriver) -> None:
     assert result["points"] == [55, 0]
     shown = explain(page, result, names, teams=True)
     assert shown["agrees"], shown
-    assert "Bot 1 4 + Bot 3 49 = 53 pips" in shown["steps"][0]
+    assert "4 (Bot 1) + 49 (Bot 3) = 53 pips" in shown["steps"][0]
     assert "53 rounds to 55: Team A scores 55." in shown["steps"]
     assert any("Tester's 30 count for nobody" in step for step in shown["steps"])
+
+
+def test_a_seats_pips_come_before_its_name_so_no_bot_number_runs_into_them(
+    page: WebDriver,
+) -> None:
+    """ "Bořek Ž. 5 + Bot 3 2 = 7 pips" read as "Bot 32": the count comes first."""
+    names = ["Ann", "Bořek Ž.", "Cid", "Bot 3"]
+    shown = explain(page, ended(0, [0, 5, 4, 2], teams=True), names, teams=True)
+    assert "5 (Bořek Ž.) + 2 (Bot 3) = 7 pips" in shown["steps"][0], shown["steps"]
+    assert not any("Bot 3 2" in step for step in shown["steps"])
+    held = explain(page, ended(None, [3, 3, 13]), ["A", "Bot 1", "Bot 2"])
+    assert "Pips held: 3 (A), 3 (Bot 1), 13 (Bot 2)." in held["steps"]
+
+
+def test_a_team_winning_the_match_begins_the_sentence_with_a_capital(page: WebDriver) -> None:
+    names = ["Ann", "Bot 1", "Cid", "Bot 3"]
+    said = call(page, "unit.describe.describeWinner(1, a[0], true)", names)
+    assert said == "Team B (Bot 1 & Bot 3) wins the match"
+    # A name stays as its player wrote it.
+    alone = call(page, "unit.describe.describeWinner(0, a[0], false)", ["ann", "Bot 1"])
+    assert alone == "ann wins the match"
 
 
 def test_blocked_hands_and_penalties_follow_the_worked_examples(page: WebDriver) -> None:
@@ -78,7 +99,7 @@ def test_blocked_hands_and_penalties_follow_the_worked_examples(page: WebDriver)
     )
     assert (
         teams["agrees"]
-        and "Team A holds A 4 + C 7 = 11; team B holds B 9 + D 9 = 18." in teams["steps"]
+        and "Team A holds 4 (A) + 7 (C) = 11; team B holds 9 (B) + 9 (D) = 18." in teams["steps"]
     )
     penalty = explain(
         page,

@@ -1,7 +1,7 @@
 // Events in words, as the catalogs say them (the log and the summaries): the wire's event types
 // and numbers worded in the player's language (i18n.js).
 
-import { t, plural, both } from "./i18n.js";
+import { t, plural, both, currentLanguage } from "./i18n.js";
 
 /** An end's name in the player's language. */
 export function endWord(end) {
@@ -91,10 +91,17 @@ export function describeHandEnd(event, names, teams) {
   return t("log.hand_end", { opening, gains: gains.join(", "), pips });
 }
 
+/** The text with a capital first letter (a sentence that begins with "team B (…)"). */
+export function sentence(text) {
+  return text ? text[0].toLocaleUpperCase(currentLanguage()) + text.slice(1) : text;
+}
+
 export function describeWinner(winner, names, teams) {
   if (winner === null || winner === undefined) return t("winner.none");
   if (Array.isArray(winner)) return t("winner.shared", { names: both(winner.map((seat) => nameOf(seat, names))) });
-  return t("winner.side", { side: sideName(winner, names, teams) });
+  // A team begins the sentence with a capital; a name stays as its player wrote it.
+  const said = t("winner.side", { side: sideName(winner, names, teams) });
+  return teams ? sentence(said) : said;
 }
 
 /** A suggested move in words: "play 5-3 north", "pass". */

@@ -61,11 +61,17 @@ export class Dock {
 
   _drawSummary(model, game) {
     const summary = game.summary;
-    this.summary.hidden = !summary || this.dismissed === summary.hand || game.over;
+    // A card dismissed is that hand's result, not its number: a rematch's hand 1 is another hand.
+    // A match's first hand has no card, which forgets the dismissal.
+    if (!summary) this.dismissed = null;
+    const which = summary ? JSON.stringify([summary.hand, summary.kind, summary.by, summary.points, summary.pips]) : null;
+    // While a picked tile waits for its end, the card folds away: the pinned dock then leaves
+    // the board's end targets in sight (it comes back on cancel, and after the move).
+    this.summary.hidden = !summary || this.dismissed === which || game.over || Boolean(this.pickedTile(game));
     if (this.summary.hidden) return;
     if (!changed(this.drawn, "summary", [summary, model.names])) return;
     fill(this.summary, handCard(summary, { onDismiss: () => {
-      this.dismissed = summary.hand;
+      this.dismissed = which;
       this.summary.hidden = true;
     } }));
   }

@@ -118,3 +118,42 @@ export function both(items) {
   if (items.length < 2) return items.join("");
   return t("list.and", { first: items.slice(0, -1).join(", "), last: items[items.length - 1] });
 }
+
+const MINUS = "\u2212";
+const numberFormats = new Map();
+
+function numberFormat(digits) {
+  const key = `${language}/${digits}`;
+  if (!numberFormats.has(key)) {
+    numberFormats.set(key, new Intl.NumberFormat(language, { minimumFractionDigits: digits, maximumFractionDigits: digits }));
+  }
+  return numberFormats.get(key);
+}
+
+/** `value` with `digits` decimals as the language in use writes it ("3,4" in Czech), with a
+ *  minus sign (−, never a hyphen) when it is below zero once rounded. */
+export function decimal(value, digits = 1) {
+  const shown = numberFormat(digits).format(Math.abs(value));
+  return Number(Math.abs(value).toFixed(digits)) > 0 && value < 0 ? `${MINUS}${shown}` : shown;
+}
+
+/** A change: "+0.3", "−1.8", "0.0" (in the language's digits and decimal mark). */
+export function signedDecimal(value, digits = 1) {
+  const shown = decimal(value, digits);
+  return Number(Math.abs(value).toFixed(digits)) > 0 && value > 0 ? `+${shown}` : shown;
+}
+
+/** A moment (seconds since 1970) as the language writes a date and time. */
+export function dateTime(seconds) {
+  return new Intl.DateTimeFormat(language, { dateStyle: "medium", timeStyle: "short" }).format(new Date(seconds * 1000));
+}
+
+/** A moment's day as the language writes it. */
+export function dayOf(seconds) {
+  return new Intl.DateTimeFormat(language, { dateStyle: "medium" }).format(new Date(seconds * 1000));
+}
+
+/** A moment's time of day as the language writes it. */
+export function timeOf(seconds) {
+  return new Intl.DateTimeFormat(language, { timeStyle: "short" }).format(new Date(seconds * 1000));
+}

@@ -3,7 +3,7 @@
 
 import { h, fill } from "./text.js";
 import { apiGet, apiProblem, paths } from "./api.js";
-import { t } from "./i18n.js";
+import { t, decimal } from "./i18n.js";
 
 /** A ladder's name ("2p", "3p", "teams") in the player's words. */
 export function ladderName(ladder) {
@@ -23,7 +23,7 @@ export function botName(name) {
 
 export function rating(value, provisional = false) {
   // A provisional rating is marked "?", as chess servers do (explained under the ladder).
-  return Number.isFinite(value) ? `${value.toFixed(1)}${provisional ? "?" : ""}` : "?";
+  return Number.isFinite(value) ? `${decimal(value)}${provisional ? "?" : ""}` : "?";
 }
 
 export async function showLadder(root) {

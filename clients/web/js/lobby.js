@@ -4,6 +4,7 @@
 import { h, fill } from "./text.js";
 import { checkName, length, MAX_NAME } from "./limits.js";
 import { t, plural } from "./i18n.js";
+import { pageChecks } from "./validity.js";
 
 export const LEVELS = ["easy", "normal", "hard"];
 
@@ -124,10 +125,10 @@ export class Lobby {
     teams.addEventListener("change", () => { teamsWanted = teams.checked; });
     const seat = select("seat", [["0", "0"], ["1", "1"], ["2", "2"], ["3", "3"]], "0");
     const bots = h("fieldset", { class: "bots" }, h("legend", {}, t("lobby.other_seats")));
-    const form = h("form", { class: "card", id: "create-form", onsubmit: (event) => {
+    const form = pageChecks(h("form", { class: "card", id: "create-form", onsubmit: (event) => {
       event.preventDefault();
       this.actions.create(createRequest(formValues(form)));
-    } });
+    } }));
     const drawBots = () => {
       const count = Number(players.value);
       const keep = Object.fromEntries([...bots.querySelectorAll("select")].map((el) => [el.name, el.value]));

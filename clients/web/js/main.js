@@ -334,6 +334,7 @@ class App {
       // Keyed by the room as joined: a private room's CODE-INVITE, the room's link.
       saveSeat(this.resume.room, {
         token: this.resume.token, seat: this.state.doc.you, seq: this.state.seq, doc: this.state.doc, hands: this.state.hands,
+        finalLayout: this.state.finalLayout, finalHistory: this.state.finalHistory, finalHand: this.state.finalHand,
       });
     }
     const doc = this.state.doc;
@@ -372,7 +373,8 @@ class App {
         sound: this.cue.sound,
       });
     }
-    const model = tableModel(this.state.doc, { finalLayout: this.state.finalLayout, hint: this.state.hint, online: this.online });
+    const model = tableModel(this.state.doc, {
+      finalLayout: this.state.finalLayout, finalHistory: this.state.finalHistory, finalHand: this.state.finalHand, hint: this.state.hint, online: this.online });
     model.handle = this.state.room ?? this.state.doc.code;
     this.table.update(model, this.state.log, this.state.hintText(), this.state.hands);
     const game = this.state.doc.game;
@@ -469,7 +471,8 @@ function dressPage() {
     storeLanguage(choice.value);
     location.reload();
   });
-  rules?.after(choice);
+  // Last in the header: on a phone, whose header scrolls sideways, the links come first.
+  (document.getElementById("me-link") ?? rules)?.after(choice);
 }
 
 await load(pickLanguage(navigator.languages ?? [navigator.language], storedLanguage()));

@@ -3,7 +3,7 @@
 // `place` only draws the last hand's final layout.
 
 import { displayNames, partnership, sideName, describeHandEnd, describeWinner, endWord, teamLetter } from "./describe.js";
-import { t } from "./i18n.js";
+import { t, decimal, signedDecimal } from "./i18n.js";
 import { explainHand } from "./results.js";
 
 export const END_NAMES = ["west", "east", "north", "south"];
@@ -169,8 +169,15 @@ export function tableModel(doc, extras = {}) {
       finalLayout: game.over ? layout : extras.finalLayout ?? null,
     }
     : null;
+  // Before the next hand's lead the board keeps the last hand's table, as it ended (dimmed).
+  const kept = extras.finalLayout;
+  const previous = !game.over && layout.line.length === 0 && kept?.line?.length > 0 && extras.finalHand === game.hand_number;
+  const board = previous
+    ? { layout: copyLayout(kept), history: extras.finalHistory ?? [], leadIndex: leadIndex({ history: extras.finalHistory ?? [] }), previous: game.hand_number - 1 }
+    : { layout, history: game.history ?? [], leadIndex: leadIndex(game), previous: null };
   model.game = {
     handNumber: game.hand_number,
+    board,
     leader: game.leader,
     layout,
     leadIndex: leadIndex(game),
@@ -206,9 +213,7 @@ export function ratingText(ratings, you) {
   const before = Number(mine?.before?.rating);
   const after = Number(mine?.after?.rating);
   if (!Number.isFinite(before) || !Number.isFinite(after)) return null;
-  const delta = after - before;
-  const change = `${delta >= 0 ? "+" : "−"}${Math.abs(delta).toFixed(1)}`;
-  const params = { rating: after.toFixed(1), change };
+  const params = { rating: decimal(after), change: signedDecimal(after - before) };
   return ["2p", "3p", "teams"].includes(mine.ladder)
     ? t(`rating.change.${mine.ladder}`, params)
     : t("rating.change.other", { ...params, ladder: String(mine.ladder) });

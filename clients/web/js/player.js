@@ -4,7 +4,7 @@
 import { h, fill, s } from "./text.js";
 import { apiGet, apiProblem, paths } from "./api.js";
 import { ladderName, botName, rating } from "./ladder.js";
-import { t, plural } from "./i18n.js";
+import { t, plural, decimal, signedDecimal, dateTime, dayOf, timeOf } from "./i18n.js";
 import { showCode } from "./key.js";
 
 export const PAGE_SIZE = 10;
@@ -31,11 +31,14 @@ export function ratingGraph(history, width = 600, height = 220) {
   svg.append(s("line", { class: "axis", x1: pad.left, y1: height - pad.bottom, x2: width - pad.right, y2: height - pad.bottom }));
   svg.append(s("line", { class: "axis", x1: pad.left, y1: pad.top, x2: pad.left, y2: height - pad.bottom }));
   for (const r of [r0, (r0 + r1) / 2, r1]) {
-    svg.append(s("text", { class: "tick", x: pad.left - 6, y: y(r), "text-anchor": "end", "dominant-baseline": "central" }, r.toFixed(1)));
+    svg.append(s("text", { class: "tick", x: pad.left - 6, y: y(r), "text-anchor": "end", "dominant-baseline": "central" }, decimal(r)));
   }
-  const day = (t) => new Date(t * 1000).toLocaleDateString();
-  svg.append(s("text", { class: "tick", x: pad.left, y: height - 8, "text-anchor": "start" }, day(t0)));
-  svg.append(s("text", { class: "tick", x: width - pad.right, y: height - 8, "text-anchor": "end" }, day(t1)));
+  // The ticks at both ends: their days, or their times when both fall on one day.
+  const sameDay = dayOf(t0) === dayOf(t1);
+  const tick = (t) => (sameDay ? timeOf(t) : dayOf(t));
+  const day = (t) => dateTime(t);
+  svg.append(s("text", { class: "tick", x: pad.left, y: height - 8, "text-anchor": "start" }, tick(t0)));
+  svg.append(s("text", { class: "tick", x: width - pad.right, y: height - 8, "text-anchor": "end" }, tick(t1)));
   for (const ladder of ["2p", "3p", "teams"]) {
     const mine = points.filter((p) => p.ladder === ladder);
     if (!mine.length) continue;
@@ -43,10 +46,20 @@ export function ratingGraph(history, width = 600, height = 220) {
     svg.append(s("polyline", { class: `graph-line ${cls}`, "data-ladder": ladder, points: mine.map((p) => `${x(p.at).toFixed(1)},${y(p.rating).toFixed(1)}`).join(" ") }));
     for (const p of mine) {
       svg.append(s("circle", { class: `graph-point ${cls}`, cx: x(p.at), cy: y(p.rating), r: 3.5 },
-        s("title", {}, t("player.graph_point", { ladder: ladderName(ladder), rating: p.rating.toFixed(1), day: day(p.at) }))));
+        s("title", {}, t("player.graph_point", { ladder: ladderName(ladder), rating: decimal(p.rating), day: day(p.at) }))));
     }
   }
   return svg;
+}
+
+/** Which colour is which ladder, for the ladders the graph draws (none for an empty graph). */
+export function graphLegend(history) {
+  const drawn = ["2p", "3p", "teams"].filter((ladder) => (history ?? []).some((p) => p.ladder === ladder && Number.isFinite(p.at) && Number.isFinite(p.rating)));
+  if (!drawn.length) return null;
+  return h("ul", { class: "graph-legend", id: "graph-legend", "aria-label": t("player.graph_legend") },
+    drawn.map((ladder) => h("li", { "data-ladder": ladder },
+      s("svg", { class: "swatch", viewBox: "0 0 20 10", "aria-hidden": "true" }, s("line", { class: `graph-line ${COLORS[ladder]}`, x1: 0, y1: 5, x2: 20, y2: 5 })),
+      ladderName(ladder))));
 }
 
 function resultFor(game, name) {
@@ -63,12 +76,12 @@ function changeFor(game, name) {
   const change = (game.changes ?? []).find((c) => c.name === name);
   if (!change) return null;
   const delta = change.after.rating - change.before.rating;
-  return `${rating(change.after.rating)} (${delta >= 0 ? "+" : ""}${delta.toFixed(1)})`;
+  return `${rating(change.after.rating)} (${signedDecimal(delta)})`;
 }
 
 /** One game of a list: when, who, the scores, how it went for `name`, a link to its replay. */
 export function gameRow(game, name) {
-  const when = Number.isFinite(game.finished_at) ? new Date(game.finished_at * 1000).toLocaleString() : "";
+  const when = Number.isFinite(game.finished_at) ? dateTime(game.finished_at) : "";
   const who = (game.players ?? []).map((p) => botName(p.name)).join(", ");
   const change = changeFor(game, name);
   return h("li", { class: "game-row", "data-game": game.id },
@@ -121,7 +134,7 @@ export class PlayerPage {
         h("p", {}, plural("player.games_won", player.games, { wins: player.wins })),
         ratings.length ? h("ul", { id: "player-ratings" }, ratings) : h("p", { class: "muted" }, t("player.not_rated")),
         (player.ratings ?? []).some((r) => r.provisional === true) ? h("p", { class: "muted", id: "player-provisional" }, t("ladder.provisional")) : null,
-        h("div", { class: "graph-wrap" }, ratingGraph(player.history)),
+        h("div", { class: "graph-wrap" }, ratingGraph(player.history), graphLegend(player.history)),
         link,
         recovery),
       this.games);

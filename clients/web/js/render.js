@@ -109,14 +109,30 @@ export function drawLayout(svg, { layout, leadIndex, history, width, maxHeight =
     shape.setAttribute("data-arm", tile.arm);
     svg.append(shape);
   }
+  // Two ends' tap spots may overlap (a spinner's north end beside the line's east end): a tap
+  // goes to the end whose ghost is nearest to it, whichever spot is drawn on top.
+  const nearest = (event, fallback) => {
+    const matrix = svg.getScreenCTM?.();
+    if (!matrix || !Number.isFinite(event.clientX)) return fallback;
+    const p = new DOMPoint(event.clientX, event.clientY).matrixTransform(matrix.inverse());
+    const inside = shown.filter((end) => {
+      const hit = hits[end];
+      return p.x >= hit.x && p.x <= hit.x + hit.w && p.y >= hit.y && p.y <= hit.y + hit.h;
+    });
+    const away = (end) => {
+      const g = placed.ends[end].ghost;
+      return Math.hypot(p.x - (g.x + g.w / 2), p.y - (g.y + g.h / 2));
+    };
+    return inside.reduce((best, end) => (away(end) < away(best) ? end : best), inside.includes(fallback) ? fallback : inside[0] ?? fallback);
+  };
   for (const end of shown) {
-    const target = targets[end];
     const r = placed.ends[end].ghost;
     const hit = hits[end];
     // For pointers; keyboards and screen readers use the same choices as buttons by the hand.
-    const g = s("g", { class: "end-target", "data-end": end, onclick: () => target.onPick() });
+    const g = s("g", { class: "end-target", "data-end": end, onclick: (event) => targets[nearest(event, end)].onPick() });
     g.append(s("rect", { class: "hit", x: hit.x, y: hit.y, width: hit.w, height: hit.h }));
     g.append(s("rect", { class: "ghost", x: r.x + 0.05, y: r.y + 0.05, width: r.w - 0.1, height: r.h - 0.1, rx: 0.14 }));
+    const target = targets[end];
     g.append(s("text", { x: r.x + r.w / 2, y: r.y + r.h / 2, "text-anchor": "middle", "dominant-baseline": "central", class: target.scores ? "gold" : "" }, String(target.total ?? "?")));
     svg.append(g);
   }

@@ -5,12 +5,13 @@ import { h } from "./text.js";
 import { signed } from "./results.js";
 import { t } from "./i18n.js";
 
-/** The card explaining a hand's result (`summary` from the table model). */
-export function handCard(summary, { onDismiss } = {}) {
+/** The card explaining a hand's result (`summary` from the table model); `id` is its title's
+ *  (the winner's card holds one beside the dock's). */
+export function handCard(summary, { onDismiss, id = "summary-title" } = {}) {
   const points = summary.sides.map((side) => h("li", { "data-side": side.side },
     h("span", { class: "chip-name" }, side.name), " ", h("b", {}, signed(side.points))));
   return [
-    h("h2", { id: "summary-title" }, t("summary.title", { number: summary.hand, title: summary.title })),
+    h("h2", { id }, t("summary.title", { number: summary.hand, title: summary.title })),
     h("div", { class: "steps" }, summary.steps.map((step) => h("p", { class: "step" }, step))),
     summary.agrees ? null : h("p", { class: "muted" }, summary.text),
     h("div", { class: "summary-row" },

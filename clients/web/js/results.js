@@ -9,9 +9,14 @@ function sideLabel(index, names, teams) {
   return teams ? t("team.short", { letter: teamLetter(index) }) : nameOf(index, names);
 }
 
-/** "Bot 1 12 + Bot 2 9 = 21" (no sum for a single count); `total` is the server's count. */
+/** "12 (Bot 1)": a seat's pips, the count first, so that "Bot 3" and its 2 never read "Bot 32". */
+function pipsOf(seat, pips, names) {
+  return t("result.pips_of", { pips: pips[seat], who: nameOf(seat, names) });
+}
+
+/** "12 (Bot 1) + 9 (Bot 2) = 21" (no sum for a single count); `total` is the server's count. */
 function sumOf(seats, pips, names, total) {
-  const parts = seats.map((seat) => `${nameOf(seat, names)} ${pips[seat]}`);
+  const parts = seats.map((seat) => pipsOf(seat, pips, names));
   const sum = total ?? seats.reduce((added, seat) => added + pips[seat], 0);
   return seats.length > 1 ? `${parts.join(" + ")} = ${sum}` : parts.join("");
 }
@@ -68,7 +73,7 @@ export function explainHand(result, { rules, names, teams }) {
         }));
       }
     } else {
-      const held = pips.map((count, seat) => `${nameOf(seat, names)} ${count}`).join(", ");
+      const held = pips.map((count, seat) => pipsOf(seat, pips, names)).join(", ");
       steps.push(t("result.pips_held", { held }));
       if (counts.length === 1) {
         steps.push(t("result.fewest_counts", { who: nameOf(first.side, names), sum: sumOf(first.seats, pips, names, first.pips) }));

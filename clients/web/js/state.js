@@ -57,6 +57,10 @@ export class RoomState {
     this.snapshots = 0;
     this.log = [];
     this.finalLayout = null;
+    /** The plays of the hand `finalLayout` ended (its lead's place, its last tile), and the
+     *  number of the hand dealt after it (the one whose lead clears it). */
+    this.finalHistory = [];
+    this.finalHand = null;
     this.hint = null;
     this.room = null;
     this.seat = null;
@@ -80,6 +84,11 @@ export class RoomState {
     this.doc = saved.doc;
     this.seq = saved.seq;
     this.hands = Array.isArray(saved.hands) ? saved.hands.slice(-HANDS_KEPT) : [];
+    if (saved.finalLayout && Array.isArray(saved.finalLayout.line) && Array.isArray(saved.finalHistory)) {
+      this.finalLayout = saved.finalLayout;
+      this.finalHistory = saved.finalHistory;
+      this.finalHand = saved.finalHand ?? null;
+    }
     this._logMissed();
   }
 
@@ -108,6 +117,8 @@ export class RoomState {
           this.doc = null;
           this.seq = null;
           this.finalLayout = null;
+          this.finalHistory = [];
+          this.finalHand = null;
           this._hand = null;
           this._handEvents = 0;
         }
@@ -213,9 +224,14 @@ export class RoomState {
   _keepFinalLayout(before, events) {
     if (events.some((e) => e.type === "hand_started")) {
       this.finalLayout = null;
+      this.finalHistory = [];
+      this.finalHand = null;
       const game = before?.game;
-      if (game && events.some((e) => e.type === "hand_ended")) {
+      const end = events.findIndex((e) => e.type === "hand_ended");
+      if (game && end >= 0) {
         this.finalLayout = finalLayout(game.layout, events);
+        this.finalHistory = [...(game.history ?? []), ...events.slice(0, end)].filter((e) => e.type === "played");
+        this.finalHand = this.doc?.game?.hand_number ?? null;
       }
     }
   }

@@ -55,9 +55,13 @@ export class Strip {
     this.node.hidden = !game;
     if (!game) return;
     const turnSide = game.turn === null || game.turn === undefined ? null : model.teams ? game.turn % 2 : game.turn;
+    // With partnerships the chip of your team says so (a seat's chip is already its name).
+    const mySide = model.teams && model.you !== null && model.you !== undefined ? model.you % 2 : null;
     fill(this.scores, game.sides.map((side) => h("li", {
-      class: `chip${side.index === turnSide && !game.over ? " chip-turn" : ""}`, "data-side": side.index,
-    }, h("span", { class: "chip-name" }, side.short), " ", h("b", { class: "chip-score" }, String(side.score)))));
+      class: `chip${side.index === turnSide && !game.over ? " chip-turn" : ""}${side.index === mySide ? " chip-mine" : ""}`, "data-side": side.index,
+    }, h("span", { class: "chip-name" }, side.short),
+    side.index === mySide ? h("span", { class: "chip-you" }, t("strip.your_team")) : null,
+    " ", h("b", { class: "chip-score" }, String(side.score)))));
     this.tick(model, clock);
     this.total.textContent = String(game.total);
     this.total.dataset.total = String(game.total);

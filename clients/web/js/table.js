@@ -70,8 +70,10 @@ export class Table {
     } }, this.chatInput, h("button", { type: "submit" }, t("table.send")));
     this.sound = h("input", { type: "checkbox", id: "sound-toggle", checked: Boolean(options.sound) });
     this.sound.addEventListener("change", () => actions.sound(this.sound.checked));
-    this.boardWrap = h("div", { class: "board-wrap" }, this.svg);
-    this.game = h("section", { class: "game", id: "game" }, this.boardWrap, this.boneyard);
+    this.boardNote = part("p", "board-note", { class: "board-note", hidden: true });
+    this.boardWrap = h("div", { class: "board-wrap" }, this.boardNote, this.svg);
+    // The boneyard's count above the board: below it the pinned dock would cover it.
+    this.game = h("section", { class: "game", id: "game" }, this.boneyard, this.boardWrap);
     this.leaveButton = h("button", { type: "button", id: "leave-button", onclick: () => this._leave() }, t("table.leave"));
     fill(root, h("div", { class: "room" },
       this.strip.node, this.confirm, this.waiting, this.winner, this.game, this.dock.node,
@@ -90,10 +92,10 @@ export class Table {
     };
     document.addEventListener("keydown", this.onKey);
     this.ticker = setInterval(() => this.strip.tick(this.model, this.clock), 250);
-    this.resize = new ResizeObserver(() => this._drawBoard());
+    this.resize = new ResizeObserver(() => this._redrawBoard());
     this.resize.observe(this.boardWrap);
     this.resize.observe(this.dock.node);
-    this.onResize = () => this._drawBoard();
+    this.onResize = () => this._redrawBoard();
     window.addEventListener("resize", this.onResize);
   }
 
@@ -128,6 +130,7 @@ export class Table {
       this.boneyard.textContent = t("table.boneyard", { count: game.boneyard });
       this.dock.draw(model, this.hintText);
       this._drawBoard();
+      this._targetsInSight();
       this._drawWinner(model, game);
     } else {
       this.winner.hidden = true;
@@ -237,12 +240,38 @@ export class Table {
     if (!game) return;
     const width = this.boardWrap.clientWidth || 340;
     const maxHeight = this._boardHeight();
-    const targets = this._targets(game);
-    const inputs = [game.layout, game.leadIndex, game.ends, width, maxHeight, this.dock.picked, this.dock.facing, game.history.length];
+    const board = game.board;
+    const targets = board.previous ? {} : this._targets(game);
+    const inputs = [board, game.ends, width, maxHeight, this.dock.picked, this.dock.facing, game.history.length];
     if (!changed(this.drawn, "board", inputs)) return;
     this.svg.style.maxHeight = `${maxHeight}px`;
-    drawLayout(this.svg, { layout: game.layout, leadIndex: game.leadIndex, history: game.history, width, maxHeight, targets, ends: game.ends });
-    this.svg.setAttribute("aria-label", describeLayout(game.layout, game.ends));
+    // The last hand's table stays (dimmed) until the next lead, as the hand ended.
+    this.svg.classList.toggle("previous", board.previous !== null);
+    this.boardNote.hidden = board.previous === null;
+    this.boardNote.textContent = board.previous === null ? "" : t("board.last_hand", { number: board.previous });
+    drawLayout(this.svg, { layout: board.layout, leadIndex: board.leadIndex, history: board.history, width, maxHeight, targets, ends: board.previous ? {} : game.ends });
+    const words = describeLayout(board.layout, board.previous ? {} : game.ends);
+    this.svg.setAttribute("aria-label", board.previous === null ? words : `${this.boardNote.textContent} ${words}`);
+  }
+
+  /** The board for a new size of the screen or the dock, its end targets kept in sight. */
+  _redrawBoard() {
+    this._drawBoard();
+    this._targetsInSight();
+  }
+
+  /** With end targets on the board, scroll it between the sticky strip and the pinned dock,
+   *  so that neither covers a target (a tap on one would land on the dock). */
+  _targetsInSight() {
+    const shown = [...this.svg.querySelectorAll(".end-target")];
+    if (!shown.length) return;
+    const top = this.strip.node.getBoundingClientRect().bottom;
+    const bottom = this.dock.node.classList.contains("pinned") ? this.dock.node.getBoundingClientRect().top : window.innerHeight;
+    const boxes = shown.map((target) => target.getBoundingClientRect());
+    const high = Math.min(...boxes.map((box) => box.top));
+    const low = Math.max(...boxes.map((box) => box.bottom));
+    if (high >= top && low <= bottom) return;
+    window.scrollBy({ top: high < top ? high - top - 4 : Math.min(low - bottom + 4, high - top - 4), behavior: "instant" });
   }
 
   _drawWinner(model, game) {
@@ -254,7 +283,7 @@ export class Table {
       h("p", { id: "final-scores" }, t("winner.final_scores", { scores: game.sides.map((side) => `${side.short} ${side.score}`).join(", ") })),
       game.ratingText ? h("p", { id: "rating-change", class: "rating-change" }, game.ratingText) : null,
       game.ratingText && game.ratingNote ? h("p", { id: "rating-note", class: "muted" }, game.ratingNote) : null,
-      game.summary ? h("section", { class: "summary final-hand", id: "final-hand" }, handCard(game.summary)) : null,
+      game.summary ? h("section", { class: "summary final-hand", id: "final-hand", "aria-labelledby": "final-hand-title" }, handCard(game.summary, { id: "final-hand-title" })) : null,
       scoreboard(this.hands, game.sides),
       h("div", { class: "buttons" },
         model.isHost
