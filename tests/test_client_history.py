@@ -36,13 +36,14 @@ from server_helpers import ServerThread, api_get, fast_config, finish_match, new
 from waiting import until_sync
 
 from bridge.records import match_of
-from clients.cli import i18n, local
+from clients.cli import i18n, local, words
 from clients.cli import review as review_module
 from clients.cli.api import Api, ApiError
 from clients.cli.commands import Send, interpret
 from clients.cli.connection import Connection
 from clients.cli.keys import KeyStore, link_code
 from clients.cli.replay_steps import replay_of
+from clients.cli.review_words import seat_heading, seat_name
 from clients.cli.show import screen, summary, with_summary
 from clients.cli.state import TableState
 from clients.cli.status import rating_text
@@ -164,7 +165,12 @@ def test_history_at_80_and_60_columns_shows_each_games_id_whole_and_who_played(
     for at, end in zip(starts, [*starts[1:], len(rows)], strict=True):
         # The id whole at the start of a row, then the game's rows with who played.
         played_by = "\n".join(rows[at + 1 : end])
-        assert "Ann, " in played_by and cli_words(language, "normal bot") in played_by
+        # The bot's seat as the table named it, its level beside it: "Bot 1 (normal)".
+        bot = cli_words(language, "{name} ({level})").format(
+            name=cli_words(language, "Bot {seat}").format(seat=1),
+            level=cli_words(language, "normal"),
+        )
+        assert f"Ann, {bot}" in played_by, done.stdout
     # The replay line is one line, whatever the width: pasted whole.
     assert any(row.strip().endswith(f" show {url.rstrip('/')} {ids[0]}") for row in rows)
 
@@ -431,6 +437,36 @@ def test_ladder_history_and_show_speak_the_players_language(
     (ARTIFACTS / f"terminal-{language}-history.txt").write_text(shown, "utf-8")
     # "show" stays English in every language: the typed command `allfives show` (docs/i18n.md).
     assert english_leaks(shown, english_only - {"show"}) == [], shown
+
+
+@pytest.mark.parametrize("language", ["en", *TRANSLATED])
+def test_show_and_the_review_name_a_bot_by_its_seat_at_the_table_and_its_level(
+    played: tuple[ServerThread, str, Path], language: str
+) -> None:
+    """The bot Ann played is "Bot 1 (normal)" in every row of `show` and its review, as the
+    table named its seat; two bots of one level are told apart by their seats."""
+    _, url, config = played
+    _, record = game_of(url, config)
+    replay = replay_of(record)
+    i18n.set_language(GETTEXT_NAMES[language])
+    try:
+        bot = words.bot_seat_name(1, "normal")
+        level_only = words.BOT_PLAYER_WORDS["bot:normal"]
+        shown = [row.plain for at in (0, 1) for row in screen(replay, at, None, 80, 24, "g")]
+        both = [seat_name(["Ann", "bot:normal", "bot:normal"], seat) for seat in (1, 2)]
+        heading = seat_heading(["Ann", "bot:normal"], 1), seat_heading(["Ann", "bot:normal"], 0)
+    finally:
+        i18n.set_language("en")
+    expected = cli_words(language, "{name} ({level})").format(
+        name=cli_words(language, "Bot {seat}").format(seat=1), level=cli_words(language, "normal")
+    )
+    assert bot == expected and (language != "en" or bot == "Bot 1 (normal)")
+    assert any(row[2:].startswith(f"{bot}: [") for row in shown), shown  # the seat's hand
+    assert any(f" · {bot} 0" in row for row in shown), shown  # the scores
+    assert not any(cli_words(language, level_only) in row for row in shown), shown
+    assert both[0] != both[1] and both[1].startswith(cli_words(language, "Bot {seat}")[:3])
+    # The review's headings: "Ann (seat 0)", and the bot's seat not told twice.
+    assert heading == (bot, cli_words(language, "{who} (seat {seat})").format(who="Ann", seat=0))
 
 
 def test_the_last_steps_summary_leaves_the_keys_on_a_short_screen() -> None:
