@@ -36,16 +36,18 @@ from server_helpers import ServerThread, api_get, fast_config, finish_match, new
 from waiting import until_sync
 
 from bridge.records import match_of
-from clients.cli import i18n, local
+from clients.cli import i18n, local, words
 from clients.cli import review as review_module
 from clients.cli.api import Api, ApiError
 from clients.cli.commands import Send, interpret
 from clients.cli.connection import Connection
 from clients.cli.keys import KeyStore, link_code
 from clients.cli.replay_steps import replay_of
+from clients.cli.review_words import seat_heading, seat_name
 from clients.cli.show import screen, summary, with_summary
 from clients.cli.state import TableState
 from clients.cli.status import rating_text
+from clients.cli.styles import wrap
 from protocol import messages as msg
 from protocol.api import GameDetail
 from protocol.records import Record
@@ -163,7 +165,12 @@ def test_history_at_80_and_60_columns_shows_each_games_id_whole_and_who_played(
     for at, end in zip(starts, [*starts[1:], len(rows)], strict=True):
         # The id whole at the start of a row, then the game's rows with who played.
         played_by = "\n".join(rows[at + 1 : end])
-        assert "Ann, " in played_by and cli_words(language, "normal bot") in played_by
+        # The bot's seat as the table named it, its level beside it: "Bot 1 (normal)".
+        bot = cli_words(language, "{name} ({level})").format(
+            name=cli_words(language, "Bot {seat}").format(seat=1),
+            level=cli_words(language, "normal"),
+        )
+        assert f"Ann, {bot}" in played_by, done.stdout
     # The replay line is one line, whatever the width: pasted whole.
     assert any(row.strip().endswith(f" show {url.rstrip('/')} {ids[0]}") for row in rows)
 
@@ -225,7 +232,9 @@ def test_the_replays_steps_end_each_hand_with_the_engines_scores(
 
 
 @NEEDS_TMUX
-@pytest.mark.parametrize("terminal", [(100, 40), (80, 30), (60, 40)], indirect=True)
+@pytest.mark.parametrize(
+    "terminal", [(100, 40), (80, 30), (60, 40), (80, 24), (60, 20)], indirect=True
+)
 def test_show_steps_with_the_arrow_keys_and_shows_the_review(
     played: tuple[ServerThread, str, Path], terminal: Terminal
 ) -> None:
@@ -244,7 +253,17 @@ def test_show_steps_with_the_arrow_keys_and_shows_the_review(
     terminal.wait_for(rf"step 3 of {steps}")
     terminal.keys("End")
     rows = terminal.wait_for(rf"step {steps} of {steps}")
-    text = "\n".join(rows)
+    screens = [rows]
+    # A summary taller than the screen says which of its rows show; ↓ scrolls to its end.
+    while more := re.search(r"review rows (\d+)-(\d+) of (\d+)", "\n".join(rows)):
+        if more[2] == more[3]:
+            break
+        terminal.keys("Down")
+        rows = terminal.wait_for(rf"review rows {int(more[1]) + 1}-\d+ of {more[3]}")
+        screens.append(rows)
+    for shown in screens:  # the keys are the last row, whole
+        assert [row for row in shown if row.strip()][-1].rstrip().endswith("q quit"), shown
+    text = "\n".join("\n".join(shown) for shown in screens)
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     (ARTIFACTS / f"show-review-{terminal.width}x{terminal.height}.txt").write_text(text + "\n")
     assert record.scores is not None
@@ -254,6 +273,16 @@ def test_show_steps_with_the_arrow_keys_and_shows_the_review(
     assert re.search(r"Ann \(seat 0\): accuracy \d+\.\d%, \d+\.\d points lost a move", flat), text
     assert re.search(r"hand 1: (accuracy \d+\.\d%|no move with a choice)", flat), text
     assert re.search(r"\d+ inaccurac(y|ies), \d+ mistakes?, \d+ blunders?", flat), text
+    # Every row of the summary, wrapped at spaces, shows on one screen or another: none cut.
+    key = KeyStore(config / "allfives" / "keys.json").existing(url)
+    assert key is not None
+    api = Api(url, key[1])
+    review = until_sync(
+        lambda: api.get(api.review_path(game), Review, "review"), 60, "the review", (ApiError,)
+    )
+    said = wrap(summary(replay_of(record), review), terminal.width - 1)
+    seen = {row.rstrip() for shown in screens for row in shown}
+    assert [row.plain for row in said if row.plain.rstrip() not in seen] == [], text
     assert f"step {steps} of {steps}" in rows[0] and "q quit" in text  # the keys stay on screen
     terminal.keys("Home")
     terminal.wait_for(rf"step 1 of {steps}")
@@ -410,14 +439,48 @@ def test_ladder_history_and_show_speak_the_players_language(
     assert english_leaks(shown, english_only - {"show"}) == [], shown
 
 
+@pytest.mark.parametrize("language", ["en", *TRANSLATED])
+def test_show_and_the_review_name_a_bot_by_its_seat_at_the_table_and_its_level(
+    played: tuple[ServerThread, str, Path], language: str
+) -> None:
+    """The bot Ann played is "Bot 1 (normal)" in every row of `show` and its review, as the
+    table named its seat; two bots of one level are told apart by their seats."""
+    _, url, config = played
+    _, record = game_of(url, config)
+    replay = replay_of(record)
+    i18n.set_language(GETTEXT_NAMES[language])
+    try:
+        bot = words.bot_seat_name(1, "normal")
+        level_only = words.BOT_PLAYER_WORDS["bot:normal"]
+        shown = [row.plain for at in (0, 1) for row in screen(replay, at, None, 80, 24, "g")]
+        both = [seat_name(["Ann", "bot:normal", "bot:normal"], seat) for seat in (1, 2)]
+        heading = seat_heading(["Ann", "bot:normal"], 1), seat_heading(["Ann", "bot:normal"], 0)
+    finally:
+        i18n.set_language("en")
+    expected = cli_words(language, "{name} ({level})").format(
+        name=cli_words(language, "Bot {seat}").format(seat=1), level=cli_words(language, "normal")
+    )
+    assert bot == expected and (language != "en" or bot == "Bot 1 (normal)")
+    assert any(row[2:].startswith(f"{bot}: [") for row in shown), shown  # the seat's hand
+    assert any(f" · {bot} 0" in row for row in shown), shown  # the scores
+    assert not any(cli_words(language, level_only) in row for row in shown), shown
+    assert both[0] != both[1] and both[1].startswith(cli_words(language, "Bot {seat}")[:3])
+    # The review's headings: "Ann (seat 0)", and the bot's seat not told twice.
+    assert heading == (bot, cli_words(language, "{who} (seat {seat})").format(who="Ann", seat=0))
+
+
 def test_the_last_steps_summary_leaves_the_keys_on_a_short_screen() -> None:
-    """The table gives way to the review's summary, and a summary taller than the screen is
-    cut above the keys: the keys line is always the last."""
+    """The table gives way to the review's summary, and a summary taller than the screen
+    scrolls above the keys, a row saying which of its rows show: the keys are always last."""
     rows = [Text("header"), Text("scores"), Text("step"), Text("── the table"), Text("[6|6]")]
     rows += [Text("──"), Text("keys")]
     said = [Text(f"summary {n}") for n in range(40)]
-    shown = [row.plain for row in with_summary(rows, said, 24)]
+    shown = [row.plain for row in with_summary(rows, said, 24, 80)[0]]
     assert len(shown) == 24 and shown[-2:] == ["──", "keys"]
     assert shown[:4] == ["header", "scores", "step", "summary 0"]
-    roomy = [row.plain for row in with_summary(rows, said[:3], 24)]
+    assert shown[-3] == " (review rows 1-18 of 40: ↓ ↑ scroll)"  # nothing cut unsaid
+    scrolled, at = with_summary(rows, said, 24, 80, 99)
+    assert at == 22 and [row.plain for row in scrolled][3] == "summary 22"
+    assert scrolled[-3].plain == " (review rows 23-40 of 40: ↓ ↑ scroll)"
+    roomy = [row.plain for row in with_summary(rows, said[:3], 24, 80)[0]]
     assert "[6|6]" in roomy and roomy[-1] == "keys"

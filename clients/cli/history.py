@@ -23,7 +23,14 @@ from clients.cli.ladder import player_name
 from clients.cli.safe import visible
 from clients.cli.seats import normalize_url
 from protocol import messages as msg
-from protocol.api import DEFAULT_GAMES_PAGE, MAX_GAMES_PAGE, GamesPage, GameSummary, PlayerAnswer
+from protocol.api import (
+    DEFAULT_GAMES_PAGE,
+    MAX_GAMES_PAGE,
+    GamePlayer,
+    GamesPage,
+    GameSummary,
+    PlayerAnswer,
+)
 
 TIMEOUT = 10.0
 
@@ -199,6 +206,14 @@ def print_history(url: str, player: PlayerAnswer, page: GamesPage, console: Cons
     console.print(Text("  " + command), highlight=False, soft_wrap=True)
 
 
+def seat_of(player: GamePlayer) -> str:
+    """Who sat in a seat of a game: a bot as the table named its seat, with its level ("Bot 2
+    (hard)"); a person by their name."""
+    if player.kind == "bot":
+        return words.bot_seat_name(player.seat, player.level or "normal")
+    return player_name(player.name)
+
+
 def game_rows(page: GamesPage, name: str, width: int) -> list[Text]:
     """Each game as its id (never cut), when it finished, the scores, how it went for `name`
     and the rating change, packed into rows of `width`; then who played, on rows of its own."""
@@ -221,7 +236,7 @@ def game_rows(page: GamesPage, name: str, width: int) -> list[Text]:
                 line = "   "
             line = f"{line}  {part}" if line.strip() else line + part
         rows.append(Text(line.rstrip(), style="bold"))
-        players = ", ".join(player_name(p.name) for p in game.players)
+        players = ", ".join(seat_of(p) for p in game.players)
         if game.private:
             players += " " + _("(private)")
         rows.append(Text("   " + players))

@@ -29,12 +29,21 @@ MARK = "??"
 
 
 def seat_name(names: Sequence[str], seat: int) -> str:
-    """A seat's name made visible (a rated bot as its level: "hard bot"), or `seat N` when it
-    has none."""
+    """A seat's name made visible (a bot as the table named its seat, with its level:
+    "Bot 2 (hard)"), or `seat N` when it has none."""
     name = names[seat] if 0 <= seat < len(names) else ""
-    if name in words.BOT_PLAYER_WORDS:
-        return _(words.BOT_PLAYER_WORDS[name])
+    level = words.bot_level(name)
+    if level is not None:
+        return words.bot_seat_name(seat, level)
     return visible(name) or _("seat {seat}").format(seat=seat)
+
+
+def seat_heading(names: Sequence[str], seat: int) -> str:
+    """A player's heading in the review: "Ann (seat 0)", a bot's seat as it is named ("Bot 1
+    (hard)", its number already in it)."""
+    if words.bot_level(names[seat] if 0 <= seat < len(names) else "") is not None:
+        return seat_name(names, seat)
+    return _("{who} (seat {seat})").format(who=seat_name(names, seat), seat=seat)
 
 
 def move_words(move: ReviewMove | None) -> str:
@@ -171,8 +180,7 @@ def move_text(line: ReviewedMove, names: Sequence[str], indent: str = "  ") -> T
 def summary_text(player: PlayerReview, names: Sequence[str]) -> list[Text]:
     """A player's accuracy and points lost a move, each hand's, and the costliest moves (the
     page's sentences: `total_words`, `hand_words`, `line_words`)."""
-    who = _("{who} (seat {seat}):").format(who=seat_name(names, player.seat), seat=player.seat)
-    head = Text(f"  {who} ")
+    head = Text(f"  {seat_heading(names, player.seat)}: ")
     head.append(total_words(player), style="bold")
     rows: list[Text] = [head]
     if player.accuracy is None:
@@ -193,8 +201,7 @@ def review_text(review: Review, names: Sequence[str], heading: str) -> list[Text
     """The review as lines: a heading, every decision per player, then the summary."""
     rows: list[Text | str] = [Text(heading)]
     for player in review.players:
-        who = _("{who} (seat {seat})").format(who=seat_name(names, player.seat), seat=player.seat)
-        rows += ["", Text(who, style="bold")]
+        rows += ["", Text(seat_heading(names, player.seat), style="bold")]
         mine = [line for line in review.moves if line.seat == player.seat]
         if not mine:
             rows.append(Text("  " + _("no move with a choice"), style="dim"))

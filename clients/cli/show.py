@@ -5,7 +5,9 @@ server, so a private room's game shows to its players), with the hard bot's revi
 server gives one (`GET /api/games/ID/review`; busy or missing: the replay shows without it).
 The table is drawn as `allfives join` draws it (`clients.cli.render.layout_rows`): every seat's
 tiles (the match is over), the scores at each step, what the move was and what it cost.
-Keys: → and ← a step, PageDown and PageUp a hand, Home and End, q to quit.
+Keys: → and ← a step, PageDown and PageUp a hand, Home and End, q to quit; on the last step
+↓ and ↑ scroll the review's summary where it is taller than the screen (a row says which rows
+show). Every row is wrapped at spaces, never cut, and the keys are always the last rows.
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ from protocol.records import RecordFormatError, check_record
 from protocol.review import REVIEW_VERSION, Review
 
 HELP = N_("→ ← step · PageDown PageUp hand · Home End · q quit")
+#: The row under a summary taller than the screen: which of its rows show.
+MORE = N_("(review rows {first}-{last} of {total}: ↓ ↑ scroll)")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -142,22 +146,30 @@ def screen(
     """The replay at step `at` as rows for a `width` x `height` terminal."""
     step = replay.steps[at]
     names, teams = replay.names, replay.teams
-    rows = [
-        Text(
-            " "
-            + _("Game {game} · hand {hand} of {hands} · step {step} of {steps}").format(
-                game=title, hand=step.hand, hands=replay.hands, step=at + 1, steps=len(replay.steps)
+    rows = wrap(
+        [
+            Text(
+                " "
+                + _("Game {game} · hand {hand} of {hands} · step {step} of {steps}").format(
+                    game=title,
+                    hand=step.hand,
+                    hands=replay.hands,
+                    step=at + 1,
+                    steps=len(replay.steps),
+                ),
+                Style(bold=True),
             ),
-            Style(bold=True),
-        ),
-        Text(
-            " "
-            + " · ".join(
-                f"{side_name(side, names, teams)} {score}" for side, score in enumerate(step.scores)
-            )
-        ),
-        Text(" " + step_words(step, names, teams)),
-    ]
+            Text(
+                " "
+                + " · ".join(
+                    f"{side_name(side, names, teams)} {score}"
+                    for side, score in enumerate(step.scores)
+                )
+            ),
+            Text(" " + step_words(step, names, teams)),
+        ],
+        width,
+    )
     line = _review_line(replay, step, review)
     if line is not None:
         rows += wrap([line], width)  # the move's reasons, whole at any width
@@ -167,8 +179,9 @@ def screen(
         text = Text(f"{mark}{seat_name(names, seat)}: ")
         text.append(" ".join(f"[{t[0]}|{t[-1]}]" for t in tiles) or _("(no tiles)"))
         hands.append(text)
+    hands = wrap(hands, width)
     hands.append(Text("  " + _("boneyard: {count}").format(count=step.boneyard), DULL))
-    tail = [rule(width), Text(" " + _(HELP), DULL)]
+    tail = keys_rows(width)
     spare = max(1, height - len(rows) - len(hands) - len(tail) - 1)
     last = None
     if step.kind == "played" and step.tile is not None:
@@ -179,6 +192,18 @@ def screen(
     else:
         board.append(Text(" " + _("The table is empty."), DULL))
     return [*rows, *board, *hands, *tail]
+
+
+def keys_rows(width: int) -> list[Text]:
+    """The rule and the keys under every screen, wrapped to `width`."""
+    return [rule(width), *wrap([Text(" " + _(HELP), DULL)], width)]
+
+
+def fitted(rows: list[Text], height: int, tail: int) -> list[Text]:
+    """`rows` in `height` rows, the last `tail` of them (the keys) always kept."""
+    if len(rows) <= height:
+        return rows
+    return [*rows[: max(0, height - tail)], *rows[-tail:]]
 
 
 def _review_line(replay: Replay, step: Step, review: Review | str | None) -> Text | None:
@@ -208,14 +233,25 @@ def summary(replay: Replay, review: Review | str | None) -> list[Text]:
     return rows
 
 
-def with_summary(rows: list[Text], said: list[Text], height: int) -> list[Text]:
-    """The last step's rows with the review's summary above the keys (the last two rows): the
-    table and the hands (from the first rule on) give way to it where the screen is too short
-    for both, and a summary taller than the screen is cut above the keys."""
-    head, tail = rows[:-2], rows[-2:]
-    if len(head) + len(said) + len(tail) > height:
+def with_summary(
+    rows: list[Text], said: list[Text], height: int, width: int, scroll: int = 0
+) -> tuple[list[Text], int]:
+    """The last step's rows with the review's summary above the keys, and the scroll used
+    (kept within the summary): the table and the hands (from the first rule on) give way to
+    it where the screen is too short for both, and a summary still taller than the room left
+    shows from row `scroll`, with a row under it saying which of its rows show."""
+    tail = len(keys_rows(width))
+    head, keys = rows[:-tail], rows[-tail:]
+    if len(head) + len(said) + len(keys) > height:
         head = head[: next((i for i, row in enumerate(head) if row.plain.startswith("──")), 3)]
-    return [*head, *said[: max(1, height - len(head) - len(tail))], *tail]
+    room = max(1, height - len(head) - len(keys))
+    if len(said) <= room:
+        return [*head, *said, *keys], 0
+    shown = max(1, room - 1)
+    scroll = max(0, min(scroll, len(said) - shown))
+    more = _(MORE).format(first=scroll + 1, last=scroll + shown, total=len(said))
+    mark = wrap([Text(" " + more, Style(bold=True))], width)[:1]
+    return [*head, *said[scroll : scroll + shown], *mark, *keys], scroll
 
 
 class Viewer:
@@ -226,10 +262,12 @@ class Viewer:
         self.review = review
         self.title = title
         self.at = 0
+        self.scroll = 0  # the first row of the last step's summary shown
 
     def go(self, index: int) -> None:
         """Show step `index` (kept within the steps)."""
         self.at = max(0, min(len(self.replay.steps) - 1, index))
+        self.scroll = 0
 
     def hand(self, by: int) -> None:
         """The first step of the next (or, with -1, this or the previous) hand."""
@@ -248,10 +286,12 @@ class Viewer:
         """The screen as ANSI text."""
         rows = screen(self.replay, self.at, self.review, width, height, self.title)
         if self.at == len(self.replay.steps) - 1:
-            rows = with_summary(rows, wrap(summary(self.replay, self.review), width), height)
+            said = wrap(summary(self.replay, self.review), width)
+            rows, self.scroll = with_summary(rows, said, height, width, self.scroll)
+        rows = fitted(rows, max(1, height), len(keys_rows(width)))
         console = Console(width=width, force_terminal=True, color_system="standard")
         with console.capture() as capture:
-            for row in rows[: max(1, height)]:
+            for row in rows:
                 console.print(safe_text(row), no_wrap=True, overflow="crop", crop=True)
         return capture.get()
 
@@ -272,6 +312,8 @@ class Viewer:
         keys.add("pageup")(lambda event: self.hand(-1))
         keys.add("home")(lambda event: self.go(0))
         keys.add("end")(lambda event: self.go(steps - 1))
+        keys.add("down")(lambda event: setattr(self, "scroll", self.scroll + 1))
+        keys.add("up")(lambda event: setattr(self, "scroll", max(0, self.scroll - 1)))
         for key in ("q", "c-c", "c-d", "escape"):
             keys.add(key)(lambda event: event.app.exit(result=0))
 

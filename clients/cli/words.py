@@ -181,6 +181,17 @@ def bot_name(index: int) -> str:
     return _("Bot {seat}").format(seat=index)
 
 
+def bot_seat_name(index: int, level: str) -> str:
+    """A bot's seat in a finished game (a replay, a review, a list of games): its name at the
+    table with its level beside it, "Bot 2 (hard)"."""
+    return _("{name} ({level})").format(name=bot_name(index), level=level_word(level))
+
+
+def bot_level(name: str) -> str | None:
+    """The level of a rated bot's name ("bot:hard": "hard"), None for anyone else's."""
+    return name.removeprefix("bot:") if name in BOT_PLAYER_WORDS else None
+
+
 def free_seat() -> str:
     """A free seat where a name would be."""
     return _("(free)")

@@ -13,6 +13,13 @@ export function botWord(level) {
   return ["easy", "normal", "hard"].includes(level) ? t(`bot.${level}`) : String(level ?? "");
 }
 
+/** A bot's seat in a finished game (a replay, its review, a list of games): its name at the
+ *  table with its level beside it, "Bot 2 (hard)". */
+export function botSeatName(seat, level) {
+  const known = ["easy", "normal", "hard"].includes(level) ? t(`level.${level}`) : String(level ?? "");
+  return t("seat.bot_level", { name: t("seat.bot_name", { seat }), level: known });
+}
+
 /** A name per seat: people by their name, bots as "Bot 2", free seats as "(free)". */
 export function displayNames(doc) {
   return (doc?.seats ?? []).map((seat, index) => {

@@ -7,7 +7,7 @@
 // (the server's `total`, `points` and `result.points`): nothing is counted here.
 
 import { place } from "./model.js";
-import { partnership } from "./describe.js";
+import { botSeatName, partnership } from "./describe.js";
 import { t } from "./i18n.js";
 
 const EMPTY = { line: [], spinner: null, north: [], south: [] };
@@ -64,7 +64,7 @@ export function replaySteps(record) {
   const names = Array.from({ length: players }, (_, seat) => {
     const name = record?.names?.[seat];
     const bot = /^bot:(easy|normal|hard)$/.exec(String(name));
-    if (bot) return t(`bot.${bot[1]}`);
+    if (bot) return botSeatName(seat, bot[1]); // "Bot 2 (hard)", as the table named the seat
     return typeof name === "string" && name ? name : t("review.seat", { seat });
   });
   const sideOf = (seat) => (teams ? seat % 2 : seat);
