@@ -30,6 +30,7 @@ from protocol.rules import RoomRules
 from server.app import Config, Server
 from server.play.live import LiveRoom
 from server.rooms.room import Room
+from server.storage.store import Store
 
 TIMEOUT = 10.0
 
@@ -505,3 +506,32 @@ def check_final(record: Record, document: dict[str, Any]) -> None:
     replayed = match_of(record)
     assert replayed.over and document["game"]["over"]
     assert list(replayed.scores) == record.scores == document["game"]["scores"]
+
+
+async def stored_move_by_move(url: str, store: Store) -> tuple[Client, Record]:
+    """Two players and two normal bots play a match to 100 on the server at `url`, whose store
+    is `store`: at every turn of a player (and at the end), the store holds the room at least
+    as new as the host's client (nothing a client holds is newer than what is stored), and each
+    check sees a newer seq than the last. The host's client and the match's record."""
+    clients = await seat_players(url, 4, 2, "normal", target=100)
+    host = clients[0]
+    assert isinstance(await host.request("start"), msg.Ack)
+    assert host.room is not None
+    seen = []
+    taken: dict[str, tuple[int, int]] = {}
+    while True:
+        # Until a player holds a turn of theirs, or the match is over (bots move meanwhile).
+        mover = await next_mover(clients, taken, lambda: host.document["phase"] == "finished")
+        stored = await store.load_room(host.room)
+        assert stored is not None and host.state.seq is not None
+        assert stored.seq >= host.state.seq, "a client holds a change not stored"
+        seen.append(stored.seq)
+        if mover is None:
+            break
+        await play_out_one(mover)
+    # Each human move stored a newer seq before the next check (how many: the deal's say).
+    assert seen == sorted(set(seen)) and len(seen) > 2, seen
+    record = await host.request("record")
+    assert isinstance(record, msg.RecordReply)
+    check_final(record.record, host.document)
+    return host, record.record
