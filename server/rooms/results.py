@@ -1,7 +1,7 @@
 """A finished match's results on the room: its record, who sat where as it ended, and its
 rating changes.
 
-`note_finished` is called as the match ends (`Room._after_move`): the seats' players, kinds,
+`note_finished` is called as the match ends (`server.rooms.moves.after_move`): the seats' players, kinds,
 stand-in moves and absence are kept with the finished match, since the seats may change after it
 (a rematch, a player leaving) before it is archived. `set_ratings` is the change the server makes
 once the match is archived and rated (`server.play.finish`): it puts the rating changes in the
@@ -75,11 +75,11 @@ def needs_archiving(state: RoomState) -> bool:
 
 
 def set_ratings(
-    room: Room, match: int, changes: list[RatingChange], now: float, game_id: str | None = None
+    state: RoomState, match: int, changes: list[RatingChange], game_id: str | None = None
 ) -> bool:
     """Note finished match `match` archived as `game_id` with these rating changes; False
-    (nothing changed) if the room holds another finished match now, or noted this one."""
-    state = room.state
+    (nothing changed) if the room holds another finished match now, or noted this one
+    (`Room.set_ratings` counts the change)."""
     if finished_number(state) != match or not needs_archiving(state):
         return False
     state.archived = match
@@ -89,7 +89,6 @@ def set_ratings(
             state.ratings = changes
         if game_id is not None:
             state.game_id = game_id
-    room.touch(now)
     return True
 
 
