@@ -6,8 +6,10 @@ every change. Each method checks its command, raises `RoomError(code, message)` 
 nothing when it refuses, or changes the state, bumps `seq` and returns the public events.
 `server.rooms.commands` dispatches a client message to those methods and wraps the result in an
 `Outcome`; the stored state, its encoding and the values commands return are in
-`server.rooms.room_state`. The asyncio layer stores the room (`to_bytes`) before anyone sees the
-result, then publishes the change through `server.rooms.feed.Feed`.
+`server.rooms.room_state`, and what the room says without changing (its listing, the seats as
+clients see them, its bytes) in `server.rooms.room_view.RoomView`, which `Room` extends. The
+asyncio layer stores the room (`to_bytes`) before anyone sees the result, then publishes the
+change through `server.rooms.feed.Feed`.
 
 The jobs are functions over the `RoomState`, and `Room` ties them together and counts each
 change: who may take which seat, who is connected or away, spectators per server process and the
@@ -24,42 +26,27 @@ from collections.abc import Collection
 from typing import Any
 
 from bridge import convert
-from engine import Match, Move, RulesError, View
+from engine import Move, RulesError, View
 from protocol import errors
-from protocol import messages as msg
 from protocol.ratings import RatingChange
-from protocol.records import Record
 from protocol.rules import RoomRules
-from protocol.views import BotLevel, ChatLine, Phase, SeatInfo
-from server.rooms import chat, clock, codes, moves, presence, results
-from server.rooms.clock import DEFAULT_AWAY_SECONDS, DEFAULT_IDLE_SECONDS
+from protocol.views import BotLevel, ChatLine
+from server.rooms import chat, clock, moves, presence, results
 from server.rooms.room_state import (
     BotTurn,
     Caller,
-    MoveNote,
     Outcome,
     RoomError,
     RoomState,
     SeatState,
-    decode_room,
-    encode_room,
     new_token,
     token_hash,
 )
+from server.rooms.room_view import RoomView
 
 
-class Room:
+class Room(RoomView):
     """One room: seats, host, phase, chat, the match and `seq`. See the module docstring."""
-
-    def __init__(self, state: RoomState, match: Match | None = None) -> None:
-        self.state = state
-        self.match = match
-        self.away_seconds = DEFAULT_AWAY_SECONDS
-        self.idle_seconds = DEFAULT_IDLE_SECONDS
-        #: The seq a move made the room, and the move (`encode_note` gives what `replay_move`
-        #: takes): when the last change was that one move, other processes are sent the move,
-        #: not the whole room.
-        self.last_move: tuple[int, MoveNote | None] = (-1, None)
 
     # -- building and storing --------------------------------------------------------------
 
@@ -85,100 +72,6 @@ class Room:
             code=code, rules=rules, seats=seats, owner=owner, empty_since=now, invite=invite
         )
         return cls(state)
-
-    @classmethod
-    def from_bytes(cls, data: bytes) -> Room:
-        """A room exactly as stored by `to_bytes` (see `all_away` for a room loaded at start-up)."""
-        return cls(*decode_room(data))
-
-    def to_bytes(self) -> bytes:
-        """The whole room as bytes, hidden tiles included (for the store, never for a client).
-
-        The match is encoded with the room in one pass, not as bytes of its own inside it.
-        """
-        return encode_room(self.state, self.match)
-
-    # -- asking ----------------------------------------------------------------------------
-
-    @property
-    def code(self) -> str:
-        """The room code."""
-        return self.state.code
-
-    @property
-    def join_code(self) -> str:
-        """What finds the room: its code, and for a private room `CODE-INVITE` (never listed)."""
-        return codes.handle(self.state.code, self.state.invite)
-
-    def opens(self, invite: str) -> bool:
-        """Whether `invite` (the letters after the code, as typed) finds this room."""
-        return codes.invite_fits(self.state.invite, invite)
-
-    @property
-    def seq(self) -> int:
-        """The number of the latest change."""
-        return self.state.seq
-
-    @property
-    def rules(self) -> RoomRules:
-        """The room's rules and options."""
-        return self.state.rules
-
-    @property
-    def phase(self) -> Phase:
-        """waiting, playing or finished."""
-        return self.state.phase
-
-    @property
-    def seats(self) -> list[SeatState | None]:
-        """The seats, None where free."""
-        return self.state.seats
-
-    def free_seats(self) -> list[int]:
-        """Seats nobody holds."""
-        return [i for i, seat in enumerate(self.seats) if seat is None]
-
-    def human_seats(self) -> list[int]:
-        """Seats held by people."""
-        return presence.human_seats(self.state)
-
-    def listed(self) -> bool:
-        """Whether `list_rooms` shows the room: public, waiting, a seat free, someone in it."""
-        return (
-            self.rules.public
-            and self.phase == "waiting"
-            and not self.is_empty()
-            and bool(self.free_seats())
-        )
-
-    def is_empty(self) -> bool:
-        """Whether nobody is connected: no seated player online and no spectator."""
-        return presence.is_empty(self.state)
-
-    def names(self) -> list[str]:
-        """The name in each seat ("" where free)."""
-        return [seat.name if seat is not None else "" for seat in self.seats]
-
-    def summary(self) -> msg.RoomSummary:
-        """The room as a public listing shows it."""
-        return msg.RoomSummary(
-            code=self.code,
-            rules=self.rules,
-            seats=[seat.name if seat is not None else None for seat in self.seats],
-            free_seats=self.free_seats(),
-        )
-
-    def seat_infos(self) -> list[SeatInfo | None]:
-        """Every seat as clients see it (the seat to play with its turn's deadline, if timed)."""
-        turn, deadline = clock.timed_seat(self.state, self.match), self.state.deadline
-        return [
-            seat.info(i, deadline if i == turn else None) if seat is not None else None
-            for i, seat in enumerate(self.seats)
-        ]
-
-    def seat_of_token(self, token: str) -> int | None:
-        """The seat a secret token belongs to, if any."""
-        return presence.seat_of_token(self.state, token)
 
     # -- seats -----------------------------------------------------------------------------
 
@@ -371,10 +264,6 @@ class Room:
         self.match = None
         self._changed(now)
 
-    def finished_record(self) -> Record:
-        """The record of the last finished match (`server.rooms.results.finished_record`)."""
-        return results.finished_record(self)
-
     def set_ratings(
         self, match: int, changes: list[RatingChange], now: float, game_id: str | None = None
     ) -> bool:
@@ -399,11 +288,6 @@ class Room:
 
     # -- the clock -------------------------------------------------------------------------
 
-    @property
-    def deadline(self) -> float | None:
-        """When the current human turn runs out (wall-clock seconds), if it can."""
-        return self.state.deadline
-
     def _arm_clock(self, now: float) -> None:
         """Set or clear the current turn's deadline after a move or a seat's coming and going."""
         clock.arm(self.state, self.match, self.away_seconds, now, self.idle_seconds)
@@ -419,7 +303,7 @@ class Room:
             self.state.empty_since = None
 
     def _after_move(self, now: float) -> list[Any]:
-        """Forced passes, the move counted, the match's end (`moves.after_move`); the clock armed."""
+        """Forced passes, the move counted, the end noted (`moves.after_move`); the clock armed."""
         assert self.match is not None
         events = moves.after_move(self.state, self.match)
         self._arm_clock(now)
