@@ -237,13 +237,8 @@ def test_the_circle_check_finds_a_circle_of_three() -> None:
     assert circles(graph) == [{"a", "b", "c"}]
 
 
-#: A circle left while `server/rooms/room.py` is being split: the room imports its results and
-#: the results name the room's type. Remove it from here once the split breaks it.
-ROOM_CIRCLES = [{"server.rooms.room", "server.rooms.results"}]
-
-
 def test_no_import_circle_in_the_server_even_type_only() -> None:
     modules = server_modules()
     graph = {name: imported_names(path) & set(modules) - {name} for name, path in modules.items()}
-    found = [group for group in circles(graph) if group not in ROOM_CIRCLES]
+    found = circles(graph)
     assert not found, [sorted(group) for group in found]
