@@ -15,6 +15,7 @@ from waiting import until
 from clients.cli import local
 from clients.cli.app import BELL, App
 from clients.cli.connection import Connection
+from clients.cli.mode import Mode
 from clients.cli.render import render
 from clients.cli.state import TableState
 from clients.cli.status import status as status_line
@@ -30,9 +31,11 @@ OPENING: list[msg.ClientMessage] = [
 ]
 
 
-def terminal_app(connection: Connection, **options: Any) -> tuple[App, io.StringIO]:
+def terminal_app(
+    connection: Connection, mode: Mode = Mode.HOST, **options: Any
+) -> tuple[App, io.StringIO]:
     screen = io.StringIO()
-    app = App(connection, output=screen, remote=False, **options)
+    app = App(connection, mode, output=screen, **options)
     app.console = Console(file=screen, force_terminal=True, width=80, height=24)
     return app, screen
 
@@ -81,7 +84,7 @@ async def test_save_writes_the_match_record_and_rematch_deals_at_once_in_play(
     connection = Connection(server.url, "Ann", TableState())
     running = asyncio.create_task(connection.run(OPENING))
     await until(lambda: connection.ready.is_set())
-    app, _ = terminal_app(connection, deal_at_once=True)
+    app, _ = terminal_app(connection, Mode.PLAY)
     await play_to_the_end(connection, TIMEOUT * 3)
     target = tmp_path / "match.json"
     assert await app.handle(f"/save {target}")
@@ -115,8 +118,7 @@ async def test_in_play_the_bots_wait_while_a_hands_result_is_on_screen(
     ]
     connection = Connection(server.url, "Ann", TableState())
     running = asyncio.create_task(connection.run(opening))
-    app, _ = terminal_app(connection)
-    app.on_result = hold
+    app, _ = terminal_app(connection, Mode.PLAY, on_result=hold)
     state = connection.state
 
     asked: int | None = None
@@ -159,7 +161,7 @@ async def test_after_a_rematch_the_scores_are_the_new_matchs_alone(server: Serve
     connection = Connection(server.url, "Ann", TableState())
     running = asyncio.create_task(connection.run(OPENING))
     await until(lambda: connection.ready.is_set())
-    app, _ = terminal_app(connection, deal_at_once=True)
+    app, _ = terminal_app(connection, Mode.PLAY)
     await play_to_the_end(connection, TIMEOUT * 3)
     assert await app.handle("/rematch")
     await until(lambda: (v := connection.state.view) is not None and v.phase == "playing")
@@ -188,7 +190,7 @@ async def test_a_finished_match_keeps_its_names_when_players_leave_and_offers_no
     await until(lambda: (v := host.state.view) is not None and all(v.seats))
     await host.send(msg.Start())
     await asyncio.gather(play_to_the_end(host, TIMEOUT * 3), play_to_the_end(guest, TIMEOUT * 3))
-    app, _ = terminal_app(guest)
+    app, _ = terminal_app(guest, Mode.JOIN)
     await host.send(msg.Leave())
     await until(lambda: (v := guest.state.view) is not None and v.seats[0] is None)
     view = guest.state.view

@@ -14,6 +14,7 @@ from waiting import until
 from clients.cli import join, local
 from clients.cli.app import App
 from clients.cli.connection import Connection, Fatal
+from clients.cli.mode import Mode
 from clients.cli.seats import SeatStore
 from clients.cli.state import TableState
 from protocol import messages as msg
@@ -89,7 +90,7 @@ async def test_the_host_is_asked_before_quitting_closes_the_room_for_friends(
     connection = Connection(server.url, "Ann", TableState())
     running = asyncio.create_task(connection.run([msg.CreateRoom(rules=RoomRules(players=2))]))
     await until(lambda: connection.ready.is_set())
-    app = App(connection, remote=False, hosting=True)
+    app = App(connection, Mode.HOST)
     assert app.quit_asked()  # alone at the table: nobody to ask about
     room = connection.state.room
     assert room is not None

@@ -32,6 +32,7 @@ from clients.cli import local, review, words
 from clients.cli.commands import Ask, Board, Quit, Refuse, Save, Send, Show, interpret
 from clients.cli.connection import Connection, Fatal
 from clients.cli.i18n import _
+from clients.cli.mode import Mode
 from clients.cli.render import render
 from clients.cli.safe import safe_text
 from clients.cli.state import TableState, display_names
@@ -60,26 +61,20 @@ class App:
     def __init__(
         self,
         connection: Connection,
+        mode: Mode = Mode.JOIN,
+        *,
         join_url: str | None = None,
         output: TextIO | None = None,
-        remote: bool = True,
-        hosting: bool = False,
         quiet: bool = False,
-        deal_at_once: bool = False,
         on_result: Callable[[bool], None] | None = None,
-        against_bots: bool = False,
     ) -> None:
         self.connection = connection
-        #: The server runs in this process: quitting closes the room for everyone.
-        self.hosting = hosting
+        #: Where the room lives: hosted here, `play` against bots, or joined (`clients.cli.mode`).
+        self.mode = mode
         #: The player asked to quit and is asked to confirm.
         self.confirming = False
-        #: `play`: the match is against this process's bots, and quitting throws it away.
-        self.against_bots = against_bots
         #: No bell on your turn.
         self.quiet = quiet
-        #: `/rematch` deals at once (`play`: nobody else to wait for).
-        self.deal_at_once = deal_at_once
         self._was_my_turn = False
         self.scroll_rows = 0
         #: Told True when a result goes up and False when it is dismissed (`play` holds its bots).
@@ -87,7 +82,6 @@ class App:
         self._result_shown = False
         self.state: TableState = connection.state
         self.join_url = join_url
-        self.remote = remote
         self.console = Console(file=output or sys.stdout, highlight=False, soft_wrap=False)
         self.pending: Ask | None = None
         self.extra: list[Text] = []
@@ -217,7 +211,7 @@ class App:
 
     def _prompt(self) -> str:
         if self.confirming:
-            if self.against_bots:
+            if self.mode.against_bots:
                 return _("end this match (y/n)?") + " › "
             return _("close the room for everyone (y/n)?") + " › "
         if self.pending is not None:
@@ -249,9 +243,9 @@ class App:
     def _quit_needs_asking(self) -> bool:
         """Whether quitting now ends a match or a room others are in (the host's server stops)."""
         view = self.state.view
-        if not self.hosting or view is None or self.connection.fatal is not None:
+        if not self.mode.hosting or view is None or self.connection.fatal is not None:
             return False
-        if self.against_bots:
+        if self.mode.against_bots:
             return view.phase == "playing"
         others = any(
             seat is not None and seat.kind == "human" and index != view.you
@@ -264,7 +258,7 @@ class App:
         if self.confirming or not self._quit_needs_asking():
             return True
         self.confirming = True
-        if self.against_bots:
+        if self.mode.against_bots:
             self.state.say(
                 _("Quitting ends this match: y ends it (Ctrl-C too), n plays on"), "error"
             )
@@ -283,7 +277,7 @@ class App:
             if line.strip().lower() in ("y", "yes", "/quit", "/q", _("y"), _("yes")):
                 return False
             self.state.say(
-                _("The match goes on") if self.against_bots else _("The room stays open")
+                _("The match goes on") if self.mode.against_bots else _("The room stays open")
             )
             self.request_redraw()
             return True
@@ -304,7 +298,7 @@ class App:
             case Quit():
                 return not self.quit_asked()
             case Send(messages=messages):
-                if self.deal_at_once and any(isinstance(m, msg.Rematch) for m in messages):
+                if self.mode.deal_at_once and any(isinstance(m, msg.Rematch) for m in messages):
                     messages = (*messages, msg.Start())
                 for message in messages:
                     await self.connection.send(message)
@@ -475,7 +469,7 @@ class App:
         view = self.state.view
         if self.connection.fatal is not None:
             return
-        if self.remote and view is not None and view.phase == "playing" and self.state.room:
+        if self.mode.remote and view is not None and view.phase == "playing" and self.state.room:
             self.console.print(
                 safe_text(
                     Text(

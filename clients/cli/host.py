@@ -17,6 +17,7 @@ from clients.cli import local
 from clients.cli.app import App
 from clients.cli.connection import Connection
 from clients.cli.i18n import _
+from clients.cli.mode import Mode
 from clients.cli.play import bot_levels
 from clients.cli.state import TableState
 from protocol import messages as msg
@@ -123,7 +124,7 @@ async def host(args: argparse.Namespace, rules: RoomRules) -> int:
             connection = Connection(
                 f"ws://127.0.0.1:{server.port}/", args.name or local.default_name(), TableState()
             )
-            app = App(connection, join_url=url, remote=False, hosting=True, quiet=args.quiet)
+            app = App(connection, Mode.HOST, join_url=url, quiet=args.quiet)
             status = await app.run(first_messages(rules, args.bots))
             await server.close_for_good(ROOM_CLOSED)
             return status

@@ -16,6 +16,7 @@ from clients.cli.app import App
 from clients.cli.connection import Connection
 from clients.cli.i18n import _
 from clients.cli.keys import KeyStore, link_code, new_key
+from clients.cli.mode import Mode
 from clients.cli.seats import SeatStore, normalize_url
 from clients.cli.state import TableState
 from protocol import messages as msg
@@ -162,5 +163,5 @@ async def join(args: argparse.Namespace) -> int:
         # A key of this device's own joins the code's player (kept under its name on welcome).
         connection.link = args.link
         connection.key = new_key()
-    app = App(connection, join_url=connection.url.rstrip("/"), quiet=args.quiet)
+    app = App(connection, Mode.JOIN, join_url=connection.url.rstrip("/"), quiet=args.quiet)
     return await app.run(first, resume=resume)

@@ -14,6 +14,7 @@ from clients.cli import local
 from clients.cli.app import App
 from clients.cli.connection import Connection
 from clients.cli.i18n import _
+from clients.cli.mode import Mode
 from clients.cli.state import TableState
 from protocol import messages as msg
 from protocol.rules import RoomRules
@@ -101,13 +102,5 @@ async def play(args: argparse.Namespace, rules: RoomRules, levels: list[BotLevel
             else:
                 held.set()
 
-        app = App(
-            connection,
-            remote=False,
-            hosting=True,
-            quiet=args.quiet,
-            deal_at_once=True,
-            on_result=hold_bots,
-            against_bots=True,
-        )
+        app = App(connection, Mode.PLAY, quiet=args.quiet, on_result=hold_bots)
         return await app.run(first_messages(rules, levels))

@@ -13,6 +13,7 @@ from clients.cli.app import App
 from clients.cli.connection import Connection
 from clients.cli.i18n import _
 from clients.cli.keys import KeyStore
+from clients.cli.mode import Mode
 from clients.cli.seats import normalize_url
 from clients.cli.state import TableState
 from protocol import messages as msg
@@ -50,4 +51,4 @@ def plan(
 async def watch(args: argparse.Namespace) -> int:
     """Connect, watch, and leave when told."""
     connection, first = plan(args.url, args.room, args.name)
-    return await App(connection, quiet=True).run(first)
+    return await App(connection, Mode.JOIN, quiet=True).run(first)
