@@ -132,7 +132,7 @@ def play_out(rules: Rules, seed: int, rng: random.Random, probe: bool) -> Match:
 def test_random_matches_keep_every_invariant(rules: Rules, seed: int, rng: random.Random) -> None:
     match = play_out(rules, seed, rng, probe=True)
     winner = match.winner
-    target = rules.winning_score
+    target = rules.target_score
     if isinstance(winner, tuple):
         assert rules.players == 3 and len({match.scores[s] for s in winner}) == 1
     else:

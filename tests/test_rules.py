@@ -441,14 +441,14 @@ def test_blocked_when_every_player_in_turn_has_passed() -> None:
 
 
 def test_the_default_targets() -> None:
-    assert Rules(players=2).winning_score == 250
-    assert Rules(players=3).winning_score == Rules(players=4).winning_score == 200
-    assert Rules(players=2, target=100).winning_score == 100
+    assert Rules(players=2).target_score == 250
+    assert Rules(players=3).target_score == Rules(players=4).target_score == 200
+    assert Rules(players=2, target=100).target_score == 100
     with pytest.raises(RulesError):
         Rules(players=2, target=99)
     # The wire's defaults (what a client reads for a room with no target) are the engine's.
     for players, target in DEFAULT_TARGETS.items():
-        assert Rules(players=players).winning_score == target
+        assert Rules(players=players).target_score == target
         assert WireRules(players=players).target_score == target
 
 

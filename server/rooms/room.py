@@ -32,7 +32,7 @@ from engine import PASS, IllegalMove, Match, Move, RulesError, View
 from protocol import errors
 from protocol import messages as msg
 from protocol.records import Record
-from protocol.rules import RoomRules
+from protocol.rules import RoomRules, check
 from protocol.views import CHAT_HISTORY, BotLevel, ChatLine, Phase, SeatInfo
 from server.rooms import clock, codes, presence, results
 from server.rooms.clock import DEFAULT_AWAY_SECONDS, DEFAULT_IDLE_SECONDS
@@ -83,7 +83,7 @@ class Room:
         `invite`: the secret that, with the code, finds a private room (`server.rooms.codes`).
         """
         try:
-            convert.engine_rules(rules)
+            check(rules)
         except RulesError as error:
             raise RoomError(errors.INVALID, f"rules: {error}") from None
         seats: list[SeatState | None] = [None] * rules.players
@@ -333,8 +333,9 @@ class Room:
                 f"every seat must be taken first (free: {listed})",
                 errors.SEATS_FREE,
             )
-        rules = convert.engine_rules(self.rules)
-        self.match = Match.new(rules, seed=secrets.randbits(64) if seed is None else seed)
+        self.match = Match.new(
+            self.rules.match_rules, seed=secrets.randbits(64) if seed is None else seed
+        )
         self.state.phase = "playing"
         self.state.matches += 1
         self.state.deadline = None
