@@ -31,7 +31,7 @@ from server.rooms import patches, results
 from server.rooms.documents import SPECTATORS, Receiver, public_game, room_view
 from server.rooms.room import Room
 
-__all__ = ["DEFAULT_KEEP", "SPECTATORS", "Feed", "Frames", "Receiver"]
+__all__ = ["DEFAULT_KEEP", "SPECTATORS", "Feed", "Frames", "Receiver", "frame_of"]
 
 DEFAULT_KEEP = 32
 #: The most bytes of frames a room keeps for returning receivers (the oldest go first).
@@ -56,10 +56,6 @@ class Frames(NamedTuple):
     shared: bytes
     own: dict[int, bytes]
     fresh: tuple[Receiver, ...]
-
-    def frame_for(self, receiver: Receiver) -> bytes:
-        """The frame of one receiver."""
-        return frame_of(receiver, self.shared, self.own)
 
 
 class Feed:
