@@ -85,7 +85,7 @@ def play_out(rules: Rules, seed: int, rng: random.Random, probe: bool) -> Match:
         check_tiles_accounted_for(match)
         legal = match.legal_moves()
         assert legal, "the seat to play always has a legal move"
-        # The server passes for a stuck seat by this flag (server.room): it must say the same.
+        # The server passes for a stuck seat by this flag (server.rooms.moves): it must say the same.
         assert match.stuck == (legal == [PASS]), "stuck exactly when passing is the only move"
         if probe:
             listed = set(legal)
