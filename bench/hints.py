@@ -19,7 +19,7 @@ import sys
 import time
 from pathlib import Path
 
-# Run as a script, this folder comes first on sys.path, and bench/engine.py would hide the package.
+# Run as a script, this folder comes first on sys.path: it goes, so no script here hides a package.
 if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
     sys.path.pop(0)
 ROOT = Path(__file__).resolve().parent.parent

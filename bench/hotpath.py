@@ -2,8 +2,8 @@
 
 A room of four human seats and a spectator (the case the server's CPU target is about) plays
 whole matches through the same sans-I/O calls the server makes for each play: the client frame
-decoded, `Room.handle`, `Room.to_bytes` (the save: with Redis only, since the memory store holds
-the live room), `Feed.publish` (the frames for every receiver). Each part's CPU time per move is
+decoded, `commands.handle(room, caller, message)`, `Room.to_bytes` (the save: with Redis only,
+since the memory store holds the live room), `Feed.publish` (the frames for every receiver). Each part's CPU time per move is
 printed in microseconds, with the totals with Redis and with memory, and the distinct frames and
 bytes a move produces (a frame shared by several receivers counts once).
 
@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-# Run as a script, this folder comes first on sys.path, and bench/engine.py would hide the package.
+# Run as a script, this folder comes first on sys.path: it goes, so no script here hides a package.
 if sys.path and Path(sys.path[0]).resolve() == Path(__file__).resolve().parent:
     sys.path.pop(0)
 ROOT = Path(__file__).resolve().parent.parent

@@ -28,7 +28,6 @@ from measure import stop_after  # noqa: E402
 
 from engine import Match, Rules  # noqa: E402
 from engine.bots import make_bot  # noqa: E402
-from protocol.rules import Rules as WireRules  # noqa: E402
 from server.play.ratings import RatedSeat, Standing, ladder_of, rate_match  # noqa: E402
 
 LEVELS = ("easy", "normal", "hard")
@@ -84,7 +83,7 @@ def main() -> int:
     with ProcessPoolExecutor(args.workers) as pool:
         for job, scores, winner in pool.map(play, todo, chunksize=4):
             players, teams, levels, _, _ = job
-            rules = WireRules(players=players, teams=teams)
+            rules = Rules(players=players, teams=teams)
             ladder = ladder_of(rules)
             assert ladder is not None
             seats = [RatedSeat(f"bot:{level}") for level in levels]

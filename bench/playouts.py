@@ -1,6 +1,6 @@
 """Random-playout speed of the engine: plays random matches on one core and prints moves per second.
 
-Usage: uv run python bench/engine.py [--seconds 5] [--players 2,3,4]
+Usage: uv run python bench/playouts.py [--seconds 5] [--players 2,3,4]
 The last line is `moves/s: N` (target: at least 100,000 on one core of the CI machine).
 """
 

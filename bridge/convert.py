@@ -8,22 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from bridge.records import rules_from_wire
-from engine import End, Move, Rules, View, parts
+from engine import End, Move, View, parts
 from engine import events as engine_events
 from engine.kernel import points_of
 from engine.layout import Layout
 from engine.moves import WRITTEN_NAMES
 from protocol import views as wire
-from protocol.rules import RoomRules
 from protocol.tiles import END_NAMES, EndName
 
 END_BY_NAME = {name: End(index) for index, name in enumerate(END_NAMES)}
-
-
-def engine_rules(rules: RoomRules) -> Rules:
-    """The engine's rules for a room's rules (RulesError if the engine refuses them)."""
-    return rules_from_wire(rules)
 
 
 def end_name(end: int | None) -> EndName | None:
@@ -162,7 +155,7 @@ def game_view(view: View) -> wire.GameView:
         ends=ends,
         total=view.total,
         scores=list(view.scores),
-        target=view.rules.winning_score,
+        target=view.rules.target_score,
         turn=view.turn,
         legal=legal_specs(view.legal, view.layout),
         history=events(view.history),

@@ -21,32 +21,7 @@ from engine.analysis import Decision, as_legal
 from engine.replay import BeforeMove
 from engine.view import View
 from protocol.records import HandResult, Record, RecordHand, RecordMove
-from protocol.rules import Rules as WireRules
 from protocol.tiles import END_NAMES
-
-
-def rules_to_wire(rules: Rules) -> WireRules:
-    """The engine's rules as the wire and file formats write them."""
-    return WireRules(
-        players=rules.players,
-        teams=rules.teams,
-        hand_size=rules.hand_size,
-        target=rules.target,
-        end_scoring=rules.end_scoring,
-        reserve=rules.reserve,
-    )
-
-
-def rules_from_wire(rules: WireRules) -> Rules:
-    """The rules of a record or a room, checked by the engine (raises engine.RulesError)."""
-    return Rules(
-        players=rules.players,
-        teams=rules.teams,
-        hand_size=rules.hand_size,
-        target=rules.target,
-        end_scoring=rules.end_scoring,
-        reserve=rules.reserve,
-    )
 
 
 def result_to_wire(result: HandEnded) -> HandResult:
@@ -86,7 +61,7 @@ def record_of(match: Match, names: Sequence[str], computed: bool = True) -> Reco
                 result=result_to_wire(hand.result) if computed and hand.result else None,
             )
         )
-    record = Record(rules=rules_to_wire(match.rules), names=list(names), hands=hands)
+    record = Record(rules=match.rules.match_rules, names=list(names), hands=hands)
     if computed:
         record.scores = list(match.scores)
         record.winner = list(match.winner) if isinstance(match.winner, tuple) else match.winner
@@ -98,7 +73,7 @@ def match_of(record: Record, before: BeforeMove | None = None) -> Match:
 
     `before` sees the match before each move (see `engine.replay`).
     """
-    rules = rules_from_wire(record.rules)
+    rules = record.rules
     hands = []
     for hand in record.hands:
         deal = Deal(
@@ -175,6 +150,4 @@ __all__ = [
     "match_of",
     "record_of",
     "result_to_wire",
-    "rules_from_wire",
-    "rules_to_wire",
 ]

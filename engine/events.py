@@ -58,7 +58,7 @@ class Count(msgspec.Struct, array_like=True, frozen=True, gc=False):
 class HandEnded(msgspec.Struct, tag="hand_ended", frozen=True, gc=False, omit_defaults=True):
     """A hand is over: how, by whom, the end-of-hand points per side, and each seat's pips.
 
-    `counts` says where the points came from (`engine.scoring.hand_counts`); a hand the target
+    `counts` says where the points came from (`engine.scoring.domino_counts`, `blocked_counts`); a hand the target
     ended (`won`) and a block that scores nothing have none. Matches stored before counts were
     kept decode with none.
     """

@@ -61,7 +61,7 @@ class Match(msgspec.Struct, kw_only=True):
         With a `seed` the same seed gives the same match; with `deals` those hands are dealt first;
         with neither, deals use the operating system's secure randomness.
         """
-        rules = rules or Rules()
+        rules = rules or Rules(players=4)
         match = cls(
             rules=rules, seed=seed, scores=[0] * rules.sides, pending_deals=list(deals or [])
         )
@@ -237,7 +237,7 @@ class Match(msgspec.Struct, kw_only=True):
         if points:
             side = rules.side_of(seat)
             self.scores[side] += points
-            if self.scores[side] >= rules.winning_score:
+            if self.scores[side] >= rules.target_score:
                 self._end_hand(HandEnded("won", seat, (0,) * rules.sides, all_pips(self.hands)))
                 return
         if not self.hands[seat]:
@@ -297,7 +297,7 @@ class Match(msgspec.Struct, kw_only=True):
         self.last_hand = result
         self.stuck = False
         self.forced = NO_TILE
-        reached = [s for s, score in enumerate(self.scores) if score >= rules.winning_score]
+        reached = [s for s, score in enumerate(self.scores) if score >= rules.target_score]
         if reached:
             best = max(self.scores[s] for s in reached)
             winners = tuple(s for s in reached if self.scores[s] == best)

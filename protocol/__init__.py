@@ -13,7 +13,7 @@ from protocol.patch import ClientState, GapDetected, apply, diff, to_builtins
 from protocol.records import Record, RecordFormatError, decode_record, encode_record
 from protocol.rules import RoomRules, Rules
 from protocol.tiles import format_tile, parse_tile
-from protocol.views import GameView, RoomView, describe
+from protocol.views import GameView, RoomView
 
 __all__ = [
     "ERROR_CODES",
@@ -33,7 +33,6 @@ __all__ = [
     "decode_client",
     "decode_record",
     "decode_server",
-    "describe",
     "diff",
     "encode",
     "encode_record",

@@ -13,7 +13,6 @@ from protocol.tiles import ALL_TILES, END_NAMES, normalize_tile, parse_tile
 
 RECORD_FORMAT = "allfives-record/1"
 
-RecordRules = Rules
 HandKind = Literal["domino", "blocked", "won"]
 
 

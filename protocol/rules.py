@@ -1,4 +1,9 @@
-"""The game variants of docs/rules.md as one struct, shared by records, rooms and views."""
+"""The game variants of docs/rules.md as one struct: the one Rules type of the project.
+
+The engine plays by it, records and rooms write it, views show it. It imports nothing of the
+project (only msgspec), so the engine may import this module of protocol and no other
+(tests/test_layers.py). A variant is added here, once.
+"""
 
 from __future__ import annotations
 
@@ -24,8 +29,16 @@ HAND_SIZES: dict[str, dict[int, int]] = {
 DEFAULT_TARGETS: dict[int, int] = {2: 250, 3: 200, 4: 200}
 
 
+class RulesError(ValueError):
+    """A set of rules that the rules (docs/rules.md) do not allow."""
+
+
 class Rules(Struct, kw_only=True, omit_defaults=True):
-    """The variants of a match (docs/rules.md); every field but `players` has the default of docs/rules.md."""
+    """The variants of a match (docs/rules.md); every field but `players` has the default of docs/rules.md.
+
+    Made in code, a set the rules do not allow raises RulesError; decoded, the field constraints
+    refuse it first (msgspec.ValidationError).
+    """
 
     players: PlayerCount
     teams: bool = True
@@ -33,6 +46,9 @@ class Rules(Struct, kw_only=True, omit_defaults=True):
     target: TargetScore | None = None
     end_scoring: EndScoring = "opponents"
     reserve: Reserve = 0
+
+    def __post_init__(self) -> None:
+        check(self)
 
     @property
     def partnership(self) -> bool:
@@ -53,6 +69,33 @@ class Rules(Struct, kw_only=True, omit_defaults=True):
     def sides(self) -> int:
         """How many entries a scores list has: 2 teams in a partnership, else one per seat."""
         return 2 if self.partnership else self.players
+
+    def side_of(self, seat: int) -> int:
+        """The score a seat plays for: its team in partnerships, else its own."""
+        return seat % 2 if self.partnership else seat
+
+    @property
+    def match_rules(self) -> Rules:
+        """The variants of a match alone, as a plain Rules (a room's options left out)."""
+        if type(self) is Rules:
+            return self
+        return Rules(**{name: getattr(self, name) for name in Rules.__struct_fields__})
+
+
+def check(rules: Rules) -> None:
+    """Raise RulesError if docs/rules.md does not allow these rules (the section in brackets)."""
+    if rules.players not in (2, 3, 4):
+        raise RulesError(f"All Fives is for 2, 3 or 4 players, not {rules.players} (1.2)")
+    if rules.hand_size not in HAND_SIZES:
+        raise RulesError(f"unknown hand size {rules.hand_size!r} (2.2)")
+    if rules.end_scoring not in ("opponents", "penalty"):
+        raise RulesError(f"unknown end scoring {rules.end_scoring!r} (7.3, 7.4)")
+    if rules.target is not None and (rules.target <= 0 or rules.target % 5):
+        raise RulesError(f"the target must be a positive multiple of 5, not {rules.target} (8.1)")
+    if not 0 <= rules.reserve <= 7:
+        raise RulesError(
+            f"the reserve is 0 to 7 tiles (2 in the old custom), not {rules.reserve} (4.4)"
+        )
 
 
 class RoomRules(Rules, kw_only=True, omit_defaults=False):
@@ -82,6 +125,7 @@ class RoomRules(Rules, kw_only=True, omit_defaults=False):
 
     def __post_init__(self) -> None:
         # Teams exist only with four players; a room says so rather than echo a meaningless flag.
+        check(self)
         if self.players != 4:
             self.teams = False
         # The room's document says whether its matches are rated, not a default to work out.

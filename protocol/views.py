@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Annotated, Literal
 
 from msgspec import Meta, Struct, field
@@ -202,67 +201,3 @@ class RoomView(Struct, kw_only=True):
     #: Once the finished match is archived (the same patch as `ratings`): its id in the HTTP API
     #: (`GET /api/games/ID`, its review), for a replay of it. None until then.
     game_id: GameId | None = None
-
-
-def describe(event: AnyEvent, names: Sequence[str], teams: bool = False) -> str:
-    """One sentence for an event, e.g. "Ann played 5-3 east: total 15, scores 15"."""
-    match event:
-        case Played():
-            return _describe_play(event, names)
-        case Drew(seat=seat, count=count):
-            return f"{_name(seat, names)} drew {count} tile{'s' if count != 1 else ''}"
-        case Passed(seat=seat):
-            return f"{_name(seat, names)} passed"
-        case HandEnded():
-            return _describe_hand_end(event, names, teams)
-        case HandStarted(number=number, leader=leader):
-            return f"Hand {number}: {_name(leader, names)} leads"
-        case MatchEnded(winner=winner):
-            return _describe_winner(winner, names, teams)
-        case ChatLine(name=name, text=text):
-            return f"{name}: {text}"
-
-
-def _describe_play(event: Played, names: Sequence[str]) -> str:
-    who = _name(event.seat, names)
-    action = f"led {event.tile}" if event.end is None else f"played {event.tile} {event.end}"
-    scored = f", scores {event.points}" if event.points else ""
-    return f"{who} {action}: total {event.total}{scored}"
-
-
-def _describe_hand_end(event: HandEnded, names: Sequence[str], teams: bool) -> str:
-    by = _name(event.by, names) if event.by is not None else "?"
-    opening = {
-        "domino": f"{by} went out",
-        "blocked": "The hand is blocked",
-        "won": f"{by} reached the target",
-    }[event.kind]
-    gains = [
-        f"{_side(index, names, teams)} {'scores' if points > 0 else 'loses'} {abs(points)}"
-        for index, points in enumerate(event.points)
-        if points
-    ]
-    pips = ", ".join(f"{_name(seat, names)} {count}" for seat, count in enumerate(event.pips))
-    scored = f": {', '.join(gains)}" if gains else ": nobody scores"
-    return f"{opening}{scored if event.kind != 'won' else ''}. Pips left: {pips}"
-
-
-def _describe_winner(winner: Winner, names: Sequence[str], teams: bool) -> str:
-    if winner is None:
-        return "The match ended without a winner"
-    if isinstance(winner, list):
-        return " and ".join(_name(seat, names) for seat in winner) + " share the win"
-    side = _side(winner, names, teams)
-    # A team begins the sentence with a capital; a name stays as its player wrote it.
-    return f"{side[0].upper() + side[1:] if teams else side} wins the match"
-
-
-def _name(seat: int, names: Sequence[str]) -> str:
-    return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
-
-
-def _side(index: int, names: Sequence[str], teams: bool) -> str:
-    """A team ("team A (Ann & Cid)") when scores are per team, else the seat's name."""
-    if not teams:
-        return _name(index, names)
-    return f"team {'AB'[index] if index in (0, 1) else index} ({_name(index, names)} & {_name(index + 2, names)})"

@@ -1,19 +1,23 @@
 """The allfives game server: the asyncio WebSocket layer around sans-I/O rooms.
 
-- `server.rooms.room`: one room as a state machine (seats, host, phase, chat, the match, `seq`);
-  `server.rooms.room_view` what it says without changing, `server.rooms.room_state` what it
-  stores and answers, `server.rooms.commands` the commands dispatched to it,
-  `server.rooms.presence` who sits where and who is connected, `server.rooms.moves` the match,
-  `server.rooms.clock` the turn clock, `server.rooms.chat` its chat.
-- `server.rooms.feed`: after each change, the shared frame and the seats' own; catch-up on reconnect.
-- `server.rooms.patches`: the JSON Patch operations a change's events imply (no document diffed).
-- `server.rooms.documents`: a receiver's whole document, built fresh (snapshots).
-- `server.storage.store`: the store interface and `MemoryStore`; `server.rooms.limits`, `server.metrics`.
-- `server.play.bots`: bot moves off the event loop.
-- `server.app`: the server wired from its parts (listed in its docstring), and `run_server`.
-- `server.serve`: the `allfives serve` command.
+Its packages, each with a docstring that lists its modules:
+
+- `server.rooms`: one room as a sans-I/O state machine (`room`, `room_view`, `room_state`,
+  `commands`, `presence`, `moves`, `clock`, `chat`, `results`, `notes`), and what each receiver is
+  sent after a change (`documents`, `feed`, `patches`); `limits`, the buckets and caps.
+- `server.play`: the rooms in play in this process (`live`, `registry`, `listing`, `committer`,
+  `upkeep`), their bots, stand-ins, hints and reviews (`driver`, `bots`, `hints`, `reviews`), and
+  what a finished match leads to (`finish`, `ratings`, `weighting`); `players`, who a connection is.
+- `server.edge`: the network edge (sockets, connections, HTTP, the browser's files, `session`).
+- `server.cluster`: what only several processes on one Redis need.
+- `server.storage`: where rooms, records, players and ratings are kept (memory, SQLite, Redis).
+
+Beside them: `server.app` (the server wired from its parts, and `run_server`), `server.config`
+(what the server can be told), `server.serve` (the `allfives serve` command), `server.admin`
+(`allfives admin`), `server.metrics` (`GET /metrics`), `server.collector` (the garbage
+collector's schedule).
 
 Engine values become protocol values in `bridge` (`bridge.convert`, `bridge.records`), shared
-with the offline commands. Nothing is imported here, so `import server.room` does not load the
-network stack.
+with the offline commands. Nothing is imported here, so `import server.rooms.room` does not load
+the network stack.
 """

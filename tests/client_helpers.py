@@ -241,5 +241,20 @@ class Terminal:
         except AssertionError:
             raise AssertionError(f"no {pattern!r} on the screen:\n" + "\n".join(rows)) from None
 
+    def changed(
+        self, before: list[str] | None, timeout: float = 20.0, window: str = "t"
+    ) -> list[str]:
+        """The screen, once it is not `before` (else an AssertionError showing the screen)."""
+        rows: list[str] = []
+
+        def other() -> list[str] | None:
+            rows[:] = self.screen(window)
+            return rows if rows != before else None
+
+        try:
+            return until_sync(other, max(timeout, 0.0), "the screen to change")
+        except AssertionError:
+            raise AssertionError("the screen stayed:\n" + "\n".join(rows)) from None
+
     def close(self) -> None:
         subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)

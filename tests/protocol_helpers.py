@@ -108,13 +108,13 @@ SERVER_MESSAGES = messages_of(AnyServerMessage)
 def hand_ended(by: int | None, pips: list[int], **rules: Any) -> HandEnded:
     """A hand's result as the server sends it: seat `by` went out (None: the hand is blocked)
     with every seat's `pips`, its points and counts as the engine makes them."""
-    engine_rules = Rules(players=len(pips), **rules)
+    match_rules = Rules(players=len(pips), **rules)
     kind: HandEndKind = "blocked" if by is None else "domino"
     if by is None:
-        counts = blocked_counts(engine_rules, pips)
+        counts = blocked_counts(match_rules, pips)
     else:
-        counts = domino_counts(engine_rules, by, pips)
-    result = EngineHandEnded(kind, by, points_of(engine_rules, counts), tuple(pips), counts)
+        counts = domino_counts(match_rules, by, pips)
+    result = EngineHandEnded(kind, by, points_of(match_rules, counts), tuple(pips), counts)
     ended = convert.event(result)
     assert isinstance(ended, HandEnded)
     return ended

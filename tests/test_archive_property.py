@@ -28,9 +28,12 @@ from server.play.live import LiveRoom
 from server.play.registry import Registry
 from server.rooms import results
 from server.rooms.room import Room
+from server.storage.archive import ClaimBudget, Player
 from server.storage.archive_local import LocalLedger
 
 PLAYERS = ("Ann", "Bea", "Cid")
+#: What the players' address may make: each of them, once.
+PLAYERS_BUDGET = ClaimBudget("127.0.0.1", burst=len(PLAYERS), per_second=1.0)
 
 
 class Process:
@@ -82,8 +85,10 @@ class RoomLife(RuleBasedStateMachine):
         self.ids: dict[str, str] = {}
         for name in PLAYERS:
             key = hashlib.sha256(name.encode()).hexdigest()
-            player = self.run(self.ledger.claim(key, name, name.lower(), self.now))
-            assert player is not None
+            player = self.run(
+                self.ledger.claim_within(key, name, name.lower(), self.now, PLAYERS_BUDGET)
+            )
+            assert isinstance(player, Player)
             self.ids[name] = player.id
         room = Room.create("LIFE", RoomRules(players=2, target=25, public=True))
         room.sit("Ann", player=self.ids["Ann"])

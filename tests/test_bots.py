@@ -434,5 +434,5 @@ def test_the_game_points_split_out_of_the_values_leave_the_search_as_it_was(
     assert split.points is not None and plain.points is None
     for value, points in zip(split.values, split.points, strict=True):
         assert abs(value - points) <= WIN_VALUE + 1e-9
-        if max(view.scores) + most_a_side_can_still_score(view) < rules.winning_score:
+        if max(view.scores) + most_a_side_can_still_score(view) < rules.target_score:
             assert value == pytest.approx(points)

@@ -33,7 +33,7 @@ from i18n_helpers import (
 )
 from rich.text import Text
 from server_helpers import ServerThread, api_get, fast_config, finish_match, new_key
-from waiting import until_sync
+from waiting import until, until_sync
 
 from bridge.records import match_of
 from clients.cli import i18n, local, words
@@ -104,11 +104,10 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[ServerThr
             answer = await api_get(url, "/api/players/Ann/games", key)
             return int(answer.json["total"]) if answer.status == 200 else 0
 
-        async def both() -> None:
-            while await listed() < 2:
-                await asyncio.sleep(0.05)
+        async def both() -> bool:
+            return await listed() >= 2
 
-        asyncio.run(asyncio.wait_for(both(), 30))
+        asyncio.run(until(both, 30, "Ann's two games in her list", every=0.05))
         keep_key(config, url, key)
         yield server, url, config
 

@@ -85,7 +85,7 @@ def play_out(rules: Rules, seed: int, rng: random.Random, probe: bool) -> Match:
         check_tiles_accounted_for(match)
         legal = match.legal_moves()
         assert legal, "the seat to play always has a legal move"
-        # The server passes for a stuck seat by this flag (server.room): it must say the same.
+        # The server passes for a stuck seat by this flag (server.rooms.moves): it must say the same.
         assert match.stuck == (legal == [PASS]), "stuck exactly when passing is the only move"
         if probe:
             listed = set(legal)
@@ -132,7 +132,7 @@ def play_out(rules: Rules, seed: int, rng: random.Random, probe: bool) -> Match:
 def test_random_matches_keep_every_invariant(rules: Rules, seed: int, rng: random.Random) -> None:
     match = play_out(rules, seed, rng, probe=True)
     winner = match.winner
-    target = rules.winning_score
+    target = rules.target_score
     if isinstance(winner, tuple):
         assert rules.players == 3 and len({match.scores[s] for s in winner}) == 1
     else:

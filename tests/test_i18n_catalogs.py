@@ -41,13 +41,6 @@ TILES = {
     "sr-Latn": ["0 pločica", "1 pločica", "2 pločice", "5 pločica", "21 pločica"],
     "et": ["0 kivi", "1 kivi", "2 kivi", "5 kivi", "21 kivi"],
 }
-#: "{count} point(s)" (the terminal's).
-POINTS = {
-    "en": ["0 points", "1 point", "2 points", "5 points", "21 points"],
-    "cs": ["0 bodů", "1 bod", "2 body", "5 bodů", "21 bodů"],
-    "sr-Latn": ["0 bodova", "1 bod", "2 boda", "5 bodova", "21 bod"],
-    "et": ["0 punkti", "1 punkt", "2 punkti", "5 punkti", "21 punkti"],
-}
 #: "{count} player(s)" (the browser's room list).
 PLAYERS = {
     "en": ["0 players", "1 player", "2 players", "5 players", "21 players"],
@@ -146,7 +139,6 @@ def test_the_shipped_mo_matches_its_po(language: str) -> None:
 def test_python_plural_forms_at_0_1_2_5_and_21(language: str, english_after: None) -> None:
     i18n.set_language(GETTEXT_NAMES[language])
     assert [words.tiles_word(count) for count in COUNTS] == TILES[language]
-    assert [words.points_word(count) for count in COUNTS] == POINTS[language]
 
 
 def test_the_terminal_language_comes_from_the_option_then_the_environment() -> None:

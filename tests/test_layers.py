@@ -1,6 +1,8 @@
 """The layers keep their one-way imports: clients -> protocol <- bridge -> engine, server -> bridge.
 
-engine/ and protocol/ import nothing of the project's other layers; bridge/ (engine values as
+engine/ and protocol/ import nothing of the project's other layers, but for one module: the engine
+plays by protocol's one Rules type (`protocol.rules`, which imports nothing of the project), so a
+variant is written once and nothing copies rules between two types; bridge/ (engine values as
 wire and record values) imports only those two; the server imports engine, protocol and bridge,
 never a client; clients import protocol, and more only where they run it inside themselves (a
 server for `play` and `host`, the review of a record for `/review` when the server has none). The offline commands `allfives replay`
@@ -11,6 +13,7 @@ inside a function counts too.
 from __future__ import annotations
 
 import ast
+from collections.abc import Collection
 from pathlib import Path
 
 import pytest
@@ -36,6 +39,10 @@ IN_PROCESS: dict[str, set[str]] = {
     "clients/cli/review.py": {"bridge"},
 }
 
+#: Single modules of another layer that a whole layer may import: the one Rules type, pure (only
+#: msgspec) and the same value for the engine, the wire and the records.
+SHARED_MODULES: dict[str, set[str]] = {"engine": {"protocol.rules"}}
+
 
 def imported_names(path: Path) -> set[str]:
     """Every module name a module imports, anywhere in it (`from a import b` gives a and a.b)."""
@@ -49,9 +56,11 @@ def imported_names(path: Path) -> set[str]:
     return found
 
 
-def project_imports(path: Path) -> set[str]:
-    """The project's layers a module imports, anywhere in it."""
-    return {name.split(".")[0] for name in imported_names(path)} & set(LAYERS)
+def project_imports(path: Path, shared: Collection[str] = ()) -> set[str]:
+    """The project's layers a module imports, anywhere in it, leaving out the `shared` modules."""
+    names = imported_names(path)
+    names -= {name for name in names if name in shared or name.rsplit(".", 1)[0] in shared}
+    return {name.split(".")[0] for name in names} & set(LAYERS)
 
 
 def module_file(name: str, root: Path = ROOT) -> Path | None:
@@ -88,8 +97,23 @@ def test_a_module_imports_only_the_layers_below_it(path: Path) -> None:
     layer = relative.split("/")[0]
     allowed = ALLOWED[layer] | {layer}
     allowed |= IN_PROCESS.get(relative, set())
-    wrong = project_imports(path) - allowed
+    wrong = project_imports(path, SHARED_MODULES.get(layer, set())) - allowed
     assert not wrong, f"{relative} imports {sorted(wrong)}; {layer} may import {sorted(allowed)}"
+
+
+def test_the_shared_rules_module_imports_nothing_of_the_project() -> None:
+    for module in set().union(*SHARED_MODULES.values()):
+        path = module_file(module)
+        assert path is not None
+        assert not project_imports(path), f"{module} imports {sorted(project_imports(path))}"
+
+
+def test_the_shared_module_is_the_only_exception(tmp_path: Path) -> None:
+    module = tmp_path / "m.py"
+    module.write_text("from protocol.rules import Rules\nfrom protocol.views import GameView\n")
+    assert project_imports(module, {"protocol.rules"}) == {"protocol"}
+    module.write_text("from protocol.rules import Rules, RulesError\nimport protocol.rules\n")
+    assert project_imports(module, {"protocol.rules"}) == set()
 
 
 def test_the_check_sees_an_import_inside_a_function(tmp_path: Path) -> None:

@@ -35,6 +35,8 @@ from server.storage.redis_store import RedisStore
 pytestmark = pytest.mark.asyncio
 #: The games finish now: Redis keeps them for the retention from its own clock.
 NOW = time.time()
+#: A budget of new players these tests never spend (the budget itself is tested below).
+PLENTY = ClaimBudget("127.0.0.1", burst=1000, per_second=1000.0)
 
 
 @pytest.fixture(params=["sqlite", "redis"])
@@ -71,8 +73,8 @@ def game(id: str, finished_at: float, members: list[str | None], private: bool =
 
 async def test_a_player_holds_at_most_its_last_keys(ledger: Ledger) -> None:
     first = key_hash("first")
-    ann = await ledger.claim(first, "Ann", "ann", NOW)
-    assert ann is not None
+    ann = await ledger.claim_within(first, "Ann", "ann", NOW, PLENTY)
+    assert isinstance(ann, Player)
     keys = [first]
     for n in range(MAX_KEYS):
         assert await ledger.add_link(ann.id, f"CODE{n:04d}", NOW + n, 600)
@@ -86,8 +88,8 @@ async def test_a_player_holds_at_most_its_last_keys(ledger: Ledger) -> None:
 
 
 async def test_a_player_holds_at_most_its_last_link_codes(ledger: Ledger) -> None:
-    ann = await ledger.claim(key_hash("k"), "Ann", "ann", NOW)
-    assert ann is not None
+    ann = await ledger.claim_within(key_hash("k"), "Ann", "ann", NOW, PLENTY)
+    assert isinstance(ann, Player)
     codes = [f"LINK{n:04d}" for n in range(MAX_LINKS + 1)]
     for n, code in enumerate(codes):
         assert await ledger.add_link(ann.id, code, NOW + n, 600)

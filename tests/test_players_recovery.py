@@ -17,7 +17,7 @@ from protocol import errors
 from protocol import messages as msg
 from protocol.names import FOLD_RULE, name_key
 from server.app import Server, run_server
-from server.storage.archive import Ledger, key_hash
+from server.storage.archive import ClaimBudget, Ledger, Player, key_hash
 from server.storage.archive_local import LocalLedger
 from server.storage.archive_redis import RedisLedger
 from server.storage.redis_store import RedisStore
@@ -141,9 +141,11 @@ async def test_a_ledger_from_before_the_rule_folds_its_names_again_at_start(
         ledger = RedisLedger(store)
         config = fast_config(store=RedisStore(redis.url))
     keys = {name: new_key() for name in ("Bořek", "Borek", "Zedjbz", "Zedjbź")}
+    budget = ClaimBudget("127.0.0.1", burst=len(keys), per_second=1.0)
     for when, (name, key) in enumerate(keys.items()):
         old_fold = name.casefold()
-        assert await ledger.claim(key_hash(key), name, old_fold, 1000.0 + when) is not None
+        claimed = await ledger.claim_within(key_hash(key), name, old_fold, 1000.0 + when, budget)
+        assert isinstance(claimed, Player)
     await ledger.close()
     if kind == "redis":
         await store.close()

@@ -1,4 +1,5 @@
-"""The wire protocol: messages round-trip, garbage is refused with a ProtocolError, views describe."""
+"""The wire protocol: messages round-trip, garbage is refused with a ProtocolError, the README's
+examples hold."""
 
 from __future__ import annotations
 
@@ -15,9 +16,9 @@ from protocol_helpers import (
     CLIENT_MESSAGES,
     JSON_VALUES,
     SERVER_MESSAGES,
-    messages_of,
 )
 
+from clients.cli import words
 from protocol.errors import ERROR_CODES, ProtocolError
 from protocol.messages import (
     CLIENT_TYPES,
@@ -43,16 +44,8 @@ from protocol.messages import (
 from protocol.patch import ClientState
 from protocol.tiles import ALL_TILES, format_tile, normalize_tile, parse_tile
 from protocol.views import (
-    AnyEvent,
-    ChatLine,
-    Drew,
-    HandEnded,
-    HandStarted,
-    MatchEnded,
-    Passed,
     Played,
     RoomView,
-    describe,
 )
 
 
@@ -239,53 +232,6 @@ def test_format_and_parse_are_inverse(first: int, second: int) -> None:
     assert parse_tile(format_tile(first, second)) == (max(first, second), min(first, second))
 
 
-# Events in words
-
-NAMES = ["Ann", "Bo", "Cid", "Dee"]
-
-
-def test_a_scoring_play_reads_as_a_sentence() -> None:
-    played = Played(seat=0, tile="5-3", end="east", total=15, points=15)
-    assert describe(played, NAMES) == "Ann played 5-3 east: total 15, scores 15"
-    lead = Played(seat=2, tile="6-6", end=None, total=12, points=0)
-    assert describe(lead, NAMES) == "Cid led 6-6: total 12"
-
-
-def test_every_event_kind_has_a_sentence() -> None:
-    assert describe(Drew(seat=1, count=2), NAMES) == "Bo drew 2 tiles"
-    assert describe(Drew(seat=1, count=1), NAMES) == "Bo drew 1 tile"
-    assert describe(Passed(seat=3), NAMES) == "Dee passed"
-    assert describe(HandStarted(number=2, leader=1), NAMES) == "Hand 2: Bo leads"
-    assert describe(ChatLine(seat=None, name="Eve", text="hi"), NAMES) == "Eve: hi"
-    domino = HandEnded(kind="domino", by=0, points=[20, 0], pips=[0, 9, 4, 9])
-    assert describe(domino, NAMES, teams=True) == (
-        "Ann went out: team A (Ann & Cid) scores 20. Pips left: Ann 0, Bo 9, Cid 4, Dee 9"
-    )
-    blocked = HandEnded(kind="blocked", by=None, points=[0, 0, 0], pips=[3, 3, 3])
-    assert describe(blocked, NAMES[:3]).startswith("The hand is blocked: nobody scores")
-    penalty = HandEnded(kind="domino", by=1, points=[-10, 0], pips=[8, 0])
-    assert "Ann loses 10" in describe(penalty, NAMES[:2])
-    assert describe(MatchEnded(winner=1), NAMES, teams=True) == "Team B (Bo & Dee) wins the match"
-    assert describe(MatchEnded(winner=[0, 2]), NAMES[:3]) == "Ann and Cid share the win"
-    assert describe(MatchEnded(winner=None), NAMES) == "The match ended without a winner"
-
-
-# Names reach `describe` only after `validate_name`: printable, so never a line break.
-PRINTABLE_NAMES = st.text(
-    alphabet=st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp")), min_size=1, max_size=5
-)
-
-
-@given(messages_of(AnyEvent), st.lists(PRINTABLE_NAMES, max_size=4), st.booleans())
-def test_any_event_reads_as_one_line(event: Any, names: list[str], teams: bool) -> None:
-    sentence = describe(event, names, teams)
-    assert sentence
-    # A chat line's own name and text are the speaker's (validated by the server when said).
-    for own in (getattr(event, "text", ""), getattr(event, "name", "")):
-        sentence = sentence.replace(own, "") if own else sentence
-    assert "\n" not in sentence
-
-
 # The protocol README is a spec a client can be written from: its examples must be true
 
 README = Path(__file__).resolve().parent.parent / "protocol" / "README.md"
@@ -320,7 +266,7 @@ def test_the_readme_session_is_a_stream_a_client_can_follow() -> None:
             client.on_snapshot(message)
         elif isinstance(message, Patch):
             names = [seat.name if seat else "?" for seat in client.view.seats]
-            seen += [describe(event, names) for event in client.on_patch(message)]
+            seen += [words.describe(event, names) for event in client.on_patch(message)]
     document = README.read_text().split(protocol_session.DOCUMENT_START)[1]
     document = document.split("```json\n", 1)[1].split("```", 1)[0]
     assert client.view == msgspec.json.decode(document, type=RoomView)

@@ -17,7 +17,7 @@ import json
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, TypeVar, get_args
+from typing import Any, TypeVar, get_args, get_type_hints
 
 import msgspec
 import pytest
@@ -27,6 +27,7 @@ from redis_server import RedisServer
 from server_helpers import Client, ServerThread, fast_config, play_out_one, until_holds
 
 from protocol import messages as msg
+from protocol.rules import Rules
 from server.app import Server
 from server.storage.redis_store import RedisStore
 
@@ -111,12 +112,36 @@ def chosen(draw: st.DrawFn) -> dict[str, list[dict[str, Any]]]:
     return by_tag
 
 
+def any_rules(cls: type[Rules]) -> st.SearchStrategy[dict[str, Any]]:
+    """Rules as a client may send them: any value of each field's type, in or out of its
+    bounds, each field there or not. Drawn as a dict: a Rules refuses to be made out of the
+    rules' bounds (RulesError), and what a client sends need not be in them."""
+    hints = get_type_hints(cls)  # the field constraints (Annotated) left out
+    fields = {name: st.from_type(hints[name]) for name in cls.__struct_fields__}
+    return st.fixed_dictionaries({}, optional=fields)
+
+
+def any_message(draw: st.DrawFn, kind: type[msg.ClientMessage]) -> dict[str, Any]:
+    """Any value of the type's fields, in or out of its bounds, as builtins."""
+    hints = get_type_hints(kind)
+    rules = {
+        name: hint
+        for name, hint in hints.items()
+        if name in kind.__struct_fields__ and isinstance(hint, type) and issubclass(hint, Rules)
+    }
+    made = {name: st.builds(hint, players=st.just(2)) for name, hint in rules.items()}
+    message: dict[str, Any] = msgspec.to_builtins(draw(st.builds(kind, **made)))
+    for name, hint in rules.items():
+        message[name] = draw(any_rules(hint))
+    return message
+
+
 @st.composite
 def plans(draw: st.DrawFn, kind: type[msg.ClientMessage] | None) -> Plan:
     players = draw(st.integers(2, 4))
     choices = chosen(draw).get(tag_of(kind), [])
     if kind is not None:  # any value of the type's fields, in or out of its bounds
-        choices = [msgspec.to_builtins(draw(st.from_type(kind))), *choices]
+        choices = [any_message(draw, kind), *choices]
     message: dict[str, Any] = draw(st.sampled_from(choices))
     return Plan(
         players=players,

@@ -28,7 +28,6 @@ from engine import (
 )
 from engine.scoring import blocked_result
 from protocol.rules import DEFAULT_TARGETS
-from protocol.rules import Rules as WireRules
 
 # -- 1. Equipment and players ---------------------------------------------------------------
 
@@ -441,15 +440,15 @@ def test_blocked_when_every_player_in_turn_has_passed() -> None:
 
 
 def test_the_default_targets() -> None:
-    assert Rules(players=2).winning_score == 250
-    assert Rules(players=3).winning_score == Rules(players=4).winning_score == 200
-    assert Rules(players=2, target=100).winning_score == 100
+    assert Rules(players=2).target_score == 250
+    assert Rules(players=3).target_score == Rules(players=4).target_score == 200
+    assert Rules(players=2, target=100).target_score == 100
     with pytest.raises(RulesError):
         Rules(players=2, target=99)
-    # The wire's defaults (what a client reads for a room with no target) are the engine's.
+    # The defaults written once (what a client reads for a room with no target) are the engine's.
+    assert DEFAULT_TARGETS == {2: 250, 3: 200, 4: 200}
     for players, target in DEFAULT_TARGETS.items():
-        assert Rules(players=players).winning_score == target
-        assert WireRules(players=players).target_score == target
+        assert Rules(players=players).target_score == target
 
 
 def test_a_play_that_reaches_the_target_wins_at_once_even_with_the_last_tile() -> None:

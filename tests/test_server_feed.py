@@ -22,7 +22,7 @@ from server_helpers import room_with
 from protocol import messages as msg
 from protocol.patch import apply, events_of
 from protocol.views import CHAT_HISTORY
-from server.rooms.feed import SPECTATORS, Feed, Frames, Receiver
+from server.rooms.feed import SPECTATORS, Feed, Frames, Receiver, frame_of
 from server.rooms.room import Room
 
 JSON = st.recursive(
@@ -88,7 +88,7 @@ class Followers:
         self.check()
 
     def follow(self, receiver: Receiver, frames: Frames, events: list[Any]) -> None:
-        frame = frames.frame_for(receiver)
+        frame = frame_of(receiver, frames.shared, frames.own)
         assert b'"events"' not in frame
         patch = msg.decode_server(frame)
         assert isinstance(patch, msg.Patch) and patch.seq == self.room.seq
@@ -230,7 +230,7 @@ def test_a_returning_receiver_gets_the_frames_it_missed_or_a_snapshot() -> None:
         events = room.play(match.turn, match.legal_moves()[0])
         frames = feed.publish(room, events)
         for seat in (0, 1):
-            sent[seat][room.seq] = frames.frame_for(seat)
+            sent[seat][room.seq] = frame_of(seat, frames.shared, frames.own)
     assert feed.catch_up(room, 0, room.seq) == []
     for seat in (0, 1):  # each seat's own frames, byte for byte, as they were sent
         assert feed.catch_up(room, seat, room.seq - 3) == [
@@ -252,7 +252,8 @@ def test_a_room_keeps_frames_up_to_its_bytes_then_a_returning_receiver_gets_a_sn
     sent: dict[int, bytes] = {}
     for _ in range(12):
         events = room.play(match.turn, match.legal_moves()[0])
-        sent[room.seq] = feed.publish(room, events).frame_for(0)
+        frames = feed.publish(room, events)
+        sent[room.seq] = frame_of(0, frames.shared, frames.own)
         kept = sum(len(shared) + sum(len(t) for _, t in own) for _, shared, own in feed.kept)
         assert kept <= 1500 or len(feed.kept) == 1
     assert len(feed.kept) < 12  # the bytes, not the count, bounded it
@@ -279,9 +280,9 @@ def test_a_move_is_encoded_once_for_everyone_its_hands_aside() -> None:
     assert isinstance(shared, msg.Patch)
     assert not any(op["path"].startswith(("/game/hand/", "/game/legal")) for op in shared.ops)
     for seat in frames.own:
-        own = msg.decode_server(frames.frame_for(seat))
+        own = msg.decode_server(frame_of(seat, frames.shared, frames.own))
         assert isinstance(own, msg.Patch) and own.ops[: len(shared.ops)] == shared.ops
-    assert frames.frame_for(SPECTATORS) is frames.shared
+    assert frame_of(SPECTATORS, frames.shared, frames.own) is frames.shared
 
 
 def test_chat_is_one_added_line_and_the_oldest_dropped_past_the_cap() -> None:

@@ -14,7 +14,7 @@ import re
 import pytest
 from server_helpers import Client, caught_up, fast_config, play_out, seat_players
 
-from bridge.records import record_of, rules_from_wire
+from bridge.records import record_of
 from engine import PASS, Deal, End, Match, Move, Played, Rules, Tile
 from protocol import messages as msg
 from protocol.patch import events_of
@@ -39,7 +39,7 @@ class Witness:
             for hand in record.hands
         ]
         self.moves = [move for hand in record.hands for move in hand.moves]
-        self.match = Match.new(rules_from_wire(record.rules), seed=0, deals=deals)
+        self.match = Match.new(record.rules, seed=0, deals=deals)
         self.done = 0
 
     def visible(self, seat: int | None) -> set[str]:

@@ -9,9 +9,10 @@ import msgspec
 import pytest
 from server_helpers import room_with
 
-from engine import PASS, Move
+from bridge.records import record_of
+from engine import PASS, Match, Move
 from protocol import messages as msg
-from protocol.rules import RoomRules
+from protocol.rules import RoomRules, Rules
 from server.rooms import commands
 from server.rooms.room import Caller, Room, RoomError
 
@@ -194,14 +195,30 @@ STORED_ROOM = base64.b64decode(
 )
 
 
+#: The earlier version's match rules (engine.rules.Rules) and the defaults it read in.
+EARLIER_DEFAULTS = {
+    "players": 4,
+    "teams": True,
+    "hand_size": "standard",
+    "target": None,
+    "end_scoring": "opponents",
+    "reserve": 0,
+}
+
+
 def test_a_room_stored_by_an_earlier_version_loads_unchanged_and_plays_on() -> None:
     room = Room.from_bytes(STORED_ROOM)
     # As stored, but for the rules' `rated`, which that version did not have: a public room's
     # default (rated) is filled in (docs/ratings.md).
     stored = msgspec.msgpack.decode(STORED_ROOM)
     stored["rules"]["rated"] = True
-    assert msgspec.msgpack.decode(room.to_bytes()) == stored
-    assert msgspec.msgpack.encode(stored) == room.to_bytes()
+    saved = msgspec.msgpack.decode(room.to_bytes())
+    # The match's rules are saved with the variants at their defaults left out (as records write
+    # them); the earlier version, whose defaults were the same, filled them in on reading.
+    saved_rules, stored_rules = saved["match"].pop("rules"), stored["match"].pop("rules")
+    assert {**EARLIER_DEFAULTS, **saved_rules} == stored_rules
+    assert saved == stored
+    assert Room.from_bytes(room.to_bytes()).to_bytes() == room.to_bytes()
     assert room.names() == ["Ann", "bot:easy"] and room.phase == "playing" and room.seq == 7
     ann = room.seats[0]
     assert ann is not None and not ann.connected and ann.away_since == 110.0
@@ -213,3 +230,16 @@ def test_a_room_stored_by_an_earlier_version_loads_unchanged_and_plays_on() -> N
     assert turn is not None and turn.seat == 1 and turn.level == "easy"
     events = room.bot_play(turn, match.legal_moves()[0], now=111.0)
     assert events and room.seq == 8 and room.deadline == 141.0
+
+
+def test_a_match_stored_as_bytes_by_an_earlier_version_loads_and_gives_its_record() -> None:
+    # A finished match (and a match in rooms older still) is stored as the match's own bytes.
+    stored = msgspec.msgpack.decode(STORED_ROOM)
+    earlier = msgspec.msgpack.encode(stored["match"])
+    match = Match.from_bytes(earlier)
+    assert match.rules == Rules(players=2, teams=False, hand_size="five")
+    assert match.rules.tiles_per_hand == 5 and match.rules.target_score == 250
+    loaded = Room.from_bytes(STORED_ROOM).match
+    assert loaded is not None and match.to_bytes() == loaded.to_bytes()
+    record = record_of(match, ["Ann", "bot:easy"])
+    assert record.rules == match.rules and len(record.hands[0].moves) == 3

@@ -3,7 +3,7 @@
 The page's modules are loaded by a test page (tests/web/unit.html) that puts them on
 `window.unit`; these tests call them through selenium and check what they return, as the
 terminal client's state tests check clients/cli/state.py. Where Python has the same job
-(protocol.patch, protocol.views.describe) the two must agree. Here: patches and resyncs, the
+(protocol.patch) the two must agree. Here: patches and resyncs, the
 document kept over a reload, the log in words, and what the page sends and shows (the create
 form, room codes, server text, the socket's URL). The table model and its geometry are in
 tests/test_web_model.py.
@@ -18,7 +18,6 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-import msgspec
 import protocol_session
 import pytest
 from browser_helpers import call, unit_page
@@ -33,7 +32,6 @@ from protocol import messages as msg
 from protocol import views
 from protocol.names import INVISIBLE, LOOSE_MARK, name_problem
 from protocol.patch import apply
-from protocol.views import describe
 from server.app import Config, run_server
 
 
@@ -121,9 +119,10 @@ async def test_a_real_match_builds_the_servers_document_and_its_log_in_words(
     assert result["seq"] == final.seq
     assert result["doc"] == json.loads(msg.encode(final))["state"]
 
-    # The log tells every event as protocol.views.describe does (seat changes aside), and
+    # The log tells every event, in order, in the page's words for it with the names the
+    # document had then (seat changes aside; the words themselves are checked below), and
     # between hands the page keeps the ended hand's table: every tile of it, its last total.
-    told: list[str] = []
+    to_tell: list[tuple[dict[str, Any], list[str], bool]] = []
     document: dict[str, Any] | None = None
     hand_plays: list[dict[str, Any]] = []
     endings = 0
@@ -142,8 +141,7 @@ async def test_a_real_match_builds_the_servers_document_and_its_log_in_words(
         ]
         for event in events:
             if event["type"] != "chat":
-                decoded = msgspec.convert(event, views.AnyEvent)
-                told.append(describe(decoded, names_of(document), teams))
+                to_tell.append((event, names_of(document), teams))
         kinds = [event["type"] for event in events]
         if "hand_ended" in kinds and "hand_started" in kinds:
             endings += 1
@@ -168,11 +166,32 @@ async def test_a_real_match_builds_the_servers_document_and_its_log_in_words(
             elif event["type"] == "played":
                 hand_plays.append(event)
     assert endings >= 1
+    told = call(
+        page, "a[0].map(([e, names, teams]) => unit.describe.describe(e, names, teams))", to_tell
+    )
     assert [line["text"] for line in result["log"] if line["kind"] != "info"] == told
     assert told[-1].endswith("wins the match")
 
 
-def test_events_read_as_the_python_descriptions(page: WebDriver) -> None:
+#: What the page says for test_events_read_as_sentences' events, with the sides named as a
+#: match without teams or with them names them.
+SENTENCES = [
+    "Ann led 5-5: total 10, scores 10",
+    "Bot 1 played 5-3 east: total 13",
+    "Cid drew 1 tile",
+    "Cid drew 3 tiles",
+    "Dee passed",
+    "Ann went out: {ann_side} scores 15. Pips left: Ann 0, Bot 1 3, Cid 4, Dee 8",
+    "The hand is blocked: nobody scores. Pips left: Ann 2, Bot 1 3, Cid 4, Dee 8",
+    "Bot 1 reached the target. Pips left: Ann 2, Bot 1 3, Cid 4, Dee 8",
+    "Hand 2: Dee leads",
+    "{bot_side} wins the match",
+    "Ann and Cid share the win",
+    "The match ended without a winner",
+]
+
+
+def test_events_read_as_sentences(page: WebDriver) -> None:
     names = ["Ann", "Bot 1", "Cid", "Dee"]
     events: list[views.AnyEvent] = [
         views.Played(seat=0, tile="5-5", end=None, total=10, points=10),
@@ -193,7 +212,12 @@ def test_events_read_as_the_python_descriptions(page: WebDriver) -> None:
         got = call(
             page, "a[0].map((e) => unit.describe.describe(e, a[1], a[2]))", as_json, names, teams
         )
-        assert got == [describe(e, names, teams) for e in events]
+        sides = (
+            {"ann_side": "team A (Ann & Cid)", "bot_side": "Team B (Bot 1 & Dee)"}
+            if teams
+            else {"ann_side": "Ann", "bot_side": "Bot 1"}
+        )
+        assert got == [sentence.format(**sides) for sentence in SENTENCES]
 
 
 def test_the_create_form_asks_for_every_rule_variant(page: WebDriver) -> None:

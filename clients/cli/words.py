@@ -221,11 +221,6 @@ def side_of(index: int, names: Sequence[str], teams: bool) -> str:
     )
 
 
-def points_word(points: int) -> str:
-    """ "15 points" with the plural form the count needs."""
-    return ngettext("{count} point", "{count} points", points).format(count=points)
-
-
 def tiles_word(count: int) -> str:
     """ "3 tiles" with the plural form the count needs."""
     return ngettext("{count} tile", "{count} tiles", count).format(count=count)

@@ -33,7 +33,7 @@ class Endgame:
         self.rules = rules
         self.players = rules.players
         self.side_of = [rules.side_of(s) for s in range(rules.players)]
-        self.target = rules.winning_score
+        self.target = rules.target_score
         self.pos = pos
         self.value = value
         self.my_side = my_side

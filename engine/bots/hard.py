@@ -258,7 +258,7 @@ def outcome_value(view: View) -> Value:
     assert view.seat is not None
     mine = rules.side_of(view.seat)
     before = list(view.scores)
-    target = rules.winning_score
+    target = rules.target_score
     others = [s for s in range(rules.sides) if s != mine]
 
     def value(scores: list[int], over: bool) -> float:

@@ -85,7 +85,7 @@ def playout(
     rules = pos.rules
     players = rules.players
     side_of = [rules.side_of(s) for s in range(players)]
-    target = rules.winning_score
+    target = rules.target_score
     hands = list(pos.hands)
     bone = pos.bone
     drawn = 0

@@ -5,5 +5,7 @@
 applies a change, stores it, then sends it (`LocalCommitter`, `MemoryCommitter`; the
 several-process one is `server.cluster.shared`), and `upkeep` frees seats of players gone and
 expires empty rooms. `driver` runs bots, stand-ins and the turn clock, with `bots` (worker lanes)
-and `hints`.
+and `hints`; `reviews` works out the hard bot's review of a finished match. `finish` archives
+and rates a finished match (`ratings`, weighed by `weighting`). `players` is who a connection
+is: a player known by its key or a guest, name claims and link codes.
 """

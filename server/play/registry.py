@@ -1,7 +1,7 @@
 """The rooms this process holds, by code: finding them, opening them, and forgetting them.
 
 A room is found by its code (a private one also by its invite). With several processes a room
-not in memory is loaded on demand (`loader`, given by `server.play.committer.SharedCommitter`); alone,
+not in memory is loaded on demand (`loader`, given by `server.cluster.shared.SharedCommitter`); alone,
 a code not held here names no room. Rooms opened by a client count against its address
 (`max_rooms_per_ip`) until they finish or are forgotten, and each creation spends one of the
 address's `rooms_burst`, then `rooms_per_hour` (`created`), so rooms made only to finish stay bounded too.

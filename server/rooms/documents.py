@@ -1,7 +1,7 @@
 """The whole document a receiver holds, built fresh from the room: what a `snapshot` carries.
 
 A seat's game comes from `match.view_for(seat)` (the engine's one place where hidden tiles are
-removed), the spectators' from `match.view_for(None)`. Patches (server.patches) must keep every
+removed), the spectators' from `match.view_for(None)`. Patches (server.rooms.patches) must keep every
 receiver's document equal to this; tests/test_server_feed.py checks it after every change.
 """
 

@@ -2,14 +2,14 @@
 
 A room has one `seq` and its receivers (every human seat, and the spectators while any watch)
 share one public document; a seat's differs only in `you`, `hand` and `legal`. After a change,
-`Feed.publish` turns the change's events and the parts that moved (engine.parts, server.patches)
+`Feed.publish` turns the change's events and the parts that moved (engine.parts, server.rooms.patches)
 into the public operations, encoded once into the frame every receiver gets, and, for the seats
 whose hand or legal moves changed, a frame of the same public operations followed by their own.
 No receiver's document is held here: only the small parts last published.
 
 The last `keep` changes' frames are kept, up to `KEPT_BYTES` in all, so a client that comes back
 with the last `seq` it saw gets exactly the frames it missed (its own where it had one, else the
-shared one), or a fresh snapshot (server.documents) when they are no longer kept or it did not
+shared one), or a fresh snapshot (server.rooms.documents) when they are no longer kept or it did not
 follow the room then. The bytes bound what each of thousands of rooms holds (32 whole changes
 were about 38 KiB a room; 4 KiB keeps the last six or so moves, about a minute of play at a
 human pace); a receiver that missed more gets the snapshot, which brings it up to date as well.
@@ -31,7 +31,7 @@ from server.rooms import patches, results
 from server.rooms.documents import SPECTATORS, Receiver, public_game, room_view
 from server.rooms.room import Room
 
-__all__ = ["DEFAULT_KEEP", "SPECTATORS", "Feed", "Frames", "Receiver"]
+__all__ = ["DEFAULT_KEEP", "SPECTATORS", "Feed", "Frames", "Receiver", "frame_of"]
 
 DEFAULT_KEEP = 32
 #: The most bytes of frames a room keeps for returning receivers (the oldest go first).
@@ -56,10 +56,6 @@ class Frames(NamedTuple):
     shared: bytes
     own: dict[int, bytes]
     fresh: tuple[Receiver, ...]
-
-    def frame_for(self, receiver: Receiver) -> bytes:
-        """The frame of one receiver."""
-        return frame_of(receiver, self.shared, self.own)
 
 
 class Feed:

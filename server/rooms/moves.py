@@ -15,7 +15,6 @@ from typing import Any
 
 import msgspec
 
-from bridge import convert
 from engine import PASS, IllegalMove, Match, Move, View
 from protocol import errors
 from protocol.views import Phase
@@ -55,8 +54,7 @@ def deal(state: RoomState, seed: int | None) -> tuple[Match, list[Any]]:
         raise RoomError(
             errors.INVALID, f"every seat must be taken first (free: {listed})", errors.SEATS_FREE
         )
-    rules = convert.engine_rules(state.rules)
-    match = Match.new(rules, seed=secrets.randbits(64) if seed is None else seed)
+    match = Match.new(state.rules.match_rules, seed=secrets.randbits(64) if seed is None else seed)
     state.phase = "playing"
     state.matches += 1
     state.deadline = None

@@ -6,7 +6,7 @@ each event into the operation it implies (a tile added to an arm, a count, the t
 history line appended with `add .../-`); `own_ops` does the same for one seat's hand and legal
 moves. Every operation is RFC 6902, so any client's patch library applies them; the property
 test in tests/test_server_feed.py checks that the result is, after every change, exactly the
-document a fresh snapshot gives (server.documents).
+document a fresh snapshot gives (server.rooms.documents).
 
 A patch's events are the values of its `add` operations on `/game/history/-` and `/chat/-`, in
 order (`protocol.patch.events_of`): each event is sent once per frame.

@@ -29,7 +29,7 @@ from bridge import convert
 from engine import Move, RulesError, View
 from protocol import errors
 from protocol.ratings import RatingChange
-from protocol.rules import RoomRules
+from protocol.rules import RoomRules, check
 from protocol.views import BotLevel, ChatLine
 from server.rooms import chat, clock, moves, presence, results
 from server.rooms.room_state import (
@@ -64,7 +64,7 @@ class Room(RoomView):
         `invite`: the secret that, with the code, finds a private room (`server.rooms.codes`).
         """
         try:
-            convert.engine_rules(rules)
+            check(rules)
         except RulesError as error:
             raise RoomError(errors.INVALID, f"rules: {error}") from None
         seats: list[SeatState | None] = [None] * rules.players

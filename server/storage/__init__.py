@@ -1,2 +1,8 @@
-"""Where rooms and records are kept: the `Store` interface and `MemoryStore` (`store`), and
-Redis (`redis_store`). Nothing here knows of connections or of other processes."""
+"""Where rooms, records, players and ratings are kept. Nothing here knows of connections or of
+other processes.
+
+Rooms and records: the `Store` interface and `MemoryStore` (`store`), SQLite (`sqlite_store`)
+and Redis (`redis_store`). Players, ratings and finished matches: the `Ledger` interface
+(`archive`), in SQLite (`archive_local`) or in Redis (`archive_redis`, its Lua in
+`archive_scripts`).
+"""

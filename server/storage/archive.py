@@ -192,17 +192,14 @@ class Ledger(abc.ABC):
         """A player by id, or None."""
 
     @abc.abstractmethod
-    async def claim(self, hashed: str, name: str, fold: str, now: float) -> Player | None:
-        """The key's player; a key seen first makes a player with this name, unless another
-        player owns the name (None then: nothing is made)."""
-
-    @abc.abstractmethod
     async def claim_within(
         self, hashed: str, name: str, fold: str, now: float, budget: ClaimBudget
     ) -> Player | Limited | None:
-        """`claim`, charged to `budget` in the same step: a known key costs nothing, a name
-        taken costs nothing (None), a new player costs one (`Limited`, nothing made, once the
-        budget is spent). Claims at once, from any process, never pass the budget."""
+        """The key's player; a key seen first makes a player with this name, unless another
+        player owns the name (None then: nothing is made). Charged to `budget` in the same
+        step: a known key costs nothing, a name taken costs nothing (None), a new player costs
+        one (`Limited`, nothing made, once the budget is spent). Claims at once, from any
+        process, never pass the budget."""
 
     @abc.abstractmethod
     async def add_link(self, player: str, code: str, now: float, seconds: int) -> bool:

@@ -156,17 +156,6 @@ class LocalLedger(Ledger):
 
         return await self._run(work)
 
-    async def claim(self, hashed: str, name: str, fold: str, now: float) -> Player | None:
-        def work(db: sqlite3.Connection) -> Player | None:
-            known = _player_of_key(db, hashed)
-            if known is not None:
-                return known
-            if _row_player(db, "fold", fold) is not None:
-                return None
-            return _new_player(db, hashed, name, fold, now)
-
-        return await self._run(work)
-
     async def claim_within(
         self, hashed: str, name: str, fold: str, now: float, budget: ClaimBudget
     ) -> Player | Limited | None:

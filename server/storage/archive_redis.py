@@ -43,7 +43,6 @@ from server.storage.archive import (
 from server.storage.archive_scripts import (
     ADD_LINK,
     ARCHIVE,
-    CLAIM,
     CLAIM_WITHIN,
     GAMES_OF,
     LADDER,
@@ -112,12 +111,6 @@ class RedisLedger(Ledger):
             if player is not None:
                 found[id] = player.name
         return found
-
-    async def claim(self, hashed: str, name: str, fold: str, now: float) -> Player | None:
-        id = "p:" + secrets.token_hex(8)
-        answer = await self._script("claim a name", CLAIM, [hashed, fold, name, id, repr(now)])
-        status, id, held = msgspec.json.decode(answer)
-        return None if status == "taken" else Player(id, held)
 
     async def claim_within(
         self, hashed: str, name: str, fold: str, now: float, budget: ClaimBudget

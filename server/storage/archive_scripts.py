@@ -17,26 +17,11 @@ not Redis Cluster, as `server.cluster.scripts`). Keys (P = the prefix, "allfives
 
 from __future__ import annotations
 
-#: ARGV: prefix, key hash, fold, name, new id, now. The key's player, or a new one with this
-#: name: JSON [status, id, name], status "known", "new" or "taken" (id and name then empty).
-CLAIM = """
-local p = ARGV[1]
-local id = redis.call('HGET', p .. 'pkeys', ARGV[2])
-if id then
-  return cjson.encode({'known', id, redis.call('HGET', p .. 'player:' .. id, 'name')})
-end
-if redis.call('HEXISTS', p .. 'pnames', ARGV[3]) == 1 then return cjson.encode({'taken', '', ''}) end
-id = ARGV[5]
-redis.call('HSET', p .. 'pnames', ARGV[3], id)
-redis.call('HSET', p .. 'player:' .. id, 'name', ARGV[4], 'fold', ARGV[3], 'created', ARGV[6])
-redis.call('HSET', p .. 'pkeys', ARGV[2], id)
-redis.call('ZADD', p .. 'pkeys:' .. id, ARGV[6], ARGV[2])
-return cjson.encode({'new', id, ARGV[4]})
-"""
-
-#: ARGV: prefix, key hash, fold, name, new id, now, address, burst, per second. CLAIM charged
-#: to the address's budget of new players (`P claims:<address>` hash tokens, at) in the same
-#: step: status "known" (free), "taken" (free), "limited" (nothing made) or "new" (one token).
+#: ARGV: prefix, key hash, fold, name, new id, now, address, burst, per second. The key's player,
+#: or a new one with this name, charged to the address's budget of new players
+#: (`P claims:<address>` hash tokens, at) in the same step: JSON [status, id, name], status
+#: "known" (free), "taken" (free; id and name empty), "limited" (nothing made; id and name
+#: empty) or "new" (one token).
 CLAIM_WITHIN = """
 local p = ARGV[1]
 local id = redis.call('HGET', p .. 'pkeys', ARGV[2])
