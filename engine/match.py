@@ -290,6 +290,12 @@ class Match(msgspec.Struct, kw_only=True):
 
     def _end_hand(self, result: HandEnded) -> None:
         rules = self.rules
+        side_pips = [0] * rules.sides
+        for seat, pips in enumerate(result.pips):
+            side_pips[rules.side_of(seat)] += pips
+        result = msgspec.structs.replace(
+            result, table=self.layout.drawn(), side_pips=tuple(side_pips)
+        )
         for side, p in enumerate(result.points):
             self.scores[side] += p
         self.events.append(result)
