@@ -126,9 +126,9 @@ class Scoreboard:
 def explain_hand(event: HandEnded, names: Sequence[str], rules: Rules) -> list[str]:
     """How a hand's end was counted: pips per side, the sum counted, the rounding, the points."""
     sides = side_names(names, rules)
-    pips = [0] * rules.sides
-    for seat, seat_pips in enumerate(event.pips):
-        pips[side_of(seat, rules)] += seat_pips
+    pips = list(event.side_pips)  # the server's sum per side
+    if not pips:  # a server before side_pips: each seat's own
+        sides, pips = list(names), list(event.pips)
     by = names[event.by] if event.by is not None and event.by < len(names) else "?"
     if event.kind == "won":
         return [_("{who} reached the target: the pips left were not counted.").format(who=by)]
