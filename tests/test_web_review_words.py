@@ -57,8 +57,14 @@ def test_the_page_steps_a_record_as_the_terminal_does(
     while not match.over:
         match.apply(match.turn, bots[match.turn].choose(match.view_for(match.turn)))
     record = record_of(match, [f"P{s}" for s in range(players)])
-    steps = call(page, "unit.replayModel.replaySteps(a[0]).steps", msgspec.to_builtins(record))
-    mine = replay_of(record, positions_of(record)).steps
+    positions = positions_of(record)
+    steps = call(
+        page,
+        "unit.replayModel.replaySteps(a[0], a[1]).steps",
+        msgspec.to_builtins(record),
+        msgspec.to_builtins(positions),
+    )
+    mine = replay_of(record, positions).steps
     assert len(steps) == len(mine)
     for theirs, ours in zip(steps, mine, strict=True):
         assert (theirs["hand"], theirs["move"], theirs["kind"]) == (ours.hand, ours.move, ours.kind)
