@@ -178,6 +178,11 @@ def test_teams_score_per_team(page: WebDriver) -> None:
         ("team B (B & D)", 30),
     ]
     assert [s["team"] for s in model["seats"]] == ["A", "B", "A", "B"]
+    # Which seats are partners is the room's word (`sides`), not a rule of the page's own.
+    doc["sides"] = [1, 0, 1, 0]
+    model = call(page, "unit.model.tableModel(a[0])", doc)
+    assert [s["team"] for s in model["seats"]] == ["B", "A", "B", "A"]
+    assert [s["side"] for s in model["seats"]] == [1, 0, 1, 0]
 
 
 def overlapping(rects: list[dict[str, float]]) -> list[tuple[int, int]]:

@@ -65,6 +65,7 @@ export function tableModel(doc, extras = {}) {
     deadline: seat?.deadline ?? null,
     you: index === you,
     host: index === doc.host,
+    side: seatSide[index] ?? index,
     team: teams ? teamLetter(seatSide[index]) : null,
     tiles: game ? game.hand_counts[index] ?? 0 : null,
     score: game && !teams ? game.scores[index] ?? 0 : null,
