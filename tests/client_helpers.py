@@ -20,6 +20,7 @@ from server_helpers import fast_config
 from waiting import until_sync
 from websockets.asyncio.client import ClientConnection, connect
 
+from bridge import convert
 from clients.cli.render import render
 from clients.cli.state import TableState
 from protocol import messages as msg
@@ -94,8 +95,17 @@ def make_view(
             legal=list(legal) if legal is not None else [MoveSpec(tile=tile) for tile in hand],
             **game,
         )
+    # Each seat's side, as the server says it (`RoomView.sides`).
+    sides = [convert.engine_rules(rules).side_of(seat) for seat in range(rules.players)]
     return RoomView(
-        code="ABCD", rules=rules, seats=list(seats), you=you, host=host, phase=phase, game=view_game
+        code="ABCD",
+        rules=rules,
+        seats=list(seats),
+        you=you,
+        host=host,
+        phase=phase,
+        sides=sides,
+        game=view_game,
     )
 
 

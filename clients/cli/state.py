@@ -369,7 +369,7 @@ class TableState:
                 if self.notice is not None and self.notice.kind == "hint":
                     self.notice = None
             if view is not None:
-                self.scoreboard.take(event, view.rules)
+                self.scoreboard.take(event, view.rules, view.sides)
             if isinstance(event, HandEnded):
                 self.result, self.result_hand = event, self._hand
             if isinstance(event, MatchEnded):
