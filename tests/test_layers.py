@@ -249,7 +249,8 @@ def test_no_import_circle_in_the_server_even_type_only() -> None:
 #
 # What a client shows after a hand (its final layout, each side's pips and their rounding), who
 # is whose partner and every replay position is the server's. A client module that rounds to
-# five, adds up pips, places a tile on a layout or works out a partner holds a rule of its own.
+# five, adds up pips, places a tile on a layout or works out a team or a partner from a seat
+# holds a rule of its own.
 
 #: Functions that place tiles or work out where they went: the names the clients once had.
 PLACING_NAMES = {"place", "final_layout", "finalLayout", "open_ends", "openEnds", "end_of", "endOf"}
@@ -260,6 +261,7 @@ LAYOUT_LISTS = {"line", "north", "south"}
 JS_RULES: tuple[tuple[str, str], ...] = (
     (r"%\s*5\b", "a number taken modulo 5 (rounding or scoring)"),
     (r"\(\s*[\w.]+\s*\+\s*2\s*\)\s*%\s*4", "a partner worked out from a seat"),
+    (r"\b(?:seat|index|turn|you|by)\s*%\s*2\b", "a team worked out from a seat"),
     (r"\bpips\s*\[[^\]]*\]\s*\+=|\+=\s*pips\s*\[", "pips added up"),
     (r"\breduce\([^;]*\+\s*pips\s*\[", "pips added up"),
     (r"\.(?:line|north|south)\.(?:push|unshift|splice)\(", "a tile put on a layout"),
@@ -288,6 +290,13 @@ def python_rules(path: Path) -> list[str]:
             and node.right.value == 5
         ):
             found.append(f"{line}: a number taken modulo 5 (rounding or scoring)")
+        elif (
+            isinstance(node, ast.BinOp)
+            and isinstance(node.op, ast.Mod)
+            and isinstance(node.right, ast.Constant)
+            and node.right.value == 2
+        ):
+            found.append(f"{line}: a team worked out from a seat")
         elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name in (
             PLACING_NAMES
         ):
@@ -342,15 +351,16 @@ def test_the_rule_check_sees_a_client_that_places_or_counts(tmp_path: Path) -> N
         "def held(pips, sides):\n    for seat in range(4):\n        sides[seat % 2] += pips[seat]\n"
     )
     lines = sorted(int(said.split(":")[0]) for said in python_rules(python))
-    assert lines == [1, 2, 4, 7]
+    assert lines == [1, 2, 4, 7, 7]
     script = tmp_path / "m.js"
     script.write_text(
         "export function finalLayout(layout, events) {\n"
         "  line.push([inner, other(inner)]);\n"
         "  const sum = seats.reduce((added, seat) => added + pips[seat], 0);\n"
         "  const partner = (result.by + 2) % 4;\n"
+        "  const team = seat % 2;\n"
         "  const rounded = x - (x % 5); // a note: x % 5 here is not code\n"
         "}\n"
     )
     lines = sorted(int(said.split(":")[0]) for said in javascript_rules(script))
-    assert lines == [1, 2, 3, 4, 5]
+    assert lines == [1, 2, 3, 4, 5, 6]
