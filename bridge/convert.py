@@ -39,9 +39,15 @@ def event(item: engine_events.Event) -> wire.AnyEvent:
             return wire.Drew(seat=seat, count=count)
         case engine_events.Passed(seat, _):
             return wire.Passed(seat=seat)
-        case engine_events.HandEnded(kind, by, points, pips, counts):
+        case engine_events.HandEnded(kind, by, points, pips, counts, table, side_pips):
             return wire.HandEnded(
-                kind=kind, by=by, points=list(points), pips=list(pips), counts=hand_counts(counts)
+                kind=kind,
+                by=by,
+                points=list(points),
+                pips=list(pips),
+                counts=hand_counts(counts),
+                side_pips=list(side_pips),
+                layout=drawn_layout(table),
             )
         case engine_events.HandStarted(number, leader):
             return wire.HandStarted(number=number, leader=leader)
@@ -97,17 +103,28 @@ def move_of(tile: str | None, end: EndName | None) -> Move:
 
 def layout(view: View) -> tuple[wire.Layout, wire.Ends]:
     """The table as the wire draws it, and the number open at each end."""
-    table = view.layout
-    line, spinner = table.line()
-    drawn = wire.Layout(
-        line=[list(pair) for pair in line],
-        spinner=spinner,
-        north=[list(pair) for pair in table.chains[End.NORTH]],
-        south=[list(pair) for pair in table.chains[End.SOUTH]],
-    )
+    return table_layout(view.layout)
+
+
+def table_layout(table: Layout) -> tuple[wire.Layout, wire.Ends]:
+    """An engine layout as the wire draws it, and the number open at each end."""
+    drawn = drawn_layout(table.drawn())
+    assert drawn is not None
     opened = [n if n >= 0 else None for n in table.open]
     ends = wire.Ends(west=opened[0], east=opened[1], north=opened[2], south=opened[3])
     return drawn, ends
+
+
+def drawn_layout(table: engine_events.Table | None) -> wire.Layout | None:
+    """A drawn table (`engine.events.Table`) as the wire's layout; None stays None."""
+    if table is None:
+        return None
+    return wire.Layout(
+        line=[list(pair) for pair in table.line],
+        spinner=table.spinner,
+        north=[list(pair) for pair in table.north],
+        south=[list(pair) for pair in table.south],
+    )
 
 
 def hand_counts(counts: Iterable[engine_events.Count]) -> list[wire.HandCount]:
@@ -134,6 +151,8 @@ def hand_summary(result: engine_events.HandEnded | None) -> wire.HandSummary | N
         points=list(result.points),
         pips=list(result.pips),
         counts=hand_counts(result.counts),
+        side_pips=list(result.side_pips),
+        layout=drawn_layout(result.table),
     )
 
 

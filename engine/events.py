@@ -39,6 +39,16 @@ class Passed(msgspec.Struct, tag="passed", frozen=True, gc=False):
 HandEndKind = Literal["domino", "blocked", "won"]
 
 
+class Table(msgspec.Struct, array_like=True, frozen=True, gc=False):
+    """A layout as it is drawn: the line from west to east (each tile west number first), the
+    spinner's index on it (None while there is none), and its north and south arms outward."""
+
+    line: tuple[tuple[int, int], ...] = ()
+    spinner: int | None = None
+    north: tuple[tuple[int, int], ...] = ()
+    south: tuple[tuple[int, int], ...] = ()
+
+
 class Count(msgspec.Struct, array_like=True, frozen=True, gc=False):
     """One count of the end of a hand (7.3, 7.4): `side` scores `points` for the pips of `seats`.
 
@@ -60,7 +70,9 @@ class HandEnded(msgspec.Struct, tag="hand_ended", frozen=True, gc=False, omit_de
 
     `counts` says where the points came from (`engine.scoring.domino_counts`, `blocked_counts`); a hand the target
     ended (`won`) and a block that scores nothing have none. Matches stored before counts were
-    kept decode with none.
+    kept decode with none. `table` is the layout as the hand ended and `side_pips` the pips
+    each side (team, or seat) held; both are None and empty in matches stored before they were
+    kept.
     """
 
     kind: HandEndKind
@@ -68,6 +80,8 @@ class HandEnded(msgspec.Struct, tag="hand_ended", frozen=True, gc=False, omit_de
     points: tuple[int, ...]
     pips: tuple[int, ...]
     counts: tuple[Count, ...] = ()
+    table: Table | None = None
+    side_pips: tuple[int, ...] = ()
 
 
 class HandStarted(msgspec.Struct, tag="hand_started", frozen=True, gc=False):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import msgspec
 
+from engine.events import Table
 from engine.tiles import HIGH, IS_DOUBLE, LOW, SUIT, End, Tile, is_written_low_first
 
 NOT_OPEN = -1
@@ -132,6 +133,12 @@ class Layout(msgspec.Struct, kw_only=True):
             return line, len(west) - 1 - idx
         idx = next(i for i, (a, b) in enumerate(self.chains[End.EAST]) if a == b)
         return line, len(west) + 1 + idx
+
+    def drawn(self) -> Table:
+        """The layout as it is drawn (`engine.events.Table`)."""
+        line, spinner = self.line()
+        north, south = self.chains[End.NORTH], self.chains[End.SOUTH]
+        return Table(tuple((a, b) for a, b in line), spinner, tuple(north), tuple(south))
 
     def __str__(self) -> str:
         line, spinner = self.line()

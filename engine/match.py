@@ -20,7 +20,7 @@ from engine.layout import Layout
 from engine.legality import check_move, legal_moves
 from engine.moves import IllegalMove, Move
 from engine.rules import Rules
-from engine.scoring import all_pips, blocked_result, domino_result
+from engine.scoring import all_pips, blocked_result, domino_result, side_pips
 from engine.tiles import FULL_SET, IS_DOUBLE, TILE_COUNT, Tile, mask_of, pips_of, tiles_of
 from engine.view import View
 
@@ -290,6 +290,8 @@ class Match(msgspec.Struct, kw_only=True):
 
     def _end_hand(self, result: HandEnded) -> None:
         rules = self.rules
+        held = side_pips(rules, result.pips)
+        result = msgspec.structs.replace(result, table=self.layout.drawn(), side_pips=held)
         for side, p in enumerate(result.points):
             self.scores[side] += p
         self.events.append(result)

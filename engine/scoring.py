@@ -21,6 +21,14 @@ def all_pips(hands: Sequence[int]) -> tuple[int, ...]:
     return tuple(pips_of(h) for h in hands)
 
 
+def side_pips(rules: Rules, pips: Sequence[int]) -> tuple[int, ...]:
+    """The pips each side (team, or seat) holds, from each seat's."""
+    held = [0] * rules.sides
+    for seat, seat_pips in enumerate(pips):
+        held[rules.side_of(seat)] += seat_pips
+    return tuple(held)
+
+
 def domino_result(rules: Rules, hands: Sequence[int], seat: int) -> HandEnded:
     """The end of a hand that `seat` dominoed (went out)."""
     pips = all_pips(hands)

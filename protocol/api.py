@@ -13,6 +13,7 @@ from typing import Annotated, Literal, TypeVar
 import msgspec
 from msgspec import Meta, Struct
 
+from protocol.positions import Position
 from protocol.ratings import (
     BOT_PLAYERS,
     LADDERS,
@@ -124,7 +125,9 @@ class PlayerAnswer(Struct, kw_only=True):
 class GamePlayer(Struct, kw_only=True):
     """Who sat in a seat of an archived game: `kind` "player" (a key's player, rated), "guest"
     (no key, not rated) or "bot" (with its level); how many of the seat's moves a stand-in bot
-    made (`stand_in_moves` of `moves`); whether the seat's player left before the end."""
+    made (`stand_in_moves` of `moves`); whether the seat's player left before the end; the
+    seat's `side`, its index in `scores` and `winner` (its team in a partnership, else the
+    seat; left out by servers older than it)."""
 
     seat: Seat
     name: str
@@ -133,6 +136,7 @@ class GamePlayer(Struct, kw_only=True):
     moves: Count = 0
     stand_in_moves: Count = 0
     left: bool = False
+    side: Seat | None = None
 
 
 class GameSummary(Struct, kw_only=True):
@@ -169,6 +173,14 @@ class GameDetail(GameSummary, kw_only=True):
     record: Record
 
 
+class GamePositions(Struct, kw_only=True):
+    """`GET /api/games/ID/positions`: the table after each step of the game (`Position`), as
+    its replay draws it; a private room's only for its players, as the game itself."""
+
+    id: GameId
+    positions: list[Position]
+
+
 class ApiError(Struct, kw_only=True):
     """A refused request: a code (NOT_FOUND, BAD_REQUEST, RATE_LIMITED, ...) and a sentence."""
 
@@ -176,7 +188,7 @@ class ApiError(Struct, kw_only=True):
     message: str
 
 
-AnyApiAnswer = LadderAnswer | PlayerAnswer | GamesPage | GameDetail | ApiError
+AnyApiAnswer = LadderAnswer | PlayerAnswer | GamesPage | GameDetail | GamePositions | ApiError
 
 _encoder = msgspec.json.Encoder()
 T = TypeVar("T")

@@ -16,6 +16,7 @@ from protocol.errors import (
     explain_validation,
 )
 from protocol.names import BOT_LIKE, name_problem
+from protocol.positions import Position
 from protocol.records import Record
 from protocol.rules import RoomRules
 from protocol.tiles import TILE_PATTERN, EndName, Tile
@@ -294,9 +295,11 @@ class HintReply(ServerMessage, tag="hint"):
 
 
 class RecordReply(ServerMessage, tag="record"):
-    """Answer to record: the finished match as an allfives-record/1 document."""
+    """Answer to record: the finished match as an allfives-record/1 document, and the table
+    after each of its steps, as a replay draws it (left out by servers older than them)."""
 
     record: Record
+    positions: list[Position] = []
     id: int | None = None
 
 

@@ -100,13 +100,16 @@ class HandCount(Struct, kw_only=True, omit_defaults=True):
 class HandEnded(Event, tag="hand_ended"):
     """A hand is over: how, by whom, the end-of-hand points (per side) and every seat's pips;
     `counts` says where the points came from (none for a hand the target ended, nor for a
-    block in which nobody scores)."""
+    block in which nobody scores); `side_pips` the pips each side (team, or seat) held, and
+    `layout` the table as the hand ended (both left out by servers older than them)."""
 
     kind: HandKind
     by: Seat | None
     points: list[int]
     pips: list[Count]
     counts: list[HandCount] = []
+    side_pips: list[Count] = []
+    layout: Layout | None = None
 
 
 class HandStarted(Event, tag="hand_started"):
@@ -134,13 +137,16 @@ AnyEvent = Played | Drew | Passed | HandEnded | HandStarted | MatchEnded | ChatL
 
 
 class HandSummary(Struct, kw_only=True):
-    """The result of the previous hand, as shown between hands (`counts` as in `HandEnded`)."""
+    """The result of the previous hand, as shown between hands (`counts`, `side_pips` and
+    `layout`, the table as that hand ended, as in `HandEnded`)."""
 
     kind: HandKind
     by: Seat | None
     points: list[int]
     pips: list[Count]
     counts: list[HandCount] = []
+    side_pips: list[Count] = []
+    layout: Layout | None = None
 
 
 class GameView(Struct, kw_only=True):
@@ -191,6 +197,9 @@ class RoomView(Struct, kw_only=True):
     you: Seat | None
     host: Seat | None
     phase: Phase
+    #: Each seat's index in `scores`: its team (0 is A, 1 is B) in a partnership, else the seat
+    #: itself (left out by servers older than it).
+    sides: list[Seat] = []
     spectators: Count = 0
     game: GameView | None = None
     chat: list[ChatLine] = []

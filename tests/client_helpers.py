@@ -94,8 +94,17 @@ def make_view(
             legal=list(legal) if legal is not None else [MoveSpec(tile=tile) for tile in hand],
             **game,
         )
+    # Each seat's side, as the server says it (`RoomView.sides`).
+    sides = [rules.side_of(seat) for seat in range(rules.players)]
     return RoomView(
-        code="ABCD", rules=rules, seats=list(seats), you=you, host=host, phase=phase, game=view_game
+        code="ABCD",
+        rules=rules,
+        seats=list(seats),
+        you=you,
+        host=host,
+        phase=phase,
+        sides=sides,
+        game=view_game,
     )
 
 

@@ -11,7 +11,7 @@ from bridge import convert
 from engine import Rules
 from engine.events import HandEnded as EngineHandEnded
 from engine.events import HandEndKind
-from engine.scoring import blocked_counts, domino_counts, points_of
+from engine.scoring import blocked_counts, domino_counts, points_of, side_pips
 from protocol.messages import AnyClientMessage, AnyServerMessage, validate_chat, validate_name
 from protocol.names import BLANKS, IGNORABLE_RANGES
 from protocol.views import HandEnded
@@ -114,7 +114,9 @@ def hand_ended(by: int | None, pips: list[int], **rules: Any) -> HandEnded:
         counts = blocked_counts(match_rules, pips)
     else:
         counts = domino_counts(match_rules, by, pips)
-    result = EngineHandEnded(kind, by, points_of(match_rules, counts), tuple(pips), counts)
+    points = points_of(match_rules, counts)
+    held = side_pips(match_rules, pips)
+    result = EngineHandEnded(kind, by, points, tuple(pips), counts, side_pips=held)
     ended = convert.event(result)
     assert isinstance(ended, HandEnded)
     return ended

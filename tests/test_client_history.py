@@ -35,6 +35,7 @@ from rich.text import Text
 from server_helpers import ServerThread, api_get, fast_config, finish_match, new_key
 from waiting import until, until_sync
 
+from bridge.positions import positions_of
 from bridge.records import match_of
 from clients.cli import i18n, local, words
 from clients.cli import review as review_module
@@ -220,7 +221,7 @@ def test_the_replays_steps_end_each_hand_with_the_engines_scores(
 ) -> None:
     _, url, config = played
     _, record = game_of(url, config)
-    replay = replay_of(record)
+    replay = replay_of(record, positions_of(record))
     ended = [step.scores for step in replay.steps if step.kind == "hand_ended"]
     assert ended == scores_after_each_hand(record)
     assert replay.steps[-1].scores == record.scores
@@ -279,7 +280,7 @@ def test_show_steps_with_the_arrow_keys_and_shows_the_review(
     review = until_sync(
         lambda: api.get(api.review_path(game), Review, "review"), 60, "the review", (ApiError,)
     )
-    said = wrap(summary(replay_of(record), review), terminal.width - 1)
+    said = wrap(summary(replay_of(record, positions_of(record)), review), terminal.width - 1)
     seen = {row.rstrip() for shown in screens for row in shown}
     assert [row.plain for row in said if row.plain.rstrip() not in seen] == [], text
     assert f"step {steps} of {steps}" in rows[0] and "q quit" in text  # the keys stay on screen
@@ -421,7 +422,7 @@ def test_ladder_history_and_show_speak_the_players_language(
     review = until_sync(
         lambda: api.get(api.review_path(game), Review, "review"), 60, "the review", (ApiError,)
     )
-    replay = replay_of(record)
+    replay = replay_of(record, positions_of(record))
     i18n.set_language(GETTEXT_NAMES[language])
     try:
         screens = [
@@ -446,7 +447,7 @@ def test_show_and_the_review_name_a_bot_by_its_seat_at_the_table_and_its_level(
     table named its seat; two bots of one level are told apart by their seats."""
     _, url, config = played
     _, record = game_of(url, config)
-    replay = replay_of(record)
+    replay = replay_of(record, positions_of(record))
     i18n.set_language(GETTEXT_NAMES[language])
     try:
         bot = words.bot_seat_name(1, "normal")

@@ -66,6 +66,7 @@ def room_of(game: GameView, players: int) -> RoomView:
         you=0,
         host=0,
         phase="playing",
+        sides=view.sides,
         game=game,
     )
 

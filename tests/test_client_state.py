@@ -22,13 +22,12 @@ from websockets.asyncio.client import connect
 from clients.cli import i18n, join, local
 from clients.cli.commands import Ask, Send, interpret
 from clients.cli.connection import Connection, Fatal
-from clients.cli.placing import final_layout
 from clients.cli.seats import SeatStore, normalize_url
 from clients.cli.state import TableState
 from protocol import messages as msg
 from protocol.patch import apply, events_of, to_builtins
 from protocol.rules import RoomRules
-from protocol.views import HandStarted, Played
+from protocol.views import HandEnded, HandStarted, Layout, Played
 from server.app import Server, run_server
 
 
@@ -42,6 +41,11 @@ def choose_move(state: TableState, rng: random.Random) -> list[msg.ClientMessage
             action = interpret(rng.choice(action.ends)[0], state.view, action)
         if isinstance(action, Send):
             return list(action.messages)
+
+
+def tiles_on(layout: Layout) -> int:
+    """How many tiles a layout holds."""
+    return len(layout.line) + len(layout.north) + len(layout.south)
 
 
 def a_bot_plays_next(state: TableState, patch: msg.Patch) -> bool:
@@ -88,16 +92,19 @@ async def test_the_state_built_from_patches_equals_fresh_snapshots_through_a_who
             events = events_of(message.ops)
             played = [event for event in events if isinstance(event, Played)]
             new_hand = any(isinstance(event, HandStarted) for event in events)
-            if played and not new_hand:
-                assert state.game is not None
-                assert final_layout(layout_before, events) == state.game.layout
-                placed += len(played)
-                if legal_before and played[0].seat == state.seat:
-                    # What the legal list said the play would make is what it made.
-                    tile, end = played[0].tile, played[0].end
-                    spec = next(s for s in legal_before if s.tile == tile and s.end in (end, None))
-                    assert (spec.total, spec.points) == (played[0].total, played[0].points)
-                    checked += 1
+            ended = [event for event in events if isinstance(event, HandEnded)]
+            if ended and new_hand:
+                # The table kept until the next lead is the one the server says the hand ended on.
+                final = ended[0].layout
+                assert final is not None and state.last_layout == final
+                assert tiles_on(final) == tiles_on(layout_before) + len(played)
+                placed += 1
+            if played and legal_before and played[0].seat == state.seat:
+                # What the legal list said the play would make is what it made.
+                tile, end = played[0].tile, played[0].end
+                spec = next(s for s in legal_before if s.tile == tile and s.end in (end, None))
+                assert (spec.total, spec.points) == (played[0].total, played[0].points)
+                checked += 1
         if isinstance(message, msg.Snapshot):
             mending = False
         if replies:
@@ -118,7 +125,7 @@ async def test_the_state_built_from_patches_equals_fresh_snapshots_through_a_who
         assert not isinstance(message, msg.Error), message
     await socket.close()
     # The deal is random: a short match still compares, drops, mends and checks a few plays.
-    assert compared >= 5 and dropped >= 1 and resyncs == dropped and placed >= 3 and checked >= 1
+    assert compared >= 5 and dropped >= 1 and resyncs == dropped and placed >= 1 and checked >= 1
     game = state.game
     assert game is not None and game.over and max(game.scores) >= 100
     assert any("wins the match" in line.text for line in state.log)

@@ -13,6 +13,7 @@ inside a function counts too.
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Collection
 from pathlib import Path
 
@@ -266,3 +267,124 @@ def test_no_import_circle_in_the_server_even_type_only() -> None:
     graph = {name: imported_names(path) & set(modules) - {name} for name, path in modules.items()}
     found = circles(graph)
     assert not found, [sorted(group) for group in found]
+
+
+# -- clients hold no rule (docs/architecture.md) ------------------------------------------------
+#
+# What a client shows after a hand (its final layout, each side's pips and their rounding), who
+# is whose partner and every replay position is the server's. A client module that rounds to
+# five, adds up pips, places a tile on a layout or works out a team or a partner from a seat
+# holds a rule of its own.
+
+#: Functions that place tiles or work out where they went: the names the clients once had.
+PLACING_NAMES = {"place", "final_layout", "finalLayout", "open_ends", "openEnds", "end_of", "endOf"}
+PLACING_NAMES |= {"round5", "roundFive", "round_5"}
+#: A layout's tile lists: a client that appends to one places a tile.
+LAYOUT_LISTS = {"line", "north", "south"}
+#: Counting and placing in the browser's modules, each with what it is.
+JS_RULES: tuple[tuple[str, str], ...] = (
+    (r"%\s*5\b", "a number taken modulo 5 (rounding or scoring)"),
+    (r"\(\s*[\w.]+\s*\+\s*2\s*\)\s*%\s*4", "a partner worked out from a seat"),
+    (r"\b(?:seat|index|turn|you|by)\s*%\s*2\b", "a team worked out from a seat"),
+    (r"\bpips\s*\[[^\]]*\]\s*\+=|\+=\s*pips\s*\[", "pips added up"),
+    (r"\breduce\([^;]*\+\s*pips\s*\[", "pips added up"),
+    (r"\.(?:line|north|south)\.(?:push|unshift|splice)\(", "a tile put on a layout"),
+    (r"\b(?:arm|line)\.(?:push|unshift)\(\[", "a tile put on a layout"),
+    (
+        r"\bfunction\s+(?:" + "|".join(sorted(PLACING_NAMES)) + r")\b",
+        "a placing or rounding function",
+    ),
+)
+
+
+#: Options a client checks as the server would, before it starts a server of its own: `allfives
+#: play --target` refuses a target that is not a multiple of five (clients/cli/local.py).
+OPTION_CHECKS = {"clients/cli/local.py": "modulo 5"}
+
+
+def python_rules(path: Path) -> list[str]:
+    """The rules a client's Python module holds: each as line and what it is."""
+    found: list[str] = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        line = getattr(node, "lineno", 0)
+        if (
+            isinstance(node, ast.BinOp)
+            and isinstance(node.op, ast.Mod)
+            and isinstance(node.right, ast.Constant)
+            and node.right.value == 5
+        ):
+            found.append(f"{line}: a number taken modulo 5 (rounding or scoring)")
+        elif (
+            isinstance(node, ast.BinOp)
+            and isinstance(node.op, ast.Mod)
+            and isinstance(node.right, ast.Constant)
+            and node.right.value == 2
+        ):
+            found.append(f"{line}: a team worked out from a seat")
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name in (
+            PLACING_NAMES
+        ):
+            found.append(f"{line}: a placing or rounding function ({node.name})")
+        elif isinstance(node, ast.Name | ast.alias) and (
+            (node.id if isinstance(node, ast.Name) else node.name.split(".")[-1]) in PLACING_NAMES
+        ):
+            found.append(f"{line}: a placing or rounding function used")
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in ("append", "insert")
+            and isinstance(node.func.value, ast.Attribute)
+            and node.func.value.attr in LAYOUT_LISTS
+        ):
+            found.append(f"{line}: a tile put on a layout (.{node.func.value.attr})")
+        elif isinstance(node, ast.AugAssign) and "pips" in ast.unparse(node):
+            found.append(f"{line}: pips added up")
+    return found
+
+
+def javascript_rules(path: Path) -> list[str]:
+    """The rules a browser module holds: each as line and what it is."""
+    found: list[str] = []
+    for number, text in enumerate(path.read_text().splitlines(), start=1):
+        code = text.split("//")[0]
+        found += [f"{number}: {what}" for pattern, what in JS_RULES if re.search(pattern, code)]
+    return found
+
+
+def client_modules() -> list[Path]:
+    clients = ROOT / "clients"
+    return sorted([*clients.rglob("*.py"), *(clients / "web" / "js").glob("*.js")])
+
+
+def rules_in(path: Path) -> list[str]:
+    return python_rules(path) if path.suffix == ".py" else javascript_rules(path)
+
+
+@pytest.mark.parametrize("path", client_modules(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_a_client_module_neither_counts_nor_places(path: Path) -> None:
+    exempt = OPTION_CHECKS.get(path.relative_to(ROOT).as_posix())
+    held = [said for said in rules_in(path) if exempt is None or exempt not in said]
+    assert not held, f"{path.relative_to(ROOT)} holds rules of the game: {held}"
+
+
+def test_the_rule_check_sees_a_client_that_places_or_counts(tmp_path: Path) -> None:
+    python = tmp_path / "m.py"
+    python.write_text(
+        "def place(layout, tile):\n    layout.line.append(tile)\n"
+        "def score(total):\n    return total if total % 5 == 0 else 0\n"
+        "def held(pips, sides):\n    for seat in range(4):\n        sides[seat % 2] += pips[seat]\n"
+    )
+    lines = sorted(int(said.split(":")[0]) for said in python_rules(python))
+    assert lines == [1, 2, 4, 7, 7]
+    script = tmp_path / "m.js"
+    script.write_text(
+        "export function finalLayout(layout, events) {\n"
+        "  line.push([inner, other(inner)]);\n"
+        "  const sum = seats.reduce((added, seat) => added + pips[seat], 0);\n"
+        "  const partner = (result.by + 2) % 4;\n"
+        "  const team = seat % 2;\n"
+        "  const rounded = x - (x % 5); // a note: x % 5 here is not code\n"
+        "}\n"
+    )
+    lines = sorted(int(said.split(":")[0]) for said in javascript_rules(script))
+    assert lines == [1, 2, 3, 4, 5, 6]

@@ -7,6 +7,7 @@ import json
 import urllib.parse
 from pathlib import Path
 
+import msgspec
 import pytest
 from cluster_helpers import cluster_config, two_servers
 from redis_server import RedisServer
@@ -22,8 +23,10 @@ from server_helpers import (
 )
 from waiting import until
 
+from bridge.positions import positions_of
 from protocol import errors
 from protocol import messages as msg
+from protocol.positions import Position
 from server.app import Server, run_server
 from server.storage.archive import Archived, Committed, Conflict, Exists, RatingWrite
 from server.storage.archive_redis import RedisLedger
@@ -117,6 +120,8 @@ async def test_a_private_rooms_game_is_its_players_alone(running: Server) -> Non
     for asker in (None, other, new_key()):
         refused = await api_get(running.url, f"/api/games/{game['id']}", asker)
         assert (refused.status, refused.body) == (missing.status, missing.body)
+        hidden = await api_get(running.url, f"/api/games/{game['id']}/positions", asker)
+        assert (hidden.status, hidden.body) == (missing.status, missing.body)
         listed = await api_get(running.url, "/api/players/Ann/games", asker)
         assert listed.json["total"] == 0 and listed.json["games"] == []
         page = await api_get(running.url, "/api/players/Ann", asker)
@@ -124,6 +129,38 @@ async def test_a_private_rooms_game_is_its_players_alone(running: Server) -> Non
     # The bot's page does not show it either.
     bot = await api_get(running.url, "/api/players/bot:easy/games")
     assert bot.json["total"] == 0
+    await ann.close()
+
+
+async def test_a_games_replay_positions_and_each_seats_side_come_from_the_server(
+    running: Server,
+) -> None:
+    ann = await finish_match(running.url, "Ann", new_key(), players=4, target=40)
+    await until_archived(ann)
+    assert ann.document["sides"] == [0, 1, 0, 1]  # the room says each seat's team
+    reply = await ann.request("record")
+    assert isinstance(reply, msg.RecordReply)
+    record = reply.record
+    # The room's record comes with the engine's positions of it, and so does the game's API.
+    assert reply.positions == positions_of(record)
+    game_id = ann.document["game_id"]
+    game = await api_get(running.url, f"/api/games/{game_id}")
+    assert [player["side"] for player in game.json["players"]] == [0, 1, 0, 1]
+    listed = await api_get(running.url, "/api/players/Ann/games")
+    assert [player["side"] for player in listed.json["games"][0]["players"]] == [0, 1, 0, 1]
+    answer = await api_get(running.url, f"/api/games/{game_id}/positions")
+    assert answer.status == 200 and answer.json["id"] == game_id
+    positions = msgspec.convert(answer.json["positions"], list[Position])
+    assert positions == reply.positions
+    results = [position for position in positions if position.kind == "hand_ended"]
+    assert len(results) == len(record.hands) and results[-1].scores == record.scores
+    # A position shows the record's tiles and no other: each seat's, as dealt and drawn.
+    for position in positions:
+        hand = record.hands[position.hand - 1]
+        tiles = {tile for seat in position.tiles for tile in seat}
+        assert tiles <= {tile for seat in hand.deal for tile in seat} | set(hand.boneyard)
+    missing = await api_get(running.url, "/api/games/no-such-game/positions")
+    assert missing.status == 404 and missing.json["error"] == "not_found"
     await ann.close()
 
 

@@ -22,7 +22,7 @@ from selenium.webdriver.remote.webdriver import WebDriver
 from server_helpers import Client, play_out, seat_players
 
 from bridge import convert
-from engine import End, Move
+from engine import Move
 from engine.layout import layout_from
 from protocol.patch import apply
 from server.app import Config, run_server
@@ -51,57 +51,6 @@ def layouts_of(client: Client) -> Iterator[dict[str, Any]]:
             document = apply(document, data["ops"])
         if document is not None and document.get("game"):
             yield document["game"]["layout"]
-
-
-# docs/rules.md 9, as tiles played in order: (tile, end) and the total after each.
-WORKED = [
-    [
-        ("5-5", None, 10),
-        ("5-3", "east", 13),
-        ("5-2", "west", 5),
-        ("3-3", "east", 8),
-        ("5-1", "north", 9),
-    ],
-    [
-        ("6-4", None, 10),
-        ("4-4", "east", 14),
-        ("4-2", "east", 8),
-        ("4-1", "north", 9),
-        ("4-0", "south", 9),
-    ],
-    [("3-2", None, 5)],
-    [("6-6", None, 12)],
-    [("0-0", None, 0)],
-]
-
-
-@pytest.mark.parametrize("moves", WORKED)
-def test_the_last_hands_layout_is_drawn_as_the_engine_places_it(
-    page: WebDriver, moves: list[tuple[str, str | None, int]]
-) -> None:
-    # The page places tiles only to draw the last hand's table; the engine is the reference.
-    script = """
-      let layout = {line: [], spinner: null, north: [], south: []};
-      for (const [tile, end] of arguments[0]) layout = unit.model.place(layout, tile, end);
-      return layout;
-    """
-    drawn = page.execute_script(script, [[tile, end] for tile, end, _ in moves])
-    steps = [f"lead {tile}" if end is None else f"{tile} {end}" for tile, end, _ in moves]
-    layout, totals = layout_from("; ".join(steps))
-    line, spinner = layout.line()
-    assert totals == [total for _, _, total in moves]
-    assert drawn == {
-        "line": line,
-        "spinner": spinner,
-        "north": [list(pair) for pair in layout.chains[End.NORTH]],
-        "south": [list(pair) for pair in layout.chains[End.SOUTH]],
-    }
-
-
-def test_leading_keeps_the_tile_as_written(page: WebDriver) -> None:
-    empty: dict[str, Any] = {"line": [], "spinner": None, "north": [], "south": []}
-    assert call(page, "unit.model.place(a[0], '1-6', null).line", empty) == [[1, 6]]
-    assert call(page, "unit.model.place(a[0], '6-1', null).line", empty) == [[6, 1]]
 
 
 def test_the_table_model_shows_playable_tiles_and_each_ends_total(page: WebDriver) -> None:
@@ -199,6 +148,7 @@ def test_teams_score_per_team(page: WebDriver) -> None:
         "you": 1,
         "host": 0,
         "phase": "playing",
+        "sides": [0, 1, 0, 1],
         "spectators": 0,
         "chat": [],
         "game": {
@@ -226,6 +176,11 @@ def test_teams_score_per_team(page: WebDriver) -> None:
         ("team B (B & D)", 30),
     ]
     assert [s["team"] for s in model["seats"]] == ["A", "B", "A", "B"]
+    # Which seats are partners is the room's word (`sides`), not a rule of the page's own.
+    doc["sides"] = [1, 0, 1, 0]
+    model = call(page, "unit.model.tableModel(a[0])", doc)
+    assert [s["team"] for s in model["seats"]] == ["B", "A", "B", "A"]
+    assert [s["side"] for s in model["seats"]] == [1, 0, 1, 0]
 
 
 def overlapping(rects: list[dict[str, float]]) -> list[tuple[int, int]]:

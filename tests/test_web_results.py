@@ -31,13 +31,16 @@ def page() -> Iterator[WebDriver]:
 
 def explain(page: WebDriver, result: dict[str, Any], names: list[str], **rules: Any) -> Any:
     teams = bool(rules.get("teams")) and len(names) == 4
+    # Each seat's side, as the room document says it (`sides`).
+    sides = [seat % 2 if teams else seat for seat in range(len(names))]
     return call(
         page,
-        "unit.results.explainHand(a[0], {rules: a[1], names: a[2], teams: a[3]})",
+        "unit.results.explainHand(a[0], {rules: a[1], names: a[2], teams: a[3], sides: a[4]})",
         result,
         {"players": len(names), "end_scoring": "opponents", **rules},
         names,
         teams,
+        sides,
     )
 
 

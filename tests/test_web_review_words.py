@@ -11,6 +11,7 @@ from browser_helpers import call, unit_page
 from i18n_helpers import GETTEXT_NAMES, TRANSLATED, english_leaks, english_only_web_words
 from selenium.webdriver.remote.webdriver import WebDriver
 
+from bridge.positions import positions_of
 from bridge.records import record_of
 from bridge.reviews import review_record
 from clients.cli import i18n
@@ -56,8 +57,14 @@ def test_the_page_steps_a_record_as_the_terminal_does(
     while not match.over:
         match.apply(match.turn, bots[match.turn].choose(match.view_for(match.turn)))
     record = record_of(match, [f"P{s}" for s in range(players)])
-    steps = call(page, "unit.replayModel.replaySteps(a[0]).steps", msgspec.to_builtins(record))
-    mine = replay_of(record).steps
+    positions = positions_of(record)
+    steps = call(
+        page,
+        "unit.replayModel.replaySteps(a[0], a[1]).steps",
+        msgspec.to_builtins(record),
+        msgspec.to_builtins(positions),
+    )
+    mine = replay_of(record, positions).steps
     assert len(steps) == len(mine)
     for theirs, ours in zip(steps, mine, strict=True):
         assert (theirs["hand"], theirs["move"], theirs["kind"]) == (ours.hand, ours.move, ours.kind)

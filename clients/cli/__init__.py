@@ -4,7 +4,7 @@ Pure parts (unit-tested without a terminal or a socket):
 `state` (the room from snapshot + patches, the log, notices, stable tile numbers, the turn
 clock), `commands` (what a typed line means, refusing what the server would refuse),
 `render`, `status` and `layout` (the table as rich Text rows for a given terminal size, the rows
-above the prompt, the dominoes), `placing` (the last hand's tiles placed to draw its final layout; every total shown is the server's),
+above the prompt, the dominoes),
 `scoreboard` (hands, results in words, the match summary), `safe` (server text made visible:
 every row written to the terminal goes through it), `seats` (saved seat tokens).
 I/O: `connection` (websocket, greeting, reconnect and resume, the closes that end it), `app`

@@ -100,6 +100,9 @@ class Api:
     def review_path(self, game: str) -> str:
         return f"{self.game_path(game)}/review"
 
+    def positions_path(self, game: str) -> str:
+        return f"{self.game_path(game)}/positions"
+
 
 def refused(error: urllib.error.HTTPError, what: str) -> ApiError:
     """An HTTP refusal in words."""

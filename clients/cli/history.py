@@ -137,11 +137,11 @@ def run(args: argparse.Namespace) -> int:
 
 def outcome(game: GameSummary, name: str) -> str:
     """How the game went for the player: won, lost, shared."""
-    seats = [p.seat for p in game.players if p.name == name]
-    if not seats:
+    mine = [p for p in game.players if p.name == name]
+    if not mine:
         return ""
-    seat = seats[0]
-    side = seat % 2 if game.rules.partnership else seat
+    seat = mine[0].seat
+    side = mine[0].side if mine[0].side is not None else seat  # the server's word on its team
     if isinstance(game.winner, list):
         return _("shared") if seat in game.winner else _("lost")
     if game.winner is None:

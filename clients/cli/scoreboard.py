@@ -20,11 +20,6 @@ from protocol.views import AnyEvent, HandCount, HandEnded, HandStarted, Played
 COLUMN = 12
 
 
-def side_of(seat: int, rules: Rules) -> int:
-    """The scores index of a seat: its team in a partnership, else the seat."""
-    return seat % 2 if rules.partnership else seat
-
-
 def side_names(names: Sequence[str], rules: Rules) -> list[str]:
     """One name per scores entry: "Team A (Ann & Cid)" in a partnership, else each player."""
     if not rules.partnership:
@@ -55,8 +50,9 @@ class Scoreboard:
     #: (points, seat, tile, hand number) of the biggest single play so far.
     biggest: tuple[int, int, str, int] | None = None
 
-    def take(self, event: AnyEvent, rules: Rules) -> None:
-        """Follow one event of the match."""
+    def take(self, event: AnyEvent, rules: Rules, sides: Sequence[int] = ()) -> None:
+        """Follow one event of the match; `sides` is each seat's index in the scores, as the
+        room says (`RoomView.sides`: a server before it gives none, and a seat is its own)."""
         match event:
             case HandStarted(number=number):
                 if self.hands and number < self.hands[-1].number:  # a new match (a rematch)
@@ -64,7 +60,10 @@ class Scoreboard:
                 if not self.hands or self.hands[-1].number != number:
                     self.hands.append(HandLine(number, [0] * rules.sides))
             case Played(seat=seat, tile=tile, points=points) if self.hands:
-                self.hands[-1].played[side_of(seat, rules)] += points
+                side = sides[seat] if seat < len(sides) else seat
+                played = self.hands[-1].played
+                if side < len(played):
+                    played[side] += points
                 if points and (self.biggest is None or points > self.biggest[0]):
                     self.biggest = (points, seat, tile, self.hands[-1].number)
             case HandEnded() if self.hands:
@@ -126,9 +125,9 @@ class Scoreboard:
 def explain_hand(event: HandEnded, names: Sequence[str], rules: Rules) -> list[str]:
     """How a hand's end was counted: pips per side, the sum counted, the rounding, the points."""
     sides = side_names(names, rules)
-    pips = [0] * rules.sides
-    for seat, seat_pips in enumerate(event.pips):
-        pips[side_of(seat, rules)] += seat_pips
+    pips = list(event.side_pips)  # the server's sum per side
+    if not pips:  # a server before side_pips: each seat's own
+        sides, pips = list(names), list(event.pips)
     by = names[event.by] if event.by is not None and event.by < len(names) else "?"
     if event.kind == "won":
         return [_("{who} reached the target: the pips left were not counted.").format(who=by)]

@@ -1,7 +1,8 @@
 """`allfives show URL GAME`: a finished game replayed in the terminal, stepped with the arrow keys.
 
 The game comes from the server's API (`GET /api/games/ID`, asked with this user's key for the
-server, so a private room's game shows to its players), with the hard bot's review when the
+server, so a private room's game shows to its players), its table at every step too
+(`GET /api/games/ID/positions`: nothing is placed or counted here), with the hard bot's review when the
 server gives one (`GET /api/games/ID/review`; busy or missing: the replay shows without it).
 The table is drawn as `allfives join` draws it (`clients.cli.render.layout_rows`): every seat's
 tiles (the match is over), the scores at each step, what the move was and what it cost.
@@ -29,7 +30,7 @@ from clients.cli.review_words import line_words, seat_name, summary_text
 from clients.cli.safe import safe_text, visible
 from clients.cli.seats import normalize_url
 from clients.cli.styles import DULL, rule, wrap
-from protocol.api import GameDetail
+from protocol.api import GameDetail, GamePositions
 from protocol.records import RecordFormatError, check_record
 from protocol.review import REVIEW_VERSION, Review
 
@@ -56,6 +57,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         game = api.get(api.game_path(args.game), GameDetail, "game")
         check_record(game.record)
+        positions = api.get(api.positions_path(args.game), GamePositions, "game").positions
+        if not positions:
+            raise RecordFormatError("no positions")  # i18n: not shown (a server's fault)
     except ApiError as error:
         print(visible(f"allfives show: {error.text}"), file=sys.stderr)  # i18n: a command
         return 1
@@ -70,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
         review = error.text
     if isinstance(review, Review) and review.version < REVIEW_VERSION:
         review = _("a review from an older server, counted in other points: not shown")
-    viewer = Viewer(replay_of(game.record), review, visible(args.game))
+    viewer = Viewer(replay_of(game.record, positions), review, visible(args.game))
     return viewer.run()
 
 

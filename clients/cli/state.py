@@ -15,7 +15,6 @@ from typing import Literal
 from clients.cli import local, words
 from clients.cli.i18n import _, ngettext
 from clients.cli.keys import shown_code
-from clients.cli.placing import final_layout
 from clients.cli.safe import visible
 from clients.cli.scoreboard import Scoreboard
 from protocol import messages as msg
@@ -208,7 +207,7 @@ class TableState:
                     self.mending = True
                     return [msg.Resync()]
                 self._log_seat_changes(before, self.view)
-                self._keep_final_layout(before, events)
+                self._keep_final_layout(events)
                 self._log_events(events)
                 self._follow_hand()
                 moved = any(not isinstance(event, ChatLine) for event in events)
@@ -327,13 +326,11 @@ class TableState:
                     self.fresh.add(tile)
         self.fresh &= set(hand)
 
-    def _keep_final_layout(self, before: RoomView | None, events: list[AnyEvent]) -> None:
-        """When a hand ends, keep its last layout (the final tile placed) to show until the lead."""
-        game = before.game if before is not None else None
+    def _keep_final_layout(self, events: list[AnyEvent]) -> None:
+        """When a hand ends, keep the layout it ended on (the server's) to show until the lead."""
         if any(isinstance(event, HandStarted) for event in events):
-            self.last_layout = None
-            if game is not None and any(isinstance(event, HandEnded) for event in events):
-                self.last_layout = final_layout(game.layout, events)
+            ended = [event for event in events if isinstance(event, HandEnded)]
+            self.last_layout = ended[-1].layout if ended else None
 
     def _log_seat_changes(self, before: RoomView | None, after: RoomView | None) -> None:
         """Say who sat down, left, went away or came back."""
@@ -372,7 +369,7 @@ class TableState:
                 if self.notice is not None and self.notice.kind == "hint":
                     self.notice = None
             if view is not None:
-                self.scoreboard.take(event, view.rules)
+                self.scoreboard.take(event, view.rules, view.sides)
             if isinstance(event, HandEnded):
                 self.result, self.result_hand = event, self._hand
             if isinstance(event, MatchEnded):

@@ -221,7 +221,9 @@ def status(view: RoomView, state: TableState, pending: Ask | None, width: int = 
             else _("/save FILE or /quit")
         )
         said = f" {verdict}: {scores}."
-        yours = words.verdict_for(game.winner, teams, view.you)
+        you = view.you
+        my_side = view.sides[you] if you is not None and you < len(view.sides) else you
+        yours = words.verdict_for(game.winner, teams, my_side)
         if yours:
             said += f" {yours}"
         if len(said) + len(after) > width:

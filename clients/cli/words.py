@@ -292,12 +292,12 @@ def describe_winner(winner: Winner, names: Sequence[str], teams: bool) -> str:
     return _("{side} wins the match").format(side=side_of(winner, names, teams))
 
 
-def verdict_for(winner: Winner, teams: bool, you: int | None) -> str:
-    """What the match's end means for the player of seat `you`: "You win.", "You lose.",
-    "Your team wins.", "You share the win."; "" for one watching (None) or no winner."""
-    if you is None or winner is None:
+def verdict_for(winner: Winner, teams: bool, mine: int | None) -> str:
+    """What the match's end means for the player whose side (team, or seat: the room's
+    `sides`) is `mine`: "You win.", "You lose.", "Your team wins.", "You share the win."; ""
+    for one watching (None) or no winner."""
+    if mine is None or winner is None:
         return ""
-    mine = you % 2 if teams else you
     if isinstance(winner, list):
         return _("You share the win.") if mine in winner else _("You lose.")
     if winner == mine:

@@ -17,13 +17,16 @@ from collections.abc import Awaitable, Callable
 from http import HTTPStatus
 from urllib.parse import parse_qs, unquote, urlsplit
 
+import msgspec
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
+from bridge.positions import positions_of
 from protocol import api
 from protocol.messages import MAX_NAME_LENGTH
 from protocol.names import name_key
 from protocol.ratings import BOT_PLAYERS, GAME_ID_PATTERN, LADDERS
+from protocol.rules import Rules
 from server.edge.web import security_headers
 from server.play.ratings import MU, SIGMA, Standing
 from server.play.weighting import established
@@ -136,6 +139,8 @@ class Api:
                 return await self.games(asked, name)
             case ["games", id]:
                 return await self.game(asked, id)
+            case ["games", id, "positions"]:
+                return await self.positions(asked, id)
         raise ApiRefusal(api.NOT_FOUND, "no such API path")
 
     async def _asker(self, request: Request) -> str | None:
@@ -224,7 +229,12 @@ class Api:
         found = await self.ledger.game(id)
         if found is None or not _may_see(found, asked.asker):
             raise NOT_FOUND_GAME
-        return found.detail
+        return _with_sides(found.detail)
+
+    async def positions(self, asked: Asked, id: str) -> api.GamePositions:
+        """The table after each step of one game, as its replay draws it (the game's access)."""
+        detail = await self.game(asked, id)
+        return api.GamePositions(id=detail.id, positions=positions_of(detail.record))
 
     async def _find(self, name: str) -> tuple[str, str]:
         """The id and name of the player (or bot level) a name in a URL reads as."""
@@ -243,13 +253,23 @@ def _may_see(archived: Archived, asker: str | None) -> bool:
     return not archived.detail.private or (asker is not None and asker in archived.members)
 
 
+def _with_sides(detail: api.GameDetail) -> api.GameDetail:
+    """The game with each seat's side said (games archived before `side` was kept lack it)."""
+    return msgspec.structs.replace(detail, players=_sided(detail.rules, detail.players))
+
+
+def _sided(rules: Rules, players: list[api.GamePlayer]) -> list[api.GamePlayer]:
+    side_of = rules.side_of
+    return [msgspec.structs.replace(player, side=side_of(player.seat)) for player in players]
+
+
 def _summary(archived: Archived) -> api.GameSummary:
     detail = archived.detail
     return api.GameSummary(
         id=detail.id,
         finished_at=detail.finished_at,
         rules=detail.rules,
-        players=detail.players,
+        players=_sided(detail.rules, detail.players),
         scores=detail.scores,
         winner=detail.winner,
         hands=detail.hands,

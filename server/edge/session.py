@@ -21,6 +21,7 @@ from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 
 from bridge import convert
+from bridge.positions import positions_of
 from engine import Move
 from protocol import errors
 from protocol import messages as msg
@@ -247,7 +248,8 @@ class Sessions:
         live = _current(connection)
         async with live.lock:
             record = results.finished_record(live.room)
-        connection.send_message(msg.RecordReply(record=record, id=message.id))
+        positions = positions_of(record)
+        connection.send_message(msg.RecordReply(record=record, positions=positions, id=message.id))
 
     async def _hint(self, connection: Connection, message: msg.Hint) -> None:
         self.hint_desk.check(connection)

@@ -32,12 +32,19 @@ def room_view(room: Room, receiver: Receiver) -> wire.RoomView:
         you=receiver,
         host=state.host,
         phase=state.phase,
+        sides=seat_sides(room),
         spectators=state.spectators,
         game=convert.game_view(match.view_for(receiver)) if match is not None else None,
         chat=list(state.chat),
         ratings=results.ratings_shown(state),
         game_id=results.game_shown(state),
     )
+
+
+def seat_sides(room: Room) -> list[int]:
+    """Each seat's index in the scores: its team in a partnership, else the seat."""
+    rules = room.state.rules
+    return [rules.side_of(seat) for seat in range(rules.players)]
 
 
 def public_game(room: Room) -> dict[str, Any]:

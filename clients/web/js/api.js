@@ -38,4 +38,5 @@ export const paths = {
   games: (name, offset, limit) => `/api/players/${encodeURIComponent(name)}/games?offset=${offset}&limit=${limit}`,
   game: (id) => `/api/games/${encodeURIComponent(id)}`,
   review: (id) => `/api/games/${encodeURIComponent(id)}/review`,
+  positions: (id) => `/api/games/${encodeURIComponent(id)}/positions`,
 };

@@ -29,9 +29,17 @@ export function displayNames(doc) {
   });
 }
 
-/** Whether scores are per team (four players in partnership). */
+/** Whether scores are per team: the room's `teams`, as the server resolved it (false with two
+ *  or three players, whatever was asked). */
 export function partnership(rules) {
-  return Boolean(rules && rules.teams && rules.players === 4);
+  return Boolean(rules && rules.teams);
+}
+
+/** Each seat's index in the scores, as the room document says (`sides`): its team with teams,
+ *  else the seat itself. Nothing here knows which seats are partners. */
+export function seatSides(doc) {
+  const sides = doc?.sides;
+  return Array.isArray(sides) ? sides : (doc?.seats ?? []).map((_, seat) => seat);
 }
 
 export function nameOf(seat, names) {

@@ -243,7 +243,7 @@ class App {
         if (message.record && this.recordForReplay) {
           this.recordForReplay = false;
           const id = typeof this.state.doc?.game_id === "string" ? this.state.doc.game_id : null;
-          this.pages.showRecord(message.record, id);
+          this.pages.showRecord(message.record, message.positions ?? [], id);
         } else if (message.record) {
           download(message.record, this.state.doc?.code ?? "room");
         }

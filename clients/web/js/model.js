@@ -1,8 +1,8 @@
 // The room document turned into what the table draws: pure functions, no DOM. Every total and
-// score shown is the server's (game.total, legal[i].total and points, the events' points);
-// `place` only draws the last hand's final layout.
+// score shown is the server's (game.total, legal[i].total and points, the events' points), and
+// so is every layout drawn (the last hand's too: its hand_ended's layout). Nothing is placed here.
 
-import { displayNames, partnership, sideName, describeHandEnd, describeWinner, endWord, teamLetter } from "./describe.js";
+import { displayNames, partnership, seatSides, sideName, describeHandEnd, describeWinner, endWord, teamLetter } from "./describe.js";
 import { t, decimal, signedDecimal } from "./i18n.js";
 import { explainHand } from "./results.js";
 
@@ -23,42 +23,6 @@ function copyLayout(layout) {
   };
 }
 
-/**
- * The layout with `tile` placed on `end` as the server places it (its matching half inward);
- * `end` null leads (the tile's first-written number west). Returns a new layout.
- */
-export function place(layout, tile, end) {
-  const placed = copyLayout(layout);
-  const [a, b] = parseTile(tile);
-  const double = a === b;
-  const line = placed.line;
-  if (end === null || end === undefined || line.length === 0) {
-    placed.line = [[a, b]];
-    placed.spinner = double ? 0 : null;
-    placed.north = [];
-    placed.south = [];
-    return placed;
-  }
-  const other = (inner) => (a === inner ? b : a);
-  if (end === "north" || end === "south") {
-    const arm = placed[end];
-    const inner = arm.length ? arm[arm.length - 1][1] : line[placed.spinner][0];
-    arm.push([inner, other(inner)]);
-    return placed;
-  }
-  if (end === "east") {
-    const inner = line[line.length - 1][1];
-    line.push([inner, other(inner)]);
-    if (double && placed.spinner === null) placed.spinner = line.length - 1;
-    return placed;
-  }
-  const inner = line[0][0];
-  line.unshift([other(inner), inner]);
-  if (placed.spinner !== null) placed.spinner += 1;
-  else if (double) placed.spinner = 0;
-  return placed;
-}
-
 /** A number the server sent, or null for anything else (the document is not trusted). */
 function count(value) {
   return Number.isSafeInteger(value) && value >= 0 ? value : null;
@@ -68,16 +32,6 @@ function count(value) {
 export function scoredNow(game) {
   const plays = (game?.history ?? []).filter((event) => event.type === "played");
   return plays.length > 0 && (count(plays[plays.length - 1].points) ?? 0) > 0;
-}
-
-/** The layout with the tiles played in `events` before the hand ended (the last hand's table). */
-export function finalLayout(layout, events) {
-  let placed = copyLayout(layout);
-  for (const event of events) {
-    if (event.type === "hand_ended") break;
-    if (event.type === "played") placed = place(placed, event.tile, event.end);
-  }
-  return placed;
 }
 
 /** Where the lead tile sits in the line: one to the east of every tile played west. */
@@ -97,6 +51,7 @@ export function tableModel(doc, extras = {}) {
   if (!doc) return null;
   const names = displayNames(doc);
   const teams = partnership(doc.rules);
+  const seatSide = seatSides(doc);
   const game = doc.game;
   const you = doc.you;
   const seats = doc.seats.map((seat, index) => ({
@@ -110,7 +65,8 @@ export function tableModel(doc, extras = {}) {
     deadline: seat?.deadline ?? null,
     you: index === you,
     host: index === doc.host,
-    team: teams ? "AB"[index % 2] : null,
+    side: seatSide[index] ?? index,
+    team: teams ? teamLetter(seatSide[index]) : null,
     tiles: game ? game.hand_counts[index] ?? 0 : null,
     score: game && !teams ? game.scores[index] ?? 0 : null,
     turn: Boolean(game && doc.phase === "playing" && game.turn === index),
@@ -161,7 +117,7 @@ export function tableModel(doc, extras = {}) {
     ? {
       hand: game.over ? game.hand_number : game.hand_number - 1,
       text: describeHandEnd({ type: "hand_ended", ...game.last_hand }, names, teams),
-      ...explainHand(game.last_hand, { rules: doc.rules, names, teams }),
+      ...explainHand(game.last_hand, { rules: doc.rules, names, teams, sides: seatSide }),
       kind: game.last_hand.kind,
       by: game.last_hand.by,
       pips: game.last_hand.pips,

@@ -90,20 +90,23 @@ export class Pages {
 
   async showGame(id) {
     fill(this.body, h("p", { class: "card", id: "replay-loading" }, t("pages.fetching_game")));
-    const answer = await apiGet(paths.game(id));
+    // The game and the table at each of its steps (the server's positions: nothing is placed here).
+    const [answer, placed] = await Promise.all([apiGet(paths.game(id)), apiGet(paths.positions(id))]);
     if (this.route?.id !== id) return;
-    if (!answer.ok || !answer.body?.record) {
-      fill(this.body, h("p", { class: "card", role: "alert" }, apiProblem(answer, "game")));
+    const failed = !answer.ok || !answer.body?.record ? answer : !placed.ok || !Array.isArray(placed.body?.positions) ? placed : null;
+    if (failed) {
+      fill(this.body, h("p", { class: "card", role: "alert" }, apiProblem(failed, "game")));
       return;
     }
-    this.showRecord(answer.body.record, id);
+    this.showRecord(answer.body.record, placed.body.positions, id);
   }
 
-  /** A record to replay (the room's, or an archived game's); its review when `id` is known. */
-  showRecord(record, id = null) {
+  /** A record to replay (the room's, or an archived game's) with the server's positions of it;
+   *  its review when `id` is known. */
+  showRecord(record, positions, id = null) {
     if (!this.route || (this.route.page !== "replay" && this.route.page !== "game")) return;
     this.replay?.destroy();
-    this.replay = new Replay(this.body, record, {
+    this.replay = new Replay(this.body, record, positions, {
       title: t("replay.title"),
       name: id ?? "room",
       review: id ? "loading" : null,

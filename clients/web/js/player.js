@@ -64,10 +64,10 @@ export function graphLegend(history) {
 }
 
 function resultFor(game, name) {
-  const seat = (game.players ?? []).find((p) => p.name === name)?.seat;
-  if (seat === undefined) return "";
-  const teams = game.rules?.players === 4 && game.rules?.teams !== false; // omitted when true
-  const side = teams ? seat % 2 : seat;
+  const player = (game.players ?? []).find((p) => p.name === name);
+  if (player === undefined) return "";
+  const seat = player.seat;
+  const side = player.side ?? seat; // the server's word on the seat's team (a server before `side`: its own)
   if (Array.isArray(game.winner)) return game.winner.includes(seat) ? t("player.result_shared") : t("player.result_lost");
   if (game.winner === null || game.winner === undefined) return t("player.result_none");
   return game.winner === side ? t("player.result_won") : t("player.result_lost");

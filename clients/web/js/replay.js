@@ -43,13 +43,14 @@ export function stepWords(step, names, teams) {
 }
 
 export class Replay {
-  /** `record`: an allfives-record/1 document; `options`: `title`, `name` (for the download),
+  /** `record`: an allfives-record/1 document; `positions`: the server's table after each of its
+   *  steps (protocol/README.md, "Positions"); `options`: `title`, `name` (for the download),
    *  `review` (null, "loading", {busy, retry}, {error}, or the review), `retry()` to ask again. */
-  constructor(root, record, options = {}) {
+  constructor(root, record, positions, options = {}) {
     this.root = root;
     this.record = record;
     this.options = options;
-    this.replay = replaySteps(record);
+    this.replay = replaySteps(record, positions);
     this.at = 0;
     this.review = options.review ?? null;
     this.svg = s("svg", { id: "replay-board", class: "board", role: "img", "aria-label": t("replay.board") });

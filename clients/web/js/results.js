@@ -14,11 +14,11 @@ function pipsOf(seat, pips, names) {
   return t("result.pips_of", { pips: pips[seat], who: nameOf(seat, names) });
 }
 
-/** "12 (Bot 1) + 9 (Bot 2) = 21" (no sum for a single count); `total` is the server's count. */
+/** "12 (Bot 1) + 9 (Bot 2) = 21" (no sum for a single count); `total` is the server's count
+ *  (left out when the server sent none: nothing is added up here). */
 function sumOf(seats, pips, names, total) {
   const parts = seats.map((seat) => pipsOf(seat, pips, names));
-  const sum = total ?? seats.reduce((added, seat) => added + pips[seat], 0);
-  return seats.length > 1 ? `${parts.join(" + ")} = ${sum}` : parts.join("");
+  return seats.length > 1 && total !== null && total !== undefined ? `${parts.join(" + ")} = ${total}` : parts.join(seats.length > 1 ? " + " : "");
 }
 
 /** "12 rounds to 10", or "15 is a multiple of five": `rounded` as the server counted it. */
@@ -31,8 +31,9 @@ function rounding(x, rounded) {
  * agrees }`. `result` is a `last_hand` or `hand_ended` (kind, by, points, pips, counts): the
  * server's `counts` say which side counted whose pips and what that made (rules 7.3, 7.4), so
  * nothing is worked out here but the words; `agrees` says the counts add up to the points.
+ * `sides` is each seat's index in the scores (the room's `sides`): which seats are partners.
  */
-export function explainHand(result, { rules, names, teams }) {
+export function explainHand(result, { rules, names, teams, sides: seatSide = [] }) {
   const pips = result.pips ?? [];
   const counts = Array.isArray(result.counts) ? result.counts : [];
   const penalty = rules?.end_scoring === "penalty";
@@ -58,13 +59,16 @@ export function explainHand(result, { rules, names, teams }) {
     title = t("hand.went_out", { who: by });
     if (first) {
       steps.push(t(first.seats.length > 1 ? "result.left_opponents" : "result.left_other", { sum: sumOf(first.seats, pips, names, first.pips) }));
-      if (teams) steps.push(t("result.partner_nobody", { who: nameOf((result.by + 2) % 4, names), pips: pips[(result.by + 2) % 4] }));
+      const partner = seatSide.findIndex((side, seat) => seat !== result.by && side === seatSide[result.by]);
+      if (teams && partner >= 0) steps.push(t("result.partner_nobody", { who: nameOf(partner, names), pips: pips[partner] }));
       steps.push(t("result.side_scores", { rounding: rounding(first.pips, first.points), side: sideLabel(first.side, names, teams), points: first.points }));
     }
   } else {
     title = t("hand.blocked");
     if (teams) {
-      steps.push(t("result.teams_hold", { a: sumOf([0, 2], pips, names), b: sumOf([1, 3], pips, names) }));
+      const team = (index) => seatSide.flatMap((side, seat) => (side === index ? [seat] : []));
+      const held = result.side_pips ?? [];
+      steps.push(t("result.teams_hold", { a: sumOf(team(0), pips, names, held[0]), b: sumOf(team(1), pips, names, held[1]) }));
       if (!first) {
         steps.push(t("result.equal_pips"));
       } else {

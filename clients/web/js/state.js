@@ -3,9 +3,8 @@
 // returns what must be sent back (a resync after a gap).
 
 import { applyPatch } from "../vendor/fast-json-patch/core.mjs";
-import { describe, displayNames, partnership, describeMove } from "./describe.js";
+import { describe, displayNames, partnership, seatSides, describeMove } from "./describe.js";
 import { t } from "./i18n.js";
-import { finalLayout } from "./model.js";
 
 export const LOG_LENGTH = 200;
 /** The most hands kept for the scoreboard. */
@@ -174,10 +173,10 @@ export class RoomState {
     const game = before?.game;
     const at = events.findIndex((e) => e.type === "hand_ended");
     if (!game || at < 0) return;
-    const teams = partnership(this.doc?.rules);
+    const sides = seatSides(this.doc);
     const plays = game.scores.map(() => 0);
     for (const event of [...(game.history ?? []), ...events.slice(0, at)]) {
-      if (event.type === "played" && event.points) plays[teams ? event.seat % 2 : event.seat] += event.points;
+      if (event.type === "played" && event.points && sides[event.seat] in plays) plays[sides[event.seat]] += event.points;
     }
     const result = events[at];
     const scores = this.doc?.game?.scores ?? game.scores;
@@ -228,8 +227,9 @@ export class RoomState {
       this.finalHand = null;
       const game = before?.game;
       const end = events.findIndex((e) => e.type === "hand_ended");
-      if (game && end >= 0) {
-        this.finalLayout = finalLayout(game.layout, events);
+      // The table the hand ended on is the server's (hand_ended's layout): nothing is placed here.
+      if (game && end >= 0 && events[end].layout) {
+        this.finalLayout = events[end].layout;
         this.finalHistory = [...(game.history ?? []), ...events.slice(0, end)].filter((e) => e.type === "played");
         this.finalHand = this.doc?.game?.hand_number ?? null;
       }

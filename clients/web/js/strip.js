@@ -54,9 +54,10 @@ export class Strip {
     const game = model.game;
     this.node.hidden = !game;
     if (!game) return;
-    const turnSide = game.turn === null || game.turn === undefined ? null : model.teams ? game.turn % 2 : game.turn;
+    // Each seat's side is the server's (the room's `sides`, on the model's seats).
+    const turnSide = game.turn === null || game.turn === undefined ? null : model.seats[game.turn]?.side ?? null;
     // With partnerships the chip of your team says so (a seat's chip is already its name).
-    const mySide = model.teams && model.you !== null && model.you !== undefined ? model.you % 2 : null;
+    const mySide = model.teams && model.you !== null && model.you !== undefined ? model.seats[model.you]?.side ?? null : null;
     fill(this.scores, game.sides.map((side) => h("li", {
       class: `chip${side.index === turnSide && !game.over ? " chip-turn" : ""}${side.index === mySide ? " chip-mine" : ""}`, "data-side": side.index,
     }, h("span", { class: "chip-name" }, side.short),

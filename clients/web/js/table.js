@@ -173,7 +173,7 @@ export class Table {
     fill(this.seats, model.teams && model.game
       ? model.game.sides.map((side) => h("li", { class: "side" },
         h("span", { class: "score", "data-side": side.index }, String(side.score)), ` ${side.short}: `,
-        model.seats.filter((seat) => seat.index % 2 === side.index).map((seat, i) => [i ? ", " : "", this._seatLabel(seat)])))
+        model.seats.filter((seat) => seat.side === side.index).map((seat, i) => [i ? ", " : "", this._seatLabel(seat)])))
       : model.seats.map((seat) => h("li", { class: seat.turn ? "turn-now" : "" },
         seat.score !== null ? h("span", { class: "score", "data-side": seat.index }, String(seat.score)) : null,
         " ", this._seatLabel(seat))));
