@@ -13,8 +13,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from clients.cli import local
-from clients.cli.app import App
+from clients.cli import local, plain
 from clients.cli.connection import Connection
 from clients.cli.i18n import _
 from clients.cli.play import bot_levels
@@ -65,6 +64,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     local.add_rules_arguments(parser)
     local.add_name_argument(parser)
     local.add_quiet_argument(parser)
+    plain.add_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -123,7 +123,9 @@ async def host(args: argparse.Namespace, rules: RoomRules) -> int:
             connection = Connection(
                 f"ws://127.0.0.1:{server.port}/", args.name or local.default_name(), TableState()
             )
-            app = App(connection, join_url=url, remote=False, hosting=True, quiet=args.quiet)
+            app = plain.table(args)(
+                connection, join_url=url, remote=False, hosting=True, quiet=args.quiet
+            )
             status = await app.run(first_messages(rules, args.bots))
             await server.close_for_good(ROOM_CLOSED)
             return status

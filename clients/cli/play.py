@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import argparse
 
-from clients.cli import local
-from clients.cli.app import App
+from clients.cli import local, plain
 from clients.cli.connection import Connection
 from clients.cli.i18n import _
 from clients.cli.state import TableState
@@ -49,6 +48,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     local.add_name_argument(parser)
     local.add_quiet_argument(parser)
+    plain.add_argument(parser)
 
 
 def seat_levels(levels: list[BotLevel], bots: int) -> list[BotLevel]:
@@ -101,7 +101,7 @@ async def play(args: argparse.Namespace, rules: RoomRules, levels: list[BotLevel
             else:
                 held.set()
 
-        app = App(
+        app = plain.table(args)(
             connection,
             remote=False,
             hosting=True,
