@@ -40,6 +40,14 @@ from protocol.views import GameView, HandEnded, MatchEnded, MoveSpec, Played, Ro
 ENVIRONMENT = "ALLFIVES_PLAIN"
 
 
+def plain_help() -> str:
+    """What is typed in plain mode, before the table's help."""
+    return _(
+        "Plain mode: on your turn, type a move's number from the list; an empty line (Enter) "
+        "says again where the match stands. A tile (5-3, 5-3 n) and the commands below work too."
+    )
+
+
 def add_argument(parser: argparse.ArgumentParser) -> None:
     """--plain."""
     parser.add_argument(
@@ -304,6 +312,8 @@ class PlainApp(App):
                 if self.state.view.phase != "playing":
                     return await super().handle(line)
                 return await self._numbered(int(text), game)
+            if text.lower() in ("/help", "/h", "/?"):  # i18n: a command
+                self.out(plain_help())
             if text.lower() == "/ends" and game is not None and self.state.my_turn():
                 self._told_turn = None
                 self.tell()
