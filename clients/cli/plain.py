@@ -23,7 +23,7 @@ from collections.abc import Sequence
 
 from rich.console import Console
 
-from clients.cli import words
+from clients.cli import local, words
 from clients.cli.app import App
 from clients.cli.connection import Fatal
 from clients.cli.i18n import _
@@ -144,8 +144,7 @@ class PlainApp(App):
         state, view = self.state, self.state.view
         if view is not None and view.code != self._told_room:
             self._told_room = view.code
-            if view.phase == "waiting" and not self.deal_at_once:
-                self._tell_waiting(view)
+            self._tell_room(view)
         self._tell_log()
         notice = state.notice
         if notice is not None and notice is not self._told_notice:
@@ -170,17 +169,26 @@ class PlainApp(App):
             if note is not None:
                 self.out(note)
 
-    def _tell_waiting(self, view: RoomView) -> None:
+    def _tell_room(self, view: RoomView) -> None:
+        """The room, its rules and seats (and how friends join) when it waits; with a match
+        under way, the room and the scores."""
         join_line = None
         if self.join_url is not None and self.state.room is not None:
-            from clients.cli import local
-
             join_line = (
                 f"{local.command()} join {self.join_url} {self.state.room}"  # i18n: a command
             )
-        for row in waiting_rows(view, join_line, 1000):
-            if row.plain.strip():
-                self.out(" ".join(row.plain.split()))
+            if self.join_url.startswith("ws"):  # the browser table at the same address
+                join_line += f"\nhttp{self.join_url[2:]}/r/{self.state.room}"  # i18n: a link
+        rows = [" ".join(row.plain.split()) for row in waiting_rows(view, join_line, 1000)]
+        if view.phase != "waiting" or self.deal_at_once:
+            rows = rows[:1]  # the room's line alone: nobody to wait for
+        for row in rows:
+            if row:
+                self.out(row)
+        game = view.game
+        if game is not None and view.phase == "playing":
+            scores = scores_words(view, self.state.names(), game)
+            self.out(_("Scores: {scores}").format(scores=scores))
 
     def _tell_log(self) -> None:
         log = list(self.state.log)
