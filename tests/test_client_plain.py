@@ -155,3 +155,48 @@ def test_a_whole_match_in_plain_mode_in_czech_at_60_columns(tmp_path: Path) -> N
     assert cli_words("cs", "Result of hand {number}:").split("{number}")[0] in text
     assert cli_words("cs", "The match is over.") in text
     assert english_leaks(text, english_only_cli_words("cs")) == []
+
+
+def test_host_join_and_watch_in_plain_mode(tmp_path: Path) -> None:
+    """The host's room, a friend's seat and a watcher, each told as lines: the seat taken, a
+    chat line, the host's lead with its open ends, on every screen and without an escape."""
+    host, hosted = spawn_plain(
+        ["host", "--plain", "--port", "0", "--players", "3", "--bots", "easy", "--name", "Hana"],
+        environment(tmp_path / "host"),
+    )
+    host.expect(r"join (ws://127\.0\.0\.1:\d+) ([A-Z]{4}-[A-Z]+)")
+    url, code = host.match.group(1), host.match.group(2)
+    friend, joined = spawn_plain(
+        ["join", url, code, "--name", "Jan"], environment(tmp_path / "jan", ALLFIVES_PLAIN="1")
+    )
+    watcher, watched = spawn_plain(["watch", "--plain", url, code], environment(tmp_path / "w"))
+    host.expect("Jan took seat 1")
+    watcher.expect("Waiting for the host to start the match")
+    friend.sendline("/chat hello all")
+    for child in (host, friend, watcher):
+        child.expect("Jan: hello all")
+    host.sendline("/start")
+    watcher.expect(r"Hand 1: (Hana|Jan|Bot 2) leads")
+    leader = watcher.match.group(1)
+    seated = {"Hana": host, "Jan": friend}
+    if leader in seated:  # the leader reads the numbered leads and types one
+        seated[leader].expect(r"Move 1: lead \d-\d, total \d+")
+        seated[leader].sendline("1")
+    lead = rf"{leader} led (\d-\d): total (\d+)(?:, scores \d+)?\. Open ends: west \d, east \d"
+    watcher.expect(lead)
+    said = re.escape(watcher.match.group(0))
+    for child in (host, friend):
+        child.expect(said)
+    for child in (watcher, friend):
+        child.sendline("/quit")
+        child.expect(pexpect.EOF)
+    host.sendline("/quit")
+    host.expect("y closes the room")
+    host.sendline("y")
+    host.expect(pexpect.EOF)
+    for text in (hosted.getvalue(), joined.getvalue(), watched.getvalue()):
+        assert ESCAPE not in text and BOX_DRAWING.search(text) is None, repr(text[:300])
+    assert "a bot plays your seat" not in watched.getvalue()  # a watcher left no seat
+    assert "a bot plays your seat" in joined.getvalue()
+    keep("host-80", hosted.getvalue().replace("\r\n", "\n"))
+    keep("watch-80", watched.getvalue().replace("\r\n", "\n"))
