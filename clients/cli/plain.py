@@ -29,7 +29,7 @@ from clients.cli.connection import Fatal
 from clients.cli.i18n import _
 from clients.cli.render import waiting_rows
 from clients.cli.safe import visible
-from clients.cli.scoreboard import explain_hand, side_names
+from clients.cli.scoreboard import Scoreboard, explain_hand, side_names
 from clients.cli.state import LogLine, Notice
 from clients.cli.status import only_end, rating_note, rating_text, status
 from protocol import messages as msg
@@ -244,8 +244,21 @@ class PlainApp(App):
             yours = words.verdict_for(game.winner, teams, view.you)
             if yours:
                 self.out(yours)
-        for row in self.state.scoreboard.rows(names, view.rules):
-            self.out(" ".join(row.split()))
+        self._tell_scoreboard(view, names)
+
+    def _tell_scoreboard(self, view: RoomView, names: Sequence[str]) -> None:
+        """The points hand by hand, a sentence a hand (a table's columns read badly aloud)."""
+        board = self.state.scoreboard
+        sides = side_names(names, view.rules)
+        for line in board.hands:
+            points = ", ".join(f"{s} {p}" for s, p in zip(sides, line.points, strict=False))
+            how = Scoreboard._how(line, names)
+            said = _("Hand {number}: {points}; {how}.")
+            self.out(said.format(number=line.number, points=points, how=how))
+        if board.biggest is not None:
+            scored, seat, tile, hand = board.biggest
+            said = _("Biggest play: {who}, {tile} for {points} in hand {number}")
+            self.out(said.format(who=names[seat], tile=tile, points=scored, number=hand))
 
     def _notice_words(self, notice: Notice) -> str:
         hint, game = self.state.hint, self.state.game
