@@ -131,8 +131,12 @@ def test_allfives_plain_in_the_environment_asks_for_it(tmp_path: Path) -> None:
     child, written = spawn_plain(["play", *SHORT], environment(tmp_path, ALLFIVES_PLAIN="1"))
     child.expect(r"Move 1: ")
     child.expect(r"or /help\.")
+    child.sendintr()  # Ctrl-C: quitting ends the match, so it is asked first, as a line
+    child.expect(r"y ends it")
+    child.sendline("n")
+    child.expect("The match goes on")
     child.sendline("/quit")
-    child.expect(r"y ends it")  # quitting ends the match: asked first, as a line too
+    child.expect(r"y ends it")
     child.sendline("y")
     child.expect(pexpect.EOF)
     child.close()

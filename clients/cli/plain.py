@@ -17,6 +17,7 @@ import argparse
 import asyncio
 import contextlib
 import os
+import signal
 import sys
 import threading
 from collections.abc import Sequence
@@ -38,6 +39,8 @@ from protocol.views import GameView, HandEnded, MatchEnded, MoveSpec, Played, Ro
 
 #: The environment variable that asks for plain mode (any value but "", "0").
 ENVIRONMENT = "ALLFIVES_PLAIN"
+#: What the input queue holds for Ctrl-C (no typed line is a lone ETX).
+INTERRUPT = "\x03"
 
 
 def plain_help() -> str:
@@ -375,6 +378,8 @@ class PlainApp(App):
         loop = asyncio.get_running_loop()
         link = loop.create_task(self.connection.run(first, resume))
         threading.Thread(target=self._read_input, args=(loop,), daemon=True).start()
+        with contextlib.suppress(NotImplementedError, RuntimeError):  # Ctrl-C asks, as drawn
+            loop.add_signal_handler(signal.SIGINT, self._inputs.put_nowait, INTERRUPT)
         status_code = 0
         try:
             while not link.done():
@@ -388,9 +393,15 @@ class PlainApp(App):
                     if self.quit_asked():
                         break
                     continue
+                if line == INTERRUPT:
+                    if self._interrupted():
+                        break
+                    continue
                 if not await self.handle(line):
                     break
         finally:
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.remove_signal_handler(signal.SIGINT)
             await self.connection.close()
             if link.done():
                 error = link.exception()
@@ -405,6 +416,16 @@ class PlainApp(App):
                     await link
         self._farewell()
         return status_code
+
+    def _interrupted(self) -> bool:
+        """Ctrl-C: cancel the question asked, else leave (asking first, as the drawn table
+        does; Ctrl-C again at the question leaves). True to leave now."""
+        if self.pending is not None:
+            self.state.say(_("{tile} not played").format(tile=self.pending.tile))
+            self.pending = None
+            self.tell()
+            return False
+        return self.confirming or self.quit_asked()
 
     def say_fatal(self, error: Fatal) -> None:
         """Why the table ended, as a line."""
