@@ -109,6 +109,12 @@ def scores_words(view: RoomView, names: Sequence[str], game: GameView) -> str:
     return ", ".join(f"{side} {score}" for side, score in zip(sides, game.scores, strict=False))
 
 
+def _progress(notice: Notice) -> bool:
+    """Whether a notice is `/review`'s progress (said once, not at every move reviewed)."""
+    said = _("Reviewing your moves with the hard bot: {done} of {total}")
+    return notice.text.startswith(said.split("{done}")[0])
+
+
 class PlainApp(App):
     """The table as lines of text (see the module docstring)."""
 
@@ -151,8 +157,9 @@ class PlainApp(App):
         self._tell_log()
         notice = state.notice
         if notice is not None and notice is not self._told_notice:
-            self._told_notice = notice
-            self.out(self._notice_words(notice))
+            told, self._told_notice = self._told_notice, notice
+            if not (told is not None and _progress(told) and _progress(notice)):
+                self.out(self._notice_words(notice))  # a review's progress is said once
         if self.extra:
             for row in self.extra:
                 if row.plain.strip():
