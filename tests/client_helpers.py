@@ -267,3 +267,31 @@ class Terminal:
 
     def close(self) -> None:
         subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)
+
+
+#: Box drawing and block elements (U+2500 to U+259F): what a drawn table is made of.
+BOX_DRAWING = re.compile("[\u2500-\u259f]")
+
+
+def spawn_plain(
+    args: Sequence[str], env: dict[str, str], width: int = 80, height: int = 24
+) -> tuple[Any, io.StringIO]:
+    """`allfives ARGS` in a pseudo-terminal of its own (pexpect), and everything it writes
+    there, as a screen reader would be given it."""
+    import sys
+
+    import pexpect  # type: ignore[import-untyped]
+
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "allfives.cli", *args],
+        cwd=str(ROOT),
+        env={**os.environ, "PYTHONPATH": str(ROOT), **env},
+        dimensions=(height, width),
+        encoding="utf-8",
+        codec_errors="replace",
+        timeout=TIMEOUT,
+    )
+    written = io.StringIO()
+    child.logfile_read = written
+    return child, written

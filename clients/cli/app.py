@@ -469,7 +469,9 @@ class App:
         view = self.state.view
         if self.connection.fatal is not None:
             return
-        if self.mode.remote and view is not None and view.phase == "playing" and self.state.room:
+        if view is None or view.you is None:  # a watcher leaves no seat behind
+            return
+        if self.mode.remote and view.phase == "playing" and self.state.room:
             self.console.print(
                 safe_text(
                     Text(

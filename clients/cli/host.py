@@ -13,8 +13,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from clients.cli import local
-from clients.cli.app import App
+from clients.cli import local, plain
 from clients.cli.connection import Connection
 from clients.cli.i18n import _
 from clients.cli.mode import Mode
@@ -66,6 +65,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     local.add_rules_arguments(parser)
     local.add_name_argument(parser)
     local.add_quiet_argument(parser)
+    plain.add_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -124,7 +124,7 @@ async def host(args: argparse.Namespace, rules: RoomRules) -> int:
             connection = Connection(
                 f"ws://127.0.0.1:{server.port}/", args.name or local.default_name(), TableState()
             )
-            app = App(connection, Mode.HOST, join_url=url, quiet=args.quiet)
+            app = plain.table(args)(connection, Mode.HOST, join_url=url, quiet=args.quiet)
             status = await app.run(first_messages(rules, args.bots))
             await server.close_for_good(ROOM_CLOSED)
             return status

@@ -11,8 +11,7 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
-from clients.cli import local
-from clients.cli.app import App
+from clients.cli import local, plain
 from clients.cli.connection import Connection
 from clients.cli.i18n import _
 from clients.cli.keys import KeyStore, link_code, new_key
@@ -43,6 +42,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         ),
     )
     local.add_quiet_argument(parser)
+    plain.add_argument(parser)
     parser.add_argument(
         "--players",
         type=int,
@@ -163,5 +163,7 @@ async def join(args: argparse.Namespace) -> int:
         # A key of this device's own joins the code's player (kept under its name on welcome).
         connection.link = args.link
         connection.key = new_key()
-    app = App(connection, Mode.JOIN, join_url=connection.url.rstrip("/"), quiet=args.quiet)
+    app = plain.table(args)(
+        connection, Mode.JOIN, join_url=connection.url.rstrip("/"), quiet=args.quiet
+    )
     return await app.run(first, resume=resume)

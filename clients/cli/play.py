@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import argparse
 
-from clients.cli import local
-from clients.cli.app import App
+from clients.cli import local, plain
 from clients.cli.connection import Connection
 from clients.cli.i18n import _
 from clients.cli.mode import Mode
@@ -50,6 +49,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     local.add_name_argument(parser)
     local.add_quiet_argument(parser)
+    plain.add_argument(parser)
 
 
 def seat_levels(levels: list[BotLevel], bots: int) -> list[BotLevel]:
@@ -102,5 +102,5 @@ async def play(args: argparse.Namespace, rules: RoomRules, levels: list[BotLevel
             else:
                 held.set()
 
-        app = App(connection, Mode.PLAY, quiet=args.quiet, on_result=hold_bots)
+        app = plain.table(args)(connection, Mode.PLAY, quiet=args.quiet, on_result=hold_bots)
         return await app.run(first_messages(rules, levels))

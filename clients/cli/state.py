@@ -46,6 +46,8 @@ class LogLine:
 
     text: str
     kind: LineKind = "play"
+    #: The event the line tells, if it tells one (plain mode adds what followed it).
+    event: AnyEvent | None = None
 
 
 @dataclass(frozen=True)
@@ -380,7 +382,7 @@ class TableState:
             line = _describe(event, names, teams)
             if view is not None and _stood_in(event, view):
                 line += _(" (a bot, standing in while they are away)")
-            self.note(line, line_kind(event))
+            self.log.append(LogLine(line, line_kind(event), event))
 
 
 def _describe(event: AnyEvent, names: list[str], teams: bool) -> str:

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import argparse
 
-from clients.cli import local
-from clients.cli.app import App
+from clients.cli import local, plain
 from clients.cli.connection import Connection
 from clients.cli.i18n import _
 from clients.cli.keys import KeyStore
@@ -26,6 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("room", help=_("the room code"))
     local.add_name_argument(parser)
+    plain.add_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -51,4 +51,4 @@ def plan(
 async def watch(args: argparse.Namespace) -> int:
     """Connect, watch, and leave when told."""
     connection, first = plan(args.url, args.room, args.name)
-    return await App(connection, Mode.JOIN, quiet=True).run(first)
+    return await plain.table(args)(connection, Mode.JOIN, quiet=True).run(first)
