@@ -79,6 +79,15 @@ def web_prefix(language: str, key: str, **params: Any) -> str:
     return said.split("{", 1)[0]
 
 
+def tile_words(language: str, tile: str | list[int]) -> str:
+    """A tile as the page names it for screen readers ("five-three", "double six")."""
+    a, b = (int(n) for n in tile.split("-")) if isinstance(tile, str) else tile
+    if a == b:
+        return web_words(language, "a11y.double", pips=web_words(language, f"a11y.pips.{a}"))
+    first, second = (web_words(language, f"a11y.pips.{n}") for n in (a, b))
+    return web_words(language, "a11y.tile", first=first, second=second)
+
+
 def web_catalog_problems(
     english: Mapping[str, Any], other: Mapping[str, Any], categories: Iterable[str]
 ) -> list[str]:
