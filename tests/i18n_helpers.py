@@ -36,8 +36,9 @@ PLURAL_CATEGORIES = {
 #: Placeholders: {name} in both clients' messages, %(name)s and %s in argparse's own.
 PLACEHOLDER = re.compile(r"\{\w*\}|%\(\w+\)[rsd]|%[rsd]")
 WORD = re.compile(r"[^\W\d_]{4,}")
-#: Words every language shows as they are: the game's name, the languages' own names.
-SAME_IN_EVERY_LANGUAGE = {"fives", "english", "čeština", "srpski", "eesti"}
+#: Words every language shows as they are: the game's name, the languages' own names, the
+#: Enter key (the rules page lists the keys).
+SAME_IN_EVERY_LANGUAGE = {"fives", "english", "čeština", "srpski", "eesti", "enter"}
 
 
 def plural_category(language: str, count: int) -> str:

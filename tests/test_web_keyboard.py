@@ -1,6 +1,6 @@
 """The browser table for a player without a mouse, or who cannot see it, in headless Chromium.
 
-Ann plays a whole match against the normal bot with the keyboard alone (no click anywhere):
+Ann plays a whole match to 150 against the normal bot with the keyboard alone (no click anywhere):
 Tab to the name field, the target and "Create", Enter; Tab into her hand, the arrows to a tile
 that fits, Enter; an end by its letter (N, E, S, W), a lead's facing turned with T, a picked
 tile put back with Escape. After each move the focus is back on her tiles. The live region
@@ -113,7 +113,7 @@ def test_a_whole_match_by_keys_alone_with_every_move_announced() -> None:
         tab_to(page, lambda f: f["id"] == "name")
         keys(page, "Ann")
         tab_to(page, lambda f: f["name"] == "target")
-        keys(page, "50")
+        keys(page, "150")
         tab_to(page, lambda f: f["id"] == "create-button")
         keys(page, Keys.ENTER)
         wait_for(lambda: page.find_elements(By.ID, "announcer"), what="the room")
@@ -294,9 +294,9 @@ def test_the_accessibility_tree_names_every_control_with_its_role() -> None:
         legal = page.execute_script("return window.allfives.state.doc.game.legal")
         for move in (m for m in legal if m.get("tile") == tile):
             end = web_words("en", f"end.{move['end']}")
-            key = "a11y.end_target_scores" if move["points"] else "a11y.end_target"
+            key = "a11y.end_target_scores" if move.get("points") else "a11y.end_target"
             assert web_words("en", key, end=end, total=move["total"]) in buttons, buttons
-            if move["points"]:
+            if move.get("points"):
                 dock = web_words("en", "a11y.end_button_scores", end=end, total=move["total"])
             else:
                 dock = f"{end} → {move['total']}"

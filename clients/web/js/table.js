@@ -103,6 +103,7 @@ export class Table {
     this.resize = new ResizeObserver(() => this._redrawBoard());
     this.resize.observe(this.boardWrap);
     this.resize.observe(this.dock.node);
+    this.resize.observe(this.strip.node);
     this.onResize = () => this._redrawBoard();
     window.addEventListener("resize", this.onResize);
   }
@@ -110,6 +111,8 @@ export class Table {
   destroy() {
     document.removeEventListener("keydown", this.onKey);
     this.announcer.destroy();
+    document.documentElement.style.scrollPaddingTop = "";
+    document.documentElement.style.scrollPaddingBottom = "";
     window.removeEventListener("resize", this.onResize);
     clearInterval(this.ticker);
     this.resize.disconnect();
@@ -161,6 +164,7 @@ export class Table {
     fill(this.chatList, model.chat.slice(-50).map((line) => h("li", {}, h("b", {}, line.name), `: ${line.text}`)));
     if (focused) document.querySelector(`[data-key="${CSS.escape(focused)}"]`)?.focus({ preventScroll: true });
     if (inPlay && (!document.activeElement || document.activeElement === document.body)) this.dock.focusHand();
+    this._scrollPadding();
   }
 
   _noteChat() {
@@ -282,6 +286,16 @@ export class Table {
   _redrawBoard() {
     this._drawBoard();
     this._targetsInSight();
+    this._scrollPadding();
+  }
+
+  /** A control scrolled to by Tab (or a find) stops clear of the sticky strip and the pinned
+   *  dock, never under them (WCAG 2.4.11). */
+  _scrollPadding() {
+    const root = document.documentElement.style;
+    root.scrollPaddingTop = this.strip.node.hidden ? "" : `${Math.ceil(this.strip.node.getBoundingClientRect().height) + 8}px`;
+    const pinned = this.dock.node.classList.contains("pinned");
+    root.scrollPaddingBottom = pinned ? `${Math.ceil(this.dock.node.getBoundingClientRect().height) + 8}px` : "";
   }
 
   /** With end targets on the board, scroll it between the sticky strip and the pinned dock,
