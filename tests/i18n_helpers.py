@@ -36,8 +36,9 @@ PLURAL_CATEGORIES = {
 #: Placeholders: {name} in both clients' messages, %(name)s and %s in argparse's own.
 PLACEHOLDER = re.compile(r"\{\w*\}|%\(\w+\)[rsd]|%[rsd]")
 WORD = re.compile(r"[^\W\d_]{4,}")
-#: Words every language shows as they are: the game's name, the languages' own names.
-SAME_IN_EVERY_LANGUAGE = {"fives", "english", "čeština", "srpski", "eesti"}
+#: Words every language shows as they are: the game's name, the languages' own names, the
+#: Enter key (the rules page lists the keys).
+SAME_IN_EVERY_LANGUAGE = {"fives", "english", "čeština", "srpski", "eesti", "enter"}
 
 
 def plural_category(language: str, count: int) -> str:
@@ -77,6 +78,15 @@ def web_prefix(language: str, key: str, **params: Any) -> str:
     """A browser message up to its first placeholder not given (for "starts with" checks)."""
     said = web_words(language, key, **params)
     return said.split("{", 1)[0]
+
+
+def tile_words(language: str, tile: str | list[int]) -> str:
+    """A tile as the page names it for screen readers ("five-three", "double six")."""
+    a, b = (int(n) for n in tile.split("-")) if isinstance(tile, str) else tile
+    if a == b:
+        return web_words(language, "a11y.double", pips=web_words(language, f"a11y.pips.{a}"))
+    first, second = (web_words(language, f"a11y.pips.{n}") for n in (a, b))
+    return web_words(language, "a11y.tile", first=first, second=second)
 
 
 def web_catalog_problems(

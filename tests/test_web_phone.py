@@ -28,7 +28,7 @@ from browser_helpers import (
     uncovered,
     wait_for,
 )
-from i18n_helpers import BROWSER_TAGS, LANGUAGES, web_prefix, web_words
+from i18n_helpers import BROWSER_TAGS, LANGUAGES, tile_words, web_prefix, web_words
 from protocol_session import fixed_draws
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
@@ -82,7 +82,7 @@ def test_a_phone_player_sees_everything_on_one_screen_and_turns_the_lead(languag
         facing = page.find_element(By.ID, "lead-facing").text
         assert facing == said("dock.lead_facing", tile=turned, west=tile[2], east=tile[0]), facing
         label = page.find_element(By.CSS_SELECTOR, ".hand-tile.picked").get_attribute("aria-label")
-        assert (label or "").startswith(turned), label
+        assert (label or "").startswith(tile_words(language, turned)), label
         screenshot(page, f"phone-lead-turned{named}", *PHONE)
         page.find_element(By.ID, "lead-button").click()
         led = web_prefix(language, "log.led", who=LONG_NAME, tile=turned)

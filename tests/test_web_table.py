@@ -126,13 +126,14 @@ def play_one(driver: WebDriver, name: str, shots: dict[str, Any], keyboard: bool
                 focused = driver.switch_to.active_element
                 assert "end-button" in (focused.get_attribute("class") or "")
                 chosen, text = focused.get_attribute("data-end"), focused.text or ""
-                promise = int(text.rsplit(" ", 1)[1])
+                promise = int(re.search(r"→ (\d+)", text).group(1))  # type: ignore[union-attr]
                 focused.send_keys(Keys.ENTER)
                 return chosen, promise
             found = driver.find_elements(By.CSS_SELECTOR, "#board .end-target")
             if not found:
                 return None
-            chosen, promise = found[-1].get_attribute("data-end"), int(found[-1].text)
+            # (a scoring end's total has a star beside it)
+            chosen, promise = found[-1].get_attribute("data-end"), int(found[-1].text.rstrip("★"))
             # Nothing of the page but another end's tap spot may lie on the end: a tap goes
             # to the nearest end's ghost, which the tap on this one's middle is.
             landing = uncovered(driver, found[-1])

@@ -3,10 +3,12 @@
 // tiles, and the hint and pass buttons.
 
 import { h, fill } from "./text.js";
-import { handTile } from "./render.js";
+import { handTile, END_KEYS } from "./render.js";
 import { handCard } from "./report.js";
 import { t, plural } from "./i18n.js";
 import { endWord } from "./describe.js";
+import { tileWords } from "./speech.js";
+import { handKey, roving } from "./keyboard.js";
 
 /** Whether `part` must be redrawn: its inputs changed since the last time (a redraw of a
  *  button under the pointer would swallow the click). */
@@ -32,11 +34,17 @@ export class Dock {
     this.facing = null;
     this.dismissed = null;
     this.drawn = {};
-    this.summary = h("section", { id: "summary", class: "summary", hidden: true, "aria-live": "polite" });
-    this.endChoice = h("div", { id: "end-choice", class: "end-choice", "aria-live": "polite" });
-    this.hand = h("div", { id: "hand", class: "hand", role: "group", "aria-label": t("dock.hand_label") });
+    // Nothing here is a live region: the table's announcer says what happened, and the end
+    // choice takes the focus when it opens.
+    this.summary = h("section", { id: "summary", class: "summary", hidden: true });
+    this.endChoice = h("div", { id: "end-choice", class: "end-choice", role: "group", "aria-label": t("a11y.end_choice") });
+    // A toolbar: one tile is in the Tab order, the arrows move between them (keyboard.js).
+    this.hand = h("div", { id: "hand", class: "hand", role: "toolbar", "aria-label": t("dock.hand_label") });
     this.buttons = h("div", { id: "moves", class: "buttons" });
-    this.node = h("section", { id: "dock", class: "dock" }, this.summary, this.endChoice, this.hand, this.buttons);
+    this.node = h("section", { id: "dock", class: "dock", "aria-label": t("a11y.dock_label") }, this.summary, this.endChoice, this.hand, this.buttons);
+    /** The tile that has the hand's Tab stop (the last one focused). */
+    this.current = null;
+    this.node.addEventListener("keydown", (event) => handKey(event, this));
   }
 
   /** The picked tile, if it is still playable. */
@@ -51,6 +59,7 @@ export class Dock {
 
   draw(model, hintText) {
     const game = model.game;
+    this.game = game;
     if (this.picked && !this.pickedTile(game)) this.cancel();
     this.node.classList.toggle("pinned", Boolean(game?.myTurn));
     this._drawSummary(model, game);
@@ -96,8 +105,10 @@ export class Dock {
     fill(this.endChoice, h("span", {}, t("dock.play_on", { tile: tile.tile }) + " "),
       tile.options.map((o) => h("button", {
         type: "button", class: `end-button${o.scores ? " gold" : ""}`, "data-end": o.end, "data-key": `end-${o.end}`,
-        onclick: () => this._play(tile.tile, o.end),
-      }, `${endWord(o.end)} → ${o.total ?? "?"}`)),
+        "aria-keyshortcuts": END_KEYS[o.end], onclick: () => this._play(tile.tile, o.end),
+      }, o.scores
+        ? t("a11y.end_button_scores", { end: endWord(o.end), total: o.total ?? "?" })
+        : `${endWord(o.end)} → ${o.total ?? "?"}`)),
       cancel);
   }
 
@@ -107,21 +118,31 @@ export class Dock {
       fill(this.hand, h("p", { class: "muted" }, t("dock.watching")));
       return;
     }
+    const focused = this.hand.contains(document.activeElement);
+    if (!game.hand.some((held) => held.tile === this.current)) this.current = game.hand.find((held) => held.playable)?.tile ?? game.hand[0]?.tile ?? null;
     fill(this.hand, game.hand.map((held) => {
       const facing = held.tile === this.picked && this.facing ? this.facing : held.tile;
+      const scores = held.options.length === 1 && held.options[0].scores;
       const what = game.leading
         ? t("dock.lead_makes", { total: held.options[0]?.total })
         : held.options.length > 1 ? plural("dock.fits_ends", held.options.length) : t("dock.makes", { total: held.options[0]?.total });
-      const label = held.playable ? `${facing}, ${what}` : facing;
+      // The tile in words (a reader says "5-3" as "5 minus 3"), what it would make, and
+      // whether that scores.
+      const label = held.playable ? [tileWords(facing), what, scores ? t("a11y.scores") : null].filter(Boolean).join(", ") : tileWords(facing);
+      // Unplayable tiles stay focusable (aria-disabled), so the hand can be read at any time
+      // and the focus stays in it between turns.
       return h("button", {
         type: "button",
         class: ["hand-tile", held.playable ? "playable" : "", held.tile === this.picked ? "picked" : "", held.hinted ? "hinted" : ""].join(" "),
         "data-tile": held.tile, "data-key": `tile-${held.tile}`, "aria-label": label,
         "aria-pressed": held.tile === this.picked ? "true" : "false",
-        disabled: !held.playable,
+        "aria-disabled": held.playable ? null : "true",
+        tabindex: held.tile === this.current ? 0 : -1,
+        onfocus: () => roving(this, held.tile),
         onclick: () => this._pick(game, held),
       }, handTile(facing));
     }));
+    if (focused && !this.hand.contains(document.activeElement)) this.focusHand();
   }
 
   _pick(game, tile) {
@@ -146,6 +167,14 @@ export class Dock {
     this.facing = null;
     this.onPick();
     if (this.picked) this._focus(".end-button");
+  }
+
+  /** Put the focus on the hand's current tile (after a move, or from the skip link); false
+   *  when there is no hand to focus. */
+  focusHand() {
+    const tile = this.hand.querySelector('[tabindex="0"]') ?? this.hand.querySelector(".hand-tile");
+    tile?.focus({ preventScroll: true });
+    return Boolean(tile);
   }
 
   /** Focus a button without scrolling the page (the board's ends stay in sight). */

@@ -1,7 +1,7 @@
 // The page: where it is (/ or /r/CODE), the saved seats, one connection, the lobby or the room.
 
 import { Connection, socketUrl } from "./connection.js";
-import { RoomState } from "./state.js";
+import { RoomState, eventsOf } from "./state.js";
 import { tableModel } from "./model.js";
 import { Lobby, roomCode } from "./lobby.js";
 import { Table } from "./table.js";
@@ -234,7 +234,11 @@ class App {
       case "snapshot":
       case "patch":
         if (this.notice.dataset.kind === "error" && message.ops?.some((op) => op.value?.type === "played")) this.say("");
+        // What the table's announcer says: the events this patch brought (a snapshot's are
+        // history, in the log).
+        this.heard = message.type === "patch" && Array.isArray(message.ops) ? message.events ?? eventsOf(message.ops) : [];
         this.onDocument();
+        this.heard = [];
         break;
       case "hint":
         this.drawTable();
@@ -376,7 +380,7 @@ class App {
     const model = tableModel(this.state.doc, {
       finalLayout: this.state.finalLayout, finalHistory: this.state.finalHistory, finalHand: this.state.finalHand, hint: this.state.hint, online: this.online });
     model.handle = this.state.room ?? this.state.doc.code;
-    this.table.update(model, this.state.log, this.state.hintText(), this.state.hands);
+    this.table.update(model, this.state.log, this.state.hintText(), this.state.hands, this.heard ?? []);
     const game = this.state.doc.game;
     this.cue.update(t("app.room_title", { code: this.state.doc.code }), Boolean(model.game?.myTurn),
       game ? `${game.hand_number}:${game.history?.length}` : null);
@@ -465,6 +469,17 @@ function dressPage() {
   const rules = document.getElementById("rules-link");
   if (rules) rules.href = language === "en" ? "/web/rules.html" : `/web/rules.${language}.html`;
   document.title = t("app.title");
+  // Past the header to your tiles at the table (or to the page's content).
+  document.getElementById("skip-link")?.addEventListener("click", (event) => {
+    event.preventDefault();
+    const app = window.allfives;
+    if (app?.table && app.pagesRoot.hidden) app.table.skipTo();
+    else {
+      const to = [...document.querySelectorAll("#main h2")].find((heading) => heading.offsetParent) ?? document.getElementById("main");
+      to.setAttribute("tabindex", "-1");
+      to.focus();
+    }
+  });
   const choice = h("select", { id: "lang-choice", class: "lang-choice", "aria-label": t("app.language") },
     LANGUAGES.map((code) => h("option", { value: code, lang: code, selected: code === language }, LANGUAGE_NAMES[code])));
   choice.addEventListener("change", () => {

@@ -3,6 +3,10 @@
 import { s } from "./text.js";
 import { t } from "./i18n.js";
 import { placeLayout, lastPlaced } from "./geometry.js";
+import { endWord } from "./describe.js";
+
+/** The key that plays a picked tile at each end (on the board's targets and the end buttons). */
+export const END_KEYS = { north: "n", south: "s", east: "e", west: "w" }; // i18n: not shown (keys)
 
 const PIPS = {
   0: [],
@@ -100,13 +104,14 @@ export function drawLayout(svg, { layout, leadIndex, history, width, maxHeight =
   }
   svg.setAttribute("viewBox", `${box.minX - pad} ${box.minY - pad} ${box.maxX - box.minX + 2 * pad} ${box.maxY - box.minY + 2 * pad}`);
   if (!placed.tiles.length) {
-    svg.append(s("text", { class: "empty", x: (box.minX + box.maxX) / 2, y: (box.minY + box.maxY) / 2, "text-anchor": "middle" }, t("board.empty")));
+    svg.append(s("text", { class: "empty", "aria-hidden": "true", x: (box.minX + box.maxX) / 2, y: (box.minY + box.maxY) / 2, "text-anchor": "middle" }, t("board.empty")));
   }
   for (const tile of placed.tiles) {
     const isLast = last && last.arm === tile.arm && last.pos === tile.pos;
     const cls = [tile.spinner ? "spinner" : "", isLast ? "last" : ""].join(" ");
     const shape = tileShape(tile, tile.a, tile.b, cls);
     shape.setAttribute("data-arm", tile.arm);
+    shape.setAttribute("aria-hidden", "true"); // the board's text says the tiles in order
     svg.append(shape);
   }
   // Two ends' tap spots may overlap (a spinner's north end beside the line's east end): a tap
@@ -129,11 +134,23 @@ export function drawLayout(svg, { layout, leadIndex, history, width, maxHeight =
     const r = placed.ends[end].ghost;
     const hit = hits[end];
     // For pointers; keyboards and screen readers use the same choices as buttons by the hand.
-    const g = s("g", { class: "end-target", "data-end": end, onclick: (event) => targets[nearest(event, end)].onPick() });
+    const target = targets[end];
+    // A button in its own right, for pointers, keyboards (Tab, Enter or Space) and screen
+    // readers alike; the buttons by the hand offer the same choices.
+    const g = s("g", {
+      class: "end-target", "data-end": end, role: "button", tabindex: 0, "aria-keyshortcuts": END_KEYS[end],
+      "aria-label": t(target.scores ? "a11y.end_target_scores" : "a11y.end_target", { end: endWord(end), total: target.total ?? "?" }),
+      onclick: (event) => targets[nearest(event, end)].onPick(),
+      onkeydown: (event) => {
+        if (event.key !== "Enter" && event.key !== " ") return; // i18n: not shown (keys' names)
+        event.preventDefault();
+        target.onPick();
+      },
+    });
     g.append(s("rect", { class: "hit", x: hit.x, y: hit.y, width: hit.w, height: hit.h }));
     g.append(s("rect", { class: "ghost", x: r.x + 0.05, y: r.y + 0.05, width: r.w - 0.1, height: r.h - 0.1, rx: 0.14 }));
-    const target = targets[end];
-    g.append(s("text", { x: r.x + r.w / 2, y: r.y + r.h / 2, "text-anchor": "middle", "dominant-baseline": "central", class: target.scores ? "gold" : "" }, String(target.total ?? "?")));
+    // A scoring end says so with a star as well as its colour.
+    g.append(s("text", { x: r.x + r.w / 2, y: r.y + r.h / 2, "text-anchor": "middle", "dominant-baseline": "central", class: target.scores ? "gold" : "", "aria-hidden": "true" }, `${target.total ?? "?"}${target.scores ? "★" : ""}`));
     svg.append(g);
   }
   return placed;

@@ -41,10 +41,12 @@ export function turnWords(model, { left, online }) {
 export class Strip {
   constructor() {
     this.scores = h("ol", { id: "strip-scores", class: "strip-scores", "aria-label": t("strip.scores_label") });
-    this.turn = h("p", { id: "turn", class: "turn", "aria-live": "polite" });
+    // Not a live region: it counts seconds down; the announcer says whose turn it is.
+    this.turn = h("p", { id: "turn", class: "turn" });
     this.bar = h("span", { class: "timer-bar" });
     this.timer = h("div", { id: "timer", class: "timer", hidden: true, "aria-hidden": "true" }, this.bar);
-    this.total = h("div", { id: "total", class: "total", role: "status", "aria-label": t("strip.total_label") });
+    // The number alone is shown; its name says what it is (and whether it scored).
+    this.total = h("div", { id: "total", class: "total", role: "img", "aria-label": t("strip.total_label") });
     this.node = h("section", { id: "strip", class: "strip", "aria-label": t("strip.label") },
       h("div", { class: "strip-main" }, this.scores, h("div", { class: "strip-turn" }, this.turn, this.timer)),
       this.total);

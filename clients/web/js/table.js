@@ -6,13 +6,15 @@
 import { h, fill, s } from "./text.js";
 import { drawLayout } from "./render.js";
 import { LEVELS } from "./lobby.js";
-import { describeLayout } from "./model.js";
 import { checkChat, MAX_CHAT, length } from "./limits.js";
 import { Strip } from "./strip.js";
 import { Dock, changed } from "./dock.js";
 import { handCard, scoreboard } from "./report.js";
 import { t, plural } from "./i18n.js";
 import { botWord } from "./describe.js";
+import { boardSentences } from "./speech.js";
+import { Announcer } from "./announce.js";
+import { handKey } from "./keyboard.js";
 
 const LOG_SHOWN = 60;
 /** The board never gets smaller than this on a short screen (CSS px). */
@@ -47,11 +49,16 @@ export class Table {
     this.seats = part("ol", "seats", { class: "seats", "aria-label": t("table.seats_label") });
     this.target = part("p", "target", { class: "muted" });
     this.boneyard = part("p", "boneyard", { class: "muted" });
-    this.svg = s("svg", { id: "board", class: "board", role: "img", "aria-label": t("table.board_label") });
-    this.winner = part("section", "winner", { class: "winner card", hidden: true, "aria-live": "polite" });
+    // A group, not an image: its end targets are buttons. Its tiles are hidden from assistive
+    // technology, which reads the board's text (board-text) instead, in order.
+    this.svg = s("svg", { id: "board", class: "board", role: "group", "aria-label": t("a11y.drawing") });
+    this.boardText = part("div", "board-text", { class: "sr-only" });
+    this.announcer = new Announcer();
+    this.winner = part("section", "winner", { class: "winner card", hidden: true });
     this.waiting = part("section", "waiting", { class: "waiting card", hidden: true });
     this.confirm = part("section", "leave-confirm", { class: "confirm card", hidden: true, role: "alertdialog", "aria-labelledby": "leave-question" });
-    this.log = part("ol", "log", { class: "log", role: "log", "aria-label": t("table.log_label") });
+    // Not a live region: the announcer says each move once.
+    this.log = part("ol", "log", { class: "log", "aria-label": t("table.log_label") });
     this.chatList = part("ol", "chat", { class: "chat", "aria-label": t("table.chat") });
     this.chatInput = h("input", { id: "chat-input", autocomplete: "off", "aria-label": t("table.chat_input_label"), placeholder: t("table.chat_placeholder"), "aria-describedby": "chat-note" });
     this.chatNote = part("small", "chat-note", { class: "field-note", "aria-live": "polite" });
@@ -73,10 +80,11 @@ export class Table {
     this.boardNote = part("p", "board-note", { class: "board-note", hidden: true });
     this.boardWrap = h("div", { class: "board-wrap" }, this.boardNote, this.svg);
     // The boneyard's count above the board: below it the pinned dock would cover it.
-    this.game = h("section", { class: "game", id: "game" }, this.boneyard, this.boardWrap);
+    this.game = h("section", { class: "game", id: "game", "aria-label": t("table.board_label") }, this.boneyard, this.boardText, this.boardWrap);
+    this.game.addEventListener("keydown", (event) => handKey(event, this.dock));
     this.leaveButton = h("button", { type: "button", id: "leave-button", onclick: () => this._leave() }, t("table.leave"));
     fill(root, h("div", { class: "room" },
-      this.strip.node, this.confirm, this.waiting, this.winner, this.game, this.dock.node,
+      this.announcer.node, this.strip.node, this.confirm, this.waiting, this.winner, this.game, this.dock.node,
       h("section", { class: "players card" },
         h("div", { class: "room-head" }, this.title, this.leaveButton),
         this.link, this.seats, this.target,
@@ -95,12 +103,16 @@ export class Table {
     this.resize = new ResizeObserver(() => this._redrawBoard());
     this.resize.observe(this.boardWrap);
     this.resize.observe(this.dock.node);
+    this.resize.observe(this.strip.node);
     this.onResize = () => this._redrawBoard();
     window.addEventListener("resize", this.onResize);
   }
 
   destroy() {
     document.removeEventListener("keydown", this.onKey);
+    this.announcer.destroy();
+    document.documentElement.style.scrollPaddingTop = "";
+    document.documentElement.style.scrollPaddingBottom = "";
     window.removeEventListener("resize", this.onResize);
     clearInterval(this.ticker);
     this.resize.disconnect();
@@ -108,18 +120,30 @@ export class Table {
 
   /** Redraw from a table model, the log lines, the latest word for the player and the hands
    *  of the match seen so far. */
-  update(model, log, hintText, hands = []) {
+  update(model, log, hintText, hands = [], events = []) {
     this.model = model;
     this.logLines = log;
     this.hintText = hintText;
     this.hands = hands;
     this.redraw();
+    this.announcer.hear(events, model);
+  }
+
+  /** The skip link's target: your tiles when you hold some, else the board, else the room. */
+  skipTo() {
+    if (!this.dock.node.hidden && this.dock.focusHand()) return;
+    const to = this.game.hidden ? this.title : this.game;
+    to.setAttribute("tabindex", "-1");
+    to.focus();
   }
 
   redraw() {
     const model = this.model;
     if (!model) return;
     const focused = document.activeElement?.getAttribute?.("data-key");
+    // A control of the dock or the board that a redraw takes away (a move made, a choice
+    // cancelled) hands the focus back to your tiles rather than to the page.
+    const inPlay = this.dock.node.contains(document.activeElement) || this.game.contains(document.activeElement);
     this._drawHead(model);
     this._drawWaiting(model);
     const game = model.game;
@@ -139,6 +163,8 @@ export class Table {
     this._drawLog();
     fill(this.chatList, model.chat.slice(-50).map((line) => h("li", {}, h("b", {}, line.name), `: ${line.text}`)));
     if (focused) document.querySelector(`[data-key="${CSS.escape(focused)}"]`)?.focus({ preventScroll: true });
+    if (inPlay && (!document.activeElement || document.activeElement === document.body)) this.dock.focusHand();
+    this._scrollPadding();
   }
 
   _noteChat() {
@@ -250,14 +276,26 @@ export class Table {
     this.boardNote.hidden = board.previous === null;
     this.boardNote.textContent = board.previous === null ? "" : t("board.last_hand", { number: board.previous });
     drawLayout(this.svg, { layout: board.layout, leadIndex: board.leadIndex, history: board.history, width, maxHeight, targets, ends: board.previous ? {} : game.ends });
-    const words = describeLayout(board.layout, board.previous ? {} : game.ends);
-    this.svg.setAttribute("aria-label", board.previous === null ? words : `${this.boardNote.textContent} ${words}`);
+    const sentences = board.previous === null
+      ? boardSentences(board.layout, game.ends, game.total, game.gold)
+      : [this.boardNote.textContent, ...boardSentences(board.layout, {}, null, false)];
+    fill(this.boardText, sentences.map((sentence) => h("p", {}, sentence)));
   }
 
   /** The board for a new size of the screen or the dock, its end targets kept in sight. */
   _redrawBoard() {
     this._drawBoard();
     this._targetsInSight();
+    this._scrollPadding();
+  }
+
+  /** A control scrolled to by Tab (or a find) stops clear of the sticky strip and the pinned
+   *  dock, never under them (WCAG 2.4.11). */
+  _scrollPadding() {
+    const root = document.documentElement.style;
+    root.scrollPaddingTop = this.strip.node.hidden ? "" : `${Math.ceil(this.strip.node.getBoundingClientRect().height) + 8}px`;
+    const pinned = this.dock.node.classList.contains("pinned");
+    root.scrollPaddingBottom = pinned ? `${Math.ceil(this.dock.node.getBoundingClientRect().height) + 8}px` : "";
   }
 
   /** With end targets on the board, scroll it between the sticky strip and the pinned dock,
