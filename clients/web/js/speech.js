@@ -19,7 +19,7 @@ export function tileWords(tile) {
 }
 
 /** The open ends the server sent, in the order they are read: [[end, pips], ...]. */
-export function openEnds(ends) {
+export function endsSent(ends) {
   return END_NAMES.filter((name) => Number.isInteger(ends?.[name])).map((name) => [name, ends[name]]);
 }
 
@@ -37,7 +37,7 @@ export function boardSentences(layout, ends, total, scored) {
     const run = layout[arm] ?? [];
     if (run.length) sentences.push(t(`board.arm_${arm}`, { tiles: run.map(tileWords).join(", ") }));
   }
-  const open = openEnds(ends);
+  const open = endsSent(ends);
   if (open.length) sentences.push(t("board.open_ends", { ends: open.map(([name, pips]) => `${endWord(name)} ${pips}`).join(", ") }));
   if (Number.isInteger(total)) sentences.push(t(scored ? "a11y.total_scored" : "a11y.total", { total }));
   return sentences;
