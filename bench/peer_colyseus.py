@@ -7,7 +7,9 @@ process: bench/load_clients.py); the peer is bench/peers/colyseus/: a room whose
 changes a little each move (a hand loses a tile; the line, its ends, the total, the scores, the
 turn and the legal moves change) and is patched to the room's 4 clients at once with
 `broadcastPatch()`, each hand and its legal moves filtered to its owner by `StateView`, driven
-by colyseus.js clients in Node processes of their own (`--client-processes`).
+by colyseus.js clients in Node processes of their own (`--client-processes`). Its room sends
+what allfives' document holds (`--room full`: each legal move a schema with its total and
+points, the hand's history) or less (`--room lean`: legal moves as strings, no history).
 
 Each server's CPU is read from /proc of its process over the seconds of play, as bench/load.py
 reads allfives'. The rounds alternate which server goes first; each prints both servers' server
@@ -19,7 +21,7 @@ installs the peer's packages pinned by its package-lock.json with `npm ci` on it
 (into bench/peers/colyseus/node_modules). Without them it says so and exits with status 2.
 
 Usage: uv run python bench/peer_colyseus.py [--rounds 5] [--rooms 40] [--seconds 10]
-                                            [--client-processes 1]
+                                            [--client-processes 1] [--room full|lean]
 """
 
 from __future__ import annotations
@@ -134,10 +136,12 @@ async def allfives_run(rooms: int, seconds: float) -> Run:
         process.wait(STOP_SECONDS)
 
 
-def colyseus_run(node: str, rooms: int, seconds: float, client_processes: int) -> Run:
-    """The peer: its server, `client_processes` Node processes of players (rooms split evenly)
-    that each say "ready" once dealt, play on "go" and print their figures as one JSON line."""
-    server = subprocess.Popen([node, "server.js"], cwd=PEER, stdout=subprocess.PIPE, text=True)
+def colyseus_run(node: str, rooms: int, seconds: float, client_processes: int, room: str) -> Run:
+    """The peer: its server (its `room`, full or lean), `client_processes` Node processes of
+    players (rooms split evenly) that each say "ready" once dealt, play on "go" and print their
+    figures as one JSON line."""
+    arguments = [node, "server.js", room]
+    server = subprocess.Popen(arguments, cwd=PEER, stdout=subprocess.PIPE, text=True)
     clients: list[subprocess.Popen[str]] = []
     try:
         assert server.stdout is not None
@@ -195,6 +199,7 @@ def colyseus_run(node: str, rooms: int, seconds: float, client_processes: int) -
 async def main(args: argparse.Namespace) -> None:
     node, npm = node_tools()
     install(npm)
+    report("colyseus room", args.room)
     report("load average at start", f"{os.getloadavg()[0]:.2f}")
     ratios = []
     for number in range(1, args.rounds + 1):
@@ -205,7 +210,9 @@ async def main(args: argparse.Namespace) -> None:
             if name == "allfives":
                 runs[name] = await allfives_run(args.rooms, args.seconds)
             else:
-                runs[name] = colyseus_run(node, args.rooms, args.seconds, args.client_processes)
+                runs[name] = colyseus_run(
+                    node, args.rooms, args.seconds, args.client_processes, args.room
+                )
             runs[name].report(name)
         ratios.append(runs["colyseus"].cpu_per_move / runs["allfives"].cpu_per_move)
         report("round ratio", ratios[-1])
@@ -226,6 +233,13 @@ if __name__ == "__main__":
         type=int,
         default=1,
         help="Node processes for the Colyseus players (the rooms split among them)",
+    )
+    parser.add_argument(
+        "--room",
+        choices=["full", "lean"],
+        default="full",
+        help="the peer's room: full (legal moves as schemas with their totals and points, a "
+        "history) or lean (legal moves as strings, no history)",
     )
     args = parser.parse_args()
     stop_after(300 + args.rounds * (2 * args.seconds + 120), "bench/peer_colyseus.py")

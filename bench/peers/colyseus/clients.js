@@ -69,7 +69,9 @@ class Table {
     this.wanted = state.moves + 1;
     const started = performance.now();
     const seen = new Promise((resolve) => (this.resolve = resolve));
-    mover.send("play", { tile: choice.tile, end: choice.end });
+    // A lean room's legal move is "tile/end" (server.js): the same message goes back.
+    const [tile, end] = typeof choice === "string" ? choice.split("/") : [choice.tile, choice.end];
+    mover.send("play", { tile, end });
     return seen.then(() => {
       this.resolve = null;
       stats.delays.push((performance.now() - started) / 1000);

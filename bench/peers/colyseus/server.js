@@ -12,7 +12,10 @@
 // cannot play passes. A hand ends when a seat is out of tiles or all four pass, and the next is
 // dealt in the same move; a match ends at 150 and the next starts from 0.
 //
-// Usage: node server.js   (prints "colyseus on ws://127.0.0.1:PORT" once it listens)
+// `node server.js lean` runs a leaner room: each legal move a string ("5-3/east", "/" to pass)
+// rather than a schema of its own with its total and points, and no history.
+//
+// Usage: node server.js [full|lean]   (prints "colyseus on ws://127.0.0.1:PORT" once it listens)
 
 "use strict";
 
@@ -21,6 +24,7 @@ const { WebSocketTransport } = require("@colyseus/ws-transport");
 const { schema, StateView } = require("@colyseus/schema");
 
 const TARGET = 150;
+const LEAN = process.argv[2] === "lean";
 
 // -- the state patched to the clients ----------------------------------------------------------
 
@@ -34,7 +38,7 @@ const Event = schema({ seat: "uint8", tile: "string", end: "string", total: "uin
 const Seat = schema({
   count: "uint8",
   hand: { array: "string", view: true },
-  legal: { array: Move, view: true },
+  legal: { array: LEAN ? "string" : Move, view: true },
 });
 
 const State = schema({
@@ -79,6 +83,7 @@ class FivesRoom extends Room {
     this.patchRate = null; // no patch timer: each move sends its patch itself
     this.doubles = { west: false, east: false }; // whether each end is a double (not patched)
     this.passes = 0; // passes in a row
+    this.legal = []; // the legal moves of the seat to play, as Move schemas (not patched as such)
     this.onMessage("start", () => this.state.turn < 0 && this.clients.length === 4 && this.deal(0));
     this.onMessage("play", (client, move) => this.play(client.userData.seat, move));
   }
@@ -114,7 +119,8 @@ class FivesRoom extends Room {
     const state = this.state;
     if (state.turn >= 0) state.seats[state.turn].legal.clear();
     state.turn = seat;
-    const moves = this.legalMoves(state.seats[seat].hand);
+    const moves = (this.legal = this.legalMoves(state.seats[seat].hand));
+    if (LEAN) return state.seats[seat].legal.push(...moves.map((move) => `${move.tile}/${move.end}`));
     state.seats[seat].legal.push(...moves);
     // A schema pushed into a view field is seen only by the views it is added to: the owner's.
     const view = this.clients.find((client) => client.userData.seat === seat).view;
@@ -155,10 +161,10 @@ class FivesRoom extends Room {
     const state = this.state;
     if (seat !== state.turn) return; // not this seat's turn: nothing changes
     const mover = state.seats[seat];
-    const chosen = mover.legal.find((m) => m.tile === (move.tile || "") && m.end === (move.end || ""));
+    const chosen = this.legal.find((m) => m.tile === (move.tile || "") && m.end === (move.end || ""));
     if (!chosen) return; // not a legal move: nothing changes
     state.moves += 1;
-    state.history.push(new Event({ seat, tile: chosen.tile, end: chosen.end, total: chosen.total, points: chosen.points }));
+    if (!LEAN) state.history.push(new Event({ seat, tile: chosen.tile, end: chosen.end, total: chosen.total, points: chosen.points }));
     if (chosen.tile === "") {
       this.passes += 1;
     } else {
