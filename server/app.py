@@ -38,42 +38,41 @@ import contextlib
 import logging
 import socket
 import ssl
-import time
-from collections.abc import AsyncIterator, Coroutine
-from typing import TYPE_CHECKING, Any
+from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING
 
 from websockets.asyncio.server import Server as WebSocketServer
 from websockets.asyncio.server import serve
 
 from protocol import names
-from protocol.records import encode_record
 from server.config import Config
-from server.edge.api import Api, ApiRefusal, Asked
+from server.edge.api import Api
 from server.edge.connection import CLOSE_ROOM_CLOSED, Connection
 from server.edge.door import Door
 from server.edge.gate import Gate
 from server.edge.http import HttpSide
 from server.edge.http_guard import guarded
 from server.edge.lean import WEBSOCKETS_LOG
+from server.edge.metrics_page import MetricsPage
 from server.edge.probes import Probes, StoreWatch
-from server.edge.review_api import answer_review
+from server.edge.refusals import Refusals
+from server.edge.review_api import ReviewAnswers
 from server.edge.session import SERVER_NAME, Lanes, Sessions
 from server.edge.web import WebFiles
-from server.metrics import COLLECTOR, Metrics, counters
+from server.metrics import COLLECTOR, Metrics
 from server.play.bots import BotRunner, Lane
 from server.play.committer import Committer, Hooks, LocalCommitter, MemoryCommitter
 from server.play.driver import Driver
-from server.play.finish import Finisher
+from server.play.finish import Finisher, RecordSaver
 from server.play.hints import HintDesk
+from server.play.hooks import PlayHooks, Tasks
 from server.play.listing import Listing
 from server.play.live import LiveRoom
 from server.play.players import Players
 from server.play.registry import Registry
-from server.play.reviews import ReviewDesk
-from server.rooms import results
+from server.play.reviews import ReviewDesk, ReviewShelf
 from server.rooms.limits import LookupBudget, RoomChat, allowed_origins
-from server.rooms.room import Room
-from server.storage.archive import Ledger, key_hash
+from server.storage.archive import Ledger
 from server.storage.archive_local import LocalLedger
 from server.storage.store import MemoryStore, Store, StoreUnavailable
 
@@ -81,11 +80,6 @@ if TYPE_CHECKING:
     from server.cluster.membership import Cluster
 
 log = logging.getLogger("allfives.server")
-
-#: The first and the longest wait between tries to store a finished match's record.
-RECORD_RETRY_FIRST = 1.0
-RECORD_RETRY_MAX = 30.0
-
 
 #: How long a stopping server waits for matches that just finished to be archived.
 FINISH_WAIT = 3.0
@@ -99,24 +93,31 @@ class Server:
         self.store: Store = config.store if config.store is not None else MemoryStore()
         self.door = Door(config)
         self.metrics = Metrics()
-        self.bots = BotRunner(config.bot_workers, config.hard_budget_ms, config.bot_processes)
+        self.bots = BotRunner(
+            config.bot_workers,
+            config.hard_budget_ms,
+            config.bot_processes,
+            max(1, config.hint_workers),
+            config.max_hints_waiting,
+        )
         self.gate = Gate(config, self.metrics)
         self.store_watch = StoreWatch(self.store)
-        self.bots.hints.workers = max(1, config.hint_workers)
-        self.bots.max_hints_waiting = config.max_hints_waiting
         self.hint_desk = HintDesk(self.bots)
+        shelf = ReviewShelf(self.store)
         self.reviews = ReviewDesk(
             Lane("reviews", config.review_workers, config.bot_processes),
             config.review_budget_ms,
             config.max_reviews_waiting,
             config.reviews_kept,
+            load=shelf.load,
+            on_reviewed=shelf.keep,
         )
-        # A review is kept beside the records too (with their retention), so a restart or
-        # another process serves it without working it out again.
-        self.reviews.load = self._kept_review
-        self.reviews.on_reviewed = self._keep_review
         self.registry = Registry(config)
-        self.committer: Committer = committer_for(config, self.store, self.registry, self)
+        self.tasks = Tasks()
+        self.hooks = PlayHooks(
+            self.tasks, self.registry, self.metrics, RecordSaver(self.store, self.tasks.spawn)
+        )
+        self.committer: Committer = committer_for(config, self.store, self.registry, self.hooks)
         self.listing = Listing(
             self.committer.public_rooms,
             config.list_seconds,
@@ -126,8 +127,9 @@ class Server:
         self.driver = Driver(config, self.registry, self.bots, self.metrics, self.committer.change)
         self.ledger = ledger_for(config, self.store)
         self.finisher = Finisher(
-            self.ledger, self.registry, self.committer.change, config.clock, self.spawn
+            self.ledger, self.registry, self.committer.change, config.clock, self.tasks.spawn
         )
+        self.hooks.connect(self.driver, self.finisher, self.listing)
         self.api = Api(self.ledger, config.api_burst, config.api_per_second)
         lanes = Lanes(
             lookups=LookupBudget(config.lookup_burst, config.lookups_per_minute),
@@ -140,14 +142,28 @@ class Server:
             config, self.door, self.registry, self.committer, self.metrics, lanes
         )
         probes = Probes(self.door, self.store_watch, self.committer.problems)
-        self.http = HttpSide(
-            config, self.door, WebFiles(), probes, self.metrics, self._counters, self.api
+        refusals = Refusals()
+        page = MetricsPage(
+            self.metrics,
+            self.registry,
+            self.door,
+            self.committer,
+            refusals,
+            self.finisher,
+            self.api,
         )
-        self.http.review = lambda request, game, address: answer_review(
-            self.reviews, self.find_game_record, request, game, self._charge(address)
+        self.http = HttpSide(
+            config,
+            self.door,
+            WebFiles(),
+            probes,
+            self.metrics,
+            page.text,
+            self.api,
+            review=ReviewAnswers(self.reviews, self.ledger, self.api).answer,
+            refusals=refusals,
         )
         self.websocket_server: WebSocketServer | None = None
-        self._tasks: set[asyncio.Task[Any]] = set()
 
     # -- what tests and embedders read -------------------------------------------------------
 
@@ -218,7 +234,7 @@ class Server:
         COLLECTOR.install()
         await self.committer.load_rooms()
         await self.store_watch.ping()
-        self.spawn(self.store_watch.run())
+        self.tasks.spawn(self.store_watch.run())
         self.starting = self.committer.shared
         context = None
         if self.config.certfile:
@@ -250,7 +266,7 @@ class Server:
         try:
             self._refolded(await self.ledger.refold(names.FOLD_RULE, names.name_key))
         except StoreUnavailable:  # Redis down at start: the server starts, and folds them later
-            self.spawn(self._refold_later())
+            self.tasks.spawn(self._refold_later())
         self.starting = False
         log.info("listening on %s", self.url)
 
@@ -263,8 +279,7 @@ class Server:
             asyncio.sleep(max(0.0, self.config.drain_seconds)),
             self.finisher.drain(FINISH_WAIT),
         )
-        for task in list(self._tasks):
-            task.cancel()
+        self.tasks.cancel()
         for live in self.registry.rooms.values():
             live.stop_clock()
         if self.websocket_server is not None:
@@ -287,34 +302,6 @@ class Server:
         if closers:
             await asyncio.wait(closers, timeout=2.0)
 
-    def _counters(self) -> str:
-        """The `/metrics` page."""
-        rooms = self.registry.rooms
-        playing = sum(1 for live in rooms.values() if live.room.phase == "playing")
-        page = self.metrics.text(
-            len(rooms), len(self.connections), playing, self.committer.adopted()
-        )
-        page += "\n".join(self.http.refusals.lines()) + "\n"
-        return page + counters(
-            {
-                "allfives_games_archived_total": (
-                    "Finished matches archived and rated here.",
-                    self.finisher.archived,
-                ),
-                "allfives_rating_conflicts_total": (
-                    "Ratings read again: another match changed them first.",
-                    self.finisher.conflicts,
-                ),
-                "allfives_api_answered_total": ("HTTP API requests answered.", self.api.answered),
-                "allfives_api_refused_total": (
-                    "HTTP API requests refused (not found, bad, rate-limited, unavailable).",
-                    self.api.refused,
-                ),
-            }
-        )
-
-    # -- hooks of the committer (server.committer.Hooks) -------------------------------------
-
     async def _refold_later(self) -> None:
         """Fold the ledger's names again (`Ledger.refold`) once the store answers."""
         while True:
@@ -329,84 +316,6 @@ class Server:
     def _refolded(clashes: list[str]) -> None:
         for name in clashes:
             log.warning("name %r now reads as an older player's: found by its keys only", name)
-
-    def spawn(self, coroutine: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
-        """Run a task that ends with the server."""
-        task = asyncio.get_running_loop().create_task(coroutine)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-        return task
-
-    def kick(self, live: LiveRoom) -> None:
-        """Make sure a due bot move gets made and the turn clock is set."""
-        self.driver.kick(live)
-
-    def keep(self, live: LiveRoom, kept: bool) -> None:
-        """Start or stop running a room's bots and clock here; a room kept here whose finished
-        match is not archived yet (its process stopped before) is archived now."""
-        self.driver.keep(live, kept)
-        if kept:
-            self.finisher.finished(live)
-
-    def published(self, live: LiveRoom) -> None:
-        """A change reached the room's clients: a finished match's record, counts, the bots."""
-        room = live.room
-        if room.phase == "finished" and live.published_phase != "finished":
-            self.metrics.matches_finished += 1
-            self.spawn(self._save_record(room))
-        if room.phase == "finished":
-            self.finisher.finished(live)
-        live.published_phase = room.phase
-        self.registry.count(live)
-        if self.registry.note_listing(live):
-            self.listing.changed()
-        self.driver.kick(live)
-
-    async def find_game_record(self, game_id: str, key: str | None) -> bytes | None:
-        """An archived game's record (JSON) for the asker of `key`, as the API finds a game:
-        None when there is none, or it is a private room's game the asker did not play."""
-        asker = None
-        if key is not None:
-            player = await self.ledger.player_of_key(key_hash(key))
-            asker = None if player is None else player.id
-        try:
-            detail = await self.api.game(Asked([], {}, asker), game_id)
-        except ApiRefusal:
-            return None
-        return encode_record(detail.record)
-
-    def _charge(self, address: str) -> float | None:
-        """Charge one API request to an address: None, or the seconds to wait (over budget)."""
-        now = time.monotonic()
-        if self.api.budget.take(address, now):
-            return None
-        return max(1.0, self.api.budget.wait(address, now))
-
-    async def _kept_review(self, game_id: str) -> bytes | None:
-        return await self.store.load_record(f"review/{game_id}")
-
-    async def _keep_review(self, game_id: str, review: bytes) -> None:
-        await self.store.save_record(f"review/{game_id}", review)
-
-    async def _save_record(self, room: Room) -> None:
-        data = encode_record(results.finished_record(room))
-        match = results.finished_number(room.state)
-        delay = RECORD_RETRY_FIRST
-        while True:  # kept until the store has it (the task ends with the server)
-            try:
-                await self.store.save_record(f"{room.code}/{match}", data)
-            except StoreUnavailable as error:
-                if delay == RECORD_RETRY_FIRST:
-                    log.warning(
-                        "room %s: record of match %d not stored yet (%s): trying again",
-                        room.code,
-                        match,
-                        error,
-                    )
-                await asyncio.sleep(delay)
-                delay = min(RECORD_RETRY_MAX, delay * 2)
-            else:
-                return
 
 
 def ledger_for(config: Config, store: Store) -> Ledger:

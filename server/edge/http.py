@@ -48,6 +48,8 @@ class HttpSide:
         metrics: Metrics,
         counters: Callable[[], str],
         api: Api | None = None,
+        review: Callable[[Request, str, str], Awaitable[Response]] | None = None,
+        refusals: Refusals | None = None,
     ) -> None:
         self.config = config
         self.door = door
@@ -60,9 +62,9 @@ class HttpSide:
         self.api = api
         #: `GET /api/games/ID/review` (`server.edge.review_api`), as the wiring builds it:
         #: called with the request, the game id and the asker's address.
-        self.review: Callable[[Request, str, str], Awaitable[Response]] | None = None
+        self.review = review
         #: Requests refused over a limit: counted, and logged once a minute per address.
-        self.refusals = Refusals()
+        self.refusals = refusals if refusals is not None else Refusals()
 
     def process_request(
         self, socket: ServerConnection, request: Request
