@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 import os
+import types
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
+import browser_helpers
 import pytest
 from client_helpers import Terminal, embedded_config
 from feed_oracle import reference_document
@@ -26,6 +28,66 @@ for _variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
     os.environ.pop(_variable, None)
 os.environ["LANG"] = "C.UTF-8"
 i18n.set_language("en")
+
+
+TESTS = Path(__file__).resolve().parent
+#: What makes a test a `browser` or a `terminal` one (pyproject.toml registers the markers): it
+#: starts a browser or a tmux terminal, itself, through a fixture or through a helper.
+DRIVERS: dict[str, tuple[object, ...]] = {
+    "browser": (
+        browser_helpers.chromium,
+        browser_helpers.firefox,
+        browser_helpers.unit_page,
+        browser_helpers.require_browser,
+    ),
+    "terminal": (Terminal,),
+}
+
+
+def _codes(code: types.CodeType) -> Iterator[types.CodeType]:
+    """A code object and those nested in it (its inner functions, lambdas, comprehensions)."""
+    yield code
+    for constant in code.co_consts:
+        if isinstance(constant, types.CodeType):
+            yield from _codes(constant)
+
+
+def _reached(function: object, seen: set[int]) -> Iterator[object]:
+    """Every global a function of the tests' own uses, and those its tests' helpers use."""
+    function = getattr(function, "__wrapped__", function)
+    code = getattr(function, "__code__", None)
+    if code is None or id(function) in seen:
+        return
+    seen.add(id(function))
+    names = getattr(function, "__globals__", {})
+    for each in _codes(code):
+        for name in each.co_names:
+            value = names.get(name)
+            if value is None:
+                continue
+            yield value
+            inner = getattr(value, "__wrapped__", value)
+            source = getattr(getattr(inner, "__code__", None), "co_filename", "")
+            if source and Path(source).parent == TESTS:
+                yield from _reached(value, seen)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark `browser` and `terminal` tests, so that `-m "not browser and not terminal"` is the
+    fast loop (README.md, Development)."""
+    for item in items:
+        if not isinstance(item, pytest.Function):
+            continue
+        functions: list[object] = [item.function]
+        for definitions in item._fixtureinfo.name2fixturedefs.values():
+            functions.extend(definition.func for definition in definitions)
+        seen: set[int] = set()
+        reached = [value for function in functions for value in _reached(function, seen)]
+        if "terminal" in item.fixturenames:
+            reached.append(Terminal)
+        for marker, drivers in DRIVERS.items():
+            if any(value is driver for value in reached for driver in drivers):
+                item.add_marker(marker)
 
 
 @pytest.fixture

@@ -207,3 +207,38 @@ def test_no_import_circle_in_the_server_at_run_time() -> None:
 
     circles = [circle for name in graph if (circle := circle_from(name))]
     assert not circles, circles[0]
+
+
+def circles(graph: dict[str, set[str]]) -> list[set[str]]:
+    """The groups of modules that import one another round a circle (strongly connected)."""
+    reaches = {name: reach_in(graph, name) for name in graph}
+    found: list[set[str]] = []
+    for name in sorted(graph):
+        group = {other for other in reaches[name] if name in reaches[other]}
+        if name in group and group not in found:
+            found.append(group)
+    return found
+
+
+def reach_in(graph: dict[str, set[str]], start: str) -> set[str]:
+    """The modules `start` imports, directly or through others (itself if round a circle)."""
+    seen: set[str] = set()
+    todo = list(graph[start])
+    while todo:
+        name = todo.pop()
+        if name not in seen:
+            seen.add(name)
+            todo.extend(graph.get(name, ()))
+    return seen
+
+
+def test_the_circle_check_finds_a_circle_of_three() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a", "d"}, "d": set(), "e": {"e2"}, "e2": set()}
+    assert circles(graph) == [{"a", "b", "c"}]
+
+
+def test_no_import_circle_in_the_server_even_type_only() -> None:
+    modules = server_modules()
+    graph = {name: imported_names(path) & set(modules) - {name} for name, path in modules.items()}
+    found = circles(graph)
+    assert not found, [sorted(group) for group in found]

@@ -28,7 +28,7 @@ from server.rooms.room import RoomError
 from server.storage.store import StoreUnavailable
 
 if TYPE_CHECKING:
-    from server.cluster.shared import SharedCommitter
+    from server.cluster.interfaces import ReplicaHost
 
 log = logging.getLogger("allfives.server")
 
@@ -41,7 +41,7 @@ _encode = msgspec.json.Encoder().encode
 class Replica:
     """Keeps the rooms held here in step with the changes other processes store."""
 
-    def __init__(self, committer: SharedCommitter) -> None:
+    def __init__(self, committer: ReplicaHost) -> None:
         self.committer = committer
         self.registry = committer.registry
         #: Notices of rooms being loaded, kept until the room is in memory.

@@ -20,7 +20,7 @@ from server.rooms.room import Room
 from server.storage.store import StoreUnavailable
 
 if TYPE_CHECKING:
-    from server.cluster.shared import SharedCommitter
+    from server.cluster.interfaces import UpkeepHost
     from server.play.committer import Change
 
 log = logging.getLogger("allfives.server")
@@ -29,7 +29,7 @@ log = logging.getLogger("allfives.server")
 class SharedUpkeep:
     """Several processes: every third of the lease, renew it, and tend the rooms."""
 
-    def __init__(self, committer: SharedCommitter) -> None:
+    def __init__(self, committer: UpkeepHost) -> None:
         self.committer = committer
         self.cluster = committer.cluster
         self.registry = committer.registry

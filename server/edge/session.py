@@ -37,8 +37,9 @@ from server.play.live import LiveRoom
 from server.play.players import Players
 from server.play.registry import Registry
 from server.rooms import codes, results
+from server.rooms.chat import CHAT_IDS_KEPT
 from server.rooms.limits import LookupBudget, RoomChat
-from server.rooms.room import CHAT_IDS_KEPT, RoomError
+from server.rooms.room import RoomError
 from server.rooms.room_state import (
     HintAsked,
 )

@@ -296,9 +296,7 @@ class Finisher:
                 return
 
             def note(room: Room) -> tuple[bool, list[Any]]:
-                changed = results.set_ratings(
-                    room, match, changes, self.clock(), archived.detail.id
-                )
+                changed = room.set_ratings(match, changes, self.clock(), archived.detail.id)
                 return changed, []
 
             try:

@@ -7,18 +7,44 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any, Protocol
 
+from server.config import Clock, Config
+from server.play.live import LiveRoom
+from server.play.registry import Registry
 from server.rooms.room import Room
-from server.storage.store import StoreUnavailable
-
-if TYPE_CHECKING:
-    from server.play.committer import Committer
+from server.storage.store import Store, StoreUnavailable
 
 log = logging.getLogger("allfives.server")
 
 
-async def release_away(committer: Committer) -> None:
+class Tended(Protocol):
+    """What the upkeep uses of a committer (`server.play.committer.Committer`), which imports
+    this module: its settings, clock, rooms and store, and changing a room."""
+
+    @property
+    def config(self) -> Config: ...
+
+    @property
+    def clock(self) -> Clock: ...
+
+    @property
+    def registry(self) -> Registry: ...
+
+    @property
+    def store(self) -> Store: ...
+
+    async def change(
+        self,
+        live: LiveRoom,
+        apply: Callable[[Room], tuple[None, list[Any]]],
+        rollback: bool = True,
+    ) -> None:
+        """Apply, store and publish a change under the room's lock."""
+
+
+async def release_away(committer: Tended) -> None:
     """Players gone `release_seconds` from the rooms kept here: seats of waiting rooms freed,
     hosts passed on."""
     after = committer.config.release_seconds
@@ -39,7 +65,7 @@ async def release_away(committer: Committer) -> None:
 class LocalUpkeep:
     """One process: every `sweep_seconds`, release seats and close rooms long empty."""
 
-    def __init__(self, committer: Committer) -> None:
+    def __init__(self, committer: Tended) -> None:
         self.committer = committer
 
     async def run(self) -> None:

@@ -101,3 +101,21 @@ def level_due(state: RoomState, match: Match | None, now: float) -> BotLevel | N
     if held.stand_in or overdue(state, now):
         return STAND_IN_LEVEL
     return None
+
+
+def timed_seat(state: RoomState, match: Match | None) -> int | None:
+    """The seat whose turn runs against `state.deadline` now, if any."""
+    timed = state.deadline is not None and state.deadline_move == state.moves
+    return match.turn if timed and match is not None else None
+
+
+def stand_in_for(state: RoomState, seat: int, now: float) -> bool:
+    """Before a bot's move for `seat`: True if the seat is a person's (the move is a stand-in's),
+    and a person away or idle past the bound keeps the stand-in until they come back (or, idle,
+    take the seat back)."""
+    held = state.seats[seat]
+    if held is None or held.kind != "human":
+        return False
+    if not held.connected or idle_overdue(state, now):
+        held.stand_in = True
+    return True

@@ -16,11 +16,12 @@ and leaves both empty.
 
 from __future__ import annotations
 
+import hmac
 from collections.abc import Collection
 
 from protocol import errors
 from protocol.names import name_key
-from server.rooms.room_state import RoomError, RoomState
+from server.rooms.room_state import RoomError, RoomState, token_hash
 
 
 def human_seats(state: RoomState) -> list[int]:
@@ -200,3 +201,20 @@ def next_host(state: RoomState) -> int | None:
     online = [s for s in humans if (held := state.seats[s]) is not None and held.connected]
     choices = online or humans
     return choices[0] if choices else None
+
+
+def is_empty(state: RoomState) -> bool:
+    """Whether nobody is connected: no seated player online and no spectator."""
+    if state.spectators:
+        return False
+    return not any(seat is not None and seat.connected for seat in state.seats)
+
+
+def seat_of_token(state: RoomState, token: str) -> int | None:
+    """The seat a secret token belongs to, if any."""
+    wanted = token_hash(token)
+    for index, seat in enumerate(state.seats):
+        held = seat.token_hash if seat is not None else None
+        if held is not None and hmac.compare_digest(held, wanted):
+            return index
+    return None

@@ -1,8 +1,8 @@
 """A finished match's results on the room: its record, who sat where as it ended, and its
 rating changes.
 
-`note_finished` is called as the match ends (`Room._after_move`): the seats' players, kinds,
-stand-in moves and absence are kept with the finished match, since the seats may change after it
+`note_finished` is called as the match ends (`server.rooms.moves.after_move`): the seats'
+players, kinds, stand-in moves and absence are kept with the finished match, since the seats may change after it
 (a rematch, a player leaving) before it is archived. `set_ratings` is the change the server makes
 once the match is archived and rated (`server.play.finish`): it puts the rating changes in the
 room, for the document's `ratings` (protocol/README.md, "The end of a match").
@@ -10,7 +10,7 @@ room, for the document's `ratings` (protocol/README.md, "The end of a match").
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import msgspec
 
@@ -21,11 +21,15 @@ from protocol.ratings import RatingChange
 from protocol.records import Record
 from server.rooms.room_state import FinishedSeat, RoomError, RoomState
 
-if TYPE_CHECKING:  # the room imports this module
-    from server.rooms.room import Room
+
+class _Held(Protocol):
+    """What holds a room's state (`server.rooms.room_view.RoomView`)."""
+
+    @property
+    def state(self) -> RoomState: ...
 
 
-def finished_record(room: Room) -> Record:
+def finished_record(room: _Held) -> Record:
     """The record of the room's last finished match (RoomError while none is finished)."""
     state = room.state
     if state.finished is None:
@@ -75,11 +79,11 @@ def needs_archiving(state: RoomState) -> bool:
 
 
 def set_ratings(
-    room: Room, match: int, changes: list[RatingChange], now: float, game_id: str | None = None
+    state: RoomState, match: int, changes: list[RatingChange], game_id: str | None = None
 ) -> bool:
     """Note finished match `match` archived as `game_id` with these rating changes; False
-    (nothing changed) if the room holds another finished match now, or noted this one."""
-    state = room.state
+    (nothing changed) if the room holds another finished match now, or noted this one
+    (`Room.set_ratings` counts the change)."""
     if finished_number(state) != match or not needs_archiving(state):
         return False
     state.archived = match
@@ -89,7 +93,6 @@ def set_ratings(
             state.ratings = changes
         if game_id is not None:
             state.game_id = game_id
-    room.touch(now)
     return True
 
 
