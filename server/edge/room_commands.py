@@ -60,11 +60,14 @@ class RoomCommands:
         live: LiveRoom,
         hello: msg.Hello,
         check: Callable[[SeatState, Player | None], Awaitable[None]],
-        token: str,
+        found: Callable[[], None],
         code: str,
     ) -> None:
         """Give a returning player their seat back and what they missed, once `check` lets the
-        connection's player take the seat (a key's seat needs that key)."""
+        connection's player take the seat (a key's seat needs that key); `found` is called once
+        the hello's token is found to hold a seat the player may take, before the seat is stored."""
+        token = hello.token
+        assert token is not None
         async with live.lock:
             seat = await self.committer.seat_of_token(live, token)
             if seat is None:
@@ -72,6 +75,7 @@ class RoomCommands:
             held = live.room.seats[seat]
             if held is not None:
                 await check(held, connection.player)
+            found()
             live.close_seat(seat, CLOSE_SEAT_RESUMED, "this seat was resumed by another connection")
             here = self.committer.presence_id
 

@@ -236,7 +236,7 @@ class Sessions:
         # The connection leaves the room it is in only once the new one has taken it.
         async with self.lookups.guard(connection.address):
             live = await self.registry.find(message.room)
-            await self.rooms.command(live, connection, message)
+        await self.rooms.command(live, connection, message)
 
     async def _resync(self, connection: Connection, message: msg.Resync) -> None:
         live = _current(connection)
@@ -314,7 +314,7 @@ class Sessions:
             return
         if hello.token is None or hello.room is None:
             raise RoomError(errors.INVALID, "to resume a seat, give both room and token")
-        async with self.lookups.guard(connection.address):
+        async with self.lookups.guard(connection.address) as found:
             try:
                 live = await self.registry.find(hello.room)
             except RoomError as error:
@@ -323,7 +323,7 @@ class Sessions:
                     raise
                 raise RoomError(errors.BAD_TOKEN, no_seat(codes.normalise(hello.room))) from None
             await self.rooms.resume(
-                connection, live, hello, self.players.check_seat, hello.token, hello.room
+                connection, live, hello, self.players.check_seat, found, hello.room
             )
 
     async def _create(self, connection: Connection, message: msg.CreateRoom) -> None:
