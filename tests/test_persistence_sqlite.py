@@ -32,8 +32,8 @@ from waiting import until
 
 from protocol import messages as msg
 from protocol.records import Record
-from server import app
 from server.app import Config, run_server
+from server.play import finish
 from server.storage.archive import Archived, Committed, Conflict, Exists, RatingWrite
 from server.storage.archive_local import LocalLedger
 from server.storage.sqlite_store import DataInUse, SqliteStore
@@ -182,7 +182,7 @@ class SilentArchive(LocalLedger):
 async def test_a_match_finished_but_not_archived_is_archived_when_the_server_starts_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(app, "FINISH_WAIT", 0.05)
+    monkeypatch.setattr(finish, "DRAIN_SECONDS", 0.05)
     key = new_key()
     silent = SilentArchive(tmp_path)
     async with run_server(fast_config(store=SqliteStore(tmp_path), ledger=silent)) as first:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import ipaddress
+import ssl
 from collections.abc import Awaitable, Callable
 from http import HTTPStatus
 
@@ -134,3 +135,12 @@ def peer_of(socket: ServerConnection) -> str:
     """The address the socket comes from."""
     remote = socket.remote_address
     return str(remote[0]) if remote else "unknown"
+
+
+def tls_context(certfile: str | None, keyfile: str | None) -> ssl.SSLContext | None:
+    """The context to serve wss:// with, from a certificate and key (PEM); None: plain ws://."""
+    if not certfile:
+        return None
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(certfile, keyfile)
+    return context

@@ -30,7 +30,7 @@ from server.edge.door import Door
 from server.edge.http import client_address, peer_of
 from server.edge.room_commands import MOVES, RoomCommands, no_seat
 from server.metrics import Metrics
-from server.play.committer import Committer
+from server.play.finder import Finder
 from server.play.hints import HintDesk
 from server.play.listing import Listing
 from server.play.live import LiveRoom
@@ -71,7 +71,8 @@ class Sessions:
         config: Config,
         door: Door,
         registry: Registry,
-        committer: Committer,
+        finder: Finder,
+        rooms: RoomCommands,
         metrics: Metrics,
         lanes: Lanes,
     ) -> None:
@@ -79,14 +80,14 @@ class Sessions:
         self.clock = config.clock
         self.door = door
         self.registry = registry
-        self.committer = committer
+        self.finder = finder
+        self.rooms = rooms
         self.metrics = metrics
         self.lookups = lanes.lookups
         self.hint_desk = lanes.hints
         self.room_chat = lanes.chat
         self.listing = lanes.listing
         self.players = lanes.players
-        self.rooms = RoomCommands(config, registry, committer, metrics)
 
     async def serve(self, socket: ServerConnection) -> None:
         """Read one connection's frames until it closes."""
@@ -235,7 +236,7 @@ class Sessions:
             await self.players.check_guest_name(message.name or connection.name)
         # The connection leaves the room it is in only once the new one has taken it.
         async with self.lookups.guard(connection.address):
-            live = await self.registry.find(message.room)
+            live = await self.finder.find(message.room)
         await self.rooms.command(live, connection, message)
 
     async def _resync(self, connection: Connection, message: msg.Resync) -> None:
@@ -316,7 +317,7 @@ class Sessions:
             raise RoomError(errors.INVALID, "to resume a seat, give both room and token")
         async with self.lookups.guard(connection.address) as found:
             try:
-                live = await self.registry.find(hello.room)
+                live = await self.finder.find(hello.room)
             except RoomError as error:
                 # A room that does not exist answers as one where the token holds no seat.
                 if error.code != errors.NO_SUCH_ROOM:

@@ -49,6 +49,8 @@ from server.storage.store import Store, StoreUnavailable
 
 log = logging.getLogger("allfives.server")
 
+#: How long a stopping server waits for matches that just finished to be archived.
+DRAIN_SECONDS = 3.0
 RETRY_FIRST = 0.05
 RETRY_MAX = 5.0
 
@@ -269,10 +271,12 @@ class Finisher:
 
         task.add_done_callback(done)
 
-    async def drain(self, seconds: float) -> None:
-        """Wait up to `seconds` for the games being archived (a server stopping)."""
+    async def drain(self, seconds: float | None = None) -> None:
+        """Wait up to `seconds` (DRAIN_SECONDS) for the games being archived (a server stopping)."""
         if self.tasks:
-            await asyncio.wait(list(self.tasks), timeout=seconds)
+            await asyncio.wait(
+                list(self.tasks), timeout=DRAIN_SECONDS if seconds is None else seconds
+            )
 
     async def _finish(self, live: LiveRoom, match: int) -> None:
         try:
