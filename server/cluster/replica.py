@@ -20,6 +20,7 @@ import msgspec
 
 from protocol import errors
 from server.cluster.follow import follow
+from server.cluster.membership import Save
 from server.cluster.notices import GONE, Notice, read_notice
 from server.play.live import LiveRoom
 from server.play.members import CLOSE_SEAT_RESUMED
@@ -182,7 +183,7 @@ class Replica:
         state = room.to_bytes()
         try:
             version = await self.place.cluster.save(
-                code, room.seq, state, b"[]", listing(room), found.version
+                Save(code, room.seq, found.version, b"[]", listing(room), state)
             )
         except SaveInDoubt as error:
             follow(live).doubts = {found.stored: None, error.version: state}

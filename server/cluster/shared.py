@@ -21,7 +21,7 @@ import msgspec
 
 from protocol import messages as msg
 from server.cluster.follow import follow
-from server.cluster.membership import Cluster
+from server.cluster.membership import Cluster, Save
 from server.cluster.place import Place
 from server.cluster.replica import Replica, listing
 from server.cluster.upkeep import SharedUpkeep
@@ -236,14 +236,7 @@ class SharedCommitter(Committer):
         state = b"" if logged else room.to_bytes()
         try:
             follow(live).version = await self.cluster.save(
-                room.code,
-                room.seq,
-                state,
-                encoded,
-                listing(room),
-                follow(live).version,
-                move,
-                logged,
+                Save(room.code, room.seq, follow(live).version, encoded, listing(room), state, move)
             )
         except StoreUnavailable as error:
             # Shared rooms never hold a change Redis does not (RoomChanged included).
