@@ -238,5 +238,21 @@ async def test_more_joins_at_once_than_the_lookup_budget_are_all_seated_on_sqlit
         )
         refused = [reply for reply in replies if not isinstance(reply, msg.Joined)]
         assert refused == [], f"{len(refused)} of {rooms} joins refused: {refused[0]}"
-        for client in hosts + guests:
+        # Their seats resumed at once, each with its token: the same holds for a hello's lookup.
+        seats = [(guest.room, guest.token) for guest in guests]
+        for guest in guests:
+            await guest.close()
+        back = [await Client.open(server.url, f"G{index}", hello=False) for index in range(rooms)]
+
+        async def resume(client: Client, room: str | None, token: str | None) -> object:
+            hello = {"version": msg.PROTOCOL_VERSION, "name": client.name}
+            await client.request("hello", **hello, room=room, token=token)
+            return await client.until(lambda m: isinstance(m, (msg.Joined, msg.Error)))
+
+        resumed = await asyncio.gather(
+            *(resume(client, *seat) for client, seat in zip(back, seats, strict=True))
+        )
+        refused = [reply for reply in resumed if not isinstance(reply, msg.Joined)]
+        assert refused == [], f"{len(refused)} of {rooms} seats not resumed: {refused[0]}"
+        for client in hosts + back:
             await client.close()
