@@ -244,7 +244,9 @@ async def test_more_joins_at_once_than_the_lookup_budget_are_all_seated_on_sqlit
             await guest.close()
         back = [await Client.open(server.url, f"G{index}", hello=False) for index in range(rooms)]
 
-        async def resume(client: Client, room: str | None, token: str | None) -> object:
+        async def resume(
+            client: Client, room: str | None, token: str | None
+        ) -> msg.AnyServerMessage:
             hello = {"version": msg.PROTOCOL_VERSION, "name": client.name}
             await client.request("hello", **hello, room=room, token=token)
             return await client.until(lambda m: isinstance(m, (msg.Joined, msg.Error)))
