@@ -70,7 +70,7 @@ async def play_match(server: Server, client: Client, seed: int) -> None:
     move the client sends (as a busy room sees its upkeep's tick between moves)."""
     assert isinstance(await client.request("start"), msg.Ack)
     live = live_of(server, client)
-    await play_out(client, random.Random(seed), between=lambda: server.keep(live, True))
+    await play_out(client, random.Random(seed), between=lambda: server.hooks.keep(live, True))
 
 
 async def games_of(server: Server, name: str, key: str) -> list[dict[str, object]]:

@@ -12,7 +12,7 @@ import pytest
 from redis_server import RedisServer
 from waiting import until_answered
 
-from server.cluster.membership import Cluster
+from server.cluster.membership import Cluster, Save
 from server.storage.redis_store import RedisStore
 from server.storage.store import NO_VERSION, RoomChanged, SaveInDoubt, StoreUnavailable
 
@@ -33,7 +33,7 @@ async def save_all(cluster: Cluster, parents: dict[str, str], seq: int) -> list[
     """Save every room at once (as many rooms' moves would), each from its parent version."""
     return await asyncio.gather(
         *(
-            cluster.save(code, seq, f"{code} at {seq}".encode(), b"[]", b"", parent)
+            cluster.save(Save(code, seq, parent, b"[]", b"", f"{code} at {seq}".encode()))
             for code, parent in parents.items()
         ),
         return_exceptions=True,

@@ -26,8 +26,8 @@ from waiting import until
 
 from protocol import messages as msg
 from protocol.records import Record
-from server import app
 from server.app import Config, run_server
+from server.play import finish
 from server.storage.redis_store import RedisStore
 from server.storage.store import MemoryStore, StoreUnavailable
 
@@ -127,7 +127,7 @@ class RefusingRecords(MemoryStore):
 async def test_a_record_the_store_refused_is_stored_once_it_accepts(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(app, "RECORD_RETRY_FIRST", 0.02)
+    monkeypatch.setattr(finish, "RECORD_RETRY_FIRST", 0.02)
     store = RefusingRecords(refusals=3)
     config = Config(port=0, bot_delay=0.0, bot_processes=False, rate=1000.0, burst=1000)
     config.store = store

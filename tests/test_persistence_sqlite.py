@@ -16,6 +16,7 @@ import msgspec
 import pytest
 from restart_helpers import ServerProcess, data_keeping, server_process
 from server_helpers import (
+    Client,
     api_get,
     check_final,
     fast_config,
@@ -31,8 +32,8 @@ from waiting import until
 
 from protocol import messages as msg
 from protocol.records import Record
-from server import app
-from server.app import run_server
+from server.app import Config, run_server
+from server.play import finish
 from server.storage.archive import Archived, Committed, Conflict, Exists, RatingWrite
 from server.storage.archive_local import LocalLedger
 from server.storage.sqlite_store import DataInUse, SqliteStore
@@ -181,7 +182,7 @@ class SilentArchive(LocalLedger):
 async def test_a_match_finished_but_not_archived_is_archived_when_the_server_starts_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(app, "FINISH_WAIT", 0.05)
+    monkeypatch.setattr(finish, "DRAIN_SECONDS", 0.05)
     key = new_key()
     silent = SilentArchive(tmp_path)
     async with run_server(fast_config(store=SqliteStore(tmp_path), ledger=silent)) as first:
@@ -197,3 +198,63 @@ async def test_a_match_finished_but_not_archived_is_archived_when_the_server_sta
             return answer.status == 200 and answer.json["games"] == 1
 
         await until(archived, 15, "the match archived by the server started again", every=0.1)
+
+
+class SlowSqlite(SqliteStore):
+    """A file on a slow disk: each save takes a while, so joins sent at once meet mid-save."""
+
+    async def save_room(self, code: str, seq: int, state: bytes) -> None:
+        """Save after a pause (the stimulus; nothing waits on it for a result)."""
+        await asyncio.sleep(0.1)
+        await super().save_room(code, seq, state)
+
+
+async def test_more_joins_at_once_than_the_lookup_budget_are_all_seated_on_sqlite(
+    tmp_path: Path,
+) -> None:
+    # The budget bounds failed room lookups; a join's save is no lookup: while SQLite commits
+    # one, the other joins from the address find their rooms (and were refused, beyond it).
+    rooms = Config().lookup_burst + 10
+    config = fast_config(
+        store=SlowSqlite(tmp_path),
+        data=str(tmp_path),
+        max_rooms_per_ip=rooms,
+        rooms_burst=rooms,
+        max_connections_per_ip=2 * rooms + 2,
+    )
+    async with run_server(config) as server:
+        hosts = []
+        for index in range(rooms):
+            host = await Client.open(server.url, f"H{index}")
+            joined = await host.request("create_room", rules={"players": 2})
+            assert isinstance(joined, msg.Joined), joined
+            hosts.append(host)
+        guests = [await Client.open(server.url, f"G{index}") for index in range(rooms)]
+        replies = await asyncio.gather(
+            *(
+                guest.request("join", room=host.room)
+                for guest, host in zip(guests, hosts, strict=True)
+            )
+        )
+        refused = [reply for reply in replies if not isinstance(reply, msg.Joined)]
+        assert refused == [], f"{len(refused)} of {rooms} joins refused: {refused[0]}"
+        # Their seats resumed at once, each with its token: the same holds for a hello's lookup.
+        seats = [(guest.room, guest.token) for guest in guests]
+        for guest in guests:
+            await guest.close()
+        back = [await Client.open(server.url, f"G{index}", hello=False) for index in range(rooms)]
+
+        async def resume(
+            client: Client, room: str | None, token: str | None
+        ) -> msg.AnyServerMessage:
+            hello = {"version": msg.PROTOCOL_VERSION, "name": client.name}
+            await client.request("hello", **hello, room=room, token=token)
+            return await client.until(lambda m: isinstance(m, (msg.Joined, msg.Error)))
+
+        resumed = await asyncio.gather(
+            *(resume(client, *seat) for client, seat in zip(back, seats, strict=True))
+        )
+        refused = [reply for reply in resumed if not isinstance(reply, msg.Joined)]
+        assert refused == [], f"{len(refused)} of {rooms} seats not resumed: {refused[0]}"
+        for client in hosts + back:
+            await client.close()

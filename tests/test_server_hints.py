@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import statistics
+import threading
 
 import pytest
 from server_helpers import (
@@ -69,6 +70,28 @@ async def test_hints_of_connections_that_closed_are_not_worked_out(
         # The staying player's hint, and the one or two that began before the others had left.
         gone = len(worked_out) - 1
         assert gone <= 2, f"{gone} hints worked out for players gone"
+
+
+async def test_hints_are_worked_out_in_as_many_workers_as_configured(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    workers = 3
+    together = threading.Barrier(workers, timeout=5.0)
+    choose_move = bots.choose_move
+
+    def met(level: str, view: View, seed: int, budget_ms: float | None) -> Move:
+        # Each hint waits in its worker until `workers` hints are being worked out at once:
+        # with fewer workers the barrier breaks, and the hints are answered `unavailable`.
+        if threading.current_thread().name.startswith("hints-lane"):
+            together.wait()
+        return choose_move(level, view, seed, budget_ms)
+
+    monkeypatch.setattr(bots, "choose_move", met)
+    config = fast_config(hard_budget_ms=BUDGET_MS, hint_workers=workers)
+    async with run_server(config) as server:
+        players = [await to_play(server.url, f"P{index}") for index in range(workers)]
+        replies = await asyncio.gather(*(player.request("hint") for player in players))
+        assert all(isinstance(reply, msg.HintReply) for reply in replies), replies
 
 
 async def bot_answer_times(player: Client, moves: int) -> list[float]:

@@ -108,7 +108,7 @@ async def test_a_server_is_not_ready_while_it_starts(redis_server: RedisServer) 
 async def test_a_server_that_is_stopping_is_not_ready() -> None:
     server = Server(Config(port=0, bot_processes=False))
     await server.start()
-    server.closing = True  # what stop() sets first, before closing connections
+    server.door.closing = True  # what stop() sets first, before closing connections
     try:
         status, body = await probe(server, "/readyz")
         assert status == 503 and "stopping" in body

@@ -1,8 +1,8 @@
 """What the cluster's parts use of the process they run in, each a small protocol.
 
-`server.cluster.replica.Replica` and `server.cluster.upkeep.SharedUpkeep` are given the shared
-committer (`server.cluster.shared.SharedCommitter`), but see only these: the replica a
-`ReplicaHost`, the upkeep an `UpkeepHost`. Neither imports the committer, so the cluster's
+`server.cluster.upkeep.SharedUpkeep` is given the shared committer
+(`server.cluster.shared.SharedCommitter`), but sees only an `UpkeepHost`; the replica is given
+its place, the registry and the hooks alone. Neither imports the committer, so the cluster's
 modules import one another one way only, type-only imports included.
 """
 
@@ -17,9 +17,9 @@ from server.play.registry import Registry
 from server.play.upkeep import Tended
 
 
-class ReplicaHost(Protocol):
-    """What the replica uses: this process's place in the cluster, its rooms and hooks, and
-    the settling of a room's unanswered saves."""
+class Host(Protocol):
+    """This process's place in the cluster, its rooms and hooks, and the settling of a room's
+    unanswered saves."""
 
     @property
     def cluster(self) -> Cluster:
@@ -45,7 +45,7 @@ class Follower(Protocol):
     async def follow_redis(self, live: LiveRoom) -> None: ...
 
 
-class UpkeepHost(ReplicaHost, Tended, Protocol):
+class UpkeepHost(Host, Tended, Protocol):
     """What the upkeep uses: the replica's host, rooms it can change, taking rooms to keep."""
 
     @property

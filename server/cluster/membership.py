@@ -87,6 +87,27 @@ class Status(NamedTuple):
     version: str
 
 
+class Save(NamedTuple):
+    """One change of a room to store (`Cluster.save`): the room's code and new seq, the version
+    it was made from (`parent`), the events its clients are sent, and its entry in the public
+    list (b"": not listed). What is stored: the room's whole `state`, or, with `state` b"", only
+    the change's `move` (logged after the room's last state). A `move` given beside a state is
+    what the notice carries instead of the state (`Room.last_move`)."""
+
+    code: str
+    seq: int
+    parent: str
+    events: bytes
+    summary: bytes
+    state: bytes = b""
+    move: bytes = b""
+
+    @property
+    def logged(self) -> bool:
+        """Only the move is stored, in the room's log."""
+        return not self.state
+
+
 #: SAVE's answers for a save fenced off, and for one that reached Redis after its deadline.
 FENCED = -4
 LATE = -5
@@ -158,27 +179,18 @@ class Cluster:
 
     # -- rooms -----------------------------------------------------------------------------
 
-    async def save(
-        self,
-        code: str,
-        seq: int,
-        state: bytes,
-        events: bytes,
-        summary: bytes,
-        parent: str,
-        move: bytes = b"",
-        logged: bool = False,
-    ) -> str:
-        """Store a change made from version `parent` and publish its notice; the new version.
+    async def save(self, save: Save) -> str:
+        """Store a change made from version `save.parent` and publish its notice; the new version.
 
-        `move`: the change was this one move (`Room.last_move`); the notice carries it, not the
-        state. `logged`: only the move is stored (`state` is not needed), in the room's log.
-
-        RoomChanged (nothing written) when Redis holds another version than `parent`;
+        RoomChanged (nothing written) when Redis holds another version than the parent;
         SaveInDoubt when no answer came (see `fence`). The save carries a deadline, `timeout`
         seconds from now on Redis's clock: Redis refuses it if it gets there later (a save
         held up in a stalled Redis or on the network), and a save fenced off is refused too.
+        ValueError for a save with neither state nor move (nothing to store).
         """
+        if not save.state and not save.move:
+            raise ValueError(f"room {save.code}: a save needs a state or a move")
+        code, seq, parent, move = save.code, save.seq, save.parent, save.move
         version = secrets.token_hex(8)
         head = b"%s %d %s %s%s\n%s\n" % (
             code.encode(),
@@ -186,7 +198,7 @@ class Cluster:
             version.encode(),
             parent.encode(),
             b" move" if move else b"",
-            events,
+            save.events,
         )
         keys = [
             self.store.room_key(code),
@@ -196,15 +208,15 @@ class Cluster:
         deadline = self.store.redis_ms() + int(self.store.timeout * 1000)
         args = [
             _bytes(seq),
-            state,
+            save.state,
             code.encode(),
             head,
-            summary,
+            save.summary,
             version.encode(),
             parent.encode(),
             _bytes(deadline),
             move,
-            b"1" if logged else b"",
+            b"1" if save.logged else b"",
         ]
         try:
             stored = await self.saves.save(keys, args)

@@ -20,15 +20,18 @@ import msgspec
 
 from protocol import errors
 from server.cluster.follow import follow
+from server.cluster.membership import Save
 from server.cluster.notices import GONE, Notice, read_notice
 from server.play.live import LiveRoom
 from server.play.members import CLOSE_SEAT_RESUMED
 from server.rooms import codes, notes
-from server.rooms.room import RoomError
-from server.storage.store import StoreUnavailable
+from server.rooms.room import Room, RoomError
+from server.storage.store import RoomChanged, SaveInDoubt, StoreUnavailable
 
 if TYPE_CHECKING:
-    from server.cluster.interfaces import ReplicaHost
+    from server.cluster.place import Place
+    from server.play.committer import Hooks
+    from server.play.registry import Registry
 
 log = logging.getLogger("allfives.server")
 
@@ -41,9 +44,10 @@ _encode = msgspec.json.Encoder().encode
 class Replica:
     """Keeps the rooms held here in step with the changes other processes store."""
 
-    def __init__(self, committer: ReplicaHost) -> None:
-        self.committer = committer
-        self.registry = committer.registry
+    def __init__(self, place: Place, registry: Registry, hooks: Hooks) -> None:
+        self.place = place
+        self.registry = registry
+        self.hooks = hooks
         #: Notices of rooms being loaded, kept until the room is in memory.
         self._early: dict[str, list[Notice]] = {}
         #: Changes adopted: "move" (made here again), "state", and "misfit" (a move that did
@@ -52,7 +56,7 @@ class Replica:
 
     async def load(self, code: str) -> LiveRoom:
         """Read a room from Redis into memory (notices arriving meanwhile are kept)."""
-        cluster = self.committer.cluster
+        cluster = self.place.cluster
         self._early[code] = []
         try:
             await cluster.follow(code)
@@ -82,7 +86,7 @@ class Replica:
 
     def _receive(self, live: LiveRoom, notice: Notice) -> None:
         if notice.seq == GONE:
-            self.committer.hooks.spawn(self._gone(live))
+            self.hooks.spawn(self._gone(live))
             return
         if notice.seq <= live.saved_seq:
             return
@@ -90,7 +94,7 @@ class Replica:
         state.inbox[notice.seq] = notice
         state.arrived.set()
         if state.follower is None or state.follower.done():
-            state.follower = self.committer.hooks.spawn(self._follow(live))
+            state.follower = self.hooks.spawn(self._follow(live))
 
     async def _follow(self, live: LiveRoom) -> None:
         async with live.lock:
@@ -107,7 +111,7 @@ class Replica:
         async with live.lock:
             if not self.registry.holds(live):
                 return
-            stored = await self.committer.cluster.head(live.room.code)
+            stored = await self.place.cluster.head(live.room.code)
             if stored is None or stored[1] != follow(live).version:
                 await self.catch_up(live, -1 if stored is None else stored[0])
 
@@ -126,7 +130,7 @@ class Replica:
         not above what is held, and the room is read from Redis instead (`_refresh`).
         """
         with contextlib.suppress(StoreUnavailable):
-            await self.committer.settle(live)
+            await self.settle(live)
         if follow(live).doubts:
             return  # caught up once the unanswered saves are settled
         loop = asyncio.get_running_loop()
@@ -152,9 +156,50 @@ class Replica:
         for seq in [seq for seq in follow(live).inbox if seq <= live.saved_seq]:
             del follow(live).inbox[seq]
 
+    async def settle(self, live: LiveRoom) -> None:
+        """Under the lock: fence off the room's unanswered saves before it changes again.
+
+        Their senders were answered `unavailable`, which means unchanged: once fenced, such a
+        save can never be stored; one stored already (Redis applied it, the answer was lost) is
+        undone by a change that puts the room back as its clients last saw it.
+        """
+        if not follow(live).doubts:
+            return
+        code = live.room.code
+        found = await self.place.cluster.fence(code, list(follow(live).doubts))
+        doubts, follow(live).doubts = follow(live).doubts, {}
+        if found.stored is None:
+            return
+        if found.version != found.stored:
+            # Another process changed the room after it: it stands (docs/persistence.md).
+            log.error("room %s: change %d was answered unavailable but stored", code, found.seq)
+            return
+        undone = doubts[found.stored]
+        if undone is not None:
+            self.adopt_state(live, found.seq, found.version, undone)
+            return
+        room = Room.from_bytes(live.saved)
+        room.state.seq = found.seq + 1
+        state = room.to_bytes()
+        try:
+            version = await self.place.cluster.save(
+                Save(code, room.seq, found.version, b"[]", listing(room), state)
+            )
+        except SaveInDoubt as error:
+            follow(live).doubts = {found.stored: None, error.version: state}
+            raise
+        except RoomChanged:
+            log.error("room %s: change %d was answered unavailable but stored", code, found.seq)
+            return
+        except StoreUnavailable:
+            follow(live).doubts = {found.stored: None}
+            raise
+        log.warning("room %s: change %d, answered unavailable, was stored: undone", code, found.seq)
+        self.adopt_state(live, room.seq, version, state)
+
     async def _refresh(self, live: LiveRoom) -> None:
         """Under the lock: hold what Redis holds (as snapshots); write back what Redis lost."""
-        cluster = self.committer.cluster
+        cluster = self.place.cluster
         code = live.room.code
         stored = await cluster.load(code)
         if stored is None and not live.connections() and not live.kept:
@@ -228,13 +273,13 @@ class Replica:
     def _adopted(self, live: LiveRoom, links: dict[int, str]) -> None:
         """After taking another process's change: seats resumed elsewhere, the bots and clock."""
         now = live.room.state.links
-        here = self.committer.presence_id
+        here = self.place.presence_id
         for seat in [seat for seat in live.members if seat is not None]:
             holder = now.get(seat)
             if holder and holder not in (links.get(seat), here):
                 live.close_seat(seat, CLOSE_SEAT_RESUMED, "this seat was resumed on another server")
         live.published_phase = live.room.phase
-        self.committer.hooks.kick(live)
+        self.hooks.kick(live)
 
     async def _gone(self, live: LiveRoom) -> None:
         """A room another process expired: forget it here too."""
@@ -245,3 +290,10 @@ class Replica:
             for connection in live.connections():
                 live.discard(connection)
                 connection.detach()
+
+
+def listing(room: Room) -> bytes:
+    """A room's entry in the shared list of public rooms ("" when it is not listed)."""
+    if room.listed():
+        return _encode(room.summary())
+    return b""

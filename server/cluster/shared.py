@@ -14,20 +14,23 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import msgspec
 
 from protocol import messages as msg
 from server.cluster.follow import follow
-from server.cluster.membership import Cluster
-from server.cluster.replica import Replica
+from server.cluster.membership import Cluster, Save
+from server.cluster.place import Place
+from server.cluster.replica import Replica, listing
 from server.cluster.upkeep import SharedUpkeep
 from server.config import Config
 from server.play.committer import Change, Committer, Hooks, T
+from server.play.finder import Finder
 from server.play.live import LiveRoom
 from server.play.registry import Registry
-from server.rooms.room import Room, RoomError
+from server.rooms.room import RoomError
 from server.rooms.room_state import encode_note
 from server.storage.redis_store import RedisStore
 from server.storage.store import RoomChanged, SaveInDoubt, StoreUnavailable
@@ -45,38 +48,61 @@ _encode = msgspec.json.Encoder().encode
 CHANGE_SECONDS = 3.0
 
 
+@dataclass(frozen=True)
+class SharedParts:
+    """What a shared committer works with beside the store: its place among the processes,
+    the replica following the others' changes, and the finder that loads rooms through it."""
+
+    place: Place
+    replica: Replica
+    finder: Finder
+
+
+def shared_parts(registry: Registry, hooks: Hooks) -> SharedParts:
+    """The cluster's parts for a shared committer, each given what it uses."""
+    place = Place()
+    replica = Replica(place, registry, hooks)
+    return SharedParts(place, replica, Finder(registry, replica.load))
+
+
 class SharedCommitter(Committer):
     """One of several processes sharing rooms on one Redis."""
 
     shared = True
 
-    def __init__(self, config: Config, store: RedisStore, registry: Registry, hooks: Hooks) -> None:
+    def __init__(
+        self,
+        config: Config,
+        store: RedisStore,
+        registry: Registry,
+        hooks: Hooks,
+        parts: SharedParts,
+    ) -> None:
         super().__init__(config, store, registry, hooks)
         self.redis_store = store
-        self._cluster: Cluster | None = None
-        self.replica = Replica(self)
-        registry.loader = self.replica.load
+        self.place = parts.place
+        self.replica = parts.replica
+        self.finder = parts.finder
 
     @property
     def cluster(self) -> Cluster:
         """This process's place among the others (made by `join`)."""
-        assert self._cluster is not None, "not joined yet"
-        return self._cluster
+        return self.place.cluster
 
     @property
     def joined(self) -> Cluster | None:
         """This process's place among the others on one Redis (None until it has joined)."""
-        return self._cluster
+        return self.place.joined
 
     @property
     def presence_id(self) -> str:
-        return "" if self._cluster is None else self._cluster.id
+        return self.place.presence_id
 
     async def join(self, name: str) -> None:
         """Take a lease, subscribe to room notices, keep the rooms nobody keeps; start upkeep."""
         cluster = Cluster(self.redis_store, name, self.config.cluster_lease)
         cluster.notices.on_notice = self.replica.on_notice
-        self._cluster = cluster
+        self.place.joined = cluster
         await cluster.beat()
         await cluster.notices.subscribe()
         found = await cluster.claim(await self.store.room_codes(), held=False)
@@ -92,7 +118,7 @@ class SharedCommitter(Committer):
         """Load and keep rooms this process took (at start-up, or a dead process's),
         LOADS_AT_ONCE at a time: a restart with many stored rooms waits for a few round trips
         to Redis, not for one a room."""
-        room, keep = self.registry.room, self.hooks.keep
+        room, keep = self.finder.room, self.hooks.keep
         slots = asyncio.Semaphore(LOADS_AT_ONCE)
 
         async def load(code: str) -> None:
@@ -106,14 +132,14 @@ class SharedCommitter(Committer):
         return None  # rooms are loaded on demand, once joined
 
     async def close(self) -> None:
-        if self._cluster is not None:
-            await self._cluster.close()
+        if self.place.joined is not None:
+            await self.place.joined.close()
 
     def adopted(self) -> Mapping[str, int]:
         return self.replica.adopted
 
     def problems(self) -> list[str]:
-        if self._cluster is not None and not self._cluster.notices.subscribed:
+        if self.place.joined is not None and not self.place.joined.notices.subscribed:
             return ["room notices from other processes are not arriving"]
         return []
 
@@ -210,14 +236,7 @@ class SharedCommitter(Committer):
         state = b"" if logged else room.to_bytes()
         try:
             follow(live).version = await self.cluster.save(
-                room.code,
-                room.seq,
-                state,
-                encoded,
-                listing(room),
-                follow(live).version,
-                move,
-                logged,
+                Save(room.code, room.seq, follow(live).version, encoded, listing(room), state, move)
             )
         except StoreUnavailable as error:
             # Shared rooms never hold a change Redis does not (RoomChanged included).
@@ -232,45 +251,8 @@ class SharedCommitter(Committer):
             self.publish(live, state, events)
 
     async def settle(self, live: LiveRoom) -> None:
-        """Under the lock: fence off the room's unanswered saves before it changes again.
-
-        Their senders were answered `unavailable`, which means unchanged: once fenced, such a
-        save can never be stored; one stored already (Redis applied it, the answer was lost) is
-        undone by a change that puts the room back as its clients last saw it.
-        """
-        if not follow(live).doubts:
-            return
-        code = live.room.code
-        found = await self.cluster.fence(code, list(follow(live).doubts))
-        doubts, follow(live).doubts = follow(live).doubts, {}
-        if found.stored is None:
-            return
-        if found.version != found.stored:
-            # Another process changed the room after it: it stands (docs/persistence.md).
-            log.error("room %s: change %d was answered unavailable but stored", code, found.seq)
-            return
-        undone = doubts[found.stored]
-        if undone is not None:
-            self.replica.adopt_state(live, found.seq, found.version, undone)
-            return
-        room = Room.from_bytes(live.saved)
-        room.state.seq = found.seq + 1
-        state = room.to_bytes()
-        try:
-            version = await self.cluster.save(
-                code, room.seq, state, b"[]", listing(room), found.version
-            )
-        except SaveInDoubt as error:
-            follow(live).doubts = {found.stored: None, error.version: state}
-            raise
-        except RoomChanged:
-            log.error("room %s: change %d was answered unavailable but stored", code, found.seq)
-            return
-        except StoreUnavailable:
-            follow(live).doubts = {found.stored: None}
-            raise
-        log.warning("room %s: change %d, answered unavailable, was stored: undone", code, found.seq)
-        self.replica.adopt_state(live, room.seq, version, state)
+        """Under the lock: fence off the room's unanswered saves (`Replica.settle`)."""
+        await self.replica.settle(live)
 
     async def _abandon(self, code: str, versions: list[str]) -> None:
         """A new room whose first save got no answer: fence it off, delete it if it was stored."""
@@ -299,10 +281,3 @@ class SharedCommitter(Committer):
         await self.replica.catch_up(live, stored[0])
         self.registry.require_open(live)
         return True
-
-
-def listing(room: Room) -> bytes:
-    """A room's entry in the shared list of public rooms ("" when it is not listed)."""
-    if room.listed():
-        return _encode(room.summary())
-    return b""

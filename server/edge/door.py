@@ -4,10 +4,12 @@ names. One `Door` is shared by the sessions, the HTTP side and the probes."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from server.config import Config
+from server.play.members import CLOSE_ROOM_CLOSED
 from server.rooms.limits import PerAddress
 
 if TYPE_CHECKING:
@@ -25,3 +27,12 @@ class Door:
         self.connections: set[Connection] = set()
         #: From a trusted proxy: WebSocket connections by the address the proxy names.
         self.named = PerAddress(config.max_connections_per_ip)
+
+    async def close_for_good(self, reason: str) -> None:
+        """Close every connection with 4001 and `reason`, telling clients not to come back
+        (waiting up to 2 s for their close frames)."""
+        for connection in list(self.connections):
+            connection.close(CLOSE_ROOM_CLOSED, reason)
+        closers = [c.closer for c in self.connections if c.closer is not None]
+        if closers:
+            await asyncio.wait(closers, timeout=2.0)

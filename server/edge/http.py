@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import ipaddress
+import ssl
 from collections.abc import Awaitable, Callable
 from http import HTTPStatus
 
@@ -48,6 +49,8 @@ class HttpSide:
         metrics: Metrics,
         counters: Callable[[], str],
         api: Api | None = None,
+        review: Callable[[Request, str, str], Awaitable[Response]] | None = None,
+        refusals: Refusals | None = None,
     ) -> None:
         self.config = config
         self.door = door
@@ -60,9 +63,9 @@ class HttpSide:
         self.api = api
         #: `GET /api/games/ID/review` (`server.edge.review_api`), as the wiring builds it:
         #: called with the request, the game id and the asker's address.
-        self.review: Callable[[Request, str, str], Awaitable[Response]] | None = None
+        self.review = review
         #: Requests refused over a limit: counted, and logged once a minute per address.
-        self.refusals = Refusals()
+        self.refusals = refusals if refusals is not None else Refusals()
 
     def process_request(
         self, socket: ServerConnection, request: Request
@@ -132,3 +135,12 @@ def peer_of(socket: ServerConnection) -> str:
     """The address the socket comes from."""
     remote = socket.remote_address
     return str(remote[0]) if remote else "unknown"
+
+
+def tls_context(certfile: str | None, keyfile: str | None) -> ssl.SSLContext | None:
+    """The context to serve wss:// with, from a certificate and key (PEM); None: plain ws://."""
+    if not certfile:
+        return None
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(certfile, keyfile)
+    return context

@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 import math
 import re
+import time
 from collections.abc import Awaitable, Callable
 from http import HTTPStatus
 
@@ -22,8 +23,11 @@ import msgspec
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
+from protocol.records import encode_record
+from server.edge.api import Api, ApiRefusal, Asked
 from server.edge.web import security_headers
 from server.play.reviews import ReviewDesk, ReviewsBusy
+from server.storage.archive import Ledger, key_hash
 from server.storage.store import StoreUnavailable
 
 log = logging.getLogger("allfives.server")
@@ -45,6 +49,40 @@ def asker_key(request: Request) -> str | None:
     """The asker's player key from `Authorization: Key <key>`, or None (never logged)."""
     found = _KEY.fullmatch(request.headers.get("Authorization", "").strip())
     return found.group(1) if found else None
+
+
+class ReviewAnswers:
+    """`GET /api/games/ID/review` answered from the review desk, the games found as the API
+    finds them (`game_record`) and each request charged to the API's budget (`charge`)."""
+
+    def __init__(self, desk: ReviewDesk, ledger: Ledger, api: Api) -> None:
+        self.desk = desk
+        self.ledger = ledger
+        self.api = api
+
+    def answer(self, request: Request, game_id: str, address: str) -> Awaitable[Response]:
+        """The answer to a review request from `address` (`HttpSide`'s `review`)."""
+        return answer_review(self.desk, self.game_record, request, game_id, self.charge(address))
+
+    async def game_record(self, game_id: str, key: str | None) -> bytes | None:
+        """An archived game's record (JSON) for the asker of `key`, as the API finds a game:
+        None when there is none, or it is a private room's game the asker did not play."""
+        asker = None
+        if key is not None:
+            player = await self.ledger.player_of_key(key_hash(key))
+            asker = None if player is None else player.id
+        try:
+            detail = await self.api.game(Asked([], {}, asker), game_id)
+        except ApiRefusal:
+            return None
+        return encode_record(detail.record)
+
+    def charge(self, address: str) -> float | None:
+        """Charge one API request to an address: None, or the seconds to wait (over budget)."""
+        now = time.monotonic()
+        if self.api.budget.take(address, now):
+            return None
+        return max(1.0, self.api.budget.wait(address, now))
 
 
 async def answer_review(

@@ -60,15 +60,22 @@ class RoomCommands:
         live: LiveRoom,
         hello: msg.Hello,
         check: Callable[[SeatState, Player | None], Awaitable[None]],
-        token: str,
+        found: Callable[[], None],
         code: str,
     ) -> None:
         """Give a returning player their seat back and what they missed, once `check` lets the
-        connection's player take the seat (a key's seat needs that key)."""
+        connection's player take the seat (a key's seat needs that key). `found` is called as
+        soon as the hello's token is seen to hold a seat: before waiting for the room's lock
+        (held while another change is stored) when the copy here shows it already."""
+        token = hello.token
+        assert token is not None
+        if live.room.seat_of_token(token) is not None:
+            found()
         async with live.lock:
             seat = await self.committer.seat_of_token(live, token)
             if seat is None:
                 raise RoomError(errors.BAD_TOKEN, no_seat(codes.normalise(code)))
+            found()
             held = live.room.seats[seat]
             if held is not None:
                 await check(held, connection.player)

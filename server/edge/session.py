@@ -31,7 +31,7 @@ from server.edge.door import Door
 from server.edge.http import client_address, peer_of
 from server.edge.room_commands import MOVES, RoomCommands, no_seat
 from server.metrics import Metrics
-from server.play.committer import Committer
+from server.play.finder import Finder
 from server.play.hints import HintDesk
 from server.play.listing import Listing
 from server.play.live import LiveRoom
@@ -72,7 +72,8 @@ class Sessions:
         config: Config,
         door: Door,
         registry: Registry,
-        committer: Committer,
+        finder: Finder,
+        rooms: RoomCommands,
         metrics: Metrics,
         lanes: Lanes,
     ) -> None:
@@ -80,14 +81,14 @@ class Sessions:
         self.clock = config.clock
         self.door = door
         self.registry = registry
-        self.committer = committer
+        self.finder = finder
+        self.rooms = rooms
         self.metrics = metrics
         self.lookups = lanes.lookups
         self.hint_desk = lanes.hints
         self.room_chat = lanes.chat
         self.listing = lanes.listing
         self.players = lanes.players
-        self.rooms = RoomCommands(config, registry, committer, metrics)
 
     async def serve(self, socket: ServerConnection) -> None:
         """Read one connection's frames until it closes."""
@@ -236,8 +237,8 @@ class Sessions:
             await self.players.check_guest_name(message.name or connection.name)
         # The connection leaves the room it is in only once the new one has taken it.
         async with self.lookups.guard(connection.address):
-            live = await self.registry.find(message.room)
-            await self.rooms.command(live, connection, message)
+            live = await self.finder.find(message.room)
+        await self.rooms.command(live, connection, message)
 
     async def _resync(self, connection: Connection, message: msg.Resync) -> None:
         live = _current(connection)
@@ -316,16 +317,16 @@ class Sessions:
             return
         if hello.token is None or hello.room is None:
             raise RoomError(errors.INVALID, "to resume a seat, give both room and token")
-        async with self.lookups.guard(connection.address):
+        async with self.lookups.guard(connection.address) as found:
             try:
-                live = await self.registry.find(hello.room)
+                live = await self.finder.find(hello.room)
             except RoomError as error:
                 # A room that does not exist answers as one where the token holds no seat.
                 if error.code != errors.NO_SUCH_ROOM:
                     raise
                 raise RoomError(errors.BAD_TOKEN, no_seat(codes.normalise(hello.room))) from None
             await self.rooms.resume(
-                connection, live, hello, self.players.check_seat, hello.token, hello.room
+                connection, live, hello, self.players.check_seat, found, hello.room
             )
 
     async def _create(self, connection: Connection, message: msg.CreateRoom) -> None:

@@ -18,7 +18,7 @@ archive is keyed by the number of the match the room holds as finished
 match is archived once, when it finishes, whatever the room does next. With Redis, the finished
 match is in the room (stored before the finishing move was sent) until the next match of that
 room finishes, and a room whose finished match is not archived yet is
-archived by whichever process keeps it (`Server.keep`, on adoption after a crash or at start):
+archived by whichever process keeps it (`PlayHooks.keep`, on adoption after a crash or at start):
 an acknowledged finished match is never left out of the archive. See docs/persistence.md.
 """
 
@@ -45,12 +45,18 @@ from server.rooms import results
 from server.rooms.room import Room
 from server.rooms.room_state import FinishedSeat
 from server.storage.archive import Archived, Conflict, Exists, Ledger, RatingWrite, StoredRating
-from server.storage.store import StoreUnavailable
+from server.storage.store import Store, StoreUnavailable
 
 log = logging.getLogger("allfives.server")
 
+#: How long a stopping server waits for matches that just finished to be archived.
+DRAIN_SECONDS = 3.0
 RETRY_FIRST = 0.05
 RETRY_MAX = 5.0
+
+#: The first and the longest wait between tries to store a finished match's record.
+RECORD_RETRY_FIRST = 1.0
+RECORD_RETRY_MAX = 30.0
 
 
 def game_id(record_bytes: bytes) -> str:
@@ -189,6 +195,41 @@ def rate(
     return changes, list(writes.values())
 
 
+class RecordSaver:
+    """Stores a finished match's record beside the room (`Store.save_record`, key
+    `CODE/MATCH`), in a task that tries again with a backoff until the store has it."""
+
+    def __init__(
+        self, store: Store, spawn: Callable[[Coroutine[Any, Any, Any]], asyncio.Task[Any]]
+    ) -> None:
+        self.store = store
+        self.spawn = spawn
+
+    def save(self, room: Room) -> None:
+        """Store the record of the match the room holds as finished (in a task)."""
+        self.spawn(self._save(room))
+
+    async def _save(self, room: Room) -> None:
+        data = encode_record(results.finished_record(room))
+        match = results.finished_number(room.state)
+        delay = RECORD_RETRY_FIRST
+        while True:  # kept until the store has it (the task ends with the server)
+            try:
+                await self.store.save_record(f"{room.code}/{match}", data)
+            except StoreUnavailable as error:
+                if delay == RECORD_RETRY_FIRST:
+                    log.warning(
+                        "room %s: record of match %d not stored yet (%s): trying again",
+                        room.code,
+                        match,
+                        error,
+                    )
+                await asyncio.sleep(delay)
+                delay = min(RECORD_RETRY_MAX, delay * 2)
+            else:
+                return
+
+
 class Finisher:
     """Archives and rates finished matches, and puts the changes in their rooms."""
 
@@ -230,10 +271,12 @@ class Finisher:
 
         task.add_done_callback(done)
 
-    async def drain(self, seconds: float) -> None:
-        """Wait up to `seconds` for the games being archived (a server stopping)."""
+    async def drain(self, seconds: float | None = None) -> None:
+        """Wait up to `seconds` (DRAIN_SECONDS) for the games being archived (a server stopping)."""
         if self.tasks:
-            await asyncio.wait(list(self.tasks), timeout=seconds)
+            await asyncio.wait(
+                list(self.tasks), timeout=DRAIN_SECONDS if seconds is None else seconds
+            )
 
     async def _finish(self, live: LiveRoom, match: int) -> None:
         try:

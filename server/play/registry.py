@@ -1,19 +1,16 @@
-"""The rooms this process holds, by code: finding them, opening them, and forgetting them.
+"""The rooms this process holds, by code: opening them, and forgetting them.
 
-A room is found by its code (a private one also by its invite). With several processes a room
-not in memory is loaded on demand (`loader`, given by `server.cluster.shared.SharedCommitter`); alone,
-a code not held here names no room. Rooms opened by a client count against its address
+Finding one a client names is `server.play.finder` (which, with several processes, loads a room
+not held here). Rooms opened by a client count against its address
 (`max_rooms_per_ip`) until they finish or are forgotten, and each creation spends one of the
 address's `rooms_burst`, then `rooms_per_hour` (`created`), so rooms made only to finish stay bounded too.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import time
-from collections.abc import Callable, Coroutine, Iterator
-from typing import Any
+from collections.abc import Iterator
 
 from protocol import errors
 from protocol import messages as msg
@@ -22,9 +19,6 @@ from server.play.live import LiveRoom
 from server.rooms import codes
 from server.rooms.limits import KeyedBuckets, PerAddress
 from server.rooms.room import Room, RoomError
-
-#: Reads a room no process holds in memory here (several processes), or raises RoomError.
-Loader = Callable[[str], Coroutine[Any, Any, LiveRoom]]
 
 
 class Registry:
@@ -37,8 +31,6 @@ class Registry:
         self.listed: dict[str, LiveRoom] = {}
         self.rooms_per_ip = PerAddress(config.max_rooms_per_ip)
         self.created = KeyedBuckets(config.rooms_burst, config.rooms_per_hour / 3600.0)
-        self.loader: Loader | None = None
-        self._loading: dict[str, asyncio.Task[LiveRoom]] = {}
 
     def live(self, state: bytes) -> LiveRoom:
         """A room in memory from its stored state (not registered yet)."""
@@ -67,33 +59,6 @@ class Registry:
         """RoomError unless the room is still held (it may have closed meanwhile)."""
         if not self.holds(live):
             raise RoomError(errors.NO_SUCH_ROOM, f"room {live.room.code} has closed")
-
-    async def room(self, code: str) -> LiveRoom:
-        """The room with this code: in memory, or (several processes) loaded."""
-        code = codes.normalise(code)
-        live = self.rooms.get(code)
-        if live is None:
-            if self.loader is None or not codes.well_formed(code):
-                raise RoomError(errors.NO_SUCH_ROOM, codes.missing(code))
-            loading = self._loading.get(code)
-            if loading is None:
-                loading = asyncio.get_running_loop().create_task(self.loader(code))
-                self._loading[code] = loading
-                loading.add_done_callback(lambda _: self._loading.pop(code, None))
-            live = await asyncio.shield(loading)
-        live.touched = time.monotonic()
-        return live
-
-    async def find(self, text: str) -> LiveRoom:
-        """The room a client names: a public room's code, or a private one's code and invite."""
-        code, invite = codes.split(text)
-        try:
-            live = await self.room(code)
-        except RoomError as error:
-            raise RoomError(error.code, codes.missing(text)) from None
-        if not live.room.opens(invite):
-            raise RoomError(errors.NO_SUCH_ROOM, codes.missing(text))
-        return live
 
     @contextlib.contextmanager
     def creating(self, address: str) -> Iterator[None]:
@@ -125,6 +90,11 @@ class Registry:
             raise
         finally:
             self.rooms_per_ip.remove(address)
+
+    def stop_clocks(self) -> None:
+        """Stop every room's turn clock (the server stopping)."""
+        for live in self.rooms.values():
+            live.stop_clock()
 
     def new_code(self) -> str:
         """A code no room held here uses; RoomError `busy` when there is none to give."""

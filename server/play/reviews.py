@@ -27,7 +27,7 @@ import msgspec
 from bridge.reviews import review_bytes
 from protocol.review import REVIEW_VERSION
 from server.play.bots import Lane
-from server.storage.store import StoreUnavailable
+from server.storage.store import Store, StoreUnavailable
 
 log = logging.getLogger("allfives.server")
 
@@ -69,6 +69,8 @@ class ReviewDesk:
         max_waiting: int = 4,
         keep: int = 256,
         compute: Compute = review_bytes,
+        load: Callable[[str], Awaitable[bytes | None]] | None = None,
+        on_reviewed: Callable[[str, bytes], Awaitable[None]] | None = None,
     ) -> None:
         self.lane = lane
         self.budget_ms = budget_ms
@@ -82,9 +84,9 @@ class ReviewDesk:
         #: Seconds the last review took (for Retry-After).
         self.last_seconds = 0.0
         #: Called with (game id, review JSON) once a review is done: the store keeps it.
-        self.on_reviewed: Callable[[str, bytes], Awaitable[None]] | None = None
+        self.on_reviewed = on_reviewed
         #: A review kept outside this process's memory (by `on_reviewed`), or None.
-        self.load: Callable[[str], Awaitable[bytes | None]] | None = None
+        self.load = load
         #: Reviews done that the store did not take yet (at most `keep`, the oldest dropped),
         #: and the task that keeps them once it answers again.
         self.unkept: OrderedDict[str, bytes] = OrderedDict()
@@ -199,3 +201,19 @@ class ReviewDesk:
         if self._keeper is not None:
             self._keeper.cancel()
         self.lane.close()
+
+
+class ReviewShelf:
+    """Reviews kept beside the match records (key `review/GAME`, with their retention), so a
+    restart or another process serves a review without working it out again."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    async def load(self, game_id: str) -> bytes | None:
+        """The review kept for a game, or None."""
+        return await self.store.load_record(f"review/{game_id}")
+
+    async def keep(self, game_id: str, review: bytes) -> None:
+        """Keep a game's review."""
+        await self.store.save_record(f"review/{game_id}", review)

@@ -127,12 +127,14 @@ class LookupBudget(KeyedBuckets):
         return _network(name)
 
     @contextlib.asynccontextmanager
-    async def guard(self, address: str) -> AsyncIterator[None]:
+    async def guard(self, address: str) -> AsyncIterator[Found]:
         """Around finding a room for `address`: RoomError `rate_limited` while its budget is
         spent; a room not found (`no_such_room`, or `bad_token` resuming a seat) costs one.
 
         The token is taken before the lookup and given back when it finds the room, so lookups
-        in flight at once (a store that answers slowly) cannot spend more than the budget.
+        in flight at once (a store that answers slowly) cannot spend more than the budget. The
+        block may call the `Found` it is given as soon as what it looked for is found: the token
+        is given back then, not held through what follows (a save, which may be slow).
         """
         now = time.monotonic()
         if not self.take(address, now):
@@ -141,15 +143,32 @@ class LookupBudget(KeyedBuckets):
                 errors.RATE_LIMITED,
                 f"too many lookups of rooms that were not there: try again in {max(1.0, wait):.0f} s",
             )
+        found = Found(self, address)
         missed = False
         try:
-            yield
+            yield found
         except RoomError as error:
-            missed = error.code in (errors.NO_SUCH_ROOM, errors.BAD_TOKEN)
+            missed = not found.given_back and error.code in (errors.NO_SUCH_ROOM, errors.BAD_TOKEN)
             raise
         finally:
             if not missed:
-                self.refund(address, time.monotonic())
+                found()
+
+
+class Found:
+    """Gives back a lookup's token once what it looked for was found (once only)."""
+
+    __slots__ = ("address", "budget", "given_back")
+
+    def __init__(self, budget: LookupBudget, address: str) -> None:
+        self.budget = budget
+        self.address = address
+        self.given_back = False
+
+    def __call__(self) -> None:
+        if not self.given_back:
+            self.given_back = True
+            self.budget.refund(self.address, time.monotonic())
 
 
 class AddressBuckets(KeyedBuckets):
