@@ -5,7 +5,7 @@ placeholder (or dropped when there are none):
 
 - `compose`: servers by their compose names, re-resolved through Docker's DNS (`zone`, `resolve`,
   nginx 1.27.3 or later); the committed deploy/nginx.conf is this rendering
-  (`python -m deploy.nginx_conf compose > deploy/nginx.conf`; tests/test_deploy_nginx.py checks);
+  (`python -m deploy.nginx_conf compose > deploy/nginx.conf`; tests/deploy/test_deploy_nginx.py checks);
 - `local`: Debian's nginx (1.22 here: no `resolve`) in front of servers on loopback ports, its
   files under one directory, its sockets to the servers from `PROXY_ADDRESS` (`proxy_bind`), the
   one address the servers take X-Real-IP from (deploy/topology.py).

@@ -13,7 +13,7 @@
 Every wait is bounded and says what it waited for; `stop()` ends what was started (nginx,
 then the servers, then Redis), which runs in sessions of its own so that a Ctrl-C reaches only the
 caller and the stop keeps that order. deploy/local.sh runs it from the command line until Ctrl-C;
-tests/test_deploy_nginx.py and `bench/cluster.py --through-nginx` use it.
+tests/deploy/test_deploy_nginx.py and `bench/cluster.py --through-nginx` use it.
 """
 
 from __future__ import annotations

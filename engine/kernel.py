@@ -3,7 +3,7 @@
 The bots' playouts (`engine.bots.sim`), the endgame solver (`engine.bots.endgame`), the bots'
 move choice and the legal moves' totals the server sends (`engine.parts`) all place and count
 with these functions. `engine.layout.Layout` is the reference that also keeps the chains drawn
-on the table; tests/test_kernel.py plays random matches of every player count and variant and
+on the table; tests/engine/test_kernel.py plays random matches of every player count and variant and
 checks, move by move, that this kernel and `Layout` agree.
 
 The state of the ends is five values, as `Layout` holds them: `o[e]` the number open at end `e`

@@ -115,7 +115,7 @@ CROSS = Layout(line=[[5, 6], [6, 6], [6, 1]], spinner=1)
 CROSS_ENDS = Ends(west=5, east=1, north=6, south=6)
 
 
-#: The legal list the server sends there, with what each play makes (tests/test_client_results.py
+#: The legal list the server sends there, with what each play makes (tests/clients/cli/test_client_results.py
 #: checks these totals against the engine).
 CROSS_LEGAL = [
     MoveSpec(tile="5-1", end="west", total=2),

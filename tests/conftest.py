@@ -68,7 +68,7 @@ def _reached(function: object, seen: set[int]) -> Iterator[object]:
             yield value
             inner = getattr(value, "__wrapped__", value)
             source = getattr(getattr(inner, "__code__", None), "co_filename", "")
-            if source and Path(source).parent == TESTS:
+            if source and Path(source).is_relative_to(TESTS):
                 yield from _reached(value, seen)
 
 

@@ -1,6 +1,6 @@
 """The example session of protocol/README.md, played against a real server.
 
-`tests/test_protocol.py` runs it and checks that the README shows exactly these frames, so the
+`tests/protocol/test_protocol.py` runs it and checks that the README shows exactly these frames, so the
 document cannot drift from the server. After a change to the wire, rewrite the README's example
 from a fresh run with::
 

@@ -12,7 +12,7 @@ holds waits for something that seldom happens. The same behaviour, with:
   `WEBSOCKETS_LOG`, which drops websockets' DEBUG lines (they hold frames and headers, so keys).
 
 Only what websockets exposes as attributes is replaced, with objects that do what it asks of
-them (tests/test_server_lean.py holds them to it); if a later websockets stops using one, it is
+them (tests/server/test_server_lean.py holds them to it); if a later websockets stops using one, it is
 simply unused.
 """
 

@@ -55,7 +55,7 @@ def text_frame(message: bytes) -> bytes:
 
     The bytes websockets' `Frame.serialize` gives (RFC 6455 5.2: FIN and the text opcode, then
     the payload length in 7, 16 or 64 bits), built here without its checks and buffers, which
-    cost more than the rest of the frame on every move; tests/test_server_frames.py holds the
+    cost more than the rest of the frame on every move; tests/server/test_server_frames.py holds the
     two equal.
     """
     size = len(message)

@@ -1,5 +1,5 @@
-// The page's modules, put on `window.unit` for tests/test_web_state.py and
-// tests/test_web_model.py to call through selenium.
+// The page's modules, put on `window.unit` for tests/clients/web/test_web_state.py and
+// tests/clients/web/test_web_model.py to call through selenium.
 import * as describe from "/web/js/describe.js";
 import * as geometry from "/web/js/geometry.js";
 import * as lobby from "/web/js/lobby.js";

@@ -116,7 +116,9 @@ test("a long line's tiles and its ends' ghost tiles never overlap, on a phone or
 /** A hand's result explained, as the page shows it under the table. */
 function explain(result, names, rules = {}) {
   const teams = Boolean(rules.teams) && names.length === 4;
-  return explainHand(result, { rules: { players: names.length, end_scoring: "opponents", ...rules }, names, teams });
+  // Each seat's side as the server sends it (the room's `sides`): partners 0+2 and 1+3.
+  const sides = names.map((_, seat) => (teams ? seat % 2 : seat));
+  return explainHand(result, { rules: { players: names.length, end_scoring: "opponents", ...rules }, names, teams, sides });
 }
 
 // Hands' results as the server sends them (the engine's counts, docs/rules.md's examples).
@@ -155,7 +157,8 @@ test("blocked hands and penalties follow the worked examples", () => {
   assert.ok(three.agrees && three.steps.includes("6.5 rounds to 5: each scores 5."), three.steps);
   const held = explain(blocked([5, 5, 0], [3, 3, 13], halved), ["A", "Bot 1", "Bot 2"]);
   assert.ok(held.steps.includes("Pips held: 3 (A), 3 (Bot 1), 13 (Bot 2)."), held.steps);
-  const teams = explain(blocked([20, 0], [4, 9, 7, 9], [{ side: 0, seats: [1, 3], pips: 18, points: 20 }]), ["A", "B", "C", "D"], { teams: true });
+  const teamsBlocked = { ...blocked([20, 0], [4, 9, 7, 9], [{ side: 0, seats: [1, 3], pips: 18, points: 20 }]), side_pips: [11, 18] };
+  const teams = explain(teamsBlocked, ["A", "B", "C", "D"], { teams: true });
   assert.ok(teams.agrees && teams.steps.includes("Team A holds 4 (A) + 7 (C) = 11; team B holds 9 (B) + 9 (D) = 18."), teams.steps);
   const counts = [{ side: 0, seats: [0], pips: 0, points: 0 }, { side: 1, seats: [1], pips: 8, points: -10 }];
   const penalty = explain(domino(0, [0, -10], [0, 8], counts), ["A", "B"], { end_scoring: "penalty" });

@@ -6,7 +6,7 @@ terminal client's state tests check clients/cli/state.py. Where Python has the s
 (protocol.patch) the two must agree. Here: patches and resyncs, the
 document kept over a reload, the log in words, and what the page sends and shows (the create
 form, room codes, server text, the socket's URL). The table model and its geometry are in
-tests/test_web_model.py.
+tests/clients/web/test_web_model.py.
 """
 
 from __future__ import annotations

@@ -5,12 +5,12 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
-export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+export const ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
 const WEB = `${ROOT}clients/web/`;
 
 /** The page's module `name` (under clients/web/js/). */
 export function module(name) {
-  return import(new URL(`../../clients/web/js/${name}`, import.meta.url).href);
+  return import(new URL(`../../../../clients/web/js/${name}`, import.meta.url).href);
 }
 
 // i18n.load asks for `${base}/web/i18n/LANG.json`: answered from the repository's files, and

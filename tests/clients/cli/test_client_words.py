@@ -1,7 +1,7 @@
 """The terminal's log in words (clients/cli/words.describe): one English sentence an event.
 
 The other languages' sentences are checked against their catalogs in
-tests/test_i18n_catalogs.py and on screen in tests/test_client_languages.py.
+tests/test_i18n_catalogs.py and on screen in tests/clients/cli/test_client_languages.py.
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ from websockets.exceptions import InvalidStatus
 
 from protocol import messages as msg
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 LISTENING = "allfives server listening on "
 
 

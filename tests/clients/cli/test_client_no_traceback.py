@@ -11,7 +11,7 @@ from pathlib import Path
 import pexpect  # type: ignore[import-untyped]
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 RUN_SECONDS = 60
 
 

@@ -257,7 +257,7 @@ def test_a_topology_killed_with_sigkill_leaves_nothing_running(tmp_path: Path) -
         unavailable("no nginx found: install it (apt-get install nginx)")
     topology = subprocess.Popen(
         [sys.executable, "-m", "deploy.topology", "--port", "0"],
-        cwd=Path(__file__).resolve().parents[1],
+        cwd=Path(__file__).resolve().parents[2],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,

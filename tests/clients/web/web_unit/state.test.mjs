@@ -197,7 +197,8 @@ test("the seconds left on a turn follow the server's clock", () => {
 test("a hand that ends is kept for the scoreboard, and its table until the next lead", () => {
   const state = feed(frames.filter((f) => ["snapshot", "patch"].includes(f.type))).room;
   const game = state.doc.game;
-  const ended = { type: "hand_ended", kind: "domino", by: 0, points: [15, 0], pips: [0, 12] };
+  // The server sends the table the hand ended on (its layout) with the result.
+  const ended = { type: "hand_ended", kind: "domino", by: 0, points: [15, 0], pips: [0, 12], layout: game.layout };
   const started = { type: "hand_started", number: 2, leader: 1 };
   state.receive({
     type: "patch",
@@ -221,6 +222,7 @@ test("a hand that ends is kept for the scoreboard, and its table until the next 
   assert.equal(state.finalHand, 2);
   assert.equal(state.finalHistory.length, 4);
   assert.ok(state.finalLayout && state.finalLayout.line.length > 0);
+  assert.deepEqual(state.finalLayout, game.layout);
   assert.equal(texts(state).at(-1), "Hand 2: Bot 1 leads");
 });
 

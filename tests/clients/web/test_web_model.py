@@ -4,7 +4,7 @@ The page's modules are loaded by a test page (tests/web/unit.html) that puts the
 `window.unit`; these tests call them through selenium and check what they return. Here: the last
 hand's layout drawn as the engine places it (docs/rules.md's worked examples), the table model
 (playable tiles, the server's totals, gold, teams, the end-of-hand summary, the layout in words) and where each domino is drawn. The
-page's room state (patches, the log) is in tests/test_web_state.py.
+page's room state (patches, the log) is in tests/clients/web/test_web_state.py.
 """
 
 from __future__ import annotations

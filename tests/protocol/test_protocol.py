@@ -234,7 +234,7 @@ def test_format_and_parse_are_inverse(first: int, second: int) -> None:
 
 # The protocol README is a spec a client can be written from: its examples must be true
 
-README = Path(__file__).resolve().parent.parent / "protocol" / "README.md"
+README = Path(__file__).resolve().parents[2] / "protocol" / "README.md"
 
 
 def readme_frames(start: str = "", stop: str = "") -> list[tuple[str, str]]:

@@ -1,4 +1,4 @@
-"""The page's pure modules under Node's own test runner: tests/web_unit/*.test.mjs.
+"""The page's pure modules under Node's own test runner: tests/clients/web/web_unit/*.test.mjs.
 
 Each file there imports modules of clients/web/js/ as the page does (ES modules, no build step)
 and checks them with `node:test`, with no browser: the room state (state.js), the words
@@ -27,7 +27,9 @@ def node() -> str:
     """Node's path; the test skips without it (fails under CI=true)."""
     found = shutil.which("node") or shutil.which("nodejs")
     if found is None:
-        unavailable("node is not on PATH: tests/web_unit needs Node (Debian's nodejs package)")
+        unavailable(
+            "node is not on PATH: tests/clients/web/web_unit needs Node (Debian's nodejs package)"
+        )
     return found
 
 

@@ -26,7 +26,7 @@ from protocol import errors
 from protocol import messages as msg
 from server.app import run_server
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 async def test_healthz_and_metrics_are_served_on_the_game_port() -> None:
