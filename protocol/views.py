@@ -258,7 +258,8 @@ def _describe_winner(winner: Winner, names: Sequence[str], teams: bool) -> str:
 
 
 def _name(seat: int, names: Sequence[str]) -> str:
-    return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
+    # Seats count from 1 in words, as both clients show them (the wire's seat 0 is seat 1).
+    return names[seat] if 0 <= seat < len(names) else f"seat {seat + 1}"
 
 
 def _side(index: int, names: Sequence[str], teams: bool) -> str:

@@ -48,10 +48,10 @@ def page() -> Iterator[WebDriver]:
 SESSION_LOG = [
     "Hand 1: Ann leads",
     "Ann led 1-3: total 4",
-    "Bot 1 played 4-3 east: total 5, scores 5",
+    "Bot 2 played 4-3 east: total 5, scores 5",
     "Ann played 6-1 west: total 10, scores 10",
     "Ann is away",
-    "Bot 1 played 6-5 west: total 9",
+    "Bot 2 played 6-5 west: total 9",
     "Ann is back",
 ]
 
@@ -95,9 +95,9 @@ def test_a_gap_asks_for_a_resync_and_waits_for_the_snapshot(page: WebDriver) -> 
 
 
 def names_of(document: dict[str, Any]) -> list[str]:
-    """The page's name per seat: people by name, bots as "Bot 2", free seats "(free)"."""
+    """The page's name per seat: people by name, bots as "Bot 3", free seats "(free)"."""
     return [
-        "(free)" if seat is None else f"Bot {i}" if seat["kind"] == "bot" else seat["name"]
+        "(free)" if seat is None else f"Bot {i + 1}" if seat["kind"] == "bot" else seat["name"]
         for i, seat in enumerate(document["seats"])
     ]
 
@@ -173,7 +173,7 @@ async def test_a_real_match_builds_the_servers_document_and_its_log_in_words(
 
 
 def test_events_read_as_the_python_descriptions(page: WebDriver) -> None:
-    names = ["Ann", "Bot 1", "Cid", "Dee"]
+    names = ["Ann", "Bot 2", "Cid", "Dee"]
     events: list[views.AnyEvent] = [
         views.Played(seat=0, tile="5-5", end=None, total=10, points=10),
         views.Played(seat=1, tile="5-3", end="east", total=13, points=0),

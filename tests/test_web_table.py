@@ -177,7 +177,7 @@ def test_a_whole_match_by_clicks_with_a_friend_from_the_link_and_a_reload() -> N
         code = ann.current_url.rsplit("/", 1)[1]
         assert link == f"{server.base}/r/{code}"
         assert re.fullmatch(r"[A-Z]{4}-[A-Z]{10}", code), code  # CODE-INVITE
-        wait_for(lambda: "Bot 2" in read(ann)["names"], what="the bot in seat 2")
+        wait_for(lambda: "Bot 3" in read(ann)["names"], what="the bot in seat 2")
 
         open_lobby(femi, link, "Femi")
         assert code in femi.find_element(By.ID, "join-form").text
@@ -265,7 +265,7 @@ def test_a_whole_match_by_clicks_with_a_friend_from_the_link_and_a_reload() -> N
         ann.find_element(By.ID, "rematch-button").click()
         # The same seats play again at once, and the log marks where the new match begins.
         wait_for(lambda: read(ann)["winner"] is None and read(ann)["hand"], what="the rematch")
-        assert read(femi)["names"] == ["Ann", "Femi", "Bot 2"]
+        assert read(femi)["names"] == ["Ann", "Femi", "Bot 3"]
         wait_for(lambda: "A new match begins" in read(femi)["log"], what="the marker")
 
         # Femi leaves the match (it asks first: his seat stays his, a stand-in plays it) and
@@ -286,7 +286,7 @@ def test_a_whole_match_by_clicks_with_a_friend_from_the_link_and_a_reload() -> N
             lambda: "you are watching" in femi.find_element(By.ID, "room-link").text,
             what="watching",
         )
-        assert read(femi)["you"] == [] and read(femi)["names"] == ["Ann", "Femi", "Bot 2"]
+        assert read(femi)["you"] == [] and read(femi)["names"] == ["Ann", "Femi", "Bot 3"]
 
         # The same table in the dark, with motion reduced, for people to look at.
         ann.execute_cdp_cmd(

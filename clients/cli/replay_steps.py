@@ -94,7 +94,7 @@ def replay_of(record: Record) -> Replay:
     sides = rules.sides
     names = [
         (record.names[seat] if seat < len(record.names) else "")
-        or _("seat {seat}").format(seat=seat)
+        or _("seat {seat}").format(seat=seat + 1)  # seats count from 1 on screen
         for seat in range(rules.players)
     ]
     scores = [0] * sides

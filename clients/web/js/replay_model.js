@@ -7,7 +7,7 @@
 // (the server's `total`, `points` and `result.points`): nothing is counted here.
 
 import { place } from "./model.js";
-import { botSeatName, partnership } from "./describe.js";
+import { botSeatName, partnership, seatNumber } from "./describe.js";
 import { t } from "./i18n.js";
 
 const EMPTY = { line: [], spinner: null, north: [], south: [] };
@@ -65,7 +65,7 @@ export function replaySteps(record) {
     const name = record?.names?.[seat];
     const bot = /^bot:(easy|normal|hard)$/.exec(String(name));
     if (bot) return botSeatName(seat, bot[1]); // "Bot 2 (hard)", as the table named the seat
-    return typeof name === "string" && name ? name : t("review.seat", { seat });
+    return typeof name === "string" && name ? name : t("review.seat", { seat: seatNumber(seat) });
   });
   const sideOf = (seat) => (teams ? seat % 2 : seat);
   const scores = new Array(sides).fill(0);
