@@ -177,12 +177,12 @@ def test_a_whole_match_by_clicks_with_a_friend_from_the_link_and_a_reload() -> N
         code = ann.current_url.rsplit("/", 1)[1]
         assert link == f"{server.base}/r/{code}"
         assert re.fullmatch(r"[A-Z]{4}-[A-Z]{10}", code), code  # CODE-INVITE
-        wait_for(lambda: "Bot 3" in read(ann)["names"], what="the bot in seat 2")
+        wait_for(lambda: "Bot 3" in read(ann)["names"], what="the bot in seat 3")
 
         open_lobby(femi, link, "Femi")
         assert code in femi.find_element(By.ID, "join-form").text
         femi.find_element(By.ID, "join-button").click()
-        wait_for(lambda: read(femi)["you"] == [1], what="Femi in seat 1")
+        wait_for(lambda: read(femi)["you"] == [1], what="Femi in seat 2")
         start = wait_for(
             lambda: [b for b in ann.find_elements(By.ID, "start-button") if b.is_enabled()],
             what="start",
@@ -234,7 +234,7 @@ def test_a_whole_match_by_clicks_with_a_friend_from_the_link_and_a_reload() -> N
                 reloaded = True
                 before = read(femi)["hand"]
                 femi.refresh()
-                wait_for(lambda: read(femi)["you"] == [1], what="Femi back in seat 1")
+                wait_for(lambda: read(femi)["you"] == [1], what="Femi back in seat 2")
                 after = read(femi)
                 assert set(before) <= set(after["hand"]), (before, after["hand"])
                 # It resumed from the document it kept: the missed patches, no snapshot.

@@ -71,7 +71,7 @@ export class Lobby {
     });
     this.rooms = h("ul", { class: "rooms", id: "rooms", "aria-live": "polite" });
     this.codeInput = h("input", { name: "code", id: "join-code", maxlength: 40, autocapitalize: "characters", placeholder: "KXQP", value: code ?? "" });
-    this.seatSelect = select("join_seat", [["", t("lobby.first_free")], ["0", "0"], ["1", "1"], ["2", "2"], ["3", "3"]], "");
+    this.seatSelect = select("join_seat", [["", t("lobby.first_free")], ...[0, 1, 2, 3].map((index) => [String(index), String(seatNumber(index))])], "");
     this.createForm = this._createForm();
     const joinForm = h("form", { class: "card", id: "join-form", onsubmit: (event) => {
       event.preventDefault();
