@@ -1,77 +1,128 @@
-"""The terminal numbers seats as a player reads them, from 1, and names a bot by its seat's
-number (the bot in seat 2 is "Bot 2"); `join --seat N` and `/bots remove N` take the number the
-table shows. The real `allfives host` and `allfives join` in tmux, at 60 and 80 columns."""
+"""Saved seat tokens on disk, server addresses, and the join line's address."""
 
 from __future__ import annotations
 
-import re
-import shutil
+import asyncio
+import ipaddress
+import json
 import sys
+import time
 from pathlib import Path
 
 import pytest
-from client_helpers import NEEDS_TMUX, ROOT, Terminal
+from client_helpers import TIMEOUT
+from waiting import until
 
-pytestmark = NEEDS_TMUX
+from clients.cli import join, local
+from clients.cli.connection import Connection
+from clients.cli.host import join_url
+from clients.cli.local import network_address
+from clients.cli.seats import KEEP_SECONDS, SeatStore, config_dir, normalize_url
+from clients.cli.state import TableState
+from protocol import messages as msg
+from protocol.rules import RoomRules
+from server.app import Server
 
-CAPTURES = Path("/work/helpers/shots/seats")
+
+@pytest.mark.parametrize(
+    ("written", "normal"),
+    [
+        ("ws://127.0.0.1:8765", "ws://127.0.0.1:8765/"),
+        ("ws://127.0.0.1:8765/", "ws://127.0.0.1:8765/"),
+        ("127.0.0.1:8765", "ws://127.0.0.1:8765/"),
+        ("WSS://Games.Example.org/play", "wss://games.example.org/play"),
+    ],
+)
+def test_server_addresses_are_written_one_way(written: str, normal: str) -> None:
+    assert normalize_url(written) == normal
 
 
-def keep(rows: list[str], name: str) -> None:
-    """Save a capture to look at (outside the repository), when that folder is there."""
-    if CAPTURES.parent.is_dir():
-        CAPTURES.mkdir(exist_ok=True)
-        (CAPTURES / f"{name}.txt").write_text("\n".join(rows) + "\n")
+def test_the_config_directory_follows_xdg(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    assert config_dir() == tmp_path / "allfives"
+    monkeypatch.delenv("XDG_CONFIG_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert config_dir() == tmp_path / "home" / ".config" / "allfives"
 
 
-@pytest.mark.parametrize("terminal", [(60, 30), (80, 24)], indirect=True)
-def test_seats_shown_from_one_and_join_seat_takes_the_number_shown(
-    terminal: Terminal, tmp_path: Path
+def test_a_seat_is_found_by_server_and_room_whatever_their_spelling(tmp_path: Path) -> None:
+    seats = SeatStore(tmp_path / "allfives" / "seats.json")
+    seats.save("ws://127.0.0.1:8765", "bcdf", 2, "secret-1")
+    seats.save("ws://127.0.0.1:8765/", "GHJK", 0, "secret-2")
+    found = seats.find("127.0.0.1:8765", "BCDF")
+    assert found is not None and (found.room, found.seat, found.token) == ("BCDF", 2, "secret-1")
+    assert seats.find("ws://127.0.0.1:9999", "BCDF") is None
+    latest = seats.find("ws://127.0.0.1:8765")
+    assert latest is not None and latest.room == "GHJK"
+    seats.forget("ws://127.0.0.1:8765", "ghjk")
+    latest = seats.find("ws://127.0.0.1:8765")
+    assert latest is not None and latest.room == "BCDF"
+
+
+def test_old_entries_and_a_damaged_file_are_ignored(tmp_path: Path) -> None:
+    path = tmp_path / "seats.json"
+    seats = SeatStore(path)
+    seats.save("ws://h:1", "ROOM", 1, "t")
+    data = json.loads(path.read_text())
+    for entry in data.values():
+        entry["saved_at"] = time.time() - KEEP_SECONDS - 10
+    path.write_text(json.dumps(data))
+    assert seats.find("ws://h:1", "ROOM") is None
+    path.write_text("{not json")
+    assert seats.find("ws://h:1", "ROOM") is None
+    seats.save("ws://h:1", "ROOM", 1, "t2")
+    found = seats.find("ws://h:1", "ROOM")
+    assert found is not None and found.token == "t2"
+
+
+def test_the_join_line_names_loopback_or_this_machines_address() -> None:
+    assert join_url(False, 8765) == "ws://127.0.0.1:8765"
+    address = network_address()
+    ipaddress.ip_address(address)
+    assert join_url(True, 9000) == f"ws://{address}:9000"
+
+
+def test_the_join_line_says_uv_run_from_a_source_checkout(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    env = {"ALLFIVES_BOT_DELAY": "0.05", "TERM": "xterm-256color", "PYTHONPATH": str(ROOT)}
-    cli = [sys.executable, "-m", "allfives.cli"]
-    host_env = {**env, "XDG_CONFIG_HOME": str(tmp_path / "host")}
-    terminal.start(
-        [*cli, "host", "--port", "0", "--players", "4", "--name", "Hana"], host_env, "host"
-    )
-    rows = terminal.wait_for(r"Friends join with:", window="host")
-    # At 60 columns the printed line folds mid-word: read it with the rows put back together.
-    found = re.search(r"join (ws://127\.0\.0\.1:\d+) ([A-Z]{4}(?:-[A-Z]{10})?)", "".join(rows))
-    assert found is not None, rows
-    url, room = found.groups()
-    assert "seat 1  Hana  (you)" in "\n".join(rows), rows
-    assert "seat 0" not in "\n".join(rows)
+    (tmp_path / "pyproject.toml").write_text("[project]\n")
+    monkeypatch.setattr(sys, "prefix", str(tmp_path / ".venv"))
+    assert local.command() == "uv run allfives"
+    monkeypatch.setattr(sys, "prefix", str(tmp_path / "tools" / "allfives"))
+    assert local.command() == "allfives"
 
-    # With four players the host's partner sits in seat 3, as --seat's help says.
-    friend_env = {**env, "XDG_CONFIG_HOME": str(tmp_path / "friend")}
-    terminal.start([*cli, "join", url, room, "--seat", "3", "--name", "Femi"], friend_env, "friend")
-    friend = terminal.wait_for(r"seat 3  Femi  \(you\)", window="friend")
-    assert "seat 1  Hana" in "\n".join(friend) and "seat 2  free" in "\n".join(friend)
-    terminal.wait_for(r"Femi took seat 3", window="host")
 
-    # Seat 1 is the host's: `--seat 1` asks for it and is refused, taking no other seat.
-    other_env = {**env, "XDG_CONFIG_HOME": str(tmp_path / "other")}
-    terminal.start([*cli, "join", url, room, "--seat", "1", "--name", "Gus"], other_env, "gus")
-    terminal.wait_for(r"that seat is taken", window="gus")
+async def test_tile_numbers_survive_a_restart_of_join(server: Server, tmp_path: Path) -> None:
+    store = SeatStore(tmp_path / "seats.json")
+    first = Connection(server.url, "Ann", TableState(), seats=store)
+    opening: list[msg.ClientMessage] = [
+        msg.CreateRoom(rules=RoomRules(players=2, target=500, public=False), seat=0),
+        msg.AddBot(level="easy"),
+        msg.Start(),
+    ]
+    running = asyncio.create_task(first.run(opening))
+    state = first.state
+    await until(state.my_turn)
+    game = state.game
+    assert game is not None
+    numbers = {tile: number for number, tile in state.numbered_hand()}
+    # The legal play with the lowest number leaves a gap in the numbers (the last would not).
+    plays = [(numbers.get(m.tile, 0), m.tile, m) for m in game.legal if m.tile is not None]
+    _, tile, played = min(plays, key=lambda entry: entry[0])
+    await first.send(msg.Play(tile=tile, end=played.end))
+    await until(lambda: state.game is not None and tile not in (state.game.hand or []))
+    before = dict((tile, number) for number, tile in state.numbered_hand())
+    assert min(before.values()) > 1 or max(before.values()) > len(before)  # a number is gone
+    room = state.room
+    await first.close()
+    await asyncio.wait_for(running, TIMEOUT)
 
-    terminal.type("/start", "host")
-    terminal.wait_for(r"✗ every seat must be taken first \(free: 2, 4\)", window="host")
-    terminal.type("/bots fill hard", "host")
-    rows = terminal.wait_for(r"seat 4  Bot 4  hard bot", window="host")
-    shown = "\n".join(rows)
-    assert "seat 2  Bot 2  hard bot" in shown and "seat 3  Femi" in shown, rows
-    assert "Bot 1" not in shown and "seat 0" not in shown, rows
-    terminal.type("/bots remove 1", "host")
-    terminal.wait_for(r"✗ seat 1 holds no bot", window="host")
-    terminal.type("/bots remove 4", "host")
-    rows = terminal.wait_for(r"seat 4  free", window="host")
-    assert "seat 2  Bot 2  hard bot" in "\n".join(rows), rows
-    keep(rows, f"host-waiting-{terminal.width}")
-    keep(terminal.screen("friend"), f"friend-waiting-{terminal.width}")
-    terminal.type("/bots add easy", "host")
-    terminal.wait_for(r"seat 4  Bot 4  easy bot", window="host")
-    terminal.type("/start", "host")
-    rows = terminal.wait_for(r"Bot 4", window="friend")
-    terminal.wait_for(r"hand 1", window="friend")
-    keep(terminal.screen("friend"), f"friend-table-{terminal.width}")
-    assert shutil.which("tmux")
+    again, messages, resuming = join.plan(server.url, room, None, seats=store)
+    assert resuming
+    running = asyncio.create_task(again.run(messages, resume=True))
+    await until(lambda: again.ready.is_set() and again.state.game is not None)
+    after = dict((tile, number) for number, tile in again.state.numbered_hand())
+    common = set(before) & set(after)
+    assert common and all(before[tile] == after[tile] for tile in common), (before, after)
+    await again.close()
+    await asyncio.wait_for(running, TIMEOUT)
