@@ -38,7 +38,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--seat",
         type=int,
         action="append",
-        help="analyse this seat only (may be given more than once; default every seat)",
+        help="analyse this seat only, numbered from 1 as the report and the tables show them "
+        "(may be given more than once; default every seat; --json keeps the record's seats, "
+        "from 0)",
     )
     parser.add_argument("--json", action="store_true", help="print the analysis as JSON")
     parser.add_argument(
@@ -61,15 +63,17 @@ def run(args: argparse.Namespace) -> int:
         return loaded
     record, _ = loaded
     players = record.rules.players
-    for seat in args.seat or ():
-        if not 0 <= seat < players:
+    for number in args.seat or ():
+        if not 1 <= number <= players:
             print(
-                f"allfives analyze: there is no seat {seat} with {players} players "
-                f"(0 to {players - 1})",
+                f"allfives analyze: there is no seat {number} with {players} players "
+                f"(1 to {players})",
                 file=sys.stderr,
             )
             return NOT_A_RECORD
-    report = _with_progress(record, args.seat, args.budget_ms, args.seed)
+    # Seats as a player reads them, from 1 (the record's and the review's seat 0 is seat 1).
+    seats = [number - 1 for number in args.seat] if args.seat else None
+    report = _with_progress(record, seats, args.budget_ms, args.seed)
     if args.json:
         sys.stdout.buffer.write(msgspec.json.encode(report) + b"\n")
     else:

@@ -359,7 +359,7 @@ def _host_only(view: RoomView, phase: str, doing: str) -> Refuse | None:
 
 
 def _start(view: RoomView) -> Action:
-    free = [str(index) for index, seat in enumerate(view.seats) if seat is None]
+    free = [str(words.seat_number(index)) for index, seat in enumerate(view.seats) if seat is None]
     if free:
         said = _("every seat must be taken first (free: {seats}): /bots fill")
         return Refuse(said.format(seats=", ".join(free)))
@@ -386,16 +386,18 @@ def _bots(rest: str, view: RoomView) -> Action:
     return Send(tuple(msg.AddBot(level=level) for _seat in range(count)))
 
 
-def _remove_bot(words: list[str], view: RoomView) -> Action:
+def _remove_bot(typed: list[str], view: RoomView) -> Action:
     bots = [
         index for index, seat in enumerate(view.seats) if seat is not None and seat.kind == "bot"
     ]
-    if not words or not words[0].isdigit():
-        listed = ", ".join(str(seat) for seat in bots) or _("none")
+    if not typed or not typed[0].isdigit():
+        listed = ", ".join(str(words.seat_number(seat)) for seat in bots) or _("none")
         return Refuse(_("write /bots remove SEAT (seats with bots: {seats})").format(seats=listed))
-    seat = int(words[0])
+    # The seat as the table numbers it (from 1); the wire's seat is one less.
+    number = int(typed[0])
+    seat = words.seat_index(number)
     if seat not in bots:
-        return Refuse(_("seat {seat} holds no bot").format(seat=seat))
+        return Refuse(_("seat {seat} holds no bot").format(seat=number))
     return Send((msg.RemoveBot(seat=seat),))
 
 

@@ -299,7 +299,8 @@ class Connection:
             self._resuming = False
             self._first = ()
             said = _("Back in your seat (seat {seat} of room {code})")
-            state.say(said.format(seat=joined.seat, code=joined.room))
+            seat = words.seat_number(joined.seat) if joined.seat is not None else "?"
+            state.say(said.format(seat=seat, code=joined.room))
         if self.seats is not None and joined.seat is not None and joined.seat_token:
             self.seats.save(self.url, joined.room, joined.seat, joined.seat_token, self.name)
 

@@ -11,7 +11,7 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
-from clients.cli import local, plain
+from clients.cli import local, plain, words
 from clients.cli.connection import Connection
 from clients.cli.i18n import _
 from clients.cli.keys import KeyStore, link_code, new_key
@@ -34,11 +34,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--seat",
         type=int,
-        choices=(0, 1, 2, 3),
+        choices=(1, 2, 3, 4),
         default=None,
         help=_(
-            "the seat to take in ROOM, numbered as the table shows them (with four players "
-            "the host's partner sits in 2; default: the first free one)"
+            "the seat to take in ROOM, numbered as the table shows them from 1 (the host sits "
+            "in 1; with four players the host's partner sits in 3; default: the first free one)"
         ),
     )
     local.add_quiet_argument(parser)
@@ -127,7 +127,7 @@ def plan(
         aside = _(
             "seat {seat} of room {code}, held as {who}, was left alone: "
             "leave out --name to take it back"
-        ).format(seat=saved.seat, code=saved.room, who=saved.name)
+        ).format(seat=words.seat_number(saved.seat), code=saved.room, who=saved.name)
         state.say(_("Not taking back {what}").format(what=aside))
         saved = None
     if name is None:
@@ -157,7 +157,7 @@ async def join(args: argparse.Namespace) -> int:
         args.players,
         private=args.private,
         rated=args.rated,
-        seat=args.seat,
+        seat=words.seat_index(args.seat) if args.seat is not None else None,
     )
     if args.link is not None:
         # A key of this device's own joins the code's player (kept under its name on welcome).

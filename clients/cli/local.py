@@ -217,7 +217,7 @@ def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
         "--teams",
         action=argparse.BooleanOptionalAction,
         default=None,
-        help=_("with 4 players, play as two teams, seats 0+2 against 1+3 (default: teams)"),
+        help=_("with 4 players, play as two teams, seats 1+3 against 2+4 (default: teams)"),
     )
     targets = ", ".join(
         _("{score} with {count}").format(score=score, count=count)

@@ -254,7 +254,7 @@ def waiting_rows(view: RoomView, join_line: str | None, width: int) -> list[Text
             Text(" " + _("Rated: this private room's results show on the public ladder."), DULL)
         )
     for index, seat in enumerate(view.seats):
-        line = Text("   " + _("seat {seat}").format(seat=index) + "  ")
+        line = Text("   " + words.seat_word(index) + "  ")
         if seat is None:
             line.append(_("free"), DULL)
         else:

@@ -34,7 +34,7 @@ def replay_of(record: Record, positions: list[Position]) -> Replay:
     rules = record.rules
     names = [
         (record.names[seat] if seat < len(record.names) else "")
-        or _("seat {seat}").format(seat=seat)
+        or _("seat {seat}").format(seat=seat + 1)  # seats count from 1 on screen
         for seat in range(rules.players)
     ]
     return Replay(

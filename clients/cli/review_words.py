@@ -35,15 +35,15 @@ def seat_name(names: Sequence[str], seat: int) -> str:
     level = words.bot_level(name)
     if level is not None:
         return words.bot_seat_name(seat, level)
-    return visible(name) or _("seat {seat}").format(seat=seat)
+    return visible(name) or words.seat_word(seat)
 
 
 def seat_heading(names: Sequence[str], seat: int) -> str:
-    """A player's heading in the review: "Ann (seat 0)", a bot's seat as it is named ("Bot 1
+    """A player's heading in the review: "Ann (seat 1)", a bot's seat as it is named ("Bot 2
     (hard)", its number already in it)."""
     if words.bot_level(names[seat] if 0 <= seat < len(names) else "") is not None:
         return seat_name(names, seat)
-    return _("{who} (seat {seat})").format(who=seat_name(names, seat), seat=seat)
+    return _("{who} (seat {seat})").format(who=seat_name(names, seat), seat=words.seat_number(seat))
 
 
 def move_words(move: ReviewMove | None) -> str:

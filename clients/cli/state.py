@@ -413,22 +413,23 @@ def seat_changes(before: RoomView, after: RoomView) -> list[str]:
     for index, (old, new) in enumerate(zip(before.seats, after.seats, strict=False)):
         if old == new:
             continue
+        number = words.seat_number(index)
         if old is None and new is not None and new.kind == "bot" and after.you == after.host:
             continue  # the host seated it and sees it in the seat list
         if old is None and new is not None:
             if new.kind == "bot":
-                line = _bot_took(new.level).format(seat=index)
+                line = _bot_took(new.level).format(seat=number)
             else:
-                line = _("{who} took seat {seat}").format(who=new_names[index], seat=index)
+                line = _("{who} took seat {seat}").format(who=new_names[index], seat=number)
             lines.append(line)
         elif old is not None and new is None:
-            lines.append(_("{who} left seat {seat}").format(who=old_names[index], seat=index))
+            lines.append(_("{who} left seat {seat}").format(who=old_names[index], seat=number))
         elif old is not None and new is not None and old.kind != new.kind:
             if new.kind == "bot":
                 line = _bot_took_from(new.level)
             else:
                 line = _("{who} took {old}'s seat {seat}")
-            lines.append(line.format(who=new_names[index], old=old_names[index], seat=index))
+            lines.append(line.format(who=new_names[index], old=old_names[index], seat=number))
         elif old is not None and new is not None and old.connected != new.connected:
             said = _("{who} is back") if new.connected else _("{who} is away")
             lines.append(said.format(who=new_names[index]))

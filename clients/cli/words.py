@@ -176,9 +176,25 @@ def both(items: Sequence[str]) -> str:
     return _("{first} and {last}").format(first=", ".join(items[:-1]), last=items[-1])
 
 
+def seat_number(index: int) -> int:
+    """A seat's number as a player reads and types it: seats count from 1 on screen (the
+    wire's seat 0 is seat 1), in every language and in both clients."""
+    return index + 1
+
+
+def seat_index(number: int) -> int:
+    """The wire's seat for the number a player typed (seat 1 is the wire's 0)."""
+    return number - 1
+
+
+def seat_word(index: int) -> str:
+    """A seat by its number: "seat 2" for the wire's seat 1."""
+    return _("seat {seat}").format(seat=seat_number(index))
+
+
 def bot_name(index: int) -> str:
-    """A bot's name at the table: "Bot 2"."""
-    return _("Bot {seat}").format(seat=index)
+    """A bot's name at the table, its seat's number: "Bot 2" in seat 2 (the wire's 1)."""
+    return _("Bot {seat}").format(seat=seat_number(index))
 
 
 def bot_seat_name(index: int, level: str) -> str:
@@ -199,11 +215,11 @@ def free_seat() -> str:
 
 def name_of(seat: int, names: Sequence[str]) -> str:
     """A seat's name, or "seat 5" for a seat there is no name for."""
-    return names[seat] if 0 <= seat < len(names) else _("seat {seat}").format(seat=seat)
+    return names[seat] if 0 <= seat < len(names) else seat_word(seat)
 
 
 def team_letter(index: int) -> str:
-    """A team's letter: A (seats 0 and 2) or B (seats 1 and 3)."""
+    """A team's letter: A (seats 1 and 3 on screen, the wire's 0 and 2) or B (2 and 4)."""
     return "AB"[index] if index in (0, 1) else str(index)
 
 

@@ -100,7 +100,7 @@ def test_the_reasons_are_worded_by_the_client_with_the_names_of_the_record() -> 
         "opened 10 for Bob\u241b[2J (4-1 east)",
         "kept 6-6 (a heavy double), counted against you when the hand ended",
     ]
-    assert reason_words(reasons[1], []) == "opened 10 for seat 1 (4-1 east)"
+    assert reason_words(reasons[1], []) == "opened 10 for seat 2 (4-1 east)"
 
 
 def test_a_move_that_hands_the_next_player_20_is_ranked_below_a_safe_one() -> None:
@@ -231,7 +231,7 @@ def analyze(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, s
 def test_json_names_every_decision_of_the_seat_and_its_summary(
     record_file: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    status, out, _ = analyze(capsys, str(record_file), "--json", "--seat", "1", "--budget-ms", "5")
+    status, out, _ = analyze(capsys, str(record_file), "--json", "--seat", "2", "--budget-ms", "5")
     assert status == 0
     report = json.loads(out)
     assert set(report) == {"version", "budget_ms", "seed", "deals", "players", "moves"}
@@ -250,7 +250,7 @@ def test_json_names_every_decision_of_the_seat_and_its_summary(
         if move["lost"] == 0:
             assert move["reasons"] == []
         assert move["values"][0]["move"] == move["best"]
-    again = analyze(capsys, str(record_file), "--json", "--seat", "1", "--budget-ms", "5")
+    again = analyze(capsys, str(record_file), "--json", "--seat", "2", "--budget-ms", "5")
     assert again[1] == out  # the same seed gives the same analysis
 
 
@@ -259,7 +259,7 @@ def test_text_lists_moves_and_marks_the_costly_ones(
 ) -> None:
     status, out, err = analyze(capsys, str(record_file), "--budget-ms", "5")
     assert status == 0 and err == ""
-    assert "hard (seat 0)" in out and "normal (seat 1)" in out
+    assert "hard (seat 1)" in out and "normal (seat 2)" in out
     assert "points lost a move" in out and "costliest moves:" in out
     report = review_record(decode_record(record_file.read_bytes()), None, 5.0, seed=0)
     assert out.count("??") == sum(player.costly for player in report.players)
@@ -287,8 +287,10 @@ def test_exit_statuses_are_those_of_replay(
     assert (status, out) == (1, "")
     assert "illegal: hand 1, move 1" in err
 
-    status, _, err = analyze(capsys, str(record_file), "--seat", "2")
-    assert status == 2 and "no seat 2" in err
+    status, _, err = analyze(capsys, str(record_file), "--seat", "3")
+    assert status == 2 and "no seat 3" in err
+    status, _, err = analyze(capsys, str(record_file), "--seat", "0")
+    assert status == 2 and "no seat 0" in err
 
 
 # -- the terminal client's /review ------------------------------------------------------------------
@@ -335,6 +337,6 @@ async def test_review_in_the_terminal_client_after_a_match(monkeypatch: pytest.M
     assert refused_early == "a review is for a finished match: /review once it is over"
     assert isinstance(rows, list)
     text = "\n".join(row.plain for row in rows)
-    assert "Ann (seat 0): accuracy " in text and "points lost a move" in text
-    assert "seat 1" not in text  # only the player's own moves
+    assert "Ann (seat 1): accuracy " in text and "points lost a move" in text
+    assert "seat 2" not in text  # only the player's own moves
     assert state.record is not None and state.record.names[0] == "Ann"

@@ -57,7 +57,7 @@ def test_a_match_won_105_to_55_shows_game_points_and_an_accuracy_per_player() ->
         assert len(player.by_hand) == 3
         assert player.lost_per_move <= 105 + 55
         assert all(line.lost <= 105 + 55 for line in player.costliest)
-    assert "Ann (seat 0): accuracy " in text and "Bob (seat 1): accuracy " in text
+    assert "Ann (seat 1): accuracy " in text and "Bob (seat 2): accuracy " in text
     assert re.search(r"hand 3: accuracy \d+\.\d%, \d+\.\d points lost a move", text)
 
 

@@ -3,6 +3,12 @@
 
 import { t, plural, both, currentLanguage } from "./i18n.js";
 
+/** A seat's number as a player reads it: seats count from 1 on screen (the wire's seat 0 is
+ *  seat 1), in every language and in both clients; a bot is named by its seat's number. */
+export function seatNumber(index) {
+  return index + 1;
+}
+
 /** An end's name in the player's language. */
 export function endWord(end) {
   return ["north", "south", "east", "west"].includes(end) ? t(`end.${end}`) : String(end ?? "");
@@ -17,14 +23,14 @@ export function botWord(level) {
  *  table with its level beside it, "Bot 2 (hard)". */
 export function botSeatName(seat, level) {
   const known = ["easy", "normal", "hard"].includes(level) ? t(`level.${level}`) : String(level ?? "");
-  return t("seat.bot_level", { name: t("seat.bot_name", { seat }), level: known });
+  return t("seat.bot_level", { name: t("seat.bot_name", { seat: seatNumber(seat) }), level: known });
 }
 
-/** A name per seat: people by their name, bots as "Bot 2", free seats as "(free)". */
+/** A name per seat: people by their name, bots as "Bot 2" (in seat 2), free seats as "(free)". */
 export function displayNames(doc) {
   return (doc?.seats ?? []).map((seat, index) => {
     if (seat === null) return t("seat.free_name");
-    if (seat.kind === "bot") return t("seat.bot_name", { seat: index });
+    if (seat.kind === "bot") return t("seat.bot_name", { seat: seatNumber(index) });
     return seat.name;
   });
 }
@@ -43,10 +49,10 @@ export function seatSides(doc) {
 }
 
 export function nameOf(seat, names) {
-  return seat >= 0 && seat < names.length ? names[seat] : t("seat.number", { seat });
+  return seat >= 0 && seat < names.length ? names[seat] : t("seat.number", { seat: seatNumber(seat) });
 }
 
-/** A team's letter: A (seats 0 and 2), B (seats 1 and 3). */
+/** A team's letter: A (seats 1 and 3 on screen, the wire's 0 and 2), B (2 and 4). */
 export function teamLetter(index) {
   return index === 0 || index === 1 ? "AB"[index] : String(index);
 }

@@ -5,6 +5,7 @@ import { h, fill } from "./text.js";
 import { checkName, length, MAX_NAME } from "./limits.js";
 import { t, plural } from "./i18n.js";
 import { pageChecks } from "./validity.js";
+import { seatNumber } from "./describe.js";
 
 export const LEVELS = ["easy", "normal", "hard"];
 
@@ -70,7 +71,7 @@ export class Lobby {
     });
     this.rooms = h("ul", { class: "rooms", id: "rooms", "aria-live": "polite" });
     this.codeInput = h("input", { name: "code", id: "join-code", maxlength: 40, autocapitalize: "characters", placeholder: "KXQP", value: code ?? "" });
-    this.seatSelect = select("join_seat", [["", t("lobby.first_free")], ["0", "0"], ["1", "1"], ["2", "2"], ["3", "3"]], "");
+    this.seatSelect = select("join_seat", [["", t("lobby.first_free")], ...[0, 1, 2, 3].map((index) => [String(index), String(seatNumber(index))])], "");
     this.createForm = this._createForm();
     const joinForm = h("form", { class: "card", id: "join-form", onsubmit: (event) => {
       event.preventDefault();
@@ -123,7 +124,7 @@ export class Lobby {
     rated.addEventListener("change", () => { ratedByHand = true; drawRated(); });
     let teamsWanted = true;
     teams.addEventListener("change", () => { teamsWanted = teams.checked; });
-    const seat = select("seat", [["0", "0"], ["1", "1"], ["2", "2"], ["3", "3"]], "0");
+    const seat = select("seat", [0, 1, 2, 3].map((index) => [String(index), String(seatNumber(index))]), "0");
     const bots = h("fieldset", { class: "bots" }, h("legend", {}, t("lobby.other_seats")));
     const form = pageChecks(h("form", { class: "card", id: "create-form", onsubmit: (event) => {
       event.preventDefault();
@@ -138,7 +139,7 @@ export class Lobby {
         const name = `bot_${index}`;
         const choice = select(name, [["", t("lobby.open_seat")], ["easy", t("bot.easy")], ["normal", t("bot.normal")], ["hard", t("bot.hard")]], keep[name] ?? "normal");
         choice.addEventListener("change", drawListed);
-        bots.append(field(t("lobby.seat_n", { seat: index }), choice));
+        bots.append(field(t("lobby.seat_n", { seat: seatNumber(index) }), choice));
       }
       // Teams need four players: with fewer the box is off as well as greyed.
       teams.disabled = count !== 4;

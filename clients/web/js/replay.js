@@ -5,7 +5,7 @@
 import { h, fill, s } from "./text.js";
 import { drawLayout, handTile } from "./render.js";
 import { describeLayout } from "./model.js";
-import { sideName, endWord } from "./describe.js";
+import { sideName, endWord, seatNumber } from "./describe.js";
 import { t, plural } from "./i18n.js";
 import { download } from "./report.js";
 import { replaySteps, handStep } from "./replay_model.js";
@@ -15,7 +15,7 @@ const BOARD_MIN_PX = 160;
 
 /** A step in words: "Hand 2 · Ann played 5-3 east: total 15, scores 15". */
 export function stepWords(step, names, teams) {
-  const who = step.seat !== null && step.seat !== undefined ? names[step.seat] ?? t("review.seat", { seat: step.seat }) : "";
+  const who = step.seat !== null && step.seat !== undefined ? names[step.seat] ?? t("review.seat", { seat: seatNumber(step.seat) }) : "";
   const drew = step.drew ? plural("replay.drew", step.drew, { who }) : "";
   switch (step.kind) {
     case "deal":

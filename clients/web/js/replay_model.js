@@ -6,7 +6,7 @@
 // table draws it, the move made and the scores. Nothing is placed or counted here: the seats'
 // names and which step ends its hand are all this module adds.
 
-import { botSeatName } from "./describe.js";
+import { botSeatName, seatNumber } from "./describe.js";
 import { t } from "./i18n.js";
 
 const EMPTY = { line: [], spinner: null, north: [], south: [] };
@@ -31,7 +31,7 @@ export function replaySteps(record, positions) {
     const name = record?.names?.[seat];
     const bot = /^bot:(easy|normal|hard)$/.exec(String(name));
     if (bot) return botSeatName(seat, bot[1]); // "Bot 2 (hard)", as the table named the seat
-    return typeof name === "string" && name ? name : t("review.seat", { seat });
+    return typeof name === "string" && name ? name : t("review.seat", { seat: seatNumber(seat) });
   });
   const steps = (Array.isArray(positions) ? positions : []).map((position) => ({
     ...position,

@@ -3,7 +3,7 @@
 // sentences as the terminal's (clients/cli/review_words.py).
 
 import { t, plural } from "./i18n.js";
-import { endWord } from "./describe.js";
+import { endWord, seatNumber } from "./describe.js";
 
 /** A move as the table writes it: "6-6 west", "5-3", "pass". */
 export function moveWords(move) {
@@ -12,7 +12,7 @@ export function moveWords(move) {
 }
 
 function nameAt(names, seat) {
-  return Number.isInteger(seat) && seat >= 0 && seat < names.length && names[seat] ? names[seat] : t("review.seat", { seat });
+  return Number.isInteger(seat) && seat >= 0 && seat < names.length && names[seat] ? names[seat] : t("review.seat", { seat: seatNumber(seat) });
 }
 
 /** One reason in words: "passed up 15 points with 6-6 west", "opened 20 for Bob (4-4 east)". */

@@ -3,7 +3,7 @@
 // returns what must be sent back (a resync after a gap).
 
 import { applyPatch } from "../vendor/fast-json-patch/core.mjs";
-import { describe, displayNames, partnership, seatSides, describeMove } from "./describe.js";
+import { describe, displayNames, partnership, seatSides, describeMove, seatNumber } from "./describe.js";
 import { t } from "./i18n.js";
 
 export const LOG_LENGTH = 200;
@@ -33,12 +33,12 @@ export function seatChanges(before, after) {
     if (old === null && now !== null) {
       if (now.kind === "bot") {
         const level = ["easy", "normal", "hard"].includes(now.level) ? now.level : "normal";
-        lines.push(t(`seats.bot_took_${level}`, { seat: index }));
+        lines.push(t(`seats.bot_took_${level}`, { seat: seatNumber(index) }));
       } else {
-        lines.push(t("seats.took", { who: newNames[index], seat: index }));
+        lines.push(t("seats.took", { who: newNames[index], seat: seatNumber(index) }));
       }
     } else if (old !== null && now === null) {
-      lines.push(t("seats.left", { who: oldNames[index], seat: index }));
+      lines.push(t("seats.left", { who: oldNames[index], seat: seatNumber(index) }));
     } else if (old !== null && now !== null && old.connected !== now.connected) {
       lines.push(t(now.connected ? "seats.back" : "seats.away", { who: newNames[index] }));
     }

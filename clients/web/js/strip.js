@@ -3,6 +3,7 @@
 
 import { h, fill } from "./text.js";
 import { t } from "./i18n.js";
+import { seatNumber } from "./describe.js";
 
 /** The idle bound (a connected player's turn in a room without a turn clock) is counted down
  *  in its last this many seconds. */
@@ -14,7 +15,7 @@ export function turnWords(model, { left, online }) {
   if (game.over) return { text: t("strip.over"), left: null };
   if (game.turn === null || game.turn === undefined) return { text: t("strip.between"), left: null };
   const seat = model.seats[game.turn];
-  const name = seat?.name ?? t("seat.number", { seat: game.turn });
+  const name = seat?.name ?? t("seat.number", { seat: seatNumber(game.turn) });
   const head = `${t("strip.hand", { number: game.handNumber })} · `;
   const mine = game.turn === model.you;
   const who = mine ? t("strip.your_turn") : t("strip.turn_of", { who: name });

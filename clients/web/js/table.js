@@ -11,7 +11,7 @@ import { Strip } from "./strip.js";
 import { Dock, changed } from "./dock.js";
 import { handCard, scoreboard } from "./report.js";
 import { t, plural } from "./i18n.js";
-import { botWord } from "./describe.js";
+import { botWord, seatNumber } from "./describe.js";
 import { boardSentences } from "./speech.js";
 import { Announcer } from "./announce.js";
 import { handKey } from "./keyboard.js";
@@ -218,7 +218,7 @@ export class Table {
   }
 
   _seatLabel(seat) {
-    if (seat.free) return h("span", { class: "muted" }, t("seat.free_seat", { seat: seat.index }));
+    if (seat.free) return h("span", { class: "muted" }, t("seat.free_seat", { seat: seatNumber(seat.index) }));
     const notes = seatNotes(seat);
     return h("span", { class: `seat${seat.turn ? " turn-now" : ""}${seat.standIn ? " stand-in" : ""}`, "data-seat": seat.index },
       seat.turn ? "▶ " : "", h("b", {}, seat.name), notes.length ? ` (${notes.join(", ")})` : "");
@@ -231,14 +231,14 @@ export class Table {
     const rows = model.seats.map((seat) => {
       const controls = [];
       if (model.isHost && seat.free) {
-        const level = h("select", { "aria-label": t("waiting.level_label", { seat: seat.index }), "data-key": `level-${seat.index}` },
+        const level = h("select", { "aria-label": t("waiting.level_label", { seat: seatNumber(seat.index) }), "data-key": `level-${seat.index}` },
           LEVELS.map((l) => h("option", { value: l, selected: l === "normal" }, botWord(l))));
         controls.push(level, h("button", { type: "button", "data-key": `add-${seat.index}`, onclick: () => this.actions.addBot(seat.index, level.value) }, t("waiting.add_bot")));
       }
       if (model.isHost && seat.bot) {
         controls.push(h("button", { type: "button", "data-key": `remove-${seat.index}`, onclick: () => this.actions.removeBot(seat.index) }, t("waiting.remove_bot")));
       }
-      return h("li", {}, `${t("lobby.seat_n", { seat: seat.index })}: `, seat.free ? h("span", { class: "muted" }, t("lobby.free")) : h("b", { class: "name" }, seat.name), " ", ...controls);
+      return h("li", {}, `${t("lobby.seat_n", { seat: seatNumber(seat.index) })}: `, seat.free ? h("span", { class: "muted" }, t("lobby.free")) : h("b", { class: "name" }, seat.name), " ", ...controls);
     });
     const start = model.isHost
       ? h("button", { type: "button", class: "primary", id: "start-button", "data-key": "start", disabled: model.freeSeats.length > 0, onclick: () => this.actions.start() },

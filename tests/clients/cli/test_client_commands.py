@@ -133,7 +133,7 @@ def test_a_tile_not_held_and_a_number_out_of_range_are_refused() -> None:
 def test_playing_out_of_turn_is_refused_naming_whose_turn_it_is() -> None:
     refusal = interpret("2", cross_view(turn=1, legal=[]))
     assert isinstance(refusal, Refuse)
-    assert refusal.reason == "it is Bot 1's turn, not yours"
+    assert refusal.reason == "it is Bot 2's turn, not yours"
 
 
 def test_moves_are_refused_before_the_match_starts_and_after_it_ends() -> None:
@@ -189,10 +189,28 @@ def test_bots_are_added_by_the_host_of_a_waiting_room() -> None:
 def test_start_needs_every_seat_taken_and_the_host() -> None:
     seats = [SeatInfo(seat=0, name="Ann", kind="human"), None]
     early = interpret("/start", make_view(phase="waiting", seats=seats))
-    assert isinstance(early, Refuse) and "free: 1" in early.reason
+    assert isinstance(early, Refuse) and "free: 2" in early.reason
     assert sent(interpret("/start", make_view(phase="waiting"))) == [msg.Start()]
     playing = interpret("/start", cross_view())
     assert isinstance(playing, Refuse) and "playing" in playing.reason
+
+
+def test_bots_remove_takes_the_seat_as_the_table_numbers_it() -> None:
+    """The table shows seats from 1 and names the bot in seat 3 "Bot 3": `/bots remove 3`
+    frees that seat (the wire's 2), and the refusals list the seats the same way."""
+    seats = [
+        SeatInfo(seat=0, name="Ann", kind="human"),
+        None,
+        SeatInfo(seat=2, name="bot:hard", kind="bot", level="hard"),
+    ]
+    view = make_view(phase="waiting", players=3, seats=seats)
+    assert sent(interpret("/bots remove 3", view)) == [msg.RemoveBot(seat=2)]
+    own = interpret("/bots remove 1", view)
+    assert isinstance(own, Refuse) and own.reason == "seat 1 holds no bot"
+    bare = interpret("/bots remove", view)
+    assert isinstance(bare, Refuse) and "(seats with bots: 3)" in bare.reason
+    start = interpret("/start", view)
+    assert isinstance(start, Refuse) and "(free: 2)" in start.reason
 
 
 def test_chat_hint_and_rematch() -> None:

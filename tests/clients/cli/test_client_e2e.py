@@ -39,7 +39,7 @@ def scores(rows: list[str]) -> dict[str, int]:
     """Each player's score from the players row."""
     return {
         name: int(points)
-        for name, points in re.findall(r"(Tess|Bot 1)(?: \(you\))? (\d+) pts", rows[1])
+        for name, points in re.findall(r"(Tess|Bot 2)(?: \(you\))? (\d+) pts", rows[1])
     }
 
 
@@ -82,7 +82,7 @@ def test_a_whole_match_against_a_bot_typed_in_a_terminal(
     rows = terminal.wait_for(r"Your turn|to play…", timeout=30)
     assert rows[0].startswith("All Fives · room ") and "first to 50" in rows[0]
     assert re.search(r"Tess \(you\) \d+ pts · 9 tiles", rows[1]), rows[1]
-    assert re.search(r"Bot 1 \d+ pts · \d tiles", rows[1]), rows[1]
+    assert re.search(r"Bot 2 \d+ pts · \d tiles", rows[1]), rows[1]
 
     terminal.type("/help")
     terminal.wait_for(r"/bots add LEVEL")
@@ -157,10 +157,10 @@ def test_a_whole_match_against_a_bot_typed_in_a_terminal(
 
     assert results or any("result · Enter to go on" in row for row in rows), "\n".join(rows)
     final = scores(rows)
-    winner = "Tess" if line.startswith("Tess wins") else "Bot 1"
+    winner = "Tess" if line.startswith("Tess wins") else "Bot 2"
     assert line.startswith(f"{winner} wins the match: ")
     assert final[winner] >= 50 and final[winner] > min(final.values())
-    assert f"Tess {final['Tess']}, Bot 1 {final['Bot 1']}." in line
+    assert f"Tess {final['Tess']}, Bot 2 {final['Bot 2']}." in line
     assert all(points % 5 == 0 for points in final.values())
     assert moves >= 3 and checked >= 3
     terminal.type("/quit")
@@ -188,13 +188,13 @@ def test_a_host_and_a_friend_who_joins_with_the_printed_line(
     friend_env = {**env, "XDG_CONFIG_HOME": str(tmp_path / "friend")}
     terminal.start([*cli, "join", url, room.lower(), "--name", "Femi"], friend_env, "friend")
     friend = terminal.wait_for(r"Waiting for the host to start", window="friend")
-    assert "seat 1  Femi  (you)" in "\n".join(friend)
-    rows = terminal.wait_for(r"Femi took seat 1", window="host")
+    assert "seat 2  Femi  (you)" in "\n".join(friend)
+    rows = terminal.wait_for(r"Femi took seat 2", window="host")
 
     terminal.type("/start", "host")
-    terminal.wait_for(r"✗ every seat must be taken first \(free: 2\)", window="host")
+    terminal.wait_for(r"✗ every seat must be taken first \(free: 3\)", window="host")
     terminal.type("/bots fill easy", "host")
-    terminal.wait_for(r"seat 2  Bot 2  easy bot", window="host")
+    terminal.wait_for(r"seat 3  Bot 3  easy bot", window="host")
     terminal.type("/start", "friend")
     terminal.wait_for(r"✗ only the host may start the match", window="friend")
     terminal.type("/start", "host")

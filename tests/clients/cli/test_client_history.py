@@ -165,9 +165,9 @@ def test_history_at_80_and_60_columns_shows_each_games_id_whole_and_who_played(
     for at, end in zip(starts, [*starts[1:], len(rows)], strict=True):
         # The id whole at the start of a row, then the game's rows with who played.
         played_by = "\n".join(rows[at + 1 : end])
-        # The bot's seat as the table named it, its level beside it: "Bot 1 (normal)".
+        # The bot's seat as the table named it, its level beside it: "Bot 2 (normal)".
         bot = cli_words(language, "{name} ({level})").format(
-            name=cli_words(language, "Bot {seat}").format(seat=1),
+            name=cli_words(language, "Bot {seat}").format(seat=2),
             level=cli_words(language, "normal"),
         )
         assert f"Ann, {bot}" in played_by, done.stdout
@@ -270,7 +270,7 @@ def test_show_steps_with_the_arrow_keys_and_shows_the_review(
     assert re.search(rf"Ann {record.scores[0]}\b", text), text
     # The review, each player's: accuracy and game points a move, then each hand's.
     flat = " ".join(text.split())  # wrapped at 60 columns
-    assert re.search(r"Ann \(seat 0\): accuracy \d+\.\d%, \d+\.\d points lost a move", flat), text
+    assert re.search(r"Ann \(seat 1\): accuracy \d+\.\d%, \d+\.\d points lost a move", flat), text
     assert re.search(r"hand 1: (accuracy \d+\.\d%|no move with a choice)", flat), text
     assert re.search(r"\d+ inaccurac(y|ies), \d+ mistakes?, \d+ blunders?", flat), text
     # Every row of the summary, wrapped at spaces, shows on one screen or another: none cut.
@@ -325,9 +325,9 @@ async def test_review_at_the_table_is_the_servers_once_it_archived_the_game() ->
         assert rated is not None and rated.startswith("Your rating on the two-player ladder: ")
     assert isinstance(rows, list)
     text = "\n".join(row.plain for row in rows)
-    assert "the server's hard bot" in text and "Ann (seat 0): " in text
-    assert "points lost a move" in text and "seat 1" not in text
-    assert re.search(r"Ann \(seat 0\): accuracy \d+\.\d%", text), text
+    assert "the server's hard bot" in text and "Ann (seat 1): " in text
+    assert "points lost a move" in text and "seat 2" not in text
+    assert re.search(r"Ann \(seat 1\): accuracy \d+\.\d%", text), text
 
 
 async def test_link_gives_a_code_that_makes_another_devices_key_the_same_player(
@@ -443,7 +443,7 @@ def test_ladder_history_and_show_speak_the_players_language(
 def test_show_and_the_review_name_a_bot_by_its_seat_at_the_table_and_its_level(
     played: tuple[ServerThread, str, Path], language: str
 ) -> None:
-    """The bot Ann played is "Bot 1 (normal)" in every row of `show` and its review, as the
+    """The bot Ann played is "Bot 2 (normal)" in every row of `show` and its review, as the
     table named its seat; two bots of one level are told apart by their seats."""
     _, url, config = played
     _, record = game_of(url, config)
@@ -458,15 +458,15 @@ def test_show_and_the_review_name_a_bot_by_its_seat_at_the_table_and_its_level(
     finally:
         i18n.set_language("en")
     expected = cli_words(language, "{name} ({level})").format(
-        name=cli_words(language, "Bot {seat}").format(seat=1), level=cli_words(language, "normal")
+        name=cli_words(language, "Bot {seat}").format(seat=2), level=cli_words(language, "normal")
     )
-    assert bot == expected and (language != "en" or bot == "Bot 1 (normal)")
+    assert bot == expected and (language != "en" or bot == "Bot 2 (normal)")
     assert any(row[2:].startswith(f"{bot}: [") for row in shown), shown  # the seat's hand
     assert any(f" · {bot} 0" in row for row in shown), shown  # the scores
     assert not any(cli_words(language, level_only) in row for row in shown), shown
     assert both[0] != both[1] and both[1].startswith(cli_words(language, "Bot {seat}")[:3])
-    # The review's headings: "Ann (seat 0)", and the bot's seat not told twice.
-    assert heading == (bot, cli_words(language, "{who} (seat {seat})").format(who="Ann", seat=0))
+    # The review's headings: "Ann (seat 1)", and the bot's seat not told twice.
+    assert heading == (bot, cli_words(language, "{who} (seat {seat})").format(who="Ann", seat=1))
 
 
 def test_the_last_steps_summary_leaves_the_keys_on_a_short_screen() -> None:

@@ -68,7 +68,7 @@ async def test_join_under_another_name_does_not_take_the_saved_seat(
     other, first, resume = join.plan(server.url, room, "Carl", seats=seats)
     assert not resume and other.name == "Carl"
     notice = other.state.notice
-    assert notice is not None and "Not taking back seat 1 of room" in notice.text
+    assert notice is not None and "Not taking back seat 2 of room" in notice.text
     again = asyncio.create_task(other.run(first, resume))
     await until(lambda: other.ready.is_set())
     view = other.state.view

@@ -181,8 +181,8 @@ def test_players_scores_tile_counts_boneyard_and_whose_turn() -> None:
     rows = screen(view)
     assert "first to 150" in rows[0] and "boneyard 22" in rows[0]
     assert "Ann (you) 35 pts · 3 tiles" in rows[1]
-    assert "▶ Bot 1 20 pts · 3 tiles" in rows[1]
-    assert rows[-1].strip() == "Bot 1 to play…"
+    assert "▶ Bot 2 20 pts · 3 tiles" in rows[1]
+    assert rows[-1].strip() == "Bot 2 to play…"
 
 
 def test_teams_show_one_score_per_team() -> None:
@@ -191,8 +191,8 @@ def test_teams_show_one_score_per_team() -> None:
     ]
     view = make_view(players=4, seats=seats, scores=[40, 15], turn=2, legal=[])
     rows = "\n".join(screen(view))
-    assert "Team A 40 pts   Ann (you) 3 tiles  ▶ Bot 2 3 tiles" in rows
-    assert "Team B 15 pts   Bot 1 3 tiles    Bot 3 3 tiles" in rows
+    assert "Team A 40 pts   Ann (you) 3 tiles  ▶ Bot 3 3 tiles" in rows
+    assert "Team B 15 pts   Bot 2 3 tiles    Bot 4 3 tiles" in rows
 
 
 def test_the_log_tells_what_happened_in_words() -> None:
@@ -210,7 +210,7 @@ def test_the_log_tells_what_happened_in_words() -> None:
     text = "\n".join(screen(view))
     assert "Hand 1: Ann leads" in text
     assert "Ann led 5-5: total 10, scores 10" in text
-    assert "Bot 1 played 5-3 east: total 8" in text
+    assert "Bot 2 played 5-3 east: total 8" in text
 
 
 def test_the_end_question_says_what_each_end_would_score_under_the_last_error() -> None:
@@ -235,16 +235,16 @@ def test_a_waiting_room_lists_its_seats_and_how_friends_join() -> None:
     text = "\n".join(rows)
     # The browser link has a row of its own, whole at 80 columns.
     assert any(row.rstrip() == " or in a browser:    http://10.0.0.5:8765/r/ABCD" for row in rows)
-    assert "seat 0  Ann  (you)  host" in text
-    assert "seat 1  free" in text
-    assert "seat 2  Bot 2  hard bot" in text
+    assert "seat 1  Ann  (you)  host" in text
+    assert "seat 2  free" in text
+    assert "seat 3  Bot 3  hard bot" in text
     assert "Friends join with:  allfives join ws://10.0.0.5:8765 ABCD" in text
     assert "1 free seat: wait for friends, or /bots fill to seat bots; then /start" in text
 
 
 def test_a_finished_match_names_the_winner_and_the_scores() -> None:
     view = make_view(phase="finished", turn=None, legal=[], scores=[55, 30], winner=0, over=True)
-    assert "Ann wins the match: Ann 55, Bot 1 30." in screen(view)[-1]
+    assert "Ann wins the match: Ann 55, Bot 2 30." in screen(view)[-1]
 
 
 def test_the_log_says_who_sits_down_goes_away_and_comes_back() -> None:
@@ -265,11 +265,11 @@ def test_the_log_says_who_sits_down_goes_away_and_comes_back() -> None:
         after = dict(before, seats=[to_builtins(seat) for seat in seats])
         state.receive(msg.Patch(seq=seq, ops=diff(before, after)))
     assert [line.text for line in state.log] == [
-        "Bob took seat 1",
-        "an easy bot took seat 2",
+        "Bob took seat 2",
+        "an easy bot took seat 3",
         "Bob is away",
         "Bob is back",
-        "Bob left seat 1",
+        "Bob left seat 2",
     ]
 
 
@@ -319,7 +319,7 @@ def test_before_the_next_lead_the_last_hand_is_shown_as_it_ended() -> None:
 @pytest.mark.parametrize(("players", "width"), [(4, 60), (3, 80), (4, 160)])
 def test_with_three_or_four_players_the_turn_order_is_shown(players: int, width: int) -> None:
     rows = screen(make_view(players=players), width, 24)
-    order = " → ".join(["Ann", "Bot 1", "Bot 2", "Bot 3"][:players])
+    order = " → ".join(["Ann", "Bot 2", "Bot 3", "Bot 4"][:players])
     assert sum(f"turn order: {order}" in row for row in rows) == 1, "\n".join(rows)
     assert all(len(row) <= width for row in rows)
     assert not any("turn order" in row for row in screen(make_view(players=2), width, 24))

@@ -22,7 +22,7 @@ from protocol.rules import Rules
 from protocol.views import AnyEvent, HandEnded, HandStarted, MoveSpec, Played, SeatInfo
 from protocol.views import Layout as ViewLayout
 
-TWO = ["Ann", "Bot 1"]
+TWO = ["Ann", "Bot 2"]
 THREE = ["Ann", "Bo", "Cy"]
 FOUR = ["Ann", "Bo", "Cid", "Di"]
 
@@ -30,8 +30,8 @@ FOUR = ["Ann", "Bo", "Cid", "Di"]
 def test_going_out_shows_the_pips_counted_their_rounding_and_the_points() -> None:
     ended = hand_ended(0, [0, 12])
     assert explain_hand(ended, TWO, Rules(players=2)) == [
-        "Ann went out. Pips left: Ann 0, Bot 1 12.",
-        "Bot 1 12 pips → rounded to 5: Ann scores 10.",
+        "Ann went out. Pips left: Ann 0, Bot 2 12.",
+        "Bot 2 12 pips → rounded to 5: Ann scores 10.",
     ]
 
 
@@ -57,7 +57,7 @@ def test_a_blocked_partnership_adds_each_teams_pips() -> None:
 def test_the_penalty_variant_shows_what_each_loses() -> None:
     ended = hand_ended(0, [0, 8], end_scoring="penalty")
     rows = explain_hand(ended, TWO, Rules(players=2, end_scoring="penalty"))
-    assert rows[1] == "Each loses their own pips, rounded to 5: Bot 1 8 → 10."
+    assert rows[1] == "Each loses their own pips, rounded to 5: Bot 2 8 → 10."
 
 
 def test_penalties_in_partnerships_round_each_players_pips() -> None:
@@ -71,7 +71,7 @@ def test_penalties_in_partnerships_round_each_players_pips() -> None:
 def test_a_match_won_mid_hand_claims_no_pips_counted() -> None:
     ended = HandEnded(kind="won", by=1, points=[0, 0], pips=[9, 4])
     assert explain_hand(ended, TWO, Rules(players=2)) == [
-        "Bot 1 reached the target: the pips left were not counted."
+        "Bot 2 reached the target: the pips left were not counted."
     ]
 
 
@@ -90,9 +90,9 @@ def test_the_scoreboard_has_a_row_per_hand_totals_and_the_biggest_play() -> None
     for event in events:
         board.take(event, rules)
     rows = board.rows(TWO, rules)
-    assert rows[0].split() == ["hand", "Ann", "Bot", "1", "how", "it", "ended"]
+    assert rows[0].split() == ["hand", "Ann", "Bot", "2", "how", "it", "ended"]
     assert rows[1].split() == ["1", "25", "5", "Ann", "went", "out"]
-    assert rows[2].split() == ["2", "0", "20", "blocked"]  # Bot 1 counts Ann's 9: 10
+    assert rows[2].split() == ["2", "0", "20", "blocked"]  # Bot 2 counts Ann's 9: 10
     assert rows[3].split() == ["total", "25", "25"]
     assert rows[4] == "Biggest play: Ann, 5-5 for 10 in hand 1"
 
@@ -171,12 +171,12 @@ def test_a_hint_says_what_to_type() -> None:
         (
             hand_ended(0, [0, 2]),
             2,
-            "Bot 1 2 pips → rounded to 5: 0. Nobody scores: the pips left round down to nothing.",
+            "Bot 2 2 pips → rounded to 5: 0. Nobody scores: the pips left round down to nothing.",
         ),
         (
             hand_ended(0, [0, 0]),
             2,
-            "Bot 1 0 pips → rounded to 5: 0. Nobody scores: the pips left round down to nothing.",
+            "Bot 2 0 pips → rounded to 5: 0. Nobody scores: the pips left round down to nothing.",
         ),
         (
             hand_ended(None, [3, 1, 1]),
@@ -239,7 +239,7 @@ def test_a_hands_result_wraps_at_60_columns_instead_of_being_cut() -> None:
     state.result_hand = 3
     rows = screen_of(state, 60, 24)
     assert all(len(row) <= 60 for row in rows)
-    assert "Bot 1 15 + Bot 3 15 = 30 → rounded to 5: Team A (Root & Bot 2) scores 30." in joined(
+    assert "Bot 2 15 + Bot 4 15 = 30 → rounded to 5: Team A (Root & Bot 3) scores 30." in joined(
         rows
     )
     assert "…" not in "".join(rows)
@@ -256,14 +256,14 @@ def test_the_match_verdict_and_the_scoreboard_fit_60_columns_whole() -> None:
     rows = screen_of(state, 60, 24)
     assert all(len(row) <= 60 for row in rows)
     assert (
-        "Team A (Root & Bot 2) wins the match: Team A (Root & Bot 2) 205, "
-        "Team B (Bot 1 & Bot 3) 150." in joined(rows)
+        "Team A (Root & Bot 3) wins the match: Team A (Root & Bot 3) 205, "
+        "Team B (Bot 2 & Bot 4) 150." in joined(rows)
     )
     # The reminder is shown whole or not at all, never cut short.
     assert ("/rematch, /save FILE or /quit" in joined(rows)) == ("/rematch" in joined(rows))
-    board = state.scoreboard.rows(["Root", "Bot 1", "Bot 2", "Bot 3"], Rules(players=4))
+    board = state.scoreboard.rows(["Root", "Bot 2", "Bot 3", "Bot 4"], Rules(players=4))
     assert all(len(row) <= 60 for row in board), board
-    assert "Team A: Root & Bot 2 · Team B: Bot 1 & Bot 3" in board
+    assert "Team A: Root & Bot 3 · Team B: Bot 2 & Bot 4" in board
 
 
 def test_a_long_notice_and_long_review_rows_wrap_whole_at_80_columns() -> None:
@@ -291,8 +291,8 @@ def test_a_team_row_too_wide_for_60_columns_puts_the_partner_under_with_every_co
     rows = screen_of(state, 60, 20)
     assert all(len(row) <= 60 for row in rows)
     assert any(row.startswith("Team B 230 pts   Kristiina Tammekänd away 1 tile") for row in rows)
-    assert any(row.strip() == "Bot 3 1 tile" for row in rows), rows
-    assert any(row.startswith("Team A 145 pts ▶ Root (you) 1 tile    Bot 2 1 tile") for row in rows)
+    assert any(row.strip() == "Bot 4 1 tile" for row in rows), rows
+    assert any(row.startswith("Team A 145 pts ▶ Root (you) 1 tile    Bot 3 1 tile") for row in rows)
 
 
 @pytest.mark.parametrize("width", [80, 60])
@@ -303,8 +303,8 @@ def test_a_hands_end_in_the_log_wraps_whole_with_four_players(width: int) -> Non
     rows = screen_of(state, width, 24)
     assert all(len(row) <= width for row in rows)
     said = (
-        "The hand is blocked: Team A (Root & Bot 2) scores 20. "
-        "Pips left: Root 3, Bot 1 12, Bot 2 7, Bot 3 9"
+        "The hand is blocked: Team A (Root & Bot 3) scores 20. "
+        "Pips left: Root 3, Bot 2 12, Bot 3 7, Bot 4 9"
     )
     assert said in joined(rows) and "…" not in "".join(rows), rows
 
@@ -322,7 +322,7 @@ def test_a_hands_result_at_60x20_is_not_hidden_by_the_last_layout() -> None:
     state.last_layout = last
     state.result, state.result_hand = hand_ended(0, [0, 12, 7, 9]), 1
     rows = screen_of(state, 60, 20)
-    assert "Bot 1 12 + Bot 3 9 = 21 → rounded to 5: Team A (Root & Bot 2) scores 20." in (
+    assert "Bot 2 12 + Bot 4 9 = 21 → rounded to 5: Team A (Root & Bot 3) scores 20." in (
         joined(rows)
     ), rows
     assert "more row" not in joined(rows)

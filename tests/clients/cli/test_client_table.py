@@ -61,11 +61,11 @@ def test_a_hands_result_stays_with_its_count_until_the_player_presses_enter() ->
     change(state, after, Played(seat=1, tile="6-4", end=None, total=10, points=10))
     shown = plain(state)
     assert "hand 1 result · Enter to go on" in shown
-    assert "Ann went out. Pips left: Ann 0, Bot 1 12." in shown
-    assert "Bot 1 12 pips → rounded to 5: Ann scores 10." in shown
+    assert "Ann went out. Pips left: Ann 0, Bot 2 12." in shown
+    assert "Bot 2 12 pips → rounded to 5: Ann scores 10." in shown
     assert state.dismiss_result()
     shown = plain(state)
-    assert "Enter to go on" not in shown and "Bot 1 led 6-4: total 10, scores 10" in shown
+    assert "Enter to go on" not in shown and "Bot 2 led 6-4: total 10, scores 10" in shown
 
 
 def test_tile_numbers_stay_put_through_a_hand_and_drawn_tiles_are_marked() -> None:
@@ -108,14 +108,14 @@ def test_a_drawn_tiles_mark_stays_after_a_rejoin() -> None:
 
 def test_an_old_error_goes_once_the_game_moves_on_but_not_for_a_chat_line() -> None:
     state = state_of(make_view(turn=1, legal=[]))
-    state.say("Refused (play): it is Bot 1's turn", "error")
+    state.say("Refused (play): it is Bot 2's turn", "error")
     view = make_view(turn=1, legal=[])
-    view.chat = [ChatLine(seat=1, name="Bot 1", text="hi")]
-    change(state, view, ChatLine(seat=1, name="Bot 1", text="hi"))
+    view.chat = [ChatLine(seat=1, name="Bot 2", text="hi")]
+    change(state, view, ChatLine(seat=1, name="Bot 2", text="hi"))
     assert state.notice is not None
     change(state, make_view(turn=0), Played(seat=1, tile="6-4", end=None, total=10, points=10))
     assert state.notice is None
-    assert "it is Bot 1's turn" not in plain(state)
+    assert "it is Bot 2's turn" not in plain(state)
 
 
 def test_a_stand_in_bots_play_is_marked_as_not_the_players_own() -> None:
@@ -167,7 +167,7 @@ def test_everyone_is_told_when_a_bot_takes_a_players_seat() -> None:
     state = state_of(make_view(seats=[ann, femi], turn=1, legal=[]))
     bot = SeatInfo(seat=1, name="bot:easy", kind="bot", level="easy")
     change(state, make_view(seats=[ann, bot], turn=1, legal=[]))
-    assert state.log[-1].text == "an easy bot took Femi's seat 1"
+    assert state.log[-1].text == "an easy bot took Femi's seat 2"
 
 
 def test_join_without_a_code_and_private_opens_an_unlisted_room() -> None:

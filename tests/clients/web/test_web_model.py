@@ -94,7 +94,7 @@ def test_the_table_model_shows_playable_tiles_and_each_ends_total(page: WebDrive
     tiles = {t["tile"]: t for t in call(page, "unit.model.tableModel(a[0])", doc)["game"]["hand"]}
     assert tiles["3-2"]["options"] == [{"end": None, "total": 20, "scores": True}]
     assert tiles["1-1"]["options"] == [{"end": None, "total": None, "scores": False}]
-    assert [seat["name"] for seat in model["seats"]] == ["Ann", "Bot 1"]
+    assert [seat["name"] for seat in model["seats"]] == ["Ann", "Bot 2"]
     assert [side["score"] for side in game["sides"]] == [10, 0]
     doc["game"]["turn"] = 1
     assert not any(
@@ -233,7 +233,7 @@ def test_the_end_of_hand_summary_names_who_went_out_and_the_points(page: WebDriv
     doc["game"]["last_hand"] = {"kind": "domino", "by": 1, "points": [0, 15], "pips": [13, 0]}
     summary = call(page, "unit.model.tableModel(a[0]).game.summary", doc)
     assert summary["hand"] == 1
-    assert summary["text"] == "Bot 1 went out: Bot 1 scores 15. Pips left: Ann 13, Bot 1 0"
+    assert summary["text"] == "Bot 2 went out: Bot 2 scores 15. Pips left: Ann 13, Bot 2 0"
 
 
 def test_the_layout_is_told_in_words_for_screen_readers(page: WebDriver) -> None:

@@ -50,7 +50,7 @@ def test_the_replay_viewer_with_its_review_and_the_ladder_in_czech() -> None:
         assert web_prefix(LANGUAGE, "review.title") in text
         # The bot's seat as the table named it, its level beside it, in the page's language.
         hand = driver.find_element(By.CSS_SELECTOR, ".replay-hand[data-seat='1'] > b").text
-        assert hand == "Bot 1 (běžný)", hand
+        assert hand == "Bot 2 (běžný)", hand
         screenshot(driver, f"lang-{LANGUAGE}-replay", *LAPTOP)
 
         driver.find_element(By.ID, "ladder-link").click()

@@ -86,9 +86,9 @@ def test_a_finished_match_stepped_to_its_end_shows_the_records_scores(
         assert (first["hand"], first["move"], first["kind"]) == (1, 0, "deal")
         assert first["scores"] == [0, 0] and first["board"] == 0
         assert first["tiles"] == [len(t) for t in record.hands[0].deal]
-        # The bot's seat as the table named it ("Bot 1"), its level beside it.
+        # The bot's seat as the table named it ("Bot 2"), its level beside it.
         hand_names = [b.text for b in driver.find_elements(By.CSS_SELECTOR, ".replay-hand > b")]
-        assert hand_names == ["Ann", "Bot 1 (normal)"], hand_names
+        assert hand_names == ["Ann", "Bot 2 (normal)"], hand_names
         body = driver.find_element(By.TAG_NAME, "body")
         ended: list[list[int]] = []
         seen = [first]
@@ -116,7 +116,7 @@ def test_a_finished_match_stepped_to_its_end_shows_the_records_scores(
         wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, "#review-summary > li"), 60)
         check_review(driver, record)
         reviewed = driver.find_element(By.CSS_SELECTOR, "#review-summary > li[data-seat='1'] > b")
-        assert reviewed.text == "Bot 1 (normal)"
+        assert reviewed.text == "Bot 2 (normal)"
         screenshot(driver, f"replay-review-{width}x{height}", width, height)
 
         # Ann's page, from the header: her rating, its graph, the game, and from it the replay.
@@ -127,7 +127,7 @@ def test_a_finished_match_stepped_to_its_end_shows_the_records_scores(
         assert "Two players" in driver.find_element(By.ID, "player-ratings").text
         assert driver.find_element(By.ID, "player").get_attribute("data-you") == "1"
         row = driver.find_element(By.CSS_SELECTOR, "#games-list .game-row").text
-        assert "· Ann, Bot 1 (normal) · " in row and "normal bot" not in row, row
+        assert "· Ann, Bot 2 (normal) · " in row and "normal bot" not in row, row
         screenshot(driver, f"player-{width}x{height}", width, height)
         driver.find_element(By.CSS_SELECTOR, "#games-list .game-link").click()
         wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, "#review-summary > li"), 60)

@@ -51,21 +51,21 @@ def ended(by: int | None, pips: list[int], **rules: Any) -> dict[str, Any]:
 
 
 def test_a_domino_shows_the_pips_counted_and_their_rounding(page: WebDriver) -> None:
-    shown = explain(page, ended(0, [0, 12]), ["Ann", "Bot 1"])
+    shown = explain(page, ended(0, [0, 12]), ["Ann", "Bot 2"])
     assert shown["title"] == "Ann went out" and shown["agrees"]
     assert shown["steps"] == [
-        "Left in the other hand: 12 (Bot 1) pips.",
+        "Left in the other hand: 12 (Bot 2) pips.",
         "12 rounds to 10: Ann scores 10.",
     ]
 
 
 def test_a_team_domino_says_53_was_counted(page: WebDriver) -> None:
-    names = ["Tester", "Bot 1", "Bot 2", "Bot 3"]
+    names = ["Tester", "Bot 2", "Bot 3", "Bot 4"]
     result = ended(2, [30, 4, 0, 49], teams=True)
     assert result["points"] == [55, 0]
     shown = explain(page, result, names, teams=True)
     assert shown["agrees"], shown
-    assert "4 (Bot 1) + 49 (Bot 3) = 53 pips" in shown["steps"][0]
+    assert "4 (Bot 2) + 49 (Bot 4) = 53 pips" in shown["steps"][0]
     assert "53 rounds to 55: Team A scores 55." in shown["steps"]
     assert any("Tester's 30 count for nobody" in step for step in shown["steps"])
 
@@ -73,21 +73,21 @@ def test_a_team_domino_says_53_was_counted(page: WebDriver) -> None:
 def test_a_seats_pips_come_before_its_name_so_no_bot_number_runs_into_them(
     page: WebDriver,
 ) -> None:
-    """ "Bořek Ž. 5 + Bot 3 2 = 7 pips" read as "Bot 32": the count comes first."""
-    names = ["Ann", "Bořek Ž.", "Cid", "Bot 3"]
+    """ "Bořek Ž. 5 + Bot 4 2 = 7 pips" read as "Bot 32": the count comes first."""
+    names = ["Ann", "Bořek Ž.", "Cid", "Bot 4"]
     shown = explain(page, ended(0, [0, 5, 4, 2], teams=True), names, teams=True)
-    assert "5 (Bořek Ž.) + 2 (Bot 3) = 7 pips" in shown["steps"][0], shown["steps"]
-    assert not any("Bot 3 2" in step for step in shown["steps"])
-    held = explain(page, ended(None, [3, 3, 13]), ["A", "Bot 1", "Bot 2"])
-    assert "Pips held: 3 (A), 3 (Bot 1), 13 (Bot 2)." in held["steps"]
+    assert "5 (Bořek Ž.) + 2 (Bot 4) = 7 pips" in shown["steps"][0], shown["steps"]
+    assert not any("Bot 4 2" in step for step in shown["steps"])
+    held = explain(page, ended(None, [3, 3, 13]), ["A", "Bot 2", "Bot 3"])
+    assert "Pips held: 3 (A), 3 (Bot 2), 13 (Bot 3)." in held["steps"]
 
 
 def test_a_team_winning_the_match_begins_the_sentence_with_a_capital(page: WebDriver) -> None:
-    names = ["Ann", "Bot 1", "Cid", "Bot 3"]
+    names = ["Ann", "Bot 2", "Cid", "Bot 4"]
     said = call(page, "unit.describe.describeWinner(1, a[0], true)", names)
-    assert said == "Team B (Bot 1 & Bot 3) wins the match"
+    assert said == "Team B (Bot 2 & Bot 4) wins the match"
     # A name stays as its player wrote it.
-    alone = call(page, "unit.describe.describeWinner(0, a[0], false)", ["ann", "Bot 1"])
+    alone = call(page, "unit.describe.describeWinner(0, a[0], false)", ["ann", "Bot 2"])
     assert alone == "ann wins the match"
 
 

@@ -46,10 +46,10 @@ def page() -> Iterator[WebDriver]:
 SESSION_LOG = [
     "Hand 1: Ann leads",
     "Ann led 1-3: total 4",
-    "Bot 1 played 4-3 east: total 5, scores 5",
+    "Bot 2 played 4-3 east: total 5, scores 5",
     "Ann played 6-1 west: total 10, scores 10",
     "Ann is away",
-    "Bot 1 played 6-5 west: total 9",
+    "Bot 2 played 6-5 west: total 9",
     "Ann is back",
 ]
 
@@ -93,9 +93,9 @@ def test_a_gap_asks_for_a_resync_and_waits_for_the_snapshot(page: WebDriver) -> 
 
 
 def names_of(document: dict[str, Any]) -> list[str]:
-    """The page's name per seat: people by name, bots as "Bot 2", free seats "(free)"."""
+    """The page's name per seat: people by name, bots as "Bot 3", free seats "(free)"."""
     return [
-        "(free)" if seat is None else f"Bot {i}" if seat["kind"] == "bot" else seat["name"]
+        "(free)" if seat is None else f"Bot {i + 1}" if seat["kind"] == "bot" else seat["name"]
         for i, seat in enumerate(document["seats"])
     ]
 
@@ -177,13 +177,13 @@ async def test_a_real_match_builds_the_servers_document_and_its_log_in_words(
 #: match without teams or with them names them.
 SENTENCES = [
     "Ann led 5-5: total 10, scores 10",
-    "Bot 1 played 5-3 east: total 13",
+    "Bot 2 played 5-3 east: total 13",
     "Cid drew 1 tile",
     "Cid drew 3 tiles",
     "Dee passed",
-    "Ann went out: {ann_side} scores 15. Pips left: Ann 0, Bot 1 3, Cid 4, Dee 8",
-    "The hand is blocked: nobody scores. Pips left: Ann 2, Bot 1 3, Cid 4, Dee 8",
-    "Bot 1 reached the target. Pips left: Ann 2, Bot 1 3, Cid 4, Dee 8",
+    "Ann went out: {ann_side} scores 15. Pips left: Ann 0, Bot 2 3, Cid 4, Dee 8",
+    "The hand is blocked: nobody scores. Pips left: Ann 2, Bot 2 3, Cid 4, Dee 8",
+    "Bot 2 reached the target. Pips left: Ann 2, Bot 2 3, Cid 4, Dee 8",
     "Hand 2: Dee leads",
     "{bot_side} wins the match",
     "Ann and Cid share the win",
@@ -192,7 +192,7 @@ SENTENCES = [
 
 
 def test_events_read_as_sentences(page: WebDriver) -> None:
-    names = ["Ann", "Bot 1", "Cid", "Dee"]
+    names = ["Ann", "Bot 2", "Cid", "Dee"]
     events: list[views.AnyEvent] = [
         views.Played(seat=0, tile="5-5", end=None, total=10, points=10),
         views.Played(seat=1, tile="5-3", end="east", total=13, points=0),
@@ -213,9 +213,9 @@ def test_events_read_as_sentences(page: WebDriver) -> None:
             page, "a[0].map((e) => unit.describe.describe(e, a[1], a[2]))", as_json, names, teams
         )
         sides = (
-            {"ann_side": "team A (Ann & Cid)", "bot_side": "Team B (Bot 1 & Dee)"}
+            {"ann_side": "team A (Ann & Cid)", "bot_side": "Team B (Bot 2 & Dee)"}
             if teams
-            else {"ann_side": "Ann", "bot_side": "Bot 1"}
+            else {"ann_side": "Ann", "bot_side": "Bot 2"}
         )
         assert got == [sentence.format(**sides) for sentence in SENTENCES]
 

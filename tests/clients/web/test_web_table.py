@@ -178,12 +178,12 @@ def test_a_whole_match_by_clicks_with_a_friend_from_the_link_and_a_reload() -> N
         code = ann.current_url.rsplit("/", 1)[1]
         assert link == f"{server.base}/r/{code}"
         assert re.fullmatch(r"[A-Z]{4}-[A-Z]{10}", code), code  # CODE-INVITE
-        wait_for(lambda: "Bot 2" in read(ann)["names"], what="the bot in seat 2")
+        wait_for(lambda: "Bot 3" in read(ann)["names"], what="the bot in seat 3")
 
         open_lobby(femi, link, "Femi")
         assert code in femi.find_element(By.ID, "join-form").text
         femi.find_element(By.ID, "join-button").click()
-        wait_for(lambda: read(femi)["you"] == [1], what="Femi in seat 1")
+        wait_for(lambda: read(femi)["you"] == [1], what="Femi in seat 2")
         start = wait_for(
             lambda: [b for b in ann.find_elements(By.ID, "start-button") if b.is_enabled()],
             what="start",
@@ -235,7 +235,7 @@ def test_a_whole_match_by_clicks_with_a_friend_from_the_link_and_a_reload() -> N
                 reloaded = True
                 before = read(femi)["hand"]
                 femi.refresh()
-                wait_for(lambda: read(femi)["you"] == [1], what="Femi back in seat 1")
+                wait_for(lambda: read(femi)["you"] == [1], what="Femi back in seat 2")
                 after = read(femi)
                 assert set(before) <= set(after["hand"]), (before, after["hand"])
                 # It resumed from the document it kept: the missed patches, no snapshot.
@@ -266,7 +266,7 @@ def test_a_whole_match_by_clicks_with_a_friend_from_the_link_and_a_reload() -> N
         ann.find_element(By.ID, "rematch-button").click()
         # The same seats play again at once, and the log marks where the new match begins.
         wait_for(lambda: read(ann)["winner"] is None and read(ann)["hand"], what="the rematch")
-        assert read(femi)["names"] == ["Ann", "Femi", "Bot 2"]
+        assert read(femi)["names"] == ["Ann", "Femi", "Bot 3"]
         wait_for(lambda: "A new match begins" in read(femi)["log"], what="the marker")
 
         # Femi leaves the match (it asks first: his seat stays his, a stand-in plays it) and
@@ -287,7 +287,7 @@ def test_a_whole_match_by_clicks_with_a_friend_from_the_link_and_a_reload() -> N
             lambda: "you are watching" in femi.find_element(By.ID, "room-link").text,
             what="watching",
         )
-        assert read(femi)["you"] == [] and read(femi)["names"] == ["Ann", "Femi", "Bot 2"]
+        assert read(femi)["you"] == [] and read(femi)["names"] == ["Ann", "Femi", "Bot 3"]
 
         # The same table in the dark, with motion reduced, for people to look at.
         ann.execute_cdp_cmd(

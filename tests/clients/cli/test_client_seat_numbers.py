@@ -1,0 +1,77 @@
+"""The terminal numbers seats as a player reads them, from 1, and names a bot by its seat's
+number (the bot in seat 2 is "Bot 2"); `join --seat N` and `/bots remove N` take the number the
+table shows. The real `allfives host` and `allfives join` in tmux, at 60 and 80 columns."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+from client_helpers import NEEDS_TMUX, ROOT, Terminal
+
+pytestmark = NEEDS_TMUX
+
+CAPTURES = Path("/work/helpers/shots/seats")
+
+
+def keep(rows: list[str], name: str) -> None:
+    """Save a capture to look at (outside the repository), when that folder is there."""
+    if CAPTURES.parent.is_dir():
+        CAPTURES.mkdir(exist_ok=True)
+        (CAPTURES / f"{name}.txt").write_text("\n".join(rows) + "\n")
+
+
+@pytest.mark.parametrize("terminal", [(60, 30), (80, 24)], indirect=True)
+def test_seats_shown_from_one_and_join_seat_takes_the_number_shown(
+    terminal: Terminal, tmp_path: Path
+) -> None:
+    env = {"ALLFIVES_BOT_DELAY": "0.05", "TERM": "xterm-256color", "PYTHONPATH": str(ROOT)}
+    cli = [sys.executable, "-m", "allfives.cli"]
+    host_env = {**env, "XDG_CONFIG_HOME": str(tmp_path / "host")}
+    terminal.start(
+        [*cli, "host", "--port", "0", "--players", "4", "--name", "Hana"], host_env, "host"
+    )
+    rows = terminal.wait_for(r"Friends join with:", window="host")
+    # At 60 columns the printed line folds mid-word: read it with the rows put back together.
+    found = re.search(r"join (ws://127\.0\.0\.1:\d+) ([A-Z]{4}(?:-[A-Z]{10})?)", "".join(rows))
+    assert found is not None, rows
+    url, room = found.groups()
+    assert "seat 1  Hana  (you)" in "\n".join(rows), rows
+    assert "seat 0" not in "\n".join(rows)
+
+    # With four players the host's partner sits in seat 3, as --seat's help says.
+    friend_env = {**env, "XDG_CONFIG_HOME": str(tmp_path / "friend")}
+    terminal.start([*cli, "join", url, room, "--seat", "3", "--name", "Femi"], friend_env, "friend")
+    friend = terminal.wait_for(r"seat 3  Femi  \(you\)", window="friend")
+    assert "seat 1  Hana" in "\n".join(friend) and "seat 2  free" in "\n".join(friend)
+    terminal.wait_for(r"Femi took seat 3", window="host")
+
+    # Seat 1 is the host's: `--seat 1` asks for it and is refused, taking no other seat.
+    other_env = {**env, "XDG_CONFIG_HOME": str(tmp_path / "other")}
+    terminal.start([*cli, "join", url, room, "--seat", "1", "--name", "Gus"], other_env, "gus")
+    terminal.wait_for(r"that seat is taken", window="gus")
+
+    terminal.type("/start", "host")
+    terminal.wait_for(r"✗ every seat must be taken first \(free: 2, 4\)", window="host")
+    terminal.type("/bots fill hard", "host")
+    rows = terminal.wait_for(r"seat 4  Bot 4  hard bot", window="host")
+    shown = "\n".join(rows)
+    assert "seat 2  Bot 2  hard bot" in shown and "seat 3  Femi" in shown, rows
+    assert "Bot 1" not in shown and "seat 0" not in shown, rows
+    terminal.type("/bots remove 1", "host")
+    terminal.wait_for(r"✗ seat 1 holds no bot", window="host")
+    terminal.type("/bots remove 4", "host")
+    rows = terminal.wait_for(r"seat 4  free", window="host")
+    assert "seat 2  Bot 2  hard bot" in "\n".join(rows), rows
+    keep(rows, f"host-waiting-{terminal.width}")
+    keep(terminal.screen("friend"), f"friend-waiting-{terminal.width}")
+    terminal.type("/bots add easy", "host")
+    terminal.wait_for(r"seat 4  Bot 4  easy bot", window="host")
+    terminal.type("/start", "host")
+    rows = terminal.wait_for(r"Bot 4", window="friend")
+    terminal.wait_for(r"hand 1", window="friend")
+    keep(terminal.screen("friend"), f"friend-table-{terminal.width}")
+    assert shutil.which("tmux")

@@ -1,0 +1,54 @@
+"""The page numbers seats as a player reads them, from 1, and names a bot by its seat's number
+(the bot in seat 3 is "Bot 3"), in the lobby, the waiting room and the table; the wire's seats
+stay 0-based. Chromium against a real server."""
+
+from __future__ import annotations
+
+import pytest
+from browser_helpers import chromium, open_lobby, screenshot, wait_for
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
+from server_helpers import ServerThread
+
+pytestmark = pytest.mark.browser
+
+
+def options(driver: object, name: str) -> list[str]:
+    select = driver.find_element(By.NAME, name)  # type: ignore[attr-defined]
+    return [option.text for option in Select(select).options]
+
+
+def test_seats_are_numbered_from_one_and_a_bot_is_named_by_its_seat() -> None:
+    with ServerThread() as server, chromium(1280, 800) as ann:
+        open_lobby(ann, server.base + "/", "Ann")
+        Select(ann.find_element(By.NAME, "players")).select_by_value("4")
+        assert options(ann, "seat") == ["1", "2", "3", "4"]
+        assert options(ann, "join_seat")[1:] == ["1", "2", "3", "4"]
+        labels = [
+            el.text for el in ann.find_elements(By.CSS_SELECTOR, "fieldset.bots .field > span")
+        ]
+        assert labels == ["Seat 2", "Seat 3", "Seat 4"]  # Ann sits in seat 1
+        Select(ann.find_element(By.NAME, "bot_1")).select_by_value("")  # seat 2 for a friend
+        Select(ann.find_element(By.NAME, "bot_2")).select_by_value("hard")
+        Select(ann.find_element(By.NAME, "bot_3")).select_by_value("easy")
+        ann.find_element(By.NAME, "public").click()
+        ann.find_element(By.ID, "create-button").click()
+
+        def rows() -> list[str]:
+            script = "return [...document.querySelectorAll('#waiting .seat-list li')]"
+            found: list[str] = ann.execute_script(script + ".map((li) => li.textContent)")
+            return found
+
+        wait_for(lambda: "Bot 4" in " ".join(rows()), what="the bots")
+        listed = rows()
+        assert [row.split(":")[0] for row in listed] == ["Seat 1", "Seat 2", "Seat 3", "Seat 4"]
+        assert listed[0].startswith("Seat 1: Ann")
+        assert listed[1].startswith("Seat 2: free")
+        assert listed[2].startswith("Seat 3: Bot 3") and listed[3].startswith("Seat 4: Bot 4")
+        level = ann.find_element(By.CSS_SELECTOR, "#waiting select")
+        assert level.get_attribute("aria-label") == "Bot level for seat 2"
+        seats = ann.find_element(By.ID, "seats").text
+        assert "seat 2: free" in seats and "Bot 3" in seats and "Bot 4" in seats, seats
+        assert "seat 0" not in seats.lower() and "Bot 1" not in seats, seats
+        screenshot(ann, "seats-waiting-1280", 1280, 800)
+        screenshot(ann, "seats-waiting-360", 360, 740)
