@@ -28,7 +28,7 @@ SHORT = ["--hand-size", "five", "--target", "30", "--name", "Ann"]
 ESCAPE = "\x1b"
 MOVES = 200
 MOVE_LINE = re.compile(
-    r"^(?P<who>Ann|Bot 1) (?:led|played) (?P<tile>\d-\d)(?: (?P<end>north|south|east|west))?: "
+    r"^(?P<who>Ann|Bot 2) (?:led|played) (?P<tile>\d-\d)(?: (?P<end>north|south|east|west))?: "
     r"total (?P<total>\d+)(?:, scores (?P<points>\d+))?(?:\. Open ends: (?P<ends>[^.\n]*))?",
     re.MULTILINE,
 )
@@ -122,7 +122,7 @@ def test_a_whole_match_in_plain_mode(tmp_path: Path) -> None:
         named_ends += 1
     assert named_ends >= len(plays) - len(record.hands)
     assert text.count("Result of hand ") == len(record.hands)
-    verdict = re.search(r"wins the match: Ann (\d+), Bot 1 (\d+)\.", text)
+    verdict = re.search(r"wins the match: Ann (\d+), Bot 2 (\d+)\.", text)
     assert verdict is not None, text
     assert [int(verdict[1]), int(verdict[2])] == record.scores
 
@@ -174,7 +174,7 @@ def test_host_join_and_watch_in_plain_mode(tmp_path: Path) -> None:
         ["join", url, code, "--name", "Jan"], environment(tmp_path / "jan", ALLFIVES_PLAIN="1")
     )
     watcher, watched = spawn_plain(["watch", "--plain", url, code], environment(tmp_path / "w"))
-    host.expect("Jan took seat 1")
+    host.expect("Jan took seat 2")
     watcher.expect("Waiting for the host to start the match")
     friend.sendline("/chat hello all")
     for child in (host, friend, watcher):

@@ -13,10 +13,10 @@ await i18n.load("en");
 const SESSION_LOG = [
   "Hand 1: Ann leads",
   "Ann led 1-3: total 4",
-  "Bot 1 played 4-3 east: total 5, scores 5",
+  "Bot 2 played 4-3 east: total 5, scores 5",
   "Ann played 6-1 west: total 10, scores 10",
   "Ann is away",
-  "Bot 1 played 6-5 west: total 9",
+  "Bot 2 played 6-5 west: total 9",
   "Ann is back",
 ];
 
@@ -152,13 +152,14 @@ test("seat changes are told: who sat, who left, who went away and came back", ()
   const after = room([human(0, "Ann", { connected: false }), human(1, "Bo"), bot(2, "hard")]);
   assert.deepEqual(seatChanges(before, after), [
     words("en", "seats.away", { who: "Ann" }),
-    words("en", "seats.took", { who: "Bo", seat: 1 }),
-    words("en", "seats.bot_took_hard", { seat: 2 }),
+    // Seats are numbered from 1 on screen: Bo sits in the second seat, the bot in the third.
+    words("en", "seats.took", { who: "Bo", seat: 2 }),
+    words("en", "seats.bot_took_hard", { seat: 3 }),
   ]);
   assert.deepEqual(seatChanges(after, before), [
     words("en", "seats.back", { who: "Ann" }),
-    words("en", "seats.left", { who: "Bo", seat: 1 }),
-    words("en", "seats.left", { who: "Bot 2", seat: 2 }),
+    words("en", "seats.left", { who: "Bo", seat: 2 }),
+    words("en", "seats.left", { who: "Bot 3", seat: 3 }),
   ]);
   // The host seated the bot and sees it in the seat list: no line for it.
   const hosts = { ...after, you: 0 };
@@ -223,7 +224,7 @@ test("a hand that ends is kept for the scoreboard, and its table until the next 
   assert.equal(state.finalHistory.length, 4);
   assert.ok(state.finalLayout && state.finalLayout.line.length > 0);
   assert.deepEqual(state.finalLayout, game.layout);
-  assert.equal(texts(state).at(-1), "Hand 2: Bot 1 leads");
+  assert.equal(texts(state).at(-1), "Hand 2: Bot 2 leads");
 });
 
 test("a hint is held until the next move, and said in words", () => {
