@@ -42,9 +42,6 @@ import time
 from collections.abc import AsyncIterator, Coroutine
 from typing import TYPE_CHECKING, Any
 
-from websockets.asyncio.server import Server as WebSocketServer
-from websockets.asyncio.server import serve
-
 from protocol import names
 from protocol.records import encode_record
 from server.config import Config
@@ -54,7 +51,8 @@ from server.edge.door import Door
 from server.edge.gate import Gate
 from server.edge.http import HttpSide
 from server.edge.http_guard import guarded
-from server.edge.lean import WEBSOCKETS_LOG
+from server.edge.listen import Listener as WebSocketServer
+from server.edge.listen import listen
 from server.edge.probes import Probes, StoreWatch
 from server.edge.review_api import answer_review
 from server.edge.session import SERVER_NAME, Lanes, Sessions
@@ -71,7 +69,7 @@ from server.play.players import Players
 from server.play.registry import Registry
 from server.play.reviews import ReviewDesk
 from server.rooms import results
-from server.rooms.limits import LookupBudget, RoomChat, allowed_origins
+from server.rooms.limits import LookupBudget, RoomChat
 from server.rooms.room import Room
 from server.storage.archive import Ledger, key_hash
 from server.storage.archive_local import LocalLedger
@@ -224,20 +222,14 @@ class Server:
         if self.config.certfile:
             context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
             context.load_cert_chain(self.config.certfile, self.config.keyfile)
-        self.websocket_server = await serve(
-            self.sessions.serve,
-            self.config.host,
-            self.config.port,
-            process_request=guarded(self.http.process_request),
-            process_response=self.http.process_response,
-            max_size=self.config.max_size,
+        self.websocket_server = await listen(
+            self.config,
+            self.gate,
+            self.sessions,
+            guarded(self.http.process_request),
+            self.http.process_response,
             ssl=context,
             server_header=SERVER_NAME,
-            compression="deflate" if self.config.compression else None,
-            origins=allowed_origins(self.config.allowed_origin),
-            create_connection=self.gate.connection_class(),
-            logger=WEBSOCKETS_LOG,
-            ping_interval=None,  # one wheel pings them all (`server.edge.keepalive`)
         )
         self.door.listening = self.websocket_server.is_serving
         try:
