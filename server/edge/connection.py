@@ -96,9 +96,9 @@ class Connection:
             self.wire.send_text(message)
             self.metrics.frames_sent += 1
 
-    def write(self, message: bytes, frame: bytes) -> None:
-        """Write a message (its shared frame is the room's; the protocol encodes its own), only
-        while the connection is open; `writable` is the caller's to check."""
+    def write(self, message: bytes) -> None:
+        """Write a message of a change, only while the connection is open; `writable` is the
+        caller's to check."""
         self.wire.send_text(message)
 
     def writable(self) -> bool:
