@@ -21,9 +21,6 @@ import socket
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING
 
-from websockets.asyncio.server import Server as WebSocketServer
-from websockets.asyncio.server import serve
-
 from protocol import names
 from server.config import Config
 from server.edge.api import Api
@@ -31,7 +28,8 @@ from server.edge.door import Door
 from server.edge.gate import Gate
 from server.edge.http import HttpSide, tls_context
 from server.edge.http_guard import guarded
-from server.edge.lean import WEBSOCKETS_LOG
+from server.edge.listen import Listener as WebSocketServer
+from server.edge.listen import listen
 from server.edge.metrics_page import MetricsPage
 from server.edge.probes import Probes, StoreWatch
 from server.edge.refusals import Refusals
@@ -52,7 +50,7 @@ from server.play.players import Players
 from server.play.refold import Refold
 from server.play.registry import Registry
 from server.play.reviews import ReviewDesk, ReviewShelf
-from server.rooms.limits import LookupBudget, RoomChat, allowed_origins
+from server.rooms.limits import LookupBudget, RoomChat
 from server.storage.ledgers import ledger_for
 from server.storage.store import MemoryStore, Store
 
@@ -162,20 +160,14 @@ class Server:
         await self.store_watch.ping()
         self.tasks.spawn(self.store_watch.run())
         self.door.starting = self.committer.shared
-        self.websocket_server = await serve(
-            self.sessions.serve,
-            self.config.host,
-            self.config.port,
-            process_request=guarded(self.http.process_request),
-            process_response=self.http.process_response,
-            max_size=self.config.max_size,
+        self.websocket_server = await listen(
+            self.config,
+            self.gate,
+            self.sessions,
+            guarded(self.http.process_request),
+            self.http.process_response,
             ssl=tls_context(self.config.certfile, self.config.keyfile),
             server_header=SERVER_NAME,
-            compression="deflate" if self.config.compression else None,
-            origins=allowed_origins(self.config.allowed_origin),
-            create_connection=self.gate.connection_class(),
-            logger=WEBSOCKETS_LOG,
-            ping_interval=None,  # one wheel pings them all (`server.edge.keepalive`)
         )
         self.door.listening = self.websocket_server.is_serving
         try:

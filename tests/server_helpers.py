@@ -432,7 +432,7 @@ class ServerThread:
         async def cut() -> int:
             found = [c for c in self.server.connections if c.name == name]
             for connection in found:
-                connection.transport.abort()
+                connection.wire.abort()
             return len(found)
 
         dropped: int = self.call(cut())

@@ -11,31 +11,17 @@ A trusted proxy's sockets (`trust_proxy`) all come from the proxy, so only the t
 here; the address the proxy names is counted once its request is read (`server.edge.http`), and the
 proxy itself bounds the upgrades it has not passed on yet.
 
-The same connection class puts each open connection on the keepalive wheel
-(`server.edge.keepalive`) in place of websockets' task per connection; it is websockets'
-connection with less held for each (`server.edge.lean`).
+Each connection's `server.edge.wire.Wire` asks the gate at accept, and puts itself on the
+keepalive wheel (`server.edge.keepalive`) once upgraded.
 """
 
 from __future__ import annotations
 
-import asyncio
-import logging
-
-from websockets.asyncio.server import ServerConnection
-from websockets.frames import CloseCode
-from websockets.protocol import State
-
 from server.config import Config
-from server.edge.keepalive import DROP_SECONDS, Beat, Keepalive
-from server.edge.lean import LeanConnection
+from server.edge.keepalive import Keepalive
 from server.edge.web import security_headers
 from server.metrics import Metrics
 from server.rooms.limits import PerAddress
-
-log = logging.getLogger("allfives.server")
-
-#: How long a turned-away socket may stay before it is dropped (its answer is sent at once).
-REFUSED_SECONDS = 1.0
 
 
 class Gate:
@@ -76,84 +62,6 @@ class Gate:
         self.open -= 1
         if not self.config.trusts(address):
             self.per_address.remove(address)
-
-    def connection_class(self) -> type[ServerConnection]:
-        """The websockets connection class whose sockets this gate counts."""
-        gate = self
-        keepalive = self.keepalive
-
-        class GatedConnection(LeanConnection):
-            counted: str | None = None
-            refused: asyncio.TimerHandle | None = None
-            #: Its place on the keepalive wheel, once open.
-            beat: Beat | None = None
-
-            def start_keepalive(self) -> None:
-                self.beat = keepalive.add(self)  # websockets calls this after the handshake
-
-            def ping_now(self) -> bool:
-                if self.protocol.state is not State.OPEN:
-                    return False
-                self.protocol.send_ping(b"")
-                self.send_data()
-                return True
-
-            def expire(self) -> None:
-                log.info("dropped %s: no answer to a keepalive ping", self.counted)
-                if self.protocol.state is State.OPEN:
-                    self.protocol.fail(CloseCode.INTERNAL_ERROR, "keepalive ping timeout")
-                    self.send_data()
-                self.loop.call_later(DROP_SECONDS, self.transport.abort)
-
-            def connection_made(self, transport: asyncio.BaseTransport) -> None:
-                peer = transport.get_extra_info("peername")
-                address = str(peer[0]) if peer else "unknown"
-                refusal = gate.refusal(address)
-                if refusal is None:
-                    gate.admit(address)
-                    self.counted = address
-                    super().connection_made(transport)
-                    return
-                # Answered and half-closed at once, never handed to websockets; the socket is
-                # dropped when the client has closed its side, or after REFUSED_SECONDS.
-                assert isinstance(transport, asyncio.WriteTransport)
-                transport.write(refusal)
-                transport.write_eof()
-                self.refused = asyncio.get_running_loop().call_later(
-                    REFUSED_SECONDS, transport.abort
-                )
-
-            def data_received(self, data: bytes) -> None:
-                if self.refused is None:
-                    if self.beat is not None:
-                        self.beat.heard = keepalive.turns
-                    super().data_received(data)
-
-            def eof_received(self) -> None:
-                if self.refused is None:
-                    super().eof_received()
-
-            def pause_writing(self) -> None:
-                if self.refused is None:
-                    super().pause_writing()
-
-            def resume_writing(self) -> None:
-                if self.refused is None:
-                    super().resume_writing()
-
-            def connection_lost(self, exc: Exception | None) -> None:
-                if self.refused is not None:
-                    self.refused.cancel()
-                    return
-                if self.counted is not None:
-                    gate.release(self.counted)
-                    self.counted = None
-                if self.beat is not None:
-                    keepalive.remove(self.beat)
-                    self.beat = None  # it holds the connection: no cycle left to collect
-                super().connection_lost(exc)
-
-        return GatedConnection
 
 
 def _response(status: str, text: str) -> bytes:

@@ -1,12 +1,12 @@
 """The HTTP side of the one port: the browser table, probes, metrics, and who may upgrade.
 
-`process_request` is the server's `process_request` hook (wrapped by `server.edge.http_guard`):
+`process_request` answers each request before any upgrade (`server.edge.wire`) (wrapped by `server.edge.http_guard`):
 the browser's files (`server.edge.web`), `/healthz` and `/readyz` (`server.edge.probes`), `/metrics`, and
 for `/` the checks before the WebSocket upgrade: behind a trusted proxy, the address it names
 holding too many connections (429); the server starting or stopping (503). The server full and
 a peer address with too many sockets are turned away before this, at accept (`server.edge.gate`).
 
-`process_response` is the `process_response` hook: every answer but the upgrade itself gets the
+`process_response` sees each response before it is sent: every answer but the upgrade itself gets the
 page's security headers (`server.edge.web.security_headers`) where it has none of its own,
 whoever made it (the page, the API, a probe, a 404, a 405 or 500 of `server.edge.http_guard`,
 websockets' refusal of a bad upgrade), and a refusal over a limit (429) is counted and logged
@@ -21,7 +21,6 @@ import ssl
 from collections.abc import Awaitable, Callable
 from http import HTTPStatus
 
-from websockets.asyncio.server import ServerConnection
 from websockets.http11 import Request, Response
 
 from server.config import Config
@@ -31,6 +30,7 @@ from server.edge.probes import PATHS, Probes, text_response
 from server.edge.refusals import REFUSED, Refusals
 from server.edge.review_api import review_game_id
 from server.edge.web import WebFiles, security_headers
+from server.edge.wire import Wire
 from server.metrics import Metrics
 
 #: The one path that upgrades to a WebSocket.
@@ -68,15 +68,15 @@ class HttpSide:
         self.refusals = refusals if refusals is not None else Refusals()
 
     def process_request(
-        self, socket: ServerConnection, request: Request
+        self, wire: Wire, request: Request
     ) -> Response | Awaitable[Response] | None:
         """A response for a plain HTTP request, or None to let `/` upgrade to a WebSocket."""
         path = request.path.split("?", 1)[0]
         game = review_game_id(path)
         if game is not None and self.review is not None:
-            return self.review(request, game, client_address(self.config, socket, request))
+            return self.review(request, game, client_address(self.config, wire, request))
         if self.api is not None and self.api.handles(path):
-            return self.api.answer(request, client_address(self.config, socket, request))
+            return self.api.answer(request, client_address(self.config, wire, request))
         page = self.web.response(request)  # the browser table (server.edge.web)
         if page is not None:
             return page
@@ -95,9 +95,7 @@ class HttpSide:
             )
         # The sockets in all and by peer address are counted from accept (`server.edge.gate`);
         # from a trusted proxy, the address it names is counted here.
-        if config.trusts(peer_of(socket)) and door.named.full(
-            client_address(config, socket, request)
-        ):
+        if config.trusts(peer_of(wire)) and door.named.full(client_address(config, wire, request)):
             self.metrics.errors["too_many_connections"] += 1
             return text_response(
                 HTTPStatus.TOO_MANY_REQUESTS,
@@ -105,9 +103,7 @@ class HttpSide:
             )
         return None
 
-    def process_response(
-        self, socket: ServerConnection, request: Request, response: Response
-    ) -> None:
+    def process_response(self, wire: Wire, request: Request, response: Response) -> None:
         """Give the answer its security headers; count and log a refusal (module docstring)."""
         if response.status_code == HTTPStatus.SWITCHING_PROTOCOLS:
             return
@@ -116,13 +112,13 @@ class HttpSide:
             if name not in headers:
                 headers[name] = value
         if response.status_code in REFUSED:
-            address = client_address(self.config, socket, request)
-            self.refusals.note(socket, address, response.status_code, request.path)
+            address = client_address(self.config, wire, request)
+            self.refusals.note(wire, address, response.status_code, request.path)
 
 
-def client_address(config: Config, socket: ServerConnection, request: Request | None) -> str:
+def client_address(config: Config, wire: Wire, request: Request | None) -> str:
     """The client's address: the socket's peer, or from a trusted proxy the one it names."""
-    peer = peer_of(socket)
+    peer = peer_of(wire)
     if request is not None and config.trusts(peer):
         for header in ("X-Real-IP", "X-Forwarded-For"):
             named = request.headers.get(header, "").rsplit(",", 1)[-1].strip()
@@ -131,10 +127,9 @@ def client_address(config: Config, socket: ServerConnection, request: Request | 
     return peer
 
 
-def peer_of(socket: ServerConnection) -> str:
+def peer_of(wire: Wire) -> str:
     """The address the socket comes from."""
-    remote = socket.remote_address
-    return str(remote[0]) if remote else "unknown"
+    return wire.address
 
 
 def tls_context(certfile: str | None, keyfile: str | None) -> ssl.SSLContext | None:

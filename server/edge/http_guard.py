@@ -16,16 +16,16 @@ import logging
 from collections.abc import Awaitable, Callable
 from http import HTTPStatus
 
-from websockets.asyncio.server import ServerConnection
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
 from server.edge.refusals import Throttle
+from server.edge.wire import Wire
 
 log = logging.getLogger("allfives.http")
 
 #: A `process_request` hook: a response now, one to come (`/readyz` asks the store), or None.
-Handler = Callable[[ServerConnection, Request], Response | Awaitable[Response] | None]
+Handler = Callable[[Wire, Request], Response | Awaitable[Response] | None]
 METHODS = ("GET", "HEAD")
 
 
@@ -34,13 +34,11 @@ def guarded(handler: Handler, throttle: Throttle | None = None) -> Handler:
     500 when it fails."""
     failures = throttle or Throttle()
 
-    def process_request(
-        socket: ServerConnection, request: Request
-    ) -> Response | Awaitable[Response] | None:
+    def process_request(wire: Wire, request: Request) -> Response | Awaitable[Response] | None:
         if request.method not in METHODS:
             return refusal(request.method)
         try:
-            response = handler(socket, request)
+            response = handler(wire, request)
         except Exception as error:
             return failed(error, failures)
         if isinstance(response, Awaitable):

@@ -16,9 +16,7 @@ import logging
 import time
 from collections import Counter
 
-from websockets.asyncio.server import ServerConnection
-
-from server.edge.lean import WEBSOCKETS_LOG
+from server.edge.wire import WEBSOCKETS_LOG, Wire
 
 log = logging.getLogger("allfives.http")
 
@@ -70,11 +68,12 @@ class Refusals:
         self.counts: Counter[int] = Counter()
         self.throttle = Throttle(seconds)
 
-    def note(self, socket: ServerConnection, address: str, status: int, path: str) -> None:
+    def note(self, wire: Wire, address: str, status: int, path: str) -> None:
         """A request from `address` was refused with `status`: count it, maybe log it, and
         keep the library's lines about its connection out of the log."""
         self.counts[status] += 1
-        socket.logger = socket.protocol.logger = QUIET_LOGGER
+        if wire.protocol is not None:
+            wire.protocol.logger = QUIET_LOGGER
         unlogged = self.throttle.due(address)
         if unlogged is None:
             return

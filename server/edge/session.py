@@ -12,13 +12,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine, Generator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from websockets.asyncio.server import ServerConnection
-from websockets.datastructures import Headers
-from websockets.exceptions import ConnectionClosed
+from websockets.http11 import Request
 
 from bridge import convert
 from bridge.positions import positions_of
@@ -45,6 +43,9 @@ from server.rooms.room_state import (
     HintAsked,
 )
 from server.storage.store import StoreUnavailable
+
+if TYPE_CHECKING:
+    from server.edge.wire import Wire
 
 
 @dataclass
@@ -89,50 +90,90 @@ class Sessions:
         self.room_chat = lanes.chat
         self.listing = lanes.listing
         self.players = lanes.players
+        #: Messages being served that had to wait (a store, a lock).
+        self.tasks: set[asyncio.Task[Any]] = set()
 
-    async def serve(self, socket: ServerConnection) -> None:
-        """Read one connection's frames until it closes."""
+    def open(self, wire: Wire, request: Request) -> Connection:
+        """A WebSocket connection opened (its upgrade `request` is read now, and not kept)."""
         door = self.door
-        address = client_address(self.config, socket, socket.request)
-        named = self.config.trusts(peer_of(socket))  # else server.gate counts the socket's peer
-        _forget_handshake(socket)
-        if named and door.named.full(address):
-            await socket.close(CLOSE_POLICY, "too many connections from your address")
-            return
-        connection = Connection(socket, address, self.config, self.metrics)
+        address = client_address(self.config, wire, request)
+        connection = Connection(wire, address, self.config, self.metrics)
         door.connections.add(connection)
-        if named:
+        if self.config.trusts(peer_of(wire)):  # else server.gate counts the socket's peer
+            if door.named.full(address):
+                connection.close(CLOSE_POLICY, "too many connections from your address")
+                return connection
             door.named.add(address)
-        deadline: asyncio.TimerHandle | None = asyncio.get_running_loop().call_later(
+            connection.named = True
+        connection.deadline = asyncio.get_running_loop().call_later(
             self.config.hello_seconds, _no_hello, connection, self.config.hello_seconds
         )
+        return connection
+
+    def message(self, connection: Connection, frame: str | bytes) -> None:
+        """A whole message from the connection: served now, or after the one it waits behind."""
+        if connection.waiting is not None:
+            connection.waiting.append(frame)
+        elif not connection.closing:  # still read while closing, to see the close frame
+            self._run(connection, self._on_frame(connection, frame))
+
+    def ended(self, connection: Connection) -> None:
+        """The connection closed: it leaves its room (after any message still being served)."""
+        if connection.waiting is not None:
+            connection.waiting.append(None)
+        else:
+            self._end(connection)
+
+    def _end(self, connection: Connection) -> None:
+        connection.closing = True
+        if connection.closer is not None and not connection.closer.done():
+            connection.closer.set_result(None)
+        if connection.deadline is not None:
+            connection.deadline.cancel()
+            connection.deadline = None
+        self.hint_desk.cancel(connection)
+        door = self.door
+        door.connections.discard(connection)
+        if connection.named:
+            door.named.remove(connection.address)
+            connection.named = False
+        self._run(connection, self.rooms.leave(connection, disconnected=True))
+
+    def _run(self, connection: Connection, work: Coroutine[Any, Any, Any]) -> None:
+        """Run a message's work now; if it must wait, in a task, with later messages queued."""
         try:
-            while True:
-                # recv() rather than `async for`: its async generator would be two more
-                # objects held by each of thousands of waiting connections.
-                frame = await socket.recv()
-                if not connection.closing:  # still read while closing, to see the close frame
-                    await self._on_frame(connection, frame)
-                    if deadline is not None and connection.greeted:
-                        deadline.cancel()  # not held for the life of the connection
-                        deadline = None
-                if connection.closing or connection.bucket.refused_in_a_row:
-                    # A flood arrives as many frames read at once, each answered without
-                    # waiting for anything: let other connections run between two of them.
-                    await asyncio.sleep(0)
-        except ConnectionClosed:
-            pass
-        finally:
-            if connection.closer is not None:
-                await connection.closer
-            connection.closing = True
-            if deadline is not None:
-                deadline.cancel()
-            self.hint_desk.cancel(connection)
-            door.connections.discard(connection)
-            if named:
-                door.named.remove(address)
-            await self.rooms.leave(connection, disconnected=True)
+            first = work.send(None)
+        except StopIteration:
+            self._served(connection)
+            return
+        except Exception:
+            log.exception("serving a connection failed")
+            return
+        connection.waiting = []
+        task = asyncio.get_running_loop().create_task(_rest(work, first))
+        self.tasks.add(task)
+        task.add_done_callback(lambda done: self._resumed(connection, done))
+
+    def _resumed(self, connection: Connection, done: asyncio.Task[Any]) -> None:
+        self.tasks.discard(done)
+        if not done.cancelled() and done.exception() is not None:
+            log.error("serving a connection failed", exc_info=done.exception())
+        waiting, connection.waiting = connection.waiting or [], None
+        self._served(connection)
+        for index, frame in enumerate(waiting):
+            if frame is None:
+                self._end(connection)
+            elif not connection.closing:
+                self._run(connection, self._on_frame(connection, frame))
+            if connection.waiting is not None:  # that one waits: the rest wait behind it
+                connection.waiting.extend(waiting[index + 1 :])
+                return
+
+    @staticmethod
+    def _served(connection: Connection) -> None:
+        if connection.deadline is not None and connection.greeted:
+            connection.deadline.cancel()  # not held for the life of the connection
+            connection.deadline = None
 
     async def _on_frame(self, connection: Connection, frame: str | bytes) -> None:
         if not connection.bucket.allow(time.monotonic()):
@@ -355,16 +396,39 @@ _SERVES: dict[type[msg.ClientMessage], Callable[[Sessions, Connection, Any], Awa
 }
 
 
-#: What a connection's handshake headers are once read (nothing reads them again).
-_NO_HEADERS = Headers()
+class _Rest:
+    """The rest of a coroutine that was run to its first wait: awaited in a task, it goes on
+    from there (sends, throws and cancellation passed through)."""
+
+    __slots__ = ("first", "work")
+
+    def __init__(self, work: Coroutine[Any, Any, Any], first: Any) -> None:
+        self.work = work
+        self.first = first
+
+    def __await__(self) -> Generator[Any, Any, Any]:
+        work, out = self.work, self.first
+        self.first = None
+        while True:
+            try:
+                value = yield out
+            except GeneratorExit:
+                work.close()
+                raise
+            except BaseException as error:
+                try:
+                    out = work.throw(error)
+                except StopIteration as stop:
+                    return stop.value
+            else:
+                try:
+                    out = work.send(value)
+                except StopIteration as stop:
+                    return stop.value
 
 
-def _forget_handshake(socket: ServerConnection) -> None:
-    """Drop the upgrade's request and response headers, which are read once, at the start:
-    they are most of a connection's memory otherwise (a browser's run to a kilobyte or more)."""
-    if socket.request is not None:
-        socket.request.headers = _NO_HEADERS
-    socket.response = None
+async def _rest(work: Coroutine[Any, Any, Any], first: Any) -> Any:
+    return await _Rest(work, first)
 
 
 def _current(connection: Connection) -> LiveRoom:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from server.play.members import Member, text_frame
+from server.play.members import Member
 from server.rooms.feed import Feed, Frames, Receiver, frame_of
 from server.rooms.notes import with_moves
 from server.rooms.room import Room
@@ -102,21 +102,14 @@ class LiveRoom:
         sent = 0
         own = frames.own
         shared = frames.shared
-        shared_frame = b""
         for receiver, group in self.members.items():
             if receiver in frames.fresh:
                 continue
             message = frame_of(receiver, shared, own)
-            if message is shared:
-                if not shared_frame:
-                    shared_frame = text_frame(shared)
-                frame = shared_frame
-            else:
-                frame = text_frame(message)
             for connection in group:
                 if connection.writable():
                     counted = connection
-                    connection.write(message, frame)
+                    connection.write(message)
                     sent += 1
         if counted is not None:  # every connection counts into the server's one set of metrics
             counted.metrics.frames_sent += sent

@@ -1,11 +1,9 @@
 """What a room sends its members through, seen from the room: the `Member` a connection is to
-it, one message's WebSocket frame built once for all of them (`text_frame`), and the close codes
-a room closes members with. The network edge (`server.edge.connection`) implements `Member`.
+it, and the close codes a room closes members with. The network edge (`server.edge.connection`) implements `Member`.
 """
 
 from __future__ import annotations
 
-import struct
 from typing import Protocol
 
 from server.metrics import Metrics
@@ -33,8 +31,8 @@ class Member(Protocol):
         """Whether a frame may be written now (else the connection is being dropped)."""
         ...
 
-    def write(self, message: bytes, frame: bytes) -> None:
-        """Send a message, given also as its unmasked text frame (`text_frame`)."""
+    def write(self, message: bytes) -> None:
+        """Send a message of a change (`writable` was checked)."""
         ...
 
     def send(self, message: bytes) -> None:
@@ -48,24 +46,3 @@ class Member(Protocol):
     def close(self, code: int, reason: str) -> None:
         """Close the connection with a WebSocket close code and reason."""
         ...
-
-
-def text_frame(message: bytes) -> bytes:
-    """A whole unmasked text frame carrying `message` (UTF-8 JSON), as a server writes it.
-
-    The bytes websockets' `Frame.serialize` gives (RFC 6455 5.2: FIN and the text opcode, then
-    the payload length in 7, 16 or 64 bits), built here without its checks and buffers, which
-    cost more than the rest of the frame on every move; tests/server/test_server_frames.py holds the
-    two equal.
-    """
-    size = len(message)
-    if size < 126:
-        return _SHORT[size] + message
-    if size < 65536:
-        return _pack_medium(0x81, 126, size) + message
-    return _pack_long(0x81, 127, size) + message
-
-
-_SHORT = tuple(bytes((0x81, size)) for size in range(126))
-_pack_medium = struct.Struct("!BBH").pack
-_pack_long = struct.Struct("!BBQ").pack

@@ -1,0 +1,150 @@
+"""The listening socket: `listen` starts it, with a `Wire` (`server.edge.wire`) per connection.
+
+`Listener` is what `server.app` holds: its `sockets`, `is_serving`, and `close` /
+`wait_closed`, which close every open WebSocket with 1001 (going away) and wait for the
+sessions to finish. It builds each connection's `ServerProtocol` (origins, the size limit,
+compression when configured) and passes the HTTP request, the upgrade and each message on:
+to the HTTP side (`server.edge.http`), the session (`server.edge.session`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ssl
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any
+
+from websockets.extensions.permessage_deflate import enable_server_permessage_deflate
+from websockets.frames import CloseCode
+from websockets.http11 import Request, Response
+from websockets.server import ServerProtocol
+
+from server.config import Config
+from server.edge.connection import Connection
+from server.edge.gate import Gate
+from server.edge.session import Sessions
+from server.edge.wire import WEBSOCKETS_LOG, Answer, Wire
+from server.rooms.limits import allowed_origins
+
+#: How long a stopping server waits for its connections' close handshakes.
+CLOSING_SECONDS = 10.0
+
+
+class Listener:
+    """The port and its connections; see the module docstring."""
+
+    def __init__(
+        self,
+        config: Config,
+        gate: Gate,
+        sessions: Sessions,
+        answer: Answer,
+        responded: Callable[[Wire, Request, Response], None],
+        server_header: str,
+    ) -> None:
+        self.config = config
+        self.gate = gate
+        self.sessions = sessions
+        self._answer = answer
+        self._responded = responded
+        self.server_header = server_header
+        self.origins = allowed_origins(config.allowed_origin)
+        self.extensions = enable_server_permessage_deflate(None) if config.compression else None
+        self.wires: set[Wire] = set()
+        self.closed = False
+        self.server: asyncio.Server | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    # -- what server.app uses ---------------------------------------------------------------
+
+    @property
+    def sockets(self) -> tuple[Any, ...]:
+        """The listening sockets."""
+        return () if self.server is None else tuple(self.server.sockets)
+
+    def is_serving(self) -> bool:
+        """Whether new connections are accepted."""
+        return self.server is not None and self.server.is_serving()
+
+    def close(self) -> None:
+        """Stop listening; close every WebSocket with 1001, drop sockets not upgraded."""
+        self.closed = True
+        if self.server is not None:
+            self.server.close()
+        for wire in list(self.wires):
+            if wire.connection is not None:
+                wire.close(CloseCode.GOING_AWAY, "")
+            else:
+                wire.abort()
+
+    async def wait_closed(self) -> None:
+        """Wait for the connections to close and their sessions to end."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + CLOSING_SECONDS
+        while self.wires and loop.time() < deadline:
+            await asyncio.sleep(0.01)
+        for wire in list(self.wires):
+            wire.abort()
+        while self._tasks or self.sessions.tasks:
+            await asyncio.gather(*self._tasks, *self.sessions.tasks, return_exceptions=True)
+        if self.server is not None:
+            await self.server.wait_closed()
+
+    # -- what each Wire calls -------------------------------------------------------------
+
+    def answer(self, wire: Wire, request: Request) -> Response | Awaitable[Response] | None:
+        """The HTTP side's answer to a request (None: upgrade)."""
+        return self._answer(wire, request)
+
+    def responded(self, wire: Wire, request: Request, response: Response) -> None:
+        """A response is about to be sent."""
+        self._responded(wire, request, response)
+
+    def new_protocol(self) -> ServerProtocol:
+        """A new connection's protocol."""
+        return ServerProtocol(
+            origins=self.origins,
+            extensions=self.extensions,
+            max_size=self.config.max_size,
+            logger=WEBSOCKETS_LOG,
+        )
+
+    def opened(self, wire: Wire, request: Request) -> Connection:
+        """The upgrade is done: the session starts."""
+        return self.sessions.open(wire, request)
+
+    def message(self, connection: Connection, data: str | bytes) -> None:
+        """A whole message arrived."""
+        self.sessions.message(connection, data)
+
+    def ended(self, connection: Connection) -> None:
+        """The connection closed."""
+        self.sessions.ended(connection)
+
+    def spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:
+        """Run a task that the listener waits for when it stops (an HTTP answer to come)."""
+        task = asyncio.get_running_loop().create_task(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+
+async def listen(
+    config: Config,
+    gate: Gate,
+    sessions: Sessions,
+    answer: Answer,
+    responded: Callable[[Wire, Request, Response], None],
+    *,
+    ssl: ssl.SSLContext | None,
+    server_header: str,
+) -> Listener:
+    """Listen on `config.host` and `config.port` (TLS with `ssl`); see the module docstring."""
+    listener = Listener(config, gate, sessions, answer, responded, server_header)
+    loop = asyncio.get_running_loop()
+    listener.server = await loop.create_server(
+        lambda: Wire(listener), config.host or None, config.port, ssl=ssl
+    )
+    return listener
+
+
+__all__ = ["WEBSOCKETS_LOG", "Listener", "listen"]

@@ -1,0 +1,321 @@
+"""The port's connections on websockets' Sans-I/O protocol: one `asyncio.Protocol` each.
+
+`Wire` is the asyncio protocol of one TCP connection. Its bytes go to a
+`websockets.server.ServerProtocol` in `data_received`; what that protocol has to send is written
+with `transport.writelines`. Before the upgrade the first event is the HTTP request: it is
+answered here (`server.edge.http`, wrapped by `server.edge.http_guard`) or accepted as a
+WebSocket. After it, each complete message is handed to the session at once, in
+`data_received` (`Sessions.message`); the session makes a task only for a message whose
+handling must wait (a store, a lock), and the connection's later messages wait behind it.
+
+Sockets are counted and refused at accept (`server.edge.gate`); open connections are pinged on
+the keepalive wheel (`server.edge.keepalive`); `pause_writing` / `resume_writing` note the
+transport's buffer, which the connection bounds at `Config.send_buffer` bytes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import http
+import logging
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any, Protocol, cast
+
+from websockets.frames import CloseCode, Frame, Opcode
+from websockets.http11 import Request, Response
+from websockets.protocol import State
+from websockets.server import ServerProtocol
+
+from server.edge.gate import Gate
+from server.edge.keepalive import DROP_SECONDS, Beat
+
+log = logging.getLogger("allfives.server")
+
+
+class _NoDebug(logging.Filter):
+    """Drops the websockets library's DEBUG lines: they hold every frame and header, and so
+    player keys (`hello`, `Authorization`), which are never logged (docs/security.md)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.levelno > logging.DEBUG
+
+
+#: The logger the websockets library logs the server's connections to.
+WEBSOCKETS_LOG = logging.getLogger("allfives.websockets")
+WEBSOCKETS_LOG.addFilter(_NoDebug())
+
+#: How long a turned-away socket may stay before it is dropped (its answer is sent at once).
+REFUSED_SECONDS = 1.0
+#: How long the HTTP request may take to arrive, and a close handshake to finish.
+OPEN_SECONDS = 10.0
+CLOSE_SECONDS = 10.0
+
+#: Answers a request: a response now, one to come, or None to upgrade.
+Answer = Callable[["Wire", Request], Response | Awaitable[Response] | None]
+
+
+class Host(Protocol):
+    """What a `Wire` asks of its listener (`server.edge.listen.Listener`); a connection is
+    the session's `server.edge.connection.Connection`."""
+
+    gate: Gate
+    server_header: str
+    #: The listener is stopping: no more upgrades.
+    closed: bool
+    wires: set[Wire]
+
+    def new_protocol(self) -> ServerProtocol: ...
+
+    def answer(self, wire: Wire, request: Request) -> Response | Awaitable[Response] | None: ...
+
+    def responded(self, wire: Wire, request: Request, response: Response) -> None: ...
+
+    def opened(self, wire: Wire, request: Request) -> Any: ...
+
+    def message(self, connection: Any, data: str | bytes) -> None: ...
+
+    def ended(self, connection: Any) -> None: ...
+
+    def spawn(self, coroutine: Coroutine[Any, Any, None]) -> None: ...
+
+
+class Wire(asyncio.Protocol):
+    """One TCP connection of the port; see the module docstring."""
+
+    __slots__ = (
+        "address",
+        "beat",
+        "closing",
+        "connection",
+        "counted",
+        "fragments",
+        "listener",
+        "paused",
+        "protocol",
+        "timer",
+        "transport",
+    )
+
+    def __init__(self, listener: Host) -> None:
+        self.listener = listener
+        self.transport: asyncio.Transport | None = None
+        self.protocol: ServerProtocol | None = None
+        self.address = "unknown"
+        #: The address counted by the gate (None: refused, or released).
+        self.counted: str | None = None
+        #: The WebSocket connection once upgraded.
+        self.connection: Any = None
+        self.beat: Beat | None = None
+        #: The opening deadline, then the closing one, or a refused socket's.
+        self.timer: asyncio.TimerHandle | None = None
+        #: A fragmented message's parts so far.
+        self.fragments: list[bytes] | None = None
+        self.paused = False
+        #: The close deadline is set.
+        self.closing = False
+
+    # -- asyncio callbacks -----------------------------------------------------------------
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+        listener = self.listener
+        peer = transport.get_extra_info("peername")
+        self.address = address = str(peer[0]) if peer else "unknown"
+        loop = asyncio.get_running_loop()
+        refusal = listener.gate.refusal(address)
+        if refusal is not None:
+            # Answered and half-closed at once; dropped when the client closes its side, or
+            # after REFUSED_SECONDS.
+            transport.write(refusal)
+            if transport.can_write_eof():
+                transport.write_eof()
+            self.timer = loop.call_later(REFUSED_SECONDS, transport.abort)
+            return
+        listener.gate.admit(address)
+        self.counted = address
+        listener.wires.add(self)
+        self.protocol = listener.new_protocol()
+        self.timer = loop.call_later(OPEN_SECONDS, transport.abort)
+
+    def data_received(self, data: bytes) -> None:
+        protocol = self.protocol
+        if protocol is None:
+            return
+        if self.beat is not None:
+            self.beat.heard = self.listener.gate.keepalive.turns
+        protocol.receive_data(data)
+        events = protocol.events_received()
+        self.flush()
+        for event in events:
+            if isinstance(event, Frame):
+                self._frame(event)
+            elif isinstance(event, Request):
+                self._request(event)
+        self._closing()
+
+    def eof_received(self) -> bool | None:
+        if self.protocol is not None:
+            self.protocol.receive_eof()
+            self.protocol.events_received()
+            self.flush()
+        return None
+
+    def pause_writing(self) -> None:
+        self.paused = True
+
+    def resume_writing(self) -> None:
+        self.paused = False
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+        listener = self.listener
+        if self.protocol is not None:
+            self.protocol.receive_eof()
+        if self.counted is not None:
+            listener.gate.release(self.counted)
+            self.counted = None
+        if self.beat is not None:
+            listener.gate.keepalive.remove(self.beat)
+            self.beat = None
+        listener.wires.discard(self)
+        connection = self.connection
+        if connection is not None:
+            listener.ended(connection)
+
+    # -- what the connection and the wheel call --------------------------------------------
+
+    def flush(self) -> None:
+        """Write what the protocol has to send; its end of data half-closes the socket."""
+        protocol, transport = self.protocol, self.transport
+        if protocol is None or transport is None:
+            return
+        for data in protocol.data_to_send():
+            if data:
+                transport.write(data)
+            elif transport.can_write_eof():
+                try:
+                    transport.write_eof()
+                except Exception:  # an OS error on a socket going away: it is closed below
+                    transport.close()
+            else:
+                transport.close()
+
+    def send_text(self, message: bytes) -> None:
+        """Send one text message (UTF-8 JSON) now."""
+        protocol = self.protocol
+        if protocol is not None and protocol.state is State.OPEN:
+            protocol.send_text(message)
+            assert self.transport is not None
+            self.transport.writelines(protocol.data_to_send())
+
+    def close(self, code: int, reason: str) -> None:
+        """Start the close handshake (dropped if it is not finished in CLOSE_SECONDS)."""
+        protocol = self.protocol
+        if protocol is not None and protocol.state is State.OPEN:
+            protocol.send_close(code, reason)
+            self.flush()
+        self._closing()
+
+    def abort(self) -> None:
+        """Drop the socket now."""
+        if self.transport is not None:
+            self.transport.abort()
+
+    def ping_now(self) -> bool:
+        protocol = self.protocol
+        if protocol is None or protocol.state is not State.OPEN:
+            return False
+        protocol.send_ping(b"")
+        self.flush()
+        return True
+
+    def expire(self) -> None:
+        log.info("dropped %s: no answer to a keepalive ping", self.address)
+        self.beat = None
+        protocol = self.protocol
+        if protocol is not None and protocol.state is State.OPEN:
+            protocol.fail(CloseCode.INTERNAL_ERROR, "keepalive ping timeout")
+            self.flush()
+        asyncio.get_running_loop().call_later(DROP_SECONDS, self.abort)
+
+    @property
+    def remote_address(self) -> tuple[str]:
+        """The peer's address, as websockets' connections give it."""
+        return (self.address,)
+
+    def buffered(self) -> int:
+        """Bytes written and not yet taken by the socket."""
+        return 0 if self.transport is None else self.transport.get_write_buffer_size()
+
+    def plain(self) -> bool:
+        """No extension was negotiated (frames are sent as they are)."""
+        return self.protocol is None or not self.protocol.extensions
+
+    # -- inside ---------------------------------------------------------------------------
+
+    def _closing(self) -> None:
+        protocol, transport = self.protocol, self.transport
+        if protocol is None or transport is None or self.closing:
+            return
+        if protocol.state is State.CLOSED or protocol.close_expected():
+            self.closing = True
+            if self.timer is not None:
+                self.timer.cancel()
+            self.timer = asyncio.get_running_loop().call_later(CLOSE_SECONDS, transport.abort)
+
+    def _frame(self, frame: Frame) -> None:
+        connection = self.connection
+        if connection is None:
+            return
+        opcode = frame.opcode
+        if opcode is Opcode.TEXT or opcode is Opcode.BINARY:
+            data = bytes(frame.data)
+            if not frame.fin:
+                self.fragments = [data]
+                return
+            self.listener.message(connection, data if opcode is Opcode.BINARY else data.decode())
+        elif opcode is Opcode.CONT and self.fragments is not None:
+            self.fragments.append(bytes(frame.data))
+            if frame.fin:
+                whole = b"".join(self.fragments)
+                self.fragments = None
+                self.listener.message(connection, whole.decode())
+
+    def _request(self, request: Request) -> None:
+        answer = self.listener.answer(self, request)
+        if isinstance(answer, Awaitable):
+            self.listener.spawn(self._answer_later(request, answer))
+            return
+        self._respond(request, answer)
+
+    async def _answer_later(self, request: Request, pending: Awaitable[Response]) -> None:
+        self._respond(request, await pending)
+
+    def _respond(self, request: Request, answer: Response | None) -> None:
+        protocol = self.protocol
+        if protocol is None or protocol.state is not State.CONNECTING:
+            return
+        listener = self.listener
+        response = protocol.accept(request) if answer is None else answer
+        if response.status_code == http.HTTPStatus.SWITCHING_PROTOCOLS and listener.closed:
+            response = protocol.reject(
+                http.HTTPStatus.SERVICE_UNAVAILABLE, "Server is shutting down.\n"
+            )
+        response.headers["Server"] = listener.server_header
+        listener.responded(self, request, response)
+        protocol.send_response(response)
+        self.flush()
+        if cast(State, protocol.state) is State.OPEN:
+            if self.timer is not None:
+                self.timer.cancel()
+                self.timer = None
+            self.beat = listener.gate.keepalive.add(self)
+            self.connection = listener.opened(self, request)
+        else:
+            self._closing()
+
+
+__all__ = ["WEBSOCKETS_LOG", "Answer", "Wire"]
