@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sys
 import time
 from collections.abc import Awaitable, Callable, Coroutine, Generator
 from dataclasses import dataclass
@@ -141,6 +142,23 @@ class Sessions:
 
     def _run(self, connection: Connection, work: Coroutine[Any, Any, Any]) -> None:
         """Run a message's work now; if it must wait, in a task, with later messages queued."""
+        if sys.version_info >= (3, 12):
+            # The work's first step runs at once inside a task of its own (`eager_start`), so
+            # what needs the current task (`asyncio.timeout`, and `wait_for` since Python 3.12)
+            # finds one; a message served without waiting leaves a finished task behind.
+            task = asyncio.Task(work, loop=asyncio.get_running_loop(), eager_start=True)
+            if task.done():
+                if not task.cancelled() and task.exception() is not None:
+                    log.error("serving a connection failed", exc_info=task.exception())
+                else:
+                    self._served(connection)
+                return
+            connection.waiting = []
+            self.tasks.add(task)
+            task.add_done_callback(lambda done: self._resumed(connection, done))
+            return
+        # Python 3.11 has no eager start: the first step is run by hand up to its first wait
+        # (its `wait_for` needs no current task), and the rest goes on in a task (`_Rest`).
         try:
             first = work.send(None)
         except StopIteration:
