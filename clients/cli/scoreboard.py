@@ -131,14 +131,18 @@ def explain_hand(event: HandEnded, names: Sequence[str], rules: Rules) -> list[s
     by = names[event.by] if event.by is not None and event.by < len(names) else "?"
     if event.kind == "won":
         return [_("{who} reached the target: the pips left were not counted.").format(who=by)]
-    held = ", ".join(f"{name} {side_pips}" for name, side_pips in zip(sides, pips, strict=False))
+    # A team's name ends in its players, "Team A (Ann & Cid) 11": no name runs into its count.
+    held = ", ".join(
+        f"{name} {side_pips}" if rules.partnership else words.pips_of(name, side_pips)
+        for name, side_pips in zip(sides, pips, strict=False)
+    )
     if event.kind == "domino":
         rows = [_("{who} went out. Pips left: {held}.").format(who=by, held=held)]
     else:
         rows = [_("The hand is blocked. Pips left: {held}.").format(held=held)]
     if rules.end_scoring == "penalty":
         losses = ", ".join(
-            f"{_name(names, count.seats[0])} {words.number(count.pips)} → {-count.points}"
+            f"{words.pips_of(_name(names, count.seats[0]), words.number(count.pips))} → {-count.points}"
             for count in event.counts
             if count.pips
         )
@@ -174,7 +178,7 @@ def _name(names: Sequence[str], seat: int) -> str:
 
 
 def _counted(count: HandCount, names: Sequence[str], event: HandEnded) -> str:
-    """The pips a side counted, as the server's count says: "Bot 1 12 + Cid 3 = 15"."""
+    """The pips a side counted, as the server's count says: "12 (Bot 2) + 3 (Cid) = 15"."""
     held = [
         (_name(names, seat), event.pips[seat] if seat < len(event.pips) else 0)
         for seat in count.seats
@@ -183,7 +187,7 @@ def _counted(count: HandCount, names: Sequence[str], event: HandEnded) -> str:
         return _("{side}'s {pips} pips shared by two: {half}").format(
             side=held[0][0], pips=held[0][1], half=words.number(count.pips)
         )
-    written = " + ".join(f"{name} {pips}" for name, pips in held)
+    written = " + ".join(words.pips_of(name, pips) for name, pips in held)
     if len(held) > 1:
         return f"{written} = {words.number(count.pips)}"
     return _("{counted} pips").format(counted=written)

@@ -150,7 +150,7 @@ def phase_word(phase: str) -> str:
 
 def decimal(value: float, places: int = 1) -> str:
     """A number with `places` decimals, with the language's decimal mark ("3.4", Czech "3,4")."""
-    written = f"{value:.{places}f}"
+    written = f"{value:.{places}f}".replace("-", "−")  # a minus sign, as a change's
     return written if language() == "en" else written.replace(".", ",")
 
 
@@ -206,6 +206,11 @@ def bot_seat_name(index: int, level: str) -> str:
 def bot_level(name: str) -> str | None:
     """The level of a rated bot's name ("bot:hard": "hard"), None for anyone else's."""
     return name.removeprefix("bot:") if name in BOT_PLAYER_WORDS else None
+
+
+def pips_of(who: str, pips: int | float | str) -> str:
+    """A seat's pips with its name after them, "12 (Bot 2)": "Bot 2 12" read as Bot 212."""
+    return _("{pips} ({who})").format(pips=pips, who=who)
 
 
 def free_seat() -> str:
@@ -289,7 +294,7 @@ def _describe_hand_end(event: HandEnded, names: Sequence[str], teams: bool) -> s
         for index, points in enumerate(event.points)
         if points
     ]
-    pips = ", ".join(f"{name_of(seat, names)} {count}" for seat, count in enumerate(event.pips))
+    pips = ", ".join(pips_of(name_of(seat, names), count) for seat, count in enumerate(event.pips))
     if event.kind == "won":
         return _("{opening}. Pips left: {pips}").format(opening=opening, pips=pips)
     if not gains:

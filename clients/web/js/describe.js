@@ -106,7 +106,8 @@ export function describeHandEnd(event, names, teams) {
       gains.push(t(points > 0 ? "log.side_scores" : "log.side_loses", { side, points: Math.abs(points) }));
     }
   });
-  const pips = event.pips.map((count, seat) => `${nameOf(seat, names)} ${count}`).join(", ");
+  // The count first ("3 (Bot 2)"), as the hand's result card says it: "Bot 2 3" would read as "Bot 23".
+  const pips = event.pips.map((count, seat) => t("result.pips_of", { pips: count, who: nameOf(seat, names) })).join(", ");
   if (event.kind === "won") return t("log.hand_end_won", { opening, pips });
   if (!gains.length) return t("log.hand_end_nobody", { opening, pips });
   return t("log.hand_end", { opening, gains: gains.join(", "), pips });

@@ -30,15 +30,15 @@ FOUR = ["Ann", "Bo", "Cid", "Di"]
 def test_going_out_shows_the_pips_counted_their_rounding_and_the_points() -> None:
     ended = hand_ended(0, [0, 12])
     assert explain_hand(ended, TWO, Rules(players=2)) == [
-        "Ann went out. Pips left: Ann 0, Bot 2 12.",
-        "Bot 2 12 pips → rounded to 5: Ann scores 10.",
+        "Ann went out. Pips left: 0 (Ann), 12 (Bot 2).",
+        "12 (Bot 2) pips → rounded to 5: Ann scores 10.",
     ]
 
 
 def test_a_blocked_three_player_tie_shows_the_third_players_pips_shared() -> None:
     ended = hand_ended(None, [3, 3, 13])
     rows = explain_hand(ended, THREE, Rules(players=3))
-    assert rows[0] == "The hand is blocked. Pips left: Ann 3, Bo 3, Cy 13."
+    assert rows[0] == "The hand is blocked. Pips left: 3 (Ann), 3 (Bo), 13 (Cy)."
     assert rows[1:] == [
         "Cy's 13 pips shared by two: 6.5 → rounded to 5: Ann scores 5.",
         "Cy's 13 pips shared by two: 6.5 → rounded to 5: Bo scores 5.",
@@ -51,13 +51,13 @@ def test_a_blocked_partnership_adds_each_teams_pips() -> None:
     assert rows[0] == (
         "The hand is blocked. Pips left: Team A (Ann & Cid) 11, Team B (Bo & Di) 18."
     )
-    assert rows[1] == "Bo 9 + Di 9 = 18 → rounded to 5: Team A (Ann & Cid) scores 20."
+    assert rows[1] == "9 (Bo) + 9 (Di) = 18 → rounded to 5: Team A (Ann & Cid) scores 20."
 
 
 def test_the_penalty_variant_shows_what_each_loses() -> None:
     ended = hand_ended(0, [0, 8], end_scoring="penalty")
     rows = explain_hand(ended, TWO, Rules(players=2, end_scoring="penalty"))
-    assert rows[1] == "Each loses their own pips, rounded to 5: Bot 2 8 → 10."
+    assert rows[1] == "Each loses their own pips, rounded to 5: 8 (Bot 2) → 10."
 
 
 def test_penalties_in_partnerships_round_each_players_pips() -> None:
@@ -65,7 +65,9 @@ def test_penalties_in_partnerships_round_each_players_pips() -> None:
     ended = hand_ended(1, [3, 0, 3, 7], end_scoring="penalty")
     assert ended.points == [-10, -5]
     rows = explain_hand(ended, FOUR, Rules(players=4, end_scoring="penalty"))
-    assert rows[1] == "Each loses their own pips, rounded to 5: Ann 3 → 5, Cid 3 → 5, Di 7 → 5."
+    assert (
+        rows[1] == "Each loses their own pips, rounded to 5: 3 (Ann) → 5, 3 (Cid) → 5, 7 (Di) → 5."
+    )
 
 
 def test_a_match_won_mid_hand_claims_no_pips_counted() -> None:
@@ -171,12 +173,12 @@ def test_a_hint_says_what_to_type() -> None:
         (
             hand_ended(0, [0, 2]),
             2,
-            "Bot 2 2 pips → rounded to 5: 0. Nobody scores: the pips left round down to nothing.",
+            "2 (Bot 2) pips → rounded to 5: 0. Nobody scores: the pips left round down to nothing.",
         ),
         (
             hand_ended(0, [0, 0]),
             2,
-            "Bot 2 0 pips → rounded to 5: 0. Nobody scores: the pips left round down to nothing.",
+            "0 (Bot 2) pips → rounded to 5: 0. Nobody scores: the pips left round down to nothing.",
         ),
         (
             hand_ended(None, [3, 1, 1]),
@@ -202,7 +204,7 @@ def test_a_hint_says_what_to_type() -> None:
         (
             hand_ended(None, [1, 1, 0, 1]),
             4,
-            "Bo 1 + Di 1 = 2 → rounded to 5: 0. Nobody scores: the pips left round down to nothing.",
+            "1 (Bo) + 1 (Di) = 2 → rounded to 5: 0. Nobody scores: the pips left round down to nothing.",
         ),
         (
             hand_ended(None, [1, 3, 3, 1]),
@@ -239,8 +241,9 @@ def test_a_hands_result_wraps_at_60_columns_instead_of_being_cut() -> None:
     state.result_hand = 3
     rows = screen_of(state, 60, 24)
     assert all(len(row) <= 60 for row in rows)
-    assert "Bot 2 15 + Bot 4 15 = 30 → rounded to 5: Team A (Root & Bot 3) scores 30." in joined(
-        rows
+    assert (
+        "15 (Bot 2) + 15 (Bot 4) = 30 → rounded to 5: Team A (Root & Bot 3) scores 30."
+        in joined(rows)
     )
     assert "…" not in "".join(rows)
 
@@ -304,7 +307,7 @@ def test_a_hands_end_in_the_log_wraps_whole_with_four_players(width: int) -> Non
     assert all(len(row) <= width for row in rows)
     said = (
         "The hand is blocked: Team A (Root & Bot 3) scores 20. "
-        "Pips left: Root 3, Bot 2 12, Bot 3 7, Bot 4 9"
+        "Pips left: 3 (Root), 12 (Bot 2), 7 (Bot 3), 9 (Bot 4)"
     )
     assert said in joined(rows) and "…" not in "".join(rows), rows
 
@@ -322,7 +325,7 @@ def test_a_hands_result_at_60x20_is_not_hidden_by_the_last_layout() -> None:
     state.last_layout = last
     state.result, state.result_hand = hand_ended(0, [0, 12, 7, 9]), 1
     rows = screen_of(state, 60, 20)
-    assert "Bot 2 12 + Bot 4 9 = 21 → rounded to 5: Team A (Root & Bot 3) scores 20." in (
+    assert "12 (Bot 2) + 9 (Bot 4) = 21 → rounded to 5: Team A (Root & Bot 3) scores 20." in (
         joined(rows)
     ), rows
     assert "more row" not in joined(rows)

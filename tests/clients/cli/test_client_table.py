@@ -61,8 +61,8 @@ def test_a_hands_result_stays_with_its_count_until_the_player_presses_enter() ->
     change(state, after, Played(seat=1, tile="6-4", end=None, total=10, points=10))
     shown = plain(state)
     assert "hand 1 result · Enter to go on" in shown
-    assert "Ann went out. Pips left: Ann 0, Bot 2 12." in shown
-    assert "Bot 2 12 pips → rounded to 5: Ann scores 10." in shown
+    assert "Ann went out. Pips left: 0 (Ann), 12 (Bot 2)." in shown
+    assert "12 (Bot 2) pips → rounded to 5: Ann scores 10." in shown
     assert state.dismiss_result()
     shown = plain(state)
     assert "Enter to go on" not in shown and "Bot 2 led 6-4: total 10, scores 10" in shown

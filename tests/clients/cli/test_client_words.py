@@ -42,7 +42,7 @@ def test_every_event_kind_has_a_sentence() -> None:
     assert describe(ChatLine(seat=None, name="Eve", text="hi"), NAMES) == "Eve: hi"
     domino = HandEnded(kind="domino", by=0, points=[20, 0], pips=[0, 9, 4, 9])
     assert describe(domino, NAMES, teams=True) == (
-        "Ann went out: Team A (Ann & Cid) scores 20. Pips left: Ann 0, Bo 9, Cid 4, Dee 9"
+        "Ann went out: Team A (Ann & Cid) scores 20. Pips left: 0 (Ann), 9 (Bo), 4 (Cid), 9 (Dee)"
     )
     blocked = HandEnded(kind="blocked", by=None, points=[0, 0, 0], pips=[3, 3, 3])
     assert describe(blocked, NAMES[:3]).startswith("The hand is blocked: nobody scores")

@@ -233,7 +233,7 @@ def test_the_end_of_hand_summary_names_who_went_out_and_the_points(page: WebDriv
     doc["game"]["last_hand"] = {"kind": "domino", "by": 1, "points": [0, 15], "pips": [13, 0]}
     summary = call(page, "unit.model.tableModel(a[0]).game.summary", doc)
     assert summary["hand"] == 1
-    assert summary["text"] == "Bot 2 went out: Bot 2 scores 15. Pips left: Ann 13, Bot 2 0"
+    assert summary["text"] == "Bot 2 went out: Bot 2 scores 15. Pips left: 13 (Ann), 0 (Bot 2)"
 
 
 def test_the_layout_is_told_in_words_for_screen_readers(page: WebDriver) -> None:
