@@ -180,7 +180,7 @@ def test_host_join_and_watch_in_plain_mode(tmp_path: Path) -> None:
     for child in (host, friend, watcher):
         child.expect("Jan: hello all")
     host.sendline("/start")
-    watcher.expect(r"Hand 1: (Hana|Jan|Bot 2) leads")
+    watcher.expect(r"Hand 1: (Hana|Jan|Bot 3) leads")
     leader = watcher.match.group(1)
     seated = {"Hana": host, "Jan": friend}
     if leader in seated:  # the leader reads the numbered leads and types one
