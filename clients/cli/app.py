@@ -368,7 +368,6 @@ class App:
         watcher = asyncio.get_running_loop().create_task(self._watch_size())
         reader = asyncio.get_running_loop().create_task(self._read_lines())
         link.add_done_callback(self._on_link_done)
-        status = 0
         try:
             with patch_stdout(raw=True):
                 self.request_redraw()
@@ -378,20 +377,26 @@ class App:
         finally:
             watcher.cancel()
             reader.cancel()
-            await self.connection.close()
-            if link.done():
-                error = link.exception()
-                if isinstance(error, Fatal):
-                    status = 1
-                    self.say_fatal(error)
-                elif error is not None:
-                    raise error
-            else:
-                link.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Fatal):
-                    await link
+            status = await self._closed(link)
         self._farewell()
         return status
+
+    async def _closed(self, link: asyncio.Task[None]) -> int:
+        """Close the connection as the table is left: 1 when the link ended on a fatal error
+        (said), else 0; any other failure of the link is raised."""
+        await self.connection.close()
+        if not link.done():
+            link.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Fatal):
+                await link
+            return 0
+        error = link.exception()
+        if isinstance(error, Fatal):
+            self.say_fatal(error)
+            return 1
+        if error is not None:
+            raise error
+        return 0
 
     def _keys(self) -> KeyBindings:
         """Enter, Ctrl-C, Ctrl-D, Ctrl-L, PageUp and PageDown at the table."""

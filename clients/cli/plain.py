@@ -387,7 +387,6 @@ class PlainApp(App):
         threading.Thread(target=self._read_input, args=(loop,), daemon=True).start()
         with contextlib.suppress(NotImplementedError, RuntimeError):  # Ctrl-C asks, as drawn
             loop.add_signal_handler(signal.SIGINT, self._inputs.put_nowait, INTERRUPT)
-        status_code = 0
         try:
             while not link.done():
                 typed = loop.create_task(self._inputs.get())
@@ -409,18 +408,7 @@ class PlainApp(App):
         finally:
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 loop.remove_signal_handler(signal.SIGINT)
-            await self.connection.close()
-            if link.done():
-                error = link.exception()
-                if isinstance(error, Fatal):
-                    status_code = 1
-                    self.say_fatal(error)
-                elif error is not None:
-                    raise error
-            else:
-                link.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Fatal):
-                    await link
+            status_code = await self._closed(link)
         self._farewell()
         return status_code
 
