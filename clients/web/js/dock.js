@@ -20,6 +20,17 @@ export function changed(cache, part, inputs) {
 }
 
 /** "3-5" for "5-3": the other facing of a lead. */
+/** Focus `el` without scrolling the page, unless it would sit under the sticky strip at the top
+ *  (the page's scroll-padding-top is the strip's height): then the page scrolls it just clear,
+ *  so the control focused is one the player can see and tap. */
+export function focusInSight(el) {
+  if (!el) return;
+  el.focus({ preventScroll: true });
+  const clear = parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop) || 0;
+  const top = el.getBoundingClientRect().top;
+  if (top < clear) window.scrollBy(0, top - clear);
+}
+
 export function turned(tile) {
   return String(tile).split("-").reverse().join("-");
 }
@@ -173,13 +184,13 @@ export class Dock {
    *  when there is no hand to focus. */
   focusHand() {
     const tile = this.hand.querySelector('[tabindex="0"]') ?? this.hand.querySelector(".hand-tile");
-    tile?.focus({ preventScroll: true });
+    focusInSight(tile);
     return Boolean(tile);
   }
 
   /** Focus a button without scrolling the page (the board's ends stay in sight). */
   _focus(selector) {
-    this.endChoice.querySelector(selector)?.focus({ preventScroll: true });
+    focusInSight(this.endChoice.querySelector(selector));
   }
 
   _turn() {

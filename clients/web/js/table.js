@@ -8,7 +8,7 @@ import { drawLayout } from "./render.js";
 import { LEVELS } from "./lobby.js";
 import { checkChat, MAX_CHAT, length } from "./limits.js";
 import { Strip } from "./strip.js";
-import { Dock, changed } from "./dock.js";
+import { Dock, changed, focusInSight } from "./dock.js";
 import { handCard, scoreboard } from "./report.js";
 import { t, plural } from "./i18n.js";
 import { botWord, seatNumber } from "./describe.js";
@@ -162,7 +162,7 @@ export class Table {
     if (model.phase !== "playing") this.confirm.hidden = true;
     this._drawLog();
     fill(this.chatList, model.chat.slice(-50).map((line) => h("li", {}, h("b", {}, line.name), `: ${line.text}`)));
-    if (focused) document.querySelector(`[data-key="${CSS.escape(focused)}"]`)?.focus({ preventScroll: true });
+    if (focused) focusInSight(document.querySelector(`[data-key="${CSS.escape(focused)}"]`));
     if (inPlay && (!document.activeElement || document.activeElement === document.body)) this.dock.focusHand();
     this._scrollPadding();
   }
