@@ -193,10 +193,12 @@ export class Dock {
     focusInSight(this.endChoice.querySelector(selector));
   }
 
-  _turn() {
+  /** Turn the lead; the focus goes to `then` (the turn button, pressed again to turn back; the
+   *  T key gives it to the lead button, so that Enter then leads the tile as turned). */
+  _turn(then = "#turn-button") {
     this.facing = turned(this.facing);
     this.onPick();
-    this._focus("#turn-button");
+    this._focus(then);
   }
 
   _cancel() {

@@ -60,6 +60,6 @@ export function handKey(event, dock) {
   }
   if (key === "t" && dock.facing) {
     event.preventDefault();
-    dock._turn();
+    dock._turn("#lead-button"); // Enter next leads it as turned
   }
 }

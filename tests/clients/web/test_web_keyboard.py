@@ -143,6 +143,8 @@ def test_a_whole_match_by_keys_alone_with_every_move_announced() -> None:
                     if moves % 2:
                         keys(page, "t")  # turned: 5-3 is led as 3-5
                         turned += 1
+                        # Enter next leads it as turned (the focus stays on the lead button).
+                        assert focused(page)["id"] == "lead-button"  # type: ignore[index]
                     keys(page, Keys.ENTER)
                 elif len(now["ends"][tile]) > 1:
                     assert "end-button" in focused(page)["cls"]  # type: ignore[index]
