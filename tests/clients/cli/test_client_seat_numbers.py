@@ -14,15 +14,6 @@ from client_helpers import NEEDS_TMUX, ROOT, Terminal
 
 pytestmark = NEEDS_TMUX
 
-CAPTURES = Path("/work/helpers/shots/seats")
-
-
-def keep(rows: list[str], name: str) -> None:
-    """Save a capture to look at (outside the repository), when that folder is there."""
-    if CAPTURES.parent.is_dir():
-        CAPTURES.mkdir(exist_ok=True)
-        (CAPTURES / f"{name}.txt").write_text("\n".join(rows) + "\n")
-
 
 @pytest.mark.parametrize("terminal", [(60, 30), (80, 24)], indirect=True)
 def test_seats_shown_from_one_and_join_seat_takes_the_number_shown(
@@ -66,12 +57,9 @@ def test_seats_shown_from_one_and_join_seat_takes_the_number_shown(
     terminal.type("/bots remove 4", "host")
     rows = terminal.wait_for(r"seat 4  free", window="host")
     assert "seat 2  Bot 2  hard bot" in "\n".join(rows), rows
-    keep(rows, f"host-waiting-{terminal.width}")
-    keep(terminal.screen("friend"), f"friend-waiting-{terminal.width}")
     terminal.type("/bots add easy", "host")
     terminal.wait_for(r"seat 4  Bot 4  easy bot", window="host")
     terminal.type("/start", "host")
     rows = terminal.wait_for(r"Bot 4", window="friend")
     terminal.wait_for(r"hand 1", window="friend")
-    keep(terminal.screen("friend"), f"friend-table-{terminal.width}")
     assert shutil.which("tmux")
