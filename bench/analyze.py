@@ -1,7 +1,7 @@
 """Post-game analysis: its speed, and whether its verdicts rank the bots the way they play.
 
 1. Time per decision at the analysis's default budget and at the server's review budget
-   (`Config.review_budget_ms`, what `GET /api/games/ID/review` costs its lane), and for a whole
+   (`Config.bots.review_budget_ms`, what `GET /api/games/ID/review` costs its lane), and for a whole
    2-player match to 250 (hard against normal, every decision of both seats), over `--timed`
    matches.
 2. On `--matches` 3-player matches of easy, normal and hard (the seats rotate from match to
@@ -31,7 +31,7 @@ from protocol.records import Record
 from server.config import Config
 
 LEVELS = ("easy", "normal", "hard")
-SERVER_BUDGET_MS = Config().review_budget_ms
+SERVER_BUDGET_MS = Config().bots.review_budget_ms
 
 
 def bot_match(rules: Rules, levels: list[str], seed: int, bot_deals: int) -> Record:
@@ -85,7 +85,7 @@ def main() -> None:
     args = parser.parse_args()
 
     # The analysis's own budget (`allfives analyze`, `/review` done by the client) and the
-    # server's review lane's (`Config.review_budget_ms`, `GET /api/games/ID/review`).
+    # server's review lane's (`Config.bots.review_budget_ms`, `GET /api/games/ID/review`).
     for label, budget in (("analysis", DEFAULT_BUDGET_MS), ("server review", SERVER_BUDGET_MS)):
         seconds, decisions = 0.0, 0
         per_match = []

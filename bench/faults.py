@@ -109,10 +109,10 @@ async def one_round(fault: str, workdir: Path, undone: Undone) -> str:
     redis.start()
     proxy = FaultProxy(redis)
     await proxy.start()
-    config = Config(
+    config = Config.of(
         port=0, bot_delay=0.0, bot_processes=False, rate=1000.0, burst=1000, rooms_burst=100_000
     )
-    config.store = RedisStore(proxy.url, timeout=TIMEOUT)
+    config.storage.store = RedisStore(proxy.url, timeout=TIMEOUT)
     undone.count = 0
     try:
         async with run_server(config) as server:

@@ -77,7 +77,7 @@ async def flood(player: Player, answers: list[float], busy: list[int]) -> None:
 
 
 async def main(moves: int, flooders: int) -> None:
-    config = Config(port=0, bot_delay=0.0, max_rooms_per_ip=flooders + 4)
+    config = Config.of(port=0, bot_delay=0.0, max_rooms_per_ip=flooders + 4)
     async with run_server(config) as server:
         player = await seated(server.url, 3, "hard")
         await bot_times(player, 2)  # the worker processes start

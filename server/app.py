@@ -1,6 +1,6 @@
 """The asyncio WebSocket server, wired from its parts; `run_server` for embedding::
 
-    async with run_server(Config(host="127.0.0.1", port=0, bot_delay=0)) as server:
+    async with run_server(Config.of(host="127.0.0.1", port=0, bot_delay=0)) as server:
         url = server.url          # "ws://127.0.0.1:<ephemeral port>/"; server.rooms is live
 
 Leaving the block closes every connection with 1001 (going away) and stops the bot pool. Two
@@ -65,25 +65,27 @@ class Server:
 
     def __init__(self, config: Config) -> None:
         self.config = config
-        self.store = store = config.store if config.store is not None else MemoryStore()
+        self.store = store = (
+            config.storage.store if config.storage.store is not None else MemoryStore()
+        )
         self.door = door = Door(config)
         self.metrics = metrics = Metrics()
         self.tasks = tasks = Tasks()
         self.bots = bots = BotRunner(
-            config.bot_workers,
-            config.hard_budget_ms,
-            config.bot_processes,
-            config.hint_workers,
-            config.max_hints_waiting,
+            config.bots.bot_workers,
+            config.bots.hard_budget_ms,
+            config.bots.bot_processes,
+            config.bots.hint_workers,
+            config.limits.max_hints_waiting,
         )
         self.gate = Gate(config, metrics)
         self.store_watch = StoreWatch(store)
         shelf = ReviewShelf(store)
         self.reviews = ReviewDesk(
-            Lane("reviews", config.review_workers, config.bot_processes),
-            config.review_budget_ms,
-            config.max_reviews_waiting,
-            config.reviews_kept,
+            Lane("reviews", config.bots.review_workers, config.bots.bot_processes),
+            config.bots.review_budget_ms,
+            config.limits.max_reviews_waiting,
+            config.storage.reviews_kept,
             load=shelf.load,
             on_reviewed=shelf.keep,
         )
@@ -93,24 +95,28 @@ class Server:
         change = self.committer.change
         self.listing = listing = Listing(
             self.committer.public_rooms,
-            config.list_seconds,
-            config.list_burst,
-            config.lists_per_second,
+            config.limits.list_seconds,
+            config.limits.list_burst,
+            config.limits.lists_per_second,
         )
         self.driver = Driver(config, registry, bots, metrics, change)
         self.ledger = ledger = ledger_for(
-            config.ledger, store, config.data, config.archive_days, config.max_games
+            config.storage.ledger,
+            store,
+            config.storage.data,
+            config.storage.archive_days,
+            config.storage.max_games,
         )
         self.finisher = Finisher(ledger, registry, change, config.clock, tasks.spawn)
         hooks.connect(self.driver, self.finisher, listing)
-        self.api = Api(ledger, config.api_burst, config.api_per_second)
+        self.api = Api(ledger, config.limits.api_burst, config.limits.api_per_second)
         self.refold = Refold(ledger, tasks.spawn)
         lanes = Lanes(
-            lookups=LookupBudget(config.lookup_burst, config.lookups_per_minute),
+            lookups=LookupBudget(config.limits.lookup_burst, config.limits.lookups_per_minute),
             hints=HintDesk(bots),
-            chat=RoomChat(config.room_chat_burst, config.room_chat_rate),
+            chat=RoomChat(config.limits.room_chat_burst, config.limits.room_chat_rate),
             listing=listing,
-            players=Players(ledger, config.clock, config),
+            players=Players(ledger, config.clock, config.limits),
         )
         rooms = RoomCommands(config, registry, self.committer, metrics)
         self.sessions = Sessions(config, door, registry, finder, rooms, metrics, lanes)
@@ -146,8 +152,12 @@ class Server:
     @property
     def url(self) -> str:
         """The address clients connect to."""
-        scheme = "wss" if self.config.certfile else "ws"
-        host = self.config.host if ":" not in self.config.host else f"[{self.config.host}]"
+        scheme = "wss" if self.config.network.certfile else "ws"
+        host = (
+            self.config.network.host
+            if ":" not in self.config.network.host
+            else f"[{self.config.network.host}]"
+        )
         return f"{scheme}://{host}:{self.port}/"
 
     # -- start and stop --------------------------------------------------------------------
@@ -166,7 +176,7 @@ class Server:
             self.sessions,
             guarded(self.http.process_request),
             self.http.process_response,
-            ssl=tls_context(self.config.certfile, self.config.keyfile),
+            ssl=tls_context(self.config.network.certfile, self.config.network.keyfile),
             server_header=SERVER_NAME,
         )
         self.door.listening = self.websocket_server.is_serving
@@ -185,7 +195,7 @@ class Server:
         # Still listening, newcomers refused with 503 for `drain_seconds` (see Config), while
         # matches finished just now are archived.
         await asyncio.gather(
-            asyncio.sleep(max(0.0, self.config.drain_seconds)), self.finisher.drain()
+            asyncio.sleep(max(0.0, self.config.timing.drain_seconds)), self.finisher.drain()
         )
         self.tasks.cancel()
         self.registry.stop_clocks()
@@ -195,7 +205,7 @@ class Server:
         self.bots.close()
         self.reviews.close()
         await self.store.close()
-        if self.config.ledger is None:
+        if self.config.storage.ledger is None:
             await self.ledger.close()
         log.info("stopped")
 

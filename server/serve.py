@@ -96,7 +96,7 @@ def positive(kind: Callable[[str], Any]) -> Callable[[str], Any]:
     return read
 
 
-#: option -> (type, Config field, help).
+#: option -> (type, the setting it sets in `Config` (in its group), help).
 OPTIONS: dict[str, tuple[Callable[[str], Any], str, str]] = {
     "host": (str, "host", "address to listen on (default 127.0.0.1: this machine only)"),
     "port": (port_number, "port", "port to listen on (default 8765; 0 picks a free one)"),
@@ -205,7 +205,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     defaults = Config()
     for option, (kind, name, text) in OPTIONS.items():
         variable = env_name(option)
-        default = getattr(defaults, name)
+        default = defaults.get(name)
         parser.add_argument(
             f"--{option}",
             type=kind,
@@ -255,17 +255,19 @@ def config_from(args: argparse.Namespace, environ: dict[str, str] | None = None)
         if value is None and env_name(option) in environ:
             value = kind(environ[env_name(option)])
         if value is not None:
-            setattr(config, name, value)
+            config.set(name, value)
     url = getattr(args, "redis", None) or environ.get("ALLFIVES_REDIS_URL")
     ttl = int(getattr(args, "record_ttl", None) or environ.get("ALLFIVES_RECORD_TTL") or 0)
     if url:
         from server.storage.redis_store import RedisStore
 
-        config.store = RedisStore(url, record_ttl=ttl or DEFAULT_RECORD_TTL)
-    elif config.data is not None:
+        config.storage.store = RedisStore(url, record_ttl=ttl or DEFAULT_RECORD_TTL)
+    elif config.storage.data is not None:
         # Without Redis, --data keeps the rooms beside the ledger; it locks the directory
         # (DataInUse when another process holds it).
-        config.store = SqliteStore(config.data, record_ttl=ttl or DEFAULT_RECORD_TTL)
+        config.storage.store = SqliteStore(
+            config.storage.data, record_ttl=ttl or DEFAULT_RECORD_TTL
+        )
     return config
 
 
@@ -286,7 +288,7 @@ def run(args: argparse.Namespace) -> int:
     except StoreUnavailable as error:
         logging.getLogger("allfives.server").error("cannot open the saved rooms: %s", error)
         return 1
-    if bool(config.certfile) != bool(config.keyfile):
+    if bool(config.network.certfile) != bool(config.network.keyfile):
         logging.getLogger("allfives.server").error("--certfile and --keyfile go together")
         return 2
     fit_to_file_limit(config)
@@ -313,7 +315,9 @@ async def serve_until_stopped(config: Config) -> None:
     except OSError as error:
         # Most often the port is taken: one line, no traceback.
         reason = "the address is already in use" if error.errno == errno.EADDRINUSE else error
-        raise CannotListen(f"cannot listen on {config.host}:{config.port}: {reason}") from None
+        raise CannotListen(
+            f"cannot listen on {config.network.host}:{config.network.port}: {reason}"
+        ) from None
     print(f"allfives server listening on {server.url}", flush=True)
     print(how_to_join(server.url), file=sys.stderr, flush=True)
     collector = Collector()
@@ -343,14 +347,14 @@ def fit_to_file_limit(config: Config) -> None:
         except (ValueError, OSError) as error:
             log.warning("the open-file limit stays at %d: %s", soft, error)
     room = soft - SPARE_FILES
-    if config.max_connections > room:
+    if config.limits.max_connections > room:
         log.warning(
             "--max-connections %d is more than this process may open (%d files): %d instead",
-            config.max_connections,
+            config.limits.max_connections,
             soft,
             max(1, room),
         )
-        config.max_connections = max(1, room)
+        config.limits.max_connections = max(1, room)
 
 
 def how_to_join(url: str) -> str:

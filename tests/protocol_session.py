@@ -93,7 +93,7 @@ async def run_session() -> Frames:
     """Play the README's session; returns its frames."""
     frames: Frames = []
     # The rooms' wall clock stands still, so a turn's deadline in the frames is the same each run.
-    config = Config(
+    config = Config.of(
         port=0,
         bot_delay=0.5,
         bot_processes=False,

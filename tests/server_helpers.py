@@ -245,7 +245,7 @@ def fast_config(**changes: Any) -> Config:
         "room_chat_burst": 1000,
     }
     options.update(changes)
-    return Config(**options)
+    return Config.of(**options)
 
 
 def check_against(references: References, client: Client) -> None:
@@ -405,7 +405,7 @@ class ServerThread:
             "burst": 1000,
         }
         options.update(config)
-        self.config = Config(**options)
+        self.config = Config.of(**options)
         self.loop = asyncio.new_event_loop()
         self.server = Server(self.config)
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)

@@ -99,14 +99,15 @@ def first_messages(rules: RoomRules, levels: list[BotLevel]) -> list[msg.ClientM
 def server_config(args: argparse.Namespace) -> Config:
     """The embedded server's settings: where it listens, and Redis if asked for."""
     from server.app import Config
+    from server.config import Timing
 
     listen = "0.0.0.0" if args.lan or args.public else "127.0.0.1"
-    idle = local.idle_seconds(Config.idle_seconds)
-    config = Config(host=listen, port=args.port, bot_delay=local.bot_delay(), idle_seconds=idle)
+    idle = local.idle_seconds(Timing.idle_seconds)
+    config = Config.of(host=listen, port=args.port, bot_delay=local.bot_delay(), idle_seconds=idle)
     if args.redis:
         from server.storage.redis_store import RedisStore
 
-        config.store = RedisStore(args.redis)
+        config.storage.store = RedisStore(args.redis)
     return config
 
 
@@ -117,7 +118,7 @@ async def host(args: argparse.Namespace, rules: RoomRules) -> int:
 
     network = args.lan or args.public
     config = server_config(args)
-    listen = config.host
+    listen = config.network.host
     try:
         async with run_server(config) as server:
             url = join_url(network, server.port)

@@ -87,7 +87,7 @@ async def play(args: argparse.Namespace, rules: RoomRules, levels: list[BotLevel
     from server.app import Config, run_server
 
     # Alone with bots nobody waits for the player: no idle bound unless asked for.
-    config = Config(
+    config = Config.of(
         host="127.0.0.1", port=0, bot_delay=local.bot_delay(), idle_seconds=local.idle_seconds(0)
     )
     async with run_server(config) as server:

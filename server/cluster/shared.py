@@ -100,7 +100,7 @@ class SharedCommitter(Committer):
 
     async def join(self, name: str) -> None:
         """Take a lease, subscribe to room notices, keep the rooms nobody keeps; start upkeep."""
-        cluster = Cluster(self.redis_store, name, self.config.cluster_lease)
+        cluster = Cluster(self.redis_store, name, self.config.storage.cluster_lease)
         cluster.notices.on_notice = self.replica.on_notice
         self.place.joined = cluster
         await cluster.beat()

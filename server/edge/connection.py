@@ -2,7 +2,7 @@
 
 Messages are written at once, never awaited, through the connection's `Wire`
 (`server.edge.wire`: websockets' Sans-I/O protocol encodes the frame): the connection's send
-queue is its transport's write buffer, bounded at `Config.send_buffer` bytes. A client that lets
+queue is its transport's write buffer, bounded at `Config.network.send_buffer` bytes. A client that lets
 it fill (it does not read) is closed (1008) instead of slowing its room.
 """
 
@@ -64,8 +64,8 @@ class Connection:
         self.plain = wire.plain()
         self.address = address
         self.metrics = metrics
-        self.limit = config.send_buffer
-        self.bucket = TokenBucket(config.rate, config.burst, time.monotonic())
+        self.limit = config.network.send_buffer
+        self.bucket = TokenBucket(config.limits.rate, config.limits.burst, time.monotonic())
         self.name = ""
         #: The player of the hello's key (None: a guest).
         self.player: Player | None = None

@@ -26,7 +26,7 @@ class Door:
         self.listening: Callable[[], bool] = lambda: False
         self.connections: set[Connection] = set()
         #: From a trusted proxy: WebSocket connections by the address the proxy names.
-        self.named = PerAddress(config.max_connections_per_ip)
+        self.named = PerAddress(config.limits.max_connections_per_ip)
 
     async def close_for_good(self, reason: str) -> None:
         """Close every connection with 4001 and `reason`, telling clients not to come back

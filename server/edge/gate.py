@@ -31,36 +31,36 @@ class Gate:
         self.config = config
         self.metrics = metrics
         self.open = 0
-        self.per_address = PerAddress(config.max_connections_per_ip)
-        self.keepalive = Keepalive(config.ping_interval)
+        self.per_address = PerAddress(config.limits.max_connections_per_ip)
+        self.keepalive = Keepalive(config.network.ping_interval)
 
     def refusal(self, address: str) -> bytes | None:
         """The HTTP response that turns a new socket from `address` away, or None to admit it."""
         config = self.config
-        if self.open >= config.max_connections:
+        if self.open >= config.limits.max_connections:
             self.metrics.errors["server_full"] += 1
             return _response(
                 "503 Service Unavailable",
-                f"the server is full ({config.max_connections} connections): try again later\n",
+                f"the server is full ({config.limits.max_connections} connections): try again later\n",
             )
-        if not config.trusts(address) and self.per_address.full(address):
+        if not config.network.trusts(address) and self.per_address.full(address):
             self.metrics.errors["too_many_connections"] += 1
             return _response(
                 "429 Too Many Requests",
-                f"at most {config.max_connections_per_ip} connections per address\n",
+                f"at most {config.limits.max_connections_per_ip} connections per address\n",
             )
         return None
 
     def admit(self, address: str) -> None:
         """Count a socket from `address`."""
         self.open += 1
-        if not self.config.trusts(address):
+        if not self.config.network.trusts(address):
             self.per_address.add(address)
 
     def release(self, address: str) -> None:
         """A counted socket closed."""
         self.open -= 1
-        if not self.config.trusts(address):
+        if not self.config.network.trusts(address):
             self.per_address.remove(address)
 
 

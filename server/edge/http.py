@@ -95,11 +95,13 @@ class HttpSide:
             )
         # The sockets in all and by peer address are counted from accept (`server.edge.gate`);
         # from a trusted proxy, the address it names is counted here.
-        if config.trusts(peer_of(wire)) and door.named.full(client_address(config, wire, request)):
+        if config.network.trusts(peer_of(wire)) and door.named.full(
+            client_address(config, wire, request)
+        ):
             self.metrics.errors["too_many_connections"] += 1
             return text_response(
                 HTTPStatus.TOO_MANY_REQUESTS,
-                f"at most {config.max_connections_per_ip} connections per address\n",
+                f"at most {config.limits.max_connections_per_ip} connections per address\n",
             )
         return None
 
@@ -119,7 +121,7 @@ class HttpSide:
 def client_address(config: Config, wire: Wire, request: Request | None) -> str:
     """The client's address: the socket's peer, or from a trusted proxy the one it names."""
     peer = peer_of(wire)
-    if request is not None and config.trusts(peer):
+    if request is not None and config.network.trusts(peer):
         for header in ("X-Real-IP", "X-Forwarded-For"):
             named = request.headers.get(header, "").rsplit(",", 1)[-1].strip()
             with contextlib.suppress(ValueError):

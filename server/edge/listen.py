@@ -48,8 +48,10 @@ class Listener:
         self._answer = answer
         self._responded = responded
         self.server_header = server_header
-        self.origins = allowed_origins(config.allowed_origin)
-        self.extensions = enable_server_permessage_deflate(None) if config.compression else None
+        self.origins = allowed_origins(config.network.allowed_origin)
+        self.extensions = (
+            enable_server_permessage_deflate(None) if config.network.compression else None
+        )
         self.wires: set[Wire] = set()
         self.closed = False
         self.server: asyncio.Server | None = None
@@ -105,7 +107,7 @@ class Listener:
         return ServerProtocol(
             origins=self.origins,
             extensions=self.extensions,
-            max_size=self.config.max_size,
+            max_size=self.config.limits.max_size,
             logger=WEBSOCKETS_LOG,
         )
 
@@ -138,11 +140,11 @@ async def listen(
     ssl: ssl.SSLContext | None,
     server_header: str,
 ) -> Listener:
-    """Listen on `config.host` and `config.port` (TLS with `ssl`); see the module docstring."""
+    """Listen on `config.network.host` and `config.network.port` (TLS with `ssl`); see the module docstring."""
     listener = Listener(config, gate, sessions, answer, responded, server_header)
     loop = asyncio.get_running_loop()
     listener.server = await loop.create_server(
-        lambda: Wire(listener), config.host or None, config.port, ssl=ssl
+        lambda: Wire(listener), config.network.host or None, config.network.port, ssl=ssl
     )
     return listener
 

@@ -105,9 +105,9 @@ class RoomCommands:
         code = await self.committer.new_code()
         invite = None if message.rules.public else codes.new_invite()
         room = Room.create(code, message.rules, connection.address, self.clock(), invite)
-        room.away_seconds = self.config.away_seconds
-        room.idle_seconds = self.config.idle_seconds
-        live = LiveRoom(room, self.config.keep_patches)
+        room.away_seconds = self.config.timing.away_seconds
+        room.idle_seconds = self.config.timing.idle_seconds
+        live = LiveRoom(room, self.config.storage.keep_patches)
         live.saved = room.to_bytes()
         self.registry.open(live)
         join = msg.Join(id=message.id, room=room.code, seat=message.seat)

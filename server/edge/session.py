@@ -100,14 +100,17 @@ class Sessions:
         address = client_address(self.config, wire, request)
         connection = Connection(wire, address, self.config, self.metrics)
         door.connections.add(connection)
-        if self.config.trusts(peer_of(wire)):  # else server.gate counts the socket's peer
+        if self.config.network.trusts(peer_of(wire)):  # else server.gate counts the socket's peer
             if door.named.full(address):
                 connection.close(CLOSE_POLICY, "too many connections from your address")
                 return connection
             door.named.add(address)
             connection.named = True
         connection.deadline = asyncio.get_running_loop().call_later(
-            self.config.hello_seconds, _no_hello, connection, self.config.hello_seconds
+            self.config.timing.hello_seconds,
+            _no_hello,
+            connection,
+            self.config.timing.hello_seconds,
         )
         return connection
 
@@ -197,7 +200,7 @@ class Sessions:
         if not connection.bucket.allow(time.monotonic()):
             # Every dropped message is answered, naming it where it parsed, until the flood
             # limit: then the connection is closed, saying why.
-            if connection.bucket.refused_in_a_row > self.config.flood_limit:
+            if connection.bucket.refused_in_a_row > self.config.limits.flood_limit:
                 connection.close(CLOSE_POLICY, "flooding: too many messages")
                 return
             id, command = msg.peek(frame)
@@ -206,8 +209,8 @@ class Sessions:
                 id,
                 command,
                 errors.RATE_LIMITED,
-                f"too many messages: at most {self.config.rate:g} a second "
-                f"(bursts of {self.config.burst}); this one was dropped",
+                f"too many messages: at most {self.config.limits.rate:g} a second "
+                f"(bursts of {self.config.limits.burst}); this one was dropped",
             )
             return
         try:

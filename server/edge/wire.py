@@ -10,7 +10,7 @@ handling must wait (a store, a lock), and the connection's later messages wait b
 
 Sockets are counted and refused at accept (`server.edge.gate`); open connections are pinged on
 the keepalive wheel (`server.edge.keepalive`); `pause_writing` / `resume_writing` note the
-transport's buffer, which the connection bounds at `Config.send_buffer` bytes.
+transport's buffer, which the connection bounds at `Config.network.send_buffer` bytes.
 """
 
 from __future__ import annotations

@@ -176,7 +176,7 @@ class LocalCommitter(Committer):
                 # Whoever was connected is gone: that is a change, stored under a new seq.
                 state = self._encode(room)
                 await self._store(room, state)
-            live = LiveRoom(room, self.config.keep_patches)
+            live = LiveRoom(room, self.config.storage.keep_patches)
             live.saved = state
             self.registry.open(live)
             # Kept here: a finished match its last process did not archive is archived now.

@@ -88,8 +88,8 @@ class Driver:
             if turn is None:
                 self._arm_timer(live)
                 return
-            if self.config.bot_delay:
-                await asyncio.sleep(self.config.bot_delay)
+            if self.config.bots.bot_delay:
+                await asyncio.sleep(self.config.bots.bot_delay)
             await self.bots_may_play.wait()
             move = await self.bots.choose(turn.level, turn.view)
             async with live.lock:

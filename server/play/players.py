@@ -31,7 +31,7 @@ import time
 from protocol import codes, errors
 from protocol import messages as msg
 from protocol.names import name_key
-from server.config import Clock, Config
+from server.config import Clock, Limits
 from server.rooms.limits import AddressBuckets, address_key
 from server.rooms.room import RoomError
 from server.rooms.room_state import SeatState
@@ -43,9 +43,9 @@ HOUR = 3600.0
 class Players:
     """Keys, names and link codes for the sessions (module docstring)."""
 
-    def __init__(self, ledger: Ledger, clock: Clock, limits: Config | None = None) -> None:
+    def __init__(self, ledger: Ledger, clock: Clock, limits: Limits | None = None) -> None:
         """`limits`: the configuration whose per-address bounds apply (its defaults if None)."""
-        limits = limits or Config()
+        limits = limits or Limits()
         self.ledger = ledger
         self.clock = clock
         self.new_players_burst = limits.new_players_burst

@@ -29,20 +29,22 @@ class Registry:
         self.rooms: dict[str, LiveRoom] = {}
         #: The rooms held here that `list_rooms` shows, kept as their changes are published.
         self.listed: dict[str, LiveRoom] = {}
-        self.rooms_per_ip = PerAddress(config.max_rooms_per_ip)
-        self.created = KeyedBuckets(config.rooms_burst, config.rooms_per_hour / 3600.0)
+        self.rooms_per_ip = PerAddress(config.limits.max_rooms_per_ip)
+        self.created = KeyedBuckets(
+            config.limits.rooms_burst, config.limits.rooms_per_hour / 3600.0
+        )
 
     def live(self, state: bytes) -> LiveRoom:
         """A room in memory from its stored state (not registered yet)."""
-        live = LiveRoom(self.room_of(state), self.config.keep_patches)
+        live = LiveRoom(self.room_of(state), self.config.storage.keep_patches)
         live.saved = state
         return live
 
     def room_of(self, state: bytes) -> Room:
         """A room's state machine from its stored state."""
         room = Room.from_bytes(state)
-        room.away_seconds = self.config.away_seconds
-        room.idle_seconds = self.config.idle_seconds
+        room.away_seconds = self.config.timing.away_seconds
+        room.idle_seconds = self.config.timing.idle_seconds
         return room
 
     def open(self, live: LiveRoom) -> None:
@@ -69,15 +71,15 @@ class Registry:
         if self.rooms_per_ip.full(address):
             raise RoomError(
                 errors.RATE_LIMITED,
-                f"an address may hold at most {config.max_rooms_per_ip} open rooms",
+                f"an address may hold at most {config.limits.max_rooms_per_ip} open rooms",
             )
         now = time.monotonic()
         if not self.created.take(address, now):
             wait = self.created.wait(address, now)
             raise RoomError(
                 errors.RATE_LIMITED,
-                f"an address may create {config.rooms_burst} rooms at once, then "
-                f"{config.rooms_per_hour:g} an hour: try again in {max(1.0, wait):.0f} s",
+                f"an address may create {config.limits.rooms_burst} rooms at once, then "
+                f"{config.limits.rooms_per_hour:g} an hour: try again in {max(1.0, wait):.0f} s",
             )
         # The room is counted as open from here, before the store is awaited, so creations in
         # flight at once cannot open more than the limit; once opened it is counted as the
@@ -98,7 +100,9 @@ class Registry:
 
     def new_code(self) -> str:
         """A code no room held here uses; RoomError `busy` when there is none to give."""
-        code = codes.new_code(self.rooms) if len(self.rooms) < self.config.max_rooms else None
+        code = (
+            codes.new_code(self.rooms) if len(self.rooms) < self.config.limits.max_rooms else None
+        )
         if code is None:
             raise RoomError(
                 errors.BUSY, "the server holds as many rooms as it can: try again later"

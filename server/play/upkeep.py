@@ -47,7 +47,7 @@ class Tended(Protocol):
 async def release_away(committer: Tended) -> None:
     """Players gone `release_seconds` from the rooms kept here: seats of waiting rooms freed,
     hosts passed on."""
-    after = committer.config.release_seconds
+    after = committer.config.timing.release_seconds
     clock = committer.clock
     registry = committer.registry
 
@@ -73,12 +73,12 @@ class LocalUpkeep:
         committer = self.committer
         config, registry = committer.config, committer.registry
         while True:
-            await asyncio.sleep(config.sweep_seconds)
+            await asyncio.sleep(config.timing.sweep_seconds)
             await release_away(committer)
             now = committer.clock()
             for live in list(registry.rooms.values()):
                 since = live.room.state.empty_since
-                if since is not None and now - since >= config.empty_room_seconds:
+                if since is not None and now - since >= config.timing.empty_room_seconds:
                     async with live.lock:
                         if live.room.is_empty():
                             registry.forget(live)

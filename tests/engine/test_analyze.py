@@ -298,7 +298,7 @@ def test_exit_statuses_are_those_of_replay(
 
 async def test_review_in_the_terminal_client_after_a_match(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(review_module, "BUDGET_MS", 5.0)
-    config = Config(
+    config = Config.of(
         host="127.0.0.1", port=0, bot_delay=0.0, bot_processes=False, rate=1000.0, burst=1000
     )
     async with run_server(config) as server:

@@ -185,7 +185,7 @@ class SlowStore(MemoryStore):
 
 
 async def test_a_resync_during_a_save_answers_with_the_document_of_its_seq() -> None:
-    config = Config(port=0, bot_delay=0.0, bot_processes=False, store=SlowStore())
+    config = Config.of(port=0, bot_delay=0.0, bot_processes=False, store=SlowStore())
     async with run_server(config) as server:
         ann = await open_client(server.url, "Ann")
         joined = await ann.request("create_room", rules={"players": 2})

@@ -44,7 +44,7 @@ from server.storage.redis_store import RedisStore
 ROOT = Path(__file__).resolve().parents[2]
 LISTENING = "allfives server listening on "
 #: The lease of `allfives serve` (Config's default).
-LEASE_OF_SERVE = Config().cluster_lease
+LEASE_OF_SERVE = Config().storage.cluster_lease
 
 
 async def test_a_server_stopped_while_redis_stalls_leaves_its_players_away(

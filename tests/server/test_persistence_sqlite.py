@@ -214,7 +214,7 @@ async def test_more_joins_at_once_than_the_lookup_budget_are_all_seated_on_sqlit
 ) -> None:
     # The budget bounds failed room lookups; a join's save is no lookup: while SQLite commits
     # one, the other joins from the address find their rooms (and were refused, beyond it).
-    rooms = Config().lookup_burst + 10
+    rooms = Config().limits.lookup_burst + 10
     config = fast_config(
         store=SlowSqlite(tmp_path),
         data=str(tmp_path),

@@ -201,13 +201,13 @@ def test_serve_takes_the_redis_url_and_record_lifetime_from_options_or_environme
     parser = argparse.ArgumentParser()
     add_arguments(parser)
     environ = {"ALLFIVES_REDIS_URL": "redis://cache:6380/2", "ALLFIVES_RECORD_TTL": "3600"}
-    from_env = config_from(parser.parse_args([]), environ).store
+    from_env = config_from(parser.parse_args([]), environ).storage.store
     assert isinstance(from_env, RedisStore)
     assert str(from_env.address) == "redis://cache:6380/2" and from_env.record_ttl == 3600
     given = parser.parse_args(["--redis", "redis://other/1", "--record-ttl", "60"])
-    from_options = config_from(given, environ).store
+    from_options = config_from(given, environ).storage.store
     assert isinstance(from_options, RedisStore)
     assert str(from_options.address) == "redis://other:6379/1" and from_options.record_ttl == 60
-    assert config_from(parser.parse_args([]), {}).store is None
+    assert config_from(parser.parse_args([]), {}).storage.store is None
     with pytest.raises(ValueError, match="redis://host"):
         config_from(parser.parse_args(["--redis", "localhost:6379"]), {})

@@ -192,7 +192,7 @@ async def test_a_keys_seat_is_resumed_only_with_that_players_key(running: Server
 
 
 async def test_new_keys_from_one_address_at_once_never_pass_the_limit(running: Server) -> None:
-    burst = running.config.new_players_burst
+    burst = running.config.limits.new_players_burst
     clients = [await Client.open(running.url, "x", hello=False) for _ in range(32)]
     answers = await asyncio.gather(
         *(
@@ -231,7 +231,7 @@ async def test_new_keys_from_one_address_through_two_processes_share_one_budget(
             )
         )
         welcomed = [answer for answer in answers if isinstance(answer, msg.Welcome)]
-        assert len(welcomed) == one.config.new_players_burst, answers
+        assert len(welcomed) == one.config.limits.new_players_burst, answers
         for client in clients:
             await client.close()
 
@@ -328,8 +328,8 @@ async def test_the_key_is_never_logged_sent_recorded_or_answered(
         for answer in answers:
             assert secret.encode() not in answer.body
         assert secret.encode() not in msgspec.json.encode(record.record)
-        if running.config.data is not None:
-            for stored in Path(running.config.data).iterdir():
+        if running.config.storage.data is not None:
+            for stored in Path(running.config.storage.data).iterdir():
                 assert secret.encode() not in stored.read_bytes()
     for client in (ann, phone, bad):
         await client.close()

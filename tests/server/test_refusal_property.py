@@ -49,7 +49,7 @@ def started(store: Any = None) -> Iterator[ServerThread]:
         cluster_lease=30.0,
         store=store,
     )
-    with ServerThread(**vars(options)) as thread:
+    with ServerThread(**options.settings()) as thread:
         yield thread
 
 

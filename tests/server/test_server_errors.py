@@ -70,7 +70,7 @@ async def test_frames_that_are_not_commands(server: Server) -> None:
 
 async def test_a_frame_above_max_size_closes_the_connection(server: Server) -> None:
     client = await Client.open(server.url)
-    await client.send_raw("x" * (server.config.max_size + 1))
+    await client.send_raw("x" * (server.config.limits.max_size + 1))
     with pytest.raises(ConnectionClosed) as closed:
         await client.receive()
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
@@ -276,12 +276,16 @@ def test_serve_options_come_from_the_command_line_or_the_environment() -> None:
         "ALLFIVES_PORT": "9",
     }
     config = config_from(parser.parse_args(["--port", "9100"]), environment)
-    assert (config.port, config.max_rooms_per_ip, config.trust_proxy) == (9100, 3, True)
-    assert config.host == "127.0.0.1"
+    assert (config.network.port, config.limits.max_rooms_per_ip, config.network.trust_proxy) == (
+        9100,
+        3,
+        True,
+    )
+    assert config.network.host == "127.0.0.1"
     with pytest.raises(ValueError, match="yes, no or the proxies' addresses"):
         config_from(parser.parse_args([]), {"ALLFIVES_TRUST_PROXY": "maybe"})
     only = config_from(parser.parse_args(["--trust-proxy", "127.0.0.2, 10.1.0.0/16"]), {})
-    assert [only.trusts(peer) for peer in ("127.0.0.2", "10.1.2.3", "127.0.0.1")] == [
+    assert [only.network.trusts(peer) for peer in ("127.0.0.2", "10.1.2.3", "127.0.0.1")] == [
         True,
         True,
         False,

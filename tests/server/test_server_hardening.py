@@ -234,8 +234,11 @@ def test_the_new_limits_are_serve_options() -> None:
     add_arguments(parser)
     arguments = ["--max-connections", "50", "--allowed-origin", "https://play.example"]
     config = config_from(parser.parse_args(arguments), {"ALLFIVES_RELEASE_SECONDS": "30"})
-    assert (config.max_connections, config.allowed_origin) == (50, "https://play.example")
-    assert (config.release_seconds, config.hello_seconds) == (30.0, 10.0)
+    assert (config.limits.max_connections, config.network.allowed_origin) == (
+        50,
+        "https://play.example",
+    )
+    assert (config.timing.release_seconds, config.timing.hello_seconds) == (30.0, 10.0)
 
 
 async def test_refused_spectator_chat_does_not_use_up_the_rooms_chat() -> None:

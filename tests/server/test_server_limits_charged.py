@@ -32,7 +32,7 @@ async def answers_at_once(clients: list[Client], kind: str, **fields: object) ->
 async def test_wrong_link_codes_sent_at_once_are_looked_up_only_within_the_budget(
     running: Server,
 ) -> None:
-    burst = running.config.bad_links_burst
+    burst = running.config.limits.bad_links_burst
     owner = await Client.open(running.url, "Owner", key=new_key())
     right = await owner.request("link_code")
     assert isinstance(right, msg.LinkCodeReply), right
@@ -53,7 +53,7 @@ async def test_wrong_link_codes_sent_at_once_are_looked_up_only_within_the_budge
 
 
 async def test_rooms_created_at_once_open_no_more_than_the_limit(running: Server) -> None:
-    limit = running.config.max_rooms_per_ip
+    limit = running.config.limits.max_rooms_per_ip
     clients = [await Client.open(running.url, f"M{n}") for n in range(AT_ONCE)]
     codes = await answers_at_once(clients, "create_room", rules={"players": 2})
     assert codes == sorted(["joined"] * limit + [errors.RATE_LIMITED] * (AT_ONCE - limit))

@@ -36,13 +36,13 @@ async def probe_until(server: Server, path: str, status: int, says: str = "") ->
 
 
 def redis_config(url: str) -> Config:
-    return Config(
+    return Config.of(
         port=0, bot_delay=0.0, bot_processes=False, store=RedisStore(url, timeout=TIMEOUT)
     )
 
 
 async def test_a_memory_server_is_alive_and_ready() -> None:
-    async with run_server(Config(port=0, bot_processes=False)) as server:
+    async with run_server(Config.of(port=0, bot_processes=False)) as server:
         assert await probe(server, "/healthz") == (200, "ok\n")
         assert await probe(server, "/readyz") == (200, "ready\n")
 
@@ -79,7 +79,7 @@ async def test_a_server_is_not_ready_while_it_starts(redis_server: RedisServer) 
     proxy = FaultProxy(redis_server)
     await proxy.start()
     config = redis_config(proxy.url)
-    config.store = RedisStore(proxy.url, timeout=5.0)
+    config.storage.store = RedisStore(proxy.url, timeout=5.0)
     server = Server(config)
     proxy.hold_replies = True  # joining the other processes waits on Redis
     starting = asyncio.get_running_loop().create_task(server.start())
@@ -106,7 +106,7 @@ async def test_a_server_is_not_ready_while_it_starts(redis_server: RedisServer) 
 
 
 async def test_a_server_that_is_stopping_is_not_ready() -> None:
-    server = Server(Config(port=0, bot_processes=False))
+    server = Server(Config.of(port=0, bot_processes=False))
     await server.start()
     server.door.closing = True  # what stop() sets first, before closing connections
     try:
@@ -121,7 +121,7 @@ async def test_behind_a_trusted_proxy_an_address_that_is_not_one_is_ignored(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     caplog.set_level(logging.INFO, "allfives")
-    config = Config(port=0, bot_processes=False, trust_proxy=True, max_connections_per_ip=1)
+    config = Config.of(port=0, bot_processes=False, trust_proxy=True, max_connections_per_ip=1)
     async with run_server(config) as server:
         # "<script>" is no address: the socket's own (127.0.0.1) is counted instead.
         odd = await connect(server.url, additional_headers={"X-Real-IP": "<script>"})

@@ -169,7 +169,7 @@ async def test_a_bot_plays_for_an_away_player_until_they_return() -> None:
         assert ann.document["seats"][0]["connected"] is True
         # Back: no stand-in and no turn clock for her seat, so no bot move is due before the
         # idle bound (`idle_seconds` from the start of her turn).
-        later = time.time() + server.config.idle_seconds - 5
+        later = time.time() + server.config.timing.idle_seconds - 5
         assert live_of(server, ann).room.bot_level_due(later) is None, "back: a bot plays for her"
 
 

@@ -100,7 +100,7 @@ async def test_watch_from_a_fresh_config_needs_no_name_even_one_somebody_owns(
 async def test_host_with_redis_keeps_its_room_in_redis(redis_server: RedisServer) -> None:
     args = host_options("--redis", redis_server.url, "--port", "0")
     config = host.server_config(args)
-    assert config.host == "127.0.0.1"
+    assert config.network.host == "127.0.0.1"
     async with run_server(config) as running:
         connection, task = await opened_by_host(running.url, "--redis", redis_server.url)
         room = connection.state.room

@@ -29,7 +29,7 @@ def get(url: str) -> tuple[int, Message, bytes]:
 
 
 async def test_the_page_and_its_files_are_served_with_security_headers() -> None:
-    async with run_server(Config(host="127.0.0.1", port=0)) as server:
+    async with run_server(Config.of(host="127.0.0.1", port=0)) as server:
         base = f"http://127.0.0.1:{server.port}"
         index = (WEB_ROOT / "index.html").read_bytes()
         for path in ("/", "/r/KXQP", "/r/kxqp/", "/?from=link", "/r/KXQP-BCDFGHJKMN"):
