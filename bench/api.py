@@ -108,7 +108,7 @@ async def run(args: argparse.Namespace, data: str) -> None:
     if args.redis:
         from server.storage.redis_store import RedisStore
 
-        config.storage.store = RedisStore(args.redis, prefix=f"bench-api-{secrets.token_hex(4)}:")
+        config.store = RedisStore(args.redis, prefix=f"bench-api-{secrets.token_hex(4)}:")
     async with run_server(config) as server:
         began = time.perf_counter()
         key = base64.urlsafe_b64encode(secrets.token_bytes(32)).rstrip(b"=").decode()

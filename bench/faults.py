@@ -112,7 +112,7 @@ async def one_round(fault: str, workdir: Path, undone: Undone) -> str:
     config = Config.of(
         port=0, bot_delay=0.0, bot_processes=False, rate=1000.0, burst=1000, rooms_burst=100_000
     )
-    config.storage.store = RedisStore(proxy.url, timeout=TIMEOUT)
+    config.store = RedisStore(proxy.url, timeout=TIMEOUT)
     undone.count = 0
     try:
         async with run_server(config) as server:

@@ -39,8 +39,15 @@ from server.app import Config, Server
 def start_server() -> tuple[Server, asyncio.AbstractEventLoop]:
     loop = asyncio.new_event_loop()
     threading.Thread(target=loop.run_forever, daemon=True).start()
-    config = Config.of(host="127.0.0.1", port=0, bot_delay=0.0, hard_budget_ms=5.0)
-    config.bots.bot_processes, config.limits.rate, config.limits.burst = False, 1000.0, 1000
+    config = Config.of(
+        host="127.0.0.1",
+        port=0,
+        bot_delay=0.0,
+        hard_budget_ms=5.0,
+        bot_processes=False,
+        rate=1000.0,
+        burst=1000,
+    )
     server = Server(config)
     asyncio.run_coroutine_threadsafe(server.start(), loop).result(10)
     return server, loop

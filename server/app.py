@@ -65,9 +65,7 @@ class Server:
 
     def __init__(self, config: Config) -> None:
         self.config = config
-        self.store = store = (
-            config.storage.store if config.storage.store is not None else MemoryStore()
-        )
+        self.store = store = config.store if config.store is not None else MemoryStore()
         self.door = door = Door(config)
         self.metrics = metrics = Metrics()
         self.tasks = tasks = Tasks()
@@ -101,7 +99,7 @@ class Server:
         )
         self.driver = Driver(config, registry, bots, metrics, change)
         self.ledger = ledger = ledger_for(
-            config.storage.ledger,
+            config.ledger,
             store,
             config.storage.data,
             config.storage.archive_days,
@@ -205,7 +203,7 @@ class Server:
         self.bots.close()
         self.reviews.close()
         await self.store.close()
-        if self.config.storage.ledger is None:
+        if self.config.ledger is None:
             await self.ledger.close()
         log.info("stopped")
 

@@ -153,10 +153,20 @@ SERVER_PACKAGES: dict[str, set[str]] = {
     "cluster": {"rooms", "storage", "play"},
     "edge": {"rooms", "storage", "play"},
 }
-#: Beside the packages: the wiring, the settings, the counters, `allfives serve`, the operator's
-#: `allfives admin`, and the garbage collector's schedule of a serving process
-#: (docs/architecture.md).
-SERVER_TOP = {"__init__", "admin", "app", "collector", "config", "metrics", "serve"}
+#: Beside the packages: the wiring, the settings (their groups, how each is declared and read, and
+#: their generated reference), the counters, `allfives serve`, the operator's `allfives admin`,
+#: and the garbage collector's schedule of a serving process (docs/architecture.md).
+SERVER_TOP = {
+    "__init__",
+    "admin",
+    "app",
+    "collector",
+    "config",
+    "metrics",
+    "reference",
+    "serve",
+    "settings",
+}
 
 
 def run_time_imports(path: Path) -> set[str]:

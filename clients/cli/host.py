@@ -105,9 +105,10 @@ def server_config(args: argparse.Namespace) -> Config:
     idle = local.idle_seconds(Timing.idle_seconds)
     config = Config.of(host=listen, port=args.port, bot_delay=local.bot_delay(), idle_seconds=idle)
     if args.redis:
-        from server.storage.redis_store import RedisStore
+        from server.storage.stores import open_store
 
-        config.storage.store = RedisStore(args.redis)
+        config.set("redis_url", args.redis)
+        config.store = open_store(config.storage)
     return config
 
 

@@ -233,7 +233,7 @@ async def test_a_change_stored_unanswered_is_undone_for_the_other_processes_clie
     # line and tells Bob's server (Bob sees it), but Ann's answer is lost: she gets `unavailable`.
     async with faulty_server(redis_server) as (a, proxy):
         b_config = Config.of(port=0, bot_delay=0.0, bot_processes=False, rate=1000.0, burst=1000)
-        b_config.storage.store = RedisStore(redis_server.url, timeout=TIMEOUT)
+        b_config.store = RedisStore(redis_server.url, timeout=TIMEOUT)
         async with run_server(b_config) as b:
             ann = await open_client(a.url, "Ann")
             joined = await ann.request("create_room", rules={"players": 2})

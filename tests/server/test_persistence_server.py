@@ -130,7 +130,7 @@ async def test_a_record_the_store_refused_is_stored_once_it_accepts(
     monkeypatch.setattr(finish, "RECORD_RETRY_FIRST", 0.02)
     store = RefusingRecords(refusals=3)
     config = Config.of(port=0, bot_delay=0.0, bot_processes=False, rate=1000.0, burst=1000)
-    config.storage.store = store
+    config.store = store
     async with run_server(config) as server:
         (ann,) = await seat_players(server.url, 2, 1, "easy", target=50)
         assert isinstance(await ann.request("start"), msg.Ack)

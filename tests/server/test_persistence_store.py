@@ -18,6 +18,7 @@ from waiting import until_answered
 from server.serve import add_arguments, config_from
 from server.storage.redis_store import RedisStore, parse_url
 from server.storage.store import StoredRoom, StoreUnavailable
+from server.storage.stores import open_store
 
 T = TypeVar("T")
 
@@ -201,13 +202,13 @@ def test_serve_takes_the_redis_url_and_record_lifetime_from_options_or_environme
     parser = argparse.ArgumentParser()
     add_arguments(parser)
     environ = {"ALLFIVES_REDIS_URL": "redis://cache:6380/2", "ALLFIVES_RECORD_TTL": "3600"}
-    from_env = config_from(parser.parse_args([]), environ).storage.store
+    from_env = open_store(config_from(parser.parse_args([]), environ).storage)
     assert isinstance(from_env, RedisStore)
     assert str(from_env.address) == "redis://cache:6380/2" and from_env.record_ttl == 3600
     given = parser.parse_args(["--redis", "redis://other/1", "--record-ttl", "60"])
-    from_options = config_from(given, environ).storage.store
+    from_options = open_store(config_from(given, environ).storage)
     assert isinstance(from_options, RedisStore)
     assert str(from_options.address) == "redis://other:6379/1" and from_options.record_ttl == 60
-    assert config_from(parser.parse_args([]), {}).storage.store is None
+    assert open_store(config_from(parser.parse_args([]), {}).storage) is None
     with pytest.raises(ValueError, match="redis://host"):
-        config_from(parser.parse_args(["--redis", "localhost:6379"]), {})
+        config_from(parser.parse_args([]), {"ALLFIVES_REDIS_URL": "localhost:6379"})

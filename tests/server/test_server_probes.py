@@ -79,7 +79,7 @@ async def test_a_server_is_not_ready_while_it_starts(redis_server: RedisServer) 
     proxy = FaultProxy(redis_server)
     await proxy.start()
     config = redis_config(proxy.url)
-    config.storage.store = RedisStore(proxy.url, timeout=5.0)
+    config.store = RedisStore(proxy.url, timeout=5.0)
     server = Server(config)
     proxy.hold_replies = True  # joining the other processes waits on Redis
     starting = asyncio.get_running_loop().create_task(server.start())

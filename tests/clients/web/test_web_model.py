@@ -199,8 +199,15 @@ def overlapping(rects: list[dict[str, float]]) -> list[tuple[int, int]]:
 
 
 async def test_no_two_dominoes_overlap_on_a_phone_or_a_laptop(page: WebDriver) -> None:
-    config = Config.of(host="127.0.0.1", port=0, bot_delay=0.0, hard_budget_ms=5.0)
-    config.bots.bot_processes, config.limits.rate, config.limits.burst = False, 1000.0, 1000
+    config = Config.of(
+        host="127.0.0.1",
+        port=0,
+        bot_delay=0.0,
+        hard_budget_ms=5.0,
+        bot_processes=False,
+        rate=1000.0,
+        burst=1000,
+    )
     layouts: list[dict[str, Any]] = []
     async with run_server(config) as server:
         for players, seed in ((2, 1), (3, 2), (4, 3)):

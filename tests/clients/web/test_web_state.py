@@ -103,8 +103,15 @@ def names_of(document: dict[str, Any]) -> list[str]:
 async def test_a_real_match_builds_the_servers_document_and_its_log_in_words(
     page: WebDriver,
 ) -> None:
-    config = Config.of(host="127.0.0.1", port=0, bot_delay=0.0, hard_budget_ms=5.0)
-    config.bots.bot_processes, config.limits.rate, config.limits.burst = False, 1000.0, 1000
+    config = Config.of(
+        host="127.0.0.1",
+        port=0,
+        bot_delay=0.0,
+        hard_budget_ms=5.0,
+        bot_processes=False,
+        rate=1000.0,
+        burst=1000,
+    )
     async with run_server(config) as server:
         players = await seat_players(server.url, 4, 2, bots="easy", target=150)
         host, friend = players
