@@ -46,9 +46,9 @@ def _prototypes() -> dict[str, str]:
     and a character's prototype under the character; a pair listed both ways keeps the smaller).
 
     Built on the first name compared (a server builds it at start-up: `warm`): reading the data
-    takes about 20 ms, which a program that only imports the protocol (a client starting) should
-    not pay. The package's data file is read here rather than through its `confusables` module,
-    which would keep all of it (several MiB) for the life of the process, and whose loader
+    takes a noticeable time, which a program that only imports the protocol (a client starting)
+    should not pay. The package's data file is read here rather than through its `confusables`
+    module, which would keep all of it for the life of the process, and whose loader
     imports urllib: only the table stays."""
     data = importlib.resources.files("confusable_homoglyphs").joinpath("confusables.json")
     confusables_data = msgspec.json.decode(data.read_bytes(), type=dict[str, list[_Entry]])

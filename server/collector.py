@@ -1,36 +1,33 @@
 """The garbage collector's schedule in a serving process: every pass short, whatever the heap.
 
 With thousands of connections, Python's own schedule pauses every room of the process for a
-long time, for two reasons measured with bench/load.py at 4,000 rooms:
+long time, for two reasons:
 
 - Its passes are triggered by allocations minus deallocations. A connection waiting for its next
   frame keeps a chain of fresh objects (coroutines, futures, frames) that replaces the chain it
-  waited with before, so the count hardly moves while the youngest generation grows: 200,000
-  objects when a pass finally came, 150 ms a pass.
+  waited with before, so the count hardly moves while the youngest generation grows, and a pass
+  that finally comes walks all of it.
 - A middle or full pass walks every object promoted since the last one, hundreds of thousands
-  after a few seconds of play: 730 ms for one middle pass.
+  after a few seconds of play.
 
-Yet nearly all of those objects die by reference counting (those passes found almost no
-cycles), and they live for seconds: longer than any young generation, so a generational schedule
-keeps walking them. So this process runs its passes from a timer instead: every `TICK` it
-collects what the last tick made and freezes what survived (`gc.freeze`). A pass never walks
-an object twice, and each costs what 50 ms made (about 3,000 objects, under 2 ms at 4,000
-rooms), not what the process holds.
+Yet nearly all of those objects die by reference counting (those passes find almost no cycles),
+and they live for seconds: longer than any young generation, so a generational schedule keeps
+walking them. So this process runs its passes from a timer instead: every `TICK` it collects what
+the last tick made and freezes what survived (`gc.freeze`). A pass never walks an object twice,
+and each costs what one tick made, not what the process holds.
 
 The price: a cycle that becomes garbage after its first pass is not found until the heap is
 thawed. Once every `THAW_SECONDS` the frozen objects go back to the collector for one pass over
-the whole heap (0.8–0.9 s at 4,000 rooms), and sooner when the frozen heap has grown by
-`THAW_GROWTH` times what the last thaw left (and by `THAW_MIN_OBJECTS` at least): connections
-that come and go leave cycles behind (asyncio's transports hold their own bound methods,
-websockets' protocols their parsers), about 1.3 KB each, and before this bound a churn of
-connections grew the process by that much per connection until the next timed thaw, 900 s
-later (bench/churn.py). So the frozen heap stays within about twice the live one, and a thaw
-costs a pass over the live heap for every live heap's worth of objects frozen since. A heap
-that grows for real (rooms filling up) is thawed at each doubling too: a few whole passes more
-while a server fills (bench/load.py, 1,000 rooms at human pace: its longest pass 197 ms where
-it was 14 ms, 449 ms in passes over the run where it was 195). What each
-pass found is counted in `/metrics` (`allfives_gc_*`), so a process that leaks cycles between
-thaws shows it.
+the whole heap, and sooner when the frozen heap has grown by `THAW_GROWTH` times what the last
+thaw left (and by `THAW_MIN_OBJECTS` at least): connections that come and go leave cycles behind
+(asyncio's transports hold their own bound methods, websockets' protocols their parsers), and
+without this bound a churn of connections would grow the process by each one's cycles until the
+next timed thaw. So the frozen heap stays within about twice the live one, and a thaw costs a
+pass over the live heap for every live heap's worth of objects frozen since. A heap that grows
+for real (rooms filling up) is thawed at each doubling too: a few whole passes more while a
+server fills. What each pass found is counted in `/metrics` (`allfives_gc_*`), so a process that
+leaks cycles between thaws shows it. The measurements behind this schedule (bench/load.py,
+bench/churn.py) are in docs/performance.md.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """Refused HTTP requests, counted every time and logged at most once per address per interval.
 
 An address over its budget may send thousands of requests a minute, each answered 429 at once;
-a log line for each (the websockets library writes two: the response and the close) filled
-36 MB in ten minutes. So `Refusals.note` counts every refusal (`/metrics`:
+a log line for each (the websockets library writes two: the response and the close) would
+fill the disk (docs/performance.md). So `Refusals.note` counts every refusal (`/metrics`:
 `allfives_http_refused_total`), logs the first from an address, then nothing from it for
 `LOG_SECONDS`, after which its next refusal is logged with how many went unlogged meanwhile. The
 refused connection's own websockets lines go to `QUIET_LOG`, which keeps warnings and errors

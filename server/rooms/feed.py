@@ -10,9 +10,11 @@ No receiver's document is held here: only the small parts last published.
 The last `keep` changes' frames are kept, up to `KEPT_BYTES` in all, so a client that comes back
 with the last `seq` it saw gets exactly the frames it missed (its own where it had one, else the
 shared one), or a fresh snapshot (server.rooms.documents) when they are no longer kept or it did not
-follow the room then. The bytes bound what each of thousands of rooms holds (32 whole changes
-were about 38 KiB a room; 4 KiB keeps the last six or so moves, about a minute of play at a
-human pace); a receiver that missed more gets the snapshot, which brings it up to date as well.
+follow the room then. The bytes bound what each of thousands of rooms holds (whole changes
+repeat the shared frame, so a count of changes alone would let a room hold many times more;
+`KEPT_BYTES` keeps the last few moves, about a minute of play at a human pace, see
+docs/performance.md); a receiver that missed more gets the snapshot, which brings it up to date
+as well.
 Sans-I/O: no awaits, no sockets.
 """
 
