@@ -16,9 +16,6 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 #: Folders whose markdown is not the project's own (environments, vendored code, tools' caches).
 SKIPPED = {".venv", "node_modules", "vendor", ".git", ".pytest_cache", ".mypy_cache", ".ruff_cache"}
-#: Files a link may name before they are in the tree, because another change of the build writes
-#: them. Each entry must still be missing (a test checks it): once the file is there, drop it here.
-WRITTEN_ELSEWHERE = {"docs/reference/config.md"}
 
 FENCE = re.compile(r"^(```|~~~).*?^\1[^\n]*$", re.MULTILINE | re.DOTALL)
 INLINE_CODE = re.compile(r"(`+)(?:(?!\1).)+?\1", re.DOTALL)
@@ -75,8 +72,7 @@ def broken(document: Path, root: Path = ROOT) -> list[str]:
             continue
         relative = file.relative_to(root).as_posix()
         if not file.exists():
-            if relative not in WRITTEN_ELSEWHERE:
-                problems.append(f"{target}: no such file ({relative})")
+            problems.append(f"{target}: no such file ({relative})")
             continue
         if anchor and file.suffix == ".md" and anchor not in anchors(file):
             problems.append(f"{target}: no heading #{anchor} in {relative}")
@@ -88,11 +84,6 @@ def broken(document: Path, root: Path = ROOT) -> list[str]:
 )
 def test_every_relative_link_resolves_inside_the_repository(document: Path) -> None:
     assert broken(document) == []
-
-
-def test_the_files_written_elsewhere_are_not_written_yet() -> None:
-    present = sorted(name for name in WRITTEN_ELSEWHERE if (ROOT / name).exists())
-    assert present == [], f"{present} exist now: drop them from WRITTEN_ELSEWHERE"
 
 
 def test_the_check_finds_a_missing_file_a_missing_heading_and_a_way_out(tmp_path: Path) -> None:
