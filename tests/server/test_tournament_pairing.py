@@ -234,6 +234,16 @@ def test_groups_seat_everyone_once_with_the_fewest_repeats(
     assert got == best_pair
 
 
+def test_four_players_take_each_partner_once_in_three_rounds() -> None:
+    met: Counter[tuple[int, int]] = Counter()
+    partnered: Counter[tuple[int, int]] = Counter()
+    for _ in range(3):
+        (table,) = groups([0, 1, 2, 3], 4, met, {}, partnered).tables
+        met.update(pair_key(a, b) for a, b in combinations(table, 2))
+        partnered.update([pair_key(table[0], table[2]), pair_key(table[1], table[3])])
+    assert partnered == Counter(combinations(range(4), 2))
+
+
 def test_rotating_partners_change_from_round_to_round() -> None:
     # Eight players, three rounds: nobody partners anyone twice, as a grouping allows it.
     met: Counter[tuple[int, int]] = Counter()
