@@ -29,6 +29,7 @@ from server.tournaments.pairing import (
     round_robin_rounds,
     swiss_pairs,
 )
+from server.tournaments.standings import Bye, Outcome, bye_points, standings
 
 
 def seated_once(draw: Draw, units: Sequence[int], size: int) -> None:
@@ -107,6 +108,34 @@ def test_swiss_has_the_fewest_rematches_of_any_pairing(
     players = [unit for unit in ranking if unit not in draw.byes]
     best = min(rematches(pairs, met) for pairs in pairings(players))
     assert rematches(draw.tables, met) == best
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(2, 10), st.integers(2, 6), st.randoms(use_true_random=False))
+def test_swiss_rounds_after_random_results_avoid_every_avoidable_rematch(
+    count: int, rounds: int, chance: random.Random
+) -> None:
+    results: list[Outcome | Bye] = []
+    met: Counter[tuple[int, int]] = Counter()
+    byes_had: Counter[int] = Counter()
+    for _ in range(rounds):
+        ranking = [line.unit for line in standings(count, results)]
+        draw = swiss_pairs(ranking, met, byes_had)
+        seated_once(draw, ranking, 2)
+        if count % 2:
+            # The bye: the lowest-ranked of those who have not had one (or had fewest).
+            fewest = min(byes_had[unit] for unit in ranking)
+            assert draw.byes == [[u for u in ranking if byes_had[u] == fewest][-1]]
+        players = [unit for unit in ranking if unit not in draw.byes]
+        # A rematch only where every pairing of the round has one.
+        if rematches(draw.tables, met):
+            assert all(rematches(pairs, met) for pairs in pairings(players))
+        for a, b in draw.tables:
+            scores = [chance.randrange(0, 300, 5), chance.randrange(0, 300, 5)]
+            results.append(Outcome(sides=[[a], [b]], scores=scores))
+            met[pair_key(a, b)] += 1
+        results += [Bye(unit=unit, points=bye_points(2)) for unit in draw.byes]
+        byes_had.update(draw.byes)
 
 
 @given(st.integers(2, 16))
