@@ -168,7 +168,7 @@ def create(command: Create) -> Tournament:
     return Tournament(
         name=command.name,
         format=command.format,
-        rules=rules,
+        rules=rules.match_rules,  # a room's options (a RoomRules) are the tournament's own
         partners=command.partners,
         swiss_rounds=command.swiss_rounds,
         public=command.public,

@@ -27,7 +27,7 @@ from protocol.errors import (
     ROOM_FULL,
     WRONG_PHASE,
 )
-from protocol.rules import Rules
+from protocol.rules import RoomRules, Rules
 from server.tournaments.state import (
     AnyCommand,
     Create,
@@ -192,6 +192,14 @@ def test_create_refuses_elimination_of_groups_and_teams_without_partners() -> No
         apply(None, create_command(("elimination", 3, None, True)))
     with pytest.raises(TournamentError, match="fixed or rotating"):
         apply(None, create_command(("swiss", 4, None, True)))
+
+
+def test_the_rules_of_every_match_are_stored_without_a_rooms_options() -> None:
+    command = create_command(("swiss", 3, None, True))
+    command.rules = RoomRules(players=3, target=150, turn_seconds=30, public=False)
+    state = apply(None, command)
+    assert type(state.rules) is Rules and state.rules == Rules(players=3, teams=False, target=150)
+    assert decode_msgpack(encode_msgpack(state)) == state
 
 
 def test_joining_checks_the_name_the_person_and_the_room() -> None:
