@@ -152,6 +152,7 @@ SERVER_PACKAGES: dict[str, set[str]] = {
     "play": {"rooms", "storage"},
     "cluster": {"rooms", "storage", "play"},
     "edge": {"rooms", "storage", "play"},
+    "tournaments": set(),
 }
 #: Beside the packages: the wiring, the settings (their groups, how each is declared and read, and
 #: their generated reference), the counters, `allfives serve`, the operator's `allfives admin`,
@@ -166,6 +167,27 @@ SERVER_TOP = {
     "reference",
     "serve",
     "settings",
+}
+#: Server packages that are pure cores: of the project they import only these (not even the
+#: server's config or metrics), and no module of the standard library that does I/O, keeps time
+#: or draws at random, so the same commands give the same state (docs/tournaments.md).
+PURE_PACKAGES: dict[str, set[str]] = {"tournaments": {"protocol"}}
+IMPURE_MODULES = {
+    "asyncio",
+    "datetime",
+    "io",
+    "logging",
+    "os",
+    "pathlib",
+    "random",
+    "secrets",
+    "selectors",
+    "socket",
+    "sqlite3",
+    "subprocess",
+    "threading",
+    "time",
+    "uuid",
 }
 
 
@@ -216,6 +238,49 @@ def test_a_server_package_imports_only_the_packages_below_it(package: str) -> No
             if parts[0] != "server" or len(parts) < 2 or parts[1] in {"config", "metrics"}:
                 continue
             assert parts[1] in allowed, f"{name} imports {imported}"
+
+
+def pure_package_problems(path: Path, allowed: set[str]) -> list[str]:
+    """What a module of a pure package imports that it may not: a layer not in `allowed`, any
+    other module of the server, or a module of `IMPURE_MODULES`."""
+    package = path.parent.name
+    problems = []
+    for name in sorted(imported_names(path)):
+        top, _, rest = name.partition(".")
+        other_server_part = top == "server" and rest.split(".")[0] != package
+        other_layer = top in LAYERS and top not in allowed | {"server"}
+        if other_server_part or other_layer or top in IMPURE_MODULES:
+            problems.append(name)
+    return problems
+
+
+@pytest.mark.parametrize("package", sorted(PURE_PACKAGES))
+def test_a_pure_server_package_imports_no_other_part_of_the_server_and_no_io(package: str) -> None:
+    paths = sorted((ROOT / "server" / package).rglob("*.py"))
+    assert paths
+    for path in paths:
+        problems = pure_package_problems(path, PURE_PACKAGES[package])
+        assert not problems, f"{path.relative_to(ROOT)} imports {problems}"
+
+
+def test_the_pure_check_sees_the_server_engine_a_client_and_io(tmp_path: Path) -> None:
+    module = tmp_path / "tournaments" / "m.py"
+    module.parent.mkdir()
+    module.write_text(
+        "from server.tournaments import pairing\nfrom protocol.rules import Rules\n"
+        "import networkx\n"
+        "def f():\n    from server.config import Config\n    import engine.bots\n"
+        "    import clients.cli\n    import asyncio\n    from time import monotonic\n"
+    )
+    assert pure_package_problems(module, {"protocol"}) == [
+        "asyncio",
+        "clients.cli",
+        "engine.bots",
+        "server.config",
+        "server.config.Config",
+        "time",
+        "time.monotonic",
+    ]
 
 
 def test_no_import_circle_in_the_server_at_run_time() -> None:

@@ -1,0 +1,159 @@
+"""The stored tournament: msgspec Structs, stored and sent as JSON or msgpack as they are, and
+what a state says without changing (units, the finished tables, standings, the champion).
+
+The commands that change it are in `state` (docs/tournaments.md).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+import msgspec
+from msgspec import Meta, Struct
+
+from protocol.messages import MAX_NAME_LENGTH, MAX_ROOM_CODE_LENGTH
+from protocol.rules import Rules, TurnSeconds
+from protocol.views import BotLevel
+from server.tournaments.standings import Bye, Outcome, Standing, bye_points, standings
+
+MAX_ENTRANTS = 64
+MAX_SWISS_ROUNDS = 20
+MAX_TOURNAMENT_NAME = 48
+MAX_PLAYER_ID = 64
+#: A final score, either way from zero (penalty scoring goes below zero: docs/rules.md 7.4).
+MAX_SCORE = 100_000
+BOT_LEVELS = ("easy", "normal", "hard")
+
+Format = Literal["round_robin", "swiss", "elimination"]
+Partners = Literal["fixed", "rotating"]
+Phase = Literal["open", "playing", "finished"]
+PlayerId = Annotated[str, Meta(min_length=1, max_length=MAX_PLAYER_ID)]
+TournamentName = Annotated[str, Meta(min_length=1, max_length=MAX_TOURNAMENT_NAME)]
+EntrantName = Annotated[str, Meta(min_length=1, max_length=MAX_NAME_LENGTH)]
+RoomCode = Annotated[str, Meta(min_length=1, max_length=MAX_ROOM_CODE_LENGTH)]
+Score = Annotated[int, Meta(ge=-MAX_SCORE, le=MAX_SCORE)]
+Index = Annotated[int, Meta(ge=0, le=MAX_ENTRANTS * MAX_ENTRANTS)]
+
+
+# -- the stored state --------------------------------------------------------------------------
+
+
+class Entrant(Struct, kw_only=True, omit_defaults=True):
+    """A person (`player` id) or a bot (`bot` level) in the tournament, by the name shown."""
+
+    name: EntrantName
+    player: PlayerId | None = None
+    bot: BotLevel | None = None
+
+
+class Table(Struct, kw_only=True, omit_defaults=True):
+    """A table of a round: its seats (entrant numbers), its room once opened, its final scores
+    by seat once finished."""
+
+    seats: list[Index]
+    room: RoomCode | None = None
+    scores: list[Score] | None = None
+
+
+class Round(Struct, kw_only=True):
+    """A round: its tables and the units that sit it out."""
+
+    tables: list[Table]
+    byes: list[Index]
+
+
+class Tournament(Struct, kw_only=True):
+    """A tournament as stored. `teams` (the units), `rounds` and `bracket` are set at the start."""
+
+    name: TournamentName
+    format: Format
+    rules: Rules
+    partners: Partners | None
+    swiss_rounds: int | None
+    public: bool
+    host: PlayerId
+    turn_seconds: TurnSeconds | None
+    phase: Phase = "open"
+    entrants: list[Entrant] = msgspec.field(default_factory=list)
+    #: The units, each its entrants: a team of fixed partners, or one entrant.
+    units: list[list[Index]] = msgspec.field(default_factory=list)
+    #: How many rounds the tournament plays (elimination: the rounds of its bracket).
+    planned: int = 0
+    #: The rounds played and the one being played (the last).
+    rounds: list[Round] = msgspec.field(default_factory=list)
+    #: Elimination: the current round's slots, units in bracket order (None: an empty slot).
+    bracket: list[Index | None] = msgspec.field(default_factory=list)
+
+    @property
+    def table_size(self) -> int:
+        return self.rules.players
+
+    @property
+    def sides(self) -> int:
+        """How many sides play at a table: 2 in partnerships, else one per seat."""
+        return self.rules.sides
+
+
+def encode_json(tournament: Tournament) -> bytes:
+    return msgspec.json.encode(tournament)
+
+
+def decode_json(data: bytes) -> Tournament:
+    return msgspec.json.decode(data, type=Tournament)
+
+
+def encode_msgpack(tournament: Tournament) -> bytes:
+    return msgspec.msgpack.encode(tournament)
+
+
+def decode_msgpack(data: bytes) -> Tournament:
+    return msgspec.msgpack.decode(data, type=Tournament)
+
+
+def copy_of(tournament: Tournament) -> Tournament:
+    """A copy sharing nothing with `tournament` (a command changes only its copy)."""
+    return decode_msgpack(encode_msgpack(tournament))
+
+
+# -- what a state says --------------------------------------------------------------------------
+
+
+def unit_of(tournament: Tournament) -> dict[int, int]:
+    """Each entrant's unit (once started)."""
+    return {entrant: unit for unit, members in enumerate(tournament.units) for entrant in members}
+
+
+def outcomes(tournament: Tournament) -> list[Outcome | Bye]:
+    """Every finished table and every bye so far, as the standings count them."""
+    units = unit_of(tournament)
+    found: list[Outcome | Bye] = []
+    for played in tournament.rounds:
+        found += [Bye(unit=unit, points=bye_points(tournament.sides)) for unit in played.byes]
+        for table in played.tables:
+            if table.scores is None:
+                continue
+            seats, scores = table.seats, table.scores
+            if tournament.rules.partnership:
+                sides = [
+                    sorted({units[seats[0]], units[seats[2]]}),
+                    sorted({units[seats[1]], units[seats[3]]}),
+                ]
+                found.append(Outcome(sides=sides, scores=[scores[0], scores[1]]))
+            else:
+                found.append(Outcome(sides=[[units[seat]] for seat in seats], scores=scores))
+    return found
+
+
+def current_standings(tournament: Tournament) -> list[Standing]:
+    """The standings of the units now (standings.py), best first."""
+    return standings(len(tournament.units), outcomes(tournament))
+
+
+def champion(tournament: Tournament) -> int | None:
+    """The winning unit of a finished tournament: the last one standing in elimination, else the
+    top of the standings."""
+    if tournament.phase != "finished":
+        return None
+    if tournament.format == "elimination":
+        return tournament.bracket[0]
+    return current_standings(tournament)[0].unit
