@@ -48,6 +48,9 @@ class Network:
     trust_proxy: bool | ProxyNetworks = False
     #: Browser pages allowed to connect (their Origin, comma-separated); None: any.
     allowed_origin: str | None = None
+    #: Whether `/metrics` answers anyone; False: only an asker on this machine (loopback) or at
+    #: a trusted proxy's own address, others get the 404 of a path that does not exist.
+    open_metrics: bool = False
 
     def trusts(self, peer: str) -> bool:
         """Whether a socket from `peer` is a trusted proxy's, whose headers name the client."""

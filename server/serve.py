@@ -187,6 +187,11 @@ OPTIONS: dict[str, tuple[Callable[[str], Any], str, str]] = {
         "allowed_origin",
         "browser pages allowed to connect (their Origin, comma-separated); unset: any",
     ),
+    "open-metrics": (
+        yes_or_no,
+        "open_metrics",
+        "answer /metrics to anyone (no: only to this machine and the --trust-proxy addresses)",
+    ),
     "trust-proxy": (
         proxies,
         "trust_proxy",
