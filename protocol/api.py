@@ -72,7 +72,8 @@ class LadderEntry(Struct, kw_only=True):
 
 class Ladder(Struct, kw_only=True):
     """One format's ladder, best first (by `rating.rating`), at most MAX_LADDER_ENTRIES players,
-    with every bot level among them; `total` rated players in all."""
+    with every bot level among them; `total`: how many players hold a rating on it (have played a
+    rated match there, a bot level as any other), so a bot level listed unplayed is not counted."""
 
     ladder: LadderName
     entries: Annotated[list[LadderEntry], Meta(max_length=MAX_LADDER_ENTRIES + len(BOT_PLAYERS))]

@@ -22,13 +22,22 @@ what the PRECIS Nickname profile (RFC 8266) refuses, written with `unicodedata`:
 And the key drops what a reader can miss: combining marks (so "Zedjbź", written precomposed or
 not, is "Zedjbz"'s name; "Bořek" and "Borek" are one name) and any default-ignorable left.
 
-The fold is one lookup a character (a name holds at most 24), so it costs nothing to compare.
+The confusables data leaves some look-alikes apart because it keeps case: a small capital
+("ʙ", "ᴀ") is confusable there with a capital, not with the small letter a case-blind key compares,
+and a Cyrillic "т" reads as the small capital "ᴛ". And a letter with a stroke or a bar ("ø", "ł",
+"ƀ") has no decomposition to drop a mark from. So the key also reads each small capital as its
+letter and each letter with a stroke or a bar as the letter under it (`_letters`, built from the
+characters' Unicode names in the Latin, Greek and Cyrillic blocks), and folds again until nothing
+changes: "ʙot:", "bøt:" and "boт:" read as "bot:", "ᴀnna" as "Anna".
+
+The fold is a few lookups a character (a name holds at most 24), so it costs nothing to compare.
 """
 
 from __future__ import annotations
 
 import functools
 import importlib.resources
+import re
 import unicodedata
 
 import msgspec
@@ -66,9 +75,50 @@ def _prototypes() -> dict[str, str]:
     return table
 
 
+#: The blocks that hold the Latin, Greek and Cyrillic letters, small capitals and letters with
+#: strokes (Basic Latin to Armenian, Phonetic Extensions to Latin Extended Additional, Latin
+#: Extended-C, -D and -E, Latin Extended-F and -G).
+LETTER_BLOCKS: tuple[tuple[int, int], ...] = (
+    (0x0000, 0x058F),
+    (0x1D00, 0x1EFF),
+    (0x2C60, 0x2C7F),
+    (0xA720, 0xA7FF),
+    (0xAB30, 0xAB6F),
+    (0x10780, 0x107BF),
+    (0x1DF00, 0x1DFFF),
+)
+_SMALL_CAPITAL = re.compile(r"(LATIN|GREEK|CYRILLIC) LETTER SMALL CAPITAL (.+)")
+_STROKED = re.compile(
+    r"(LATIN|GREEK|CYRILLIC) (SMALL|CAPITAL) LETTER (.+?) WITH .*\b(STROKE|BAR)\b.*"
+)
+
+
+@functools.cache
+def _letters() -> dict[str, str]:
+    """Each small capital's letter, and each letter with a stroke or a bar's letter under it
+    ("ᴀ" is "a", "ø" is "o", "ᴌ" is "ł", which is "l"), by the characters' Unicode names."""
+    table: dict[str, str] = {}
+    for low, high in LETTER_BLOCKS:
+        for code in range(low, high + 1):
+            char = chr(code)
+            name = unicodedata.name(char, "")
+            if small := _SMALL_CAPITAL.fullmatch(name):
+                letter = f"{small[1]} SMALL LETTER {small[2]}"
+            elif stroked := _STROKED.fullmatch(name):
+                letter = f"{stroked[1]} {stroked[2]} LETTER {stroked[3]}"
+            else:
+                continue
+            try:
+                table[char] = unicodedata.lookup(letter)
+            except KeyError:
+                continue  # no such letter without the stroke ("LATIN SMALL LETTER BARRED B")
+    return table
+
+
 def warm() -> None:
-    """Build the table now (a server, before its first client) rather than on the first name."""
+    """Build the tables now (a server, before its first client) rather than on the first name."""
     _prototypes()
+    _letters()
 
 
 def skeleton(text: str) -> str:
@@ -77,8 +127,13 @@ def skeleton(text: str) -> str:
     return "".join(prototypes.get(char, char) for char in text)
 
 
+#: How many times a name is folded at most: a fold's result is folded again until it no longer
+#: changes (one pass or two for any name; the bound only stops a cycle in the data).
+MAX_FOLDS = 8
+
+
 #: Which `name_key` this is: a ledger written under another folds its names again at start.
-FOLD_RULE = "2"
+FOLD_RULE = "3"
 #: Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties.txt, Unicode 15), as ranges.
 IGNORABLE_RANGES: tuple[tuple[int, int], ...] = (
     (0x00AD, 0x00AD),
@@ -121,19 +176,31 @@ def _is_mark(char: str) -> bool:
     return unicodedata.category(char).startswith("M")
 
 
-def _fold(name: str) -> str:
-    """Compatibility forms, case, spaces and invisible characters folded; marks kept (NFD)."""
-    read = skeleton(unicodedata.normalize("NFKC", name)).casefold()
-    folded = unicodedata.normalize("NFD", read)
-    return "".join(char for char in folded if not hidden(char) and not char.isspace())
+def _read(name: str, marks: bool = False) -> str:
+    """The characters a reader takes `name` for: compatibility forms, confusables, case, small
+    capitals, strokes, spaces, invisible characters and (unless `marks`) combining marks folded,
+    again until nothing changes."""
+    letters = _letters()
+    read = name
+    for _ in range(MAX_FOLDS):
+        folded = skeleton(unicodedata.normalize("NFKC", read)).casefold()
+        folded = unicodedata.normalize("NFD", folded)
+        kept = (letters.get(char, char) for char in folded if marks or not _is_mark(char))
+        folded = "".join(char for char in kept if not hidden(char) and not char.isspace())
+        if folded == read:
+            break
+        read = folded
+    return read
 
 
 def bot_like(name: str) -> bool:
-    """Whether `name` reads as a bot's: "bot" then anything but a letter or a digit."""
-    folded = unicodedata.normalize("NFD", skeleton(_fold(name)))
-    if not folded.startswith("bot") or len(folded) == 3:
+    """Whether `name` reads as a bot's: "bot" then anything but a letter or a digit (a mark
+    after the "t" too; marks on the "b" and the "o" are read past)."""
+    read = _read(name, marks=True)
+    letters = [at for at, char in enumerate(read) if not _is_mark(char)]
+    if "".join(read[at] for at in letters[:3]) != "bot" or letters[2] == len(read) - 1:
         return False
-    return unicodedata.category(folded[3]) not in _WORD
+    return unicodedata.category(read[letters[2] + 1]) not in _WORD
 
 
 #: What may follow "bot" in a person's name ("Bottle", "Bot2"): letters (not modifier letters,
@@ -160,8 +227,6 @@ def name_problem(name: str) -> str | None:
 
 
 def name_key(name: str) -> str:
-    """What two names must differ in to be told apart: look-alikes, case, spaces, marks and
-    invisible characters folded."""
-    folded = skeleton(_fold(name))
-    stripped = unicodedata.normalize("NFD", skeleton(folded))
-    return "".join(char for char in stripped if not _is_mark(char) and not hidden(char))
+    """What two names must differ in to be told apart: look-alikes, case, small capitals,
+    strokes, spaces, marks and invisible characters folded (`_read`)."""
+    return _read(name)

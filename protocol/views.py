@@ -59,14 +59,17 @@ class Event(Struct, kw_only=True, tag_field="type"):
     """Base of the public events of a room, tagged by "type"."""
 
 
-class Played(Event, tag="played"):
-    """A seat placed a tile; `end` is where it went (None for the lead), `points` what it scored."""
+class Played(Event, tag="played", omit_defaults=True):
+    """A seat placed a tile; `end` is where it went (None for the lead), `points` what it scored;
+    `stand_in`: a stand-in bot played it for the seat's player (away, or out of time), left out
+    when the player played it."""
 
     seat: Seat
     tile: Tile
     end: EndName | None
     total: Count
     points: Count
+    stand_in: bool = False
 
 
 class Drew(Event, tag="drew"):

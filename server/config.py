@@ -76,6 +76,12 @@ class Network:
         "browser pages allowed to connect (their Origin, comma-separated); off: any",
         text_or_off,
     )
+    open_metrics: bool = setting(
+        False,
+        "serve /metrics to anyone (no: only to this machine (loopback) and the trusted proxies' "
+        "own addresses; others get 404)",
+        yes_or_no,
+    )
 
     def trusts(self, peer: str) -> bool:
         """Whether a socket from `peer` is a trusted proxy's, whose headers name the client."""

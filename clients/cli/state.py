@@ -23,7 +23,6 @@ from protocol.records import Record
 from protocol.views import (
     AnyEvent,
     ChatLine,
-    Drew,
     GameView,
     HandEnded,
     HandStarted,
@@ -399,11 +398,13 @@ def _describe(event: AnyEvent, names: list[str], teams: bool) -> str:
 
 
 def _stood_in(event: AnyEvent, view: RoomView) -> bool:
-    """Whether a move was made by the server's bot for an away player."""
-    if not isinstance(event, Played | Passed | Drew):
+    """Whether a move was made by the server's bot for an away player: the server says so on
+    the move (`stand_in`, kept with it), not whether its player is away now (a history told
+    again after they left, or after a server restart, would mark every move of theirs)."""
+    if not isinstance(event, Played) or not event.stand_in:
         return False
     seat = view.seats[event.seat] if 0 <= event.seat < len(view.seats) else None
-    return seat is not None and seat.kind == "human" and not seat.connected
+    return seat is not None and seat.kind == "human"
 
 
 def seat_changes(before: RoomView, after: RoomView) -> list[str]:

@@ -3,7 +3,8 @@
 `Api.answer` is called by `server.edge.http` for every path under `/api/`: the asker's address
 is charged one request (per address, `api_burst` at once then `api_per_second`, an IPv6 /64
 counting as one: `rate_limited` past them), the asker's key is read from `Authorization: Key
-<key>` (hashed at once, never kept, logged or answered), and the route answers from the ledger
+<key>` (hashed at once, never kept, logged or answered), the route reads its query strictly
+(`server.edge.query`: only its own parameters, each once), and answers from the ledger
 (`server.storage.archive`). A private room's game is answered only to a player who sat in it:
 anyone else gets the very answer a missing game gets. Every answer carries the page's security
 headers (`server.edge.web`) and `Cache-Control: no-store`.
@@ -15,7 +16,7 @@ import re
 import time
 from collections.abc import Awaitable, Callable
 from http import HTTPStatus
-from urllib.parse import parse_qs, unquote, urlsplit
+from urllib.parse import unquote, urlsplit
 
 import msgspec
 from websockets.datastructures import Headers
@@ -27,6 +28,7 @@ from protocol.messages import MAX_NAME_LENGTH
 from protocol.names import name_key
 from protocol.ratings import BOT_PLAYERS, GAME_ID_PATTERN, LADDERS
 from protocol.rules import Rules
+from server.edge.query import BadQuery, number, read_query
 from server.edge.web import security_headers
 from server.play.ratings import MU, SIGMA, Standing
 from server.play.weighting import established
@@ -37,8 +39,8 @@ from server.storage.store import StoreUnavailable
 #: The longest request target served (path and query).
 MAX_TARGET = 512
 MAX_OFFSET = 100_000
-#: The most fields a query may have (`offset` and `limit` are all a route reads).
-MAX_FIELDS = 8
+#: What the games of a player may be asked with; the other routes take no query.
+GAMES_QUERY = ("offset", "limit")
 _KEY = re.compile(r"Key ([A-Za-z0-9_-]{32,64})")
 _GAME = re.compile(GAME_ID_PATTERN)
 
@@ -59,22 +61,28 @@ NOT_FOUND_GAME = ApiRefusal(api.NOT_FOUND, "no such game")
 
 
 class Asked:
-    """One request: its path parts, its query, and the asker's player id (None: anyone)."""
+    """One request: its path parts, its query (read by the route: `read`), and the asker's
+    player id (None: anyone)."""
 
-    def __init__(self, parts: list[str], query: dict[str, list[str]], asker: str | None) -> None:
+    def __init__(self, parts: list[str], asker: str | None, query: str = "") -> None:
         self.parts = parts
-        self.query = query
         self.asker = asker
+        self.query = query
+        self.fields: dict[str, str] = {}
 
-    def number(self, name: str, default: int, most: int) -> int:
-        """A query parameter as a number from 0 to `most` (`bad_request` otherwise)."""
-        given = self.query.get(name)
-        if not given:
-            return default
-        text = given[-1]
-        if not text.isdigit() or len(text) > 7 or int(text) > most:
-            raise ApiRefusal(api.BAD_REQUEST, f"{name}: a whole number from 0 to {most}")
-        return int(text)
+    def read(self, *allowed: str) -> None:
+        """Read the query, which may hold only `allowed` (`bad_request` otherwise)."""
+        try:
+            self.fields = read_query(self.query, allowed)
+        except BadQuery as bad:
+            raise ApiRefusal(api.BAD_REQUEST, bad.message) from None
+
+    def number(self, name: str, default: int, least: int, most: int) -> int:
+        """A query parameter as a number from `least` to `most` (`bad_request` otherwise)."""
+        try:
+            return number(self.fields, name, default, least, most)
+        except BadQuery as bad:
+            raise ApiRefusal(api.BAD_REQUEST, bad.message) from None
 
 
 class Api:
@@ -124,22 +132,23 @@ class Api:
             parts = [unquote(part, errors="strict") for part in target.path.split("/")[2:]]
         except UnicodeDecodeError:
             raise ApiRefusal(api.BAD_REQUEST, "the path is not UTF-8") from None
-        try:
-            query = parse_qs(target.query, max_num_fields=MAX_FIELDS)
-        except ValueError:
-            raise ApiRefusal(api.BAD_REQUEST, f"a query has at most {MAX_FIELDS} fields") from None
         asker = await self._asker(request)
-        asked = Asked(parts, query, asker)
+        asked = Asked(parts, asker, target.query)
         match parts:
             case ["ladder"]:
+                asked.read()
                 return await self.ladder()
             case ["players", name]:
+                asked.read()
                 return await self.player(asked, name)
             case ["players", name, "games"]:
+                asked.read(*GAMES_QUERY)
                 return await self.games(asked, name)
             case ["games", id]:
+                asked.read()
                 return await self.game(asked, id)
             case ["games", id, "positions"]:
+                asked.read()
                 return await self.positions(asked, id)
         raise ApiRefusal(api.NOT_FOUND, "no such API path")
 
@@ -211,8 +220,8 @@ class Api:
     async def games(self, asked: Asked, name: str) -> api.GamesPage:
         """A page of a player's games, newest first."""
         id, shown = await self._find(name)
-        offset = asked.number("offset", 0, MAX_OFFSET)
-        limit = asked.number("limit", api.DEFAULT_GAMES_PAGE, api.MAX_GAMES_PAGE)
+        offset = asked.number("offset", 0, 0, MAX_OFFSET)
+        limit = asked.number("limit", api.DEFAULT_GAMES_PAGE, 1, api.MAX_GAMES_PAGE)
         total, found = await self.ledger.games_of(id, asked.asker == id, offset, limit)
         return api.GamesPage(
             name=shown,

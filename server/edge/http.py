@@ -1,7 +1,9 @@
 """The HTTP side of the one port: the browser table, probes, metrics, and who may upgrade.
 
 `process_request` answers each request before any upgrade (`server.edge.wire`) (wrapped by `server.edge.http_guard`):
-the browser's files (`server.edge.web`), `/healthz` and `/readyz` (`server.edge.probes`), `/metrics`, and
+the browser's files (`server.edge.web`), `/healthz` and `/readyz` (`server.edge.probes`), `/metrics` (to
+this machine and the trusted proxies only, unless `open_metrics`: a stranger gets the answer of a
+path that does not exist), and
 for `/` the checks before the WebSocket upgrade: behind a trusted proxy, the address it names
 holding too many connections (429); the server starting or stopping (503). The server full and
 a peer address with too many sockets are turned away before this, at accept (`server.edge.gate`).
@@ -82,7 +84,7 @@ class HttpSide:
             return page
         if path in PATHS:
             return self.probes.answer(path)
-        if path == "/metrics":
+        if path == "/metrics" and self.may_read_metrics(wire, request):
             return text_response(HTTPStatus.OK, self.counters(), "text/plain; version=0.0.4")
         door, config = self.door, self.config
         if door.closing:
@@ -104,6 +106,23 @@ class HttpSide:
                 f"at most {config.limits.max_connections_per_ip} connections per address\n",
             )
         return None
+
+    def may_read_metrics(self, wire: Wire, request: Request) -> bool:
+        """Whether the asker may read `/metrics`: anyone with `open_metrics`, else an asker on
+        this machine or at a trusted proxy's own address, the asker being the address a trusted
+        proxy names (a stranger's request through the proxy is the stranger's). With
+        `trust_proxy` yes (any socket names its client), only this machine."""
+        network = self.config.network
+        if network.open_metrics:
+            return True
+        asker = client_address(self.config, wire, request)
+        with contextlib.suppress(ValueError):
+            address = ipaddress.ip_address(asker)
+            if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+                address = address.ipv4_mapped
+            if address.is_loopback:
+                return True
+        return not isinstance(network.trust_proxy, bool) and network.trusts(asker)
 
     def process_response(self, wire: Wire, request: Request, response: Response) -> None:
         """Give the answer its security headers; count and log a refusal (module docstring)."""

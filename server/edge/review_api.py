@@ -5,7 +5,8 @@ The game's record is found as the API finds a game (`Find`: by id, with the aske
 found, or not the asker's to see, is 404 `not_found`, alike. The review comes from the review
 lane (`server.play.reviews.ReviewDesk`: once per game, then kept); past its bound the answer is
 503 `busy` with Retry-After. The body is `protocol.review.Review`; errors are
-`{"error": code, "message": text}`. The request is charged to the asker's address like any
+`{"error": code, "message": text}`; it takes no query (any is 400 `bad_request`, as in
+`server.edge.query`). The request is charged to the asker's address like any
 other of the API (`server.edge.api`: `rate_limited` past its budget). Every answer carries the
 page's security headers and `Cache-Control: no-store`, as the API's do.
 """
@@ -18,6 +19,7 @@ import re
 import time
 from collections.abc import Awaitable, Callable
 from http import HTTPStatus
+from urllib.parse import urlsplit
 
 import msgspec
 from websockets.datastructures import Headers
@@ -25,6 +27,7 @@ from websockets.http11 import Request, Response
 
 from protocol.records import encode_record
 from server.edge.api import Api, ApiRefusal, Asked
+from server.edge.query import BadQuery, read_query
 from server.edge.web import security_headers
 from server.play.reviews import ReviewDesk, ReviewsBusy
 from server.storage.archive import Ledger, key_hash
@@ -72,7 +75,7 @@ class ReviewAnswers:
             player = await self.ledger.player_of_key(key_hash(key))
             asker = None if player is None else player.id
         try:
-            detail = await self.api.game(Asked([], {}, asker), game_id)
+            detail = await self.api.game(Asked([], asker), game_id)
         except ApiRefusal:
             return None
         return encode_record(detail.record)
@@ -99,6 +102,10 @@ async def answer_review(
             host,
             [("Retry-After", str(math.ceil(wait)))],
         )
+    try:
+        read_query(urlsplit(request.path).query, ())
+    except BadQuery as bad:
+        return json_error(HTTPStatus.BAD_REQUEST, "bad_request", bad.message, host)
     try:
         record = await find(game_id, asker_key(request))
     except StoreUnavailable:

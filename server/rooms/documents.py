@@ -24,7 +24,6 @@ SPECTATORS: Receiver = None
 def room_view(room: Room, receiver: Receiver) -> wire.RoomView:
     """A receiver's whole document, as the wire's RoomView."""
     state = room.state
-    match = room.match
     return wire.RoomView(
         code=state.code,
         rules=state.rules,
@@ -34,11 +33,20 @@ def room_view(room: Room, receiver: Receiver) -> wire.RoomView:
         phase=state.phase,
         sides=seat_sides(room),
         spectators=state.spectators,
-        game=convert.game_view(match.view_for(receiver)) if match is not None else None,
+        game=game_view(room, receiver),
         chat=list(state.chat),
         ratings=results.ratings_shown(state),
         game_id=results.game_shown(state),
     )
+
+
+def game_view(room: Room, receiver: Receiver) -> wire.GameView | None:
+    """A receiver's game, its history saying which moves a stand-in made."""
+    if room.match is None:
+        return None
+    game = convert.game_view(room.match.view_for(receiver))
+    game.history = room.history(game.history)
+    return game
 
 
 def seat_sides(room: Room) -> list[int]:

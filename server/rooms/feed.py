@@ -265,7 +265,7 @@ class Feed:
             patches.table_ops(old, new, ops)
             self._history += patches.history_ops(events, ops)
             if self._history != len(history):
-                self._replace_history(history, ops)
+                self._replace_history(room, history, ops)
             return False
         # A new hand (or match): the old hand's last lines, then the new game, then its lines.
         start = _last_hand_start(events)
@@ -275,12 +275,14 @@ class Feed:
         ops.append(patches.replace("/game", public_game(room)))
         self._history = patches.history_ops(events[start:], ops)
         if self._history != len(history):
-            self._replace_history(history, ops)
+            self._replace_history(room, history, ops)
         return True
 
-    def _replace_history(self, history: list[Any], ops: list[patches.Operation]) -> None:
+    def _replace_history(
+        self, room: Room, history: list[Any], ops: list[patches.Operation]
+    ) -> None:
         """The events did not tell the whole history (a caller passed none): send it whole."""
-        ops.append(patches.replace("/game/history", convert.events(history)))
+        ops.append(patches.replace("/game/history", room.history(convert.events(history))))
         self._history = len(history)
 
     def _chat_ops(self, room: Room, events: list[Any], ops: list[patches.Operation]) -> None:

@@ -19,7 +19,7 @@ from engine import PASS, IllegalMove, Match, Move, View
 from protocol import errors
 from protocol.views import Phase
 from server.rooms import results
-from server.rooms.room_state import MoveNote, RoomError, RoomState
+from server.rooms.room_state import MoveNote, RoomError, RoomState, StoodIn
 
 
 def require_phase(state: RoomState, phase: Phase, doing: str) -> None:
@@ -61,6 +61,7 @@ def deal(state: RoomState, seed: int | None) -> tuple[Match, list[Any]]:
     state.deadline_move = -1
     state.ratings = msgspec.UNSET
     state.game_id = msgspec.UNSET
+    state.stood_in = msgspec.UNSET
     for held in state.seats:
         if held is not None:
             held.stand_in_moves = msgspec.UNSET
@@ -111,6 +112,24 @@ def note(
     return MoveNote(
         seat, tile, end, move.flipped, now, stand_in, away_seconds, by_stand_in, idle_seconds
     )
+
+
+def note_stand_in(state: RoomState, hand: int, place: int) -> None:
+    """Keep that a stand-in made the move at `place` in hand `hand`'s history (a new hand's
+    first such move forgets the last hand's)."""
+    held = state.stood_in
+    if isinstance(held, StoodIn) and held.hand == hand:
+        held.places.append(place)
+    else:
+        state.stood_in = StoodIn(hand, [place])
+
+
+def stand_in_places(state: RoomState, match: Match) -> list[int]:
+    """The places in the current hand's history of the moves a stand-in made."""
+    held = state.stood_in
+    if isinstance(held, StoodIn) and held.hand == match.hand_number:
+        return held.places
+    return []
 
 
 def hint_view(match: Match, seat: int) -> View:

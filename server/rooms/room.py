@@ -25,12 +25,14 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
+import msgspec
+
 from bridge import convert
 from engine import Move, RulesError, View
 from protocol import errors
 from protocol.ratings import RatingChange
 from protocol.rules import RoomRules, check
-from protocol.views import BotLevel, ChatLine
+from protocol.views import AnyEvent, BotLevel, ChatLine, Played
 from server.rooms import chat, clock, moves, presence, results
 from server.rooms.room_state import (
     BotTurn,
@@ -215,12 +217,28 @@ class Room(RoomView):
         public events (forced passes included)."""
         match = moves.require_match(self.state, self.match, seat)
         assert seat is not None
+        hand, place = match.hand_number, len(match.events)
         events = [*moves.apply(match, seat, move), *self._after_move(now)]
         away, idle = self.away_seconds, self.idle_seconds
         note = moves.note(self.state, seat, move, now, by_stand_in, away, idle)
+        said = convert.events(events)
+        played = said[0]  # the move's own event comes first
+        if by_stand_in and isinstance(played, Played):
+            moves.note_stand_in(self.state, hand, place)
+            said[0] = msgspec.structs.replace(played, stand_in=True)
         self._changed(now)
         self.last_move = (self.state.seq, note)
-        return convert.events(events)
+        return said
+
+    def history(self, events: list[AnyEvent]) -> list[AnyEvent]:
+        """The current hand's history (`events`, as the wire has it) with the moves a stand-in
+        made marked `stand_in` (kept with the room: `RoomState.stood_in`)."""
+        if self.match is None:
+            return events
+        for place in moves.stand_in_places(self.state, self.match):
+            if place < len(events) and isinstance(played := events[place], Played):
+                events[place] = msgspec.structs.replace(played, stand_in=True)
+        return events
 
     def hint_view(self, seat: int | None) -> View:
         """The view a hint is computed from: the asking seat's own, on its turn."""

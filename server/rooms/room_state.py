@@ -105,6 +105,16 @@ class RoomState(msgspec.Struct, kw_only=True):
     #: In a room without a turn clock, when the current turn's connected player is replaced by
     #: the stand-in (`server.rooms.clock`; the turn is `deadline_move`'s). UNSET: no bound.
     idle_deadline: float | msgspec.UnsetType = msgspec.UNSET
+    #: The moves of the current hand a stand-in made (`StoodIn`); UNSET: none.
+    stood_in: StoodIn | msgspec.UnsetType = msgspec.UNSET
+
+
+class StoodIn(msgspec.Struct, array_like=True):
+    """Which moves of hand `hand` a stand-in bot made: their places in the hand's history (the
+    match's events of that hand). Who played a move is kept with the room, as the moves are."""
+
+    hand: int
+    places: list[int]
 
 
 class FinishedSeat(msgspec.Struct, kw_only=True, array_like=True):

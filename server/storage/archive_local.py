@@ -279,11 +279,7 @@ class LocalLedger(Ledger):
                     (ladder, player),
                 ).fetchone()
                 if row is not None:
-                    seen = _seen_decoder.decode(row[5])
-                    held = StoredRating(
-                        row[0], row[1], row[2], row[3], seen.played, seen.opponents, seen.recent
-                    )
-                    found[player] = (held, str(row[4]))
+                    found[player] = (_stored(row[0], row[1], row[2], row[3], row[5]), str(row[4]))
             return found
 
         return await self._run(work)
@@ -393,11 +389,12 @@ class LocalLedger(Ledger):
             found: dict[LadderName, StoredRating] = {}
             for ladder in LADDERS:
                 row = db.execute(
-                    "SELECT mu, sigma, games, wins FROM ratings WHERE ladder = ? AND player = ?",
+                    "SELECT mu, sigma, games, wins, seen FROM ratings "
+                    "WHERE ladder = ? AND player = ?",
                     (ladder, player),
                 ).fetchone()
                 if row is not None:
-                    found[ladder] = StoredRating(row[0], row[1], row[2], row[3])
+                    found[ladder] = _stored(*row)
             return found
 
         return await self._run(work)
@@ -410,13 +407,11 @@ class LocalLedger(Ledger):
                 "SELECT COUNT(*) FROM ratings WHERE ladder = ?", (ladder,)
             ).fetchone()
             rows = db.execute(
-                "SELECT player, mu, sigma, games, wins FROM ratings WHERE ladder = ? "
+                "SELECT player, mu, sigma, games, wins, seen FROM ratings WHERE ladder = ? "
                 "ORDER BY ordinal DESC, player LIMIT ?",
                 (ladder, limit),
             ).fetchall()
-            return int(total), [
-                (str(row[0]), StoredRating(row[1], row[2], row[3], row[4])) for row in rows
-            ]
+            return int(total), [(str(row[0]), _stored(*row[1:])) for row in rows]
 
         return await self._run(work)
 
@@ -427,6 +422,13 @@ class LocalLedger(Ledger):
 
         await asyncio.get_running_loop().run_in_executor(self._worker, shut)
         self._worker.shutdown(wait=False)
+
+
+def _stored(mu: float, sigma: float, games: int, wins: int, seen: bytes | str) -> StoredRating:
+    """A rating row as kept, with its history (`seen`): whether a player is provisional is
+    read from it, so every reader of a rating reads it whole."""
+    kept = _seen_decoder.decode(seen)
+    return StoredRating(mu, sigma, games, wins, kept.played, kept.opponents, kept.recent)
 
 
 def _player_of_key(db: sqlite3.Connection, hashed: str) -> Player | None:

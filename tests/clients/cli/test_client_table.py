@@ -126,11 +126,18 @@ def test_a_stand_in_bots_play_is_marked_as_not_the_players_own() -> None:
     change(
         state,
         make_view(seats=seats, turn=0),
-        Played(seat=1, tile="6-4", end=None, total=10, points=10),
+        Played(seat=1, tile="6-4", end=None, total=10, points=10, stand_in=True),
     )
     assert state.log[-1].text == (
         "Femi led 6-4: total 10, scores 10 (a bot, standing in while they are away)"
     )
+    # A move Femi made himself is his, though he is away now: the server says who played it.
+    change(
+        state,
+        make_view(seats=seats, turn=1),
+        Played(seat=1, tile="4-4", end="east", total=10, points=10),
+    )
+    assert state.log[-1].text == "Femi played 4-4 east: total 10, scores 10"
 
 
 def test_the_turn_clock_counts_down_on_screen() -> None:

@@ -1,0 +1,51 @@
+"""`provisional` in the API is the rater's own test (issue 45): on the embedded store (a --data
+file) and on Redis, a player the next match counts for is not called provisional, and the
+ladder's `total` counts the players holding a rating on it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from server_helpers import api_get, finish_match, new_key, until_holds
+
+from server.app import Server
+
+pytestmark = pytest.mark.asyncio
+
+NAME = "Xenia"
+#: Five full matches against the three bot levels end the provisional period; the sixth counts.
+BOTS = ("easy", "normal", "hard", "easy", "normal", "hard")
+
+
+async def provisional_now(url: str) -> tuple[bool, bool, dict[str, Any]]:
+    """What the player's page and the 2-player ladder say of the player, and that ladder."""
+    page = (await api_get(url, f"/api/players/{NAME}")).json
+    (two,) = [rating for rating in page["ratings"] if rating["ladder"] == "2p"]
+    ladders = (await api_get(url, "/api/ladder")).json["ladders"]
+    (ladder,) = [ladder for ladder in ladders if ladder["ladder"] == "2p"]
+    (entry,) = [entry for entry in ladder["entries"] if entry["name"] == NAME]
+    return two["provisional"], entry["provisional"], ladder
+
+
+async def test_provisional_says_whether_the_next_match_counts(running: Server) -> None:
+    key = new_key()
+    said: bool | None = None
+    counts = []
+    for seed, bot in enumerate(BOTS):
+        client = await finish_match(running.url, NAME, key, bot=bot, seed=seed, target=150)
+        await until_holds(client, lambda d: d.get("ratings") is not None)
+        (mine,) = [change for change in client.document["ratings"] if change["name"] == NAME]
+        await client.close()
+        counted = mine["counted"] > 0
+        counts.append(counted)
+        if said is not None:
+            # The API said before this match whether it would count: the rater agrees.
+            assert counted == (not said), (seed, mine)
+        on_page, on_ladder, ladder = await provisional_now(running.url)
+        assert on_page == on_ladder
+        said = on_page
+        played = [entry for entry in ladder["entries"] if entry["games"] > 0]
+        assert ladder["total"] == len(played)  # the player and the bot levels it met
+    assert counts == [False] * 5 + [True]
+    assert said is False
