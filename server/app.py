@@ -66,7 +66,7 @@ class Server:
     def __init__(self, config: Config) -> None:
         self.config = config
         self.store = store = config.store if config.store is not None else MemoryStore()
-        self.door = door = Door(config)
+        self.door = door = Door(config.limits)
         self.metrics = metrics = Metrics()
         self.tasks = tasks = Tasks()
         self.bots = bots = BotRunner(
@@ -97,7 +97,7 @@ class Server:
             config.limits.list_burst,
             config.limits.lists_per_second,
         )
-        self.driver = Driver(config, registry, bots, metrics, change)
+        self.driver = Driver(config.bots, config.clock, registry, bots, metrics, change)
         self.ledger = ledger = ledger_for(
             config.ledger,
             store,

@@ -8,7 +8,7 @@ import asyncio
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from server.config import Config
+from server.config import Limits
 from server.play.members import CLOSE_ROOM_CLOSED
 from server.rooms.limits import PerAddress
 
@@ -19,14 +19,14 @@ if TYPE_CHECKING:
 class Door:
     """The edge's view of the server's state; see the module docstring."""
 
-    def __init__(self, config: Config) -> None:
+    def __init__(self, limits: Limits) -> None:
         self.starting = False
         self.closing = False
         #: Whether the listening socket accepts connections (set once it listens).
         self.listening: Callable[[], bool] = lambda: False
         self.connections: set[Connection] = set()
         #: From a trusted proxy: WebSocket connections by the address the proxy names.
-        self.named = PerAddress(config.limits.max_connections_per_ip)
+        self.named = PerAddress(limits.max_connections_per_ip)
 
     async def close_for_good(self, reason: str) -> None:
         """Close every connection with 4001 and `reason`, telling clients not to come back

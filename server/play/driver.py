@@ -12,7 +12,7 @@ import logging
 from typing import Any
 
 from engine import Move
-from server.config import Config
+from server.config import Bots, Clock
 from server.metrics import Metrics
 from server.play.bots import BotRunner
 from server.play.committer import Change, Changer
@@ -29,14 +29,15 @@ class Driver:
 
     def __init__(
         self,
-        config: Config,
+        settings: Bots,
+        clock: Clock,
         registry: Registry,
         bots: BotRunner,
         metrics: Metrics,
         change: Changer,
     ) -> None:
-        self.config = config
-        self.clock = config.clock
+        self.bot_delay = settings.bot_delay
+        self.clock = clock
         self.registry = registry
         self.bots = bots
         self.metrics = metrics
@@ -88,8 +89,8 @@ class Driver:
             if turn is None:
                 self._arm_timer(live)
                 return
-            if self.config.bots.bot_delay:
-                await asyncio.sleep(self.config.bots.bot_delay)
+            if self.bot_delay:
+                await asyncio.sleep(self.bot_delay)
             await self.bots_may_play.wait()
             move = await self.bots.choose(turn.level, turn.view)
             async with live.lock:
