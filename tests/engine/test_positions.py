@@ -244,6 +244,21 @@ def test_a_position_before_the_lead_is_a_deal_with_its_record() -> None:
         positions.deal(FIVE)
 
 
+def test_spacing_and_the_order_of_a_hand_do_not_change_the_position() -> None:
+    loose = FIVE.replace(" | ", "|").replace("6-6 4-1 3-0", "0-3  6-6 1-4")
+    assert positions.write(positions.match(loose)) == positions.write(positions.match(FIVE))
+
+
+def test_a_finished_match_has_no_position_to_write() -> None:
+    match = positions.match(
+        "2 hand_size=five target=10 | - | 5-5 0-0 1-1 2-2 4-4 / 5-3 6-6 6-4 6-2 6-0 | ... | 0 | 0 0"
+    )
+    match.apply(0, Move.parse("5-5"))
+    assert match.over
+    with pytest.raises(PositionError, match="the match is over"):
+        positions.write(match)
+
+
 def test_every_example_in_the_docs_reads_and_writes_back() -> None:
     examples = re.findall(r"^    (\d .*\|.*)$", DOCS.read_text(encoding="utf-8"), re.MULTILINE)
     assert len(examples) >= 5
