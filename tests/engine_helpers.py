@@ -1,4 +1,6 @@
-"""Building matches from hands written on paper, for the engine's tests."""
+"""Playing matches for the engine's tests: moves as written, random legal moves, every variant.
+
+Positions are written as one line and read by `engine.positions` (docs/positions.md)."""
 
 from __future__ import annotations
 
@@ -6,41 +8,7 @@ import random
 
 from hypothesis import strategies as st
 
-from engine import (
-    ALL_TILES,
-    Deal,
-    End,
-    Event,
-    HandStarted,
-    Match,
-    Move,
-    Played,
-    Rules,
-    Tile,
-    View,
-    is_written_low_first,
-    layout_from,
-)
-
-
-def tiles(text: str) -> tuple[int, ...]:
-    """``"6-6 5-4"`` -> the tiles as ints."""
-    return tuple(int(Tile.parse(t)) for t in text.split())
-
-
-def deal_of(rules: Rules, hands: list[str], boneyard: str = "", leader: int = 0) -> Deal:
-    """A deal with the given hands; `boneyard` lists the first tiles drawn, the rest follow in order."""
-    held = [tiles(h) for h in hands]
-    first = tiles(boneyard)
-    used = {t for h in held for t in h} | set(first)
-    rest = tuple(t for t in ALL_TILES if int(t) not in used)
-    return Deal(tuple(held), first + tuple(int(t) for t in rest), leader)
-
-
-def match_of(hands: list[str], boneyard: str = "", leader: int = 0, **rules: object) -> Match:
-    """A match whose first hand is dealt as written (hands must have the rules' size)."""
-    r = Rules(players=len(hands), **rules)  # type: ignore[arg-type]
-    return Match.new(r, seed=1, deals=[deal_of(r, hands, boneyard, leader)])
+from engine import Match, Move, Rules, View
 
 
 def play(match: Match, *moves: str) -> list[object]:
@@ -57,58 +25,6 @@ def random_move(match: Match, rng: random.Random) -> Move:
     if move.tile is not None and move.end is None and rng.random() < 0.5:
         return move.flip()
     return move
-
-
-def paper_view(layout: str, hand: str, seat: int = 0, players: int = 2, **rules: object) -> View:
-    """Seat `seat`'s view, to play, of a hand whose layout is written on paper (`layout_from`).
-
-    The layout's tiles were played in turn, the last one by the seat before `seat`, from a deal
-    of the rules' size with nothing drawn; `hand` is what `seat` holds now.
-    """
-    r = Rules(players=players, **rules)  # type: ignore[arg-type]
-    table, totals = layout_from(layout)
-    steps = [step.split() for step in layout.split(";") if step.strip()]
-    first = (seat - len(steps)) % players
-    history: list[Event] = [HandStarted(1, first)]
-    scores = [0] * r.sides
-    played = [0] * players
-    for index, (words, total) in enumerate(zip(steps, totals, strict=True)):
-        player = (first + index) % players
-        lead = words[0] == "lead"
-        tile = Tile.parse(words[1] if lead else words[0])
-        points = total if total % 5 == 0 else 0
-        end = None if lead else int(End.parse(words[1]))
-        flipped = lead and is_written_low_first(words[1])
-        history.append(Played(player, int(tile), end, total, points, flipped))
-        scores[r.side_of(player)] += points
-        played[player] += 1
-    held = [Tile.parse(t) for t in hand.split()]
-    counts = [r.tiles_per_hand - played[s] for s in range(players)]
-    counts[seat] = len(held)
-    legal = [
-        Move(tile, End(end))
-        for end in range(4)
-        for tile in sorted(held)
-        if end in table.ends_for(tile)
-    ]
-    return View(
-        seat=seat,
-        rules=r,
-        hand_number=1,
-        leader=first,
-        hand=sorted(held),
-        hand_counts=counts,
-        boneyard_size=28 - r.tiles_per_hand * players,
-        layout=table,
-        total=table.total(),
-        scores=scores,
-        turn=seat,
-        legal=legal,
-        history=history,
-        last_hand=None,
-        over=False,
-        winner=None,
-    )
 
 
 #: Rules of every player count and variant, for the engine's property tests.

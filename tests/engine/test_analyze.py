@@ -10,7 +10,6 @@ from pathlib import Path
 
 import msgspec
 import pytest
-from engine_helpers import paper_view
 
 from allfives.cli import main
 from bridge.records import match_of, record_of
@@ -19,7 +18,7 @@ from clients.cli import review as review_module
 from clients.cli.connection import Connection
 from clients.cli.review_words import reason_words
 from clients.cli.state import TableState
-from engine import ALL_TILES, Match, Move, Rules, Tile, View, mask_of
+from engine import ALL_TILES, Match, Move, Rules, Tile, View, mask_of, positions
 from engine.analysis import COSTLY, Decision, review
 from engine.bots import HardBot, make_bot
 from engine.bots.infer import Knowledge
@@ -50,9 +49,12 @@ def bot_record(levels: list[str], seed: int, **rules: object) -> Record:
 
 # -- positions on paper --------------------------------------------------------------------------
 
+#: Seat 1 led 6-3; seat 0 is to play (what seat 1 still holds is hidden from seat 0's view).
+LED_6_3 = "2 hand_size=five | (6-3) | 6-6 3-1 2-0 4-0 4-2 / 1-0 2-2 3-3 4-4 | ... | 0 | 0 0"
+
 
 def check_paper(view: View) -> None:
-    """The paper view is one the engine could show: some full deal agrees with it."""
+    """The view is one the engine could show: some full deal agrees with it."""
     hands, boneyard = Knowledge.of_view(view).sample(random.Random(1))
     assert view.hand is not None and view.seat is not None
     hands[view.seat] = mask_of(view.hand)
@@ -61,7 +63,7 @@ def check_paper(view: View) -> None:
 
 def test_a_move_that_scores_15_now_beats_one_that_scores_nothing() -> None:
     # Seat 1 led 6-3 (9). 6-6 west makes 12 + 3 = 15; 3-1 east makes 6 + 1 = 7.
-    view = paper_view("lead 6-3", "6-6 3-1 2-0 4-0 4-2", hand_size="five")
+    view = positions.view(LED_6_3, seat=0)
     check_paper(view)
     decision = Decision(hand=1, number=2, view=view, played=Move.parse("3-1 east"))
     verdict = review(decision, budget_ms=LOW_BUDGET_MS, seed=3)
@@ -75,7 +77,7 @@ def test_a_move_that_scores_15_now_beats_one_that_scores_nothing() -> None:
 
 
 def test_a_heavy_double_kept_to_the_end_of_the_hand_is_named() -> None:
-    view = paper_view("lead 6-3", "6-6 3-1 2-0 4-0 4-2", hand_size="five")
+    view = positions.view(LED_6_3, seat=0)
     kept = tuple(Tile.parse(t) for t in ("6-6", "4-2"))
     counted = Decision(
         hand=1, number=2, view=view, played=Move.parse("3-1 east"), kept=kept, counted=True
@@ -89,7 +91,7 @@ def test_a_heavy_double_kept_to_the_end_of_the_hand_is_named() -> None:
 
 
 def test_the_reasons_are_worded_by_the_client_with_the_names_of_the_record() -> None:
-    view = paper_view("lead 6-3", "6-6 3-1 2-0 4-0 4-2", hand_size="five")
+    view = positions.view(LED_6_3, seat=0)
     kept = tuple(Tile.parse(t) for t in ("6-6", "4-2"))
     counted = Decision(
         hand=1, number=2, view=view, played=Move.parse("3-1 east"), kept=kept, counted=True
@@ -106,7 +108,9 @@ def test_the_reasons_are_worded_by_the_client_with_the_names_of_the_record() -> 
 def test_a_move_that_hands_the_next_player_20_is_ranked_below_a_safe_one() -> None:
     # 6-6 is the spinner (12) with 6-3 east of it. 4-3 east makes 16 and lets 4-4 make 12 + 8 = 20;
     # 3-2 east makes 14, and nothing unseen then scores.
-    view = paper_view("lead 6-3; 6-6 west", "3-2 4-3 4-1 0-0", hand_size="five")
+    view = positions.view(
+        "2 hand_size=five | 6-6* (6-3) | 3-2 4-3 4-1 0-0 / 1-0 2-2 3-3 4-4 | ... | 0 | 0 15", seat=0
+    )
     check_paper(view)
     decision = Decision(hand=1, number=3, view=view, played=Move.parse("4-3 east"))
     verdict = review(decision, budget_ms=LOW_BUDGET_MS, seed=3)
@@ -118,7 +122,9 @@ def test_a_move_that_hands_the_next_player_20_is_ranked_below_a_safe_one() -> No
 
 
 def test_a_tile_at_either_side_of_a_lone_double_costs_nothing() -> None:
-    view = paper_view("lead 5-5", "5-3 2-1 6-1 4-0 6-2", hand_size="five")
+    view = positions.view(
+        "2 hand_size=five | (5-5*) | 5-3 2-1 6-1 4-0 6-2 / 1-0 2-2 3-3 4-4 | ... | 0 | 0 10", seat=0
+    )
     for end in ("east", "west"):
         decision = Decision(hand=1, number=2, view=view, played=Move.parse(f"5-3 {end}"))
         assert review(decision, budget_ms=LOW_BUDGET_MS, seed=1).lost == 0

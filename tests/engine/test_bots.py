@@ -7,11 +7,11 @@ import time
 from collections.abc import Callable
 
 import pytest
-from engine_helpers import match_of, most_a_side_can_still_score, play, random_move, tiles
+from engine_helpers import most_a_side_can_still_score, play, random_move
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from engine import Drew, Match, Move, Passed, Played, Rules, View, mask_of
+from engine import Drew, Match, Move, Passed, Played, Rules, View, mask_of, positions
 from engine.bots import LEVELS, Bot, EasyBot, HardBot, NormalBot, make_bot
 from engine.bots.endgame import Endgame
 from engine.bots.hard import WIN_VALUE, outcome_value
@@ -100,19 +100,25 @@ def test_a_bot_asked_out_of_turn_says_so() -> None:
 
 
 def test_normal_leads_the_tile_that_scores_most() -> None:
-    match = match_of(["6-6 6-4 3-2 1-0 2-1", "5-5 5-0 4-4 4-1 3-0"], hand_size="five")
+    match = positions.match(
+        "2 hand_size=five | - | 6-6 6-4 3-2 1-0 2-1 / 5-5 5-0 4-4 4-1 3-0 | ... | 0 | 0 0"
+    )
     assert NormalBot().choose(match.view_for(0)) == move("6-4")
 
 
 def test_normal_scores_rather_than_shedding_a_heavier_tile() -> None:
-    match = match_of(["5-5 1-0 2-1 3-1 6-1", "5-4 5-0 6-6 4-1 3-0"], hand_size="five")
+    match = positions.match(
+        "2 hand_size=five | - | 5-5 1-0 2-1 3-1 6-1 / 5-4 5-0 6-6 4-1 3-0 | ... | 0 | 0 0"
+    )
     play(match, "5-5")
     # 5-0 makes 10 + 0 = 10; 5-4 is heavier but makes 14.
     assert NormalBot().choose(match.view_for(1)) in (move("5-0 west"), move("5-0 east"))
 
 
 def test_normal_sheds_its_heaviest_tile_when_nothing_scores() -> None:
-    match = match_of(["6-6 6-5 4-2 1-0 2-1", "5-5 5-0 4-4 4-1 3-0"], hand_size="five")
+    match = positions.match(
+        "2 hand_size=five | - | 6-6 6-5 4-2 1-0 2-1 / 5-5 5-0 4-4 4-1 3-0 | ... | 0 | 0 0"
+    )
     assert NormalBot().choose(match.view_for(0)) == move("6-6")
 
 
@@ -300,11 +306,13 @@ def test_samples_respect_voids_that_leave_little_room() -> None:
 
 
 def test_a_deal_where_an_opponent_passed_up_points_is_less_likely() -> None:
-    match = match_of(["5-0 6-6 6-5 6-4 6-3", "6-0 1-1 2-1 3-1 4-1"], hand_size="five")
+    match = positions.match(
+        "2 hand_size=five | - | 5-0 6-6 6-5 6-4 6-3 / 6-0 1-1 2-1 3-1 4-1 | ... | 0 | 0 0"
+    )
     play(match, "5-0", "6-0 east")  # 5-5 on the west end would have made 10
     tells = Tells(match.view_for(0))
-    could_not_score = [0, mask_of(tiles("1-1 2-1 3-1 4-1"))]
-    could_have_scored = [0, mask_of(tiles("5-5 2-1 3-1 4-1"))]
+    could_not_score = [0, mask_of(positions.tiles_in("1-1 2-1 3-1 4-1"))]
+    could_have_scored = [0, mask_of(positions.tiles_in("5-5 2-1 3-1 4-1"))]
     assert tells.likelihood(could_not_score) == pytest.approx(1.0)
     assert tells.likelihood(could_have_scored) == pytest.approx(tells.noise / 2)
 

@@ -9,7 +9,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from engine_helpers import match_of as match_of_hands
 from engine_helpers import play, random_move
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -17,7 +16,7 @@ from hypothesis import strategies as st
 from allfives.cli import main
 from bridge.records import match_of, record_of
 from clients.cli import i18n
-from engine import Match, Rules
+from engine import Match, Rules, positions
 from engine.rules import EndScoring
 from protocol.records import decode_record, encode_record
 
@@ -175,7 +174,9 @@ def test_an_unfinished_match_exports_and_replays_to_the_same_position(
 def test_a_lead_written_low_number_first_replays_with_that_number_west(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    match = match_of_hands(["6-1 5-5 4-4 0-0 5-0", "6-2 1-2 3-3 3-0 4-0"], hand_size="five")
+    match = positions.match(
+        "2 hand_size=five | - | 6-1 5-5 4-4 0-0 5-0 / 6-2 1-2 3-3 3-0 4-0 | ... | 0 | 0 0"
+    )
     play(match, "1-6", "6-2 east")
     path = write_record(tmp_path, match)
     document = json.loads(path.read_text())

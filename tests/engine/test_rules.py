@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from engine_helpers import deal_of, match_of, play, tiles
+from engine_helpers import play
 
 from engine import (
     ALL_TILES,
@@ -24,6 +24,7 @@ from engine import (
     blocked_points,
     domino_points,
     layout_from,
+    positions,
     round5,
 )
 from engine.scoring import blocked_result
@@ -63,14 +64,9 @@ def test_play_passes_in_seat_order() -> None:
 
 def test_partners_score_into_one_team_total() -> None:
     # Seat 2 (team A) leads 5-5 for 10: the score is the team's.
-    match = match_of(
-        [
-            "1-0 2-0 3-0 4-0 6-0",
-            "1-1 2-1 3-1 4-1 6-1",
-            "5-5 2-2 3-2 4-2 6-2",
-            "3-3 4-3 6-3 4-4 6-4",
-        ],
-        leader=2,
+    match = positions.match(
+        "4 | - | 1-0 2-0 3-0 4-0 6-0 / 1-1 2-1 3-1 4-1 6-1 / 5-5 2-2 3-2 4-2 6-2 / 3-3 4-3 6-3 4-4 6-4"
+        " | ... | 2 | 0 0"
     )
     play(match, "5-5")
     assert match.scores == [10, 0]
@@ -100,8 +96,8 @@ def test_the_same_seed_deals_the_same_match_and_another_seed_another() -> None:
 
 
 def test_the_boneyard_order_decides_what_is_drawn() -> None:
-    match = match_of(
-        ["6-6 5-5 4-4 3-3 2-2", "1-0 2-0 3-0 4-0 1-1"], boneyard="2-1 3-1 6-1", hand_size="five"
+    match = positions.match(
+        "2 hand_size=five | - | 6-6 5-5 4-4 3-3 2-2 / 1-0 2-0 3-0 4-0 1-1 | 2-1 3-1 6-1 ... | 0 | 0 0"
     )
     assert Drew(1, 3, (6,)) in play(match, "6-6")
     assert {Tile.parse(t) for t in ("2-1", "3-1", "6-1")} <= set(match.hand_of(1))
@@ -110,7 +106,9 @@ def test_the_boneyard_order_decides_what_is_drawn() -> None:
 
 def test_a_deal_that_is_not_the_28_tiles_is_refused() -> None:
     rules = Rules(players=2, hand_size="five")
-    deal = deal_of(rules, ["6-6 5-5 4-4 3-3 2-2", "1-0 2-0 3-0 4-0 1-1"])
+    deal = positions.deal(
+        "2 hand_size=five | - | 6-6 5-5 4-4 3-3 2-2 / 1-0 2-0 3-0 4-0 1-1 | ... | 0 | 0 0"
+    )
     broken = type(deal)(deal.hands, deal.boneyard[:-1] + deal.boneyard[:1], 0)
     with pytest.raises(IllegalMove, match="28 tiles"):
         Match.new(rules, deals=[broken])
@@ -170,7 +168,9 @@ def test_a_replayed_deal_led_by_the_wrong_seat_after_a_domino_is_refused() -> No
 
 
 def test_a_player_who_can_play_must_play() -> None:
-    match = match_of(["6-6 5-5 4-4 3-3 2-2", "6-1 2-0 3-0 4-0 1-1"], hand_size="five")
+    match = positions.match(
+        "2 hand_size=five | - | 6-6 5-5 4-4 3-3 2-2 / 6-1 2-0 3-0 4-0 1-1 | ... | 0 | 0 0"
+    )
     play(match, "6-6")
     with pytest.raises(IllegalMove) as err:
         match.apply(1, PASS)
@@ -182,8 +182,8 @@ def test_a_player_who_can_play_must_play() -> None:
 
 
 def test_a_player_with_no_playable_tile_draws_until_one_plays_and_must_play_it() -> None:
-    match = match_of(
-        ["6-6 5-5 4-4 3-3 2-2", "1-0 2-0 3-0 4-0 1-1"], boneyard="2-1 3-1 6-1 6-0", hand_size="five"
+    match = positions.match(
+        "2 hand_size=five | - | 6-6 5-5 4-4 3-3 2-2 / 1-0 2-0 3-0 4-0 1-1 | 2-1 3-1 6-1 6-0 ... | 0 | 0 0"
     )
     events = play(match, "6-6")
     assert Drew(1, 3, (6,)) in events
@@ -199,8 +199,9 @@ def test_a_player_with_no_playable_tile_draws_until_one_plays_and_must_play_it()
 
 
 def test_a_player_passes_when_the_boneyard_is_empty_and_nothing_plays() -> None:
-    hands = ["6-6 6-5 6-4 6-3 6-2 6-1 6-0 5-5 4-4", "1-0 2-0 3-0 4-0 1-1 2-1 3-1 4-1 2-2"]
-    match = match_of(hands)
+    match = positions.match(
+        "2 | - | 6-6 6-5 6-4 6-3 6-2 6-1 6-0 5-5 4-4 / 1-0 2-0 3-0 4-0 1-1 2-1 3-1 4-1 2-2 | ... | 0 | 0 0"
+    )
     events = play(match, "6-6")
     assert Drew(1, 10, (6,)) in events
     assert match.legal_moves() == [PASS]
@@ -212,8 +213,10 @@ def test_a_player_passes_when_the_boneyard_is_empty_and_nothing_plays() -> None:
 
 
 def test_with_a_reserve_of_two_the_last_two_tiles_are_never_drawn() -> None:
-    hands = ["6-6 6-5 6-4 6-3 6-2 6-1 6-0 5-5 4-4", "1-0 2-0 3-0 4-0 1-1 2-1 3-1 4-1 2-2"]
-    match = match_of(hands, reserve=2)
+    match = positions.match(
+        "2 reserve=2 | - | 6-6 6-5 6-4 6-3 6-2 6-1 6-0 5-5 4-4 / 1-0 2-0 3-0 4-0 1-1 2-1 3-1 4-1 2-2"
+        " | ... | 0 | 0 0"
+    )
     events = play(match, "6-6")
     assert Drew(1, 8, (6,)) in events
     assert match.boneyard_left == 2 and match.legal_moves() == [PASS]
@@ -237,7 +240,9 @@ def test_the_leads_first_written_number_faces_west() -> None:
 def test_a_lead_written_either_way_decides_which_end_later_tiles_name(
     lead: str, west: int, east: int, fits_east: str, refused_east: str
 ) -> None:
-    match = match_of(["6-1 5-5 4-4 0-0 5-0", "6-2 1-2 3-3 3-0 4-0"], leader=0, hand_size="five")
+    match = positions.match(
+        "2 hand_size=five | - | 6-1 5-5 4-4 0-0 5-0 / 6-2 1-2 3-3 3-0 4-0 | ... | 0 | 0 0"
+    )
     events = play(match, lead)
     assert match.layout.open[:2] == [west, east]
     assert str(Move.parse(lead)) == lead
@@ -276,7 +281,9 @@ def test_arms_open_only_once_both_line_sides_of_the_spinner_are_taken() -> None:
 
 
 def test_a_play_on_an_arm_before_it_opens_is_refused() -> None:
-    match = match_of(["5-5 5-0 0-0 1-1 2-2", "5-3 5-1 3-3 4-4 6-6"], hand_size="five")
+    match = positions.match(
+        "2 hand_size=five | - | 5-5 5-0 0-0 1-1 2-2 / 5-3 5-1 3-3 4-4 6-6 | ... | 0 | 0 0"
+    )
     play(match, "5-5")
     with pytest.raises(IllegalMove) as err:
         match.apply(1, Move.parse("5-3 north"))
@@ -290,7 +297,9 @@ def test_only_the_first_double_is_a_spinner() -> None:
 
 
 def test_a_tile_that_fits_two_ends_must_name_one() -> None:
-    match = match_of(["6-3 3-1 0-0 2-2 4-4", "6-1 5-5 5-4 5-2 5-0"], hand_size="five")
+    match = positions.match(
+        "2 hand_size=five | - | 6-3 3-1 0-0 2-2 4-4 / 6-1 5-5 5-4 5-2 5-0 | ... | 0 | 0 0"
+    )
     play(match, "6-3", "6-1")  # 6-1 fits the west end only: no end needed
     assert match.layout.open[:2] == [1, 3]
     with pytest.raises(IllegalMove) as err:
@@ -301,13 +310,17 @@ def test_a_tile_that_fits_two_ends_must_name_one() -> None:
 
 
 def test_a_tile_on_a_lone_lead_double_with_no_end_goes_east() -> None:
-    match = match_of(["5-5 0-0 1-1 2-2 4-4", "5-3 6-6 6-4 6-2 6-0"], hand_size="five")
+    match = positions.match(
+        "2 hand_size=five | - | 5-5 0-0 1-1 2-2 4-4 / 5-3 6-6 6-4 6-2 6-0 | ... | 0 | 0 0"
+    )
     play(match, "5-5", "5-3")
     assert match.layout.open[:2] == [5, 3]
 
 
 def test_a_tile_that_does_not_match_the_end_is_refused_and_nothing_changes() -> None:
-    match = match_of(["6-3 0-0 1-1 2-2 4-4", "3-1 5-5 5-4 5-2 5-0"], hand_size="five")
+    match = positions.match(
+        "2 hand_size=five | - | 6-3 0-0 1-1 2-2 4-4 / 3-1 5-5 5-4 5-2 5-0 | ... | 0 | 0 0"
+    )
     play(match, "6-3")
     before = match.to_bytes()
     for text, code in [
@@ -354,7 +367,9 @@ def test_an_arm_counts_a_double_at_its_end_as_both_halves() -> None:
 
 
 def test_the_player_scores_a_total_that_is_a_multiple_of_five() -> None:
-    match = match_of(["5-5 0-0 1-1 2-2 4-4", "5-3 6-6 6-4 6-2 6-0"], hand_size="five")
+    match = positions.match(
+        "2 hand_size=five | - | 5-5 0-0 1-1 2-2 4-4 / 5-3 6-6 6-4 6-2 6-0 | ... | 0 | 0 0"
+    )
     events = play(match, "5-5")
     assert match.scores == [10, 0] and events[-1].points == 10  # type: ignore[attr-defined]
     play(match, "5-3")
@@ -362,7 +377,9 @@ def test_the_player_scores_a_total_that_is_a_multiple_of_five() -> None:
 
 
 def test_a_zero_total_scores_nothing() -> None:
-    match = match_of(["0-0 6-6 1-1 2-2 4-4", "5-3 6-5 6-4 6-2 6-0"], hand_size="five")
+    match = positions.match(
+        "2 hand_size=five | - | 0-0 6-6 1-1 2-2 4-4 / 5-3 6-5 6-4 6-2 6-0 | ... | 0 | 0 0"
+    )
     play(match, "0-0")
     assert match.scores == [0, 0]
 
@@ -411,8 +428,9 @@ def test_worked_example_penalty_loses_own_pips_rounded() -> None:
 
 
 def test_playing_the_last_tile_ends_the_hand_with_a_domino() -> None:
-    match = match_of(
-        ["6-6 5-5 4-4 3-3 6-1", "1-0 2-0 3-0 4-0 1-1"], boneyard="6-0", hand_size="five"
+    match = positions.match(
+        "2 hand_size=five | - | 6-6 5-5 4-4 3-3 6-1 / 1-0 2-0 3-0 4-0 1-1 | 6-0 ... | 0 | 0 0",
+        seed=1,
     )
     play(match, "6-6", "6-0 east", "6-1 west")
     # still in the first hand: seat 0 has 3 tiles; play them out wherever legal
@@ -452,7 +470,9 @@ def test_the_default_targets() -> None:
 
 
 def test_a_play_that_reaches_the_target_wins_at_once_even_with_the_last_tile() -> None:
-    match = match_of(["5-5 0-0 1-1 2-2 4-4", "5-3 6-6 6-4 6-2 6-0"], hand_size="five", target=10)
+    match = positions.match(
+        "2 hand_size=five target=10 | - | 5-5 0-0 1-1 2-2 4-4 / 5-3 6-6 6-4 6-2 6-0 | ... | 0 | 0 0"
+    )
     events = play(match, "5-5")
     assert match.over and match.winner == 0
     assert isinstance(events[-2], HandEnded) and events[-2].kind == "won"
@@ -474,6 +494,6 @@ def test_a_shared_win_when_the_three_player_split_takes_two_to_the_target() -> N
 
 def tiles_mask(text: str) -> int:
     mask = 0
-    for t in tiles(text):
+    for t in positions.tiles_in(text):
         mask |= 1 << t
     return mask
