@@ -285,6 +285,11 @@ class Wire(asyncio.Protocol):
                 self.listener.message(connection, whole.decode())
 
     def _request(self, request: Request) -> None:
+        # The request has arrived: the deadline was for its arrival, not for its answer (a
+        # review worked out on a busy server may take longer; its own work is bounded).
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
         answer = self.listener.answer(self, request)
         if isinstance(answer, Awaitable):
             self.listener.spawn(self._answer_later(request, answer))

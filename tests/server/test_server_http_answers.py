@@ -112,3 +112,29 @@ async def test_refused_requests_are_counted_and_logged_once_per_address(
     assert len(refused) == 1 and "127.0.0.1" in refused[0] and "429" in refused[0], refused
     # Lines about answered requests are still there.
     assert len([t for t in texts if "HTTP response sent (200" in t]) >= 2
+
+
+async def test_an_answer_slower_than_the_requests_deadline_is_still_sent(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The deadline bounds how long a request may take to arrive; a request that has arrived is
+    # answered however long its answer takes (a review on a busy server took more than 10 s, and
+    # the browser got an empty response).
+    from server.edge import wire
+    from server.storage.archive import Archived
+    from server.storage.archive_local import LocalLedger
+
+    monkeypatch.setattr(wire, "OPEN_SECONDS", 0.2)
+    asked = asyncio.Event()
+
+    class SlowLedger(LocalLedger):
+        async def game(self, id: str) -> Archived | None:
+            asked.set()
+            # Past the deadline of the request's arrival: the case under test.
+            await asyncio.sleep(wire.OPEN_SECONDS * 3)
+            return await super().game(id)
+
+    async with run_server(fast_config(ledger=SlowLedger())) as server:
+        answer = await api_get(server.url, "/api/games/AAAAAAAAAAAAAAAAAAAA")
+        assert asked.is_set()
+        assert answer.status == 404 and b"not_found" in answer.body
