@@ -9,7 +9,8 @@ For each room size it prints, over every move played (the match's start is not c
 - `shared bytes`: the frame every receiver without ops of its own gets;
 - `receiver bytes`: the frame each receiver gets for a move (its own, where it has one), one
   value per receiver per move: the size of "a move's patch" as a client sees it;
-- `bytes per move per receiver`: all frames a move sends, divided by its receivers;
+- `encoded bytes`: the distinct frames a move makes (the shared one and each seat's own), added
+  up: what the server encodes for a move, once whatever the number of receivers;
 each as median, mean, p95 and max.
 
 Usage: uv run python bench/frames.py [--matches 40] [--players 2 3 4] [--show 0]
@@ -47,7 +48,7 @@ class Sizes:
     def __init__(self) -> None:
         self.shared: list[int] = []
         self.receiver: list[int] = []
-        self.per_receiver: list[float] = []
+        self.encoded: list[int] = []
 
 
 def play_match(players: int, seed: int, sizes: Sizes, show: int) -> None:
@@ -74,8 +75,7 @@ def play_match(players: int, seed: int, sizes: Sizes, show: int) -> None:
         sizes.shared.append(len(frames.shared))
         sent = [len(frame_of(receiver, frames.shared, frames.own)) for receiver in receivers]
         sizes.receiver.extend(sent)
-        total = len(frames.shared) + sum(len(frame) for frame in frames.own.values())
-        sizes.per_receiver.append(total / len(receivers))
+        sizes.encoded.append(len(frames.shared) + sum(len(frame) for frame in frames.own.values()))
         if show > 0:
             show -= 1
             print(f"shared frame: {frames.shared.decode()}")
@@ -83,7 +83,7 @@ def play_match(players: int, seed: int, sizes: Sizes, show: int) -> None:
                 print(f"seat {seat} frame: {frame.decode()}")
 
 
-def report(players: int, name: str, values: list[float] | list[int]) -> None:
+def report(players: int, name: str, values: list[int]) -> None:
     """One measure's median, mean, p95 and max."""
     ordered = sorted(values)
     p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
@@ -108,7 +108,7 @@ def main() -> None:
         print(f"{players} players moves: {len(sizes.shared)}")
         report(players, "shared bytes", sizes.shared)
         report(players, "receiver bytes", sizes.receiver)
-        report(players, "bytes per move per receiver", sizes.per_receiver)
+        report(players, "encoded bytes", sizes.encoded)
 
 
 if __name__ == "__main__":
