@@ -42,8 +42,10 @@ def replace(path: str, value: Any) -> Operation:
     return {"op": "replace", "path": path, "value": value}
 
 
-#: A seat's fields, in the order the document lists them.
-SEAT_FIELDS: tuple[str, ...] = wire.SeatInfo.__struct_fields__
+#: A seat's fields, in the order the document lists them: (attribute, name in the document).
+SEAT_FIELDS: tuple[tuple[str, str], ...] = tuple(
+    zip(wire.SeatInfo.__struct_fields__, wire.SeatInfo.__struct_encode_fields__, strict=True)
+)
 
 
 def seat_ops(
@@ -55,9 +57,9 @@ def seat_ops(
     if old is None or new is None:
         out.append({"op": "replace", "path": f"/seats/{index}", "value": new})
         return
-    for name in SEAT_FIELDS:
-        value = getattr(new, name)
-        if getattr(old, name) != value:
+    for attribute, name in SEAT_FIELDS:
+        value = getattr(new, attribute)
+        if getattr(old, attribute) != value:
             out.append({"op": "replace", "path": f"/seats/{index}/{name}", "value": value})
 
 
