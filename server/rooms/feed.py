@@ -224,7 +224,7 @@ class Feed:
         if seats != self._seats:
             for index, (old, new) in enumerate(zip(self._seats, seats, strict=True)):
                 if old != new:
-                    ops.append(patches.replace(f"/seats/{index}", new))
+                    patches.seat_ops(index, old, new, ops)
             self._seats = seats
         if state.host != self._host:
             ops.append(patches.replace("/host", state.host))

@@ -42,6 +42,27 @@ def replace(path: str, value: Any) -> Operation:
     return {"op": "replace", "path": path, "value": value}
 
 
+#: A seat's fields, in the order the document lists them: (attribute, name in the document).
+SEAT_FIELDS: tuple[tuple[str, str], ...] = tuple(
+    zip(wire.SeatInfo.__struct_fields__, wire.SeatInfo.__struct_encode_fields__, strict=True)
+)
+
+
+def seat_ops(
+    index: int, old: wire.SeatInfo | None, new: wire.SeatInfo | None, out: list[Operation]
+) -> None:
+    """Operations turning seat `index` from `old` into `new`: each changed field replaced at its
+    own path (a turn's deadline is one small operation), or the whole seat where it was taken
+    or freed."""
+    if old is None or new is None:
+        out.append({"op": "replace", "path": f"/seats/{index}", "value": new})
+        return
+    for attribute, name in SEAT_FIELDS:
+        value = getattr(new, attribute)
+        if getattr(old, attribute) != value:
+            out.append({"op": "replace", "path": f"/seats/{index}/{name}", "value": value})
+
+
 def table_ops(old: Table, new: Table, out: list[Operation]) -> None:
     """Operations turning the public game of `old` into that of `new`, within one hand.
 

@@ -298,3 +298,40 @@ def test_chat_is_one_added_line_and_the_oldest_dropped_past_the_cap() -> None:
         ("add", "/chat/-"),
         ("remove", "/chat/0"),
     ]
+
+
+def test_a_turns_deadline_and_a_seats_coming_and_going_are_each_one_field() -> None:
+    room = room_with(players=4, humans=4)
+    feed = Feed()
+    feed.publish(room, [])
+
+    def seat_ops() -> list[dict[str, Any]]:
+        patch = msg.decode_server(feed.publish(room, events).shared)
+        assert isinstance(patch, msg.Patch)
+        return [op for op in patch.ops if op["path"].startswith("/seats/")]
+
+    # A seat freed or taken is the whole seat: null, or who now sits there.
+    room.leave(3)
+    events: list[Any] = []
+    assert seat_ops() == [{"op": "replace", "path": "/seats/3", "value": None}]
+    room.sit("H3 again", 3)
+    assert seat_ops() == [
+        {"op": "replace", "path": "/seats/3", "value": msgspec.to_builtins(room.seat_infos()[3])}
+    ]
+    events = room.start(0, now=100.0, seed=5)
+    seat_ops()
+    match = room.match
+    assert match is not None
+    mover = match.turn
+    events = room.play(mover, match.legal_moves()[0], now=101.0)
+    deadline = room.seat_infos()[match.turn].deadline  # type: ignore[union-attr]
+    assert deadline is not None
+    # The old turn's deadline cleared, the new one's set: two small fields, no seat re-sent.
+    assert seat_ops() == [
+        {"op": "replace", "path": f"/seats/{seat}/deadline", "value": value}
+        for seat, value in sorted([(mover, None), (match.turn, deadline)], key=lambda p: p[0])
+    ]
+    away = (match.turn + 1) % 4
+    room.disconnect(away, now=102.0)
+    events = []
+    assert seat_ops() == [{"op": "replace", "path": f"/seats/{away}/connected", "value": False}]
