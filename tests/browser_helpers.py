@@ -354,13 +354,28 @@ if (doc0 && doc0.game && stop(window.allfives, doc0, doc0.game)) return "stop";
 )
 
 
-def play_until(driver: WebDriver, condition: str, what: str, timeout: float = 120) -> None:
+def play_until(
+    driver: WebDriver, condition: str, what: str, timeout: float = 120, matches: int = 1
+) -> None:
     """Play the page's first legal move on each of its turns until `condition` (a function's
-    body over `app`, `doc` and `game`, as PLAY_UNTIL) holds; fails if the match ends first."""
+    body over `app`, `doc` and `game`, as PLAY_UNTIL) holds; fails if the match ends first, or
+    with `matches` above 1, asks for a rematch that many times first (for a condition the deal
+    decides, such as leading a later hand, which only the player who went out does)."""
     script = PLAY_UNTIL.replace("CONDITION", condition)
+    left = [matches - 1]
 
     def step() -> bool:
         phase: str | None = driver.execute_script(script)
+        if phase == "finished" and left[0] > 0 and driver.find_elements(By.ID, "rematch-button"):
+            left[0] -= 1
+            driver.execute_script("document.getElementById('rematch-button').click()")
+            wait_for(
+                lambda: (
+                    driver.execute_script("return window.allfives.state.doc.phase") != "finished"
+                ),
+                what="the rematch",
+            )
+            return False
         assert phase != "finished", f"the match ended before {what}"
         return phase == "stop"
 
