@@ -30,9 +30,9 @@ from protocol.ratings import BOT_PLAYERS, GAME_ID_PATTERN, LADDERS
 from protocol.rules import Rules
 from server.edge.query import BadQuery, number, read_query
 from server.edge.web import security_headers
+from server.play.budgets import AddressBuckets
 from server.play.ratings import MU, SIGMA, Standing
 from server.play.weighting import established
-from server.rooms.limits import AddressBuckets
 from server.storage.archive import Archived, Ledger, StoredRating, key_hash
 from server.storage.store import StoreUnavailable
 
