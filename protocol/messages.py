@@ -445,11 +445,6 @@ def peek(data: bytes | str) -> tuple[int | None, str | None]:
     return id, kind
 
 
-def error_for(problem: ProtocolError) -> Error:
-    """The error message that answers a refused frame."""
-    return Error(id=problem.id, command=problem.command, code=problem.code, message=problem.message)
-
-
 def _decode_slowly(data: bytes | str, types: dict[str, Any]) -> Any:
     """Decode again step by step to say why a frame was refused (or accept it after all)."""
     try:
