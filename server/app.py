@@ -123,7 +123,7 @@ class Server:
             metrics, registry, door, self.committer, refusals, self.finisher, self.api
         )
         probes = Probes(door, self.store_watch, self.committer.problems)
-        review = ReviewAnswers(self.reviews, ledger, self.api).answer
+        review = ReviewAnswers(self.reviews, self.api).answer
         self.http = HttpSide(
             config, door, WebFiles(), probes, metrics, page.text, self.api, review, refusals
         )
