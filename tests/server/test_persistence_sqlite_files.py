@@ -19,6 +19,7 @@ import pytest
 from restart_helpers import ServerProcess
 from server_helpers import Client, api_get, fast_config, new_key
 
+from allfives import cli
 from protocol import messages as msg
 from server.app import run_server
 from server.storage import archive_local, sqlite_store
@@ -214,6 +215,17 @@ async def test_serve_on_a_newer_file_stops_with_one_clear_line(tmp_path: Path, f
     assert f"{data / file} has schema version 9, newer than this allfives knows" in said, said
     assert "Traceback" not in said, said
     assert version_of(data / file) == 9
+
+
+async def test_the_operator_tool_on_a_newer_ledger_says_so_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    await LocalLedger(tmp_path).close()
+    stamp(tmp_path / archive_local.FILE_NAME, 4)
+    status = await asyncio.to_thread(cli.main, ["admin", "--data", str(tmp_path), "show", "Ann"])
+    said = capsys.readouterr().err
+    assert status == 1 and "schema version 4, newer than this allfives knows" in said, said
+    assert "Traceback" not in said and version_of(tmp_path / archive_local.FILE_NAME) == 4
 
 
 def _budget() -> ClaimBudget:
