@@ -3,8 +3,8 @@
 - **SQLite's errors as `StoreUnavailable`** (`store_errors`): a database locked by another
   connection, a full disk, a read-only or unreadable file, a corrupt one. SQLite has rolled the
   transaction back, so nothing was saved, as with Redis out of reach; each is logged with its
-  file and SQLite's words. An error in the query itself (`ProgrammingError`, `IntegrityError`)
-  is a bug and goes on as it is.
+  file and SQLite's words. An error in the query itself (bad SQL, a constraint, a closed
+  connection) is a bug and goes on as it is (`FILE_ERRORS` tells them apart).
 - **Schema versions** (`migrate`): each file carries its version in `PRAGMA user_version`; at
   open, the migrations it has not had run in order, in one transaction with the new version. A
   file from before versions (0, today's tables or none) gets the first, which makes what is
@@ -32,10 +32,32 @@ class NewerSchema(StoreUnavailable):
     """The file was written by a newer allfives: its schema version is past the ones known."""
 
 
+#: SQLite's result codes about the file rather than the query (an extended code, such as
+#: SQLITE_IOERR_WRITE, starts with its primary one). SQLITE_ERROR (no such table, bad SQL),
+#: SQLITE_CONSTRAINT and SQLITE_MISUSE are this program's mistakes.
+FILE_ERRORS = frozenset(
+    {
+        "SQLITE_BUSY",
+        "SQLITE_LOCKED",
+        "SQLITE_FULL",
+        "SQLITE_IOERR",
+        "SQLITE_READONLY",
+        "SQLITE_CANTOPEN",
+        "SQLITE_CORRUPT",
+        "SQLITE_NOTADB",
+        "SQLITE_PROTOCOL",
+        "SQLITE_NOMEM",
+        "SQLITE_PERM",
+        "SQLITE_NOLFS",
+    }
+)
+
+
 def about_the_file(error: sqlite3.Error) -> bool:
     """Whether SQLite's error is about the file (locked, full, read-only, I/O, corrupt) rather
     than a query this program got wrong."""
-    return isinstance(error, sqlite3.OperationalError) or type(error) is sqlite3.DatabaseError
+    name: str = getattr(error, "sqlite_errorname", "") or ""
+    return any(name == code or name.startswith(code + "_") for code in FILE_ERRORS)
 
 
 @contextlib.contextmanager
@@ -83,4 +105,12 @@ def migrate(db: sqlite3.Connection, path: Path | str, migrations: Sequence[Migra
         log.info("%s: schema version %d, now %d", path, found, newest)
 
 
-__all__ = ["Migration", "NewerSchema", "about_the_file", "migrate", "statements", "store_errors"]
+__all__ = [
+    "FILE_ERRORS",
+    "Migration",
+    "NewerSchema",
+    "about_the_file",
+    "migrate",
+    "statements",
+    "store_errors",
+]

@@ -119,6 +119,14 @@ async def test_a_locked_ledger_is_unavailable_then_answers_once_the_lock_goes(
     await ledger.close()
 
 
+async def test_a_mistake_in_a_query_is_not_taken_for_the_file_out_of_reach(tmp_path: Path) -> None:
+    ledger = LocalLedger(tmp_path)
+    with pytest.raises(sqlite3.OperationalError, match="no such table"):
+        await ledger._run(lambda db: db.execute("SELECT * FROM no_table"))
+    assert await ledger.player_named("ann") is None, "the ledger answers on"
+    await ledger.close()
+
+
 async def test_a_server_whose_ledger_is_locked_answers_unavailable_as_for_redis(
     tmp_path: Path,
 ) -> None:
