@@ -83,15 +83,11 @@ def migrate(db: sqlite3.Connection, path: Path | str, migrations: Sequence[Migra
     """Bring the file to `len(migrations)`, the newest version, in one transaction (autocommit
     connection); `NewerSchema` if it is past that, and nothing changed."""
     newest = len(migrations)
+    if _checked(db, path, newest) == newest:
+        return  # the usual case: no write lock taken
     db.execute("BEGIN IMMEDIATE")
     try:
-        (found,) = db.execute("PRAGMA user_version").fetchone()
-        if found > newest:
-            raise NewerSchema(
-                f"{path} has schema version {found}, newer than this allfives knows ({newest}): "
-                "it was written by a newer allfives; run that one on it, or give another "
-                "--data directory"
-            )
+        found = _checked(db, path, newest)  # again: another connection may have migrated it
         for version in range(found, newest):
             migrations[version](db)
         if found != newest:
@@ -103,6 +99,18 @@ def migrate(db: sqlite3.Connection, path: Path | str, migrations: Sequence[Migra
     db.execute("COMMIT")
     if found != newest:
         log.info("%s: schema version %d, now %d", path, found, newest)
+
+
+def _checked(db: sqlite3.Connection, path: Path | str, newest: int) -> int:
+    """The file's schema version; NewerSchema if it is past `newest`."""
+    (found,) = db.execute("PRAGMA user_version").fetchone()
+    if found > newest:
+        raise NewerSchema(
+            f"{path} has schema version {found}, newer than this allfives knows ({newest}): "
+            "it was written by a newer allfives; run that one on it, or give another "
+            "--data directory"
+        )
+    return int(found)
 
 
 __all__ = [
