@@ -35,7 +35,7 @@ sys.path.append(str(ROOT / "bench"))  # last: bench/measure.py, nothing above it
 
 from measure import stop_after  # noqa: E402
 from redis_server import FaultProxy, RedisServer  # noqa: E402
-from server_helpers import Client  # noqa: E402
+from server_helpers import Client, load_stored  # noqa: E402
 
 from protocol import messages as msg  # noqa: E402
 from server.app import Config, run_server  # noqa: E402
@@ -138,7 +138,7 @@ async def one_round(fault: str, workdir: Path, undone: Undone) -> str:
             await bob.request("ping")  # what was sent to Bob before has arrived
             await ann.request("resync")
             store = RedisStore(redis.url)
-            stored = await store.load_room(joined.room)
+            stored = await load_stored(store, joined.room)
             await store.close()
             assert stored is not None
             counts = {

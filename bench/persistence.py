@@ -107,7 +107,7 @@ async def run_once(
         stats = Stats()
         tables: list[Table] = []
         # A few tables at a time: joins waiting on a store's save hold a room-lookup token
-        # each, and one address has 20 (server.rooms.limits.LookupBudget).
+        # each, and one address has 20 (server.edge.limits.LookupBudget).
         for first in range(0, rooms, OPENING):
             count = min(OPENING, rooms - first)
             tables += await open_tables(ws_url, count, stats, seed=first)

@@ -9,7 +9,7 @@ from protocol.messages import (
     decode_server,
     encode,
 )
-from protocol.patch import ClientState, GapDetected, apply, diff, to_builtins
+from protocol.patch import ClientState, GapDetected, apply, to_builtins
 from protocol.records import Record, RecordFormatError, decode_record, encode_record
 from protocol.rules import RoomRules, Rules
 from protocol.tiles import format_tile, parse_tile
@@ -33,7 +33,6 @@ __all__ = [
     "decode_client",
     "decode_record",
     "decode_server",
-    "diff",
     "encode",
     "encode_record",
     "format_tile",

@@ -44,8 +44,10 @@ Seq = Annotated[int, Meta(ge=0, le=MAX_SAFE_INTEGER)]
 Version = Annotated[int, Meta(ge=0, le=MAX_SAFE_INTEGER)]
 ChatText = Annotated[str, Meta(min_length=1, max_length=MAX_CHAT_LENGTH)]
 #: A player's secret key, made by the client on first use: 32 random bytes as URL-safe base64
-#: without padding (43 characters); 32 to 64 of [A-Za-z0-9_-] are accepted.
-PlayerKey = Annotated[str, Meta(pattern="^[A-Za-z0-9_-]{32,64}$")]
+#: without padding (43 characters); 32 to 64 of [A-Za-z0-9_-] are accepted (`KEY_PATTERN`, also
+#: the key of the HTTP API's `Authorization: Key <key>`).
+KEY_PATTERN = "[A-Za-z0-9_-]{32,64}"
+PlayerKey = Annotated[str, Meta(pattern=f"^{KEY_PATTERN}$")]
 from protocol.codes import (  # noqa: E402 - the types of two hello fields
     LinkCode,
     RecoveryCode,
@@ -443,11 +445,6 @@ def peek(data: bytes | str) -> tuple[int | None, str | None]:
     id = found.id if found.id is not None and abs(found.id) <= MAX_SAFE_INTEGER else None
     kind = found.type if found.type in CLIENT_TYPES else None
     return id, kind
-
-
-def error_for(problem: ProtocolError) -> Error:
-    """The error message that answers a refused frame."""
-    return Error(id=problem.id, command=problem.command, code=problem.code, message=problem.message)
 
 
 def _decode_slowly(data: bytes | str, types: dict[str, Any]) -> Any:

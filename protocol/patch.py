@@ -34,12 +34,6 @@ def to_builtins(value: Any) -> Any:
     return msgspec.to_builtins(value)
 
 
-def diff(old: dict[str, Any], new: dict[str, Any]) -> list[dict[str, Any]]:
-    """RFC 6902 operations that turn `old` into `new`."""
-    operations: list[dict[str, Any]] = jsonpatch.make_patch(old, new).patch
-    return operations
-
-
 def events_of(operations: list[dict[str, Any]]) -> list[AnyEvent]:
     """A patch's events, in order: the values its `add` operations append to the history or chat."""
     values = [

@@ -30,6 +30,7 @@ from protocol.names import name_key
 from server.play.players import new_recovery_code
 from server.storage.archive import Ledger, key_hash, released_name
 from server.storage.archive_local import FILE_NAME, LocalLedger
+from server.storage.store import StoreUnavailable
 
 log = logging.getLogger("allfives.admin")
 
@@ -57,8 +58,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Do the action; returns the exit status (1: nobody owns the name, 2: no store named, or a
-    --data directory holding no ledger)."""
+    """Do the action; returns the exit status (1: nobody owns the name, or the store cannot be
+    reached or read; 2: no store named, or a --data directory holding no ledger)."""
     logging.basicConfig(
         level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
@@ -71,7 +72,11 @@ def run(args: argparse.Namespace) -> int:
         # A wrong directory would otherwise be made into an empty ledger.
         print(f"allfives admin: no ledger in {data} (no {FILE_NAME}): is it the server's --data?")
         return 2
-    return asyncio.run(_run(args, redis, data))
+    try:
+        return asyncio.run(_run(args, redis, data))
+    except StoreUnavailable as error:
+        print(f"allfives admin: cannot use the ledger: {error}", file=sys.stderr)
+        return 1
 
 
 async def _run(args: argparse.Namespace, redis: str | None, data: str | None) -> int:

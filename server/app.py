@@ -28,6 +28,7 @@ from server.edge.door import Door
 from server.edge.gate import Gate
 from server.edge.http import HttpSide, tls_context
 from server.edge.http_guard import guarded
+from server.edge.limits import LookupBudget, RoomChat
 from server.edge.listen import Listener as WebSocketServer
 from server.edge.listen import listen
 from server.edge.metrics_page import MetricsPage
@@ -50,7 +51,6 @@ from server.play.players import Players
 from server.play.refold import Refold
 from server.play.registry import Registry
 from server.play.reviews import ReviewDesk, ReviewShelf
-from server.rooms.limits import LookupBudget, RoomChat
 from server.storage.ledgers import ledger_for
 from server.storage.store import MemoryStore, Store
 
@@ -123,7 +123,7 @@ class Server:
             metrics, registry, door, self.committer, refusals, self.finisher, self.api
         )
         probes = Probes(door, self.store_watch, self.committer.problems)
-        review = ReviewAnswers(self.reviews, ledger, self.api).answer
+        review = ReviewAnswers(self.reviews, self.api).answer
         self.http = HttpSide(
             config, door, WebFiles(), probes, metrics, page.text, self.api, review, refusals
         )

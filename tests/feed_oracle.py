@@ -4,8 +4,8 @@
 server built every document before patches were derived from events); `diff` is the document
 diff the server used to send, kept to say what differs when a patched document is wrong.
 
-The diff is a fast RFC 6902 diff for room documents (the general `protocol.patch.diff` is ~50x
-slower).
+The diff is a fast RFC 6902 diff for room documents (jsonpatch's general one,
+`protocol_helpers.diff`, is ~50x slower).
 It walks both documents once: objects key by key, lists by their common prefix and suffix (so a
 tile leaving a hand is one `remove`, a new history event one `add`), anything else `replace`d.
 Scalars must match in type as well as value (`1` is not `true`). Any result is valid RFC 6902:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, get_args
 
+import jsonpatch
 import msgspec.inspect as mi
 from hypothesis import strategies as st
 
@@ -176,3 +177,10 @@ HIDDEN_CHARS = st.one_of(
     st.sampled_from(sorted(BLANKS)),
 )
 MARKS = st.characters(categories=("Mn", "Me", "Mc"))
+
+
+def diff(old: dict[str, Any], new: dict[str, Any]) -> list[dict[str, Any]]:
+    """RFC 6902 operations that turn `old` into `new` (jsonpatch's general diff: the server
+    derives its patches from events and sends no diff)."""
+    operations: list[dict[str, Any]] = jsonpatch.make_patch(old, new).patch
+    return operations

@@ -28,9 +28,9 @@ from protocol.patch import ClientState
 from protocol.records import Record
 from protocol.rules import RoomRules
 from server.app import Config, Server
-from server.play.live import LiveRoom
+from server.play.live import LiveRoom, stored_state
 from server.rooms.room import Room
-from server.storage.store import Store
+from server.storage.store import Store, StoredRoom
 
 TIMEOUT = 10.0
 
@@ -535,3 +535,12 @@ async def stored_move_by_move(url: str, store: Store) -> tuple[Client, Record]:
     assert isinstance(record, msg.RecordReply)
     check_final(record.record, host.document)
     return host, record.record
+
+
+async def load_stored(store: Store, code: str) -> StoredRoom | None:
+    """What `store` holds of a room, as a server reads it: the moves Redis logged since its
+    state made again (`StoredRoom`)."""
+    stored = await store.load_room(code)
+    if stored is None:
+        return None
+    return StoredRoom(stored.seq, stored_state(code, stored.state, stored.moves))

@@ -145,10 +145,12 @@ def test_the_reach_follows_a_chain_of_imports(tmp_path: Path) -> None:
 
 
 #: The server's packages, each importing only those listed (and the top modules config and
-#: metrics); `server.app` wires them all together and `server.serve` runs it.
+#: metrics); `server.app` wires them all together and `server.serve` runs it. The room knows no
+#: store, no connection and no network limit; a store keeps bytes and reads no room (the moves
+#: Redis logs are made again by whoever loads the room: `server.play.live.stored_state`).
 SERVER_PACKAGES: dict[str, set[str]] = {
     "rooms": set(),
-    "storage": {"rooms"},
+    "storage": set(),
     "play": {"rooms", "storage"},
     "cluster": {"rooms", "storage", "play"},
     "edge": {"rooms", "storage", "play"},
@@ -281,6 +283,29 @@ def test_the_pure_check_sees_the_server_engine_a_client_and_io(tmp_path: Path) -
         "time",
         "time.monotonic",
     ]
+
+
+#: Arrows between the server's packages that stay out whatever the table above comes to allow:
+#: a store keeps bytes and reads no room; the room knows nothing of the network.
+NEVER: tuple[tuple[str, str], ...] = (("storage", "rooms"), ("rooms", "edge"))
+#: Libraries of the network, which only the edge (and the wiring) import.
+NETWORK = {"websockets", "wsproto"}
+
+
+@pytest.mark.parametrize(("package", "never"), NEVER, ids=lambda name: str(name))
+def test_an_arrow_that_never_comes_back(package: str, never: str) -> None:
+    assert never not in SERVER_PACKAGES[package]
+    for name, path in server_modules().items():
+        if name.startswith(f"server.{package}."):
+            wrong = {n for n in imported_names(path) if n.startswith(f"server.{never}.")}
+            assert not wrong, f"{name} imports {sorted(wrong)}"
+
+
+def test_the_room_imports_no_network_library() -> None:
+    for name, path in server_modules().items():
+        if name.startswith("server.rooms."):
+            wrong = {n for n in imported_names(path) if n.split(".")[0] in NETWORK}
+            assert not wrong, f"{name} imports {sorted(wrong)}: the network's limits are the edge's"
 
 
 def test_no_import_circle_in_the_server_at_run_time() -> None:

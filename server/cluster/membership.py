@@ -61,6 +61,7 @@ from server.cluster.scripts import (
     SAVE,
     YIELD,
 )
+from server.play.live import stored_state
 from server.storage.redis_store import HeldRoom, RedisStore, run_script
 from server.storage.store import NO_VERSION, RoomChanged, SaveInDoubt, StoreUnavailable
 
@@ -257,7 +258,10 @@ class Cluster:
 
     async def load(self, code: str) -> HeldRoom | None:
         """The stored seq, version and state of a room (its logged moves made again), or None."""
-        return await self.store.read_room(code)
+        held = await self.store.read_room(code)
+        if held is None:
+            return None
+        return held._replace(state=stored_state(code, held.state, held.moves), moves=())
 
     async def head(self, code: str) -> tuple[int, str] | None:
         """The stored seq and version of a room, or None."""

@@ -24,15 +24,15 @@ from websockets.http11 import Request, Response
 
 from bridge.positions import positions_of
 from protocol import api
-from protocol.messages import MAX_NAME_LENGTH
+from protocol.messages import KEY_PATTERN, MAX_NAME_LENGTH
 from protocol.names import name_key
 from protocol.ratings import BOT_PLAYERS, GAME_ID_PATTERN, LADDERS
 from protocol.rules import Rules
 from server.edge.query import BadQuery, number, read_query
 from server.edge.web import security_headers
+from server.play.budgets import AddressBuckets
 from server.play.ratings import MU, SIGMA, Standing
 from server.play.weighting import established
-from server.rooms.limits import AddressBuckets
 from server.storage.archive import Archived, Ledger, StoredRating, key_hash
 from server.storage.store import StoreUnavailable
 
@@ -41,7 +41,7 @@ MAX_TARGET = 512
 MAX_OFFSET = 100_000
 #: What the games of a player may be asked with; the other routes take no query.
 GAMES_QUERY = ("offset", "limit")
-_KEY = re.compile(r"Key ([A-Za-z0-9_-]{32,64})")
+_KEY = re.compile(f"Key ({KEY_PATTERN})")
 _GAME = re.compile(GAME_ID_PATTERN)
 
 Route = Callable[["Asked"], Awaitable[api.AnyApiAnswer]]
@@ -58,6 +58,18 @@ class ApiRefusal(Exception):
 
 
 NOT_FOUND_GAME = ApiRefusal(api.NOT_FOUND, "no such game")
+
+
+def authorization_key(request: Request) -> str | None:
+    """The player key of `Authorization: Key <key>` (never logged), None without the header;
+    ApiRefusal `bad_request` for one that does not hold a key."""
+    given = request.headers.get("Authorization")
+    if given is None:
+        return None
+    found = _KEY.fullmatch(given.strip())
+    if found is None:
+        raise ApiRefusal(api.BAD_REQUEST, 'Authorization: "Key " and the player key')
+    return found.group(1)
 
 
 class Asked:
@@ -132,7 +144,7 @@ class Api:
             parts = [unquote(part, errors="strict") for part in target.path.split("/")[2:]]
         except UnicodeDecodeError:
             raise ApiRefusal(api.BAD_REQUEST, "the path is not UTF-8") from None
-        asker = await self._asker(request)
+        asker = await self.asker(authorization_key(request))
         asked = Asked(parts, asker, target.query)
         match parts:
             case ["ladder"]:
@@ -152,14 +164,12 @@ class Api:
                 return await self.positions(asked, id)
         raise ApiRefusal(api.NOT_FOUND, "no such API path")
 
-    async def _asker(self, request: Request) -> str | None:
-        given = request.headers.get("Authorization")
-        if given is None:
+    async def asker(self, key: str | None) -> str | None:
+        """The id of the player whose key the asker gave (`authorization_key`), or None (no
+        key, or one no player holds: asked as anyone)."""
+        if key is None:
             return None
-        found = _KEY.fullmatch(given.strip())
-        if found is None:
-            raise ApiRefusal(api.BAD_REQUEST, 'Authorization: "Key " and the player key')
-        player = await self.ledger.player_of_key(key_hash(found.group(1)))
+        player = await self.ledger.player_of_key(key_hash(key))
         return None if player is None else player.id
 
     # -- the routes --------------------------------------------------------------------------

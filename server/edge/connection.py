@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from protocol import messages as msg
 from server.config import Config
+from server.edge.limits import TokenBucket
 from server.metrics import Metrics
 from server.play.members import (
     CLOSE_POLICY,
@@ -23,7 +24,6 @@ from server.play.members import (
     CLOSE_SEAT_RESUMED,
 )
 from server.rooms.feed import SPECTATORS, Receiver
-from server.rooms.limits import TokenBucket
 from server.storage.archive import Player
 
 if TYPE_CHECKING:

@@ -9,8 +9,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from server.config import Limits
+from server.play.budgets import PerAddress
 from server.play.members import CLOSE_ROOM_CLOSED
-from server.rooms.limits import PerAddress
 
 if TYPE_CHECKING:
     from server.edge.connection import Connection

@@ -21,7 +21,7 @@ from server.config import Config
 from server.edge.keepalive import Keepalive
 from server.edge.web import security_headers
 from server.metrics import Metrics
-from server.rooms.limits import PerAddress
+from server.play.budgets import PerAddress
 
 
 class Gate:

@@ -22,9 +22,9 @@ from websockets.server import ServerProtocol
 from server.config import Config
 from server.edge.connection import Connection
 from server.edge.gate import Gate
+from server.edge.limits import allowed_origins
 from server.edge.session import Sessions
 from server.edge.wire import WEBSOCKETS_LOG, Answer, Wire
-from server.rooms.limits import allowed_origins
 
 #: How long a stopping server waits for its connections' close handshakes.
 CLOSING_SECONDS = 10.0

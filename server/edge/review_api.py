@@ -26,11 +26,10 @@ from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
 from protocol.records import encode_record
-from server.edge.api import Api, ApiRefusal, Asked
+from server.edge.api import Api, ApiRefusal, Asked, authorization_key
 from server.edge.query import BadQuery, read_query
 from server.edge.web import security_headers
 from server.play.reviews import ReviewDesk, ReviewsBusy
-from server.storage.archive import Ledger, key_hash
 from server.storage.store import StoreUnavailable
 
 log = logging.getLogger("allfives.server")
@@ -39,7 +38,6 @@ log = logging.getLogger("allfives.server")
 Find = Callable[[str, str | None], Awaitable[bytes | None]]
 #: `/api/games/ID/review`, with the id as the agreed game ids are written.
 REVIEW_PATH = re.compile(r"/api/games/([A-Za-z0-9_-]{1,40})/review")
-_KEY = re.compile(r"Key ([A-Za-z0-9_-]{32,64})")
 
 
 def review_game_id(path: str) -> str | None:
@@ -49,18 +47,20 @@ def review_game_id(path: str) -> str | None:
 
 
 def asker_key(request: Request) -> str | None:
-    """The asker's player key from `Authorization: Key <key>`, or None (never logged)."""
-    found = _KEY.fullmatch(request.headers.get("Authorization", "").strip())
-    return found.group(1) if found else None
+    """The asker's player key (`server.edge.api.authorization_key`), or None: a header that
+    holds no key asks as anyone, as no header does."""
+    try:
+        return authorization_key(request)
+    except ApiRefusal:
+        return None
 
 
 class ReviewAnswers:
     """`GET /api/games/ID/review` answered from the review desk, the games found as the API
     finds them (`game_record`) and each request charged to the API's budget (`charge`)."""
 
-    def __init__(self, desk: ReviewDesk, ledger: Ledger, api: Api) -> None:
+    def __init__(self, desk: ReviewDesk, api: Api) -> None:
         self.desk = desk
-        self.ledger = ledger
         self.api = api
 
     def answer(self, request: Request, game_id: str, address: str) -> Awaitable[Response]:
@@ -70,12 +70,8 @@ class ReviewAnswers:
     async def game_record(self, game_id: str, key: str | None) -> bytes | None:
         """An archived game's record (JSON) for the asker of `key`, as the API finds a game:
         None when there is none, or it is a private room's game the asker did not play."""
-        asker = None
-        if key is not None:
-            player = await self.ledger.player_of_key(key_hash(key))
-            asker = None if player is None else player.id
         try:
-            detail = await self.api.game(Asked([], asker), game_id)
+            detail = await self.api.game(Asked([], await self.api.asker(key)), game_id)
         except ApiRefusal:
             return None
         return encode_record(detail.record)

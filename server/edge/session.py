@@ -28,6 +28,7 @@ from server.config import Config
 from server.edge.connection import CLOSE_POLICY, Connection
 from server.edge.door import Door
 from server.edge.http import client_address, peer_of
+from server.edge.limits import LookupBudget, RoomChat
 from server.edge.room_commands import MOVES, RoomCommands, no_seat
 from server.metrics import Metrics
 from server.play.finder import Finder
@@ -38,7 +39,6 @@ from server.play.players import Players
 from server.play.registry import Registry
 from server.rooms import codes, results
 from server.rooms.chat import CHAT_IDS_KEPT
-from server.rooms.limits import LookupBudget, RoomChat
 from server.rooms.room import RoomError
 from server.rooms.room_state import (
     HintAsked,

@@ -241,11 +241,6 @@ class Wire(asyncio.Protocol):
             self.flush()
         asyncio.get_running_loop().call_later(DROP_SECONDS, self.abort)
 
-    @property
-    def remote_address(self) -> tuple[str]:
-        """The peer's address, as websockets' connections give it."""
-        return (self.address,)
-
     def buffered(self) -> int:
         """Bytes written and not yet taken by the socket."""
         return 0 if self.transport is None else self.transport.get_write_buffer_size()

@@ -20,7 +20,7 @@ import msgspec
 
 from protocol import messages as msg
 from server.config import Config
-from server.play.live import LiveRoom
+from server.play.live import LiveRoom, stored_state
 from server.play.registry import Registry
 from server.play.upkeep import LocalUpkeep
 from server.rooms.room import Room
@@ -170,7 +170,7 @@ class LocalCommitter(Committer):
             stored = await self.store.load_room(code)
             if stored is None:
                 continue
-            state = stored.state
+            state = stored_state(code, stored.state, stored.moves)
             room = self.registry.room_of(state)
             if room.all_away(now):
                 # Whoever was connected is gone: that is a change, stored under a new seq.

@@ -19,7 +19,7 @@ from typing import Any
 
 from protocol import errors
 from protocol import messages as msg
-from server.rooms.limits import KeyedBuckets
+from server.play.budgets import KeyedBuckets
 from server.rooms.room import RoomError
 
 #: Builds the whole list (the committer's `public_rooms`).

@@ -3,14 +3,31 @@
 from __future__ import annotations
 
 import asyncio
+import logging
+from collections.abc import Sequence
+
+import msgspec
 
 from server.play.members import Member
 from server.rooms.feed import Feed, Frames, Receiver, frame_of
 from server.rooms.notes import with_moves
-from server.rooms.room import Room
+from server.rooms.room import Room, RoomError
+from server.storage.store import StoreUnavailable
+
+log = logging.getLogger("allfives.store")
 
 #: Adopted moves are replayed into `LiveRoom.saved` once this many wait (bounds memory).
 MOVES_KEPT = 64
+
+
+def stored_state(code: str, state: bytes, moves: Sequence[bytes]) -> bytes:
+    """A stored room's state with the moves logged since made again (`StoredRoom`: only Redis
+    logs moves); StoreUnavailable if they do not read back."""
+    try:
+        return with_moves(state, moves)
+    except (RoomError, ValueError, msgspec.DecodeError) as error:
+        log.error("room %s as stored does not read back: %s", code, error)
+        raise StoreUnavailable(f"room {code} as stored does not read back: {error}") from None
 
 
 class LiveRoom:

@@ -32,7 +32,7 @@ from protocol import codes, errors
 from protocol import messages as msg
 from protocol.names import name_key
 from server.config import Clock, Limits
-from server.rooms.limits import AddressBuckets, address_key
+from server.play.budgets import AddressBuckets, address_key
 from server.rooms.room import RoomError
 from server.rooms.room_state import SeatState
 from server.storage.archive import ClaimBudget, Ledger, Limited, Player, key_hash

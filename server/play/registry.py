@@ -15,9 +15,9 @@ from collections.abc import Iterator
 from protocol import errors
 from protocol import messages as msg
 from server.config import Config
+from server.play.budgets import KeyedBuckets, PerAddress
 from server.play.live import LiveRoom
 from server.rooms import codes
-from server.rooms.limits import KeyedBuckets, PerAddress
 from server.rooms.room import Room, RoomError
 
 

@@ -5,7 +5,7 @@ invite: 10 more letters, given only to those in the room (`joined.room` is `CODE
 line its players read out), and needed to find it. Code and invite together are 14 letters of a
 19-letter alphabet (no vowels, so no words; none that look like digits): 19**14, about
 8 * 10**17, to guess at once, since a private room's code alone finds nothing. Together with the
-budget of failed lookups per address (`server.rooms.limits.LookupBudget`) that puts guessing out of
+budget of failed lookups per address (`server.edge.limits.LookupBudget`) that puts guessing out of
 reach: `guessing_seconds` says how long.
 
 Lookups accept a room in any case, with dashes or spaces (`bcdf-ghjk-mnpq-rs`), so it can be

@@ -9,6 +9,7 @@ match's seed), so the result is the same room with the same events.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from engine import ALL_TILES, End, Move
@@ -35,7 +36,7 @@ def replay_move(room: Room, data: bytes) -> list[Any]:
         room.away_seconds, room.idle_seconds = away, idle
 
 
-def with_moves(state: bytes, moves: list[bytes]) -> bytes:
+def with_moves(state: bytes, moves: Sequence[bytes]) -> bytes:
     """A stored room's state after moves logged since it, as bytes."""
     if not moves:
         return state

@@ -4,5 +4,6 @@ other processes.
 Rooms and records: the `Store` interface and `MemoryStore` (`store`), SQLite (`sqlite_store`)
 and Redis (`redis_store`). Players, ratings and finished matches: the `Ledger` interface
 (`archive`), in SQLite (`archive_local`) or in Redis (`archive_redis`, its Lua in
-`archive_scripts`).
+`archive_scripts`). Both SQLite files map SQLite's errors and keep their schema versions the same
+way (`sqlite_files`).
 """

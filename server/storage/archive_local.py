@@ -41,39 +41,60 @@ from server.storage.archive import (
     refolded,
     released_name,
 )
+from server.storage.sqlite_files import Migration, migrate, statements, store_errors
 
 T = TypeVar("T")
 
 #: Games the embedded archive keeps at the most (the oldest go first).
 DEFAULT_MAX_GAMES = 20_000
 FILE_NAME = "ledger.sqlite3"
+#: Seconds a call waits for the file while another connection holds it locked (SQLite's own
+#: default), then it is `StoreUnavailable`.
+DEFAULT_LOCK_WAIT = 5.0
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS players (id TEXT PRIMARY KEY, name TEXT NOT NULL,
-    fold TEXT NOT NULL UNIQUE, created REAL NOT NULL);
-CREATE TABLE IF NOT EXISTS keys (hash TEXT PRIMARY KEY, player TEXT NOT NULL, added REAL NOT NULL);
-CREATE INDEX IF NOT EXISTS keys_of ON keys (player, added);
-CREATE TABLE IF NOT EXISTS links (code TEXT PRIMARY KEY, player TEXT NOT NULL,
-    made REAL NOT NULL, expires REAL NOT NULL);
-CREATE INDEX IF NOT EXISTS links_of ON links (player, made);
-CREATE TABLE IF NOT EXISTS recovery (hash TEXT PRIMARY KEY, player TEXT NOT NULL UNIQUE);
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS claims (address TEXT PRIMARY KEY, tokens REAL NOT NULL, at REAL NOT NULL);
-CREATE TABLE IF NOT EXISTS ratings (ladder TEXT NOT NULL, player TEXT NOT NULL, mu REAL NOT NULL,
-    sigma REAL NOT NULL, games INTEGER NOT NULL, wins INTEGER NOT NULL, version INTEGER NOT NULL,
-    ordinal REAL NOT NULL, seen BLOB NOT NULL DEFAULT '{}', PRIMARY KEY (ladder, player));
-CREATE INDEX IF NOT EXISTS ladder_order ON ratings (ladder, ordinal DESC);
-CREATE TABLE IF NOT EXISTS games (id TEXT PRIMARY KEY, finished REAL NOT NULL, data BLOB NOT NULL);
-CREATE INDEX IF NOT EXISTS games_by_time ON games (finished);
-CREATE TABLE IF NOT EXISTS seated (game TEXT NOT NULL, player TEXT NOT NULL, finished REAL NOT NULL,
-    public INTEGER NOT NULL, PRIMARY KEY (player, game));
-CREATE INDEX IF NOT EXISTS seated_by_time ON seated (player, finished DESC);
-CREATE INDEX IF NOT EXISTS seated_game ON seated (game);
-CREATE TABLE IF NOT EXISTS stats (player TEXT PRIMARY KEY, games INTEGER NOT NULL,
-    wins INTEGER NOT NULL, public_games INTEGER NOT NULL, public_wins INTEGER NOT NULL);
-CREATE TABLE IF NOT EXISTS history (player TEXT NOT NULL, n INTEGER NOT NULL, point BLOB NOT NULL,
-    PRIMARY KEY (player, n));
-"""
+#: The ledger's tables as they were when versions began (migration 1 makes what is missing).
+_TABLES = (
+    "CREATE TABLE IF NOT EXISTS players (id TEXT PRIMARY KEY, name TEXT NOT NULL, "
+    "fold TEXT NOT NULL UNIQUE, created REAL NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS keys (hash TEXT PRIMARY KEY, player TEXT NOT NULL, "
+    "added REAL NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS keys_of ON keys (player, added)",
+    "CREATE TABLE IF NOT EXISTS links (code TEXT PRIMARY KEY, player TEXT NOT NULL, "
+    "made REAL NOT NULL, expires REAL NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS links_of ON links (player, made)",
+    "CREATE TABLE IF NOT EXISTS recovery (hash TEXT PRIMARY KEY, player TEXT NOT NULL UNIQUE)",
+    "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS claims (address TEXT PRIMARY KEY, tokens REAL NOT NULL, "
+    "at REAL NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS ratings (ladder TEXT NOT NULL, player TEXT NOT NULL, "
+    "mu REAL NOT NULL, sigma REAL NOT NULL, games INTEGER NOT NULL, wins INTEGER NOT NULL, "
+    "version INTEGER NOT NULL, ordinal REAL NOT NULL, seen BLOB NOT NULL DEFAULT '{}', "
+    "PRIMARY KEY (ladder, player))",
+    "CREATE INDEX IF NOT EXISTS ladder_order ON ratings (ladder, ordinal DESC)",
+    "CREATE TABLE IF NOT EXISTS games (id TEXT PRIMARY KEY, finished REAL NOT NULL, "
+    "data BLOB NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS games_by_time ON games (finished)",
+    "CREATE TABLE IF NOT EXISTS seated (game TEXT NOT NULL, player TEXT NOT NULL, "
+    "finished REAL NOT NULL, public INTEGER NOT NULL, PRIMARY KEY (player, game))",
+    "CREATE INDEX IF NOT EXISTS seated_by_time ON seated (player, finished DESC)",
+    "CREATE INDEX IF NOT EXISTS seated_game ON seated (game)",
+    "CREATE TABLE IF NOT EXISTS stats (player TEXT PRIMARY KEY, games INTEGER NOT NULL, "
+    "wins INTEGER NOT NULL, public_games INTEGER NOT NULL, public_wins INTEGER NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS history (player TEXT NOT NULL, n INTEGER NOT NULL, "
+    "point BLOB NOT NULL, PRIMARY KEY (player, n))",
+)
+
+
+def _version_1(db: sqlite3.Connection) -> None:
+    """The tables (`_TABLES`), and `seen` in a ledger written before matches were weighted."""
+    statements(db, *_TABLES)
+    columns = {row[1] for row in db.execute("PRAGMA table_info(ratings)")}
+    if "seen" not in columns:
+        db.execute("ALTER TABLE ratings ADD COLUMN seen BLOB NOT NULL DEFAULT '{}'")
+
+
+#: The ledger's schema, one step a version (`server.storage.sqlite_files.migrate`).
+MIGRATIONS: tuple[Migration, ...] = (_version_1,)
 
 
 class _Seen(msgspec.Struct, frozen=True):
@@ -93,7 +114,15 @@ _point_decoder = msgspec.json.Decoder(KeptPoint)
 class LocalLedger(Ledger):
     """The embedded ledger: SQLite in memory, or in a file under `data` (module docstring)."""
 
-    def __init__(self, data: Path | str | None = None, max_games: int = DEFAULT_MAX_GAMES) -> None:
+    def __init__(
+        self,
+        data: Path | str | None = None,
+        max_games: int = DEFAULT_MAX_GAMES,
+        *,
+        timeout: float = DEFAULT_LOCK_WAIT,
+    ) -> None:
+        """`timeout`: seconds a call waits for the file while another connection holds it
+        locked, before it is `StoreUnavailable`."""
         if max_games < 1:
             raise ValueError("the archive must keep at least one game")
         self.max_games = max_games
@@ -102,34 +131,37 @@ class LocalLedger(Ledger):
             directory = Path(data)
             directory.mkdir(parents=True, exist_ok=True)
             self.path = directory / FILE_NAME
-        self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ledger")
+        self._where = str(self.path) if self.path is not None else ":memory:"
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(
-            str(self.path) if self.path is not None else ":memory:",
-            check_same_thread=False,
-            isolation_level=None,
-        )
-        if self.path is not None:
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.executescript(_SCHEMA)
-        columns = {row[1] for row in self._db.execute("PRAGMA table_info(ratings)")}
-        if "seen" not in columns:  # a ledger written before matches were weighted
-            self._db.execute("ALTER TABLE ratings ADD COLUMN seen BLOB NOT NULL DEFAULT '{}'")
+        with store_errors(f"open {self._where}", self._where):
+            self._db = sqlite3.connect(
+                self._where, timeout=timeout, check_same_thread=False, isolation_level=None
+            )
+            try:
+                if self.path is not None:
+                    self._db.execute("PRAGMA journal_mode=WAL")
+                    self._db.execute("PRAGMA synchronous=NORMAL")
+                migrate(self._db, self._where, MIGRATIONS)
+            except BaseException:
+                self._db.close()
+                raise
+        self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ledger")
 
     async def _run(self, work: Callable[[sqlite3.Connection], T]) -> T:
-        """Run one transaction in the worker thread."""
+        """Run one transaction in the worker thread; StoreUnavailable if SQLite refuses it
+        (`server.storage.sqlite_files.store_errors`), and nothing of it is kept."""
 
         def transaction() -> T:
-            with self._lock:
+            with self._lock, store_errors("read or write the ledger", self._where):
                 db = self._db
                 db.execute("BEGIN IMMEDIATE")
                 try:
                     result = work(db)
+                    db.execute("COMMIT")
                 except BaseException:
-                    db.execute("ROLLBACK")
+                    if db.in_transaction:
+                        db.execute("ROLLBACK")
                     raise
-                db.execute("COMMIT")
                 return result
 
         return await asyncio.get_running_loop().run_in_executor(self._worker, transaction)

@@ -34,12 +34,9 @@ from typing import Any, NamedTuple, TypeVar
 from urllib.parse import unquote, urlsplit
 
 import asyncio_redis
-import msgspec
 from asyncio_redis.encoders import BytesEncoder
 from asyncio_redis.protocol import RedisProtocol
 
-from server.rooms.notes import with_moves
-from server.rooms.room import RoomError
 from server.storage.store import (
     DEFAULT_RECORD_TTL,
     DEFAULT_ROOM_TTL,
@@ -63,11 +60,13 @@ REDIS_ERRORS = (asyncio_redis.Error, asyncio_redis.ErrorReply)
 
 
 class HeldRoom(NamedTuple):
-    """A room as Redis holds it: seq, version (server.cluster) and state."""
+    """A room as Redis holds it: seq, version (server.cluster), state as last written whole,
+    and the moves logged since (`StoredRoom`)."""
 
     seq: int
     version: str
     state: bytes
+    moves: tuple[bytes, ...] = ()
 
 
 #: KEYS: room, room set. ARGV: seq, state, ttl, code. A plain write of a room (`save_room`).
@@ -211,11 +210,11 @@ class RedisStore(Store):
                 f"forget room {code}", lambda c: c.srem(self.rooms_key, [code.encode()])
             )
             return None
-        return StoredRoom(stored.seq, stored.state)
+        return StoredRoom(stored.seq, stored.state, stored.moves)
 
     async def read_room(self, code: str) -> HeldRoom | None:
-        """A room's hash in one read: its seq, version and state, the moves logged since made
-        again (`server.rooms.notes.with_moves`); None when Redis holds no room."""
+        """A room's hash in one read: its seq, version, state and the moves logged since (for
+        `server.rooms.notes.with_moves`); None when Redis holds no room."""
 
         async def run(connection: asyncio_redis.Connection) -> dict[bytes, bytes]:
             reply = await connection.hgetall(self.room_key(code))
@@ -228,16 +227,16 @@ class RedisStore(Store):
             return None
         top = int(seq)
         base = int(fields.get(b"base", seq))
-        moves = [fields.get(b"m:%d" % logged, b"") for logged in range(base + 1, top + 1)]
-        try:
-            if not all(moves):
-                raise ValueError("a logged move is missing")
-            state = with_moves(state, moves)
-        except (RoomError, ValueError, msgspec.DecodeError) as error:
-            log.error("room %s as Redis holds it does not read back: %s", code, error)
-            raise StoreUnavailable(f"room {code} as stored does not read back: {error}") from None
+        moves = tuple(fields.get(b"m:%d" % logged, b"") for logged in range(base + 1, top + 1))
+        if not all(moves):
+            log.error(
+                "room %s as Redis holds it does not read back: a logged move is missing", code
+            )
+            raise StoreUnavailable(
+                f"room {code} as stored does not read back: a logged move is missing"
+            )
         version = fields.get(b"version")
-        return HeldRoom(top, version.decode() if version else NO_VERSION, state)
+        return HeldRoom(top, version.decode() if version else NO_VERSION, state, moves)
 
     async def delete_room(self, code: str) -> None:
         """Forget a room."""

@@ -41,6 +41,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import IO, TypeVar
 
+from server.storage.sqlite_files import Migration, migrate, statements, store_errors
 from server.storage.store import (
     DEFAULT_RECORD_TTL,
     DEFAULT_ROOM_TTL,
@@ -59,13 +60,17 @@ CHECKPOINT_EVERY = 256
 LOG_BYTES_MAX = 32 * 1024 * 1024
 LOCK_NAME = "rooms.lock"
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS rooms (code TEXT PRIMARY KEY, seq INTEGER NOT NULL,
-    state BLOB NOT NULL, saved REAL NOT NULL);
-CREATE TABLE IF NOT EXISTS records (key TEXT PRIMARY KEY, record BLOB NOT NULL,
-    saved REAL NOT NULL);
-CREATE INDEX IF NOT EXISTS records_by_time ON records (saved);
-"""
+#: The tables as they were when versions began (migration 1 makes what is missing).
+_TABLES = (
+    "CREATE TABLE IF NOT EXISTS rooms (code TEXT PRIMARY KEY, seq INTEGER NOT NULL, "
+    "state BLOB NOT NULL, saved REAL NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS records (key TEXT PRIMARY KEY, record BLOB NOT NULL, "
+    "saved REAL NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS records_by_time ON records (saved)",
+)
+
+#: The file's schema, one step a version (`server.storage.sqlite_files.migrate`).
+MIGRATIONS: tuple[Migration, ...] = (lambda db: statements(db, *_TABLES),)
 
 #: A room's save waiting for the next commit: code, seq, state, and who waits for it.
 _Save = tuple[str, int, bytes, asyncio.Future[None]]
@@ -97,20 +102,25 @@ class SqliteStore(Store):
         self.path = self.directory / FILE_NAME
         self._lock_file = _lock(self.directory) if exclusive else None
         try:
-            self._db = sqlite3.connect(
-                str(self.path), check_same_thread=False, isolation_level=None
-            )
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=NORMAL")
-            # Checkpoints (which sync the file) run beside the commits, not in them.
-            self._db.execute("PRAGMA wal_autocheckpoint=0")
-            self._db.executescript(_SCHEMA)
-            self._checkpoints = sqlite3.connect(
-                str(self.path), check_same_thread=False, isolation_level=None
-            )
-        except sqlite3.Error as error:
+            with store_errors(f"open {self.path}", self.path):
+                self._db = sqlite3.connect(
+                    str(self.path), check_same_thread=False, isolation_level=None
+                )
+                try:
+                    self._db.execute("PRAGMA journal_mode=WAL")
+                    self._db.execute("PRAGMA synchronous=NORMAL")
+                    # Checkpoints (which sync the file) run beside the commits, not in them.
+                    self._db.execute("PRAGMA wal_autocheckpoint=0")
+                    migrate(self._db, self.path, MIGRATIONS)
+                    self._checkpoints = sqlite3.connect(
+                        str(self.path), check_same_thread=False, isolation_level=None
+                    )
+                except BaseException:
+                    self._db.close()
+                    raise
+        except BaseException:
             self._unlock()
-            raise StoreUnavailable(f"cannot open {self.path}: {error}") from None
+            raise
         #: Reads, records and the rest, one transaction at a time (`_run`).
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rooms")
         self._checkpointer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="checkpoint")
@@ -313,10 +323,10 @@ class SqliteStore(Store):
         self, what: str, work: Callable[[sqlite3.Connection], T], write: bool = True
     ) -> T:
         """Run one transaction in the worker thread (a read takes no write lock);
-        StoreUnavailable if SQLite refuses it."""
+        StoreUnavailable if SQLite refuses it (`server.storage.sqlite_files.store_errors`)."""
 
         def transaction() -> T:
-            with self._lock:
+            with self._lock, store_errors(what, self.path):
                 db = self._db
                 db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
                 try:
@@ -328,11 +338,7 @@ class SqliteStore(Store):
                     raise
                 return result
 
-        try:
-            return await asyncio.get_running_loop().run_in_executor(self._worker, transaction)
-        except sqlite3.Error as error:
-            log.error("SQLite could not %s in %s: %s", what, self.path, error)
-            raise StoreUnavailable(f"SQLite could not {what}: {error}") from None
+        return await asyncio.get_running_loop().run_in_executor(self._worker, transaction)
 
     def _unlock(self) -> None:
         if self._lock_file is not None:

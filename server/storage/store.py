@@ -86,10 +86,13 @@ class RoomChanged(StoreUnavailable):
 
 
 class StoredRoom(msgspec.Struct, frozen=True):
-    """A room as saved: its `seq` and its state bytes (`Room.to_bytes`)."""
+    """A room as saved: its `seq`, its state bytes as last written whole (`Room.to_bytes`), and
+    the moves logged since (only Redis logs moves: `server.cluster.membership`). The store does
+    not read either: the room at `seq` is `server.rooms.notes.with_moves(state, moves)`."""
 
     seq: int
     state: bytes
+    moves: tuple[bytes, ...] = ()
 
 
 class Encodable(Protocol):

@@ -27,7 +27,6 @@ from protocol.messages import (
     MAX_NAME_LENGTH,
     Chat,
     ClientMessage,
-    Error,
     Hello,
     Join,
     Patch,
@@ -37,7 +36,6 @@ from protocol.messages import (
     decode_client,
     decode_server,
     encode,
-    error_for,
     validate_chat,
     validate_name,
 )
@@ -166,14 +164,6 @@ def test_a_known_type_with_a_bad_field_is_invalid_and_names_the_field() -> None:
 def test_an_oversized_frame_is_too_large() -> None:
     frame = json.dumps({"type": "chat", "text": "x" * MAX_MESSAGE_BYTES})
     assert refused(frame).code == "too_large"
-
-
-def test_error_for_turns_a_refusal_into_an_error_message() -> None:
-    problem = refused('{"type": "play", "tile": "5-3", "end": "up", "id": 2}')
-    error = error_for(problem)
-    assert isinstance(error, Error)
-    assert (error.id, error.command, error.code) == (2, "play", "invalid")
-    assert json.loads(encode(error))["type"] == "error"
 
 
 # Names and chat

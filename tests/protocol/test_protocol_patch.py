@@ -10,10 +10,10 @@ import msgspec.inspect as mi
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from protocol_helpers import JSON_SCALARS, for_type
+from protocol_helpers import JSON_SCALARS, diff, for_type
 
 from protocol.messages import Patch, Snapshot, decode_server, encode
-from protocol.patch import ClientState, GapDetected, apply, diff, to_builtins
+from protocol.patch import ClientState, GapDetected, apply, to_builtins
 from protocol.rules import RoomRules
 from protocol.views import ChatLine, RoomView, SeatInfo
 

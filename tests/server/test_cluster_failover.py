@@ -31,7 +31,7 @@ from cluster_helpers import (
     started_across,
 )
 from redis_server import RedisServer
-from server_helpers import Client
+from server_helpers import Client, load_stored
 from waiting import until
 
 from bridge.records import match_of
@@ -69,7 +69,7 @@ async def test_a_server_stopped_while_redis_stalls_leaves_its_players_away(
         store = RedisStore(redis_server.url)
 
         async def away() -> bool:
-            stored = await store.load_room(joined.room)
+            stored = await load_stored(store, joined.room)
             assert stored is not None
             seat = Room.from_bytes(stored.state).seats[bob.seat]  # type: ignore[index]
             return seat is not None and not seat.connected
@@ -154,7 +154,7 @@ async def test_a_server_killed_mid_hand_its_players_and_bots_carry_on_through_th
 
         await play([ann, bob, sue], rng, mid_hand)
         store = RedisStore(redis_server.url)
-        before = await store.load_room(alone.room)
+        before = await load_stored(store, alone.room)
         assert before is not None
         await first.kill()
         killed = time.monotonic()
@@ -186,7 +186,7 @@ async def test_a_server_killed_mid_hand_its_players_and_bots_carry_on_through_th
             lambda: store.load_record(f"{alone.room}/1"), 60, "Cy's room to finish", every=0.05
         )
         assert match_of(decode_record(kept)).over
-        stored = await store.load_room(alone.room)
+        stored = await load_stored(store, alone.room)
         assert stored is not None
         room = Room.from_bytes(stored.state)
         seat = room.seats[0]

@@ -19,7 +19,7 @@ from typing import Any
 import msgspec
 import pytest
 from redis_server import FaultProxy, RedisServer
-from server_helpers import Client, until_someone_to_play
+from server_helpers import Client, load_stored, until_someone_to_play
 from waiting import until
 
 from protocol import messages as msg
@@ -154,7 +154,7 @@ async def refused_then_retried(
 async def stored_room(redis: RedisServer, code: str) -> Room:
     store = RedisStore(redis.url)
     try:
-        stored = await store.load_room(code)
+        stored = await load_stored(store, code)
     finally:
         await store.close()
     assert stored is not None

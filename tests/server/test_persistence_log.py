@@ -14,6 +14,7 @@ from server_helpers import (
     caught_up,
     fast_config,
     live_of,
+    load_stored,
     next_mover,
     play_out_one,
     seat_players,
@@ -55,7 +56,7 @@ async def test_redis_holds_moves_as_moves_and_reads_back_as_the_servers_room(
             await play_out_one(mover)
             live = live_of(server, host)
             async with live.lock:  # the room as stored, outside any change
-                stored = await store.load_room(host.room)
+                stored = await load_stored(store, host.room)
                 assert stored is not None and stored.seq == live.room.seq
                 assert stored.state == live.room.to_bytes()
                 logged = await logged_moves(redis_server, host.room)

@@ -25,6 +25,7 @@ from restart_helpers import (
     redis_keeping,
     server_process,
 )
+from server_helpers import load_stored
 from waiting import until
 
 from server.rooms.room import Room
@@ -56,10 +57,10 @@ async def test_a_server_killed_mid_hand_resumes_the_room_exactly(
         await asyncio.gather(ann.synced(), bob.synced())
         assert ann.room is not None and ann.state.seq == bob.state.seq
         before = {p.name: (p.state.seq, p.document, p.seat, p.token) for p in (ann, bob)}
-        stored_before = await store.load_room(ann.room)
+        stored_before = await load_stored(store, ann.room)
 
         await server.kill()
-        stored = await store.load_room(ann.room)
+        stored = await load_stored(store, ann.room)
         assert stored is not None and stored_before is not None
         assert stored.seq == ann.state.seq, "the seq clients saw is the one stored"
         await server.start()
@@ -74,7 +75,7 @@ async def test_a_server_killed_mid_hand_resumes_the_room_exactly(
             assert player.state.seq is not None and seq is not None and player.state.seq > seq
             assert without_connected(player.document) == without_connected(document)
         assert [s["kind"] for s in ann.document["seats"]] == ["human", "human", "bot", "bot"]
-        stored_after = await store.load_room(ann.room)
+        stored_after = await load_stored(store, ann.room)
         assert stored_after is not None
         old, new = Room.from_bytes(stored_before.state), Room.from_bytes(stored_after.state)
         assert old.match is not None and new.match is not None

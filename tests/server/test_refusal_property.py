@@ -175,7 +175,9 @@ async def everything(
         seen[f"room {code}"] = server.rooms[code].room.to_bytes()
         if store_too:
             stored = await server.store.load_room(code)
-            seen[f"stored {code}"] = None if stored is None else (stored.seq, stored.state)
+            seen[f"stored {code}"] = (
+                None if stored is None else (stored.seq, stored.state, stored.moves)
+            )
     return seen
 
 

@@ -15,8 +15,8 @@ from websockets.asyncio.client import connect
 
 from protocol import messages as msg
 from server.app import run_server
+from server.edge.limits import LookupBudget
 from server.rooms import codes
-from server.rooms.limits import LookupBudget
 
 
 async def test_a_private_room_is_found_only_with_its_invite() -> None:

@@ -9,7 +9,7 @@ import time
 import msgspec
 import pytest
 from client_helpers import cross_view, make_view, screen, state_of
-from protocol_helpers import hand_ended
+from protocol_helpers import diff, hand_ended
 from rich.console import Console
 from rich.text import Text
 
@@ -18,7 +18,7 @@ from clients.cli.render import header, render
 from clients.cli.state import error_text
 from clients.cli.styles import GOLD, PLAYABLE
 from protocol import messages as msg
-from protocol.patch import diff, to_builtins
+from protocol.patch import to_builtins
 from protocol.views import (
     AnyEvent,
     Ends,

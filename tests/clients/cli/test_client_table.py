@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from client_helpers import make_view, screen, state_of
-from protocol_helpers import hand_ended
+from protocol_helpers import diff, hand_ended
 from rich.console import Console
 
 from clients.cli import host, join, local
@@ -20,7 +20,7 @@ from clients.cli.state import TableState
 from clients.cli.status import rating_note
 from protocol import messages as msg
 from protocol.api import Ladder, LadderAnswer, LadderEntry
-from protocol.patch import diff, to_builtins
+from protocol.patch import to_builtins
 from protocol.ratings import Rating, RatingChange
 from protocol.rules import RoomRules
 from protocol.views import (

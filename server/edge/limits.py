@@ -1,16 +1,18 @@
-"""Limits that keep one client from hurting others: token buckets, caps per address and in all."""
+"""What keeps one client from hurting others at the network's edge: a connection's bucket of
+messages, the budget of failed room lookups per address, a room's chat rate, and the origins a
+browser may connect from. The budgets kept per key (and per address) are `server.play.budgets`.
+"""
 
 from __future__ import annotations
 
 import contextlib
-import ipaddress
 import time
-from collections import Counter
 from collections.abc import AsyncIterator
 
 from websockets.typing import Origin
 
 from protocol import errors
+from server.play.budgets import AddressBuckets, KeyedBuckets
 from server.rooms.room import RoomError
 
 
@@ -38,80 +40,7 @@ class TokenBucket:
         return False
 
 
-class PerAddress:
-    """How many of something (connections, rooms) each client address holds, under a cap."""
-
-    def __init__(self, limit: int) -> None:
-        self.limit = limit
-        self.counts: Counter[str] = Counter()
-
-    def full(self, address: str) -> bool:
-        """Whether the address already holds its limit."""
-        return self.counts[address] >= self.limit
-
-    def add(self, address: str) -> None:
-        """Count one more for the address."""
-        self.counts[address] += 1
-
-    def remove(self, address: str) -> None:
-        """Count one less for the address."""
-        self.counts[address] -= 1
-        if self.counts[address] <= 0:
-            del self.counts[address]
-
-
-class KeyedBuckets:
-    """A token bucket per key (an address, a room): `burst` at once, then `per_second`.
-
-    Keys whose bucket is full again are forgotten, so memory stays bounded by the busy keys.
-    """
-
-    def __init__(self, burst: int, per_second: float) -> None:
-        self.burst = burst
-        self.rate = per_second
-        self.spent: dict[str, tuple[float, float]] = {}
-
-    def key(self, name: str) -> str:
-        """What a bucket is kept for (the name itself here)."""
-        return name
-
-    def _left(self, key: str, now: float) -> float:
-        tokens, updated = self.spent.get(key, (float(self.burst), now))
-        return min(float(self.burst), tokens + (now - updated) * self.rate)
-
-    def wait(self, name: str, now: float) -> float:
-        """Seconds until `name` has a token again (0 when it has one now)."""
-        left = self._left(self.key(name), now)
-        if left >= 1.0:
-            return 0.0
-        return (1.0 - left) / self.rate if self.rate > 0 else float("inf")
-
-    def charge(self, name: str, now: float) -> None:
-        """Take one token from `name`'s bucket (none left: it stays empty)."""
-        key = self.key(name)
-        self.spent[key] = (max(0.0, self._left(key, now) - 1.0), now)
-        if len(self.spent) > 4096:
-            for full in [k for k in self.spent if self._left(k, now) >= self.burst]:
-                del self.spent[full]
-
-    def take(self, name: str, now: float) -> bool:
-        """Take a token if `name` has one; False (nothing taken) if not."""
-        if self.wait(name, now) > 0:
-            return False
-        self.charge(name, now)
-        return True
-
-    def refund(self, name: str, now: float) -> None:
-        """Give back a token taken ahead (what it was taken for did not happen, or was free)."""
-        key = self.key(name)
-        left = self._left(key, now) + 1.0
-        if left >= self.burst:
-            self.spent.pop(key, None)
-        else:
-            self.spent[key] = (left, now)
-
-
-class LookupBudget(KeyedBuckets):
+class LookupBudget(AddressBuckets):
     """Failed room lookups per address: `burst` at once, then `per_minute`; none beyond.
 
     A lookup that finds no room (or no such seat) costs one; an address with nothing left gets
@@ -121,10 +50,6 @@ class LookupBudget(KeyedBuckets):
 
     def __init__(self, burst: int, per_minute: float) -> None:
         super().__init__(burst, per_minute / 60.0)
-
-    def key(self, name: str) -> str:
-        """An IPv4 address, or the /64 network of an IPv6 one."""
-        return _network(name)
 
     @contextlib.asynccontextmanager
     async def guard(self, address: str) -> AsyncIterator[Found]:
@@ -171,14 +96,6 @@ class Found:
             self.budget.refund(self.address, time.monotonic())
 
 
-class AddressBuckets(KeyedBuckets):
-    """A bucket per address (an IPv6 address counts as its /64), `burst` then `per_second`."""
-
-    def key(self, name: str) -> str:
-        """An IPv4 address, or the /64 network of an IPv6 one."""
-        return _network(name)
-
-
 class RoomChat(KeyedBuckets):
     """Chat lines per room, from everyone in it together."""
 
@@ -205,18 +122,3 @@ def allowed_origins(setting: str | None) -> list[Origin | None] | None:
         Origin(part.strip()) for part in setting.split(",") if part.strip()
     ]
     return [*origins, None]
-
-
-def address_key(address: str) -> str:
-    """What a per-address budget kept elsewhere (the ledger's new players) is kept under."""
-    return _network(address)
-
-
-def _network(address: str) -> str:
-    """What a budget is kept for: an IPv4 address, or the /64 network of an IPv6 one."""
-    if ":" not in address:
-        return address
-    try:
-        return str(ipaddress.ip_network(f"{address}/64", strict=False))
-    except ValueError:
-        return address
