@@ -173,6 +173,9 @@ export class Pages {
     if (this.route?.page === "link" && this.linkNote) {
       const [before, after] = around("link.linked", "name");
       fill(this.linkNote, before, h("a", { href: `#/player/${encodeURIComponent(name)}` }, name), after);
+      // The code did its work: a recovery code is a secret, not to stay in plain view.
+      const input = this.body.ownerDocument.getElementById("link-input");
+      if (input) input.value = "";
     }
     // The page's navigation was drawn before: this device is a player now, with a page.
     const offer = this.body.ownerDocument.getElementById("nav-link");

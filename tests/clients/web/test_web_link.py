@@ -46,6 +46,7 @@ def test_a_second_browser_linked_by_the_code_plays_as_the_same_player() -> None:
         phone.find_element(By.ID, "link-submit").click()
         note = wait_for(lambda: note_with(phone, "plays as"))
         assert note == "This device now plays as Ann."  # the name alone, no placeholder mark
+        assert phone.find_element(By.ID, "link-input").get_attribute("value") == ""
         assert phone.find_element(By.CSS_SELECTOR, "#link-note a").text == "Ann"
         assert phone.find_element(By.ID, "me-link").text == "My page"
         # The page's own navigation offers the player's page now, no longer to link.
@@ -97,6 +98,8 @@ def test_a_browser_that_forgot_its_key_gets_the_name_back_with_the_recovery_code
         note = wait_for(lambda: note_with(ann, "plays as"))
         assert "Ann" in note
         assert ann.find_element(By.ID, "me-link").text == "My page"
+        # The recovery code is a secret: once used, it is no longer in plain view.
+        assert ann.find_element(By.ID, "link-input").get_attribute("value") == ""
         # A wrong code is refused in words, and nothing changes.
         field = ann.find_element(By.ID, "link-input")
         field.clear()
@@ -106,3 +109,4 @@ def test_a_browser_that_forgot_its_key_gets_the_name_back_with_the_recovery_code
         assert "not one of this server's" in refused
         wait_for(lambda: ann.find_element(By.ID, "me-link").text == "My page")
         assert not js_errors(ann)
+
