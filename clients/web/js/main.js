@@ -269,6 +269,7 @@ class App {
       this.pendingRecovery = null;
       if (player) this.pages.linked(player);
     }
+    if (player) this.pages.known(player);
     if (player && player !== this.name) this.rename(player); // a known key plays under its name
   }
 

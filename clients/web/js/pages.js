@@ -177,8 +177,13 @@ export class Pages {
       const input = this.body.ownerDocument.getElementById("link-input");
       if (input) input.value = "";
     }
-    // The page's navigation was drawn before: this device is a player now, with a page.
-    const offer = this.body.ownerDocument.getElementById("nav-link");
+    this.known(name);
+  }
+
+  /** The server said who this device is: the navigation, drawn before the welcome came,
+   *  offers the player's page instead of linking. */
+  known(name) {
+    const offer = this.root.ownerDocument.getElementById("nav-link");
     offer?.replaceWith(h("a", { href: `#/player/${encodeURIComponent(name)}`, id: "nav-me" }, t("app.my_page")));
   }
 

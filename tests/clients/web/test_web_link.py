@@ -110,3 +110,24 @@ def test_a_browser_that_forgot_its_key_gets_the_name_back_with_the_recovery_code
         wait_for(lambda: ann.find_element(By.ID, "me-link").text == "My page")
         assert not js_errors(ann)
 
+
+def test_the_players_own_page_offers_her_page_not_to_link_when_loaded_directly() -> None:
+    """Opened (or reloaded) at #/player/NAME, the page's navigation agrees with the header
+    once the server has said who this device is: "My page", no "Link this device"."""
+    with ServerThread() as server, chromium(1280, 800) as ann:
+        ann.get(server.base + "/")
+        wait_for(lambda: ann.execute_script("return window.allfives?.online"), what="online")
+        ann.execute_script("localStorage.setItem('allfives.name', 'Ann')")
+        ann.refresh()
+        wait_for(lambda: ann.find_element(By.ID, "me-link").text == "My page")
+        ann.get("about:blank")  # another document, so the next is a load
+        for _ in range(2):  # opened at the address, then reloaded there
+            if ann.current_url.endswith("/#/player/Ann"):
+                ann.refresh()
+            else:
+                ann.get(server.base + "/#/player/Ann")
+            wait_for(lambda: ann.find_element(By.ID, "me-link").text == "My page")
+            wait_for(lambda: ann.find_element(By.ID, "player").get_attribute("data-you") == "1")
+            assert not ann.find_elements(By.ID, "nav-link")
+            assert ann.find_element(By.ID, "nav-me").text == "My page"
+        assert not js_errors(ann)
