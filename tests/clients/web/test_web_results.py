@@ -54,7 +54,7 @@ def test_a_domino_shows_the_pips_counted_and_their_rounding(page: WebDriver) -> 
     shown = explain(page, ended(0, [0, 12]), ["Ann", "Bot 2"])
     assert shown["title"] == "Ann went out" and shown["agrees"]
     assert shown["steps"] == [
-        "Left in the other hand: 12 (Bot 2) pips.",
+        "Left in the opponent's hand: 12 (Bot 2) pips.",
         "12 rounds to 10: Ann scores 10.",
     ]
 
