@@ -5,7 +5,7 @@ import { h, fill } from "./text.js";
 import { checkName, length, MAX_NAME } from "./limits.js";
 import { t, plural } from "./i18n.js";
 import { pageChecks } from "./validity.js";
-import { seatNumber } from "./describe.js";
+import { listedSeatName, seatNumber } from "./describe.js";
 
 export const LEVELS = ["easy", "normal", "hard"];
 
@@ -187,7 +187,7 @@ export class Lobby {
     }
     const items = rooms.map((room) => h("li", {},
       h("span", { class: "code" }, room.code),
-      h("span", {}, ` ${[plural("lobby.room_players", room.rules.players), ...(room.rules.rated === false ? [t("table.unrated")] : []), room.seats.map((n) => n ?? t("lobby.free")).join(", ")].join(" · ")} `),
+      h("span", {}, ` ${[plural("lobby.room_players", room.rules.players), ...(room.rules.rated === false ? [t("table.unrated")] : []), room.seats.map((n, index) => listedSeatName(n, index) ?? t("lobby.free")).join(", ")].join(" · ")} `),
       h("button", { type: "button", onclick: () => this.actions.join(room.code, null) }, t("lobby.join")),
       h("button", { type: "button", onclick: () => this.actions.watch(room.code) }, t("lobby.watch"))));
     const shown = offset + rooms.length;
