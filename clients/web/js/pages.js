@@ -90,12 +90,19 @@ export class Pages {
 
   async showGame(id) {
     fill(this.body, h("p", { class: "card", id: "replay-loading" }, t("pages.fetching_game")));
-    // The game and the table at each of its steps (the server's positions: nothing is placed here).
-    const [answer, placed] = await Promise.all([apiGet(paths.game(id)), apiGet(paths.positions(id))]);
+    // The game, then the table at each of its steps (the server's positions: nothing is placed
+    // here); a game this page may not see is asked for once, and said once.
+    const refused = (failed) => fill(this.body, h("p", { class: "card", role: "alert" }, apiProblem(failed, "game")));
+    const answer = await apiGet(paths.game(id));
     if (this.route?.id !== id) return;
-    const failed = !answer.ok || !answer.body?.record ? answer : !placed.ok || !Array.isArray(placed.body?.positions) ? placed : null;
-    if (failed) {
-      fill(this.body, h("p", { class: "card", role: "alert" }, apiProblem(failed, "game")));
+    if (!answer.ok || !answer.body?.record) {
+      refused(answer);
+      return;
+    }
+    const placed = await apiGet(paths.positions(id));
+    if (this.route?.id !== id) return;
+    if (!placed.ok || !Array.isArray(placed.body?.positions)) {
+      refused(placed);
       return;
     }
     this.showRecord(answer.body.record, placed.body.positions, id);
