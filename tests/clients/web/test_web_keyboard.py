@@ -250,6 +250,44 @@ def moved_on(driver: WebDriver, seq: int | None) -> bool:
     )
 
 
+def focus_path(driver: WebDriver) -> list[str]:
+    """The focused element and its ancestors' ids, innermost first ([] for the page's body)."""
+    path: list[str] = driver.execute_script(
+        "const out = []; let el = document.activeElement;"
+        "while (el && el !== document.body && el !== document.documentElement) {"
+        " out.push(el.id || el.tagName); el = el.parentElement; } return out;"
+    )
+    return path
+
+
+def test_the_focus_lands_on_the_room_after_create_and_on_the_table_after_start() -> None:
+    """ "Create room" and "Start the match" went away under the focus, which fell to the
+    page's body: the next Tab started again from the top of the page."""
+    with ServerThread() as server, chromium(*LAPTOP) as page:
+        page.get(server.base + "/")
+        connected = web_words("en", "status.connected")
+        wait_for(lambda: page.find_element(By.ID, "status").text == connected, what="online")
+        tab_to(page, lambda f: f["id"] == "name")
+        keys(page, "Ann")
+        tab_to(page, lambda f: f["id"] == "create-button")
+        keys(page, Keys.ENTER)
+        wait_for(lambda: page.find_elements(By.ID, "waiting"), what="the room")
+        assert "waiting" in wait_for(lambda: focus_path(page), what="the focus in the room")
+        # The bot comes; the next Tab is the room's, not the header's.
+        wait_for(
+            lambda: [b for b in page.find_elements(By.ID, "start-button") if b.is_enabled()],
+            what="the room with its bot",
+        )
+        keys(page, Keys.TAB)
+        assert "waiting" in focus_path(page), focus_path(page)
+        tab_to(page, lambda f: f["id"] == "start-button", limit=10)
+        keys(page, Keys.ENTER)
+        wait_for(lambda: (t := turn(page)) and t["seq"] and True, what="the match")
+        where = wait_for(lambda: focus_path(page), what="the focus on the table")
+        assert "game" in where or "dock" in where or any("hand" in p for p in where), where
+        assert not js_errors(page)
+
+
 def test_the_boards_text_names_every_open_end_and_the_servers_total() -> None:
     with ServerThread() as server, chromium(*PHONE) as page:
         start_against_a_bot(page, server, 100, players=3)
