@@ -62,10 +62,14 @@ export class Lobby {
   constructor(root, actions, { name, code }) {
     this.actions = actions;
     this.root = root;
+    this.refusal = null;
     // No maxlength: a pasted long name is not cut without a word; the note says what is wrong.
     this.nameInput = h("input", { name: "name", id: "name", required: true, autocomplete: "nickname", value: name, "aria-describedby": "name-note" });
     this.nameNote = h("small", { id: "name-note", class: "field-note", "aria-live": "polite" });
-    this.nameInput.addEventListener("input", () => this._noteName());
+    this.nameInput.addEventListener("input", () => {
+      this.refusal = null; // a new name: the server's refusal was of the old one
+      this._noteName();
+    });
     this.nameInput.addEventListener("change", () => {
       if (!checkName(this.nameInput.value).problem) actions.rename(this.nameInput.value.trim());
     });
@@ -97,10 +101,19 @@ export class Lobby {
     this._noteName();
   }
 
+  /** The server refused the name (`text`: why, and what to do): said at the field, until the
+   *  name is changed. */
+  refuseName(text) {
+    this.refusal = text;
+    this._noteName();
+    this.nameInput.scrollIntoView({ block: "nearest" });
+    this.nameInput.focus({ preventScroll: true });
+  }
+
   _noteName() {
     const value = this.nameInput.value;
     const { problem } = checkName(value);
-    const shown = value.trim() ? problem : null;
+    const shown = (value.trim() ? problem : null) ?? this.refusal ?? null;
     this.nameNote.textContent = shown ?? "";
     this.nameNote.dataset.kind = shown ? "error" : "";
     this.nameInput.setAttribute("aria-invalid", shown ? "true" : "false");
