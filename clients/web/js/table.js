@@ -187,6 +187,20 @@ export class Table {
     if (inPlay && (!document.activeElement || document.activeElement === document.body)) this.dock.focusHand();
     else if (entered && focusLost()) this._focusRoom();
     this._scrollPadding();
+    // The match just ended: its result comes into view (under the sticky strip, whose height
+    // the scroll padding keeps clear), wherever the page was scrolled to.
+    const over = Boolean(game?.over);
+    if (over && this.shownOver === false) this._winnerInView();
+    this.shownOver = over;
+  }
+
+  _winnerInView() {
+    this.winner.scrollIntoView({ block: "start" });
+    const heading = document.getElementById("winner-text");
+    if (heading && (focusLost() || this.dock.node.contains(document.activeElement) || this.game.contains(document.activeElement))) {
+      heading.setAttribute("tabindex", "-1");
+      heading.focus({ preventScroll: true });
+    }
   }
 
   _noteChat() {
