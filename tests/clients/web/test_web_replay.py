@@ -115,6 +115,8 @@ def test_a_finished_match_stepped_to_its_end_shows_the_records_scores(
         # The archived game is found for the room's record: the review shows beside it.
         wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, "#review-summary > li"), 60)
         check_review(driver, record)
+        if width >= 1000:  # beside the review (on a phone the review comes below)
+            board_in_first_screen(driver, height)
         reviewed = driver.find_element(By.CSS_SELECTOR, "#review-summary > li[data-seat='1'] > b")
         assert reviewed.text == "Bot 2 (normal)"
         screenshot(driver, f"replay-review-{width}x{height}", width, height)
@@ -143,6 +145,36 @@ def test_a_finished_match_stepped_to_its_end_shows_the_records_scores(
         screenshot(driver, f"ladder-{width}x{height}", width, height)
         assert driver.execute_script("return document.documentElement.scrollWidth") <= width
         assert not js_errors(driver)
+
+
+#: Makes the review as long as a long match's (13 hands a player), then measures the viewer.
+LONG_REVIEW = """
+const summary = document.getElementById("review-summary");
+for (let i = 0; i < 40; i += 1) {
+  const copy = summary.firstElementChild.cloneNode(true);
+  copy.classList.add("copied");
+  summary.append(copy);
+}
+const head = document.querySelector(".replay-head").getBoundingClientRect();
+const download = document.getElementById("replay-download").getBoundingClientRect();
+return { headBlank: head.bottom - download.bottom, page: document.documentElement.scrollHeight,
+  board: document.getElementById("replay-board").getBoundingClientRect().top + scrollY,
+  next: document.getElementById("replay-next").getBoundingClientRect().bottom + scrollY };
+"""
+
+
+def board_in_first_screen(driver: WebDriver, height: int) -> None:
+    """However long the review beside it, the replay's board and its ◀ ▶ are on the first
+    screen, the "Replay" card no taller than what it holds (it stretched to the review's
+    height, blank below "Download the record", and pushed the board two screens down)."""
+    driver.execute_script("window.scrollTo(0, 0)")
+    seen = driver.execute_script(LONG_REVIEW)
+    assert seen["page"] > 2 * height, seen  # the review is long indeed
+    assert seen["headBlank"] < 40, seen
+    assert seen["next"] <= height and seen["board"] < height, seen
+    driver.execute_script(
+        "document.querySelectorAll('#review-summary > .copied').forEach((li) => li.remove())"
+    )
 
 
 def check_review(driver: WebDriver, record: Record) -> None:
