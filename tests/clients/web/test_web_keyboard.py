@@ -30,6 +30,7 @@ from browser_helpers import (
     screenshot,
     start_against_a_bot,
     tab_to,
+    unit_page,
     wait_for,
 )
 from i18n_helpers import tile_words, web_words
@@ -286,6 +287,52 @@ def test_the_focus_lands_on_the_room_after_create_and_on_the_table_after_start()
         where = wait_for(lambda: focus_path(page), what="the focus on the table")
         assert "game" in where or "dock" in where or any("hand" in p for p in where), where
         assert not js_errors(page)
+
+
+#: What an Announcer says for a run of tables (each `[events, model]`), one flush after each.
+ANNOUNCED = """
+const announcer = new window.unit.announce.Announcer();
+const said = [];
+for (const [events, model] of arguments[0]) {
+  announcer.hear(events, model);
+  announcer.flush();
+  said.push([...announcer.node.children].map((p) => p.textContent));
+}
+announcer.destroy();
+return said;
+"""
+
+
+def my_turn(hand: int, moves: int, leading: bool) -> dict[str, Any]:
+    """A table model at the player's turn: hand `hand`, `moves` moves made in it."""
+    return {
+        "names": ["Ann", "Lea"],
+        "teams": False,
+        "game": {
+            "handNumber": hand,
+            "history": [{"type": "passed", "seat": 1}] * moves,
+            "myTurn": True,
+            "leading": leading,
+            "hand": [{"tile": "5-0", "playable": True}, {"tile": "3-3", "playable": True}],
+        },
+    }
+
+
+def test_going_out_and_leading_the_next_hand_is_announced_as_your_lead() -> None:
+    """After going out the next table was the player's turn again (a lead in a new hand): the
+    region heard "Hand 2: Lea leads"-like lines and never "Your lead"."""
+    with unit_page() as page:
+        said = page.execute_script(
+            ANNOUNCED,
+            [
+                [[], my_turn(1, 6, False)],
+                [[], my_turn(1, 6, False)],  # the same turn drawn again: said once
+                [[], my_turn(2, 0, True)],  # went out with that move; leads hand 2
+            ],
+        )
+        assert said[0] == ["Your turn: 2 tiles can be played."]
+        assert said[1] == said[0]
+        assert said[2][-1] == "Your lead: any of your 2 tiles.", said
 
 
 def test_the_boards_text_names_every_open_end_and_the_servers_total() -> None:
