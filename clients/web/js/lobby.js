@@ -8,6 +8,28 @@ import { pageChecks } from "./validity.js";
 import { listedSeatName, seatNumber } from "./describe.js";
 
 export const LEVELS = ["easy", "normal", "hard"];
+/** The host's last choice for the other seats (bot_N -> "" for open, or a level). */
+const SEATS_CHOSEN_KEY = "allfives.other_seats";
+
+/** The choices the host made last time, or {} (a first room seats normal bots). */
+function lastChoices() {
+  try {
+    const kept = JSON.parse(localStorage.getItem(SEATS_CHOSEN_KEY) ?? "{}");
+    if (!kept || typeof kept !== "object") return {};
+    return Object.fromEntries(Object.entries(kept).filter(([name, value]) => /^bot_[0-3]$/.test(name) && (value === "" || LEVELS.includes(value))));
+  } catch {
+    return {};
+  }
+}
+
+function keepChoices(values) {
+  const chosen = Object.fromEntries(Object.entries(values).filter(([name]) => /^bot_[0-3]$/.test(name)));
+  try {
+    localStorage.setItem(SEATS_CHOSEN_KEY, JSON.stringify({ ...lastChoices(), ...chosen }));
+  } catch {
+    // storage off: the next room starts from bots again
+  }
+}
 
 /**
  * The `rules` object and seating a create form asks for. `form` holds strings as an HTML form
@@ -138,15 +160,23 @@ export class Lobby {
     let teamsWanted = true;
     teams.addEventListener("change", () => { teamsWanted = teams.checked; });
     const seat = select("seat", [0, 1, 2, 3].map((index) => [String(index), String(seatNumber(index))]), "0");
-    const bots = h("fieldset", { class: "bots" }, h("legend", {}, t("lobby.other_seats")));
+    // Seats other than the host's: a first room seats normal bots (a match at once, as the
+    // computer players of the game people know); the form says what an open seat is for, and
+    // the next room starts from the host's own last choice (a host who shares the link with
+    // friends sets "open" once).
+    const bots = h("fieldset", { class: "bots", "aria-describedby": "other-seats-note" });
+    const botsNote = h("small", { id: "other-seats-note", class: "field-note" }, t("lobby.other_seats_note"));
+    const remembered = lastChoices();
     const form = pageChecks(h("form", { class: "card", id: "create-form", onsubmit: (event) => {
       event.preventDefault();
-      this.actions.create(createRequest(formValues(form)));
+      const values = formValues(form);
+      keepChoices(values);
+      this.actions.create(createRequest(values));
     } }));
     const drawBots = () => {
       const count = Number(players.value);
-      const keep = Object.fromEntries([...bots.querySelectorAll("select")].map((el) => [el.name, el.value]));
-      bots.replaceChildren(h("legend", {}, t("lobby.other_seats")));
+      const keep = { ...remembered, ...Object.fromEntries([...bots.querySelectorAll("select")].map((el) => [el.name, el.value])) };
+      bots.replaceChildren(h("legend", {}, t("lobby.other_seats")), botsNote);
       for (let index = 0; index < count; index += 1) {
         if (String(index) === seat.value) continue;
         const name = `bot_${index}`;
