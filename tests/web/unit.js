@@ -16,6 +16,8 @@ import * as pages from "/web/js/pages.js";
 import * as key from "/web/js/key.js";
 import * as i18n from "/web/js/i18n.js";
 import * as player from "/web/js/player.js";
+import * as announce from "/web/js/announce.js";
+import * as report from "/web/js/report.js";
 
 // The page's words: English unless a test loads another catalog (unit.i18n.load).
 await i18n.load("en");
@@ -34,6 +36,6 @@ function feed(messages) {
 
 window.unit = {
   describe, geometry, lobby, model, state, text, connection, results, limits, feed, i18n, render_half: halfWidthFor,
-  reviewWords, replayModel, pages, key, player,
+  reviewWords, replayModel, pages, key, player, announce, report,
 };
 window.unitReady = true;

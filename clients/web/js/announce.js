@@ -17,7 +17,7 @@ export class Announcer {
     this.node = h("div", { id: "announcer", class: "sr-only", "aria-live": "polite", "aria-relevant": "additions" });
     this.pending = [];
     this.timer = null;
-    this.wasMyTurn = false;
+    this.turnSaid = null;
   }
 
   /** Take the events a patch brought and the table after it; say what a player would hear. */
@@ -26,9 +26,11 @@ export class Announcer {
     for (const event of events ?? []) {
       if (heard(event)) this.say(spokenEvent(event, model.names, model.teams));
     }
-    const myTurn = Boolean(game?.myTurn);
-    if (myTurn && !this.wasMyTurn) this.say(yourTurn(game));
-    this.wasMyTurn = myTurn;
+    // Each turn of yours is said once: a new turn is a new hand or a move made since (after
+    // going out, the next hand's lead is yours again with no one else's turn between).
+    const turn = game?.myTurn ? `${game.handNumber}:${game.history?.length ?? 0}` : null;
+    if (turn !== null && turn !== this.turnSaid) this.say(yourTurn(game));
+    this.turnSaid = turn;
   }
 
   say(sentence) {

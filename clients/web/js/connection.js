@@ -59,6 +59,12 @@ export class Connection {
     this._open();
   }
 
+  /** Forget the commands queued for the next welcome (the hello was refused: they were asked
+   *  under a name the server would not take). */
+  dropQueued() {
+    this.queue = [];
+  }
+
   /** Send a command (given an id); queued while the connection is down. */
   send(message) {
     const framed = { ...message, id: this.nextId++ };

@@ -26,6 +26,15 @@ export function botSeatName(seat, level) {
   return t("seat.bot_level", { name: t("seat.bot_name", { seat: seatNumber(seat) }), level: known });
 }
 
+/** A seat of a listed room (the `rooms` reply names a bot by its protocol name, "bot:easy"):
+ *  a bot as the table names it, "Bot 2 (easy bot)"; a person by their name; null for free. */
+export function listedSeatName(name, index) {
+  if (name === null || name === undefined) return null;
+  const level = /^bot:(easy|normal|hard)$/.exec(String(name));
+  if (!level) return String(name);
+  return t("seat.bot_level", { name: t("seat.bot_name", { seat: seatNumber(index) }), level: botWord(level[1]) });
+}
+
 /** A name per seat: people by their name, bots as "Bot 2" (in seat 2), free seats as "(free)". */
 export function displayNames(doc) {
   return (doc?.seats ?? []).map((seat, index) => {

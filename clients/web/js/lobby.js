@@ -5,9 +5,31 @@ import { h, fill } from "./text.js";
 import { checkName, length, MAX_NAME } from "./limits.js";
 import { t, plural } from "./i18n.js";
 import { pageChecks } from "./validity.js";
-import { seatNumber } from "./describe.js";
+import { listedSeatName, seatNumber } from "./describe.js";
 
 export const LEVELS = ["easy", "normal", "hard"];
+/** The host's last choice for the other seats (bot_N -> "" for open, or a level). */
+const SEATS_CHOSEN_KEY = "allfives.other_seats";
+
+/** The choices the host made last time, or {} (a first room seats normal bots). */
+function lastChoices() {
+  try {
+    const kept = JSON.parse(localStorage.getItem(SEATS_CHOSEN_KEY) ?? "{}");
+    if (!kept || typeof kept !== "object") return {};
+    return Object.fromEntries(Object.entries(kept).filter(([name, value]) => /^bot_[0-3]$/.test(name) && (value === "" || LEVELS.includes(value))));
+  } catch {
+    return {};
+  }
+}
+
+function keepChoices(values) {
+  const chosen = Object.fromEntries(Object.entries(values).filter(([name]) => /^bot_[0-3]$/.test(name)));
+  try {
+    localStorage.setItem(SEATS_CHOSEN_KEY, JSON.stringify({ ...lastChoices(), ...chosen }));
+  } catch {
+    // storage off: the next room starts from bots again
+  }
+}
 
 /**
  * The `rules` object and seating a create form asks for. `form` holds strings as an HTML form
@@ -62,10 +84,14 @@ export class Lobby {
   constructor(root, actions, { name, code }) {
     this.actions = actions;
     this.root = root;
+    this.refusal = null;
     // No maxlength: a pasted long name is not cut without a word; the note says what is wrong.
     this.nameInput = h("input", { name: "name", id: "name", required: true, autocomplete: "nickname", value: name, "aria-describedby": "name-note" });
     this.nameNote = h("small", { id: "name-note", class: "field-note", "aria-live": "polite" });
-    this.nameInput.addEventListener("input", () => this._noteName());
+    this.nameInput.addEventListener("input", () => {
+      this.refusal = null; // a new name: the server's refusal was of the old one
+      this._noteName();
+    });
     this.nameInput.addEventListener("change", () => {
       if (!checkName(this.nameInput.value).problem) actions.rename(this.nameInput.value.trim());
     });
@@ -97,10 +123,19 @@ export class Lobby {
     this._noteName();
   }
 
+  /** The server refused the name (`text`: why, and what to do): said at the field, until the
+   *  name is changed. */
+  refuseName(text) {
+    this.refusal = text;
+    this._noteName();
+    this.nameInput.scrollIntoView({ block: "nearest" });
+    this.nameInput.focus({ preventScroll: true });
+  }
+
   _noteName() {
     const value = this.nameInput.value;
     const { problem } = checkName(value);
-    const shown = value.trim() ? problem : null;
+    const shown = (value.trim() ? problem : null) ?? this.refusal ?? null;
     this.nameNote.textContent = shown ?? "";
     this.nameNote.dataset.kind = shown ? "error" : "";
     this.nameInput.setAttribute("aria-invalid", shown ? "true" : "false");
@@ -125,15 +160,23 @@ export class Lobby {
     let teamsWanted = true;
     teams.addEventListener("change", () => { teamsWanted = teams.checked; });
     const seat = select("seat", [0, 1, 2, 3].map((index) => [String(index), String(seatNumber(index))]), "0");
-    const bots = h("fieldset", { class: "bots" }, h("legend", {}, t("lobby.other_seats")));
+    // Seats other than the host's: a first room seats normal bots (a match at once, as the
+    // computer players of the game people know); the form says what an open seat is for, and
+    // the next room starts from the host's own last choice (a host who shares the link with
+    // friends sets "open" once).
+    const bots = h("fieldset", { class: "bots", "aria-describedby": "other-seats-note" });
+    const botsNote = h("small", { id: "other-seats-note", class: "field-note" }, t("lobby.other_seats_note"));
+    const remembered = lastChoices();
     const form = pageChecks(h("form", { class: "card", id: "create-form", onsubmit: (event) => {
       event.preventDefault();
-      this.actions.create(createRequest(formValues(form)));
+      const values = formValues(form);
+      keepChoices(values);
+      this.actions.create(createRequest(values));
     } }));
     const drawBots = () => {
       const count = Number(players.value);
-      const keep = Object.fromEntries([...bots.querySelectorAll("select")].map((el) => [el.name, el.value]));
-      bots.replaceChildren(h("legend", {}, t("lobby.other_seats")));
+      const keep = { ...remembered, ...Object.fromEntries([...bots.querySelectorAll("select")].map((el) => [el.name, el.value])) };
+      bots.replaceChildren(h("legend", {}, t("lobby.other_seats")), botsNote);
       for (let index = 0; index < count; index += 1) {
         if (String(index) === seat.value) continue;
         const name = `bot_${index}`;
@@ -187,7 +230,7 @@ export class Lobby {
     }
     const items = rooms.map((room) => h("li", {},
       h("span", { class: "code" }, room.code),
-      h("span", {}, ` ${[plural("lobby.room_players", room.rules.players), ...(room.rules.rated === false ? [t("table.unrated")] : []), room.seats.map((n) => n ?? t("lobby.free")).join(", ")].join(" · ")} `),
+      h("span", {}, ` ${[plural("lobby.room_players", room.rules.players), ...(room.rules.rated === false ? [t("table.unrated")] : []), room.seats.map((n, index) => listedSeatName(n, index) ?? t("lobby.free")).join(", ")].join(" · ")} `),
       h("button", { type: "button", onclick: () => this.actions.join(room.code, null) }, t("lobby.join")),
       h("button", { type: "button", onclick: () => this.actions.watch(room.code) }, t("lobby.watch"))));
     const shown = offset + rooms.length;

@@ -72,6 +72,7 @@ class App {
     this.player = null;
     this.pendingLink = null;
     this.pendingRecovery = null;
+    this.nameRefused = false;
     this.recordForReplay = false;
     this.pages = new Pages(this.pagesRoot, {
       player: () => this.player,
@@ -185,7 +186,8 @@ class App {
   showBanner(status, text) {
     // A refused name is said in the header and the lobby too; over a page (the link page,
     // where a recovery code brings the name back) the banner would cover what fixes it.
-    const refused = status === "refused" && this.pagesRoot.hidden;
+    // In the lobby it is said at the name's field, which the banner would cover.
+    const refused = status === "refused" && this.pagesRoot.hidden && !this.lobby;
     const down = status === "offline" || status === "closed" || refused
       || (status === "connecting" && text !== t("status.connecting"));
     this.banner.hidden = !down;
@@ -269,6 +271,7 @@ class App {
       this.pendingRecovery = null;
       if (player) this.pages.linked(player);
     }
+    if (player) this.pages.known(player);
     if (player && player !== this.name) this.rename(player); // a known key plays under its name
   }
 
@@ -311,9 +314,15 @@ class App {
     if (message.command === "hello" && !["bad_token", "no_such_room"].includes(message.code)) {
       const reason = errorWords(message);
       // In the header and the banner in short; why, and what to do next, in the notice.
-      this.onStatus("refused", t("error.name_refused"));
-      this.say(t("error.change_name", { reason }), "error");
       this.helloName = null;
+      this.nameRefused = true;
+      // What was asked under that name ("Create room") waits for the player to ask again.
+      this.connection.dropQueued();
+      this.pendingBots = [];
+      this.onStatus("refused", t("error.name_refused"));
+      // In the lobby at the name's field, where it is changed; elsewhere in the notice.
+      if (this.lobby) this.lobby.refuseName(t("error.change_name", { reason }));
+      else this.say(t("error.change_name", { reason }), "error");
       return;
     }
     if (message.code === "bad_token" || (message.command === "hello" && message.code === "no_such_room")) {
@@ -414,11 +423,19 @@ class App {
   }
 
   rename(name) {
+    const changed = name !== this.name;
     this.name = name;
     try {
       localStorage.setItem(NAME_KEY, name);
     } catch {
       // not kept
+    }
+    // The server refused the old name: say hello again with the new one.
+    if (changed && this.nameRefused) {
+      this.nameRefused = false;
+      this.say("");
+      this.helloName = name; // the hello on its way (a create or join waits for its welcome)
+      this.connection.restart();
     }
   }
 

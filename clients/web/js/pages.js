@@ -90,12 +90,19 @@ export class Pages {
 
   async showGame(id) {
     fill(this.body, h("p", { class: "card", id: "replay-loading" }, t("pages.fetching_game")));
-    // The game and the table at each of its steps (the server's positions: nothing is placed here).
-    const [answer, placed] = await Promise.all([apiGet(paths.game(id)), apiGet(paths.positions(id))]);
+    // The game, then the table at each of its steps (the server's positions: nothing is placed
+    // here); a game this page may not see is asked for once, and said once.
+    const refused = (failed) => fill(this.body, h("p", { class: "card", role: "alert" }, apiProblem(failed, "game")));
+    const answer = await apiGet(paths.game(id));
     if (this.route?.id !== id) return;
-    const failed = !answer.ok || !answer.body?.record ? answer : !placed.ok || !Array.isArray(placed.body?.positions) ? placed : null;
-    if (failed) {
-      fill(this.body, h("p", { class: "card", role: "alert" }, apiProblem(failed, "game")));
+    if (!answer.ok || !answer.body?.record) {
+      refused(answer);
+      return;
+    }
+    const placed = await apiGet(paths.positions(id));
+    if (this.route?.id !== id) return;
+    if (!placed.ok || !Array.isArray(placed.body?.positions)) {
+      refused(placed);
       return;
     }
     this.showRecord(answer.body.record, placed.body.positions, id);
@@ -173,9 +180,17 @@ export class Pages {
     if (this.route?.page === "link" && this.linkNote) {
       const [before, after] = around("link.linked", "name");
       fill(this.linkNote, before, h("a", { href: `#/player/${encodeURIComponent(name)}` }, name), after);
+      // The code did its work: a recovery code is a secret, not to stay in plain view.
+      const input = this.body.ownerDocument.getElementById("link-input");
+      if (input) input.value = "";
     }
-    // The page's navigation was drawn before: this device is a player now, with a page.
-    const offer = this.body.ownerDocument.getElementById("nav-link");
+    this.known(name);
+  }
+
+  /** The server said who this device is: the navigation, drawn before the welcome came,
+   *  offers the player's page instead of linking. */
+  known(name) {
+    const offer = this.root.ownerDocument.getElementById("nav-link");
     offer?.replaceWith(h("a", { href: `#/player/${encodeURIComponent(name)}`, id: "nav-me" }, t("app.my_page")));
   }
 

@@ -14,8 +14,11 @@ export function handCard(summary, { onDismiss, id = "summary-title" } = {}) {
     h("h2", { id }, t("summary.title", { number: summary.hand, title: summary.title })),
     h("div", { class: "steps" }, summary.steps.map((step) => h("p", { class: "step" }, step))),
     summary.agrees ? null : h("p", { class: "muted" }, summary.text),
+    // The figures are the end count's alone (a hand's plays scored as they were made): said
+    // in sight, not only to screen readers, so "Team A 0 Team B 0" is not read as the hand's.
+    h("p", { class: "summary-points-label muted", id: `${id}-points` }, t("summary.points_label")),
     h("div", { class: "summary-row" },
-      h("ol", { class: "summary-points", "aria-label": t("summary.points_label") }, points),
+      h("ol", { class: "summary-points", "aria-labelledby": `${id}-points` }, points),
       onDismiss ? h("button", { type: "button", id: "summary-ok", "data-key": "summary-ok", onclick: onDismiss }, t("summary.ok")) : null),
   ];
 }

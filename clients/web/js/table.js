@@ -32,6 +32,13 @@ export function seatNotes(seat) {
   return notes;
 }
 
+/** Whether the keyboard focus is nowhere a player can see: on the page's body, or on a
+ *  control taken away or hidden (the start button once the match began). */
+function focusLost() {
+  const el = document.activeElement;
+  return !el || el === document.body || !el.isConnected || Boolean(el.closest("[hidden]"));
+}
+
 export class Table {
   /** `actions`: play(tile, end), pass(), hint(), back(), chat(text), start(), rematch(), leave(),
    *  addBot(seat, level), removeBot(seat), record(), sound(on), retry(); `options`: clock()
@@ -137,6 +144,16 @@ export class Table {
     to.focus();
   }
 
+  /** The keyboard's place when the room or the match appears: the waiting room's seats, or
+   *  (as the skip link) your tiles, else the board. */
+  _focusRoom() {
+    if (!this.waiting.hidden) {
+      this.waiting.querySelector("h2")?.focus({ preventScroll: true }); // kept by its data-key
+    } else if (!this.game.hidden) {
+      this.skipTo();
+    }
+  }
+
   redraw() {
     const model = this.model;
     if (!model) return;
@@ -144,6 +161,10 @@ export class Table {
     // A control of the dock or the board that a redraw takes away (a move made, a choice
     // cancelled) hands the focus back to your tiles rather than to the page.
     const inPlay = this.dock.node.contains(document.activeElement) || this.game.contains(document.activeElement);
+    // The room appeared, or the match began: the control pressed for it ("Create room", "Start
+    // the match") went away under the focus, which fell to the page. It goes to the room.
+    const entered = this.drawnPhase !== model.phase;
+    this.drawnPhase = model.phase;
     this._drawHead(model);
     this._drawWaiting(model);
     const game = model.game;
@@ -164,7 +185,22 @@ export class Table {
     fill(this.chatList, model.chat.slice(-50).map((line) => h("li", {}, h("b", {}, line.name), `: ${line.text}`)));
     if (focused) focusInSight(document.querySelector(`[data-key="${CSS.escape(focused)}"]`));
     if (inPlay && (!document.activeElement || document.activeElement === document.body)) this.dock.focusHand();
+    else if (entered && focusLost()) this._focusRoom();
     this._scrollPadding();
+    // The match just ended: its result comes into view (under the sticky strip, whose height
+    // the scroll padding keeps clear), wherever the page was scrolled to.
+    const over = Boolean(game?.over);
+    if (over && this.shownOver === false) this._winnerInView();
+    this.shownOver = over;
+  }
+
+  _winnerInView() {
+    this.winner.scrollIntoView({ block: "start" });
+    const heading = document.getElementById("winner-text");
+    if (heading && (focusLost() || this.dock.node.contains(document.activeElement) || this.game.contains(document.activeElement))) {
+      heading.setAttribute("tabindex", "-1");
+      heading.focus({ preventScroll: true });
+    }
   }
 
   _noteChat() {
@@ -244,7 +280,7 @@ export class Table {
       ? h("button", { type: "button", class: "primary", id: "start-button", "data-key": "start", disabled: model.freeSeats.length > 0, onclick: () => this.actions.start() },
         model.freeSeats.length ? plural("waiting.start_free", model.freeSeats.length) : t("waiting.start"))
       : h("p", { class: "muted" }, t("waiting.wait_host"));
-    fill(this.waiting, h("h2", {}, t("waiting.seats")), h("ul", { class: "seat-list" }, rows), start);
+    fill(this.waiting, h("h2", { tabindex: "-1", "data-key": "waiting-seats" }, t("waiting.seats")), h("ul", { class: "seat-list" }, rows), start);
   }
 
   _targets(game) {

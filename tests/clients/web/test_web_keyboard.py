@@ -30,6 +30,7 @@ from browser_helpers import (
     screenshot,
     start_against_a_bot,
     tab_to,
+    unit_page,
     wait_for,
 )
 from i18n_helpers import tile_words, web_words
@@ -248,6 +249,90 @@ def moved_on(driver: WebDriver, seq: int | None) -> bool:
         driver.execute_script(PLAY_ON) == "finished"
         or driver.execute_script("return window.allfives.state.seq") != seq
     )
+
+
+def focus_path(driver: WebDriver) -> list[str]:
+    """The focused element and its ancestors' ids, innermost first ([] for the page's body)."""
+    path: list[str] = driver.execute_script(
+        "const out = []; let el = document.activeElement;"
+        "while (el && el !== document.body && el !== document.documentElement) {"
+        " out.push(el.id || el.tagName); el = el.parentElement; } return out;"
+    )
+    return path
+
+
+def test_the_focus_lands_on_the_room_after_create_and_on_the_table_after_start() -> None:
+    """ "Create room" and "Start the match" went away under the focus, which fell to the
+    page's body: the next Tab started again from the top of the page."""
+    with ServerThread() as server, chromium(*LAPTOP) as page:
+        page.get(server.base + "/")
+        connected = web_words("en", "status.connected")
+        wait_for(lambda: page.find_element(By.ID, "status").text == connected, what="online")
+        tab_to(page, lambda f: f["id"] == "name")
+        keys(page, "Ann")
+        tab_to(page, lambda f: f["id"] == "create-button")
+        keys(page, Keys.ENTER)
+        wait_for(lambda: page.find_elements(By.ID, "waiting"), what="the room")
+        assert "waiting" in wait_for(lambda: focus_path(page), what="the focus in the room")
+        # The bot comes; the next Tab is the room's, not the header's.
+        wait_for(
+            lambda: [b for b in page.find_elements(By.ID, "start-button") if b.is_enabled()],
+            what="the room with its bot",
+        )
+        keys(page, Keys.TAB)
+        assert "waiting" in focus_path(page), focus_path(page)
+        tab_to(page, lambda f: f["id"] == "start-button", limit=10)
+        keys(page, Keys.ENTER)
+        wait_for(lambda: (t := turn(page)) and t["seq"] and True, what="the match")
+        where = wait_for(lambda: focus_path(page), what="the focus on the table")
+        assert "game" in where or "dock" in where or any("hand" in p for p in where), where
+        assert not js_errors(page)
+
+
+#: What an Announcer says for a run of tables (each `[events, model]`), one flush after each.
+ANNOUNCED = """
+const announcer = new window.unit.announce.Announcer();
+const said = [];
+for (const [events, model] of arguments[0]) {
+  announcer.hear(events, model);
+  announcer.flush();
+  said.push([...announcer.node.children].map((p) => p.textContent));
+}
+announcer.destroy();
+return said;
+"""
+
+
+def my_turn(hand: int, moves: int, leading: bool) -> dict[str, Any]:
+    """A table model at the player's turn: hand `hand`, `moves` moves made in it."""
+    return {
+        "names": ["Ann", "Lea"],
+        "teams": False,
+        "game": {
+            "handNumber": hand,
+            "history": [{"type": "passed", "seat": 1}] * moves,
+            "myTurn": True,
+            "leading": leading,
+            "hand": [{"tile": "5-0", "playable": True}, {"tile": "3-3", "playable": True}],
+        },
+    }
+
+
+def test_going_out_and_leading_the_next_hand_is_announced_as_your_lead() -> None:
+    """After going out the next table was the player's turn again (a lead in a new hand): the
+    region heard "Hand 2: Lea leads"-like lines and never "Your lead"."""
+    with unit_page() as page:
+        said = page.execute_script(
+            ANNOUNCED,
+            [
+                [[], my_turn(1, 6, False)],
+                [[], my_turn(1, 6, False)],  # the same turn drawn again: said once
+                [[], my_turn(2, 0, True)],  # went out with that move; leads hand 2
+            ],
+        )
+        assert said[0] == ["Your turn: 2 tiles can be played."]
+        assert said[1] == said[0]
+        assert said[2][-1] == "Your lead: any of your 2 tiles.", said
 
 
 def test_the_boards_text_names_every_open_end_and_the_servers_total() -> None:

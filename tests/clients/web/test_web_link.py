@@ -3,21 +3,19 @@ player's own page shows a one-time link code, and a second browser that types it
 
 from __future__ import annotations
 
-from browser_helpers import chromium, js_errors, screenshot, wait_for
+from browser_helpers import chromium, js_errors, open_lobby, screenshot, uncovered, wait_for
+from i18n_helpers import web_words
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
-from server_helpers import ServerThread
+from server_helpers import Client, ServerThread, new_key
 
 
-def note_with(driver: WebDriver, words: str) -> str | None:
-    """The link page's note, once it says `words`."""
-    text: str = driver.find_element(By.ID, "link-note").text
-    return text if words in text else None
-
-
-def banner_with(driver: WebDriver, words: str) -> str | None:
-    """The page's banner, once it says `words`."""
-    text: str = driver.find_element(By.ID, "banner").text
+def note_with(driver: WebDriver, *where: str) -> str | None:
+    """The link page's note (or the element whose id comes first), once it says the words
+    given last."""
+    element, words = where if len(where) == 2 else ("link-note", where[0])
+    text: str = driver.find_element(By.ID, element).text
     return text if words in text else None
 
 
@@ -46,6 +44,7 @@ def test_a_second_browser_linked_by_the_code_plays_as_the_same_player() -> None:
         phone.find_element(By.ID, "link-submit").click()
         note = wait_for(lambda: note_with(phone, "plays as"))
         assert note == "This device now plays as Ann."  # the name alone, no placeholder mark
+        assert phone.find_element(By.ID, "link-input").get_attribute("value") == ""
         assert phone.find_element(By.CSS_SELECTOR, "#link-note a").text == "Ann"
         assert phone.find_element(By.ID, "me-link").text == "My page"
         # The page's own navigation offers the player's page now, no longer to link.
@@ -84,8 +83,9 @@ def test_a_browser_that_forgot_its_key_gets_the_name_back_with_the_recovery_code
         wait_for(lambda: ann.execute_script("return window.allfives?.online"), what="online")
         ann.execute_script("localStorage.setItem('allfives.name', 'Ann')")
         ann.refresh()
-        assert wait_for(lambda: banner_with(ann, "refused the name"))
-        notice = ann.find_element(By.ID, "notice").text
+        # Said at the name's field in the lobby (the header says it in short).
+        wait_for(lambda: "refused the name" in ann.find_element(By.ID, "status").text)
+        notice = ann.find_element(By.ID, "name-note").text
         assert "belongs to another player" in notice and "Link this device" in notice
         assert "recovery code" in notice
         screenshot(ann, "name-refused-360x740", 360, 740)
@@ -97,6 +97,8 @@ def test_a_browser_that_forgot_its_key_gets_the_name_back_with_the_recovery_code
         note = wait_for(lambda: note_with(ann, "plays as"))
         assert "Ann" in note
         assert ann.find_element(By.ID, "me-link").text == "My page"
+        # The recovery code is a secret: once used, it is no longer in plain view.
+        assert ann.find_element(By.ID, "link-input").get_attribute("value") == ""
         # A wrong code is refused in words, and nothing changes.
         field = ann.find_element(By.ID, "link-input")
         field.clear()
@@ -106,3 +108,63 @@ def test_a_browser_that_forgot_its_key_gets_the_name_back_with_the_recovery_code
         assert "not one of this server's" in refused
         wait_for(lambda: ann.find_element(By.ID, "me-link").text == "My page")
         assert not js_errors(ann)
+
+
+def test_the_players_own_page_offers_her_page_not_to_link_when_loaded_directly() -> None:
+    """Opened (or reloaded) at #/player/NAME, the page's navigation agrees with the header
+    once the server has said who this device is: "My page", no "Link this device"."""
+    with ServerThread() as server, chromium(1280, 800) as ann:
+        ann.get(server.base + "/")
+        wait_for(lambda: ann.execute_script("return window.allfives?.online"), what="online")
+        ann.execute_script("localStorage.setItem('allfives.name', 'Ann')")
+        ann.refresh()
+        wait_for(lambda: ann.find_element(By.ID, "me-link").text == "My page")
+        ann.get("about:blank")  # another document, so the next is a load
+        for _ in range(2):  # opened at the address, then reloaded there
+            if ann.current_url.endswith("/#/player/Ann"):
+                ann.refresh()
+            else:
+                ann.get(server.base + "/#/player/Ann")
+            wait_for(lambda: ann.find_element(By.ID, "me-link").text == "My page")
+            wait_for(lambda: ann.find_element(By.ID, "player").get_attribute("data-you") == "1")
+            assert not ann.find_elements(By.ID, "nav-link")
+            assert ann.find_element(By.ID, "nav-me").text == "My page"
+        assert not js_errors(ann)
+
+
+def test_a_refused_name_is_said_at_the_field_and_cleared_when_the_name_changes() -> None:
+    """The refusal was only a bottom banner over "Create room" and a notice out of view, the
+    field's note still "1 to 24 characters", and it stayed after the name was changed."""
+    with ServerThread() as server, chromium(360, 740) as page:
+
+        async def claim() -> None:
+            ann = await Client.open(server.server.url, "Ann", key=new_key())
+            await ann.close()
+
+        server.call(claim())
+        open_lobby(page, server.base + "/", "Ann")
+        page.find_element(By.ID, "create-button").click()
+        note = wait_for(lambda: note_with(page, "name-note", "belongs to another player"))
+        assert "Link this device" in note and "recovery code" in note, note
+        field = page.find_element(By.ID, "name")
+        assert field.get_attribute("aria-invalid") == "true"
+        assert page.switch_to.active_element == field
+        # Nothing lies over the form's button, and the reason is in sight.
+        create = page.find_element(By.ID, "create-button")
+        page.execute_script("arguments[0].scrollIntoView({block: 'center'})", create)
+        assert not uncovered(page, create)["over"], uncovered(page, create)
+        page.execute_script("arguments[0].scrollIntoView({block: 'center'})", field)
+        assert uncovered(page, page.find_element(By.ID, "name-note"))["inView"]
+        screenshot(page, "name-refused-at-field-360x740", 360, 740)
+        # A new name: the refusal goes at once, and the page says hello again with it.
+        field.send_keys(Keys.BACKSPACE * 3, "Bea")
+        assert "belongs" not in page.find_element(By.ID, "name-note").text
+        field.send_keys(Keys.TAB)
+        connected = web_words("en", "status.connected")
+        wait_for(lambda: page.find_element(By.ID, "status").text == connected, what="connected")
+        assert page.find_element(By.ID, "banner").get_attribute("hidden") is not None
+        assert page.find_element(By.ID, "notice").text == ""
+        assert field.get_attribute("aria-invalid") == "false"
+        page.find_element(By.ID, "create-button").click()
+        wait_for(lambda: page.find_elements(By.ID, "waiting"), what="the room")
+        assert not js_errors(page)

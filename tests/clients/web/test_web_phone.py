@@ -309,3 +309,39 @@ def test_the_boneyard_count_is_not_under_the_pinned_hand() -> None:
             landing = uncovered(page, page.find_element(By.ID, "boneyard"))
             assert landing["inView"] and landing["over"] == [], landing
             page.execute_script(PLAY_ON)
+
+
+#: Plays on (PLAY_ON), then scrolls to the page's foot, as a player reading the log does.
+PLAY_AND_SCROLL_DOWN = PLAY_ON.replace(
+    "return doc.phase;",
+    "if (doc.phase !== 'finished') window.scrollTo(0, document.body.scrollHeight);"
+    " return doc.phase;",
+)
+
+#: Where the winner's heading is against the sticky strip and the viewport's foot.
+WINNER_PLACE = """
+const heading = document.getElementById("winner-text");
+const strip = document.getElementById("strip");
+if (!heading) return null;
+const r = heading.getBoundingClientRect();
+return { top: r.top, bottom: r.bottom, stripBottom: strip.getBoundingClientRect().bottom,
+  height: innerHeight, text: heading.textContent };
+"""
+
+
+@pytest.mark.parametrize(("width", "height"), [PHONE, (1280, 800)])
+def test_the_winner_is_brought_into_view_when_the_match_ends(width: int, height: int) -> None:
+    """The card came above the board while the page stayed where it was (on a phone the
+    heading at -404 px): only the strip's "The match is over" was in view."""
+    with ServerThread(bot_delay=0.0) as server, chromium(width, height) as page:
+        start_against_a_bot(page, server, 50)
+        wait_for(
+            lambda: page.execute_script(PLAY_AND_SCROLL_DOWN) == "finished",
+            timeout=90,
+            what="the end",
+        )
+        place = wait_for(lambda: page.execute_script(WINNER_PLACE), what="the winner")
+        assert place["top"] >= place["stripBottom"] - 1, place
+        assert place["bottom"] <= place["height"], place
+        screenshot(page, f"winner-in-view-{width}x{height}", width, height)
+        assert not js_errors(page)

@@ -115,6 +115,8 @@ def test_a_finished_match_stepped_to_its_end_shows_the_records_scores(
         # The archived game is found for the room's record: the review shows beside it.
         wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, "#review-summary > li"), 60)
         check_review(driver, record)
+        if width >= 1000:  # beside the review (on a phone the review comes below)
+            board_in_first_screen(driver, height)
         reviewed = driver.find_element(By.CSS_SELECTOR, "#review-summary > li[data-seat='1'] > b")
         assert reviewed.text == "Bot 2 (normal)"
         screenshot(driver, f"replay-review-{width}x{height}", width, height)
@@ -145,6 +147,36 @@ def test_a_finished_match_stepped_to_its_end_shows_the_records_scores(
         assert not js_errors(driver)
 
 
+#: Makes the review as long as a long match's (13 hands a player), then measures the viewer.
+LONG_REVIEW = """
+const summary = document.getElementById("review-summary");
+for (let i = 0; i < 40; i += 1) {
+  const copy = summary.firstElementChild.cloneNode(true);
+  copy.classList.add("copied");
+  summary.append(copy);
+}
+const head = document.querySelector(".replay-head").getBoundingClientRect();
+const download = document.getElementById("replay-download").getBoundingClientRect();
+return { headBlank: head.bottom - download.bottom, page: document.documentElement.scrollHeight,
+  board: document.getElementById("replay-board").getBoundingClientRect().top + scrollY,
+  next: document.getElementById("replay-next").getBoundingClientRect().bottom + scrollY };
+"""
+
+
+def board_in_first_screen(driver: WebDriver, height: int) -> None:
+    """However long the review beside it, the replay's board and its ◀ ▶ are on the first
+    screen, the "Replay" card no taller than what it holds (it stretched to the review's
+    height, blank below "Download the record", and pushed the board two screens down)."""
+    driver.execute_script("window.scrollTo(0, 0)")
+    seen = driver.execute_script(LONG_REVIEW)
+    assert seen["page"] > 2 * height, seen  # the review is long indeed
+    assert seen["headBlank"] < 40, seen
+    assert seen["next"] <= height and seen["board"] < height, seen
+    driver.execute_script(
+        "document.querySelectorAll('#review-summary > .copied').forEach((li) => li.remove())"
+    )
+
+
 def check_review(driver: WebDriver, record: Record) -> None:
     """The review names each player's loss, and the move of a costly step in words."""
     players = driver.find_elements(By.CSS_SELECTOR, "#review-summary > li")
@@ -160,3 +192,25 @@ def check_review(driver: WebDriver, record: Record) -> None:
         costliest[0].click()
         said = wait_for(lambda: driver.find_element(By.ID, "review-move").text)
         assert " lost " in said and "against" in said
+
+
+def test_a_game_the_page_may_not_see_is_asked_for_once_and_said_once() -> None:
+    """A stranger at a private game's link (the API's 404, as for an id that never was): the
+    page said "No such game." after asking for the game and its positions both, two refused
+    requests in the console."""
+    with ServerThread() as server, chromium(360, 740) as driver:
+        driver.get(server.base + "/#/game/AbCdEfGh1234")
+        said = wait_for(
+            lambda: driver.find_elements(By.CSS_SELECTOR, "#page-body [role=alert]"),
+            what="the refusal",
+        )
+        assert [alert.text for alert in said] == ["No such game."]
+        asked = driver.execute_script(
+            "return performance.getEntriesByType('resource')"
+            ".map((entry) => new URL(entry.name).pathname)"
+            ".filter((path) => path.startsWith('/api/'))"
+        )
+        assert asked == ["/api/games/AbCdEfGh1234"], asked
+        # What the console holds is the browser's one line for that one refused request.
+        errors = js_errors(driver)
+        assert len(errors) <= 1 and all("/api/games/AbCdEfGh1234 " in e for e in errors), errors

@@ -16,6 +16,7 @@ from typing import Any
 import msgspec
 import pytest
 from browser_helpers import call, unit_page
+from i18n_helpers import web_words
 from protocol_helpers import BOT_LOOK_ALIKES, LOOK_ALIKES, hand_ended
 from selenium.webdriver.remote.webdriver import WebDriver
 from server_helpers import ServerThread
@@ -54,9 +55,50 @@ def test_a_domino_shows_the_pips_counted_and_their_rounding(page: WebDriver) -> 
     shown = explain(page, ended(0, [0, 12]), ["Ann", "Bot 2"])
     assert shown["title"] == "Ann went out" and shown["agrees"]
     assert shown["steps"] == [
-        "Left in the other hand: 12 (Bot 2) pips.",
+        "Left in the opponent's hand: 12 (Bot 2) pips.",
         "12 rounds to 10: Ann scores 10.",
     ]
+
+
+#: A hand's card (report.handCard) put on the page, and the text a reader sees of it.
+HAND_CARD = """
+const card = document.createElement("section");
+card.append(...window.unit.report.handCard(arguments[0]).filter(Boolean));
+document.body.append(card);
+const seen = card.innerText;
+card.remove();
+return seen;
+"""
+
+
+@pytest.mark.parametrize("language", ["en", "cs"])
+def test_a_hands_card_says_its_figures_are_the_end_count(page: WebDriver, language: str) -> None:
+    """The winner's last hand read "Team A 0 Team B 0" where team B had made 30 by plays:
+    the figures are the points of the hand's end alone, and nothing on the card said so."""
+    summary = {
+        "hand": 4,
+        "title": "Ann went out",
+        "steps": [],
+        "agrees": True,
+        "text": "",
+        "sides": [
+            {"side": 0, "name": "Team A", "points": 0},
+            {"side": 1, "name": "Team B", "points": 0},
+        ],
+    }
+    page.execute_async_script(
+        "const done = arguments[arguments.length - 1]; window.unit.i18n.load(arguments[0]).then(done);",
+        language,
+    )
+    try:
+        seen = page.execute_script(HAND_CARD, summary)
+    finally:
+        page.execute_async_script(
+            "const done = arguments[arguments.length - 1]; window.unit.i18n.load('en').then(done);"
+        )
+    label = web_words(language, "summary.points_label")
+    assert label in seen, seen
+    assert seen.index(label) < seen.index("Team A"), seen
 
 
 def test_a_team_domino_says_53_was_counted(page: WebDriver) -> None:

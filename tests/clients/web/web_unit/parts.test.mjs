@@ -129,11 +129,31 @@ test("a domino shows the pips counted and their rounding", () => {
   const shown = explain(domino(0, [10, 0], [0, 12], [{ side: 0, seats: [1], pips: 12, points: 10 }]), ["Ann", "Bot 1"]);
   assert.equal(shown.title, "Ann went out");
   assert.ok(shown.agrees);
-  assert.deepEqual(shown.steps, ["Left in the other hand: 12 (Bot 1) pips.", "12 rounds to 10: Ann scores 10."]);
+  assert.deepEqual(shown.steps, ["Left in the opponent's hand: 12 (Bot 1) pips.", "12 rounds to 10: Ann scores 10."]);
   // Points the counts do not add up to are flagged, not explained away.
   const wrong = explain(domino(0, [15, 0], [0, 12], [{ side: 0, seats: [1], pips: 12, points: 10 }]), ["A", "B"]);
   assert.equal(wrong.agrees, false);
 });
+
+/** Each language's word for an opponent, as its partnership line ("the opponents' hands") has it. */
+const OPPONENT = { en: "opponent", cs: "soupeř", "sr-Latn": "protivnik", et: "vastas" };
+
+for (const language of i18n.LANGUAGES) {
+  test(`a two-player domino says whose tiles were counted, in ${language}`, async () => {
+    // "U drugoj ruci" read as "in the second hand" (deal), where a deal is a "runda".
+    assert.equal(await i18n.load(language), language);
+    try {
+      const shown = explain(domino(0, [10, 0], [0, 12], [{ side: 0, seats: [1], pips: 12, points: 10 }]), ["Ann", "Bot 1"]);
+      const step = shown.steps[0].toLowerCase();
+      assert.ok(step.includes(OPPONENT[language]), step);
+      assert.ok(step.includes("12 (bot 1)"), step);
+      const teams = explain(domino(0, [15, 0], [0, 4, 0, 9], [{ side: 0, seats: [1, 3], pips: 13, points: 15 }]), ["A", "B", "C", "D"], { teams: true });
+      assert.ok(teams.steps[0].toLowerCase().includes(OPPONENT[language]), teams.steps[0]);
+    } finally {
+      await i18n.load("en");
+    }
+  });
+}
 
 test("a team domino says 53 was counted, and a seat's pips come before its name", () => {
   const result = domino(2, [55, 0], [30, 4, 0, 49], [{ side: 0, seats: [1, 3], pips: 53, points: 55 }]);
