@@ -24,6 +24,7 @@ from bridge.positions import positions_of
 from engine import Move
 from protocol import errors
 from protocol import messages as msg
+from protocol.tournaments import TOURNAMENT_MESSAGES
 from server.config import Config
 from server.edge.connection import CLOSE_POLICY, Connection
 from server.edge.door import Door
@@ -391,6 +392,10 @@ class Sessions:
                 connection, live, hello, self.players.check_seat, found, hello.room
             )
 
+    async def _tournament(self, connection: Connection, message: msg.ClientMessage) -> None:
+        """A tournament message: refused until the server holds tournaments."""
+        raise RoomError(errors.INVALID, "this server holds no tournaments")
+
     async def _create(self, connection: Connection, message: msg.CreateRoom) -> None:
         if connection.player is None:
             await self.players.check_guest_name(connection.name)
@@ -414,6 +419,7 @@ _SERVES: dict[type[msg.ClientMessage], Callable[[Sessions, Connection, Any], Awa
     msg.Chat: Sessions._chat,
     msg.AskLinkCode: Sessions._link_code,
     msg.AskRecoveryCode: Sessions._recovery_code,
+    **{kind: Sessions._tournament for kind in TOURNAMENT_MESSAGES},
 }
 
 
