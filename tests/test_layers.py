@@ -151,8 +151,9 @@ SERVER_PACKAGES: dict[str, set[str]] = {
     "storage": {"rooms"},
     "play": {"rooms", "storage"},
     "cluster": {"rooms", "storage", "play"},
-    "edge": {"rooms", "storage", "play"},
+    "edge": {"rooms", "storage", "play", "desk"},
     "tournaments": set(),
+    "desk": {"rooms", "storage", "tournaments"},
 }
 #: Beside the packages: the wiring, the settings, the counters, `allfives serve`, the operator's
 #: `allfives admin`, and the garbage collector's schedule of a serving process

@@ -26,6 +26,7 @@ from protocol import errors
 from protocol import messages as msg
 from protocol.tournaments import TOURNAMENT_MESSAGES
 from server.config import Config
+from server.desk.desk import Desk
 from server.edge.connection import CLOSE_POLICY, Connection
 from server.edge.door import Door
 from server.edge.http import client_address, peer_of
@@ -60,6 +61,7 @@ class Lanes:
     chat: RoomChat
     listing: Listing
     players: Players
+    desk: Desk
 
 
 log = logging.getLogger("allfives.server")
@@ -92,6 +94,7 @@ class Sessions:
         self.room_chat = lanes.chat
         self.listing = lanes.listing
         self.players = lanes.players
+        self.desk = lanes.desk
         #: Messages being served that had to wait (a store, a lock).
         self.tasks: set[asyncio.Task[Any]] = set()
 
@@ -137,6 +140,7 @@ class Sessions:
             connection.deadline.cancel()
             connection.deadline = None
         self.hint_desk.cancel(connection)
+        self.desk.forget(connection)
         door = self.door
         door.connections.discard(connection)
         if connection.named:
@@ -393,8 +397,7 @@ class Sessions:
             )
 
     async def _tournament(self, connection: Connection, message: msg.ClientMessage) -> None:
-        """A tournament message: refused until the server holds tournaments."""
-        raise RoomError(errors.INVALID, "this server holds no tournaments")
+        await self.desk.serve(connection, message)
 
     async def _create(self, connection: Connection, message: msg.CreateRoom) -> None:
         if connection.player is None:
