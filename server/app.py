@@ -119,7 +119,7 @@ class Server:
             chat=RoomChat(config.limits.room_chat_burst, config.limits.room_chat_rate),
             listing=listing,
             players=Players(ledger, config.clock, config.limits),
-            desk=Desk(store, lookups),
+            desk=Desk(store, lookups, config.limits),
         )
         rooms = RoomCommands(config, registry, self.committer, metrics)
         self.sessions = Sessions(config, door, registry, finder, rooms, metrics, lanes)

@@ -83,6 +83,10 @@ class Limits:
     rooms_per_hour: float = 30.0
     #: Rooms one process holds in all (finished ones included); creating more gets `busy`.
     max_rooms: int = 10000
+    #: Tournaments an address may make (counted by each process while it runs; `rate_limited`),
+    #: and tournaments stored in all (`busy`): `server.desk`.
+    max_tournaments_per_ip: int = 4
+    max_tournaments: int = 1000
     #: Failed room lookups per address: so many at once, then so many a minute.
     lookup_burst: int = 20
     lookups_per_minute: float = 10.0

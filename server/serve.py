@@ -122,6 +122,12 @@ OPTIONS: dict[str, tuple[Callable[[str], Any], str, str]] = {
     ),
     "rooms-burst": (positive(int), "rooms_burst", "rooms one client address may create at once"),
     "max-rooms": (positive(int), "max_rooms", "rooms this process holds in all, finished included"),
+    "max-tournaments-per-ip": (
+        positive(int),
+        "max_tournaments_per_ip",
+        "tournaments one client address may make (counted by each process)",
+    ),
+    "max-tournaments": (positive(int), "max_tournaments", "tournaments stored in all"),
     "data": (
         str,
         "data",

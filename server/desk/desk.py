@@ -34,6 +34,7 @@ from protocol.tournaments import (
     StartTournament,
     TournamentUpdate,
 )
+from server.config import Limits
 from server.desk.kept import Kept, decode, encode, handle, new_code, opens, split
 from server.rooms.codes import new_invite
 from server.rooms.limits import LookupBudget
@@ -45,10 +46,6 @@ from server.tournaments import state
 from server.tournaments.stored import Tournament
 from server.tournaments.view import entrant_of, public_view, table_of
 
-#: Tournaments one address may make, counted by this process while it runs.
-MAX_TOURNAMENTS_PER_ADDRESS = 4
-#: Tournaments stored at once, at the most (a server's bound).
-MAX_TOURNAMENTS = 1000
 #: Tries of a change that lost races to other processes, and of a fresh code.
 TRIES = 5
 
@@ -65,9 +62,12 @@ class Follower(Protocol):
 class Desk:
     """The tournaments' messages of this process (see the module docstring)."""
 
-    def __init__(self, store: Store, lookups: LookupBudget) -> None:
+    def __init__(self, store: Store, lookups: LookupBudget, limits: Limits) -> None:
         self.store = store
         self.lookups = lookups
+        #: Tournaments an address may make (counted here while the process runs), and in all.
+        self.per_address = limits.max_tournaments_per_ip
+        self.most = limits.max_tournaments
         #: Who follows each tournament here, and what each follower follows.
         self.followers: dict[str, set[Follower]] = {}
         self.following: dict[Follower, str] = {}
@@ -115,12 +115,11 @@ class Desk:
 
     async def _create(self, follower: Follower, message: CreateTournament) -> None:
         player = _player_of(follower)
-        if self.made_by[follower.address] >= MAX_TOURNAMENTS_PER_ADDRESS:
+        if self.made_by[follower.address] >= self.per_address:
             raise RoomError(
-                errors.RATE_LIMITED,
-                f"an address may make {MAX_TOURNAMENTS_PER_ADDRESS} tournaments",
+                errors.RATE_LIMITED, f"an address may make {self.per_address} tournaments"
             )
-        if len(await self.store.tournaments.codes()) >= MAX_TOURNAMENTS:
+        if len(await self.store.tournaments.codes()) >= self.most:
             raise RoomError(errors.BUSY, "the server holds as many tournaments as it may")
         command = state.Create(
             name=message.name,

@@ -16,7 +16,6 @@ from server_helpers import Client, fast_config, new_key
 from protocol import messages as msg
 from protocol.tournaments import TournamentUpdate
 from server.app import Server, run_server
-from server.desk.desk import MAX_TOURNAMENTS_PER_ADDRESS
 from server.desk.kept import decode
 from server.storage.redis_store import RedisStore
 from server.storage.sqlite_store import SqliteStore
@@ -169,10 +168,22 @@ def test_the_error_of_a_refused_tournament_message_names_it() -> None:
 
 async def test_an_address_makes_a_bounded_number_of_tournaments(running: Server) -> None:
     ann = await player(running, "Ann")
-    for _ in range(MAX_TOURNAMENTS_PER_ADDRESS):
+    limit = running.config.limits.max_tournaments_per_ip
+    for _ in range(limit):
         await update_for(ann, "create_tournament", **CUP)
     codes = await running.store.tournaments.codes()
-    assert len(codes) == MAX_TOURNAMENTS_PER_ADDRESS
+    assert len(codes) == limit == 4
     assert (await ann.error_for("create_tournament", **CUP)).code == "rate_limited"
     assert await running.store.tournaments.codes() == codes
     await ann.close()
+
+
+async def test_a_server_stores_a_bounded_number_of_tournaments() -> None:
+    async with run_server(fast_config(max_tournaments=2)) as server:
+        ann, bea = await player(server, "Ann"), await player(server, "Bea")
+        await update_for(ann, "create_tournament", **CUP)
+        await update_for(bea, "create_tournament", **CUP)
+        assert (await ann.error_for("create_tournament", **CUP)).code == "busy"
+        assert len(await server.store.tournaments.codes()) == 2
+        await ann.close()
+        await bea.close()
