@@ -15,18 +15,33 @@ from protocol.errors import (
     ProtocolError,
     explain_validation,
 )
+from protocol.message_base import MAX_NAME_LENGTH as MAX_NAME_LENGTH
+from protocol.message_base import MAX_ROOM_CODE_LENGTH as MAX_ROOM_CODE_LENGTH
+from protocol.message_base import MAX_SAFE_INTEGER as MAX_SAFE_INTEGER
+from protocol.message_base import ClientMessage as ClientMessage
+from protocol.message_base import MessageId as MessageId
+from protocol.message_base import Name as Name
+from protocol.message_base import RoomCode as RoomCode
+from protocol.message_base import ServerMessage as ServerMessage
 from protocol.names import BOT_LIKE, name_problem
 from protocol.positions import Position
 from protocol.records import Record
 from protocol.rules import RoomRules
 from protocol.tiles import TILE_PATTERN, EndName, Tile
+from protocol.tournaments import (
+    CreateTournament,
+    FollowTournament,
+    JoinTournament,
+    LeaveTournament,
+    StartTournament,
+    TournamentUpdate,
+    validate_tournament_name,
+)
 from protocol.views import BotLevel, Count, MoveSpec, RoomView, Seat
 
 PROTOCOL_VERSION = 1
-MAX_NAME_LENGTH = 24
 MAX_CHAT_LENGTH = 200
 MAX_MESSAGE_BYTES = 4096
-MAX_ROOM_CODE_LENGTH = 24
 MAX_TOKEN_LENGTH = 128
 RATE_BURST = 20
 RATE_PER_SECOND = 10
@@ -34,12 +49,7 @@ RATE_PER_SECOND = 10
 ROOMS_PAGE = 50
 MAX_ROOMS_OFFSET = 100_000
 
-Name = Annotated[str, Meta(min_length=1, max_length=MAX_NAME_LENGTH)]
-RoomCode = Annotated[str, Meta(min_length=1, max_length=MAX_ROOM_CODE_LENGTH)]
 Token = Annotated[str, Meta(min_length=1, max_length=MAX_TOKEN_LENGTH)]
-#: Numbers a client sends are bounded: ids and seqs to 53 bits (exact in JavaScript too).
-MAX_SAFE_INTEGER = 2**53 - 1
-MessageId = Annotated[int, Meta(ge=-MAX_SAFE_INTEGER, le=MAX_SAFE_INTEGER)]
 Seq = Annotated[int, Meta(ge=0, le=MAX_SAFE_INTEGER)]
 Version = Annotated[int, Meta(ge=0, le=MAX_SAFE_INTEGER)]
 ChatText = Annotated[str, Meta(min_length=1, max_length=MAX_CHAT_LENGTH)]
@@ -54,12 +64,6 @@ from protocol.codes import (  # noqa: E402 - the types of two hello fields
 )
 
 # Client -> server ---------------------------------------------------------------------------
-
-
-class ClientMessage(Struct, kw_only=True, omit_defaults=True, tag_field="type"):
-    """Base of client messages; `id` (chosen by the client) is echoed by the reply or error."""
-
-    id: MessageId | None = None
 
 
 class Hello(ClientMessage, tag="hello"):
@@ -211,14 +215,15 @@ AnyClientMessage = (
     | AskLinkCode
     | AskRecoveryCode
     | Ping
+    | CreateTournament
+    | JoinTournament
+    | LeaveTournament
+    | StartTournament
+    | FollowTournament
 )
 
 
 # Server -> client ---------------------------------------------------------------------------
-
-
-class ServerMessage(Struct, kw_only=True, tag_field="type"):
-    """Base of server messages."""
 
 
 class Welcome(ServerMessage, tag="welcome"):
@@ -301,7 +306,7 @@ class RecordReply(ServerMessage, tag="record"):
     after each of its steps, as a replay draws it (left out by servers older than them)."""
 
     record: Record
-    positions: list[Position] = []
+    positions: list[Position] = msgspec.field(default_factory=list)
     id: int | None = None
 
 
@@ -349,6 +354,7 @@ AnyServerMessage = (
     | RecoveryCodeReply
     | Pong
     | Ack
+    | TournamentUpdate
 )
 
 CLIENT_TYPES: dict[str, type[ClientMessage]] = {
@@ -478,8 +484,10 @@ def _decode_slowly(data: bytes | str, types: dict[str, Any]) -> Any:
 def _check_text(message: AnyClientMessage) -> AnyClientMessage:
     """Strip and check names and chat lines, which need more than a length limit."""
     try:
-        if isinstance(message, Hello | Join) and message.name is not None:
+        if isinstance(message, Hello | Join | JoinTournament) and message.name is not None:
             message.name = validate_name(message.name)
+        elif isinstance(message, CreateTournament):
+            message.name = validate_tournament_name(message.name)
         elif isinstance(message, Chat):
             message.text = validate_chat(message.text)
     except ValueError as error:

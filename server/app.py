@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from protocol import names
 from server.config import Config
+from server.desk.desk import Desk
 from server.edge.api import Api
 from server.edge.door import Door
 from server.edge.gate import Gate
@@ -109,12 +110,14 @@ class Server:
         hooks.connect(self.driver, self.finisher, listing)
         self.api = Api(ledger, config.limits.api_burst, config.limits.api_per_second)
         self.refold = Refold(ledger, tasks.spawn)
+        lookups = LookupBudget(config.limits.lookup_burst, config.limits.lookups_per_minute)
         lanes = Lanes(
-            lookups=LookupBudget(config.limits.lookup_burst, config.limits.lookups_per_minute),
+            lookups=lookups,
             hints=HintDesk(bots),
             chat=RoomChat(config.limits.room_chat_burst, config.limits.room_chat_rate),
             listing=listing,
             players=Players(ledger, config.clock, config.limits),
+            desk=Desk(store, lookups, config.limits),
         )
         rooms = RoomCommands(config, registry, self.committer, metrics)
         self.sessions = Sessions(config, door, registry, finder, rooms, metrics, lanes)

@@ -126,6 +126,12 @@ class Limits:
     max_rooms: int = setting(
         10000, "rooms this process holds in all, finished included; more get busy", positive(int)
     )
+    max_tournaments_per_ip: int = setting(
+        4,
+        "tournaments one client address may make (counted by each process while it runs)",
+        positive(int),
+    )
+    max_tournaments: int = setting(1000, "tournaments stored in all; more get busy", positive(int))
     lookup_burst: int = setting(
         20, "failed room lookups one address may make at once", positive(int)
     )

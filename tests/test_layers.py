@@ -153,8 +153,9 @@ SERVER_PACKAGES: dict[str, set[str]] = {
     "storage": set(),
     "play": {"rooms", "storage"},
     "cluster": {"rooms", "storage", "play"},
-    "edge": {"rooms", "storage", "play"},
+    "edge": {"rooms", "storage", "play", "desk"},
     "tournaments": set(),
+    "desk": {"rooms", "storage", "tournaments"},
 }
 #: Beside the packages: the wiring, the settings (their groups, how each is declared and read, and
 #: their generated reference), the counters, `allfives serve`, the operator's `allfives admin`,

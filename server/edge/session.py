@@ -24,7 +24,9 @@ from bridge.positions import positions_of
 from engine import Move
 from protocol import errors
 from protocol import messages as msg
+from protocol.tournaments import TOURNAMENT_MESSAGES
 from server.config import Config
+from server.desk.desk import Desk
 from server.edge.connection import CLOSE_POLICY, Connection
 from server.edge.door import Door
 from server.edge.http import client_address, peer_of
@@ -59,6 +61,7 @@ class Lanes:
     chat: RoomChat
     listing: Listing
     players: Players
+    desk: Desk
 
 
 log = logging.getLogger("allfives.server")
@@ -91,6 +94,7 @@ class Sessions:
         self.room_chat = lanes.chat
         self.listing = lanes.listing
         self.players = lanes.players
+        self.desk = lanes.desk
         #: Messages being served that had to wait (a store, a lock).
         self.tasks: set[asyncio.Task[Any]] = set()
 
@@ -136,6 +140,7 @@ class Sessions:
             connection.deadline.cancel()
             connection.deadline = None
         self.hint_desk.cancel(connection)
+        self.desk.forget(connection)
         door = self.door
         door.connections.discard(connection)
         if connection.named:
@@ -391,6 +396,9 @@ class Sessions:
                 connection, live, hello, self.players.check_seat, found, hello.room
             )
 
+    async def _tournament(self, connection: Connection, message: msg.ClientMessage) -> None:
+        await self.desk.serve(connection, message)
+
     async def _create(self, connection: Connection, message: msg.CreateRoom) -> None:
         if connection.player is None:
             await self.players.check_guest_name(connection.name)
@@ -414,6 +422,7 @@ _SERVES: dict[type[msg.ClientMessage], Callable[[Sessions, Connection, Any], Awa
     msg.Chat: Sessions._chat,
     msg.AskLinkCode: Sessions._link_code,
     msg.AskRecoveryCode: Sessions._recovery_code,
+    **{kind: Sessions._tournament for kind in TOURNAMENT_MESSAGES},
 }
 
 

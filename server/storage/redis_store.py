@@ -45,6 +45,7 @@ from server.storage.store import (
     StoredRoom,
     StoreUnavailable,
 )
+from server.storage.tournaments_redis import RedisTournaments
 
 log = logging.getLogger("allfives.store")
 # asyncio_redis logs every connection attempt at INFO; this module logs what matters itself.
@@ -176,6 +177,7 @@ class RedisStore(Store):
         self._stalled: asyncio_redis.Connection | None = None
         self._failure = "no connection yet"
         self._closed = False
+        self.tournaments = RedisTournaments(self._call, run_script, self.prefix)
 
     # -- keys ------------------------------------------------------------------------------
 

@@ -49,6 +49,7 @@ from server.storage.store import (
     StoredRoom,
     StoreUnavailable,
 )
+from server.storage.tournaments_sqlite import SqliteTournaments
 
 log = logging.getLogger("allfives.store")
 T = TypeVar("T")
@@ -139,6 +140,7 @@ class SqliteStore(Store):
         #: Commits made and rooms saved by them (a commit carries every save waiting for it).
         self.commits = 0
         self.saves = 0
+        self.tournaments = SqliteTournaments(self._run, clock)
 
     # -- the Store interface ---------------------------------------------------------------
 

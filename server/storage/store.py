@@ -29,6 +29,8 @@ from typing import Protocol
 
 import msgspec
 
+from server.storage.tournaments import MemoryTournaments, TournamentStore
+
 #: The version of a room never saved (`server.cluster.membership` gives each save a version token).
 NO_VERSION = "none"
 
@@ -111,6 +113,8 @@ class Store(abc.ABC):
     holds_live_rooms = False
     #: Several processes may share it (Redis): they need the cluster's committer.
     shared = False
+    #: The tournaments kept with the rooms (`server.storage.tournaments`), set as it is made.
+    tournaments: TournamentStore
 
     def hold(self, code: str, seq: int, room: Encodable) -> None:
         """Keep a live room as saved at `seq` (only a store that `holds_live_rooms`)."""
@@ -161,6 +165,7 @@ class MemoryStore(Store):
         self.rooms: dict[str, StoredRoom] = {}
         self.held: dict[str, tuple[int, Encodable]] = {}
         self.records: dict[str, bytes] = {}
+        self.tournaments = MemoryTournaments()
 
     def hold(self, code: str, seq: int, room: Encodable) -> None:
         """Keep a live room as saved at `seq`."""

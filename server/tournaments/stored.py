@@ -6,29 +6,28 @@ The commands that change it are in `state` (docs/tournaments.md).
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated
 
 import msgspec
 from msgspec import Meta, Struct
 
 from protocol.messages import MAX_NAME_LENGTH, MAX_ROOM_CODE_LENGTH
 from protocol.rules import Rules, TurnSeconds
+from protocol.tournaments import MAX_ENTRANTS as MAX_ENTRANTS
+from protocol.tournaments import MAX_SCORE as MAX_SCORE
+from protocol.tournaments import MAX_SWISS_ROUNDS as MAX_SWISS_ROUNDS
+from protocol.tournaments import MAX_TOURNAMENT_NAME as MAX_TOURNAMENT_NAME
+from protocol.tournaments import Format as Format
+from protocol.tournaments import Partners as Partners
+from protocol.tournaments import Phase as Phase
+from protocol.tournaments import TournamentName as TournamentName
 from protocol.views import BotLevel
 from server.tournaments.standings import Bye, Outcome, Standing, bye_points, standings
 
-MAX_ENTRANTS = 64
-MAX_SWISS_ROUNDS = 20
-MAX_TOURNAMENT_NAME = 48
 MAX_PLAYER_ID = 64
-#: A final score, either way from zero (penalty scoring goes below zero: docs/rules.md 7.4).
-MAX_SCORE = 100_000
 BOT_LEVELS = ("easy", "normal", "hard")
 
-Format = Literal["round_robin", "swiss", "elimination"]
-Partners = Literal["fixed", "rotating"]
-Phase = Literal["open", "playing", "finished"]
 PlayerId = Annotated[str, Meta(min_length=1, max_length=MAX_PLAYER_ID)]
-TournamentName = Annotated[str, Meta(min_length=1, max_length=MAX_TOURNAMENT_NAME)]
 EntrantName = Annotated[str, Meta(min_length=1, max_length=MAX_NAME_LENGTH)]
 RoomCode = Annotated[str, Meta(min_length=1, max_length=MAX_ROOM_CODE_LENGTH)]
 Score = Annotated[int, Meta(ge=-MAX_SCORE, le=MAX_SCORE)]

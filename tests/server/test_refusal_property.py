@@ -1,11 +1,12 @@
 """Property: a refused message changes nothing, anywhere (memory and Redis).
 
 For a random room (2-4 human players, a random number of random moves played, a spectator), a
-sender (a seated player, the spectator, or a player of another room) and a message of each type a
+tournament (made by a player with a key, who joined it, and a bot), a sender (a seated player,
+the spectator, a player of another room, or the tournament's host) and a message of each type a
 client may send (every member of `AnyClientMessage`, one case each, its fields drawn from the type
 in or out of their bounds, or a hand-picked one that reaches further), or a malformed frame, whenever the server refuses the message: every receiver's
 document (a fresh `resync`), the host, who is in which room, the rooms in memory and the rooms as
-stored are all exactly as they were before it.
+stored, and the tournaments as stored are all exactly as they were before it.
 
 The server runs on an event loop of its own thread (`ServerThread`), so that one server serves
 every example.
@@ -13,6 +14,7 @@ every example.
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from collections.abc import Iterator
@@ -24,10 +26,18 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from redis_server import RedisServer
-from server_helpers import Client, ServerThread, fast_config, play_out_one, until_holds
+from server_helpers import (
+    Client,
+    ServerThread,
+    fast_config,
+    new_key,
+    play_out_one,
+    until_holds,
+)
 
 from protocol import messages as msg
 from protocol.rules import Rules
+from protocol.tournaments import TournamentUpdate
 from server.app import Server
 from server.storage.redis_store import RedisStore
 
@@ -47,6 +57,8 @@ def started(store: Any = None) -> Iterator[ServerThread]:
         away_seconds=3600.0,
         release_seconds=3600.0,
         cluster_lease=30.0,
+        max_tournaments_per_ip=10_000,
+        new_players_burst=10_000,
         store=store,
     )
     with ServerThread(**options.settings()) as thread:
@@ -72,9 +84,12 @@ class Plan:
     started: bool
     seed: int
     moves: int
-    sender: int  # a seated player's index; players: the spectator; players + 1: another room's
+    #: A seated player's index; players: the spectator; players + 1: another room's; players +
+    #: 2: the tournament's host.
+    sender: int
     message: dict[str, Any]
     room: str  # "own", "other", or a room that does not exist
+    tournament: str  # "own", or a tournament that does not exist
     other: str  # the other room: "waiting" with free seats, "full", or "playing"
     cut: bool  # the frame cut short (not JSON)
 
@@ -104,6 +119,13 @@ def chosen(draw: st.DrawFn) -> dict[str, list[dict[str, Any]]]:
         {"type": "remove_player", "seat": seat if seat is not None else 0},
         {"type": "hello", "version": 1, "name": "Again"},
         {"type": "list_rooms", "offset": draw(st.integers(0, 100))},
+        {"type": "join_tournament", "tournament": "?"},
+        {"type": "join_tournament", "tournament": "?", "bot": "hard"},
+        {"type": "leave_tournament", "tournament": "?", "entrant": draw(st.integers(0, 2))},
+        {"type": "leave_tournament", "tournament": "?"},
+        {"type": "start_tournament", "tournament": "?"},
+        {"type": "follow_tournament", "tournament": "?"},
+        {"type": "create_tournament", "name": "Cup", "format": "swiss", "rules": {"players": 2}},
     ]
     by_tag: dict[str, list[dict[str, Any]]] = {}
     for message in messages:
@@ -143,15 +165,19 @@ def plans(draw: st.DrawFn, kind: type[msg.ClientMessage] | None) -> Plan:
     if kind is not None:  # any value of the type's fields, in or out of its bounds
         choices = [any_message(draw, kind), *choices]
     message: dict[str, Any] = draw(st.sampled_from(choices))
+    sender = draw(st.integers(0, players + 2))
+    if "tournament" in str(message.get("type")) and draw(st.integers(0, 3)):
+        sender = players + 2  # a player with a key, which a guest's refusal would not reach
     return Plan(
         players=players,
         public=draw(st.booleans()),
         started=draw(st.booleans()),
         seed=draw(st.integers(0, 2**16)),
         moves=draw(st.integers(0, 30)),
-        sender=draw(st.integers(0, players + 1)),
+        sender=sender,
         message={k: v for k, v in message.items() if v is not None},
         room=draw(st.sampled_from(["own", "other", "other", "ZZZZ", "ZZZZ-BCDFGHJKMN"])),
+        tournament=draw(st.sampled_from(["own", "own", "own", "ZZZZZ", "ZZZZZ-BCDFGHJKMN"])),
         cut=draw(st.integers(0, 5)) == 0,
         other=draw(st.sampled_from(["waiting", "full", "playing"])),
     )
@@ -161,7 +187,7 @@ async def everything(
     server: Server, clients: list[Client], rooms: list[str], store_too: bool
 ) -> dict[str, Any]:
     """What a refused message must leave as it was: each client's resync, the example's rooms
-    (in memory and stored), and which rooms there are."""
+    (in memory and stored), which rooms there are, and the tournaments as stored."""
     seen: dict[str, Any] = {}
     for client in clients:
         reply = await client.request("resync")
@@ -178,6 +204,8 @@ async def everything(
             seen[f"stored {code}"] = (
                 None if stored is None else (stored.seq, stored.state, stored.moves)
             )
+    for code in await server.store.tournaments.codes():
+        seen[f"tournament {code}"] = await server.store.tournaments.load(code)
     return seen
 
 
@@ -199,7 +227,17 @@ async def scenario(server: Server, plan: Plan, store_too: bool) -> str:
     if plan.other == "playing":
         await away.request("start")
         await until_holds(away, lambda document: away.my_turn())  # the bot has played
-    clients = [*seated, fan, away]
+    keyed = await Client.open(server.url, f"K{next(KEYED)}", key=new_key())
+    made = await keyed.request(
+        "create_tournament",
+        name="Cup",
+        format="round_robin",
+        rules={"players": 2, "public": plan.public},
+        bots=["easy"],
+    )
+    assert isinstance(made, TournamentUpdate), made
+    await keyed.request("join_tournament", tournament=made.tournament)
+    clients = [*seated, fan, away, keyed]
     try:
         if plan.started:
             await host.request("start")
@@ -215,6 +253,8 @@ async def scenario(server: Server, plan: Plan, store_too: bool) -> str:
         message = dict(plan.message)
         if isinstance(message.get("room"), str):
             message["room"] = rooms.get(plan.room, plan.room)
+        if isinstance(message.get("tournament"), str):
+            message["tournament"] = made.tournament if plan.tournament == "own" else plan.tournament
         frame = json.dumps({**message, "id": 4242})
         if plan.cut:
             frame = frame[:-3]
@@ -241,6 +281,8 @@ def check(thread: ServerThread, plan: Plan, store_too: bool) -> None:
     SENT.add(str(plan.message.get("type")))
 
 
+#: Names of the tournaments' hosts, one per example (a name is its key's for good).
+KEYED = itertools.count()
 REFUSED: list[str] = []
 SENT: set[str] = set()
 SETTINGS = settings(

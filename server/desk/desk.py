@@ -1,0 +1,244 @@
+"""The desk: serves the tournament messages (protocol/tournaments.py) of this process's
+connections.
+
+Each message that changes a tournament loads it, applies the core's pure command to it
+(`server.tournaments.state`), stores the new state as the next version, and only then answers
+and tells the tournament's followers here: a tournament is stored before anything about it is
+shown. A save that lost a race with another process (`TournamentChanged`) is not merged: the
+desk loads the tournament again and applies the command to that, a few times at the most. A
+refused command changes nothing and is answered by one error (the core's code and reason).
+
+Who may do what: a tournament is made and joined by a player with a key (a guest is
+`not_a_player`: the server seats entrants by their player, so a guest, who is nobody after a
+reconnect, cannot enter one); anyone greeted may follow one. A private tournament is found only
+with its invite (`CODE-INVITE`), as a private room is; a code that finds nothing costs a lookup
+of the address's budget (`server.edge.limits.LookupBudget`), as a room's does.
+
+Rounds are not played here yet: `start_tournament` is refused (`invalid`), and a tournament
+stays open for entrants.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from contextlib import AbstractAsyncContextManager
+from typing import Any, Protocol
+
+from protocol import errors
+from protocol.message_base import ClientMessage, ServerMessage
+from protocol.tournaments import (
+    CreateTournament,
+    FollowTournament,
+    JoinTournament,
+    LeaveTournament,
+    StartTournament,
+    TournamentUpdate,
+)
+from server.config import Limits
+from server.desk.kept import Kept, decode, encode, handle, new_code, opens, split
+from server.rooms.codes import new_invite
+from server.rooms.room_state import RoomError
+from server.storage.archive import Player
+from server.storage.store import Store
+from server.storage.tournaments import StoredTournament, TournamentChanged
+from server.tournaments import state
+from server.tournaments.stored import Tournament
+from server.tournaments.view import entrant_of, public_view, table_of
+
+#: Tries of a change that lost races to other processes, and of a fresh code.
+TRIES = 5
+
+
+class Follower(Protocol):
+    """A connection as the desk sees it."""
+
+    player: Player | None
+    address: str
+
+    def send_message(self, message: ServerMessage) -> None: ...
+
+
+class LookupBudget(Protocol):
+    """Failed lookups per address (`server.edge.limits.LookupBudget`): a lookup runs inside
+    `guard`, which refuses `rate_limited` while the address's budget is spent."""
+
+    def guard(self, address: str) -> AbstractAsyncContextManager[Any]: ...
+
+
+class Desk:
+    """The tournaments' messages of this process (see the module docstring)."""
+
+    def __init__(self, store: Store, lookups: LookupBudget, limits: Limits) -> None:
+        self.store = store
+        self.lookups = lookups
+        #: Tournaments an address may make (counted here while the process runs), and in all.
+        self.per_address = limits.max_tournaments_per_ip
+        self.most = limits.max_tournaments
+        #: Who follows each tournament here, and what each follower follows.
+        self.followers: dict[str, set[Follower]] = {}
+        self.following: dict[Follower, str] = {}
+        #: Tournaments each address made here.
+        self.made_by: Counter[str] = Counter()
+        self._locks: dict[str, asyncio.Lock] = {}
+
+    async def serve(self, follower: Follower, message: ClientMessage) -> None:
+        """Serve one tournament message (RoomError if refused: nothing changed)."""
+        if isinstance(message, CreateTournament):
+            await self._create(follower, message)
+        elif isinstance(message, FollowTournament):
+            code, kept, stored = await self._find(follower, message.tournament)
+            self._follow(follower, code)
+            self._send(follower, code, kept, stored.version, message.id)
+        elif isinstance(message, JoinTournament):
+            player = _player_of(follower)
+            name = message.name or player.name
+            await self._change(
+                follower,
+                message,
+                state.Join(by=player.id, name=None if message.bot else name, bot=message.bot),
+            )
+        elif isinstance(message, LeaveTournament):
+            player = _player_of(follower)
+            await self._change(
+                follower, message, state.Leave(by=player.id, entrant=message.entrant)
+            )
+        elif isinstance(message, StartTournament):
+            _player_of(follower)
+            raise RoomError(errors.INVALID, "this server does not play tournament rounds yet")
+        else:
+            raise RoomError(errors.INVALID, f"not a tournament message: {type(message).__name__}")
+
+    def forget(self, follower: Follower) -> None:
+        """The connection closed: it follows nothing any more."""
+        code = self.following.pop(follower, None)
+        if code is not None:
+            watching = self.followers.get(code, set())
+            watching.discard(follower)
+            if not watching:
+                self.followers.pop(code, None)
+
+    # -- the messages ------------------------------------------------------------------------
+
+    async def _create(self, follower: Follower, message: CreateTournament) -> None:
+        player = _player_of(follower)
+        if self.made_by[follower.address] >= self.per_address:
+            raise RoomError(
+                errors.RATE_LIMITED, f"an address may make {self.per_address} tournaments"
+            )
+        if len(await self.store.tournaments.codes()) >= self.most:
+            raise RoomError(errors.BUSY, "the server holds as many tournaments as it may")
+        command = state.Create(
+            name=message.name,
+            format=message.format,
+            table_size=message.rules.players,
+            rules=message.rules,
+            host=player.id,
+            partners=message.partners,
+            swiss_rounds=message.rounds,
+            public=message.rules.public,
+            turn_seconds=message.rules.turn_seconds,
+        )
+        tournament = _applied(None, command)
+        for level in message.bots:
+            tournament = _applied(tournament, state.Join(by=player.id, bot=level))
+        invite = None if message.rules.public else new_invite()
+        kept = Kept(tournament=tournament, host_name=player.name, invite=invite)
+        for _ in range(TRIES):
+            code = new_code()
+            try:
+                await self.store.tournaments.save(code, 1, encode(kept))
+            except TournamentChanged:
+                continue  # the code is taken
+            break
+        else:
+            raise RoomError(errors.BUSY, "no free tournament code was found: try again")
+        self.made_by[follower.address] += 1
+        self._follow(follower, code)
+        self._send(follower, code, kept, 1, message.id)
+
+    async def _change(
+        self,
+        follower: Follower,
+        message: JoinTournament | LeaveTournament,
+        command: state.AnyCommand,
+    ) -> None:
+        code, _, _ = await self._find(follower, message.tournament)
+        async with self._locks.setdefault(code, asyncio.Lock()):
+            for _ in range(TRIES):
+                kept, stored = await self._load(code)
+                version = stored.version
+                changed = _applied(kept.tournament, command)
+                if changed is kept.tournament:
+                    break  # no change (the core's commands told twice)
+                kept = Kept(tournament=changed, host_name=kept.host_name, invite=kept.invite)
+                version += 1
+                try:
+                    await self.store.tournaments.save(code, version, encode(kept))
+                except TournamentChanged:
+                    continue  # another process changed it first: apply to what it stored
+                break
+            else:
+                raise RoomError(errors.BUSY, "the tournament is changing fast: try again")
+        self._follow(follower, code)
+        self._send(follower, code, kept, version, message.id)
+        for other in self.followers.get(code, set()) - {follower}:
+            self._send(other, code, kept, version, None)
+
+    # -- finding and telling -----------------------------------------------------------------
+
+    async def _find(self, follower: Follower, text: str) -> tuple[str, Kept, StoredTournament]:
+        """The tournament `text` finds (`no_such_room` otherwise, charged as a failed lookup)."""
+        async with self.lookups.guard(follower.address):
+            code, invite = split(text)
+            stored = await self.store.tournaments.load(code) if code else None
+            kept = None if stored is None else decode(stored.state)
+            if stored is None or kept is None or not opens(kept, invite):
+                raise RoomError(errors.NO_SUCH_ROOM, f"there is no tournament {text!r}")
+            return code, kept, stored
+
+    async def _load(self, code: str) -> tuple[Kept, StoredTournament]:
+        stored = await self.store.tournaments.load(code)
+        if stored is None:
+            raise RoomError(errors.NO_SUCH_ROOM, f"there is no tournament {code!r}")
+        return decode(stored.state), stored
+
+    def _follow(self, follower: Follower, code: str) -> None:
+        if self.following.get(follower) == code:
+            return
+        self.forget(follower)
+        self.following[follower] = code
+        self.followers.setdefault(code, set()).add(follower)
+
+    def _send(
+        self, follower: Follower, code: str, kept: Kept, version: int, id: int | None
+    ) -> None:
+        tournament = kept.tournament
+        player = follower.player
+        you = entrant_of(tournament, None if player is None else player.id)
+        view = public_view(tournament, code=code, version=version, host=kept.host_name)
+        follower.send_message(
+            TournamentUpdate(
+                tournament=handle(code, kept.invite),
+                state=view,
+                you=you,
+                table=table_of(tournament, you),
+                id=id,
+            )
+        )
+
+
+def _player_of(follower: Follower) -> Player:
+    if follower.player is None:
+        raise RoomError(
+            errors.NOT_A_PLAYER,
+            "tournaments are for players with a key: say hello with your key first",
+        )
+    return follower.player
+
+
+def _applied(tournament: Tournament | None, command: state.AnyCommand) -> Tournament:
+    try:
+        return state.apply(tournament, command)
+    except state.TournamentError as error:
+        raise RoomError(error.code, error.message, error.reason) from None

@@ -1,0 +1,51 @@
+"""What the desk keeps of a tournament, stored whole (`store.tournaments`): the core's state
+(`server.tournaments.stored`), the invite of a private one and the host's name as shown; and
+the codes that find one (5 letters; a private one's `CODE-INVITE`, as a room's)."""
+
+from __future__ import annotations
+
+import secrets
+
+import msgspec
+
+from server.rooms import codes
+from server.tournaments.stored import Tournament
+
+CODE_LENGTH = 5
+
+
+class Kept(msgspec.Struct, kw_only=True):
+    """A tournament as the desk stores it."""
+
+    tournament: Tournament
+    host_name: str
+    invite: str | None = None
+
+
+def encode(kept: Kept) -> bytes:
+    return msgspec.msgpack.encode(kept)
+
+
+def decode(data: bytes) -> Kept:
+    return msgspec.msgpack.decode(data, type=Kept)
+
+
+def new_code() -> str:
+    """A random tournament code (5 letters: never a room's 4)."""
+    return "".join(secrets.choice(codes.ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def handle(code: str, invite: str | None) -> str:
+    """What finds a tournament: its code, and for a private one `CODE-INVITE`."""
+    return codes.handle(code, invite)
+
+
+def split(text: str) -> tuple[str, str]:
+    """The code and the invite ("" if none) of a tournament as typed (any case, dashes, spaces)."""
+    letters = codes.normalise(text)
+    return letters[:CODE_LENGTH], letters[CODE_LENGTH:]
+
+
+def opens(kept: Kept, invite: str) -> bool:
+    """Whether `invite` (as typed) finds this tournament: none for a public one."""
+    return codes.invite_fits(kept.invite, invite)

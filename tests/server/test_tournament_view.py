@@ -1,0 +1,83 @@
+"""A tournament's public view (server/tournaments/view.py): for every kind of tournament played
+to its end, after each round the view sent in a `tournament` message is taken by a client
+within the protocol's bounds, shows the standings of the state and no player id, and tells
+each entrant the room of their own table while it plays."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from test_tournament_state import HOST, KINDS, made
+
+from protocol.messages import decode_server, encode
+from protocol.tournaments import MAX_ENTRANTS, TournamentUpdate
+from server.tournaments.state import Start, TableFinished, TableOpened, apply
+from server.tournaments.stored import Tournament, current_standings
+from server.tournaments.view import entrant_of, public_view, table_of
+
+
+def sent(state: Tournament, version: int) -> TournamentUpdate:
+    """The `tournament` message a client gets, as it decodes it."""
+    view = public_view(state, code="QWRTZ", version=version, host="Host")
+    update = TournamentUpdate(tournament="QWRTZ", state=view, you=0, table=table_of(state, 0))
+    frame = encode(update)
+    assert b"host-id" not in frame and b'"p1"' not in frame  # no player id
+    decoded = decode_server(frame)
+    assert decoded == update
+    assert isinstance(decoded, TournamentUpdate)
+    return decoded
+
+
+def check(state: Tournament, version: int) -> None:
+    view = sent(state, version).state
+    assert view.phase == state.phase and view.version == version
+    assert [entrant.name for entrant in view.entrants] == [e.name for e in state.entrants]
+    if state.phase == "open":
+        assert view.standings == [] and view.rounds == []
+        return
+    assert [
+        (line.unit, line.match_points, line.buchholz, line.score) for line in view.standings
+    ] == [
+        (line.unit, line.match_points, line.buchholz, line.score)
+        for line in current_standings(state)
+    ]
+    assert len(view.rounds) == len(state.rounds) and view.rounds_planned == state.planned
+
+
+@pytest.mark.parametrize("kind", KINDS, ids=lambda kind: "-".join(map(str, kind)))
+def test_every_kind_is_shown_within_bounds_round_after_round(
+    kind: tuple[str, int, str | None, bool],
+) -> None:
+    chance = random.Random(7)
+    # At the bound for two kinds (the most tables a round, the most byes); the others at 12.
+    largest = kind in (KINDS[7], KINDS[10])
+    state = made(kind, MAX_ENTRANTS if largest else 12, rounds=20)
+    check(state, 1)
+    state = apply(state, Start(by=HOST))
+    version = 2
+    while state.phase == "playing":
+        check(state, version)
+        index = len(state.rounds) - 1
+        for number, table in enumerate(state.rounds[index].tables):
+            first = table.seats[0]
+            assert table_of(state, first) is None  # not opened yet
+            room = f"R{index}-{number}"
+            state = apply(state, TableOpened(round=index, table=number, room=room))
+            assert table_of(state, first) == room
+            scores = [chance.randrange(0, 300, 5) for _ in table.seats]
+            if state.rules.partnership:
+                scores[2], scores[3] = scores[0], scores[1]
+            state = apply(state, TableFinished(round=index, table=number, scores=scores))
+            assert table_of(state, first) != room  # finished: no longer that table
+            version += 2
+    check(state, version)
+    view = sent(state, version).state
+    assert view.champion is not None and view.phase == "finished"
+
+
+def test_a_player_is_found_by_id_and_a_guest_is_nobody() -> None:
+    state = made(KINDS[0], 4)
+    assert entrant_of(state, "p2") == 2
+    assert entrant_of(state, "someone") is None and entrant_of(state, None) is None
+    assert table_of(state, 2) is None
