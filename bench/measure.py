@@ -73,7 +73,9 @@ def collector(url: str) -> tuple[int, float, float]:
     with urllib.request.urlopen(page, timeout=30) as response:
         lines = response.read().decode().splitlines()
     values = dict(line.rsplit(" ", 1) for line in lines if line and not line.startswith("#"))
-    passes = sum(int(v) for k, v in values.items() if k.startswith("allfives_gc_passes_total"))
+    passes = sum(
+        int(float(v)) for k, v in values.items() if k.startswith("allfives_gc_passes_total")
+    )
     took = sum(float(v) for k, v in values.items() if k.startswith("allfives_gc_seconds_total"))
     return passes, took, float(values.get("allfives_gc_longest_seconds", 0.0))
 

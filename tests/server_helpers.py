@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import msgspec
+from prometheus_client.parser import text_string_to_metric_families
 from websockets.asyncio.client import ClientConnection, connect
 
 from bridge.records import match_of
@@ -384,11 +385,22 @@ def http_get(url: str) -> tuple[int, str]:
         return error.code, error.read().decode()
 
 
-async def metrics_of(server: Server) -> dict[str, str]:
-    """A server's `/metrics` page: each counter's value by its name (labels included)."""
+def samples_of(page: str) -> dict[str, float]:
+    """A Prometheus text page's values, each by its sample's name and labels as the page writes
+    them (`allfives_errors_total{code="invalid"}`), read with prometheus_client's own parser."""
+    values = {}
+    for family in text_string_to_metric_families(page):
+        for sample in family.samples:
+            labels = ",".join(f'{key}="{value}"' for key, value in sample.labels.items())
+            values[f"{sample.name}{{{labels}}}" if labels else sample.name] = sample.value
+    return values
+
+
+async def metrics_of(server: Server) -> dict[str, float]:
+    """A server's `/metrics` page: each sample's value by its name (labels included)."""
     status, page = await asyncio.to_thread(http_get, f"http://127.0.0.1:{server.port}/metrics")
     assert status == 200, page
-    return dict(line.rsplit(" ", 1) for line in page.splitlines() if not line.startswith("#"))
+    return samples_of(page)
 
 
 class ServerThread:

@@ -87,16 +87,5 @@ class Refusals:
             since,
         )
 
-    def lines(self) -> list[str]:
-        """Its lines of the metrics page."""
-        lines = [
-            "# HELP allfives_http_refused_total HTTP requests refused over a limit, by status.",
-            "# TYPE allfives_http_refused_total counter",
-        ]
-        return lines + [
-            f'allfives_http_refused_total{{status="{status}"}} {self.counts.get(status, 0)}'
-            for status in sorted(REFUSED)
-        ]
-
 
 __all__ = ["LOG_SECONDS", "QUIET_LOGGER", "REFUSED", "Refusals", "Throttle"]

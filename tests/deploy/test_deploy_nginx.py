@@ -86,7 +86,7 @@ async def connections(topology: Topology) -> list[int]:
         status, text = get(f"http://127.0.0.1:{port}/metrics")
         assert status == 200, text
         (line,) = [row for row in text.splitlines() if row.startswith("allfives_connections ")]
-        return int(line.split()[1])
+        return int(float(line.split()[1]))
 
     return [await asyncio.to_thread(read, server.port) for server in topology.servers]
 
@@ -196,7 +196,7 @@ async def connections_left(topology: Topology, gone: int) -> int:
     status, text = await asyncio.to_thread(get, f"http://127.0.0.1:{server.port}/metrics")
     assert status == 200
     (line,) = [row for row in text.splitlines() if row.startswith("allfives_connections ")]
-    return int(line.split()[1])
+    return int(float(line.split()[1]))
 
 
 async def test_a_stopping_servers_players_and_newcomers_go_to_the_other(topology: Topology) -> None:

@@ -110,7 +110,7 @@ async def test_each_match_of_a_room_is_archived_and_rated_when_it_finishes(
     assert rating["games"] == MATCHES and page.json["games"] == MATCHES
     assert len(page.json["history"]) == MATCHES
     metrics = await metrics_of(running)
-    assert metrics["allfives_games_archived_total"] == str(MATCHES)
+    assert metrics["allfives_games_archived_total"] == MATCHES
     await ann.close()
 
 

@@ -105,7 +105,7 @@ async def test_refused_requests_are_counted_and_logged_once_per_address(
         assert [a.status for a in answers] == [200] * 2 + [429] * 38
         assert_secured(answers[-1], "429")
         page = await metrics_of(server)
-        assert page['allfives_http_refused_total{status="429"}'] == "38"
+        assert page['allfives_http_refused_total{status="429"}'] == 38
     texts = [r.getMessage() for r in caplog.records]
     assert not [t for t in texts if "429" in t and "HTTP response sent" in t]
     refused = [t for t in texts if t.startswith("refused ")]

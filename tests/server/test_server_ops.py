@@ -39,18 +39,18 @@ async def test_healthz_and_metrics_are_served_on_the_game_port() -> None:
         status, body = await asyncio.to_thread(http_get, base + "/healthz")
         assert (status, body) == (200, "ok\n")
         lines = await metrics_of(server)
-        assert lines["allfives_rooms"] == "1"
-        assert lines["allfives_connections"] == "1"
-        assert lines["allfives_matches_started_total"] == "1"
-        assert lines["allfives_matches_finished_total"] == "1"
-        assert int(lines["allfives_moves_total"]) > 10
-        assert lines['allfives_errors_total{code="invalid"}'] == "1"
+        assert lines["allfives_rooms"] == 1
+        assert lines["allfives_connections"] == 1
+        assert lines["allfives_matches_started_total"] == 1
+        assert lines["allfives_matches_finished_total"] == 1
+        assert lines["allfives_moves_total"] > 10
+        assert lines['allfives_errors_total{code="invalid"}'] == 1
         assert not any(name.startswith("allfives_changes_adopted") for name in lines), "alone"
         gc.collect()  # one pass of the oldest generation at least, timed
         lines = await metrics_of(server)
-        assert int(lines['allfives_gc_passes_total{generation="2"}']) >= 1
-        assert float(lines['allfives_gc_seconds_total{generation="2"}']) > 0
-        assert float(lines["allfives_gc_longest_seconds"]) > 0
+        assert lines['allfives_gc_passes_total{generation="2"}'] >= 1
+        assert lines['allfives_gc_seconds_total{generation="2"}'] > 0
+        assert lines["allfives_gc_longest_seconds"] > 0
 
 
 class FakeClock:
