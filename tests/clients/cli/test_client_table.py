@@ -62,7 +62,8 @@ def test_a_hands_result_stays_with_its_count_until_the_player_presses_enter() ->
     shown = plain(state)
     assert "hand 1 result · Enter to go on" in shown
     assert "Ann went out. Pips left: 0 (Ann), 12 (Bot 2)." in shown
-    assert "12 (Bot 2) pips → rounded to 5: Ann scores 10." in shown
+    assert "Counted: 12 (Bot 2) pips. 12 rounds to 10: Ann scores 10." in shown
+    assert "rounded to 5" not in shown
     assert state.dismiss_result()
     shown = plain(state)
     assert "Enter to go on" not in shown and "Bot 2 led 6-4: total 10, scores 10" in shown
