@@ -237,6 +237,13 @@ class App:
         if view is not None and view.you is None:
             said = _("watching: /chat TEXT, /scores, /quit")
             return FormattedText([("fg:ansibrightblack", said)])
+        if view is not None and (
+            view.phase == "finished" or (view.game is not None and view.game.over)
+        ):
+            said = _("/scores or /quit")
+            if view.you == view.host and self.state.everyone_stayed():
+                said = _("/rematch, /scores or /quit")
+            return FormattedText([("fg:ansibrightblack", said)])
         said = _("a tile number, a tile like 5-3, or /help")
         return FormattedText([("fg:ansibrightblack", said)])
 
