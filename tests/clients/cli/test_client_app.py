@@ -218,6 +218,10 @@ async def test_after_the_match_the_prompt_offers_what_makes_sense_and_a_rematch_
     await play_to_the_end(connection, TIMEOUT * 3)
     offered = "".join(text for _style, text, *_ in app._placeholder())
     assert offered == "/rematch, /scores or /quit"
+    app.size = (60, 20)  # narrow: in brackets, but still what makes sense after the match
+    offered = "".join(text for _style, text, *_ in app._placeholder())
+    assert offered == "(/rematch, /scores or /quit)"
+    app.size = (80, 24)
     assert await app.handle("/rematch")
     await until(lambda: (v := connection.state.view) is not None and v.phase == "playing")
     lines = [line.text for line in connection.state.log]
