@@ -227,7 +227,14 @@ class App:
             hint = _("{letters}; Enter alone cancels").format(letters=letters)
             return FormattedText([("fg:ansibrightblack", hint)])
         view = self.state.view
-        if self.size[0] < NARROW:  # in brackets: never read as typed text, even without colour
+        narrow = self.size[0] < NARROW
+        if view is not None and view.you is not None and view.phase == "finished":
+            said = _("/scores or /quit")
+            if view.you == view.host and self.state.everyone_stayed():
+                said = _("/rematch, /scores or /quit")
+            # Short enough for any width; in brackets where narrow, as "(type /help)" is.
+            return FormattedText([("fg:ansibrightblack", f"({said})" if narrow else said)])
+        if narrow:  # in brackets: never read as typed text, even without colour
             return FormattedText([("fg:ansibrightblack", _("(type /help)"))])
         if view is not None and view.phase == "waiting":
             said = _("/start, /bots fill, /chat TEXT, or /help")

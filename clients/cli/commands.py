@@ -41,6 +41,11 @@ def typed_form(line: str) -> str:
     )
 
 
+def cut(text: str) -> str:
+    """A typed word as a refusal names it: cut to ECHOED characters with a visible "…"."""
+    return text if len(text) <= ECHOED else text[: ECHOED - 1] + "…"
+
+
 def echoed(text: str) -> str:
     """A typed line as a refusal quotes it: cut to ECHOED characters with a visible "…"."""
     if len(text) <= ECHOED:
@@ -211,14 +216,14 @@ def _move(
         numbers = {index + 1: tile for index, tile in enumerate(hand)}
     as_written = None
     if written.isdigit():
-        number = int(written)
+        number = int(written) if len(written) <= ECHOED else 0  # no tile has a longer number
         if number not in numbers:
             held = sorted(numbers)
             shown = ", ".join(map(str, held))
             if held == list(range(1, len(held) + 1)) and len(held) > 2:
                 shown = _("1 to {last}").format(last=len(held))
             said = _("there is no tile {number}: your tiles are numbered {shown}")
-            return Refuse(said.format(number=number, shown=shown))
+            return Refuse(said.format(number=cut(written.lstrip("0") or "0"), shown=shown))
         tile = numbers[number]
     else:
         first, second = re.findall(r"[0-6]", written)
@@ -329,7 +334,8 @@ def _command(text: str, view: RoomView | None) -> Action:
             return Send((msg.AskLinkCode(),))
         case "back":
             return _back(view)
-    return Refuse(_("unknown command /{word}: /help lists the commands").format(word=word))
+    said = _("unknown command /{word}: /help lists the commands")
+    return Refuse(said.format(word=cut(word)))
 
 
 #: What a host-only command does, as "only the host may ..." and "cannot ... while" say it.
@@ -379,7 +385,7 @@ def _bots(rest: str, view: RoomView) -> Action:
         return _remove_bot(words[1:], view)
     level = words[1] if len(words) > 1 else "normal"
     if level not in BOT_LEVELS:
-        return Refuse(_("no bot level {level}: easy, normal or hard").format(level=repr(level)))
+        return Refuse(_("no bot level {level}: easy, normal or hard").format(level=echoed(level)))
     if not free:
         return Refuse(_("every seat is taken"))
     count = len(free) if verb == "fill" else 1
@@ -394,10 +400,10 @@ def _remove_bot(typed: list[str], view: RoomView) -> Action:
         listed = ", ".join(str(words.seat_number(seat)) for seat in bots) or _("none")
         return Refuse(_("write /bots remove SEAT (seats with bots: {seats})").format(seats=listed))
     # The seat as the table numbers it (from 1); the wire's seat is one less.
-    number = int(typed[0])
+    number = int(typed[0]) if len(typed[0]) <= ECHOED else 0  # no seat has a longer number
     seat = words.seat_index(number)
     if seat not in bots:
-        return Refuse(_("seat {seat} holds no bot").format(seat=number))
+        return Refuse(_("seat {seat} holds no bot").format(seat=cut(typed[0].lstrip("0") or "0")))
     return Send((msg.RemoveBot(seat=seat),))
 
 

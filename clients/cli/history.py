@@ -201,9 +201,15 @@ def print_history(url: str, player: PlayerAnswer, page: GamesPage, console: Cons
         console.print(row, highlight=False)
     first = visible(page.games[0].id)
     console.print(Text(_("Replay one with:")), highlight=False)
-    command = f"{local.command()} show {visible(url.rstrip('/'))} {first}"  # i18n: a command
-    # One line however long (the terminal folds it): a command pasted whole.
-    console.print(Text("  " + command), highlight=False, soft_wrap=True)
+    command = f"{local.command()} show {visible(url.rstrip('/'))}"  # i18n: a command
+    if len(f"  {command} {first}") <= console.width:
+        console.print(Text(f"  {command} {first}"), highlight=False, soft_wrap=True)
+        return
+    # Too wide for one row: the id goes whole on a row of its own, after the shell's line
+    # continuation (the terminal folding it would cut the id in the middle); pasted, the two
+    # rows run as one command.
+    console.print(Text(f"  {command} \\"), highlight=False, soft_wrap=True)
+    console.print(Text(f"    {first}"), highlight=False, soft_wrap=True)
 
 
 def seat_of(player: GamePlayer) -> str:

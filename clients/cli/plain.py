@@ -74,14 +74,22 @@ def table(args: argparse.Namespace) -> type[App]:
 
 
 def ends_words(game: GameView) -> str:
-    """The open ends as the server sent them: "west 5, east 3, north 6"."""
-    ends = game.ends
+    """The open ends as the server sent them, those that count first: "west 5, east 3, north 6";
+    a spinner's arm open with no tile yet counts nothing (docs/rules.md 6.3) and is said apart:
+    "west 0, east 3; open, counting nothing yet: north 4, south 4"."""
+    ends, layout = game.ends, game.layout
     numbers = (ends.west, ends.east, ends.north, ends.south)
-    return ", ".join(
-        f"{words.end_word(end)} {number}"
+    empty = {"north": not layout.north, "south": not layout.south}
+    said = [
+        (f"{words.end_word(end)} {number}", empty.get(end, False))
         for end, number in zip(END_NAMES, numbers, strict=True)
         if number is not None
-    )
+    ]
+    counted = ", ".join(part for part, idle in said if not idle)
+    idle = ", ".join(part for part, idle in said if idle)
+    if not idle:
+        return counted
+    return _("{counted}; open, counting nothing yet: {idle}").format(counted=counted, idle=idle)
 
 
 def move_words(game: GameView, spec: MoveSpec) -> str:

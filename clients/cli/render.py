@@ -22,7 +22,7 @@ from clients.cli.i18n import _, ngettext
 from clients.cli.state import LogLine, TableState, display_names
 from clients.cli.status import notice_row, result_rows, status
 from clients.cli.styles import DULL, GOLD, HINTED, LOG_STYLES, PLAYABLE, rule, wrap
-from protocol.views import GameView, Layout, Played, RoomView
+from protocol.views import GameView, Layout, MatchEnded, Played, RoomView
 
 TILE_WIDTH = 6
 MIN_LOG_ROWS = 3
@@ -394,8 +394,19 @@ def render(
             )
             below[-1] = Text(" " + said.format(count=count), DULL)
     else:
-        below = log_rows(state.log, min(room, len(state.log)), width)
+        log = shown_log(state.log, view)
+        below = log_rows(log, min(room, len(log)), width)
     return [*top, *middle, *bottom, *below], tail
+
+
+def shown_log(log: Sequence[LogLine], view: RoomView) -> list[LogLine]:
+    """The log as the table shows it: once the match is over the status line says who won with
+    the scores, so its bare "Bot 2 wins the match" line is not shown again right above it."""
+    lines = list(log)
+    if view.phase != "finished" and (view.game is None or not view.game.over):
+        return lines
+    ends = [index for index, line in enumerate(lines) if isinstance(line.event, MatchEnded)]
+    return [line for index, line in enumerate(lines) if not ends or index != ends[-1]]
 
 
 def _too_small(width: int, height: int, needed_rows: int) -> tuple[list[Text], list[Text]]:

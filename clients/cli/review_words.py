@@ -103,7 +103,7 @@ def line_words(line: ReviewedMove, names: Sequence[str]) -> str:
     if not line.lost > 0 and line.grade in (None, "best"):
         return _("{move}: the best move").format(move=move_words(line.played))
     said = _("{move} lost {points} points against {best}").format(
-        move=move_words(line.played), points=f"{line.lost:.1f}", best=move_words(line.best)
+        move=move_words(line.played), points=words.decimal(line.lost), best=move_words(line.best)
     )
     grade = grade_words(line.grade)
     if grade:
@@ -135,8 +135,8 @@ def total_words(player: PlayerReview) -> str:
     )
     said = _("accuracy {accuracy}%, {points} points lost a move, {decisions}; {grades}")
     return said.format(
-        accuracy=f"{player.accuracy:.1f}",
-        points=f"{player.lost_per_move:.1f}",
+        accuracy=words.decimal(player.accuracy),
+        points=words.decimal(player.lost_per_move),
         decisions=decisions,
         grades=grades_words(player),
     )
@@ -148,7 +148,9 @@ def hand_words(hand: HandReview) -> str:
         return _("hand {hand}: no move with a choice").format(hand=hand.hand)
     said = _("hand {hand}: accuracy {accuracy}%, {points} points lost a move")
     return said.format(
-        hand=hand.hand, accuracy=f"{hand.accuracy:.1f}", points=f"{hand.lost_per_move:.1f}"
+        hand=hand.hand,
+        accuracy=words.decimal(hand.accuracy),
+        points=words.decimal(hand.lost_per_move),
     )
 
 
@@ -169,7 +171,9 @@ def move_text(line: ReviewedMove, names: Sequence[str], indent: str = "  ") -> T
     if line.lost == 0:
         return text.append(" " + _("best move"), style="green")
     best = _("best {move}").format(move=move_words(line.best))
-    text.append(f" {best:<15} " + _("lost {points}").format(points=f"{line.lost:5.1f}"))
+    text.append(
+        f" {best:<15} " + _("lost {points}").format(points=words.decimal(line.lost).rjust(5))
+    )
     text.append(f" {MARK}" if line.costly else "   ", style="bold red")
     said = reasons_words(line, names)
     if said:

@@ -141,36 +141,52 @@ def explain_hand(event: HandEnded, names: Sequence[str], rules: Rules) -> list[s
     else:
         rows = [_("The hand is blocked. Pips left: {held}.").format(held=held)]
     if rules.end_scoring == "penalty":
-        losses = ", ".join(
-            f"{words.pips_of(_name(names, count.seats[0]), words.number(count.pips))} → {-count.points}"
+        losses = "; ".join(
+            _("{who}: {rounding}, loses {points}").format(
+                who=_name(names, count.seats[0]),
+                rounding=rounding(count.pips, -count.points),
+                points=-count.points,
+            )
             for count in event.counts
             if count.pips
         )
         if losses:
             rows.append(
-                _("Each loses their own pips, rounded to 5: {losses}.").format(losses=losses)
+                _("Each loses their own pips, rounded to a multiple of five: {losses}.").format(
+                    losses=losses
+                )
             )
         else:
-            rows.append(_("Each loses their own pips, rounded to 5: nobody holds any."))
+            rows.append(_("Each loses their own pips: nobody holds any."))
     elif any(count.points for count in event.counts):
         for count in event.counts:
             rows.append(
-                _("{counted} → rounded to 5: {side} scores {points}.").format(
+                _("Counted: {counted}. {rounding}: {side} scores {points}.").format(
                     counted=_counted(count, names, event),
+                    rounding=rounding(count.pips, count.points),
                     side=sides[count.side],
                     points=count.points,
                 )
             )
     elif event.counts:
+        first = event.counts[0]
         return [
             *rows,
-            _(
-                "{counted} → rounded to 5: 0. Nobody scores: the pips left round down to nothing."
-            ).format(counted=_counted(event.counts[0], names, event)),
+            _("Counted: {counted}. {rounding}: nobody scores.").format(
+                counted=_counted(first, names, event), rounding=rounding(first.pips, first.points)
+            ),
         ]
     else:
         rows.append(_why_nobody(sides, pips, rules))
     return rows
+
+
+def rounding(counted: float, rounded: int) -> str:
+    """ "8 rounds to 10", or "15 is a multiple of five": `rounded` as the server counted it (the
+    browser's words, `result.rounds`)."""
+    if counted == rounded:
+        return _("{value} is a multiple of five").format(value=words.number(counted))
+    return _("{value} rounds to {rounded}").format(value=words.number(counted), rounded=rounded)
 
 
 def _name(names: Sequence[str], seat: int) -> str:
@@ -184,9 +200,7 @@ def _counted(count: HandCount, names: Sequence[str], event: HandEnded) -> str:
         for seat in count.seats
     ]
     if count.halved and held:
-        return _("{side}'s {pips} pips shared by two: {half}").format(
-            side=held[0][0], pips=held[0][1], half=words.number(count.pips)
-        )
+        return _("half of {side}'s {pips} pips").format(side=held[0][0], pips=held[0][1])
     written = " + ".join(words.pips_of(name, pips) for name, pips in held)
     if len(held) > 1:
         return f"{written} = {words.number(count.pips)}"

@@ -54,6 +54,10 @@ def run(args: argparse.Namespace) -> int:
     url = normalize_url(args.url)
     known = KeyStore().existing(url)
     api = Api(url, known[1] if known is not None else None)
+    # The game, its positions and the review can take seconds (a review is worked out on the
+    # server): the screen says so rather than stay blank.
+    said = _("Loading game {game} and its review from {url}…")
+    print(visible(said.format(game=args.game, url=url.rstrip("/"))), flush=True)
     try:
         game = api.get(api.game_path(args.game), GameDetail, "game")
         check_record(game.record)

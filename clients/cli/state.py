@@ -16,7 +16,7 @@ from clients.cli import local, words
 from clients.cli.i18n import _, ngettext
 from clients.cli.keys import shown_code
 from clients.cli.safe import visible
-from clients.cli.scoreboard import Scoreboard
+from clients.cli.scoreboard import Scoreboard, side_names
 from protocol import messages as msg
 from protocol.patch import ClientState, GapDetected
 from protocol.records import Record
@@ -194,7 +194,9 @@ class TableState:
         """Take one server message; returns what must be sent back (a resync after a gap)."""
         match message:
             case msg.Snapshot():
+                before = self.view
                 self.sync.on_snapshot(message)
+                self._mark_new_match(before, self.view)
                 self.mending = False
                 self._log_missed()
                 self._follow_hand()
@@ -207,6 +209,7 @@ class TableState:
                         return []
                     self.mending = True
                     return [msg.Resync()]
+                self._mark_new_match(before, self.view)
                 self._log_seat_changes(before, self.view)
                 self._keep_final_layout(events)
                 self._log_events(events)
@@ -333,6 +336,12 @@ class TableState:
             ended = [event for event in events if isinstance(event, HandEnded)]
             self.last_layout = ended[-1].layout if ended else None
 
+    def _mark_new_match(self, before: RoomView | None, after: RoomView | None) -> None:
+        """After a rematch: a line between the last match's log and the new one's."""
+        finished = before is not None and before.phase == "finished"
+        if finished and after is not None and after.phase != "finished":
+            self.note("──── " + _("A new match") + " ────", "match")
+
     def _log_seat_changes(self, before: RoomView | None, after: RoomView | None) -> None:
         """Say who sat down, left, went away or came back."""
         if before is None or after is None:
@@ -379,6 +388,9 @@ class TableState:
             if mine and not told_again:
                 self.fresh = set()
             line = _describe(event, names, teams)
+            if isinstance(event, MatchEnded) and view is not None and view.game is not None:
+                scores = zip(side_names(names, view.rules), view.game.scores, strict=False)
+                line += ": " + ", ".join(f"{side} {score}" for side, score in scores) + "."
             if view is not None and _stood_in(event, view):
                 line += _(" (a bot, standing in while they are away)")
             self.log.append(LogLine(line, line_kind(event), event))

@@ -148,15 +148,22 @@ def rating_note(view: RoomView) -> str | None:
     if mine is None or mine.counted >= 1:
         return None
     if mine.counted <= 0:
-        return _(
-            "No rating moved: a provisional player sat at the table (a player counts after 5 "
-            "matches against 3 opponents)."
-        )
+        return None  # rating_text says it all in one sentence
     share = max(1, round(mine.counted * 100))
     return _(
         "This match counted {share}/100 of a full one: matches shorter than 150 points and "
         "repeats against the same player within a day count less."
     ).format(share=share)
+
+
+def provisional_text() -> str:
+    """The end of a match that moved no rating (docs/ratings.md, "Provisional players"): why,
+    what counts, and how many matches it takes."""
+    return _(
+        "No rating moved: a provisional player sat at the table. Ratings move once each player "
+        "has played 5 whole matches (to 150 points; shorter ones count in part) against 3 "
+        "different opponents, and this match counts towards that."
+    )
 
 
 def rating_text(view: RoomView) -> str | None:
@@ -167,6 +174,8 @@ def rating_text(view: RoomView) -> str | None:
     mine = next((change for change in view.ratings if change.seat == view.you), None)
     if mine is None:
         return None
+    if mine.counted <= 0:  # no figure: "0.0 (0.0)" read as "my rating is zero"
+        return provisional_text()
     after, delta = mine.after.rating, mine.after.rating - mine.before.rating
     sign = "+" if delta >= 0 else "−"
     change = f"{sign}{words.decimal(abs(delta))}"

@@ -2,7 +2,7 @@
 // carries codes and numbers; the words come from the catalog (review.* keys), the same
 // sentences as the terminal's (clients/cli/review_words.py).
 
-import { t, plural } from "./i18n.js";
+import { decimal, t, plural } from "./i18n.js";
 import { endWord, seatNumber } from "./describe.js";
 
 /** A move as the table writes it: "6-6 west", "5-3", "pass". */
@@ -53,7 +53,7 @@ export function lineWords(line, names) {
     return t("review.best", { move: moveWords(line.played) });
   }
   const why = (line.reasons ?? []).map((reason) => reasonWords(reason, names)).filter(Boolean);
-  let head = t("review.lost", { move: moveWords(line.played), points: lost.toFixed(1), best: moveWords(line.best) });
+  let head = t("review.lost", { move: moveWords(line.played), points: decimal(lost), best: moveWords(line.best) });
   const grade = gradeWords(line.grade);
   if (grade) head += ` (${grade})`;
   return why.length ? `${head}: ${why.join("; ")}` : head;
@@ -75,8 +75,8 @@ export function playerWords(player) {
   if (!(Number(player.decisions) > 0)) return t("review.no_choice_player");
   if (typeof player.accuracy !== "number") return t("review.older");
   return t("review.total", {
-    accuracy: player.accuracy.toFixed(1),
-    points: (Number(player.lost_per_move) || 0).toFixed(1),
+    accuracy: decimal(player.accuracy),
+    points: decimal(Number(player.lost_per_move) || 0),
     decisions: plural("review.decisions", player.decisions),
     grades: gradesWords(player),
   });
@@ -87,5 +87,5 @@ export function handWords(hand) {
   if (!(Number(hand.decisions) > 0) || typeof hand.accuracy !== "number") {
     return t("review.hand_no_choice", { hand: hand.hand });
   }
-  return t("review.hand", { hand: hand.hand, accuracy: hand.accuracy.toFixed(1), points: (Number(hand.lost_per_move) || 0).toFixed(1) });
+  return t("review.hand", { hand: hand.hand, accuracy: decimal(hand.accuracy), points: decimal(Number(hand.lost_per_move) || 0) });
 }

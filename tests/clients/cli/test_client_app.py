@@ -205,3 +205,31 @@ async def test_a_finished_match_keeps_its_names_when_players_leave_and_offers_no
     await host.close()
     await guest.close()
     await asyncio.gather(asyncio.wait_for(hosting, TIMEOUT), asyncio.wait_for(joining, TIMEOUT))
+
+
+async def test_after_the_match_the_prompt_offers_what_makes_sense_and_a_rematch_is_marked(
+    server: Server,
+) -> None:
+    connection = Connection(server.url, "Ann", TableState())
+    running = asyncio.create_task(connection.run(OPENING))
+    await until(lambda: connection.ready.is_set())
+    app, _ = terminal_app(connection, Mode.PLAY)
+    app.size = (80, 24)
+    await play_to_the_end(connection, TIMEOUT * 3)
+    offered = "".join(text for _style, text, *_ in app._placeholder())
+    assert offered == "/rematch, /scores or /quit"
+    app.size = (60, 20)  # narrow: in brackets, but still what makes sense after the match
+    offered = "".join(text for _style, text, *_ in app._placeholder())
+    assert offered == "(/rematch, /scores or /quit)"
+    app.size = (80, 24)
+    assert await app.handle("/rematch")
+    await until(lambda: (v := connection.state.view) is not None and v.phase == "playing")
+    lines = [line.text for line in connection.state.log]
+    ended = max(index for index, line in enumerate(lines) if "wins the match: Ann " in line)
+    marks = [index for index, line in enumerate(lines) if "A new match" in line]
+    assert len(marks) == 1 and marks[0] > ended, lines
+    assert any(line.startswith("Hand 1:") for line in lines[marks[0] :]), lines
+    offered = "".join(text for _style, text, *_ in app._placeholder())
+    assert offered == "a tile number, a tile like 5-3, or /help"
+    await connection.close()
+    await asyncio.wait_for(running, TIMEOUT)

@@ -48,6 +48,26 @@ def test_a_very_long_line_is_refused_with_its_start_and_the_whole_reason() -> No
     )
 
 
+@pytest.mark.parametrize(
+    ("typed", "phase"),
+    [
+        ("1" * 3000, "playing"),
+        ("7" * 5000, "playing"),
+        ("/" + "1" * 3000, "playing"),
+        ("/bots remove " + "9" * 5000, "waiting"),
+        ("/bots add " + "9" * 3000, "waiting"),
+    ],
+    ids=["number", "longer-number", "command", "bot-seat", "bot-level"],
+)
+def test_a_refused_long_line_is_not_echoed_back_whole(typed: str, phase: str) -> None:
+    # A pasted 3,000-digit line came back as rows of digits (issue 45, item F); past 4,300
+    # digits a number could not even be read.
+    view = cross_view() if phase == "playing" else make_view(phase="waiting", players=3)
+    refused = interpret(typed, view)
+    assert isinstance(refused, Refuse)
+    assert len(refused.reason) < 100 and "…" in refused.reason, refused.reason
+
+
 def test_a_chat_line_keeps_its_full_width_words() -> None:
     assert sent(interpret("/chat ５ ｏｋ", cross_view())) == [msg.Chat(text="５ ｏｋ")]
 

@@ -13,13 +13,15 @@ from pathlib import Path
 import pexpect  # type: ignore[import-untyped]
 import pytest
 from browser_helpers import ARTIFACTS
-from client_helpers import BOX_DRAWING, spawn_plain
+from client_helpers import BOX_DRAWING, make_view, spawn_plain
 from i18n_helpers import cli_words, english_leaks, english_only_cli_words
 
 from bridge.convert import layout
 from bridge.records import match_of
+from clients.cli.plain import ends_words
 from engine import Match, Move
 from protocol.records import decode_record
+from protocol.views import Ends, Layout
 
 pytestmark = pytest.mark.terminal
 
@@ -89,6 +91,23 @@ def ends_after_each_play(record_path: Path) -> list[dict[str, int] | None]:
     return after
 
 
+def test_the_open_ends_say_which_count_and_which_arms_count_nothing_yet() -> None:
+    # 4-4 spinner between 0-4 and 4-3: north and south are open but empty (docs/rules.md 6.3),
+    # so the total is 3, not 11 (issue 45, item O).
+    spinner = Layout(line=[[0, 4], [4, 4], [4, 3]], spinner=1)
+    view = make_view(layout=spinner, ends=Ends(west=0, east=3, north=4, south=4), total=3)
+    assert view.game is not None
+    assert ends_words(view.game) == "west 0, east 3; open, counting nothing yet: north 4, south 4"
+    north = Layout(line=[[0, 4], [4, 4], [4, 3]], spinner=1, north=[[4, 6]])
+    view = make_view(layout=north, ends=Ends(west=0, east=3, north=6, south=4), total=9)
+    assert view.game is not None
+    assert ends_words(view.game) == "west 0, east 3, north 6; open, counting nothing yet: south 4"
+    line = Layout(line=[[0, 4], [4, 3]])
+    view = make_view(layout=line, ends=Ends(west=0, east=3), total=3)
+    assert view.game is not None
+    assert ends_words(view.game) == "west 0, east 3"
+
+
 def test_a_whole_match_in_plain_mode(tmp_path: Path) -> None:
     child, written = spawn_plain(["play", "--plain", *SHORT], environment(tmp_path))
     play_match(child)
@@ -117,7 +136,8 @@ def test_a_whole_match_in_plain_mode(tmp_path: Path) -> None:
         if after is None:
             assert line["ends"] is None, line[0]
             continue
-        shown = dict(part.split(" ") for part in line["ends"].split(", "))
+        counted, _, idle = line["ends"].partition("; open, counting nothing yet: ")
+        shown = dict(part.split(" ") for part in [*counted.split(", "), *idle.split(", ")] if part)
         assert {end: int(number) for end, number in shown.items()} == after, line[0]
         named_ends += 1
     assert named_ends >= len(plays) - len(record.hands)

@@ -24,6 +24,7 @@ from protocol.views import (
     Ends,
     HandStarted,
     Layout,
+    MatchEnded,
     MoveSpec,
     Played,
     SeatInfo,
@@ -373,3 +374,19 @@ def test_the_idle_bound_is_counted_down_near_its_end_then_the_stand_in_is_named(
     assert "stand-in" not in said(far, bot)  # not yet: only in its last minute
     taken = SeatInfo(seat=0, name="Ann", kind="human", connected=True, stand_in=True)
     assert said(taken, bot, turn=1).endswith("A stand-in plays for you: /back to play again")
+
+
+def test_a_finished_matchs_winner_is_said_once_above_the_prompt() -> None:
+    # The log's "Ann wins the match" and the status line's "Ann wins the match: ..." one under
+    # the other read as the same news twice (issue 45, item 3).
+    history = [HandStarted(number=1, leader=0), MatchEnded(winner=0)]
+    view = make_view(
+        phase="finished", turn=None, legal=[], scores=[55, 30], winner=0, over=True, history=history
+    )
+    state = state_of(view)
+    state.dismiss_result()
+    for width in (60, 80):
+        body, footer = render(state, width - 1, 23)
+        text = "\n".join(row.plain for row in [*body, *footer])
+        assert text.count("wins the match") == 1, text
+        assert "Ann wins the match: Ann 55, Bot 2 30." in text

@@ -31,7 +31,7 @@ def test_going_out_shows_the_pips_counted_their_rounding_and_the_points() -> Non
     ended = hand_ended(0, [0, 12])
     assert explain_hand(ended, TWO, Rules(players=2)) == [
         "Ann went out. Pips left: 0 (Ann), 12 (Bot 2).",
-        "12 (Bot 2) pips → rounded to 5: Ann scores 10.",
+        "Counted: 12 (Bot 2) pips. 12 rounds to 10: Ann scores 10.",
     ]
 
 
@@ -40,8 +40,8 @@ def test_a_blocked_three_player_tie_shows_the_third_players_pips_shared() -> Non
     rows = explain_hand(ended, THREE, Rules(players=3))
     assert rows[0] == "The hand is blocked. Pips left: 3 (Ann), 3 (Bo), 13 (Cy)."
     assert rows[1:] == [
-        "Cy's 13 pips shared by two: 6.5 → rounded to 5: Ann scores 5.",
-        "Cy's 13 pips shared by two: 6.5 → rounded to 5: Bo scores 5.",
+        "Counted: half of Cy's 13 pips. 6.5 rounds to 5: Ann scores 5.",
+        "Counted: half of Cy's 13 pips. 6.5 rounds to 5: Bo scores 5.",
     ]
 
 
@@ -51,13 +51,17 @@ def test_a_blocked_partnership_adds_each_teams_pips() -> None:
     assert rows[0] == (
         "The hand is blocked. Pips left: Team A (Ann & Cid) 11, Team B (Bo & Di) 18."
     )
-    assert rows[1] == "9 (Bo) + 9 (Di) = 18 → rounded to 5: Team A (Ann & Cid) scores 20."
+    assert rows[1] == (
+        "Counted: 9 (Bo) + 9 (Di) = 18. 18 rounds to 20: Team A (Ann & Cid) scores 20."
+    )
 
 
 def test_the_penalty_variant_shows_what_each_loses() -> None:
     ended = hand_ended(0, [0, 8], end_scoring="penalty")
     rows = explain_hand(ended, TWO, Rules(players=2, end_scoring="penalty"))
-    assert rows[1] == "Each loses their own pips, rounded to 5: 8 (Bot 2) → 10."
+    assert rows[1] == (
+        "Each loses their own pips, rounded to a multiple of five: Bot 2: 8 rounds to 10, loses 10."
+    )
 
 
 def test_penalties_in_partnerships_round_each_players_pips() -> None:
@@ -66,7 +70,8 @@ def test_penalties_in_partnerships_round_each_players_pips() -> None:
     assert ended.points == [-10, -5]
     rows = explain_hand(ended, FOUR, Rules(players=4, end_scoring="penalty"))
     assert (
-        rows[1] == "Each loses their own pips, rounded to 5: 3 (Ann) → 5, 3 (Cid) → 5, 7 (Di) → 5."
+        rows[1] == "Each loses their own pips, rounded to a multiple of five: Ann: 3 rounds to 5, "
+        "loses 5; Cid: 3 rounds to 5, loses 5; Di: 7 rounds to 5, loses 5."
     )
 
 
@@ -173,18 +178,17 @@ def test_a_hint_says_what_to_type() -> None:
         (
             hand_ended(0, [0, 2]),
             2,
-            "2 (Bot 2) pips → rounded to 5: 0. Nobody scores: the pips left round down to nothing.",
+            "Counted: 2 (Bot 2) pips. 2 rounds to 0: nobody scores.",
         ),
         (
             hand_ended(0, [0, 0]),
             2,
-            "0 (Bot 2) pips → rounded to 5: 0. Nobody scores: the pips left round down to nothing.",
+            "Counted: 0 (Bot 2) pips. 0 is a multiple of five: nobody scores.",
         ),
         (
             hand_ended(None, [3, 1, 1]),
             3,
-            "Ann's 3 pips shared by two: 1.5 → rounded to 5: 0. Nobody scores: the pips left "
-            "round down to nothing.",
+            "Counted: half of Ann's 3 pips. 1.5 rounds to 0: nobody scores.",
         ),
         (
             hand_ended(None, [4, 4]),
@@ -204,7 +208,7 @@ def test_a_hint_says_what_to_type() -> None:
         (
             hand_ended(None, [1, 1, 0, 1]),
             4,
-            "1 (Bo) + 1 (Di) = 2 → rounded to 5: 0. Nobody scores: the pips left round down to nothing.",
+            "Counted: 1 (Bo) + 1 (Di) = 2. 2 rounds to 0: nobody scores.",
         ),
         (
             hand_ended(None, [1, 3, 3, 1]),
@@ -242,8 +246,8 @@ def test_a_hands_result_wraps_at_60_columns_instead_of_being_cut() -> None:
     rows = screen_of(state, 60, 24)
     assert all(len(row) <= 60 for row in rows)
     assert (
-        "15 (Bot 2) + 15 (Bot 4) = 30 → rounded to 5: Team A (Root & Bot 3) scores 30."
-        in joined(rows)
+        "Counted: 15 (Bot 2) + 15 (Bot 4) = 30. 30 is a multiple of five: Team A (Root & Bot 3) "
+        "scores 30." in joined(rows)
     )
     assert "…" not in "".join(rows)
 
@@ -325,8 +329,9 @@ def test_a_hands_result_at_60x20_is_not_hidden_by_the_last_layout() -> None:
     state.last_layout = last
     state.result, state.result_hand = hand_ended(0, [0, 12, 7, 9]), 1
     rows = screen_of(state, 60, 20)
-    assert "12 (Bot 2) + 9 (Bot 4) = 21 → rounded to 5: Team A (Root & Bot 3) scores 20." in (
-        joined(rows)
+    assert (
+        "Counted: 12 (Bot 2) + 9 (Bot 4) = 21. 21 rounds to 20: Team A (Root & Bot 3) scores 20."
+        in (joined(rows))
     ), rows
     assert "more row" not in joined(rows)
     state.dismiss_result()

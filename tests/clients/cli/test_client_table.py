@@ -17,7 +17,7 @@ from clients.cli.ladder import print_ladders
 from clients.cli.render import render
 from clients.cli.rooms import print_rooms
 from clients.cli.state import TableState
-from clients.cli.status import rating_note
+from clients.cli.status import rating_note, rating_text
 from protocol import messages as msg
 from protocol.api import Ladder, LadderAnswer, LadderEntry
 from protocol.patch import to_builtins
@@ -62,7 +62,8 @@ def test_a_hands_result_stays_with_its_count_until_the_player_presses_enter() ->
     shown = plain(state)
     assert "hand 1 result · Enter to go on" in shown
     assert "Ann went out. Pips left: 0 (Ann), 12 (Bot 2)." in shown
-    assert "12 (Bot 2) pips → rounded to 5: Ann scores 10." in shown
+    assert "Counted: 12 (Bot 2) pips. 12 rounds to 10: Ann scores 10." in shown
+    assert "rounded to 5" not in shown
     assert state.dismiss_result()
     shown = plain(state)
     assert "Enter to go on" not in shown and "Bot 2 led 6-4: total 10, scores 10" in shown
@@ -211,14 +212,29 @@ def test_join_and_host_ask_for_a_rated_room_with_rated() -> None:
         assert local.rules_from(args, public=args.public).rated is rated
 
 
+def test_a_match_that_moved_no_rating_says_one_thing_provisional_and_what_counts() -> None:
+    # "Your rating on the two-player ladder: 0.0 (0.0)" above "No rating moved: ..." read as
+    # "my rating is zero" (issue 45, item 5).
+    fresh = Rating(mu=25.0, sigma=25.0 / 3, rating=0.0)
+    view = make_view(phase="finished", turn=None, legal=[], scores=[55, 30], winner=0, over=True)
+    view.ratings = [
+        RatingChange(seat=0, name="Ann", ladder="2p", before=fresh, after=fresh, counted=0.0)
+    ]
+    said = rating_text(view)
+    assert said is not None and rating_note(view) is None
+    assert said.startswith("No rating moved: a provisional player sat at the table."), said
+    assert "5 whole matches" in said and "3 different opponents" in said, said
+    assert "0.0" not in said, said
+    state = state_of(view)
+    state.match_over = True  # the match's summary, until Enter
+    shown = plain(state)
+    assert shown.count("provisional player sat") == 1 and "0.0 (" not in shown, shown
+
+
 def test_the_end_of_a_match_says_why_a_rating_moved_less() -> None:
     rating = Rating(mu=25.0, sigma=8.0, rating=1.0)
     view = make_view(phase="finished")
-    for counted, said in (
-        (1.0, None),
-        (0.0, "No rating moved: a provisional player sat at the table"),
-        (0.5, "This match counted 50/100 of a full one"),
-    ):
+    for counted, said in ((1.0, None), (0.5, "This match counted 50/100 of a full one")):
         change = RatingChange(
             seat=0, name="Ann", ladder="2p", before=rating, after=rating, counted=counted
         )

@@ -127,3 +127,19 @@ test("names and chat lines are checked before sending", () => {
   assert.equal(checkChat("hi \u{1f600}").problem, null);
   assert.equal(length("\u{1f600}ab"), 3); // code points, as the server counts
 });
+
+test("the review's figures take the language's decimal mark, as ratings do", async () => {
+  const review = await module("review_words.js");
+  const player = { decisions: 16, accuracy: 81.3, lost_per_move: 1.4, inaccuracies: 1, mistakes: 0, blunders: 0 };
+  const hand = { hand: 2, decisions: 5, accuracy: 91.3, lost_per_move: 0.9 };
+  const line = { played: { tile: "5-0" }, best: { tile: "1-1" }, lost: 13, grade: "blunder", reasons: [] };
+  const said = () => [review.playerWords(player), review.handWords(hand), review.lineWords(line, ["Ann", "Bob"])].join("\n");
+  assert.ok(said().includes("81.3") && said().includes("13.0"), said());
+  for (const language of ["cs", "sr-Latn", "et"]) {
+    await inLanguage(language, () => {
+      const shown = said();
+      for (const figure of ["81,3", "1,4", "91,3", "0,9", "13,0"]) assert.ok(shown.includes(figure), `${language}: ${shown}`);
+      assert.ok(!/\d\.\d/.test(shown), `${language}: ${shown}`);
+    });
+  }
+});
