@@ -124,6 +124,15 @@ async def record(pid: int, seconds: float, rate: int, raw: Path, lines: bool) ->
         raise SystemExit(f"py-spy failed ({process.returncode}): {errors.decode().strip()}")
 
 
+def show(title: str, rows: list[tuple[str, float, float]]) -> None:
+    """One table: self and total shares in percent, then the function."""
+    print(f"\n{title}:\n{'self %':>7} {'total %':>7}  function")
+    for name, own, total in rows:
+        print(f"{own:7.1f} {total:7.1f}  {name}")
+    if not rows:
+        print("(no samples)")
+
+
 async def main(args: argparse.Namespace) -> None:
     server, url = start_game_server()
     try:
@@ -152,16 +161,10 @@ async def main(args: argparse.Namespace) -> None:
         report("server gc ms", 1000 * (passes_after[1] - passes[1]))
         report("server gc share of cpu %", 100 * (passes_after[1] - passes[1]) / max(1e-9, cpu))
         report("samples", profile.samples)
-        for by_total in (False, True):
-            print(
-                f"\nby {'total' if by_total else 'self'}:\n{'self %':>7} {'total %':>7}  function"
-            )
-            for name, own, total in profile.rows(args.top, by_total):
-                print(f"{own:7.1f} {total:7.1f}  {name}")
+        show("by self", profile.rows(args.top, by_total=False))
+        show("by total", profile.rows(args.top, by_total=True))
         for text in args.show:
-            print(f"\nmatching {text!r}:\n{'self %':>7} {'total %':>7}  function")
-            for name, own, total in profile.matching(text):
-                print(f"{own:7.1f} {total:7.1f}  {name}")
+            show(f"matching {text!r}", profile.matching(text))
         await close_tables(tables)
     finally:
         server.terminate()
