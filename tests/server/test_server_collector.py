@@ -218,8 +218,8 @@ async def test_a_busy_process_with_nothing_to_collect_stretches_its_tick(restore
 async def test_a_tick_is_as_short_as_it_was_while_passes_cost_what_they_did(
     restored: None,
 ) -> None:
-    # At 4,000 rooms a pass over one tick's objects costs about the pause aimed at: it keeps
-    # the shortest tick, and each pass stays that short.
+    # With thousands of rooms a pass over one tick's objects costs about the pause aimed at:
+    # it keeps the shortest tick, and each pass stays that short.
     clock = Clock()
     collector = Collector(tick=0.05, thaw_seconds=3600, clock=clock, pause=0.002)
     collector.start()
