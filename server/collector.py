@@ -45,8 +45,10 @@ TICK = 0.05
 #: ...and at the longest, when passes cost little (a process that makes thousands of moves a
 #: second keeps few of the objects it makes: its passes stay short however long the tick).
 LONGEST_TICK = 1.0
-#: The pass a tick is fitted to: a pass that took less lets the next tick be longer (at most
-#: twice as long), one that took more makes it shorter, in proportion.
+#: The pass a tick is fitted to, in the CPU time of the pass (time on a busy machine that the
+#: process spends waiting for a core is not the pass's doing): a pass that took less lets the
+#: next tick be longer (at most twice as long), one that took more makes it shorter, in
+#: proportion.
 PAUSE = 0.002
 #: Seconds between thaws: passes over the whole heap, frozen objects included.
 THAW_SECONDS = 900.0
@@ -76,6 +78,7 @@ class Collector:
         min_objects: int = THAW_MIN_OBJECTS,
         longest_tick: float = LONGEST_TICK,
         pause: float = PAUSE,
+        cpu_clock: Callable[[], float] = time.thread_time,
     ) -> None:
         self.tick = tick
         self.longest_tick = max(tick, longest_tick)
@@ -88,6 +91,8 @@ class Collector:
         #: The count of objects (`objects`) at which a thaw comes before its time.
         self.thaw_objects = 0
         self.clock = clock
+        #: What a pass costs is read on this clock (CPU seconds of the thread, by default).
+        self.cpu_clock = cpu_clock
         self.ticks = 0
         self.thaws = 0
         self._thaw_at = 0.0
@@ -117,11 +122,11 @@ class Collector:
         one, or the whole heap when a thaw is due; what survives is frozen. The next tick is
         fitted to what this pass cost (`delay`)."""
         self.ticks += 1
-        started = self.clock()
-        if started < self._thaw_at:
+        if self.clock() < self._thaw_at:
+            started = self.cpu_clock()
             gc.collect(0)
             gc.freeze()
-            took = self.clock() - started
+            took = self.cpu_clock() - started
             self.delay *= min(2.0, self.pause / took) if took > 0 else 2.0
             self.delay = min(self.longest_tick, max(self.tick, self.delay))
             if objects() < self.thaw_objects:

@@ -191,7 +191,7 @@ async def test_the_cycles_of_closed_connections_are_freed_while_connections_come
 
 async def test_a_busy_process_with_nothing_to_collect_stretches_its_tick(restored: None) -> None:
     # A process that makes thousands of moves a second keeps few of the objects it makes:
-    # passes that cost (by the collector's clock) nothing come less and less often.
+    # passes over them cost little, and come less and less often.
     tick = 0.005
     collector = Collector(tick=tick, thaw_seconds=3600, clock=Clock())
     loop = asyncio.get_running_loop()
@@ -209,9 +209,10 @@ async def test_a_busy_process_with_nothing_to_collect_stretches_its_tick(restore
             collector.stop()
     assert state and collector.ticks >= 1
     young, _, full = passes.by_generation
-    # 200 of the shortest ticks (1 s): a pass after 0.005 s, then 0.01 s, 0.02 s, ... at most
-    # (a timer never comes early), not one a tick.
-    assert young <= 7
+    # 200 of the shortest ticks (1 s): a pass after 0.005 s, then 0.01 s, 0.02 s, ... (7 by
+    # then; a timer never comes early, and a few passes may cost enough to stretch the tick less
+    # than twice), not one a tick.
+    assert young <= 10
     assert full == 1  # the one at start-up: no thaw
 
 
@@ -220,14 +221,15 @@ async def test_a_tick_is_as_short_as_it_was_while_passes_cost_what_they_did(
 ) -> None:
     # With thousands of rooms a pass over one tick's objects costs about the pause aimed at:
     # it keeps the shortest tick, and each pass stays that short.
-    clock = Clock()
-    collector = Collector(tick=0.05, thaw_seconds=3600, clock=clock, pause=0.002)
+    clock, cpu = Clock(), Clock()
+    collector = Collector(tick=0.05, thaw_seconds=3600, clock=clock, pause=0.002, cpu_clock=cpu)
     collector.start()
     try:
+        clock.step = 0.01  # a busy machine: 10 ms between two looks at the clock, none of it CPU
         for _ in range(5):
             collector.pass_now()
         assert collector.delay == 1.0  # cheap passes: the longest tick
-        clock.step = 0.01  # each pass now takes 10 ms by the collector's clock
+        cpu.step = 0.01  # each pass now takes 10 ms of CPU
         for _ in range(3):
             collector.pass_now()
         assert collector.delay == 0.05
