@@ -22,7 +22,7 @@ keeps py-spy's own output (flame-graph tools read it).
 py-spy reads another process's memory: it needs ptrace permission, which root has; elsewhere run
 it as root or allow it (`sysctl kernel.yama.ptrace_scope=0`).
 
-Usage: uv run python bench/profile.py [--seconds 12] [--rooms 40] [--top 25] [--rate 100]
+Usage: uv run python bench/profile_server.py [--seconds 12] [--rooms 40] [--top 25] [--rate 100]
                                       [--warmup 2] [--lines] [--show TEXT] [--raw FILE]
 """
 
@@ -190,6 +190,6 @@ if __name__ == "__main__":
     )
     parser.add_argument("--raw", help="keep py-spy's raw output in this file")
     args = parser.parse_args()
-    stop_after(180 + args.warmup + args.seconds + args.rooms * 0.1, "bench/profile.py")
+    stop_after(180 + args.warmup + args.seconds + args.rooms * 0.1, "bench/profile_server.py")
     asyncio.run(main(args))
     os._exit(0)
