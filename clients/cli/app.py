@@ -22,6 +22,9 @@ from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.formatted_text import FormattedText
 from prompt_toolkit.key_binding import KeyBindings
+from prompt_toolkit.keys import Keys
+from prompt_toolkit.output import Output, create_output
+from prompt_toolkit.output.vt100 import Vt100_Output
 from prompt_toolkit.patch_stdout import patch_stdout
 from rich.console import Console
 from rich.control import Control
@@ -53,6 +56,21 @@ CLOCK_TICKS = 3
 SAVE_WAIT = 10.0
 #: Below this many columns the prompt's placeholder is cut to "/help" (never wrapped).
 NARROW = 64
+
+
+def prompt_output() -> Output:
+    """The prompt's output, which never asks the terminal where its cursor is.
+
+    prompt_toolkit sends a cursor-position request (`ESC[6n`) when the prompt starts and again
+    after each frame drawn above it, to learn how many rows lie below the cursor; and on the way
+    out it waits up to a second for the answers. A terminal that does not answer (a bare
+    pseudo-terminal, a screen reader's console, a test) held every ending (a refused connection,
+    a room that does not exist, /quit) for that second. The table is drawn from the top of the
+    screen and the prompt is its last row, so the answer is of no use here."""
+    output = create_output()
+    if isinstance(output, Vt100_Output):
+        output.enable_cpr = False
+    return output
 
 
 class App:
@@ -90,6 +108,8 @@ class App:
         self._redraw_due = False
         self._cleared = False
         self._tasks: set[asyncio.Task[None]] = set()
+        #: Ctrl-C while connecting: `run` ends as Ctrl-C before the table does (KeyboardInterrupt).
+        self.stopped = False
         #: Lines typed (Enter) and not yet handled.
         self._lines: asyncio.Queue[str] = asyncio.Queue()
         connection.on_change = self.request_redraw
@@ -353,12 +373,14 @@ class App:
         self.state.say(said.format(path=target, command=command))
 
     async def run(self, first: Sequence[msg.ClientMessage] = (), resume: bool = False) -> int:
-        """Play until the player quits (0) or the connection cannot go on (1).
+        """Play until the player quits (0) or the connection cannot go on (1); Ctrl-C while
+        still connecting raises KeyboardInterrupt (`allfives.cli.main` says it: status 130).
 
         The prompt runs once for the whole session: Enter hands the line over and clears it
         without ending the prompt, so the screen never moves (a prompt that ended would step
         to a new line, scrolling the table up by one row until the next frame)."""
         self.session = PromptSession(
+            output=prompt_output(),
             placeholder=self._placeholder,
             key_bindings=self._keys(),
             wrap_lines=False,  # a long line scrolls sideways on the prompt row, never over the table
@@ -372,12 +394,18 @@ class App:
             with patch_stdout(raw=True):
                 self.request_redraw()
                 if not link.done():
-                    with contextlib.suppress(EOFError, KeyboardInterrupt):
+                    try:
                         await self.session.prompt_async(self._prompt)
+                    except EOFError:
+                        pass
+                    except KeyboardInterrupt:  # a SIGINT as the prompt took the terminal
+                        self.stopped = self.state.view is None
         finally:
             watcher.cancel()
             reader.cancel()
             status = await self._closed(link)
+        if self.stopped:
+            raise KeyboardInterrupt
         self._farewell()
         return status
 
@@ -405,6 +433,8 @@ class App:
         keys.add("pagedown")(lambda event: self.scroll(-1))
         keys.add("enter")(lambda event: self.typed(event.current_buffer))
         keys.add("c-c")(lambda event: self.interrupted(event.current_buffer))
+        # SIGINT (Ctrl-C typed before the prompt put the terminal in raw mode) is Ctrl-C too.
+        keys.add(Keys.SIGINT)(lambda event: self.interrupted(event.current_buffer))
         keys.add("c-d", filter=Condition(lambda: not self._buffer_text()))(
             lambda event: self.leave_asked()
         )
@@ -440,6 +470,10 @@ class App:
             self.request_redraw()
             return
         if self.confirming:  # Ctrl-C again at "are you sure?": yes
+            self.leave()
+            return
+        if self.state.view is None:  # still connecting: stopped, as Ctrl-C before the table
+            self.stopped = True
             self.leave()
             return
         self.leave_asked()

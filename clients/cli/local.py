@@ -50,14 +50,13 @@ def no_terminal(command: str) -> bool:
 
 def interruptible(main: Coroutine[Any, Any, int], command: str = "allfives") -> int:
     """Run the table in this terminal: one line and a non-zero status when there is no terminal
-    or the options do not go together; Ctrl-C outside the prompt ends it quietly (130)."""
+    or the options do not go together (Ctrl-C outside the prompt reaches `allfives.cli.main`,
+    which says so in one line: status 130)."""
     if no_terminal(command):
         main.close()
         return 2
     try:
         return asyncio.run(main)
-    except KeyboardInterrupt:
-        return 130
     except UsageError as error:
         return usage_error(command, error)
 
