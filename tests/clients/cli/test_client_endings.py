@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pexpect  # type: ignore[import-untyped]
 import pytest
+from client_helpers import written_lines
 from server_helpers import ServerThread
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -221,3 +222,40 @@ def test_a_room_closed_under_the_player_ends_at_once(tmp_path: Path) -> None:
     assert ending.status == 1, ending
     assert ending.seconds < PROMPT_SECONDS, ending
     assert "the host closed the room" in ending.output, ending
+
+
+#: Moments (seconds after start) for Ctrl-C while the modules load and the table comes up.
+EARLY_MOMENTS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6)
+
+
+@pytest.mark.parametrize("command", ["play", "rooms"])
+def test_ctrl_c_in_the_first_moments_is_one_line(command: str, tmp_path: Path) -> None:
+    """Ctrl-C from 0.1 to 0.6 s after start (the modules still loading) stops the program with
+    one line and status 130, never a traceback; a table already up asks instead, as Ctrl-C at
+    the table does (then a second Ctrl-C ends the match)."""
+    with ServerThread() as server:
+        args = ["play", "--name", "Pat"] if command == "play" else ["rooms", server.base]
+        args[-1] = args[-1].replace("http://", "ws://")
+
+        def interrupted(moment: float) -> tuple[float, Ending]:
+            child = spawn(args, tmp_path)
+            time.sleep(moment)  # the moment is what is tested
+            child.sendintr()
+            if child.expect([pexpect.EOF, "Quitting ends this match"]) == 1:
+                shown = child.before + child.after
+                child.sendintr()  # at the question: yes
+                return moment, finish(child, time.monotonic(), shown)
+            return moment, Ending(status_of(child), child.before or "", 0)
+
+        with ThreadPoolExecutor(AT_ONCE) as pool:
+            endings = list(pool.map(interrupted, EARLY_MOMENTS))
+    for moment, ending in endings:
+        said = f"Ctrl-C at {moment} s: {ending}"
+        assert "Traceback" not in ending.output and "KeyboardInterrupt" not in ending.output, said
+        if "Quitting ends this match" not in ending.output:
+            assert ending.status == 130, said
+            lines = written_lines(ending.output)
+            # On a busy machine Ctrl-C may come before Python has started at all (nothing of
+            # allfives runs yet): the system ends it and the terminal shows its ^C alone.
+            if lines != ["^C"]:
+                assert lines == [f"allfives {command}: stopped (Ctrl-C)"], said
