@@ -73,6 +73,19 @@ def prompt_output() -> Output:
     return output
 
 
+# The control keys of the table: Ctrl-C, Ctrl-D, Ctrl-L, Enter (Ctrl-M, and Ctrl-J as Enter), and
+# line editing as prompt_toolkit's emacs keys have it: move (Ctrl-A, B, E, F), delete and cut
+# (Ctrl-H is Backspace; K, U, W), paste back (Ctrl-Y), swap (Ctrl-T).
+#: Every other control key does nothing at the table. prompt_toolkit gives them jobs that make
+#: no sense here, some of which ended the match: Ctrl-O (operate-and-get-next) accepted the line
+#: and so ended the prompt, Ctrl-R and Ctrl-S searched the history, Ctrl-Q and Ctrl-V insert the
+#: next key as it is, Ctrl-N and Ctrl-P recall lines, Tab completes, Ctrl-X starts a sequence.
+IDLE_KEYS = (
+    "c-g", "c-i", "c-n", "c-o", "c-p", "c-q", "c-r", "c-s", "c-v", "c-x", "c-z",
+    "c-@", "c-\\", "c-]", "c-^", "c-_",
+)  # fmt: skip
+
+
 class App:
     """The interactive table for one connection (see the module docstring)."""
 
@@ -386,6 +399,9 @@ class App:
             wrap_lines=False,  # a long line scrolls sideways on the prompt row, never over the table
             erase_when_done=True,
         )
+        # Whatever accepts the line (Enter, or a key of prompt_toolkit's own such as Alt-Enter)
+        # hands it over as Enter does: only leaving ends the prompt, never a key by the way.
+        self.session.default_buffer.accept_handler = self._accepted
         link = asyncio.get_running_loop().create_task(self.connection.run(first, resume))
         watcher = asyncio.get_running_loop().create_task(self._watch_size())
         reader = asyncio.get_running_loop().create_task(self._read_lines())
@@ -427,8 +443,11 @@ class App:
         return 0
 
     def _keys(self) -> KeyBindings:
-        """Enter, Ctrl-C, Ctrl-D, Ctrl-L, PageUp and PageDown at the table."""
+        """Enter, Ctrl-C, Ctrl-D, Ctrl-L, PageUp and PageDown at the table; the prompt's line
+        editing as prompt_toolkit has it; every other control key nothing (`IDLE_KEYS`)."""
         keys = KeyBindings()
+        for key in IDLE_KEYS:
+            keys.add(key)(lambda event: None)
         keys.add("pageup")(lambda event: self.scroll(1))
         keys.add("pagedown")(lambda event: self.scroll(-1))
         keys.add("enter")(lambda event: self.typed(event.current_buffer))
@@ -444,6 +463,11 @@ class App:
     def _buffer_text(self) -> str:
         session = self.session
         return session.default_buffer.text if session is not None else ""
+
+    def _accepted(self, buffer: Buffer) -> bool:
+        """The line accepted by prompt_toolkit: handled as typed; False: the buffer is emptied."""
+        self._lines.put_nowait(buffer.text)
+        return False
 
     def typed(self, buffer: Buffer) -> None:
         """Enter: the line goes to be handled (in order), the prompt row is emptied in place."""
