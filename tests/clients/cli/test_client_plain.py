@@ -204,3 +204,25 @@ def test_host_join_and_watch_in_plain_mode(tmp_path: Path) -> None:
     assert "a bot plays your seat" in joined.getvalue()
     keep("host-80", hosted.getvalue().replace("\r\n", "\n"))
     keep("watch-80", watched.getvalue().replace("\r\n", "\n"))
+
+
+@pytest.mark.parametrize("bots", ["hard", "normal"])
+def test_ctrl_c_prints_no_bot_worker_traceback(bots: str, tmp_path: Path) -> None:
+    """Ctrl-C reaches the whole foreground process group, the bot workers too (hard bots and
+    /hint run in worker processes): only the table answers it, asking, and the second Ctrl-C
+    ends the match; no worker prints its KeyboardInterrupt into the transcript."""
+    args = ["play", "--plain", "--bots", bots, *SHORT]
+    child, written = spawn_plain(args, environment(tmp_path, ALLFIVES_BOT_DELAY="0"))
+    child.expect(r"or /help\.")
+    child.sendline("/hint")
+    child.expect(r"Hint: the hard bot would .*\n")  # a worker has worked
+    child.sendintr()
+    child.expect(r"y ends it")
+    child.sendintr()  # Ctrl-C at the question: yes
+    child.expect(pexpect.EOF)
+    child.wait()
+    child.close()
+    text = written.getvalue()
+    assert child.exitstatus == 0, text
+    for sign in ("Traceback", "KeyboardInterrupt", "ForkServerProcess"):
+        assert sign not in text, text[text.index(sign) - 200 :][:1200]
