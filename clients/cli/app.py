@@ -448,6 +448,9 @@ class App:
         keys = KeyBindings()
         for key in IDLE_KEYS:
             keys.add(key)(lambda event: None)
+        # The table takes no mouse: what reads as a mouse report is typed or pasted bytes (ESC [
+        # 3 1 m, a colour code), which prompt_toolkit's own handler choked on (a traceback).
+        keys.add(Keys.Vt100MouseEvent)(lambda event: None)
         keys.add("pageup")(lambda event: self.scroll(1))
         keys.add("pagedown")(lambda event: self.scroll(-1))
         keys.add("enter")(lambda event: self.typed(event.current_buffer))

@@ -53,3 +53,23 @@ def test_ctrl_c_asks_before_the_match_ends(terminal: Terminal, tmp_path: Path) -
         terminal.type("n")
         rows = terminal.wait_for(r"The match goes on")
         assert not any("EXITED" in row for row in rows), "\n".join(rows)
+
+
+#: Escape sequences pasted as bytes (not bracketed): colour codes and a mouse report's look.
+PASTED_CODES = ["\x1b[31m", "\x1b[0m", "\x1b[1;31m", "\x1b[M!!!", "\x1b[<0;3;4M", "\x1b[12;5R"]
+
+
+def test_pasted_escape_codes_do_nothing(terminal: Terminal, tmp_path: Path) -> None:
+    """`ESC [ 3 1 m` and its kind, pasted at the prompt as bytes, do nothing (prompt_toolkit's
+    mouse handler raised on them and filled the table with its traceback); the match goes on."""
+    start_play(terminal, tmp_path)
+    for code in PASTED_CODES:
+        terminal.keys("-H", *(f"{byte:02x}" for byte in code.encode()))
+        rows = terminal.screen()
+        shown = "\n".join(rows)
+        assert "Traceback" not in shown and "Press ENTER" not in shown, f"{code!r}:\n{shown}"
+    terminal.keys("C-u")
+    terminal.type("/scores")
+    rows = terminal.wait_for(r"how it ended")
+    shown = "\n".join(rows)
+    assert "Traceback" not in shown and "EXITED" not in shown, shown
