@@ -20,6 +20,8 @@ import pytest
 from client_helpers import written_lines
 from server_helpers import ServerThread
 
+from clients.cli.connection import reason
+
 ROOT = Path(__file__).resolve().parents[3]
 #: How long after it first shows something a run may take to end.
 PROMPT_SECONDS = 3.0
@@ -259,3 +261,32 @@ def test_ctrl_c_in_the_first_moments_is_one_line(command: str, tmp_path: Path) -
             # allfives runs yet): the system ends it and the terminal shows its ^C alone.
             if lines != ["^C"]:
                 assert lines == [f"allfives {command}: stopped (Ctrl-C)"], said
+
+
+def test_an_unknown_host_is_said_in_words(tmp_path: Path) -> None:
+    """`join notaurl` (and watch, rooms): the system's `[Errno -2] Name or service not known`
+    is said in words, with the host's name."""
+    runs = [["join", "notaurl", "ZZZZ"], ["watch", "notaurl", "ZZZZ"], ["rooms", "notaurl"]]
+    with ThreadPoolExecutor(AT_ONCE) as pool:
+        endings = list(pool.map(lambda args: run_to_end(args, tmp_path), runs))
+    for args, ending in zip(runs, endings, strict=True):
+        said = f"{args}: {ending}"
+        assert ending.status == 1 and "Errno" not in ending.output, said
+        line = " ".join(written_lines(ending.output)[-1:])
+        assert line.startswith("allfives"), said
+        assert (
+            "there is no host called notaurl (check the address)" in line
+            or "the name notaurl could not be looked up (is the network up?)" in line
+        ), said
+
+
+@pytest.mark.parametrize(
+    ("code", "words"),
+    [
+        (socket.EAI_NONAME, "there is no host called example.invalid (check the address)"),
+        (socket.EAI_AGAIN, "the name example.invalid could not be looked up (is the network up?)"),
+    ],
+)
+def test_a_failed_name_lookup_is_worded(code: int, words: str) -> None:
+    error = socket.gaierror(code, "the system's words")
+    assert reason(error, "ws://example.invalid:8765/") == words
