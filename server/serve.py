@@ -23,6 +23,7 @@ from typing import Any
 from server.app import Config, Server
 from server.collector import Collector
 from server.config import ProxyNetworks
+from server.edge.address import reachable_url
 from server.storage.sqlite_store import SqliteStore
 from server.storage.store import DEFAULT_RECORD_TTL, StoreUnavailable
 
@@ -319,7 +320,7 @@ async def serve_until_stopped(config: Config) -> None:
             f"cannot listen on {config.network.host}:{config.network.port}: {reason}"
         ) from None
     print(f"allfives server listening on {server.url}", flush=True)
-    print(how_to_join(server.url), file=sys.stderr, flush=True)
+    print(how_to_join(reachable_url(server.url, config.network.host)), file=sys.stderr, flush=True)
     collector = Collector()
     try:
         collector.start()

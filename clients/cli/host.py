@@ -83,7 +83,9 @@ def run(args: argparse.Namespace) -> int:
 
 def join_url(network: bool, port: int) -> str:
     """The address friends connect to."""
-    address = local.network_address() if network else "127.0.0.1"
+    from server.edge.address import network_address
+
+    address = network_address() if network else "127.0.0.1"
     return f"ws://{address}:{port}"
 
 

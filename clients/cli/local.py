@@ -9,7 +9,6 @@ import errno
 import getpass
 import logging
 import os
-import socket
 import sys
 from collections.abc import Coroutine
 from pathlib import Path
@@ -24,8 +23,6 @@ from protocol.rules import DEFAULT_TARGETS, HAND_SIZES, MAX_ROOM_TARGET, RoomRul
 DEFAULT_BOT_DELAY = 0.8
 MAX_PORT = 65535
 MIN_TURN_SECONDS, MAX_TURN_SECONDS = 5, 3600
-#: A documentation-only address (RFC 5737): connecting a UDP socket to it sends nothing.
-UNROUTED_ADDRESS = ("192.0.2.1", 9)
 
 
 def os_reason(error: OSError) -> str:
@@ -321,19 +318,3 @@ def keep_logs_off_screen() -> None:
     else:
         handler = logging.NullHandler()
     root.addHandler(handler)
-
-
-def network_address() -> str:
-    """This machine's address on its network, as friends would reach it (loopback if unknown)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-        try:
-            probe.connect(UNROUTED_ADDRESS)
-            address = str(probe.getsockname()[0])
-        except OSError:
-            address = ""
-    if address and not address.startswith(("127.", "0.")):
-        return address
-    try:
-        return socket.gethostbyname(socket.gethostname())
-    except OSError:
-        return "127.0.0.1"
