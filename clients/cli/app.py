@@ -265,8 +265,10 @@ class App:
         if view is not None and view.phase == "waiting":
             said = _("/start, /bots fill, /chat TEXT, or /help")
             if view.you != view.host:
-                said = _("/chat TEXT, or /help")
+                said = _("/chat TEXT, or /help") if self.connection.name else _("(type /help)")
             return FormattedText([("fg:ansibrightblack", said)])
+        if view is not None and view.you is None and not self.connection.name:
+            return FormattedText([("fg:ansibrightblack", _("watching: /scores, /quit"))])
         if view is not None and view.you is None:
             said = _("watching: /chat TEXT, /scores, /quit")
             return FormattedText([("fg:ansibrightblack", said)])
@@ -326,6 +328,8 @@ class App:
             return await review.run(self)
         numbers = self.state.tile_numbered() if self.state.numbers else None
         action = interpret(line, self.state.view, self.pending, numbers)
+        if isinstance(action, Send) and self._nameless_chat(action.messages):
+            action = Refuse(self._no_name_to_chat())
         self.pending = None
         match action:
             case Quit():
@@ -349,6 +353,18 @@ class App:
                 await self._save(path)
         self.request_redraw()
         return True
+
+    def _nameless_chat(self, messages: Sequence[msg.ClientMessage]) -> bool:
+        """A chat line from a connection that said hello without a name (a watcher with no
+        --name and no key kept): the server takes no chat from it."""
+        return not self.connection.name and any(isinstance(m, msg.Chat) for m in messages)
+
+    def _no_name_to_chat(self) -> str:
+        url, room = self.connection.url.rstrip("/"), self.state.room or "ROOM"
+        command = f"{local.command()} watch {url} {room} --name NAME"  # i18n: a command
+        return _("You watch without a name, and chat needs one: watch with {command}").format(
+            command=command
+        )
 
     def _board(self, what: str) -> list[str]:
         state, view = self.state, self.state.view

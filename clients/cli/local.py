@@ -114,13 +114,13 @@ def add_quiet_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def add_name_argument(parser: argparse.ArgumentParser) -> None:
-    """--name."""
+def add_name_argument(parser: argparse.ArgumentParser, help: str | None = None) -> None:
+    """--name (`help`: its words, when not those of a seat)."""
     parser.add_argument(
         "--name",
         type=player_name,
         default=None,
-        help=_("your name at the table (default: your login)"),
+        help=help or _("your name at the table (default: your login)"),
     )
 
 
