@@ -6,6 +6,7 @@ pseudo-terminal that answers nothing (as a bare pseudo-terminal or a screen read
 from __future__ import annotations
 
 import os
+import re
 import socket
 import sys
 import threading
@@ -230,6 +231,13 @@ def test_a_room_closed_under_the_player_ends_at_once(tmp_path: Path) -> None:
 EARLY_MOMENTS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6)
 
 
+def before_python_ran_allfives(output: str) -> bool:
+    """A KeyboardInterrupt whose every frame is the generated `allfives` script (a busy machine
+    still starting Python): no code of allfives had run, nothing of it could guard."""
+    frames = re.findall(r'File "([^"]+)"', output)
+    return bool(frames) and all(frame.endswith("/bin/allfives") for frame in frames)
+
+
 @pytest.mark.parametrize("command", ["play", "rooms"])
 def test_ctrl_c_in_the_first_moments_is_one_line(command: str, tmp_path: Path) -> None:
     """Ctrl-C from 0.1 to 0.6 s after start (the modules still loading) stops the program with
@@ -253,8 +261,11 @@ def test_ctrl_c_in_the_first_moments_is_one_line(command: str, tmp_path: Path) -
             endings = list(pool.map(interrupted, EARLY_MOMENTS))
     for moment, ending in endings:
         said = f"Ctrl-C at {moment} s: {ending}"
+        if before_python_ran_allfives(ending.output):
+            continue
         assert "Traceback" not in ending.output and "KeyboardInterrupt" not in ending.output, said
-        if "Quitting ends this match" not in ending.output:
+        finished = "No public room is waiting" in ending.output  # `rooms` was done already
+        if "Quitting ends this match" not in ending.output and not finished:
             assert ending.status == 130, said
             lines = written_lines(ending.output)
             # On a busy machine Ctrl-C may come before Python has started at all (nothing of
