@@ -111,9 +111,10 @@ def _with_progress(
 def text_of(report: Review, record: Record) -> list[Text | str]:
     """The report as lines for a rich console: every decision per player, then the summary."""
     rules = record.rules
+    hands = len(record.hands)
     heading = (
-        f"{rules.players} players, {len(record.hands)} hands; each decision weighed by the "
-        f"hard bot's search on at most {report.deals} deals (--budget-ms {report.budget_ms:g},"
+        f"{rules.players} players, {hands} hand{'' if hands == 1 else 's'}; each decision weighed"
+        f" by the hard bot's search on at most {report.deals} deals (--budget-ms {report.budget_ms:g},"
         f" --seed {report.seed})"
     )
     return review_text(report, record.names, heading)

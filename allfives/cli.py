@@ -9,12 +9,19 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import signal
 import sys
+import threading
 from typing import NoReturn
 
-from clients.cli import i18n
-from clients.cli.argparse_words import word_placeholders
-from clients.cli.i18n import N_, _
+# Nothing of the project is imported here: Ctrl-C while it loads must reach `main`'s guard
+# (`allfives.start` guards the moments before).
+
+
+def N_(message: str) -> str:
+    """A constant marked for the catalog, translated where it is shown (`clients.cli.i18n.N_`)."""
+    return message
+
 
 #: name -> (module, one-line help). Add a subcommand by adding a line here.
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -58,6 +65,8 @@ class OneLineParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         """Print the problem on one line and exit with status 2."""
+        from clients.cli.i18n import _
+
         said = _("{problem} (see {command} --help)").format(problem=message, command=self.prog)
         self.exit(2, f"{self.prog}: {said}\n")
 
@@ -72,8 +81,16 @@ def chosen_language(argv: list[str]) -> str | None:
     return None
 
 
+def chosen_command(argv: list[str]) -> str | None:
+    """The subcommand's word on the command line (the first word not an option or a --lang)."""
+    given = [a for i, a in enumerate(argv) if not (i and argv[i - 1] == "--lang")]
+    return next((a for a in given if not a.startswith("-")), None)
+
+
 def add_lang_argument(parser: argparse.ArgumentParser) -> None:
     """--lang, taken before or after the subcommand."""
+    from clients.cli.i18n import _
+
     parser.add_argument(
         "--lang",
         metavar="LANG",
@@ -83,8 +100,44 @@ def add_lang_argument(parser: argparse.ArgumentParser) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Parse the command line and run the chosen subcommand; returns the exit status."""
+    """Parse the command line and run the chosen subcommand; returns the exit status.
+
+    Ctrl-C that reaches here (while the modules load, while connecting, outside any prompt
+    that asks) stops the program with one line and status 130, never a traceback."""
     argv = sys.argv[1:] if argv is None else argv
+    try:
+        guard_ctrl_c()
+        return run(argv)
+    except KeyboardInterrupt:
+        return stopped(argv)
+
+
+def guard_ctrl_c() -> None:
+    """From here on Ctrl-C is KeyboardInterrupt (`allfives.start` ended the process at once),
+    unless it is ignored (a background job) or this is not the main thread (a test)."""
+    main_thread = threading.current_thread() is threading.main_thread()
+    if main_thread and signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+def stopped(argv: list[str]) -> int:
+    """Ctrl-C: one line (over the terminal's `^C`), status 130; a second Ctrl-C is ignored."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    from clients.cli.i18n import _
+
+    command = chosen_command(argv)
+    prog = f"allfives {command}" if command in COMMANDS else "allfives"
+    print(f"\r{prog}: " + _("stopped (Ctrl-C)"), file=sys.stderr)
+    return 130
+
+
+def run(argv: list[str]) -> int:
+    """`main` without its guard against Ctrl-C."""
+    from clients.cli import i18n
+    from clients.cli.argparse_words import word_placeholders
+    from clients.cli.i18n import _
+
     asked = chosen_language(argv)
     i18n.set_language(i18n.language_from(asked))
     i18n.words_for_argparse()
@@ -97,8 +150,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--version", action="version", version="allfives 0.1.0")
     add_lang_argument(parser)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    given = [a for i, a in enumerate(argv) if not (i and argv[i - 1] == "--lang")]
-    chosen = next((a for a in given if not a.startswith("-")), None)
+    chosen = chosen_command(argv)
     for name, (module, text) in COMMANDS.items():
         command = sub.add_parser(name, help=_(text), description=_(text))
         add_lang_argument(command)
@@ -109,8 +161,6 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         result: int = importlib.import_module(COMMANDS[args.command][0]).run(args)
-    except KeyboardInterrupt:
-        return 130
     except Exception as error:
         # The last guard: a failure nobody foresaw is one line, not a traceback on the table
         # (ALLFIVES_DEBUG=1 shows the traceback, for a bug report).

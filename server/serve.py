@@ -20,6 +20,7 @@ from pathlib import Path
 from server.app import Config, Server
 from server.collector import Collector
 from server.config import SETTINGS
+from server.edge.address import reachable_url
 from server.settings import BadValue
 from server.storage.store import StoreUnavailable
 from server.storage.stores import open_store
@@ -119,7 +120,7 @@ async def serve_until_stopped(config: Config) -> None:
             f"cannot listen on {config.network.host}:{config.network.port}: {reason}"
         ) from None
     print(f"allfives server listening on {server.url}", flush=True)
-    print(how_to_join(server.url), file=sys.stderr, flush=True)
+    print(how_to_join(reachable_url(server.url, config.network.host)), file=sys.stderr, flush=True)
     collector = Collector()
     try:
         collector.start()

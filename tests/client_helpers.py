@@ -295,3 +295,39 @@ def spawn_plain(
     written = io.StringIO()
     child.logfile_read = written
     return child, written
+
+
+#: A CSI sequence (its parameters and final letter) or a two-byte escape.
+TERMINAL_CODE = re.compile(r"\x1b\[([0-?]*)[ -/]*([@-~])|\x1b.")
+
+
+def written_lines(output: str) -> list[str]:
+    """The non-blank lines a reader finds in what a program wrote to a terminal, each line
+    as the cursor left it: `\\r` and cursor moves left or right write over what was there,
+    erasing to the end of the line or screen removes it, other codes show nothing."""
+    lines: list[str] = []
+    row: list[str] = []
+    column = 0
+    position = 0
+    for code in TERMINAL_CODE.finditer(output + "\x1b[0m"):
+        for char in output[position : code.start()]:
+            if char == "\n":
+                lines.append("".join(row))
+                row, column = [], 0
+            elif char == "\r":
+                column = 0
+            elif char.isprintable():
+                row[column : column + 1] = [char]
+                column += 1
+        position = code.end()
+        final, parameters = code.group(2), code.group(1) or ""
+        count = int(parameters) if parameters.isdigit() else 1
+        if final == "D":
+            column = max(0, column - count)
+        elif final == "C":
+            row.extend(" " * max(0, column + count - len(row)))
+            column += count
+        elif final in ("K", "J") and parameters in ("", "0"):
+            del row[column:]
+    lines.append("".join(row))
+    return [line.rstrip() for line in lines if line.strip()]

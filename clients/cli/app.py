@@ -22,6 +22,9 @@ from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.formatted_text import FormattedText
 from prompt_toolkit.key_binding import KeyBindings
+from prompt_toolkit.keys import Keys
+from prompt_toolkit.output import Output, create_output
+from prompt_toolkit.output.vt100 import Vt100_Output
 from prompt_toolkit.patch_stdout import patch_stdout
 from rich.console import Console
 from rich.control import Control
@@ -53,6 +56,34 @@ CLOCK_TICKS = 3
 SAVE_WAIT = 10.0
 #: Below this many columns the prompt's placeholder is cut to "/help" (never wrapped).
 NARROW = 64
+
+
+def prompt_output() -> Output:
+    """The prompt's output, which never asks the terminal where its cursor is.
+
+    prompt_toolkit sends a cursor-position request (`ESC[6n`) when the prompt starts and again
+    after each frame drawn above it, to learn how many rows lie below the cursor; and on the way
+    out it waits up to a second for the answers. A terminal that does not answer (a bare
+    pseudo-terminal, a screen reader's console, a test) held every ending (a refused connection,
+    a room that does not exist, /quit) for that second. The table is drawn from the top of the
+    screen and the prompt is its last row, so the answer is of no use here."""
+    output = create_output()
+    if isinstance(output, Vt100_Output):
+        output.enable_cpr = False
+    return output
+
+
+# The control keys of the table: Ctrl-C, Ctrl-D, Ctrl-L, Enter (Ctrl-M, and Ctrl-J as Enter), and
+# line editing as prompt_toolkit's emacs keys have it: move (Ctrl-A, B, E, F), delete and cut
+# (Ctrl-H is Backspace; K, U, W), paste back (Ctrl-Y), swap (Ctrl-T).
+#: Every other control key does nothing at the table. prompt_toolkit gives them jobs that make
+#: no sense here, some of which ended the match: Ctrl-O (operate-and-get-next) accepted the line
+#: and so ended the prompt, Ctrl-R and Ctrl-S searched the history, Ctrl-Q and Ctrl-V insert the
+#: next key as it is, Ctrl-N and Ctrl-P recall lines, Tab completes, Ctrl-X starts a sequence.
+IDLE_KEYS = (
+    "c-g", "c-i", "c-n", "c-o", "c-p", "c-q", "c-r", "c-s", "c-v", "c-x", "c-z",
+    "c-@", "c-\\", "c-]", "c-^", "c-_",
+)  # fmt: skip
 
 
 class App:
@@ -90,6 +121,8 @@ class App:
         self._redraw_due = False
         self._cleared = False
         self._tasks: set[asyncio.Task[None]] = set()
+        #: Ctrl-C while connecting: `run` ends as Ctrl-C before the table does (KeyboardInterrupt).
+        self.stopped = False
         #: Lines typed (Enter) and not yet handled.
         self._lines: asyncio.Queue[str] = asyncio.Queue()
         connection.on_change = self.request_redraw
@@ -239,8 +272,10 @@ class App:
         if view is not None and view.phase == "waiting":
             said = _("/start, /bots fill, /chat TEXT, or /help")
             if view.you != view.host:
-                said = _("/chat TEXT, or /help")
+                said = _("/chat TEXT, or /help") if self.connection.name else _("(type /help)")
             return FormattedText([("fg:ansibrightblack", said)])
+        if view is not None and view.you is None and not self.connection.name:
+            return FormattedText([("fg:ansibrightblack", _("watching: /scores, /quit"))])
         if view is not None and view.you is None:
             said = _("watching: /chat TEXT, /scores, /quit")
             return FormattedText([("fg:ansibrightblack", said)])
@@ -300,6 +335,8 @@ class App:
             return await review.run(self)
         numbers = self.state.tile_numbered() if self.state.numbers else None
         action = interpret(line, self.state.view, self.pending, numbers)
+        if isinstance(action, Send) and self._nameless_chat(action.messages):
+            action = Refuse(self._no_name_to_chat())
         self.pending = None
         match action:
             case Quit():
@@ -323,6 +360,18 @@ class App:
                 await self._save(path)
         self.request_redraw()
         return True
+
+    def _nameless_chat(self, messages: Sequence[msg.ClientMessage]) -> bool:
+        """A chat line from a connection that said hello without a name (a watcher with no
+        --name and no key kept): the server takes no chat from it."""
+        return not self.connection.name and any(isinstance(m, msg.Chat) for m in messages)
+
+    def _no_name_to_chat(self) -> str:
+        url, room = self.connection.url.rstrip("/"), self.state.room or "ROOM"
+        command = f"{local.command()} watch {url} {room} --name NAME"  # i18n: a command
+        return _("You watch without a name, and chat needs one: watch with {command}").format(
+            command=command
+        )
 
     def _board(self, what: str) -> list[str]:
         state, view = self.state, self.state.view
@@ -360,17 +409,22 @@ class App:
         self.state.say(said.format(path=target, command=command))
 
     async def run(self, first: Sequence[msg.ClientMessage] = (), resume: bool = False) -> int:
-        """Play until the player quits (0) or the connection cannot go on (1).
+        """Play until the player quits (0) or the connection cannot go on (1); Ctrl-C while
+        still connecting raises KeyboardInterrupt (`allfives.cli.main` says it: status 130).
 
         The prompt runs once for the whole session: Enter hands the line over and clears it
         without ending the prompt, so the screen never moves (a prompt that ended would step
         to a new line, scrolling the table up by one row until the next frame)."""
         self.session = PromptSession(
+            output=prompt_output(),
             placeholder=self._placeholder,
             key_bindings=self._keys(),
             wrap_lines=False,  # a long line scrolls sideways on the prompt row, never over the table
             erase_when_done=True,
         )
+        # Whatever accepts the line (Enter, or a key of prompt_toolkit's own such as Alt-Enter)
+        # hands it over as Enter does: only leaving ends the prompt, never a key by the way.
+        self.session.default_buffer.accept_handler = self._accepted
         link = asyncio.get_running_loop().create_task(self.connection.run(first, resume))
         watcher = asyncio.get_running_loop().create_task(self._watch_size())
         reader = asyncio.get_running_loop().create_task(self._read_lines())
@@ -379,12 +433,18 @@ class App:
             with patch_stdout(raw=True):
                 self.request_redraw()
                 if not link.done():
-                    with contextlib.suppress(EOFError, KeyboardInterrupt):
+                    try:
                         await self.session.prompt_async(self._prompt)
+                    except EOFError:
+                        pass
+                    except KeyboardInterrupt:  # a SIGINT as the prompt took the terminal
+                        self.stopped = self.state.view is None
         finally:
             watcher.cancel()
             reader.cancel()
             status = await self._closed(link)
+        if self.stopped:
+            raise KeyboardInterrupt
         self._farewell()
         return status
 
@@ -406,12 +466,20 @@ class App:
         return 0
 
     def _keys(self) -> KeyBindings:
-        """Enter, Ctrl-C, Ctrl-D, Ctrl-L, PageUp and PageDown at the table."""
+        """Enter, Ctrl-C, Ctrl-D, Ctrl-L, PageUp and PageDown at the table; the prompt's line
+        editing as prompt_toolkit has it; every other control key nothing (`IDLE_KEYS`)."""
         keys = KeyBindings()
+        for key in IDLE_KEYS:
+            keys.add(key)(lambda event: None)
+        # The table takes no mouse: what reads as a mouse report is typed or pasted bytes (ESC [
+        # 3 1 m, a colour code), which prompt_toolkit's own handler choked on (a traceback).
+        keys.add(Keys.Vt100MouseEvent)(lambda event: None)
         keys.add("pageup")(lambda event: self.scroll(1))
         keys.add("pagedown")(lambda event: self.scroll(-1))
         keys.add("enter")(lambda event: self.typed(event.current_buffer))
         keys.add("c-c")(lambda event: self.interrupted(event.current_buffer))
+        # SIGINT (Ctrl-C typed before the prompt put the terminal in raw mode) is Ctrl-C too.
+        keys.add(Keys.SIGINT)(lambda event: self.interrupted(event.current_buffer))
         keys.add("c-d", filter=Condition(lambda: not self._buffer_text()))(
             lambda event: self.leave_asked()
         )
@@ -421,6 +489,11 @@ class App:
     def _buffer_text(self) -> str:
         session = self.session
         return session.default_buffer.text if session is not None else ""
+
+    def _accepted(self, buffer: Buffer) -> bool:
+        """The line accepted by prompt_toolkit: handled as typed; False: the buffer is emptied."""
+        self._lines.put_nowait(buffer.text)
+        return False
 
     def typed(self, buffer: Buffer) -> None:
         """Enter: the line goes to be handled (in order), the prompt row is emptied in place."""
@@ -447,6 +520,10 @@ class App:
             self.request_redraw()
             return
         if self.confirming:  # Ctrl-C again at "are you sure?": yes
+            self.leave()
+            return
+        if self.state.view is None:  # still connecting: stopped, as Ctrl-C before the table
+            self.stopped = True
             self.leave()
             return
         self.leave_asked()

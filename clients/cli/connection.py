@@ -12,8 +12,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import socket
 import ssl
 from collections.abc import Callable, Sequence
+from urllib.parse import urlsplit
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidMessage, InvalidURI
@@ -39,6 +41,10 @@ CODE_LETTERS = 4
 #: come back later).
 GIVE_UP_SECONDS = 300.0
 OPEN_TIMEOUT = 10.0
+#: getaddrinfo's answers for a name nobody knows (others: the lookup itself failed).
+UNKNOWN_NAME = frozenset(
+    code for code in (socket.EAI_NONAME, getattr(socket, "EAI_NODATA", None)) if code is not None
+)
 
 #: What to do once connected, given the public rooms when a `ListRooms` was sent first.
 Chooser = Callable[[list[msg.RoomSummary]], Sequence[msg.ClientMessage]]
@@ -347,6 +353,11 @@ def reason(error: BaseException, url: str = "") -> str:
         return _("the connection was reset by the server")
     if isinstance(error, InvalidMessage):
         return _("no WebSocket answer (a TLS server? try wss://; or not an allfives server)")
+    if isinstance(error, socket.gaierror):
+        host = urlsplit(url).hostname or url
+        if error.errno in UNKNOWN_NAME:
+            return _("there is no host called {host} (check the address)").format(host=host)
+        return _("the name {host} could not be looked up (is the network up?)").format(host=host)
     refused = "Connect call failed"  # i18n: not shown (the error's own words)
     if isinstance(error, ConnectionRefusedError) or refused in str(error):
         return _("connection refused (is a server running there?)")

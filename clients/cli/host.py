@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from clients.cli import local, plain
 from clients.cli.connection import Connection
 from clients.cli.i18n import _
+from clients.cli.keys import KeyStore
 from clients.cli.mode import Mode
 from clients.cli.play import bot_levels
 from clients.cli.state import TableState
@@ -83,7 +84,9 @@ def run(args: argparse.Namespace) -> int:
 
 def join_url(network: bool, port: int) -> str:
     """The address friends connect to."""
-    address = local.network_address() if network else "127.0.0.1"
+    from server.edge.address import network_address
+
+    address = network_address() if network else "127.0.0.1"
     return f"ws://{address}:{port}"
 
 
@@ -123,9 +126,13 @@ async def host(args: argparse.Namespace, rules: RoomRules) -> int:
     try:
         async with run_server(config) as server:
             url = join_url(network, server.port)
-            connection = Connection(
-                f"ws://127.0.0.1:{server.port}/", args.name or local.default_name(), TableState()
-            )
+            here = f"ws://127.0.0.1:{server.port}/"
+            # The host is a player like any other: with this device's key, as `join` has it, so
+            # a rated room's results are theirs (without one they played as a guest, unrated).
+            name = args.name or local.default_name()
+            keys = KeyStore()
+            connection = Connection(here, name, TableState(), key=keys.key_for(here, name))
+            connection.keys = keys
             app = plain.table(args)(connection, Mode.HOST, join_url=url, quiet=args.quiet)
             status = await app.run(first_messages(rules, args.bots))
             await server.close_for_good(ROOM_CLOSED)

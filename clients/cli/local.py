@@ -9,7 +9,6 @@ import errno
 import getpass
 import logging
 import os
-import socket
 import sys
 from collections.abc import Coroutine
 from pathlib import Path
@@ -24,8 +23,6 @@ from protocol.rules import DEFAULT_TARGETS, HAND_SIZES, MAX_ROOM_TARGET, RoomRul
 DEFAULT_BOT_DELAY = 0.8
 MAX_PORT = 65535
 MIN_TURN_SECONDS, MAX_TURN_SECONDS = 5, 3600
-#: A documentation-only address (RFC 5737): connecting a UDP socket to it sends nothing.
-UNROUTED_ADDRESS = ("192.0.2.1", 9)
 
 
 def os_reason(error: OSError) -> str:
@@ -50,14 +47,13 @@ def no_terminal(command: str) -> bool:
 
 def interruptible(main: Coroutine[Any, Any, int], command: str = "allfives") -> int:
     """Run the table in this terminal: one line and a non-zero status when there is no terminal
-    or the options do not go together; Ctrl-C outside the prompt ends it quietly (130)."""
+    or the options do not go together (Ctrl-C outside the prompt reaches `allfives.cli.main`,
+    which says so in one line: status 130)."""
     if no_terminal(command):
         main.close()
         return 2
     try:
         return asyncio.run(main)
-    except KeyboardInterrupt:
-        return 130
     except UsageError as error:
         return usage_error(command, error)
 
@@ -118,13 +114,13 @@ def add_quiet_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def add_name_argument(parser: argparse.ArgumentParser) -> None:
-    """--name."""
+def add_name_argument(parser: argparse.ArgumentParser, help: str | None = None) -> None:
+    """--name (`help`: its words, when not those of a seat)."""
     parser.add_argument(
         "--name",
         type=player_name,
         default=None,
-        help=_("your name at the table (default: your login)"),
+        help=help or _("your name at the table (default: your login)"),
     )
 
 
@@ -322,19 +318,3 @@ def keep_logs_off_screen() -> None:
     else:
         handler = logging.NullHandler()
     root.addHandler(handler)
-
-
-def network_address() -> str:
-    """This machine's address on its network, as friends would reach it (loopback if unknown)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-        try:
-            probe.connect(UNROUTED_ADDRESS)
-            address = str(probe.getsockname()[0])
-        except OSError:
-            address = ""
-    if address and not address.startswith(("127.", "0.")):
-        return address
-    try:
-        return socket.gethostbyname(socket.gethostname())
-    except OSError:
-        return "127.0.0.1"

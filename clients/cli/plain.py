@@ -143,9 +143,10 @@ class PlainApp(App):
 
     # -- output ----------------------------------------------------------------------------
 
-    def out(self, text: str) -> None:
-        """One line, made visible (no control character or escape reaches the terminal)."""
-        self.console.file.write(visible(text.strip()) + "\n")
+    def out(self, text: str, indented: bool = False) -> None:
+        """One line, made visible (no control character or escape reaches the terminal); an
+        `indented` line keeps its leading spaces (a column of a table)."""
+        self.console.file.write(visible(text.rstrip() if indented else text.strip()) + "\n")
         self.console.file.flush()
 
     def request_redraw(self) -> None:
@@ -169,9 +170,9 @@ class PlainApp(App):
             if not (told is not None and _progress(told) and _progress(notice)):
                 self.out(self._notice_words(notice))  # a review's progress is said once
         if self.extra:
-            for row in self.extra:
+            for row in self.extra:  # each row is set off by one space, as the table has it
                 if row.plain.strip():
-                    self.out(row.plain)
+                    self.out(row.plain.removeprefix(" "), indented=True)
             self.extra, self.scroll_rows = [], 0
         if view is not None:
             self._tell_rating(view)

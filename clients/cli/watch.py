@@ -24,7 +24,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "url", type=local.server_url, help=_("the server, e.g. ws://192.168.1.20:8765")
     )
     parser.add_argument("room", help=_("the room code"))
-    local.add_name_argument(parser)
+    local.add_name_argument(
+        parser,
+        _(
+            "your name in the room's chat (default: the player this device keeps a key for on "
+            "that server; with none, you watch without a name and cannot chat)"
+        ),
+    )
     plain.add_argument(parser)
 
 

@@ -74,8 +74,19 @@ def _process_alive(pid: int, started: str | None) -> bool:
     return True
 
 
+def start_worker(pid: int) -> None:
+    """A worker's first step (the pool's initializer): deaf to Ctrl-C, and gone with `pid`.
+
+    Ctrl-C at a terminal signals its whole foreground process group, the workers too: each
+    printed its traceback (`Process ForkServerProcess-1: ... KeyboardInterrupt`) over the table,
+    and a worker busy with a move died with it. The server process decides what Ctrl-C means
+    (ask, stop) and ends its pool itself."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    watch_server(pid)
+
+
 def watch_server(pid: int) -> None:
-    """In a worker: exit when the server process `pid` dies (a pool initializer)."""
+    """In a worker: exit when the server process `pid` dies."""
     if sys.platform.startswith("linux"):
         # SIGKILL when the parent (the forkserver) dies; set before checking it still runs.
         with contextlib.suppress(OSError, AttributeError):
@@ -151,7 +162,7 @@ class Lane:
             # Workers need the bots, never the embedding program's __main__.
             context.set_forkserver_preload(["server.play.bots"])
             pool = ProcessPoolExecutor(
-                self.workers, mp_context=context, initializer=watch_server, initargs=(os.getpid(),)
+                self.workers, mp_context=context, initializer=start_worker, initargs=(os.getpid(),)
             )
         else:
             pool = ThreadPoolExecutor(self.workers, thread_name_prefix=f"{self.name}-lane")

@@ -183,7 +183,8 @@ class LocalCommitter(Committer):
             self.hooks.keep(live, True)
             self.hooks.kick(live)
         if self.registry.rooms:
-            log.info("resumed %d rooms", len(self.registry.rooms))
+            count = len(self.registry.rooms)
+            log.info("resumed %d room%s", count, "" if count == 1 else "s")
 
     async def join(self, name: str) -> None:
         self.hooks.spawn(LocalUpkeep(self).run())

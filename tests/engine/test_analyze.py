@@ -346,3 +346,13 @@ async def test_review_in_the_terminal_client_after_a_match(monkeypatch: pytest.M
     assert "Ann (seat 1): accuracy " in text and "points lost a move" in text
     assert "seat 2" not in text  # only the player's own moves
     assert state.record is not None and state.record.names[0] == "Ann"
+
+
+def test_one_hand_is_said_as_one_hand(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A match over in its first hand: "2 players, 1 hand", not "1 hands"."""
+    record = bot_record(["easy", "easy"], seed=1, target=5)
+    assert len(record.hands) == 1
+    path = tmp_path / "short.json"
+    path.write_bytes(encode_record(record))
+    status, out, _err = analyze(capsys, str(path), "--budget-ms", "5")
+    assert status == 0 and "2 players, 1 hand;" in " ".join(out.split()), out

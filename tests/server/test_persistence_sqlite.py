@@ -9,6 +9,7 @@ are in tests/server/test_persistence_restarts.py, against this store and Redis a
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 from pathlib import Path
 
@@ -25,6 +26,7 @@ from server_helpers import (
     play_out,
     seat_players,
     stored_move_by_move,
+    to_play,
     until_archived,
     until_someone_to_play,
 )
@@ -258,3 +260,17 @@ async def test_more_joins_at_once_than_the_lookup_budget_are_all_seated_on_sqlit
         assert refused == [], f"{len(refused)} of {rooms} seats not resumed: {refused[0]}"
         for client in hosts + back:
             await client.close()
+
+
+async def test_the_log_counts_the_rooms_resumed_in_words(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """One room kept in SQLite and the server started again: "resumed 1 room", not "1 rooms"."""
+    async with run_server(fast_config(store=SqliteStore(tmp_path))) as first:
+        ann = await to_play(first.url, "Ann")
+        await ann.close()
+    caplog.set_level(logging.INFO)
+    async with run_server(fast_config(store=SqliteStore(tmp_path))):
+        pass
+    said = [record.getMessage() for record in caplog.records]
+    assert "resumed 1 room" in said, said

@@ -25,6 +25,7 @@ from websockets.exceptions import ConnectionClosed
 from protocol import errors
 from protocol import messages as msg
 from server.app import run_server
+from server.edge.address import network_address
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -233,3 +234,30 @@ async def test_with_a_certificate_the_server_speaks_wss(tmp_path: Path) -> None:
             assert msg.decode_server(await socket.recv()) == msg.Welcome(
                 version=1, server="allfives 0.1.0", id=1
             )
+
+
+@pytest.mark.parametrize("host", ["0.0.0.0", "127.0.0.1"])
+def test_the_join_lines_name_an_address_others_can_reach(host: str) -> None:
+    """`serve --host 0.0.0.0` listens on every address; its join lines name this machine's
+    network address (ws://0.0.0.0:PORT is nowhere to connect to), on the port it listens on."""
+    env = {**os.environ, "ALLFIVES_PORT": "0", "ALLFIVES_LOG_LEVEL": "warning"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "allfives.cli", "serve", "--host", host],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None and process.stderr is not None
+        listening = process.stdout.readline()
+        port = listening.rstrip().rstrip("/").rsplit(":", 1)[1]
+        lines = [process.stderr.readline() for _ in range(2)]
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=30)
+    address = network_address() if host == "0.0.0.0" else host
+    assert f"listening on ws://{host}:{port}/" in listening, listening
+    assert lines[0].split() == ["play", "in", "a", "browser:", f"http://{address}:{port}/"], lines
+    assert lines[1].split()[-1] == f"ws://{address}:{port}", lines

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pexpect  # type: ignore[import-untyped]
 import pytest
+from client_helpers import written_lines
 
 ROOT = Path(__file__).resolve().parents[3]
 RUN_SECONDS = 60
@@ -101,17 +102,8 @@ def test_bad_arguments_in_a_terminal_are_one_line_never_a_traceback(
     assert "Traceback" not in output, output
     assert code == status, output
     # What is left once the terminal's own codes (the table's frame, if it was drawn) are gone.
-    rows = [row for row in _plain(output).splitlines() if row.strip()]
+    rows = written_lines(output)
     if code == 1:  # the table had started: its last frame stays above the one line saying why
         rows = [row for row in rows if row.startswith("allfives")]
     assert len(rows) == 1, rows
     assert said in rows[0], output
-
-
-def _plain(output: str) -> str:
-    """The output without terminal control sequences (what a player reads)."""
-    import re
-
-    text = re.sub(r"\x1b\[[0-9;?]*[ -/]*[@-~]", "", output)
-    text = re.sub(r"\x1b[=>]", "", text)
-    return text.replace("\r", "")

@@ -224,3 +224,46 @@ def test_host_join_and_watch_in_plain_mode(tmp_path: Path) -> None:
     assert "a bot plays your seat" in joined.getvalue()
     keep("host-80", hosted.getvalue().replace("\r\n", "\n"))
     keep("watch-80", watched.getvalue().replace("\r\n", "\n"))
+
+
+@pytest.mark.parametrize("bots", ["hard", "normal"])
+def test_ctrl_c_prints_no_bot_worker_traceback(bots: str, tmp_path: Path) -> None:
+    """Ctrl-C reaches the whole foreground process group, the bot workers too (hard bots and
+    /hint run in worker processes): only the table answers it, asking, and the second Ctrl-C
+    ends the match; no worker prints its KeyboardInterrupt into the transcript."""
+    args = ["play", "--plain", "--bots", bots, *SHORT]
+    child, written = spawn_plain(args, environment(tmp_path, ALLFIVES_BOT_DELAY="0"))
+    child.expect(r"or /help\.")
+    child.sendline("/hint")
+    child.expect(r"Hint: the hard bot would .*\n")  # a worker has worked
+    child.sendintr()
+    child.expect(r"y ends it")
+    child.sendintr()  # Ctrl-C at the question: yes
+    child.expect(pexpect.EOF)
+    child.wait()
+    child.close()
+    text = written.getvalue()
+    assert child.exitstatus == 0, text
+    for sign in ("Traceback", "KeyboardInterrupt", "ForkServerProcess"):
+        assert sign not in text, text[text.index(sign) - 200 :][:1200]
+
+
+def test_the_scores_columns_line_up(tmp_path: Path) -> None:
+    """/scores after a match: each side's figures end in the column its name ends in, in every
+    hand's row and the total's (plain mode stripped the rows' leading spaces)."""
+    child, _written = spawn_plain(["play", "--plain", *SHORT], environment(tmp_path))
+    play_match(child)
+    child.sendline("/scores")
+    child.expect(r"\ntotal .*\n")
+    rows = [row.rstrip("\r") for row in (child.before + child.after).split("\n")]
+    head = next(index for index, row in enumerate(rows) if row.startswith("hand "))
+    table = rows[head : next(i for i, row in enumerate(rows) if row.startswith("total")) + 1]
+    # The titles, apart by two spaces or more: hand, Ann, Bot 2, how it ended.
+    ends = [match.end() for match in re.finditer(r"\S+(?: \S+)*", table[0])][1:3]
+    assert len(table) >= 3, "\n".join(table)
+    for row in table[1:]:
+        figures = [match.end() for match in re.finditer(r"\d+", row)]
+        assert figures[-2:] == ends or figures[1:3] == ends, "\n".join(table)
+    child.sendline("/quit")
+    child.expect(pexpect.EOF)
+    child.close()

@@ -16,12 +16,12 @@ from waiting import until
 from clients.cli import join, local
 from clients.cli.connection import Connection
 from clients.cli.host import join_url
-from clients.cli.local import network_address
 from clients.cli.seats import KEEP_SECONDS, SeatStore, config_dir, normalize_url
 from clients.cli.state import TableState
 from protocol import messages as msg
 from protocol.rules import RoomRules
 from server.app import Server
+from server.edge.address import network_address
 
 
 @pytest.mark.parametrize(

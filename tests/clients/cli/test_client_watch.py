@@ -6,8 +6,10 @@ import argparse
 import asyncio
 from pathlib import Path
 
-from client_helpers import TIMEOUT, make_view, state_of
+import pexpect  # type: ignore[import-untyped]
+from client_helpers import TIMEOUT, host_room, make_view, spawn_plain, state_of
 from redis_server import RedisServer
+from server_helpers import ServerThread
 from waiting import until
 
 from clients.cli import host, local, watch
@@ -131,3 +133,24 @@ def test_a_watchers_chat_line_says_it_is_a_watchers() -> None:
     assert any(line.text == "Eve (watching): nice play" for line in state.log)
     seated = state_of(make_view(history=[ChatLine(seat=0, name="Ann", text="thanks")]))
     assert any(line.text == "Ann: thanks" for line in seated.log)
+
+
+def test_a_watcher_without_a_name_is_told_how_to_chat(tmp_path: Path) -> None:
+    """`watch URL ROOM` with no --name and no key kept says hello without a name, and the
+    server takes no chat from a nameless connection: /chat says so and how to watch with a
+    name, where the server's refusal read "the server found that request invalid"."""
+    with ServerThread() as server:
+        url = f"ws://127.0.0.1:{server.server.port}"
+        socket, code = server.call(host_room(url))
+        environment = {"XDG_CONFIG_HOME": str(tmp_path), "TERM": "xterm-256color"}
+        child, written = spawn_plain(["watch", url, code, "--plain"], environment)
+        child.expect(f"Room {code}")
+        child.sendline("/chat hello")
+        child.expect("chat needs one: watch with .*\n")
+        said = " ".join((child.after or "").split())
+        assert f"watch {url} {code} --name NAME" in said, said
+        child.sendline("/quit")
+        child.expect(pexpect.EOF)
+        child.close()
+        server.call(socket.close())
+    assert "invalid" not in written.getvalue(), written.getvalue()

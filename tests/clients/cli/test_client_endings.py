@@ -1,0 +1,303 @@
+"""Whatever ends a session ends the process at once, every time, with its one line and status:
+a refused port, a port that accepts and closes, a server that refuses the room, Ctrl-C while
+connecting, the room closed under a seated player. Each run is a real `allfives` process in a
+pseudo-terminal that answers nothing (as a bare pseudo-terminal or a screen reader's console)."""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import pexpect  # type: ignore[import-untyped]
+import pytest
+from client_helpers import written_lines
+from server_helpers import ServerThread
+
+from clients.cli.connection import reason
+
+ROOT = Path(__file__).resolve().parents[3]
+#: How long after it first shows something a run may take to end.
+PROMPT_SECONDS = 3.0
+#: Runs at a time: enough to keep the test short, few enough for a two-core machine.
+AT_ONCE = 3
+#: The terminal's cursor-position request: nobody answers it here.
+CURSOR_REQUEST = "\x1b[6n"
+
+
+@dataclass
+class Ending:
+    status: int
+    output: str
+    #: Seconds from its first output to its end (loading the modules is not counted).
+    seconds: float
+
+
+def spawn(args: list[str], home: Path) -> pexpect.spawn:
+    """`allfives ARGS` (the installed command, as a player runs it) in an 80x24 pseudo-terminal of its own (Ctrl-C reaches it as a signal)."""
+    env = {**os.environ, "XDG_CONFIG_HOME": str(home), "TERM": "xterm-256color"}
+    env.pop("ALLFIVES_DEBUG", None)
+    return pexpect.spawn(
+        str(Path(sys.executable).parent / "allfives"),  # the command as installed
+        args,
+        cwd=str(ROOT),
+        env=env,
+        dimensions=(24, 80),
+        encoding="utf-8",
+        codec_errors="replace",
+        timeout=60,
+    )
+
+
+def finish(child: pexpect.spawn, started: float, shown: str = "") -> Ending:
+    """Read until the process ends; its status, what it wrote after `shown`, and how long it
+    took."""
+    child.expect(pexpect.EOF)
+    ended = time.monotonic()
+    output = shown + (child.before or "")
+    return Ending(status_of(child), output, ended - started)
+
+
+def status_of(child: pexpect.spawn) -> int:
+    """The exit status of a process whose output has ended (128 + N when killed by signal N)."""
+    child.wait()  # (closing at once would signal a process still on its way out)
+    child.close()
+    return child.exitstatus if child.exitstatus is not None else 128 + (child.signalstatus or 0)
+
+
+def run_to_end(args: list[str], home: Path) -> Ending:
+    child = spawn(args, home)
+    child.expect(r"\S")  # the first thing it shows: the modules are loaded
+    return finish(child, time.monotonic(), child.before + child.after)
+
+
+@pytest.fixture(scope="module")
+def closing_port() -> Iterator[int]:
+    """A port that accepts every connection and closes it at once."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    listener.settimeout(0.2)
+    done = threading.Event()
+
+    def serve() -> None:
+        while not done.is_set():
+            try:
+                connection, _address = listener.accept()
+            except TimeoutError:
+                continue
+            connection.close()
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    yield listener.getsockname()[1]
+    done.set()
+    thread.join(timeout=5)
+    listener.close()
+
+
+class SilentServer:
+    """A port that accepts every connection and never says a word; counts the connections."""
+
+    def __init__(self) -> None:
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.listener.settimeout(0.2)
+        self.port: int = self.listener.getsockname()[1]
+        self.held: list[socket.socket] = []
+        self.arrived = threading.Condition()
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self) -> None:
+        while not self.done.is_set():
+            try:
+                connection, _address = self.listener.accept()
+            except TimeoutError:
+                continue
+            with self.arrived:
+                self.held.append(connection)
+                self.arrived.notify_all()
+
+    def wait_for(self, count: int) -> None:
+        with self.arrived:
+            assert self.arrived.wait_for(lambda: len(self.held) >= count, timeout=60)
+
+    def close(self) -> None:
+        self.done.set()
+        self.thread.join(timeout=5)
+        for connection in self.held:
+            connection.close()
+        self.listener.close()
+
+
+def refused_port() -> int:
+    """A port nothing listens on (it was free a moment ago)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def test_every_failed_start_ends_at_once_with_its_line(closing_port: int, tmp_path: Path) -> None:
+    """27 runs, three at a time: join, watch and rooms against a refused port, a port that
+    accepts and closes, and a real server that has no such room; each ends with status 1 and
+    its line within seconds of showing itself, and never leaves the terminal's cursor-position
+    request waiting (prompt_toolkit held every ending a second for its answer)."""
+    with ServerThread() as server:
+        addresses = {
+            "connection refused": f"ws://127.0.0.1:{refused_port()}",
+            "no WebSocket answer": f"ws://127.0.0.1:{closing_port}",
+            "no room 'ZZZZ'": f"ws://127.0.0.1:{server.server.port}",
+        }
+        runs = [
+            (words, args)
+            for _round in range(3)
+            for words, url in addresses.items()
+            for args in (["join", url, "ZZZZ"], ["watch", url, "ZZZZ"], ["rooms", url])
+        ]
+        # `rooms` lists rooms, so a server with rooms answers it: only its failures count.
+        runs = [(w, a) for w, a in runs if not (a[0] == "rooms" and w.startswith("no room"))]
+        runs += [("", ["rooms", addresses["no room 'ZZZZ'"]])] * 3
+        assert len(runs) >= 20
+        with ThreadPoolExecutor(AT_ONCE) as pool:
+            endings = list(pool.map(lambda run: run_to_end(run[1], tmp_path), runs))
+    for (words, args), ending in zip(runs, endings, strict=True):
+        said = f"{args}: {ending}"
+        assert ending.seconds < PROMPT_SECONDS, said
+        assert "Traceback" not in ending.output, said
+        assert CURSOR_REQUEST not in ending.output, said
+        if words:
+            assert ending.status == 1, said
+            assert f"allfives {args[0]}: " in ending.output or "allfives: " in ending.output, said
+            assert words in " ".join(ending.output.split()), said
+        else:
+            assert ending.status == 0 and "No public room is waiting" in ending.output, said
+
+
+@pytest.mark.parametrize("command", ["join", "watch", "rooms"])
+def test_ctrl_c_while_connecting_ends_alike_every_time(command: str, tmp_path: Path) -> None:
+    """Ctrl-C while the server has not answered, as the table first shows and once the server
+    has the connection, every time: the same one line and status 130, at once (the table's own
+    Ctrl-C left with status 0 and no word; one typed as the prompt took the terminal, too)."""
+    server = SilentServer()
+    url = f"ws://127.0.0.1:{server.port}"
+    args = [command, url] + (["ZZZZ"] if command != "rooms" else [])
+
+    def interrupted(connected: bool) -> Ending:
+        child = spawn(args, tmp_path)
+        if command == "rooms":  # it shows nothing while it connects: the server sees it
+            with server.arrived:
+                count = len(server.held)
+            server.wait_for(count + 1)
+        else:
+            child.expect("Connecting" if connected else r"\S")
+        started = time.monotonic()
+        child.sendintr()
+        return finish(child, started)
+
+    try:
+        with ThreadPoolExecutor(AT_ONCE) as pool:
+            endings = list(pool.map(interrupted, [False, True, False, True]))
+    finally:
+        server.close()
+    for ending in endings:
+        said = str(ending)
+        assert ending.status == 130, said
+        assert ending.seconds < PROMPT_SECONDS, said
+        assert "Traceback" not in ending.output, said
+        assert f"allfives {command}: stopped (Ctrl-C)" in ending.output, said
+
+
+def test_a_room_closed_under_the_player_ends_at_once(tmp_path: Path) -> None:
+    """A seated player whose server closes the room (the host's server stops) is told so and
+    the process ends with status 1."""
+    with ServerThread() as server:
+        child = spawn(["join", f"ws://127.0.0.1:{server.server.port}"], tmp_path)
+        child.expect("join ws://")  # the room is open: its join line is on the table
+        started = time.monotonic()
+        server.call(server.server.close_for_good("the host closed the room"))
+        ending = finish(child, started)
+    assert ending.status == 1, ending
+    assert ending.seconds < PROMPT_SECONDS, ending
+    assert "the host closed the room" in ending.output, ending
+
+
+#: Moments (seconds after start) for Ctrl-C while the modules load and the table comes up.
+EARLY_MOMENTS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6)
+
+
+def before_python_ran_allfives(output: str) -> bool:
+    """A KeyboardInterrupt whose every frame is the generated `allfives` script (a busy machine
+    still starting Python): no code of allfives had run, nothing of it could guard."""
+    frames = re.findall(r'File "([^"]+)"', output)
+    return bool(frames) and all(frame.endswith("/bin/allfives") for frame in frames)
+
+
+@pytest.mark.parametrize("command", ["play", "rooms"])
+def test_ctrl_c_in_the_first_moments_is_one_line(command: str, tmp_path: Path) -> None:
+    """Ctrl-C from 0.1 to 0.6 s after start (the modules still loading) stops the program with
+    one line and status 130, never a traceback; a table already up asks instead, as Ctrl-C at
+    the table does (then a second Ctrl-C ends the match)."""
+    with ServerThread() as server:
+        args = ["play", "--name", "Pat"] if command == "play" else ["rooms", server.base]
+        args[-1] = args[-1].replace("http://", "ws://")
+
+        def interrupted(moment: float) -> tuple[float, Ending]:
+            child = spawn(args, tmp_path)
+            time.sleep(moment)  # the moment is what is tested
+            child.sendintr()
+            if child.expect([pexpect.EOF, "Quitting ends this match"]) == 1:
+                shown = child.before + child.after
+                child.sendintr()  # at the question: yes
+                return moment, finish(child, time.monotonic(), shown)
+            return moment, Ending(status_of(child), child.before or "", 0)
+
+        with ThreadPoolExecutor(AT_ONCE) as pool:
+            endings = list(pool.map(interrupted, EARLY_MOMENTS))
+    for moment, ending in endings:
+        said = f"Ctrl-C at {moment} s: {ending}"
+        if before_python_ran_allfives(ending.output):
+            continue
+        assert "Traceback" not in ending.output and "KeyboardInterrupt" not in ending.output, said
+        finished = "No public room is waiting" in ending.output  # `rooms` was done already
+        if "Quitting ends this match" not in ending.output and not finished:
+            assert ending.status == 130, said
+            lines = written_lines(ending.output)
+            # On a busy machine Ctrl-C may come before Python has started at all (nothing of
+            # allfives runs yet): the system ends it and the terminal shows its ^C alone.
+            if lines != ["^C"]:
+                assert lines == [f"allfives {command}: stopped (Ctrl-C)"], said
+
+
+def test_an_unknown_host_is_said_in_words(tmp_path: Path) -> None:
+    """`join notaurl` (and watch, rooms): the system's `[Errno -2] Name or service not known`
+    is said in words, with the host's name."""
+    runs = [["join", "notaurl", "ZZZZ"], ["watch", "notaurl", "ZZZZ"], ["rooms", "notaurl"]]
+    with ThreadPoolExecutor(AT_ONCE) as pool:
+        endings = list(pool.map(lambda args: run_to_end(args, tmp_path), runs))
+    for args, ending in zip(runs, endings, strict=True):
+        said = f"{args}: {ending}"
+        assert ending.status == 1 and "Errno" not in ending.output, said
+        line = " ".join(written_lines(ending.output)[-1:])
+        assert line.startswith("allfives"), said
+        assert (
+            "there is no host called notaurl (check the address)" in line
+            or "the name notaurl could not be looked up (is the network up?)" in line
+        ), said
+
+
+@pytest.mark.parametrize(
+    ("code", "words"),
+    [
+        (socket.EAI_NONAME, "there is no host called example.invalid (check the address)"),
+        (socket.EAI_AGAIN, "the name example.invalid could not be looked up (is the network up?)"),
+    ],
+)
+def test_a_failed_name_lookup_is_worded(code: int, words: str) -> None:
+    error = socket.gaierror(code, "the system's words")
+    assert reason(error, "ws://example.invalid:8765/") == words
