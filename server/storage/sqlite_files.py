@@ -88,6 +88,8 @@ def migrate(db: sqlite3.Connection, path: Path | str, migrations: Sequence[Migra
     db.execute("BEGIN IMMEDIATE")
     try:
         found = _checked(db, path, newest)  # again: another connection may have migrated it
+        # A file with no table yet is new, not migrated: it is made at the newest version.
+        (tables,) = db.execute("SELECT count(*) FROM sqlite_master WHERE type = 'table'").fetchone()
         for version in range(found, newest):
             migrations[version](db)
         if found != newest:
@@ -97,7 +99,7 @@ def migrate(db: sqlite3.Connection, path: Path | str, migrations: Sequence[Migra
             db.execute("ROLLBACK")
         raise
     db.execute("COMMIT")
-    if found != newest:
+    if found != newest and tables:
         log.info("%s: schema version %d, now %d", path, found, newest)
 
 
