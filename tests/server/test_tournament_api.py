@@ -13,9 +13,14 @@ from redis_server import RedisServer
 from server_helpers import ApiAnswer, Client, api_get, fast_config, new_key
 
 from protocol import api
-from protocol.tournaments import TournamentUpdate, TournamentView
+from protocol.rules import Rules
+from protocol.tournaments import Phase, TournamentUpdate, TournamentView
 from server.app import Server, run_server
+from server.desk.kept import Kept, encode
+from server.edge.tournaments_api import public_tournaments
 from server.storage.redis_store import RedisStore
+from server.storage.tournaments import MemoryTournaments
+from server.tournaments.stored import Tournament
 
 CUP = {"name": "Friday cup", "format": "round_robin", "rules": {"players": 2}}
 
@@ -131,3 +136,34 @@ async def test_a_bad_query_is_refused(server: Server, path: str) -> None:
     answer = await api_get(server.url, path)
     assert answer.status == 400, answer.body
     assert answer.json["error"] == "bad_request"
+
+
+async def test_the_list_puts_open_tournaments_first_then_playing_then_finished() -> None:
+    store = MemoryTournaments()
+    phases: list[tuple[str, Phase, bool]] = [
+        ("AAAAA", "finished", True),
+        ("BBBBB", "playing", True),
+        ("CCCCC", "open", True),
+        ("DDDDD", "playing", True),
+        ("EEEEE", "open", False),
+    ]
+    for code, phase, public in phases:
+        tournament = Tournament(
+            name=code.title(),
+            format="swiss",
+            rules=Rules(players=2),
+            partners=None,
+            swiss_rounds=3,
+            public=public,
+            host="h",
+            turn_seconds=None,
+            phase=phase,
+        )
+        await store.save(code, 1, encode(Kept(tournament=tournament, host_name="Host")))
+    listed = await public_tournaments(store)
+    assert [(s.code, s.phase) for s in listed] == [
+        ("CCCCC", "open"),
+        ("BBBBB", "playing"),
+        ("DDDDD", "playing"),
+        ("AAAAA", "finished"),
+    ]
