@@ -23,7 +23,16 @@ from protocol.ratings import (
     RatingChange,
 )
 from protocol.records import Record
-from protocol.rules import Rules
+from protocol.rules import Rules, TurnSeconds
+from protocol.tournaments import (
+    MAX_ROUNDS,
+    Format,
+    Partners,
+    Phase,
+    TournamentCode,
+    TournamentName,
+    TournamentView,
+)
 from protocol.views import BotLevel, Count, Seat, Winner
 
 __all__ = [
@@ -38,13 +47,16 @@ __all__ = [
 #: `GET /api/players/NAME/games`: at most this many games a page (`limit`), 20 when not given.
 MAX_GAMES_PAGE = 50
 DEFAULT_GAMES_PAGE = 20
+#: `GET /api/tournaments`: at most this many tournaments a page (`limit`), 20 when not given.
+MAX_TOURNAMENTS_PAGE = 50
+DEFAULT_TOURNAMENTS_PAGE = 20
 #: Entries of one ladder in `GET /api/ladder` at the most (the bot levels always among them).
 MAX_LADDER_ENTRIES = 100
 #: Points of a player's rating history in `GET /api/players/NAME` at the most (the latest).
 MAX_HISTORY_POINTS = 200
 
 #: API error codes (`ApiError.error`) with their HTTP status.
-NOT_FOUND = "not_found"  # 404: no such player or game, or a private game the asker did not play
+NOT_FOUND = "not_found"  # 404: no such player, game or tournament, or one the asker may not see
 BAD_REQUEST = "bad_request"  # 400: a malformed parameter (offset, limit, a name, a game id)
 RATE_LIMITED = "rate_limited"  # 429: too many requests from this address
 NOT_ALLOWED = "not_allowed"  # 405: a method other than GET
@@ -182,6 +194,35 @@ class GamePositions(Struct, kw_only=True):
     positions: list[Position]
 
 
+class TournamentSummary(Struct, kw_only=True):
+    """A public tournament in a list: its code (what `GET /api/tournaments/CODE` takes), name,
+    format, the rules of its matches, partners (partnerships), turn clock, host's name, phase,
+    how many entrants have joined, the rounds it plays (0 until it starts) and those begun."""
+
+    code: TournamentCode
+    name: TournamentName
+    format: Format
+    rules: Rules
+    partners: Partners | None = None
+    turn_seconds: TurnSeconds | None = None
+    host: str
+    phase: Phase
+    entrants: Count
+    rounds_planned: Annotated[int, Meta(ge=0, le=MAX_ROUNDS)]
+    rounds_begun: Annotated[int, Meta(ge=0, le=MAX_ROUNDS)]
+
+
+class TournamentsPage(Struct, kw_only=True):
+    """`GET /api/tournaments?offset=N&limit=M`: the public tournaments, open ones first, then
+    those playing, then the finished, each group by code; `limit` (at most MAX_TOURNAMENTS_PAGE)
+    from `offset`, of `total`. A private tournament is never listed."""
+
+    offset: Count
+    limit: Count
+    total: Count
+    tournaments: Annotated[list[TournamentSummary], Meta(max_length=MAX_TOURNAMENTS_PAGE)]
+
+
 class ApiError(Struct, kw_only=True):
     """A refused request: a code (NOT_FOUND, BAD_REQUEST, RATE_LIMITED, ...) and a sentence."""
 
@@ -189,7 +230,16 @@ class ApiError(Struct, kw_only=True):
     message: str
 
 
-AnyApiAnswer = LadderAnswer | PlayerAnswer | GamesPage | GameDetail | GamePositions | ApiError
+AnyApiAnswer = (
+    LadderAnswer
+    | PlayerAnswer
+    | GamesPage
+    | GameDetail
+    | GamePositions
+    | TournamentsPage
+    | TournamentView
+    | ApiError
+)
 
 _encoder = msgspec.json.Encoder()
 T = TypeVar("T")

@@ -108,7 +108,9 @@ class Server:
         )
         self.finisher = Finisher(ledger, registry, change, config.clock, tasks.spawn)
         hooks.connect(self.driver, self.finisher, listing)
-        self.api = Api(ledger, config.limits.api_burst, config.limits.api_per_second)
+        self.api = Api(
+            ledger, store.tournaments, config.limits.api_burst, config.limits.api_per_second
+        )
         self.refold = Refold(ledger, tasks.spawn)
         lookups = LookupBudget(config.limits.lookup_burst, config.limits.lookups_per_minute)
         lanes = Lanes(

@@ -1,6 +1,6 @@
 """What the desk keeps of a tournament, stored whole (`store.tournaments`): the core's state
-(`server.tournaments.stored`), the invite of a private one and the host's name as shown; and
-the codes that find one (5 letters; a private one's `CODE-INVITE`, as a room's)."""
+(`server.tournaments.stored`), the invite of a private one and the host's name as shown; the
+codes that find one (5 letters; a private one's `CODE-INVITE`, as a room's); and its public view."""
 
 from __future__ import annotations
 
@@ -8,8 +8,10 @@ import secrets
 
 import msgspec
 
+from protocol.tournaments import TournamentView
 from server.rooms import codes
 from server.tournaments.stored import Tournament
+from server.tournaments.view import public_view
 
 CODE_LENGTH = 5
 
@@ -44,6 +46,11 @@ def split(text: str) -> tuple[str, str]:
     """The code and the invite ("" if none) of a tournament as typed (any case, dashes, spaces)."""
     letters = codes.normalise(text)
     return letters[:CODE_LENGTH], letters[CODE_LENGTH:]
+
+
+def view_of(code: str, kept: Kept, version: int) -> TournamentView:
+    """The tournament's public view (`server.tournaments.view`), as its followers are sent it."""
+    return public_view(kept.tournament, code=code, version=version, host=kept.host_name)
 
 
 def opens(kept: Kept, invite: str) -> bool:

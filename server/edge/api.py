@@ -5,8 +5,10 @@ is charged one request (per address, `api_burst` at once then `api_per_second`, 
 counting as one: `rate_limited` past them), the asker's key is read from `Authorization: Key
 <key>` (hashed at once, never kept, logged or answered), the route reads its query strictly
 (`server.edge.query`: only its own parameters, each once), and answers from the ledger
-(`server.storage.archive`). A private room's game is answered only to a player who sat in it:
-anyone else gets the very answer a missing game gets. Every answer carries the page's security
+(`server.storage.archive`) or, for tournaments, from `store.tournaments`
+(`server.edge.tournaments_api`). A private room's game is answered only to a player who sat in it:
+anyone else gets the very answer a missing game gets; a private tournament only to one who gives
+its invite. Every answer carries the page's security
 headers (`server.edge.web`) and `Cache-Control: no-store`.
 """
 
@@ -28,19 +30,24 @@ from protocol.messages import KEY_PATTERN, MAX_NAME_LENGTH
 from protocol.names import name_key
 from protocol.ratings import BOT_PLAYERS, GAME_ID_PATTERN, LADDERS
 from protocol.rules import Rules
+from protocol.tournaments import TournamentView
 from server.edge.query import BadQuery, number, read_query
+from server.edge.tournaments_api import public_tournaments, tournament_view
 from server.edge.web import security_headers
 from server.play.budgets import AddressBuckets
 from server.play.ratings import MU, SIGMA, Standing
 from server.play.weighting import established
 from server.storage.archive import Archived, Ledger, StoredRating, key_hash
 from server.storage.store import StoreUnavailable
+from server.storage.tournaments import TournamentStore
 
 #: The longest request target served (path and query).
 MAX_TARGET = 512
 MAX_OFFSET = 100_000
-#: What the games of a player may be asked with; the other routes take no query.
+#: What the games of a player and the tournaments may be asked with; the other routes take no
+#: query.
 GAMES_QUERY = ("offset", "limit")
+TOURNAMENTS_QUERY = ("offset", "limit")
 _KEY = re.compile(f"Key ({KEY_PATTERN})")
 _GAME = re.compile(GAME_ID_PATTERN)
 
@@ -58,6 +65,8 @@ class ApiRefusal(Exception):
 
 
 NOT_FOUND_GAME = ApiRefusal(api.NOT_FOUND, "no such game")
+#: A missing tournament's answer, and a private one's asked without its invite.
+NOT_FOUND_TOURNAMENT = ApiRefusal(api.NOT_FOUND, "no such tournament")
 
 
 def authorization_key(request: Request) -> str | None:
@@ -100,8 +109,15 @@ class Asked:
 class Api:
     """Answers `/api/...` (module docstring)."""
 
-    def __init__(self, ledger: Ledger, burst: int = 30, per_second: float = 5.0) -> None:
+    def __init__(
+        self,
+        ledger: Ledger,
+        tournaments: TournamentStore,
+        burst: int = 30,
+        per_second: float = 5.0,
+    ) -> None:
         self.ledger = ledger
+        self.tournaments = tournaments
         self.budget = AddressBuckets(burst, per_second)
         self.answered = 0
         self.refused = 0
@@ -162,6 +178,12 @@ class Api:
             case ["games", id, "positions"]:
                 asked.read()
                 return await self.positions(asked, id)
+            case ["tournaments"]:
+                asked.read(*TOURNAMENTS_QUERY)
+                return await self.tournament_list(asked)
+            case ["tournaments", id]:
+                asked.read()
+                return await self.tournament(id)
         raise ApiRefusal(api.NOT_FOUND, "no such API path")
 
     async def asker(self, key: str | None) -> str | None:
@@ -254,6 +276,25 @@ class Api:
         """The table after each step of one game, as its replay draws it (the game's access)."""
         detail = await self.game(asked, id)
         return api.GamePositions(id=detail.id, positions=positions_of(detail.record))
+
+    async def tournament_list(self, asked: Asked) -> api.TournamentsPage:
+        """A page of the public tournaments (`server.edge.tournaments_api`)."""
+        offset = asked.number("offset", 0, 0, MAX_OFFSET)
+        limit = asked.number("limit", api.DEFAULT_TOURNAMENTS_PAGE, 1, api.MAX_TOURNAMENTS_PAGE)
+        found = await public_tournaments(self.tournaments)
+        return api.TournamentsPage(
+            offset=offset,
+            limit=limit,
+            total=len(found),
+            tournaments=found[offset : offset + limit],
+        )
+
+    async def tournament(self, id: str) -> TournamentView:
+        """One tournament's public view; a private one only with its invite in `id`."""
+        view = await tournament_view(self.tournaments, id)
+        if view is None:
+            raise NOT_FOUND_TOURNAMENT
+        return view
 
     async def _find(self, name: str) -> tuple[str, str]:
         """The id and name of the player (or bot level) a name in a URL reads as."""
