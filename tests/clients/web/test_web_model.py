@@ -17,6 +17,7 @@ from typing import Any
 import protocol_session
 import pytest
 from browser_helpers import call, unit_page
+from client_helpers import embedded_config
 from msgspec import to_builtins
 from selenium.webdriver.remote.webdriver import WebDriver
 from server_helpers import Client, play_out, seat_players
@@ -25,7 +26,7 @@ from bridge import convert
 from engine import Move
 from engine.layout import layout_from
 from protocol.patch import apply
-from server.app import Config, run_server
+from server.app import run_server
 
 
 @pytest.fixture(scope="module")
@@ -199,15 +200,7 @@ def overlapping(rects: list[dict[str, float]]) -> list[tuple[int, int]]:
 
 
 async def test_no_two_dominoes_overlap_on_a_phone_or_a_laptop(page: WebDriver) -> None:
-    config = Config.of(
-        host="127.0.0.1",
-        port=0,
-        bot_delay=0.0,
-        hard_budget_ms=5.0,
-        bot_processes=False,
-        rate=1000.0,
-        burst=1000,
-    )
+    config = embedded_config()
     layouts: list[dict[str, Any]] = []
     async with run_server(config) as server:
         for players, seed in ((2, 1), (3, 2), (4, 3)):

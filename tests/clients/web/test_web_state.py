@@ -21,6 +21,7 @@ from typing import Any
 import protocol_session
 import pytest
 from browser_helpers import call, unit_page
+from client_helpers import embedded_config
 from i18n_helpers import web_words
 from protocol_helpers import LOOK_ALIKES
 from selenium.webdriver.remote.webdriver import WebDriver
@@ -32,7 +33,7 @@ from protocol import messages as msg
 from protocol import views
 from protocol.names import INVISIBLE, LOOSE_MARK, name_problem
 from protocol.patch import apply
-from server.app import Config, run_server
+from server.app import run_server
 
 
 @pytest.fixture(scope="module")
@@ -103,15 +104,7 @@ def names_of(document: dict[str, Any]) -> list[str]:
 async def test_a_real_match_builds_the_servers_document_and_its_log_in_words(
     page: WebDriver,
 ) -> None:
-    config = Config.of(
-        host="127.0.0.1",
-        port=0,
-        bot_delay=0.0,
-        hard_budget_ms=5.0,
-        bot_processes=False,
-        rate=1000.0,
-        burst=1000,
-    )
+    config = embedded_config()
     async with run_server(config) as server:
         players = await seat_players(server.url, 4, 2, bots="easy", target=150)
         host, friend = players
