@@ -133,6 +133,7 @@ def plan(
     if name is None:
         name = saved.name if saved is not None and saved.name else local.default_name()
     if saved is not None:
+        room = saved.room  # the whole code, where the one typed was the short one shown
         state.room, state.seat, state.token = saved.room, saved.seat, saved.token
         if saved.numbering is not None:
             state.restore_numbering(saved.numbering)

@@ -100,13 +100,21 @@ class SeatStore:
             self._write(data)
 
     def find(self, url: str, room: str | None = None) -> SavedSeat | None:
-        """The seat saved for this server and room (the latest for the server when room is None)."""
+        """The seat saved for this server and room (the latest for the server when room is None).
+
+        A private room's seat is saved under its whole code, `CODE-INVITE`; the table's header
+        shows only `CODE`, so a bare code finds it too."""
+        wanted = None if room is None else room.strip().upper()
         found = [
             seat
             for seat in map(_seat_of, self._fresh(self._read()).values())
             if seat is not None
             and seat.url == normalize_url(url)
-            and (room is None or seat.room == room.strip().upper())
+            and (
+                wanted is None
+                or seat.room == wanted
+                or ("-" not in wanted and seat.room.split("-", 1)[0] == wanted)
+            )
         ]
         return max(found, key=lambda seat: seat.saved_at, default=None)
 

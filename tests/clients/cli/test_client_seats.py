@@ -126,3 +126,31 @@ async def test_tile_numbers_survive_a_restart_of_join(server: Server, tmp_path: 
     assert common and all(before[tile] == after[tile] for tile in common), (before, after)
     await again.close()
     await asyncio.wait_for(running, TIMEOUT)
+
+
+async def test_a_private_rooms_seat_is_taken_back_by_the_code_the_table_shows(
+    server: Server, tmp_path: Path
+) -> None:
+    # The header shows the short code (KQDD) of a private room joined as KQDD-FDRBZDQNNQ.
+    store = SeatStore(tmp_path / "seats.json")
+    first = Connection(server.url, "Ann", TableState(), seats=store)
+    opening: list[msg.ClientMessage] = [
+        msg.CreateRoom(rules=RoomRules(players=2, target=500, public=False), seat=0),
+        msg.AddBot(level="easy"),
+        msg.Start(),
+    ]
+    running = asyncio.create_task(first.run(opening))
+    await until(lambda: first.state.game is not None)
+    room = first.state.room
+    assert room is not None and "-" in room
+    await first.close()
+    await asyncio.wait_for(running, TIMEOUT)
+
+    short = room.split("-")[0].lower()
+    again, messages, resuming = join.plan(server.url, short, None, seats=store)
+    assert resuming
+    running = asyncio.create_task(again.run(messages, resume=True))
+    await until(lambda: again.ready.is_set() and again.state.game is not None)
+    assert again.state.room == room and again.state.seat == 0
+    await again.close()
+    await asyncio.wait_for(running, TIMEOUT)
