@@ -43,13 +43,16 @@ def run(args: argparse.Namespace) -> int:
 def plan(
     url: str, room: str, name: str | None, keys: KeyStore | None = None
 ) -> tuple[Connection, list[msg.ClientMessage]]:
-    """The connection and its first message: spectate the room, as `name` (a guest), else as
-    the player whose key is kept for the server, else with no name."""
+    """The connection and its first message: spectate the room, as `name` (that player, if
+    this device keeps its key for the server; a guest otherwise), else as the player whose key
+    is kept for the server, else with no name."""
     url = normalize_url(url)
-    key = None
+    keys = keys if keys is not None else KeyStore()
     if name is None:
-        kept = (keys or KeyStore()).existing(url)
+        kept = keys.existing(url)
         name, key = kept if kept is not None else ("", None)
+    else:
+        key = keys.kept(url, name)
     connection = Connection(url, name, TableState(), key=key)
     return connection, [msg.Spectate(room=room.strip().upper())]
 

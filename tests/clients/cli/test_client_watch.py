@@ -154,3 +154,27 @@ def test_a_watcher_without_a_name_is_told_how_to_chat(tmp_path: Path) -> None:
         child.close()
         server.call(socket.close())
     assert "invalid" not in written.getvalue(), written.getvalue()
+
+
+async def test_watch_with_your_own_name_watches_as_you(server: Server, tmp_path: Path) -> None:
+    # Quinn's key is kept on this device (a `join --name Quinn` made it); watching as Quinn
+    # is Quinn watching, not a guest taking a name that belongs to a player.
+    keys = KeyStore(tmp_path / "keys.json")
+    quinn = Connection(server.url, "Quinn", TableState(), key=keys.key_for(server.url, "Quinn"))
+    playing = asyncio.create_task(
+        quinn.run([msg.CreateRoom(rules=RoomRules(players=2)), msg.AddBot(), msg.Start()])
+    )
+    await until(lambda: (v := quinn.state.view) is not None and v.phase == "playing")
+    assert quinn.state.room is not None
+    watcher, first = watch.plan(server.url, quinn.state.room, "Quinn", keys=keys)
+    assert watcher.key == quinn.key
+    watching = asyncio.create_task(watcher.run(first))
+    await until(lambda: watcher.ready.is_set() or watching.done())
+    view = watcher.state.view
+    assert not watching.done() and view is not None and view.phase == "playing", watcher.state
+    # A name this device keeps no key for watches as a guest, and no key is made for it.
+    guest, _ = watch.plan(server.url, quinn.state.room, "Wendy", keys=keys)
+    assert guest.key is None and keys.kept(server.url, "Wendy") is None
+    for connection, task in ((watcher, watching), (quinn, playing)):
+        await connection.close()
+        await asyncio.wait_for(task, TIMEOUT)
