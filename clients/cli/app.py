@@ -116,6 +116,8 @@ class App:
         self.console = Console(file=output or sys.stdout, highlight=False, soft_wrap=False)
         self.pending: Ask | None = None
         self.extra: list[Text] = []
+        #: Whether the last frame was the "too small" screen: no move is made on a hidden table.
+        self.table_hidden = False
         self.session: PromptSession[str] | None = None
         self.size = self._terminal_size()
         self._redraw_due = False
@@ -179,6 +181,8 @@ class App:
         body, footer = render(
             self.state, width, lines - 1, self.pending, join_line, self.extra, self.scroll_rows
         )
+        # Only the "too small" screen has no footer: a table always has its status row.
+        self.table_hidden = self.state.view is not None and not footer
         body = body[: max(0, lines - 1 - len(footer))]
         rows = [*body, *([Text()] * (lines - 1 - len(body) - len(footer))), *footer]
         console = self.console
@@ -312,6 +316,14 @@ class App:
         self.request_redraw()
         return False
 
+    @staticmethod
+    def _is_a_move(action: object) -> bool:
+        """Whether a typed line's action plays or passes, or asks which end to play on."""
+        if isinstance(action, Ask):
+            return True
+        moves = (msg.Play, msg.Pass)
+        return isinstance(action, Send) and any(isinstance(m, moves) for m in action.messages)
+
     async def handle(self, line: str) -> bool:
         """Act on one typed line; False when the player leaves."""
         if self.confirming:
@@ -337,6 +349,8 @@ class App:
         action = interpret(line, self.state.view, self.pending, numbers)
         if isinstance(action, Send) and self._nameless_chat(action.messages):
             action = Refuse(self._no_name_to_chat())
+        if self.table_hidden and self._is_a_move(action):
+            action = Refuse(_("The table is out of sight: make the terminal bigger to play"))
         self.pending = None
         match action:
             case Quit():

@@ -233,3 +233,33 @@ async def test_after_the_match_the_prompt_offers_what_makes_sense_and_a_rematch_
     assert offered == "a tile number, a tile like 5-3, or /help"
     await connection.close()
     await asyncio.wait_for(running, TIMEOUT)
+
+
+async def test_no_move_is_made_while_the_table_is_too_small_to_be_seen(server: Server) -> None:
+    connection = Connection(server.url, "Ann", TableState())
+    running = asyncio.create_task(connection.run(OPENING))
+    await until(connection.state.my_turn)
+    app, screen = terminal_app(connection)
+    size = (30, 10)
+    app._terminal_size = lambda: size  # type: ignore[method-assign]
+    app.paint()
+    assert "The terminal is too small" in screen.getvalue()
+    game = connection.state.game
+    assert game is not None and game.hand is not None
+    tiles, seq = len(game.hand), connection.state.seq
+    numbers = {tile: number for number, tile in connection.state.numbered_hand()}
+    legal = next(str(numbers[m.tile]) for m in game.legal if m.tile in numbers)
+    assert await app.handle(legal)
+    assert connection.state.notice is not None
+    assert "out of sight" in connection.state.notice.text
+    assert connection.state.my_turn() and connection.state.seq == seq and app.pending is None
+    # Seen again, the same line plays (or asks which end).
+    size = (80, 24)
+    app.paint()
+    assert await app.handle(legal)
+    if app.pending is None:
+        await until(lambda: (g := connection.state.game) is None or len(g.hand or []) < tiles)
+    notice = connection.state.notice
+    assert notice is None or "out of sight" not in notice.text
+    await connection.close()
+    await asyncio.wait_for(running, TIMEOUT)
