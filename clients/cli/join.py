@@ -30,7 +30,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "room", nargs="?", default=None, help=_("the room code (default: any waiting room)")
     )
-    local.add_name_argument(parser)
+    local.add_name_argument(
+        parser,
+        _(
+            "your name at the table (default: the player this device plays as on that server, "
+            "else your login)"
+        ),
+    )
     parser.add_argument(
         "--seat",
         type=int,
@@ -130,14 +136,19 @@ def plan(
         ).format(seat=words.seat_number(saved.seat), code=saved.room, who=saved.name)
         state.say(_("Not taking back {what}").format(what=aside))
         saved = None
-    if name is None:
-        name = saved.name if saved is not None and saved.name else local.default_name()
+    keys = keys if keys is not None else KeyStore(seats.path.with_name("keys.json"))
+    if name is None and saved is not None and saved.name:
+        name = saved.name
+    elif name is None:
+        # The player this device plays as on that server (the last one used, or restored by
+        # `allfives key --restore`), else the login name as a new player.
+        kept = keys.existing(url)
+        name = kept[0] if kept is not None else local.default_name()
     if saved is not None:
         room = saved.room  # the whole code, where the one typed was the short one shown
         state.room, state.seat, state.token = saved.room, saved.seat, saved.token
         if saved.numbering is not None:
             state.restore_numbering(saved.numbering)
-    keys = keys if keys is not None else KeyStore(seats.path.with_name("keys.json"))
     connection = Connection(url, name, state, seats=seats, key=keys.key_for(url, name))
     connection.keys = keys
     connection.aside = aside

@@ -16,6 +16,7 @@ from waiting import until
 from clients.cli import join, local
 from clients.cli.connection import Connection
 from clients.cli.host import join_url
+from clients.cli.keys import KeyStore, new_key
 from clients.cli.seats import KEEP_SECONDS, SeatStore, config_dir, normalize_url
 from clients.cli.state import TableState
 from protocol import messages as msg
@@ -154,3 +155,19 @@ async def test_a_private_rooms_seat_is_taken_back_by_the_code_the_table_shows(
     assert again.state.room == room and again.state.seat == 0
     await again.close()
     await asyncio.wait_for(running, TIMEOUT)
+
+
+def test_join_without_a_name_plays_as_the_player_this_device_was_restored_to(
+    tmp_path: Path,
+) -> None:
+    # `allfives key URL --restore CODE` kept Ann's key as this device's player on that server.
+    url = "ws://127.0.0.1:8765/"
+    keys = KeyStore(tmp_path / "keys.json")
+    key = new_key()
+    keys.remember(url, "Ann", key)
+    seats = SeatStore(tmp_path / "seats.json")
+    connection, _, resuming = join.plan(url, "BCDF", None, seats=seats, keys=keys)
+    assert (connection.name, connection.key, resuming) == ("Ann", key, False)
+    # On another server this device keeps no player: the login name, as a new player.
+    other, _, _ = join.plan("ws://127.0.0.1:9999/", "BCDF", None, seats=seats, keys=keys)
+    assert other.name == local.default_name() and other.key != key
