@@ -309,6 +309,9 @@ class TableState:
             self.numbers, self._numbered_hand, self.fresh = {}, None, set()
             self.turn_since = self._turn_key = None
             self.scoreboard = Scoreboard()
+            # The last match's cards are put away: its seats may empty now (shown "(free)"),
+            # and its scores are gone; the log keeps its result as it was said.
+            self.result, self.match_over = None, False
             return
         moves = sum(1 for event in game.history if isinstance(event, Played | Passed))
         key = (game.hand_number, game.turn, moves)

@@ -17,7 +17,8 @@ from clients.cli.app import BELL, App
 from clients.cli.connection import Connection
 from clients.cli.mode import Mode
 from clients.cli.render import render
-from clients.cli.state import TableState
+from clients.cli.state import TableState, display_names
+from clients.cli.status import result_rows
 from clients.cli.status import status as status_line
 from protocol import messages as msg
 from protocol.records import check_record, decode_record
@@ -263,3 +264,37 @@ async def test_no_move_is_made_while_the_table_is_too_small_to_be_seen(server: S
     assert notice is None or "out of sight" not in notice.text
     await connection.close()
     await asyncio.wait_for(running, TIMEOUT)
+
+
+async def test_the_last_match_keeps_its_names_when_a_player_leaves_after_a_rematch(
+    server: Server,
+) -> None:
+    rules = RoomRules(players=2, target=15, public=False)
+    host = Connection(server.url, "Ann", TableState())
+    hosting = asyncio.create_task(host.run([msg.CreateRoom(rules=rules)]))
+    room = await until(lambda: host.state.room)
+    guest = Connection(server.url, "Bořek", TableState())
+    joining = asyncio.create_task(guest.run([msg.Join(room=room)]))
+    await until(lambda: (v := host.state.view) is not None and all(v.seats))
+    await host.send(msg.Start())
+    await asyncio.gather(play_to_the_end(host, TIMEOUT * 3), play_to_the_end(guest, TIMEOUT * 3))
+    # The host asks for a rematch (the room waits again), then leaves.
+    await host.send(msg.Rematch())
+    await until(lambda: (v := guest.state.view) is not None and v.phase == "waiting")
+    await host.send(msg.Leave())
+    await until(lambda: (v := guest.state.view) is not None and v.seats[0] is None)
+    view = guest.state.view
+    assert view is not None
+    # The room waits for another match: the last one's cards are put away (they showed the
+    # leaver as "(free)" and the new match's empty scores), and its log keeps who played it.
+    card = "\n".join(row.plain for row in result_rows(guest.state, view, 79))
+    assert "(free)" not in card, card
+    log = [line.text for line in guest.state.log]
+    assert any("wins the match" in line and "Ann" in line for line in log), log
+    assert not any("(free)" in line for line in log), log
+    # The waiting room itself shows the seat as it is now: free.
+    assert display_names(view, None)[0] == "(free)"
+    assert guest.state.names()[0] == "(free)"
+    await host.close()
+    await guest.close()
+    await asyncio.gather(asyncio.wait_for(hosting, TIMEOUT), asyncio.wait_for(joining, TIMEOUT))
