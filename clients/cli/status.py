@@ -122,7 +122,9 @@ def result_rows(state: TableState, view: RoomView, width: int) -> list[Text]:
         ]
     if state.match_over:
         rows.append(rule(width, _("the match · Enter to go on")))
-        rows += [Text(" " + line) for line in state.scoreboard.rows(names, view.rules)]
+        scores = view.game.scores if view.game is not None else None
+        board = state.scoreboard.rows(names, view.rules, scores)
+        rows += [Text(" " + line) for line in board]
         rating = rating_text(view)
         if rating is not None:
             rows.append(Text(" " + rating, Style(bold=True)))

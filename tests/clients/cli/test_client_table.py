@@ -271,6 +271,27 @@ def test_a_provisional_players_match_says_what_counts_and_how_many_matches_to_go
     assert said is not None and said.endswith("Ještě zbývá: 1 soupeř."), said
 
 
+def test_a_rejoined_windows_match_summary_totals_the_servers_scores() -> None:
+    # The stand-in finished the match while Ann was away; her window saw only hand 5. Its board
+    # said "total  20  40" above the result "Kai 160, Bot 2 255" (issue 45, item K).
+    history: list[AnyEvent] = [
+        HandStarted(number=5, leader=0),
+        Played(seat=0, tile="5-5", end=None, total=10, points=10),
+        hand_ended(0, [0, 16]),
+    ]
+    view = make_view(phase="finished", turn=None, legal=[], scores=[160, 255], winner=1)
+    assert view.game is not None
+    view.game.history, view.game.hand_number, view.game.over = history, 5, True
+    state = state_of(view)
+    state.match_over = True
+    shown = plain(state, 80, 40)
+    rows = [" ".join(row.split()) for row in shown.splitlines()]
+    assert "1–4 135 255 earlier hands, as the server counts them" in rows, shown
+    assert "5 25 0 Ann went out" in rows, shown
+    assert "total 160 255" in rows, shown
+    assert "not seen" not in shown, shown
+
+
 def test_the_end_of_a_match_says_why_a_rating_moved_less() -> None:
     rating = Rating(mu=25.0, sigma=8.0, rating=1.0)
     view = make_view(phase="finished")
