@@ -38,7 +38,10 @@ class RatingChange(Struct, kw_only=True):
     """What one seat's finished match did to its player's rating on `ladder`: `counted` is the
     share of openskill's change it made (docs/ratings.md, "How much a match counts": 1 for a
     full-length match between established players, less for a short one or a repeat, 0 with a
-    provisional player at the table)."""
+    provisional player at the table). `provisional` says whether the player is still provisional
+    on the ladder after this match, and `matches_to_go` and `opponents_to_go` what it still
+    lacks: whole matches (to 150 points; a shorter one counts in part) and distinct opponents
+    (both 0 for a player who is not provisional)."""
 
     seat: Seat
     #: The rated player: a player's name, or a bot level's ("bot:hard").
@@ -47,3 +50,6 @@ class RatingChange(Struct, kw_only=True):
     before: Rating
     after: Rating
     counted: Share = 1.0
+    provisional: bool = False
+    matches_to_go: Annotated[int, Meta(ge=0)] = 0
+    opponents_to_go: Annotated[int, Meta(ge=0)] = 0

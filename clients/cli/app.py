@@ -395,7 +395,9 @@ class App:
             return [line.text for line in state.log]
         if view is None or not state.scoreboard.hands:
             return [_("No hand has been played yet.")]
-        return state.scoreboard.rows(display_names(view, state.played_names), view.rules)
+        names = display_names(view, state.played_names)
+        scores = view.game.scores if view.game is not None else None
+        return state.scoreboard.rows(names, view.rules, scores)
 
     async def _save(self, path: str) -> None:
         """Ask for the record, wait for it, write it as JSON for `allfives replay`."""

@@ -269,6 +269,13 @@ class PlainApp(App):
         """The points hand by hand, a sentence a hand (a table's columns read badly aloud)."""
         board = self.state.scoreboard
         sides = side_names(names, view.rules)
+        scores = view.game.scores if view.game is not None else None
+        earlier = board.earlier(scores, len(sides))
+        if earlier is not None:  # hands played before this window joined: the server's figures
+            before = board.hands[0].number - 1 if board.hands else 0
+            points = ", ".join(f"{s} {p}" for s, p in zip(sides, earlier, strict=False))
+            said = _("Hands 1 to {last}, as the server counts them: {points}.")
+            self.out(said.format(last=max(1, before), points=points))
         for line in board.hands:
             points = ", ".join(f"{s} {p}" for s, p in zip(sides, line.points, strict=False))
             how = Scoreboard._how(line, names)

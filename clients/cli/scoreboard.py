@@ -69,8 +69,13 @@ class Scoreboard:
             case HandEnded() if self.hands:
                 self.hands[-1].ended = event
 
-    def rows(self, names: Sequence[str], rules: Rules) -> list[str]:
-        """The scoreboard as text rows: a column per player or team, a row per hand, totals."""
+    def rows(
+        self, names: Sequence[str], rules: Rules, scores: Sequence[int] | None = None
+    ) -> list[str]:
+        """The scoreboard as text rows: a column per player or team, a row per hand, totals.
+        `scores` are the server's (`GameView.scores`): the totals row is theirs, and what the
+        hands this window saw do not account for (the hands before it joined) is a row of its
+        own, so the board never contradicts the match's result."""
         sides = side_names(names, rules)
         titles = [words.team_word(team) for team in (0, 1)] if rules.partnership else list(names)
         titles = [title if len(title) <= COLUMN else title[: COLUMN - 1] + "…" for title in titles]
@@ -81,6 +86,14 @@ class Scoreboard:
         head += "  " + _("how it ended")
         rows = [head]
         totals = [0] * len(sides)
+        earlier = self.earlier(scores, len(sides))
+        if earlier is not None:
+            totals = list(earlier)
+            before = self.hands[0].number - 1 if self.hands else 0
+            label = "1" if before <= 1 else f"1–{before}"
+            cells = "  ".join(f"{point:>{width}}" for point in earlier)
+            how = _("earlier hands, as the server counts them")
+            rows.append(f"{label:>{first - 2}}  {cells}  {how}")
         for line in self.hands:
             points = line.points
             totals = [a + b for a, b in zip(totals, points, strict=False)]
@@ -95,7 +108,7 @@ class Scoreboard:
             rows.append(
                 " · ".join(f"{t}: {n}" for t, n in zip(titles, sides, strict=True) if t != n)
             )
-        if self.hands and self.hands[0].number > 1:
+        if earlier is None and self.hands and self.hands[0].number > 1:
             rows.append(
                 _("(hands before {number} were not seen by this window)").format(
                     number=self.hands[0].number
@@ -109,6 +122,17 @@ class Scoreboard:
                 )
             )
         return rows
+
+    def earlier(self, scores: Sequence[int] | None, sides: int) -> list[int] | None:
+        """Per side, the server's `scores` less the points of the hands this window saw: the
+        hands before the first it saw; None without such scores or when it saw hand 1."""
+        if scores is None or len(scores) != sides:
+            return None
+        seen = [0] * sides
+        for line in self.hands:
+            seen = [a + b for a, b in zip(seen, line.points, strict=False)]
+        earlier = [total - counted for total, counted in zip(scores, seen, strict=True)]
+        return earlier if self.hands and self.hands[0].number > 1 else None
 
     @staticmethod
     def _how(line: HandLine, names: Sequence[str]) -> str:

@@ -20,6 +20,7 @@ from clients.cli.i18n import N_, _, ngettext
 from clients.cli.scoreboard import explain_hand, side_names
 from clients.cli.state import Notice, TableState, display_names
 from clients.cli.styles import DULL, NOTICE_STYLES, rule, wrap
+from protocol.ratings import RatingChange
 from protocol.views import GameView, MoveSpec, RoomView
 
 #: The server's default wait before a bot plays an away player's turn (no turn clock).
@@ -121,7 +122,9 @@ def result_rows(state: TableState, view: RoomView, width: int) -> list[Text]:
         ]
     if state.match_over:
         rows.append(rule(width, _("the match · Enter to go on")))
-        rows += [Text(" " + line) for line in state.scoreboard.rows(names, view.rules)]
+        scores = view.game.scores if view.game is not None else None
+        board = state.scoreboard.rows(names, view.rules, scores)
+        rows += [Text(" " + line) for line in board]
         rating = rating_text(view)
         if rating is not None:
             rows.append(Text(" " + rating, Style(bold=True)))
@@ -156,9 +159,28 @@ def rating_note(view: RoomView) -> str | None:
     ).format(share=share)
 
 
-def provisional_text() -> str:
-    """The end of a match that moved no rating (docs/ratings.md, "Provisional players"): why,
-    what counts, and how many matches it takes."""
+def provisional_text(mine: RatingChange) -> str:
+    """The end of a match that moved no rating (docs/ratings.md, "Provisional players"): when
+    the player is provisional, what counts and what it still lacks (the change's
+    `matches_to_go` and `opponents_to_go`); else that another player at the table was."""
+    parts = []
+    if mine.provisional and mine.matches_to_go > 0:
+        count = mine.matches_to_go
+        parts.append(ngettext("{count} more match", "{count} more matches", count))
+        parts[-1] = parts[-1].format(count=count)
+    if mine.provisional and mine.opponents_to_go > 0:
+        count = mine.opponents_to_go
+        parts.append(ngettext("{count} more opponent", "{count} more opponents", count))
+        parts[-1] = parts[-1].format(count=count)
+    if parts:
+        left = parts[0]
+        if len(parts) == 2:
+            left = _("{matches} and {opponents}").format(matches=parts[0], opponents=parts[1])
+        return _(
+            "No rating moved: your rating is provisional until you have played 5 whole matches "
+            "(to 150 points; shorter ones count in part) against 3 different opponents. Still to "
+            "go: {left}."
+        ).format(left=left)
     return _(
         "No rating moved: a provisional player sat at the table. Ratings move once each player "
         "has played 5 whole matches (to 150 points; shorter ones count in part) against 3 "
@@ -175,7 +197,7 @@ def rating_text(view: RoomView) -> str | None:
     if mine is None:
         return None
     if mine.counted <= 0:  # no figure: "0.0 (0.0)" read as "my rating is zero"
-        return provisional_text()
+        return provisional_text(mine)
     after, delta = mine.after.rating, mine.after.rating - mine.before.rating
     sign = "+" if delta >= 0 else "−"
     change = f"{sign}{words.decimal(abs(delta))}"

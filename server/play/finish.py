@@ -163,6 +163,7 @@ def rate(
     for seat, (old, new, counted) in sorted(rated.items()):
         member = archived.members[seat]
         assert member is not None
+        matches_to_go, opponents_to_go = weighting.still_to_play(member, new)
         changes.append(
             RatingChange(
                 seat=seat,
@@ -171,6 +172,9 @@ def rate(
                 before=old.wire(),
                 after=new.wire(),
                 counted=counted,
+                provisional=not weighting.established(member, new),
+                matches_to_go=matches_to_go,
+                opponents_to_go=opponents_to_go,
             )
         )
         held = before.get(member)

@@ -20,6 +20,7 @@ standing that far towards openskill's full result and notes the match in its his
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
@@ -49,6 +50,7 @@ __all__ = [
     "opponents_of",
     "rate_weighted",
     "settle",
+    "still_to_play",
     "weights",
 ]
 
@@ -65,6 +67,16 @@ def established(player: str, standing: Standing) -> bool:
     return (
         standing.played >= ESTABLISHED_MATCHES and len(standing.opponents) >= ESTABLISHED_OPPONENTS
     )
+
+
+def still_to_play(player: str, standing: Standing) -> tuple[int, int]:
+    """What a player still lacks to be established: whole matches (rounded up) and distinct
+    opponents; (0, 0) for a bot level or an established player."""
+    if established(player, standing):
+        return 0, 0
+    matches = math.ceil(round(ESTABLISHED_MATCHES - standing.played, 9))
+    opponents = ESTABLISHED_OPPONENTS - len(standing.opponents)
+    return max(0, matches), max(0, opponents)
 
 
 def opponents_of(sides: Sequence[Sequence[str]]) -> dict[str, set[str]]:

@@ -32,12 +32,16 @@ async def test_provisional_says_whether_the_next_match_counts(running: Server) -
     key = new_key()
     said: bool | None = None
     counts = []
+    to_go = []
     for seed, bot in enumerate(BOTS):
         client = await finish_match(running.url, NAME, key, bot=bot, seed=seed, target=150)
         await until_holds(client, lambda d: d.get("ratings") is not None)
         (mine,) = [change for change in client.document["ratings"] if change["name"] == NAME]
         await client.close()
         counted = mine["counted"] > 0
+        to_go.append((mine["provisional"], mine["matches_to_go"], mine["opponents_to_go"]))
+        (bot_change,) = [change for change in client.document["ratings"] if change is not mine]
+        assert (bot_change["provisional"], bot_change["matches_to_go"]) == (False, 0)
         counts.append(counted)
         if said is not None:
             # The API said before this match whether it would count: the rater agrees.
@@ -45,7 +49,26 @@ async def test_provisional_says_whether_the_next_match_counts(running: Server) -
         on_page, on_ladder, ladder = await provisional_now(running.url)
         assert on_page == on_ladder
         said = on_page
+        assert mine["provisional"] == on_page  # the room's word agrees with the API's
         played = [entry for entry in ladder["entries"] if entry["games"] > 0]
         assert ladder["total"] == len(played)  # the player and the bot levels it met
     assert counts == [False] * 5 + [True]
     assert said is False
+    # What a new player still lacks, match by match: 5 whole matches against 3 opponents.
+    assert to_go == [
+        (True, 4, 2),
+        (True, 3, 1),
+        (True, 2, 0),
+        (True, 1, 0),
+        (False, 0, 0),
+        (False, 0, 0),
+    ]
+
+
+async def test_a_short_match_counts_in_part_towards_the_matches_to_go(running: Server) -> None:
+    client = await finish_match(running.url, "Yann", new_key(), bot="hard", seed=3, target=50)
+    await until_holds(client, lambda d: d.get("ratings") is not None)
+    (mine,) = [change for change in client.document["ratings"] if change["name"] == "Yann"]
+    await client.close()
+    # A match to 50 is a third of a whole one: 4 2/3 whole matches to go, said as 5.
+    assert (mine["provisional"], mine["matches_to_go"], mine["opponents_to_go"]) == (True, 5, 2)

@@ -166,6 +166,8 @@ export function tableModel(doc, extras = {}) {
 export function ratingText(ratings, you) {
   if (!Array.isArray(ratings) || you === null || you === undefined) return null;
   const mine = ratings.find((change) => change?.seat === you);
+  // No figure when nothing moved: "0,0 (0,0)" reads as "my rating is zero" (issue 45).
+  if (mine && Number(mine.counted ?? 1) <= 0) return provisionalText(mine);
   const before = Number(mine?.before?.rating);
   const after = Number(mine?.after?.rating);
   if (!Number.isFinite(before) || !Number.isFinite(after)) return null;
@@ -175,13 +177,29 @@ export function ratingText(ratings, you) {
     : t("rating.change.other", { ...params, ladder: String(mine.ladder) });
 }
 
+/** A match that moved no rating, in one sentence: when you are provisional, what counts and
+ *  what you still lack (the change's `matches_to_go`, `opponents_to_go`); else that another
+ *  player at the table was provisional. */
+export function provisionalText(mine) {
+  if (mine.provisional !== true) return t("rating.provisional");
+  const whole = (value) => (Number.isInteger(value) && value > 0 ? value : 0);
+  const matches = whole(mine.matches_to_go);
+  const opponents = whole(mine.opponents_to_go);
+  const parts = [];
+  if (matches) parts.push(t("rating.to_go.matches", { count: matches }));
+  if (opponents) parts.push(t("rating.to_go.opponents", { count: opponents }));
+  if (!parts.length) return t("rating.provisional");
+  const left = parts.length === 2 ? t("rating.to_go.both", { matches: parts[0], opponents: parts[1] }) : parts[0];
+  return t("rating.provisional_you", { left });
+}
+
 /** Why your rating moved less than openskill's full change (the change's `counted`, 0 to 1):
  *  a provisional player at the table, or a short match or a repeat; null when it counted fully. */
 export function ratingNote(ratings, you) {
   if (!Array.isArray(ratings) || you === null || you === undefined) return null;
   const counted = Number(ratings.find((change) => change?.seat === you)?.counted ?? 1);
   if (!Number.isFinite(counted) || counted >= 1) return null;
-  if (counted <= 0) return t("rating.provisional");
+  if (counted <= 0) return null; // ratingText says it all in one sentence
   return t("rating.counted", { share: String(Math.max(1, Math.round(counted * 100))) });
 }
 

@@ -326,8 +326,11 @@ async def test_review_at_the_table_is_the_servers_once_it_archived_the_game() ->
         assert server.reviews.computed == 1  # worked out by the server, not here
         assert state.view is not None
         rated = rating_text(state.view)
-        # Ann's first match: she is provisional, so no figure is shown as her rating.
-        assert rated is not None and rated.startswith("No rating moved: a provisional player")
+        # Ann's first match: she is provisional, so no figure is shown as her rating, and the
+        # server's count says what is still to go (a match to 50 is a third of a whole one).
+        assert rated is not None
+        assert rated.startswith("No rating moved: your rating is provisional until"), rated
+        assert rated.endswith("Still to go: 5 more matches and 2 more opponents."), rated
     assert isinstance(rows, list)
     text = "\n".join(row.plain for row in rows)
     assert "the server's hard bot" in text and "Ann (seat 1): " in text

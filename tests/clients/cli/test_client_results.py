@@ -4,7 +4,8 @@ scoreboard by hand, and the ends totals a play would make as the server says the
 from __future__ import annotations
 
 import re
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, cast
 
 import pytest
 from client_helpers import CROSS_LEGAL, cross_view, make_view, screen_of, state_of
@@ -12,6 +13,7 @@ from protocol_helpers import hand_ended
 from rich.text import Text
 
 from bridge import convert
+from clients.cli.plain import PlainApp
 from clients.cli.scoreboard import Scoreboard, explain_hand
 from clients.cli.state import TableState
 from clients.cli.status import ends_rows
@@ -336,3 +338,48 @@ def test_a_hands_result_at_60x20_is_not_hidden_by_the_last_layout() -> None:
     assert "more row" not in joined(rows)
     state.dismiss_result()
     assert re.search(r"How hand \d+ ended:", joined(screen_of(state, 60, 20)))
+
+
+def test_a_window_that_joined_late_takes_the_earlier_hands_from_the_servers_scores() -> None:
+    # A rejoin after a stand-in finished the match: the board said "hand 5  20  40 / total  20
+    # 40" above "Bot 2 wins the match: Kai 160, Bot 2 255" (issue 45, item K).
+    rules = Rules(players=2)
+    board = Scoreboard()
+    for event in (
+        HandStarted(number=5, leader=0),
+        Played(seat=0, tile="5-5", end=None, total=10, points=10),
+        Played(seat=1, tile="5-0", end="east", total=5, points=5),
+        hand_ended(0, [0, 16]),
+    ):
+        board.take(event, rules)
+    rows = board.rows(TWO, rules, scores=[160, 255])
+    assert rows[1].split() == [
+        "1–4",
+        "135",
+        "250",
+        *["earlier", "hands,", "as", "the", "server", "counts", "them"],
+    ]
+    assert rows[2].split() == ["5", "25", "5", "Ann", "went", "out"]
+    assert rows[3].split() == ["total", "160", "255"]  # the result's figures
+    assert not any("not seen" in row for row in rows), rows
+    # Every hand seen: no row of earlier hands.
+    whole = Scoreboard()
+    for event in (HandStarted(number=1, leader=0), hand_ended(0, [0, 16])):
+        whole.take(event, rules)
+    assert whole.rows(TWO, rules, scores=[15, 0])[1:3] == whole.rows(TWO, rules)[1:3]
+    assert whole.rows(TWO, rules)[2].split() == ["total", "15", "0"]
+
+
+def test_plain_mode_says_the_earlier_hands_a_late_window_did_not_see() -> None:
+    # The screen-reader transcript's match summary: the hands before the window joined, in the
+    # server's figures, then the hands it saw (issue 45, item K).
+    view = make_view(phase="finished", turn=None, legal=[], scores=[160, 255], winner=1)
+    assert view.game is not None
+    view.game.history = [HandStarted(number=5, leader=0), hand_ended(0, [0, 16])]
+    said: list[str] = []
+    table = SimpleNamespace(state=state_of(view), out=said.append)
+    PlainApp._tell_scoreboard(cast(PlainApp, table), view, TWO)
+    assert said[:2] == [
+        "Hands 1 to 4, as the server counts them: Ann 145, Bot 2 255.",
+        "Hand 5: Ann 15, Bot 2 0; Ann went out.",
+    ], said

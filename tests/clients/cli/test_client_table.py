@@ -12,7 +12,7 @@ from client_helpers import make_view, screen, state_of
 from protocol_helpers import diff, hand_ended
 from rich.console import Console
 
-from clients.cli import host, join, local
+from clients.cli import host, i18n, join, local
 from clients.cli.ladder import print_ladders
 from clients.cli.render import render
 from clients.cli.rooms import print_rooms
@@ -229,6 +229,67 @@ def test_a_match_that_moved_no_rating_says_one_thing_provisional_and_what_counts
     state.match_over = True  # the match's summary, until Enter
     shown = plain(state)
     assert shown.count("provisional player sat") == 1 and "0.0 (" not in shown, shown
+
+
+def test_a_provisional_players_match_says_what_counts_and_how_many_matches_to_go() -> None:
+    # One sentence: provisional, what counts, what is still to go; no "0.0 (0.0)" (issue 45).
+    fresh = Rating(mu=25.0, sigma=25.0 / 3, rating=0.0)
+    view = make_view(phase="finished", turn=None, legal=[], scores=[150, 30], winner=0, over=True)
+    expected = {
+        (4, 2): "Still to go: 4 more matches and 2 more opponents.",
+        (1, 0): "Still to go: 1 more match.",
+        (0, 1): "Still to go: 1 more opponent.",
+    }
+    for (matches, opponents), ending in expected.items():
+        view.ratings = [
+            RatingChange(
+                seat=0,
+                name="Ann",
+                ladder="2p",
+                before=fresh,
+                after=fresh,
+                counted=0.0,
+                provisional=True,
+                matches_to_go=matches,
+                opponents_to_go=opponents,
+            )
+        ]
+        said = rating_text(view)
+        assert said is not None and rating_note(view) is None
+        assert said.startswith("No rating moved: your rating is provisional until"), said
+        assert "5 whole matches" in said and said.endswith(ending), said
+        state = state_of(view)
+        state.match_over = True
+        shown = " ".join(plain(state).split())
+        assert shown.count("your rating is provisional") == 1, shown
+        assert "0.0" not in shown, shown
+    i18n.set_language("cs")
+    try:
+        said = rating_text(view)
+    finally:
+        i18n.set_language("en")
+    assert said is not None and said.endswith("Ještě zbývá: 1 soupeř."), said
+
+
+def test_a_rejoined_windows_match_summary_totals_the_servers_scores() -> None:
+    # The stand-in finished the match while Ann was away; her window saw only hand 5. Its board
+    # said "total  20  40" above the result "Kai 160, Bot 2 255" (issue 45, item K).
+    history: list[AnyEvent] = [
+        HandStarted(number=5, leader=0),
+        Played(seat=0, tile="5-5", end=None, total=10, points=10),
+        hand_ended(0, [0, 16]),
+    ]
+    view = make_view(phase="finished", turn=None, legal=[], scores=[160, 255], winner=1)
+    assert view.game is not None
+    view.game.history, view.game.hand_number, view.game.over = history, 5, True
+    state = state_of(view)
+    state.match_over = True
+    shown = plain(state, 80, 40)
+    rows = [" ".join(row.split()) for row in shown.splitlines()]
+    assert "1–4 135 255 earlier hands, as the server counts them" in rows, shown
+    assert "5 25 0 Ann went out" in rows, shown
+    assert "total 160 255" in rows, shown
+    assert "not seen" not in shown, shown
 
 
 def test_the_end_of_a_match_says_why_a_rating_moved_less() -> None:

@@ -38,7 +38,7 @@ def test_the_replay_viewer_with_its_review_and_the_ladder_in_czech() -> None:
     ):
         play_a_match(driver, server)
         rated = wait_for(lambda: driver.find_element(By.ID, "rating-change").text, 30)
-        assert rated.startswith(web_prefix(LANGUAGE, "rating.change.2p")), rated
+        assert rated.startswith(web_prefix(LANGUAGE, "rating.provisional_you")), rated
         wait_for(lambda: driver.find_element(By.ID, "replay-link")).click()
         wait_for(lambda: driver.find_elements(By.ID, "replay-step"), what="the viewer")
         driver.find_element(By.ID, "replay-last").click()

@@ -73,14 +73,17 @@ def test_a_finished_match_stepped_to_its_end_shows_the_records_scores(
         data = server.call(server.server.store.load_record(f"{code}/1"))
         record = decode_record(data)
         expected = scores_after_each_hand(record)
-        # The rating change comes to the winner's card once the server has rated the match
-        # (a rating below zero with the change's minus sign, never a hyphen).
+        # The rating's word comes to the winner's card once the server has rated the match: a
+        # new key's first match moves no rating, and the card says so, what counts and what is
+        # still to go, with no "0.0 (0.0)" figure (docs/ratings.md, issue 45).
         rated = wait_for(lambda: driver.find_element(By.ID, "rating-change").text, 30)
         assert re.fullmatch(
-            # (no sign on a change of 0.0: a new key's matches move no rating, docs/ratings.md)
-            r"Your rating on the two-player ladder: −?\d+\.\d \((?:[+−]\d+\.\d|0\.0)\)",
+            r"No rating moved: your rating is provisional until you have played 5 whole matches "
+            r"\(to 150 points; shorter ones count in part\) against 3 different opponents\. "
+            r"Still to go: 5 more matches and 2 more opponents\.",
             rated,
-        )
+        ), rated
+        assert not driver.find_elements(By.ID, "rating-note")
         wait_for(lambda: driver.find_element(By.ID, "replay-link")).click()
         first = wait_for(lambda: read_step(driver), what="the viewer")
         assert (first["hand"], first["move"], first["kind"]) == (1, 0, "deal")

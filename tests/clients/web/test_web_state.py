@@ -287,7 +287,9 @@ def test_the_end_of_a_match_says_why_a_rating_moved_less(page: WebDriver) -> Non
         for counted in (None, 1.0, 0.0, 1 / 30)
     ]
     assert notes[:2] == [None, None]  # counted fully (or a server that does not say)
-    assert notes[2] == web_words("en", "rating.provisional")
+    assert notes[2] is None  # nothing moved: the rating's line says it in one sentence
+    text = call(page, "unit.model.ratingText(a[0], 0)", [change(0.0)])
+    assert text == web_words("en", "rating.provisional")  # another player was provisional
     assert notes[3] == web_words("en", "rating.counted", share="3")
     assert call(page, "unit.model.ratingNote(a[0], 1)", [change(0.0)]) is None  # not yours
 

@@ -143,3 +143,42 @@ test("the review's figures take the language's decimal mark, as ratings do", asy
     });
   }
 });
+
+/** A finished match's rating change for seat 0 that moved nothing (`counted` 0). */
+function unmoved(extra) {
+  const rating = { mu: 25.0, sigma: 25.0 / 3, rating: 0.0 };
+  return [{ seat: 0, name: "Ann", ladder: "2p", before: rating, after: rating, counted: 0.0, ...extra }];
+}
+
+test("a provisional player's finished match says one thing: what counts and what is to go", async () => {
+  // "Your rating on the two-player ladder: 0.0 (0.0)" above "No rating moved: ..." read as
+  // "my rating is zero" (issue 45, item 5).
+  const { ratingText, ratingNote } = await module("model.js");
+  const first = unmoved({ provisional: true, matches_to_go: 4, opponents_to_go: 2 });
+  const said = ratingText(first, 0);
+  assert.equal(ratingNote(first, 0), null);
+  assert.equal(
+    said,
+    "No rating moved: your rating is provisional until you have played 5 whole matches (to 150 " +
+      "points; shorter ones count in part) against 3 different opponents. Still to go: 4 more " +
+      "matches and 2 more opponents.",
+  );
+  assert.ok(!/0[.,]0/.test(said), said);
+  const last = ratingText(unmoved({ provisional: true, matches_to_go: 1, opponents_to_go: 0 }), 0);
+  assert.ok(last.endsWith("Still to go: 1 more match."), last);
+  // Not provisional yourself: another player at the table was.
+  const other = ratingText(unmoved({ provisional: false }), 0);
+  assert.equal(other, i18n.t("rating.provisional"));
+  const expected = {
+    cs: "Ještě zbývá: 2 zápasy a 1 soupeř.",
+    "sr-Latn": "Preostalo je još: 2 meča i 1 protivnik.",
+    et: "Jäänud on veel: 2 mängu ja 1 vastane.",
+  };
+  for (const [language, ending] of Object.entries(expected)) {
+    const text = await inLanguage(language, () =>
+      ratingText(unmoved({ provisional: true, matches_to_go: 2, opponents_to_go: 1 }), 0),
+    );
+    assert.ok(text.endsWith(ending), `${language}: ${text}`);
+    assert.ok(!/0[.,]0/.test(text), text);
+  }
+});
