@@ -131,7 +131,7 @@ class NoticeChannel:
             while not arrived.done():
                 if loop.time() > deadline:
                     raise TimeoutError(f"no notice came back within {timeout:g}s")
-                await self.store._call(
+                await self.store.link.call(
                     "check the subscription", lambda c: c.publish(channel, b"mark " + token)
                 )
                 with contextlib.suppress(TimeoutError):
