@@ -272,15 +272,7 @@ class RedisLink:
 
     async def _open(self) -> asyncio_redis.Connection:
         """A new connection, logged in, on the right database, with the save script loaded."""
-        connection = await asyncio_redis.Connection.create(
-            host=self.address.host,
-            port=self.address.port,
-            db=0,
-            encoder=BytesEncoder(),
-            auto_reconnect=False,
-            # Its per-call argument type checks cost more than the rest of a save.
-            protocol_class=functools.partial(RedisProtocol, enable_typechecking=False),
-        )
+        connection = await open_connection(self.address)
         try:
             # Done here rather than by asyncio_redis, which does it in a task that commands
             # sent right after connecting may overtake.
@@ -293,6 +285,20 @@ class RedisLink:
             connection.close()
             raise
         return connection
+
+
+async def open_connection(address: RedisAddress) -> asyncio_redis.Connection:
+    """A new connection to Redis at `address` (not logged in, on database 0), bytes in and out,
+    which asyncio_redis does not re-open on its own (its owner does)."""
+    return await asyncio_redis.Connection.create(
+        host=address.host,
+        port=address.port,
+        db=0,
+        encoder=BytesEncoder(),
+        auto_reconnect=False,
+        # Its per-call argument type checks cost more than the rest of a save.
+        protocol_class=functools.partial(RedisProtocol, enable_typechecking=False),
+    )
 
 
 async def _clock_offset(connection: asyncio_redis.Connection) -> float:
@@ -314,6 +320,7 @@ __all__ = [
     "RedisAddress",
     "RedisLink",
     "error_text",
+    "open_connection",
     "parse_url",
     "run_script",
 ]
