@@ -77,7 +77,7 @@ async def command(redis: RedisServer, fault: str, proxy: FaultProxy, start: bool
     elif fault.startswith("redis over maxmemory"):
         connection = RedisStore(redis.url)
         try:
-            await connection._call(
+            await connection.link.call(
                 "config",
                 lambda c: c.config_set(b"maxmemory", b"1" if start else b"0"),
             )

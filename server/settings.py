@@ -115,7 +115,7 @@ def redis_url_or_off(value: str) -> str | None:
     """redis://[:password@]host[:port][/db], or `off` for none."""
     url = text_or_off(value)
     if url is not None:
-        from server.storage.redis_store import parse_url
+        from server.storage.redis_link import parse_url
 
         try:
             parse_url(url)

@@ -62,7 +62,8 @@ from server.cluster.scripts import (
     YIELD,
 )
 from server.play.live import stored_state
-from server.storage.redis_store import HeldRoom, RedisStore, run_script
+from server.storage.redis_link import run_script
+from server.storage.redis_store import HeldRoom, RedisStore
 from server.storage.store import NO_VERSION, RoomChanged, SaveInDoubt, StoreUnavailable
 
 log = logging.getLogger("allfives.cluster")
@@ -271,7 +272,7 @@ class Cluster:
             values: list[bytes | None] = await reply.aslist()
             return values
 
-        seq, version = await self.store._call(f"read room {code}", run)
+        seq, version = await self.store.link.call(f"read room {code}", run)
         if seq is None:
             return None
         return int(seq), version.decode() if version else NO_VERSION
@@ -307,7 +308,7 @@ class Cluster:
             await connection.delete([self._key("keeper", code), self._key("followers", code)])
             await connection.srem(self._key("kept", self.name), [code.encode()])
 
-        await self.store._call(f"release room {code}", run)
+        await self.store.link.call(f"release room {code}", run)
 
     async def follow(self, code: str) -> None:
         """Have this process told of the room's changes (before reading it)."""
@@ -317,12 +318,14 @@ class Cluster:
             await connection.sadd(key, [self.name.encode()])
             await connection.expire(key, self.ttl)
 
-        await self.store._call(f"follow room {code}", run)
+        await self.store.link.call(f"follow room {code}", run)
 
     async def unfollow(self, code: str) -> None:
         """Stop being told of the room's changes."""
         key = self._key("followers", code)
-        await self.store._call(f"unfollow room {code}", lambda c: c.srem(key, [self.name.encode()]))
+        await self.store.link.call(
+            f"unfollow room {code}", lambda c: c.srem(key, [self.name.encode()])
+        )
 
     async def public_rooms(self) -> list[dict[str, Any]]:
         """The summaries of public rooms waiting with a free seat, from every process."""
@@ -406,7 +409,7 @@ class Cluster:
     async def _run(self, what: str, name: str, keys: list[bytes], args: list[bytes]) -> Any:
         """Run one of the scripts (loading it first if Redis does not know it)."""
         source = _SCRIPTS[name]
-        return await self.store._call(what, lambda c: run_script(c, source, keys, args))
+        return await self.store.link.call(what, lambda c: run_script(c, source, keys, args))
 
 
 def _flatten(parts: list[Any]) -> list[bytes]:

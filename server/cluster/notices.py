@@ -11,16 +11,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import logging
 import secrets
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import asyncio_redis
-from asyncio_redis.encoders import BytesEncoder
-from asyncio_redis.protocol import RedisProtocol
 
+from server.storage.redis_link import open_connection
 from server.storage.redis_store import RedisStore
 from server.storage.store import StoreUnavailable
 
@@ -80,16 +78,7 @@ class NoticeChannel:
         address = self.store.address
         timeout = self.store.timeout
         try:
-            connection = await asyncio.wait_for(
-                asyncio_redis.Connection.create(
-                    host=address.host,
-                    port=address.port,
-                    encoder=BytesEncoder(),
-                    auto_reconnect=False,
-                    protocol_class=functools.partial(RedisProtocol, enable_typechecking=False),
-                ),
-                timeout,
-            )
+            connection = await asyncio.wait_for(open_connection(address), timeout)
         except (OSError, TimeoutError, asyncio_redis.Error) as error:
             raise StoreUnavailable(f"cannot subscribe to room notices: {error}") from None
         self.connection = connection
@@ -131,7 +120,7 @@ class NoticeChannel:
             while not arrived.done():
                 if loop.time() > deadline:
                     raise TimeoutError(f"no notice came back within {timeout:g}s")
-                await self.store._call(
+                await self.store.link.call(
                     "check the subscription", lambda c: c.publish(channel, b"mark " + token)
                 )
                 with contextlib.suppress(TimeoutError):

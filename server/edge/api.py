@@ -1,6 +1,7 @@
 """The read-only HTTP API: `GET /api/...`, JSON answers of `protocol.api` (protocol/README.md).
 
-`Api.answer` is called by `server.edge.http` for every path under `/api/`: the asker's address
+`Api.answer` is called by `server.edge.http` for every path under `/api/`, with the route the
+port's table found for it (`server.edge.routes`; `Api.handlers` answers each): the asker's address
 is charged one request (per address, `api_burst` at once then `api_per_second`, an IPv6 /64
 counting as one: `rate_limited` past them), the asker's key is read from `Authorization: Key
 <key>` (hashed at once, never kept, logged or answered), the route reads its query strictly
@@ -51,7 +52,9 @@ TOURNAMENTS_QUERY = ("offset", "limit")
 _KEY = re.compile(f"Key ({KEY_PATTERN})")
 _GAME = re.compile(GAME_ID_PATTERN)
 
-Route = Callable[["Asked"], Awaitable[api.AnyApiAnswer]]
+#: An API route's handler (`Api.handlers`): the query parameters it takes, and its answer to
+#: the request and the path's segments.
+ApiHandler = tuple[tuple[str, ...], Callable[["Asked", list[str]], Awaitable[api.AnyApiAnswer]]]
 
 
 class ApiRefusal(Exception):
@@ -122,12 +125,24 @@ class Api:
         self.answered = 0
         self.refused = 0
 
-    def handles(self, path: str) -> bool:
-        """Whether a path is the API's."""
-        return path == "/api" or path.startswith("/api/")
+    def handlers(self) -> dict[str, ApiHandler]:
+        """What answers each of the API's routes (`server.edge.routes.ROUTES`, by name): the
+        query it takes and the answer, given the request and the path's segments (unquoted)."""
+        return {
+            "api.ladder": ((), lambda asked, _: self.ladder()),
+            "api.player": ((), lambda asked, found: self.player(asked, found[0])),
+            "api.games": (GAMES_QUERY, lambda asked, found: self.games(asked, found[0])),
+            "api.game": ((), lambda asked, found: self.game(asked, found[0])),
+            "api.positions": ((), lambda asked, found: self.positions(asked, found[0])),
+            "api.tournaments": (TOURNAMENTS_QUERY, lambda asked, _: self.tournament_list(asked)),
+            "api.tournament": ((), lambda asked, found: self.tournament(found[0])),
+        }
 
-    async def answer(self, request: Request, address: str) -> Response:
-        """The response to one API request."""
+    async def answer(
+        self, request: Request, address: str, route: str = "api.other", found: tuple[str, ...] = ()
+    ) -> Response:
+        """The response to one API request, to the route `route` (`server.edge.routes`) with
+        the path's segments `found` as written (any other name: the API's `not_found`)."""
         host = request.headers.get("Host")
         try:
             now = time.monotonic()
@@ -136,7 +151,7 @@ class Api:
                 raise ApiRefusal(
                     api.RATE_LIMITED, "too many requests from your address", retry_after=wait
                 )
-            body = await self._route(request)
+            body = await self._route(request, route, found)
         except ApiRefusal as refusal:
             self.refused += 1
             return _json(
@@ -152,7 +167,9 @@ class Api:
         self.answered += 1
         return _json(200, api.encode_answer(body), host)
 
-    async def _route(self, request: Request) -> api.AnyApiAnswer:
+    async def _route(
+        self, request: Request, route: str, found: tuple[str, ...]
+    ) -> api.AnyApiAnswer:
         if len(request.path) > MAX_TARGET:
             raise ApiRefusal(api.BAD_REQUEST, f"a request target has at most {MAX_TARGET} bytes")
         target = urlsplit(request.path)
@@ -162,29 +179,12 @@ class Api:
             raise ApiRefusal(api.BAD_REQUEST, "the path is not UTF-8") from None
         asker = await self.asker(authorization_key(request))
         asked = Asked(parts, asker, target.query)
-        match parts:
-            case ["ladder"]:
-                asked.read()
-                return await self.ladder()
-            case ["players", name]:
-                asked.read()
-                return await self.player(asked, name)
-            case ["players", name, "games"]:
-                asked.read(*GAMES_QUERY)
-                return await self.games(asked, name)
-            case ["games", id]:
-                asked.read()
-                return await self.game(asked, id)
-            case ["games", id, "positions"]:
-                asked.read()
-                return await self.positions(asked, id)
-            case ["tournaments"]:
-                asked.read(*TOURNAMENTS_QUERY)
-                return await self.tournament_list(asked)
-            case ["tournaments", id]:
-                asked.read()
-                return await self.tournament(id)
-        raise ApiRefusal(api.NOT_FOUND, "no such API path")
+        handler = self.handlers().get(route)
+        if handler is None:
+            raise ApiRefusal(api.NOT_FOUND, "no such API path")
+        query, answer = handler
+        asked.read(*query)
+        return await answer(asked, [unquote(segment, errors="strict") for segment in found])
 
     async def asker(self, key: str | None) -> str | None:
         """The id of the player whose key the asker gave (`authorization_key`), or None (no

@@ -1,6 +1,7 @@
 """The HTTP side of the one port: the browser table, probes, metrics, and who may upgrade.
 
-`process_request` answers each request before any upgrade (`server.edge.wire`) (wrapped by `server.edge.http_guard`):
+`process_request` answers each request before any upgrade (`server.edge.wire`) (wrapped by `server.edge.http_guard`),
+by the port's one route table (`server.edge.routes`): the review and the API (`server.edge.api`),
 the browser's files (`server.edge.web`), `/healthz` and `/readyz` (`server.edge.probes`), `/metrics` (to
 this machine and the trusted proxies only, unless `open_metrics`: a stranger gets the answer of a
 path that does not exist), and
@@ -28,9 +29,9 @@ from websockets.http11 import Request, Response
 from server.config import Config
 from server.edge.api import Api
 from server.edge.door import Door
-from server.edge.probes import PATHS, Probes, text_response
+from server.edge.probes import Probes, text_response
 from server.edge.refusals import REFUSED, Refusals
-from server.edge.review_api import review_game_id
+from server.edge.routes import Handler, RouteTable
 from server.edge.web import WebFiles, security_headers
 from server.edge.wire import Wire
 from server.metrics import Metrics
@@ -68,24 +69,72 @@ class HttpSide:
         self.review = review
         #: Requests refused over a limit: counted, and logged once a minute per address.
         self.refusals = refusals if refusals is not None else Refusals()
+        #: Each path the port answers, and what answers it (`server.edge.routes`).
+        self.routes = self.table()
+
+    def table(self) -> RouteTable:
+        """The port's routes (`server.edge.routes.ROUTES`) bound to their handlers here; the
+        review and the API only when they are served."""
+        handlers: dict[str, Handler] = {
+            "page": self._page,
+            "files": self._page,
+            "favicon": self._page,
+            "healthz": self._probe,
+            "readyz": self._probe,
+            "metrics": self._metrics,
+        }
+        if self.review is not None:
+            handlers["review"] = self._review
+        if self.api is not None:
+            for name in (*self.api.handlers(), "api.other"):
+                handlers[name] = self._api(name)
+        return RouteTable(handlers)
 
     def process_request(
         self, wire: Wire, request: Request
     ) -> Response | Awaitable[Response] | None:
         """A response for a plain HTTP request, or None to let `/` upgrade to a WebSocket."""
         path = request.path.split("?", 1)[0]
-        game = review_game_id(path)
-        if game is not None and self.review is not None:
-            return self.review(request, game, client_address(self.config, wire, request))
-        if self.api is not None and self.api.handles(path):
-            return self.api.answer(request, client_address(self.config, wire, request))
+        routed = self.routes.find(path)
+        if routed is None:
+            return self.unrouted(wire, request, path)
+        _, handler, found = routed
+        return handler(wire, request, found)
+
+    def _review(self, wire: Wire, request: Request, found: tuple[str, ...]) -> Awaitable[Response]:
+        assert self.review is not None  # bound only when served (`table`)
+        return self.review(request, found[0], client_address(self.config, wire, request))
+
+    def _api(self, name: str) -> Handler:
+        api = self.api
+        assert api is not None  # bound only when served (`table`)
+
+        def answer(wire: Wire, request: Request, found: tuple[str, ...]) -> Awaitable[Response]:
+            return api.answer(request, client_address(self.config, wire, request), name, found)
+
+        return answer
+
+    def _page(
+        self, wire: Wire, request: Request, found: tuple[str, ...]
+    ) -> Response | Awaitable[Response] | None:
         page = self.web.response(request)  # the browser table (server.edge.web)
         if page is not None:
             return page
-        if path in PATHS:
-            return self.probes.answer(path)
-        if path == "/metrics" and self.may_read_metrics(wire, request):
+        return self.unrouted(wire, request, request.path.split("?", 1)[0])
+
+    def _probe(self, wire: Wire, request: Request, found: tuple[str, ...]) -> Response:
+        return self.probes.answer(request.path.split("?", 1)[0])
+
+    def _metrics(
+        self, wire: Wire, request: Request, found: tuple[str, ...]
+    ) -> Response | Awaitable[Response] | None:
+        if self.may_read_metrics(wire, request):
             return text_response(HTTPStatus.OK, self.counters(), "text/plain; version=0.0.4")
+        return self.unrouted(wire, request, "/metrics")  # a stranger: as if it did not exist
+
+    def unrouted(self, wire: Wire, request: Request, path: str) -> Response | None:
+        """The answer to a path no route serves: 503 while the server starts or stops, else 404;
+        for `/` asking to upgrade, the checks before the WebSocket (module docstring)."""
         door, config = self.door, self.config
         if door.closing:
             return text_response(HTTPStatus.SERVICE_UNAVAILABLE, "the server is stopping\n")

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import logging
 import math
-import re
 import time
 from collections.abc import Awaitable, Callable
 from http import HTTPStatus
@@ -36,14 +35,6 @@ log = logging.getLogger("allfives.server")
 
 #: Finds a game's record (JSON) by id for an asker's key (None: no key); None if not theirs.
 Find = Callable[[str, str | None], Awaitable[bytes | None]]
-#: `/api/games/ID/review`, with the id as the agreed game ids are written.
-REVIEW_PATH = re.compile(r"/api/games/([A-Za-z0-9_-]{1,40})/review")
-
-
-def review_game_id(path: str) -> str | None:
-    """The game id of a review path, or None when the path is not one."""
-    found = REVIEW_PATH.fullmatch(path.split("?", 1)[0])
-    return found.group(1) if found else None
 
 
 def asker_key(request: Request) -> str | None:

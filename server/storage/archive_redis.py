@@ -52,7 +52,8 @@ from server.storage.archive_scripts import (
     USE_LINK,
     USE_RECOVERY,
 )
-from server.storage.redis_store import RedisStore, run_script
+from server.storage.redis_link import run_script
+from server.storage.redis_store import RedisStore
 
 #: What `released_name` puts between a released name and its id's end (the script builds it).
 RELEASED_SEPARATOR = "#"
@@ -80,14 +81,16 @@ class RedisLedger(Ledger):
 
     async def _script(self, what: str, source: str, args: Sequence[str | bytes]) -> Any:
         encoded = [self.prefix, *(a.encode() if isinstance(a, str) else a for a in args)]
-        return await self.store._call(what, lambda c: run_script(c, source, [], encoded))
+        return await self.store.link.call(what, lambda c: run_script(c, source, [], encoded))
 
     async def _get(self, what: str, key: bytes) -> bytes | None:
-        value: bytes | None = await self.store._call(what, lambda c: c.get(key))
+        value: bytes | None = await self.store.link.call(what, lambda c: c.get(key))
         return value
 
     async def _hget(self, what: str, key: bytes, field: str) -> bytes | None:
-        value: bytes | None = await self.store._call(what, lambda c: c.hget(key, field.encode()))
+        value: bytes | None = await self.store.link.call(
+            what, lambda c: c.hget(key, field.encode())
+        )
         return value
 
     # -- players -----------------------------------------------------------------------------
@@ -158,7 +161,7 @@ class RedisLedger(Ledger):
             found: dict[bytes, bytes] = await reply.asdict()
             return found
 
-        owned = await self.store._call("read the names", names)
+        owned = await self.store.link.call("read the names", names)
         players: list[tuple[float, str, str, str]] = []
         for held, owner in owned.items():
             player = self._key("player:", owner.decode())
@@ -254,7 +257,7 @@ class RedisLedger(Ledger):
             items: list[bytes] = await reply.aslist()
             return items
 
-        kept = [_point_decoder.decode(item) for item in await self.store._call("history", run)]
+        kept = [_point_decoder.decode(item) for item in await self.store.link.call("history", run)]
         return [k.point for k in kept if everything or not k.private]
 
     async def standings(self, player: str) -> dict[LadderName, StoredRating]:

@@ -69,7 +69,7 @@ async def test_when_redis_comes_back_empty_the_servers_write_their_rooms_back(
 def links(server: Server) -> tuple[object, object]:
     """The connections to Redis a server holds now: its store's and its room notices'."""
     assert isinstance(server.store, RedisStore) and server.cluster is not None
-    return server.store._connection, server.cluster.notices.connection
+    return server.store.link.connection, server.cluster.notices.connection
 
 
 def back_on_redis(server: Server, before: tuple[object, object]) -> bool:

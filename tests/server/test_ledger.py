@@ -126,7 +126,7 @@ async def test_redis_keeps_a_game_for_the_retention(redis_server: RedisServer) -
     store = RedisStore(redis_server.url)
     ledger = RedisLedger(store, retention=3600)
     await ledger.commit_game(game("g1", NOW, ["p:a", "bot:easy"]), [], NOW)
-    ttl = await store._call("ttl", lambda c: c.ttl(b"allfives:game:g1"))
+    ttl = await store.link.call("ttl", lambda c: c.ttl(b"allfives:game:g1"))
     assert 3590 <= ttl <= 3600
     await store.close()
 

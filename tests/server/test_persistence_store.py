@@ -16,7 +16,8 @@ from redis_server import RedisServer
 from waiting import until_answered
 
 from server.serve import add_arguments, config_from
-from server.storage.redis_store import RedisStore, parse_url
+from server.storage.redis_link import parse_url
+from server.storage.redis_store import RedisStore
 from server.storage.store import StoredRoom, StoreUnavailable
 from server.storage.stores import open_store
 

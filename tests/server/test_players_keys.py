@@ -351,7 +351,7 @@ async def test_link_codes_asked_are_bounded_per_address(running: Server) -> None
     if isinstance(running.store, RedisStore):
         # Redis forgets the others by itself when they expire.
         key = b"allfives:link:" + codes[3].encode()
-        ttl = await running.store._call("ttl", lambda c: c.ttl(key))
+        ttl = await running.store.link.call("ttl", lambda c: c.ttl(key))
         assert 0 < ttl <= LINK_CODE_SECONDS
     for client in (ann, phone):
         await client.close()
