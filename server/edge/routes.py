@@ -1,8 +1,8 @@
-"""The port's route table: each HTTP path the server answers, as a pattern, its handler and the
-methods it takes, in one place.
+"""The port's route table: each HTTP path the server answers, as a pattern and its handler, in
+one place.
 
 `ROUTES` names every route (`Route`: a pattern the request's path, without its query, must match
-whole, and the methods served); `RouteTable` binds those names to their handlers and finds the
+whole); `RouteTable` binds those names to their handlers and finds the
 route of a path, the first that matches. `server.edge.http` answers the port's requests through
 it, the `/api/...` routes included (`server.edge.api` answers those it is handed), and a path no
 route matches gets the one answer of a path that does not exist (`HttpSide.unrouted`).
@@ -19,7 +19,6 @@ from dataclasses import dataclass
 
 from websockets.http11 import Request, Response
 
-from server.edge.http_guard import METHODS
 from server.edge.wire import Wire
 
 #: A route's handler: the wire, the request and the pattern's groups (as written in the path);
@@ -29,12 +28,11 @@ Handler = Callable[[Wire, Request, tuple[str, ...]], Response | Awaitable[Respon
 
 @dataclass(frozen=True)
 class Route:
-    """One route: its name (what `RouteTable` binds a handler to), the pattern the path must
-    match whole, and the methods it takes."""
+    """One route: its name (what `RouteTable` binds a handler to) and the pattern the path must
+    match whole."""
 
     name: str
     pattern: re.Pattern[str]
-    methods: tuple[str, ...] = METHODS
 
 
 def _route(name: str, pattern: str) -> Route:
