@@ -11,7 +11,9 @@ A second pass over the same kind of moves counts the objects a move makes: for e
 change in `sys.getallocatedblocks()` across it (the blocks the part leaves alive: its results and
 what the room keeps, with the collector off so no pass frees anything in between), and
 tracemalloc's 15 sites that made the most blocks still alive when the move's frames are out.
-Objects a part makes and frees again inside itself are not seen by either figure.
+Objects a part makes and frees again inside itself are not seen by either figure, unless
+CPython keeps the freed block for reuse (its free lists of dicts, lists, tuples...): such a
+block still counts, so a part that churns through many dicts shows some of them.
 
 Usage: uv run python bench/hotpath.py [--moves 20000] [--alloc-moves 3000]
 Prints `name: value` lines.
