@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from bridge import convert
 from engine import ALL_TILES, PASS, End, Move
 from engine.kernel import MAX_TOTAL
@@ -26,7 +28,27 @@ from engine.tiles import PIPS
 from protocol import views as wire
 from protocol.views import CHAT_HISTORY
 
-Operation = dict[str, Any]
+
+class Op(msgspec.Struct, gc=False):
+    """An `add` or `replace` operation: encoded as the JSON object `{"op", "path", "value"}`.
+
+    A struct is one block where a dict is two (the object and its keys), and the collector does
+    not track it (an operation never refers back to what holds it).
+    """
+
+    op: str
+    path: str
+    value: Any
+
+
+class Remove(msgspec.Struct, gc=False):
+    """A `remove` operation: `{"op": "remove", "path"}`."""
+
+    op: str
+    path: str
+
+
+Operation = Op | Remove
 
 HISTORY = "/game/history/-"
 CHAT = "/chat/-"
@@ -39,7 +61,7 @@ SCORE_PATHS = tuple(f"/game/scores/{side}" for side in range(4))
 
 def replace(path: str, value: Any) -> Operation:
     """A `replace` operation."""
-    return {"op": "replace", "path": path, "value": value}
+    return Op("replace", path, value)
 
 
 #: A seat's fields, in the order the document lists them: (attribute, name in the document).
@@ -55,12 +77,12 @@ def seat_ops(
     own path (a turn's deadline is one small operation), or the whole seat where it was taken
     or freed."""
     if old is None or new is None:
-        out.append({"op": "replace", "path": f"/seats/{index}", "value": new})
+        out.append(Op("replace", f"/seats/{index}", new))
         return
     for attribute, name in SEAT_FIELDS:
         value = getattr(new, attribute)
         if getattr(old, attribute) != value:
-            out.append({"op": "replace", "path": f"/seats/{index}/{name}", "value": value})
+            out.append(Op("replace", f"/seats/{index}/{name}", value))
 
 
 def table_ops(old: Table, new: Table, out: list[Operation]) -> None:
@@ -71,24 +93,24 @@ def table_ops(old: Table, new: Table, out: list[Operation]) -> None:
     if old.hand_counts != new.hand_counts:
         for seat, count in enumerate(new.hand_counts):
             if old.hand_counts[seat] != count:
-                out.append({"op": "replace", "path": COUNT_PATHS[seat], "value": count})
+                out.append(Op("replace", COUNT_PATHS[seat], count))
     if old.boneyard != new.boneyard:
-        out.append({"op": "replace", "path": "/game/boneyard", "value": new.boneyard})
+        out.append(Op("replace", "/game/boneyard", new.boneyard))
     if old.lead != new.lead or old.chains != new.chains:
         _layout_ops(old, new, out)
     if old.open != new.open:
         for end, number in enumerate(new.open):
             if old.open[end] != number:
                 value = None if number == NOT_OPEN else number
-                out.append({"op": "replace", "path": END_PATHS[end], "value": value})
+                out.append(Op("replace", END_PATHS[end], value))
     if old.total != new.total:
-        out.append({"op": "replace", "path": "/game/total", "value": new.total})
+        out.append(Op("replace", "/game/total", new.total))
     if old.scores != new.scores:
         for side, score in enumerate(new.scores):
             if old.scores[side] != score:
-                out.append({"op": "replace", "path": SCORE_PATHS[side], "value": score})
+                out.append(Op("replace", SCORE_PATHS[side], score))
     if old.turn != new.turn:
-        out.append({"op": "replace", "path": "/game/turn", "value": new.turn})
+        out.append(Op("replace", "/game/turn", new.turn))
     if old.leader != new.leader:
         out.append(replace("/game/leader", new.leader))
     if old.last_hand != new.last_hand:
@@ -102,7 +124,7 @@ def table_ops(old: Table, new: Table, out: list[Operation]) -> None:
 def _layout_ops(old: Table, new: Table, out: list[Operation]) -> None:
     """Tiles added to the line and the arms (a layout only grows within a hand)."""
     if not old.lead and new.lead:
-        out.append({"op": "add", "path": "/game/layout/line/0", "value": list(new.lead)})
+        out.append(Op("add", "/game/layout/line/0", list(new.lead)))
     old_chains, new_chains = old.chains, new.chains
     for end in range(4):
         before, after = old_chains[end], new_chains[end]
@@ -110,11 +132,11 @@ def _layout_ops(old: Table, new: Table, out: list[Operation]) -> None:
             continue
         for inner, outer in after[len(before) :]:
             if end == End.WEST:
-                out.append({"op": "add", "path": "/game/layout/line/0", "value": [outer, inner]})
+                out.append(Op("add", "/game/layout/line/0", [outer, inner]))
             elif end == End.EAST:
-                out.append({"op": "add", "path": "/game/layout/line/-", "value": [inner, outer]})
+                out.append(Op("add", "/game/layout/line/-", [inner, outer]))
             else:
-                out.append({"op": "add", "path": ARM_PATHS[End(end)], "value": [inner, outer]})
+                out.append(Op("add", ARM_PATHS[End(end)], [inner, outer]))
     if old.spinner != new.spinner:
         out.append(replace("/game/layout/spinner", new.spinner))
 
@@ -124,7 +146,7 @@ def history_ops(events: list[Any], out: list[Operation]) -> int:
     added = 0
     for event in events:
         if type(event) is not wire.ChatLine:
-            out.append({"op": "add", "path": HISTORY, "value": event})
+            out.append(Op("add", HISTORY, event))
             added += 1
     return added
 
@@ -135,10 +157,10 @@ def chat_ops(lines: list[wire.ChatLine], held: int, out: list[Operation]) -> int
     `held` is how many lines the document had; returns how many it has after.
     """
     for line in lines:
-        out.append({"op": "add", "path": CHAT, "value": line})
+        out.append(Op("add", CHAT, line))
         held += 1
         if held > CHAT_HISTORY:
-            out.append({"op": "remove", "path": "/chat/0"})
+            out.append(Remove("remove", "/chat/0"))
             held -= 1
     return held
 
@@ -148,9 +170,7 @@ def own_ops(old: Own, new: Own, out: list[Operation]) -> None:
     if old.hand != new.hand:
         hand_ops(old.hand, new.hand, out)
     if old.legal != new.legal or old.totals != new.totals:
-        out.append(
-            {"op": "replace", "path": "/game/legal", "value": legal_list(new.legal, new.totals)}
-        )
+        out.append(Op("replace", "/game/legal", legal_list(new.legal, new.totals)))
 
 
 def own_fresh(new: Own, out: list[Operation]) -> None:
@@ -220,17 +240,17 @@ def hand_ops(old: int, new: int, out: list[Operation]) -> None:
     done = 0
     while removed:
         low = removed & -removed
-        out.append({"op": "remove", "path": f"/game/hand/{(old & (low - 1)).bit_count() - done}"})
+        out.append(Remove("remove", f"/game/hand/{(old & (low - 1)).bit_count() - done}"))
         done += 1
         removed ^= low
     added = new & ~old
     while added:
         low = added & -added
         out.append(
-            {
-                "op": "add",
-                "path": f"/game/hand/{(new & (low - 1)).bit_count()}",
-                "value": TILE_NAMES[low.bit_length() - 1],
-            }
+            Op(
+                "add",
+                f"/game/hand/{(new & (low - 1)).bit_count()}",
+                TILE_NAMES[low.bit_length() - 1],
+            )
         )
         added ^= low

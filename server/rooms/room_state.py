@@ -182,9 +182,12 @@ class HintAsked:
 Effect = Seated | Left | Removed | Reply | Document | HintAsked
 
 
-@dataclass
+@dataclass(slots=True)
 class Outcome:
-    """What a command did: its public events (and whether the room changed) and its effects."""
+    """What a command did: its public events (and whether the room changed) and its effects.
+
+    (Slots: one is made per command, and a slotted object is one block.)
+    """
 
     changed: bool = False
     events: list[Any] = field(default_factory=list)
