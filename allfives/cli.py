@@ -112,12 +112,20 @@ def main(argv: list[str] | None = None) -> int:
         return stopped(argv)
 
 
+def interrupted(signum: int, frame: object) -> None:
+    """Ctrl-C: KeyboardInterrupt where the program is. Not `signal.default_int_handler` itself,
+    which `asyncio.run` replaces with a handler that only cancels its main task: a Ctrl-C
+    while connecting, whose cancellation something on the way took for its own, was lost (the
+    program went on to the table and never ended)."""
+    raise KeyboardInterrupt
+
+
 def guard_ctrl_c() -> None:
     """From here on Ctrl-C is KeyboardInterrupt (`allfives.start` ended the process at once),
     unless it is ignored (a background job) or this is not the main thread (a test)."""
     main_thread = threading.current_thread() is threading.main_thread()
     if main_thread and signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
+        signal.signal(signal.SIGINT, interrupted)
 
 
 def stopped(argv: list[str]) -> int:
