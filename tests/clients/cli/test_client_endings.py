@@ -266,11 +266,13 @@ def test_ctrl_c_in_the_first_moments_is_one_line(command: str, tmp_path: Path) -
         assert "Traceback" not in ending.output and "KeyboardInterrupt" not in ending.output, said
         finished = "No public room is waiting" in ending.output  # `rooms` was done already
         if "Quitting ends this match" not in ending.output and not finished:
-            assert ending.status == 130, said
             lines = written_lines(ending.output)
             # On a busy machine Ctrl-C may come before Python has started at all (nothing of
-            # allfives runs yet): the system ends it and the terminal shows its ^C alone.
+            # allfives runs yet): the system ends it and the terminal shows its ^C alone. How
+            # the interpreter ends then is its own (130; once, on a loaded machine, 139 while it
+            # was still starting): allfives had written nothing and guarded nothing yet.
             if lines != ["^C"]:
+                assert ending.status == 130, said
                 assert lines == [f"allfives {command}: stopped (Ctrl-C)"], said
 
 
