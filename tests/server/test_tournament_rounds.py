@@ -8,14 +8,20 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import AsyncIterator
+from pathlib import Path
 
+import pytest
 from hidden_helpers import check_room_frames
-from server_helpers import fast_config
+from restart_helpers import Keeping, data_keeping, redis_keeping, server_process
+from server_helpers import fast_config, load_stored, new_key
 from tournament_helpers import Entrant, keyed, tournament_update
+from waiting import until
 
 from protocol import messages as msg
 from protocol.tournaments import TournamentView
 from server.app import Server, run_server
+from server.desk.kept import decode
 from server.rooms import codes
 from server.tournaments.standings import Bye, Outcome, bye_points, standings
 
@@ -120,3 +126,52 @@ async def test_a_tournament_table_offers_no_rematch() -> None:
         assert refused.code == "wrong_phase", refused
         assert server.rooms[codes.split(started.table)[0]].room.phase == "finished"
         await ann.close()
+
+
+@pytest.fixture(params=["redis", "data"])
+async def keeping(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Keeping]:
+    """Where the server process keeps its rooms and tournaments: Redis, or `--data`."""
+    if request.param == "redis":
+        kept = redis_keeping(request.getfixturevalue("redis_server"))
+    else:
+        kept = data_keeping(tmp_path / "data")
+    yield kept
+    await kept.store.close()
+
+
+async def test_a_tournament_killed_mid_round_is_played_to_its_end_after_a_restart(
+    keeping: Keeping, tmp_path: Path
+) -> None:
+    async with server_process(keeping, tmp_path, "--bot-delay", "0.02") as server:
+        key = new_key()
+        ann = await keyed(server.url, "Ann", key)
+        made = await tournament_update(ann, "create_tournament", **CUP, bots=["easy", "normal"])
+        code = made.tournament
+        await tournament_update(ann, "join_tournament", tournament=code)
+        started = await tournament_update(ann, "start_tournament", tournament=code)
+        (table,) = started.state.rounds[0].tables
+        room = codes.split(table.room or "")[0]
+
+        async def moves_stored() -> bool:
+            stored = await load_stored(keeping.store, room)
+            return stored is not None and stored.seq > 2
+
+        await until(moves_stored, timeout=30)
+        await server.kill()  # mid-round: the first table's match is being played
+        stored = await keeping.store.tournaments.load(code)
+        assert stored is not None
+        assert decode(stored.state).tournament.rounds[0].tables[0].scores is None
+
+        await server.start()
+        again = await keyed(server.url, "Ann", key)
+        followed = await tournament_update(again, "follow_tournament", tournament=code)
+        assert followed.you == 2 and followed.state.phase == "playing"
+        final = await Entrant(again, random.Random(4), latest=followed).play_to_the_end()
+        assert final.state.phase == "finished" and len(final.state.rounds) == 3
+        assert final.state.champion == final.state.standings[0].unit
+        shown = [(s.unit, s.match_points, s.buchholz, s.score) for s in final.state.standings]
+        assert shown == recount(final.state)
+        # The table killed mid-round was played out in its own room and told once.
+        assert final.state.rounds[0].tables[0].room == table.room
+        assert final.state.rounds[0].tables[0].scores is not None
+        await again.close()
