@@ -186,7 +186,7 @@ class Desk:
         player = _player_of(follower)
         code, _, _ = await self._find(follower, message.tournament)
         kept, version, _ = await self.commit(code, [state.Start(by=player.id)])
-        opened = await self.rounds.reconcile_now(code)
+        opened = await self.rounds.step(code)
         if opened is not None:
             kept, version = opened
         self._follow(follower, code)

@@ -90,19 +90,22 @@ class Rounds:
             await self.reconcile(code)
 
     async def reconcile(self, code: str) -> None:
-        """Reconcile, tell the followers here, and try again later if a store failed."""
-        try:
-            done = await self.reconcile_now(code)
-        except (StoreUnavailable, RoomError) as error:
-            log.warning("tournament %s: its tables wait (%s): trying again", code, error)
-            self._retry(code)
-            return
-        except Exception:
-            log.exception("tournament %s: its tables could not be reconciled", code)
-            self._retry(code)
-            return
+        """Reconcile, and tell the followers here if that changed the tournament."""
+        done = await self.step(code)
         if done is not None:
             self.book.tell(code, *done)
+
+    async def step(self, code: str) -> tuple[Kept, int] | None:
+        """`reconcile_now`, tried again later (and the followers then told) if a store or a
+        room did not answer: what it stored last, or None."""
+        try:
+            return await self.reconcile_now(code)
+        except (StoreUnavailable, RoomError) as error:
+            log.warning("tournament %s: its tables wait (%s): trying again", code, error)
+        except Exception:
+            log.exception("tournament %s: its tables could not be reconciled", code)
+        self._retry(code)
+        return None
 
     async def reconcile_now(self, code: str) -> tuple[Kept, int] | None:
         """The step itself: the tournament and version it stored last, or None if it changed
