@@ -76,11 +76,14 @@ class PlayHooks:
 
     def keep(self, live: LiveRoom, kept: bool) -> None:
         """Start or stop running a room's bots and clock here; a room kept here whose finished
-        match is not archived yet (its process stopped before) is archived now."""
+        match is not archived yet (its process stopped before) is archived now, and a
+        tournament's table that finished is told (again: told twice, it counts once)."""
         driver, finisher, _ = self.parts
         driver.keep(live, kept)
         if kept:
             finisher.finished(live)
+            if self.tables is not None:
+                self.tables.kept(live)
 
     def published(self, live: LiveRoom) -> None:
         """A change reached the room's clients: a finished match's record, counts, the bots."""

@@ -6,9 +6,10 @@ its end (docs/tournaments.md, "How a round is played").
 the committer before anything about it is sent, kept here, its bots and clock run by the driver)
 with every seat reserved and the match dealt at once (`server.rooms.tables`); `scores` reads a
 table's final scores from its room, under the room's lock; `discard` drops a room opened for a
-table that another process opened first. `noticed` is the committer's hooks' seam
-(`server.play.hooks.PlayHooks.published`): a table's match that has just finished is handed to
-whoever listens (the rounds), which tells its tournament.
+table that another process opened first. `noticed` and `kept` are the committer's hooks' seams
+(`server.play.hooks.PlayHooks.published` and `keep`): a table's match that has just finished
+in a room kept here, or that had finished in a room this process takes, is handed to whoever
+listens (the rounds), which tells its tournament.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from server.play.committer import Committer
 from server.play.finder import Finder
 from server.play.live import LiveRoom
 from server.play.registry import Registry
-from server.rooms import codes, tables
+from server.rooms import codes
 from server.rooms.room import Room, RoomError
 from server.rooms.room_state import TableOf
 from server.rooms.tables import Sitter
@@ -102,13 +103,20 @@ class TableRooms:
                 await self.committer.store.delete_room(code)
 
     def noticed(self, live: LiveRoom) -> None:
-        """After a change was published: a table's match that has just finished is told."""
-        state = live.room.state
-        if self.listener is None or not tables.is_table(state):
-            return
-        if live.room.phase == "finished" and live.published_phase != "finished":
-            of = state.tournament
-            assert isinstance(of, TableOf)
+        """After a change was published: a table's match that has just finished is told, by
+        the process that keeps the room (with several processes, the others let it)."""
+        if live.kept and live.room.phase == "finished" and live.published_phase != "finished":
+            self._tell(live)
+
+    def kept(self, live: LiveRoom) -> None:
+        """A room kept here from now on (at start, or taken from a process that died): a
+        table's match that ended is told again (told before, it changes nothing)."""
+        if live.room.phase == "finished":
+            self._tell(live)
+
+    def _tell(self, live: LiveRoom) -> None:
+        of = live.room.state.tournament
+        if self.listener is not None and isinstance(of, TableOf):
             self.listener(of)
 
 

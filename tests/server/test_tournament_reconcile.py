@@ -1,15 +1,18 @@
 """The rounds' one step (`server/desk/rounds.py`) on a real server: tournaments of bots alone are
 played to their end in every format and table size, each table's result the one its room
 holds; a server that starts over a tournament whose table was never opened opens it, and one
-that starts over a table whose match ended untold tells it; and the step run again changes
-nothing."""
+that starts over a table whose match ended untold tells it; the step run again changes
+nothing; and two processes on one Redis taking the step at once note one room a table."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
-from server_helpers import fast_config
+from cluster_helpers import two_servers
+from redis_server import RedisServer
+from server_helpers import fast_config, load_stored
 from tournament_helpers import keyed, tournament_update
 from waiting import until
 
@@ -18,6 +21,7 @@ from protocol.tournaments import TournamentUpdate
 from server.app import Server, run_server
 from server.desk.kept import Kept, decode, encode
 from server.rooms import codes
+from server.rooms.room import Room, RoomError
 from server.rooms.room_state import TableOf
 from server.storage.store import MemoryStore
 from server.tournaments import state
@@ -98,12 +102,13 @@ async def test_a_tournament_of_bots_is_played_to_its_champion(
         await host.close()
 
 
-def started_tournament() -> Kept:
-    """A tournament of two bots, started (its one table drawn) but its table never opened."""
+def started_tournament(bots: int = 2) -> Kept:
+    """A round robin of bots at tables of two, started (its first round drawn) but none of its
+    tables opened."""
     rules = Rules(players=2, target=50)
     create = state.Create(name="Cup", format="round_robin", table_size=2, rules=rules, host="host")
     tournament = state.apply(None, create)
-    for _ in range(2):
+    for _ in range(bots):
         tournament = state.apply(tournament, state.Join(by="host", bot="easy"))
     tournament = state.apply(tournament, state.Start(by="host"))
     return Kept(tournament=tournament, host_name="Ann")
@@ -147,3 +152,29 @@ async def test_a_server_tells_at_start_a_match_that_ended_untold() -> None:
         kept = await played_out(second, made.tournament)
         assert kept.tournament.rounds[0].tables[0].scores == scores
         assert kept.tournament.phase == "finished"
+
+
+async def test_two_processes_taking_the_step_at_once_note_one_room_a_table(
+    redis_server: RedisServer,
+) -> None:
+    async with two_servers(redis_server) as (first, second):
+        await first.store.tournaments.save("QWRTZ", 1, encode(started_tournament(bots=4)))
+        raced = await asyncio.gather(
+            first.desk.rounds.reconcile_now("QWRTZ"),
+            second.desk.rounds.reconcile_now("QWRTZ"),
+            return_exceptions=True,  # the one that lost the race is refused
+        )
+        assert any(isinstance(result, tuple) for result in raced), raced
+        assert all(isinstance(result, tuple | RoomError) or result is None for result in raced)
+        kept = await played_out(first, "QWRTZ")
+        assert [len(played.tables) for played in kept.tournament.rounds] == [2, 2, 2]
+        noted = [table.room for played in kept.tournament.rounds for table in played.tables]
+        assert len(set(noted)) == 6
+        for number, played in enumerate(kept.tournament.rounds):
+            for index, table in enumerate(played.tables):
+                assert table.room is not None
+                stored = await load_stored(first.store, codes.split(table.room)[0])
+                assert stored is not None
+                room = Room.from_bytes(stored.state)
+                assert room.state.tournament == TableOf("QWRTZ", number, index)
+                assert room.table_scores() == table.scores
