@@ -175,3 +175,31 @@ async def test_a_tournament_killed_mid_round_is_played_to_its_end_after_a_restar
         assert final.state.rounds[0].tables[0].room == table.room
         assert final.state.rounds[0].tables[0].scores is not None
         await again.close()
+
+
+async def test_a_private_tournament_plays_in_private_rooms_with_its_rules() -> None:
+    async with run_server(fast_config()) as server:
+        ann = await keyed(server.url, "Ann")
+        rules = {"players": 2, "target": 50, "public": False, "turn_seconds": 30}
+        made = await tournament_update(
+            ann, "create_tournament", name="Cup", format="round_robin", rules=rules,
+            bots=["easy"],
+        )  # fmt: skip
+        await tournament_update(ann, "join_tournament", tournament=made.tournament)
+        started = await tournament_update(ann, "start_tournament", tournament=made.tournament)
+        table = started.table
+        assert table is not None and table == started.state.rounds[0].tables[0].room
+        code, invite = codes.split(table)
+        assert invite  # found only with its invite, as a private room
+        room = server.rooms[code].room
+        assert (room.rules.public, room.rules.turn_seconds, room.rules.target) == (False, 30, 50)
+        assert room.rules.is_rated is False
+        stranger = await keyed(server.url, "Cid")
+        assert (await stranger.error_for("spectate", room=code)).code == "no_such_room"
+        listed = await stranger.request("list_rooms")
+        assert isinstance(listed, msg.Rooms) and all(r.code != code for r in listed.rooms)
+        joined = await ann.request("join", room=table, seat=1)
+        assert isinstance(joined, msg.Joined) and joined.room == table
+        assert joined.seat == started.state.rounds[0].tables[0].seats.index(1)
+        for client in (ann, stranger):
+            await client.close()
