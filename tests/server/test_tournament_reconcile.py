@@ -178,3 +178,12 @@ async def test_two_processes_taking_the_step_at_once_note_one_room_a_table(
                 room = Room.from_bytes(stored.state)
                 assert room.state.tournament == TableOf("QWRTZ", number, index)
                 assert room.table_scores() == table.scores
+
+
+async def test_a_running_server_opens_tables_another_process_left_without_rooms() -> None:
+    async with run_server(fast_config(sweep_seconds=0.05)) as server:
+        # Stored by a process that stopped between the start and opening the tables.
+        await server.store.tournaments.save("QWRTZ", 1, encode(started_tournament(bots=3)))
+        kept = await played_out(server, "QWRTZ")
+        check_tables(server, "QWRTZ", kept)
+        assert len(kept.tournament.rounds) == 3
