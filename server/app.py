@@ -112,7 +112,7 @@ class Server:
         )
         self.finisher = Finisher(ledger, registry, change, config.clock, tasks.spawn)
         hooks.connect(self.driver, self.finisher, listing)
-        self.tables = hooks.tables = TableRooms(config, registry, self.committer, finder)
+        self.tables = hooks.tables = TableRooms(config, registry, self.committer, finder, metrics)
         self.api = Api(
             ledger, store.tournaments, config.limits.api_burst, config.limits.api_per_second
         )

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from cluster_helpers import two_servers
 from redis_server import RedisServer
-from server_helpers import fast_config, load_stored
+from server_helpers import fast_config, load_stored, metrics_of
 from tournament_helpers import keyed, tournament_update
 from waiting import until
 
@@ -95,6 +95,8 @@ async def test_a_tournament_of_bots_is_played_to_its_champion(
         assert update.state.champion is not None
         kept = await played_out(server, code)
         check_tables(server, code, kept)
+        tables = sum(len(played.tables) for played in kept.tournament.rounds)
+        assert (await metrics_of(server))["allfives_matches_started_total"] == tables
         # The step again: nothing left to do, nothing stored.
         assert await server.desk.rounds.reconcile_now(code) is None
         stored = await server.store.tournaments.load(code)
