@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from protocol import names
 from server.config import Config
-from server.desk.desk import Desk
+from server.desk.desk import WATCH_SECONDS, Desk
 from server.edge.api import Api
 from server.edge.door import Door
 from server.edge.gate import Gate
@@ -205,6 +205,8 @@ class Server:
         and now and then those with tables left without rooms looked over."""
         every = self.config.timing.sweep_seconds * ROUNDS_SWEEPS
         self.tasks.spawn(self.desk.rounds.run(every))
+        if self.committer.shared:  # changes made by the other processes
+            self.tasks.spawn(self.desk.watch(WATCH_SECONDS))
         try:
             codes = await self.store.tournaments.codes()
         except StoreUnavailable as error:

@@ -14,6 +14,9 @@ reconnect, cannot enter one); anyone greeted may follow one. A private tournamen
 with its invite (`CODE-INVITE`), as a private room is; a code that finds nothing costs a lookup
 of the address's budget (`server.edge.limits.LookupBudget`), as a room's does.
 
+With several processes, a change another process made reaches the followers here within
+`WATCH_SECONDS` (`watch`).
+
 `start_tournament` stores the start, then has the rounds (`server.desk.rounds`) open the first
 round's tables, and only then answers: the tables' rooms are in the answer. The rounds then
 follow the tables to the tournament's end, through `commit` and `tell` here.
@@ -44,7 +47,7 @@ from server.desk.rounds import Rounds, Spawn, Tables
 from server.rooms.codes import new_invite
 from server.rooms.room_state import RoomError
 from server.storage.archive import Player
-from server.storage.store import Store
+from server.storage.store import Store, StoreUnavailable
 from server.storage.tournaments import StoredTournament, TournamentChanged
 from server.tournaments import state
 from server.tournaments.stored import Tournament
@@ -52,6 +55,9 @@ from server.tournaments.view import entrant_of, public_view, table_of
 
 #: Tries of a change that lost races to other processes, and of a fresh code.
 TRIES = 5
+#: With several processes, how often the tournaments followed here are read for changes made
+#: by the others.
+WATCH_SECONDS = 1.0
 
 
 class Follower(Protocol):
@@ -86,6 +92,8 @@ class Desk:
         #: Who follows each tournament here, and what each follower follows.
         self.followers: dict[str, set[Follower]] = {}
         self.following: dict[Follower, str] = {}
+        #: The version of each followed tournament its followers here were all told last.
+        self.told: dict[str, int] = {}
         #: Tournaments each address made here.
         self.made_by: Counter[str] = Counter()
         self._locks: dict[str, asyncio.Lock] = {}
@@ -97,6 +105,7 @@ class Desk:
         elif isinstance(message, FollowTournament):
             code, kept, stored = await self._find(follower, message.tournament)
             self._follow(follower, code)
+            self.told.setdefault(code, stored.version)
             self._send(follower, code, kept, stored.version, message.id)
         elif isinstance(message, JoinTournament):
             player = _player_of(follower)
@@ -124,6 +133,7 @@ class Desk:
             watching.discard(follower)
             if not watching:
                 self.followers.pop(code, None)
+                self.told.pop(code, None)
 
     # -- the messages ------------------------------------------------------------------------
 
@@ -167,6 +177,7 @@ class Desk:
             raise RoomError(errors.BUSY, "no free tournament code was found: try again")
         self.made_by[follower.address] += 1
         self._follow(follower, code)
+        self.told[code] = 1
         self._send(follower, code, kept, 1, message.id)
 
     async def _change(
@@ -230,11 +241,30 @@ class Desk:
         answered: Follower | None = None,
         id: int | None = None,
     ) -> None:
-        """Send the tournament to its followers here (`answered` with the `id` it answers)."""
+        """Send the tournament to its followers here (`answered` with the `id` it answers);
+        the others are sent each version once (`watch` may have told it first)."""
         if answered is not None:
             self._send(answered, code, kept, version, id)
+        if version <= self.told.get(code, 0):
+            return
+        if code in self.followers:
+            self.told[code] = version
         for other in self.followers.get(code, set()) - {answered}:
             self._send(other, code, kept, version, None)
+
+    async def watch(self, every: float) -> None:
+        """With several processes: every `every` seconds, the tournaments followed here that
+        another process changed since are told to their followers here (the task ends with
+        the server)."""
+        while True:
+            await asyncio.sleep(every)
+            for code in list(self.followers):
+                try:
+                    kept, version = await self.load(code)
+                except (RoomError, StoreUnavailable):
+                    continue
+                if version > self.told.get(code, 0):
+                    self.tell(code, kept, version)
 
     # -- finding and telling -----------------------------------------------------------------
 

@@ -12,7 +12,9 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from cluster_helpers import two_servers
 from hidden_helpers import check_room_frames
+from redis_server import RedisServer
 from restart_helpers import Keeping, data_keeping, redis_keeping, server_process
 from server_helpers import fast_config, load_stored, new_key
 from tournament_helpers import Entrant, keyed, tournament_update
@@ -202,4 +204,30 @@ async def test_a_private_tournament_plays_in_private_rooms_with_its_rules() -> N
         assert isinstance(joined, msg.Joined) and joined.room == table
         assert joined.seat == started.state.rounds[0].tables[0].seats.index(1)
         for client in (ann, stranger):
+            await client.close()
+
+
+async def test_an_entrant_on_another_process_is_told_its_table_and_plays_it(
+    redis_server: RedisServer,
+) -> None:
+    async with two_servers(redis_server) as (first, second):
+        ann = await keyed(first.url, "Ann")
+        made = await tournament_update(ann, "create_tournament", **CUP, bots=["easy", "easy"])
+        bea = await keyed(second.url, "Bea")
+        joined = await tournament_update(bea, "join_tournament", tournament=made.tournament)
+        started = await tournament_update(ann, "start_tournament", tournament=made.tournament)
+        # Bea follows it through the second process: the changes the first made reach her.
+        person = Entrant(bea, random.Random(5), latest=joined)
+        final = await person.play_to_the_end()
+        assert final.state.phase == "finished" and final.state.champion is not None
+        assert final.state.version >= started.state.version
+        mine = [
+            table.room
+            for played in final.state.rounds
+            for table in played.tables
+            if joined.you in table.seats
+        ]
+        assert person.tables == mine and len(mine) == 2
+        assert [room for room, _ in person.seated] == mine
+        for client in (ann, bea):
             await client.close()
