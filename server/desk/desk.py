@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
+from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
 
@@ -43,6 +44,7 @@ from protocol.tournaments import (
 )
 from server.config import Limits
 from server.desk.kept import Kept, decode, encode, handle, new_code, opens, split
+from server.desk.lease import Lease
 from server.desk.rounds import Rounds, Spawn, Tables
 from server.rooms.codes import new_invite
 from server.rooms.room_state import RoomError
@@ -80,11 +82,18 @@ class Desk:
     """The tournaments' messages of this process (see the module docstring)."""
 
     def __init__(
-        self, store: Store, lookups: LookupBudget, limits: Limits, tables: Tables, spawn: Spawn
+        self,
+        store: Store,
+        lookups: LookupBudget,
+        limits: Limits,
+        tables: Tables,
+        spawn: Spawn,
+        lease: Lease | None = None,
     ) -> None:
         self.store = store
-        #: The tournaments' rounds played in rooms (`server.desk.rounds`).
-        self.rounds = Rounds(self, tables, spawn)
+        #: The tournaments' rounds played in rooms (`server.desk.rounds`; `lease` with several
+        #: processes, `server.desk.lease`).
+        self.rounds = Rounds(self, tables, spawn, lease)
         self.lookups = lookups
         #: Tournaments an address may make (counted here while the process runs), and in all.
         self.per_address = limits.max_tournaments_per_ip
@@ -203,10 +212,16 @@ class Desk:
         self._follow(follower, code)
         self.tell(code, kept, version, follower, message.id)
 
-    async def commit(self, code: str, commands: list[state.AnyCommand]) -> tuple[Kept, int, bool]:
-        """Apply `commands` in turn to the stored tournament and store the result as its next
-        version (again over what another process stored first): the tournament, its version and
-        whether it changed. RoomError if the core refuses one (nothing stored)."""
+    async def commit(
+        self,
+        code: str,
+        commands: list[state.AnyCommand],
+        mark: Callable[[Kept], Kept] | None = None,
+    ) -> tuple[Kept, int, bool]:
+        """Apply `commands` in turn to the stored tournament (then `mark`, which changes what is
+        kept beside it) and store the result as its next version (again over what another
+        process stored first): the tournament, its version and whether it changed. RoomError
+        if the core refuses one (nothing stored)."""
         async with self._locks.setdefault(code, asyncio.Lock()):
             for _ in range(TRIES):
                 kept, stored = await self._load(code)
@@ -214,14 +229,18 @@ class Desk:
                 changed = kept.tournament
                 for command in commands:
                     changed = _applied(changed, command)
-                if changed is kept.tournament:
+                new = kept
+                if changed is not kept.tournament:
+                    new = msgspec.structs.replace(kept, tournament=changed)
+                if mark is not None:
+                    new = mark(new)
+                if new is kept:
                     return kept, version, False  # no change (the core's commands told twice)
-                kept = msgspec.structs.replace(kept, tournament=changed)
                 try:
-                    await self.store.tournaments.save(code, version + 1, encode(kept))
+                    await self.store.tournaments.save(code, version + 1, encode(new))
                 except TournamentChanged:
                     continue  # another process changed it first: apply to what it stored
-                return kept, version + 1, True
+                return new, version + 1, True
         raise RoomError(errors.BUSY, "the tournament is changing fast: try again")
 
     async def codes(self) -> list[str]:
