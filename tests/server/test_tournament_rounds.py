@@ -20,7 +20,10 @@ from server_helpers import fast_config, load_stored, new_key
 from tournament_helpers import Entrant, keyed, tournament_update
 from waiting import until
 
+from bridge.records import record_of
+from engine import Match, Rules
 from protocol import messages as msg
+from protocol.records import encode_record
 from protocol.tournaments import TournamentView
 from server.app import Server, run_server
 from server.desk.kept import decode
@@ -42,6 +45,25 @@ def recount(view: TournamentView) -> list[tuple[int, int, int, int]]:
         (line.unit, line.match_points, line.buchholz, line.score)
         for line in standings(len(view.units), found)
     ]
+
+
+def test_the_room_frames_check_notices_a_leak_in_its_room_only() -> None:
+    """The check itself: a frame in the room naming another seat's tile is caught, however
+    late the seat came in; frames of the rooms before are not this room's."""
+    match = Match.new(Rules(players=2), seed=3)
+    match.apply(match.turn, match.legal_moves()[0])
+    record = encode_record(record_of(match, ["A", "B"]))
+    seat = match.turn
+    other_tile = str(match.hand_of(1 - seat)[0])
+    leak = f'{{"type":"pong","id":null,"note":"{other_tile}"}}'
+    frames = [
+        msg.encode(msg.Joined(room="ELSE", seat=0, seat_token="t")).decode(),
+        leak,  # in another room: not this room's to check
+        msg.encode(msg.Joined(room="ROOM", seat=seat, seat_token="t")).decode(),
+    ]
+    assert check_room_frames(frames, "ROOM", record) == 0
+    with pytest.raises(AssertionError, match=other_tile):
+        check_room_frames([*frames, leak], "ROOM", record)
 
 
 async def final_scores(server: Server, room: str) -> list[int]:
