@@ -97,6 +97,20 @@ async def test_a_tournament_of_bots_is_played_to_its_champion(
         kept = await played_out(server, code)
         check_tables(server, code, kept)
         tables = sum(len(played.tables) for played in kept.tournament.rounds)
+        # Each table's match is archived as any room's, under its entrants' names.
+        entrants = kept.tournament.entrants
+        rooms = {
+            server.rooms[codes.split(table.room or "")[0]].room: table
+            for played in kept.tournament.rounds
+            for table in played.tables
+        }
+        await until(lambda: all(isinstance(room.state.game_id, str) for room in rooms))
+        for room, table in rooms.items():
+            assert isinstance(room.state.game_id, str)
+            archived = await server.ledger.game(room.state.game_id)
+            assert archived is not None
+            names = [player.name for player in archived.detail.players]
+            assert names == [entrants[seat].name for seat in table.seats]
         assert (await metrics_of(server))["allfives_matches_started_total"] == tables
         # The step again: nothing left to do, nothing stored.
         assert await server.desk.rounds.reconcile_now(code) is None
