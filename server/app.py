@@ -17,13 +17,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 import socket
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING
 
 from protocol import names
 from server.config import Config
-from server.desk.desk import Desk
+from server.desk.desk import WATCH_SECONDS, Desk
+from server.desk.lease import Lease
 from server.edge.api import Api
 from server.edge.door import Door
 from server.edge.gate import Gate
@@ -52,13 +54,19 @@ from server.play.players import Players
 from server.play.refold import Refold
 from server.play.registry import Registry
 from server.play.reviews import ReviewDesk, ReviewShelf
+from server.play.tables import TableRooms
 from server.storage.ledgers import ledger_for
-from server.storage.store import MemoryStore, Store
+from server.storage.store import MemoryStore, Store, StoreUnavailable
 
 if TYPE_CHECKING:
     from server.cluster.membership import Cluster
 
 log = logging.getLogger("allfives.server")
+
+#: Tournaments are looked over for tables without rooms once every this many room sweeps.
+ROUNDS_SWEEPS = 6
+#: A process's lease on opening a tournament's tables lasts this many of its room leases.
+LEASES = 10
 
 
 class Server:
@@ -108,6 +116,7 @@ class Server:
         )
         self.finisher = Finisher(ledger, registry, change, config.clock, tasks.spawn)
         hooks.connect(self.driver, self.finisher, listing)
+        self.tables = hooks.tables = TableRooms(config, registry, self.committer, finder, metrics)
         self.api = Api(
             ledger, store.tournaments, config.limits.api_burst, config.limits.api_per_second
         )
@@ -119,8 +128,10 @@ class Server:
             chat=RoomChat(config.limits.room_chat_burst, config.limits.room_chat_rate),
             listing=listing,
             players=Players(ledger, config.clock, config.limits),
-            desk=Desk(store, lookups, config.limits),
+            desk=Desk(store, lookups, config.limits, self.tables, tasks.spawn, self._lease(config)),
         )
+        self.desk = lanes.desk
+        self.tables.listener = self.desk.rounds.table_finished
         rooms = RoomCommands(config, registry, self.committer, metrics)
         self.sessions = Sessions(config, door, registry, finder, rooms, metrics, lanes)
         refusals = Refusals()
@@ -137,6 +148,14 @@ class Server:
         #: code, and the event that, cleared, makes every bot wait (`allfives play`).
         self.connections, self.rooms = door.connections, registry.rooms
         self.bots_may_play = self.driver.bots_may_play
+
+    def _lease(self, config: Config) -> Lease | None:
+        """With several processes, this one's side of the tournaments' leases (which process
+        opens a round's tables); alone, none is needed."""
+        if not self.committer.shared:
+            return None
+        seconds = LEASES * config.storage.cluster_lease
+        return Lease(holder=secrets.token_hex(8), seconds=seconds, clock=config.clock)
 
     # -- what tests and embedders read, beside the parts -------------------------------------
 
@@ -189,8 +208,23 @@ class Server:
             await self._stop_listening()
             raise
         await self.refold.run()  # still starting (newcomers get 503): names under today's fold
+        await self._resume_tournaments()
         self.door.starting = False
         log.info("listening on %s", self.url)
+
+    async def _resume_tournaments(self) -> None:
+        """The tournaments being played go on: each one's tables reconciled with its rooms,
+        and now and then those with tables left without rooms looked over."""
+        every = self.config.timing.sweep_seconds * ROUNDS_SWEEPS
+        self.tasks.spawn(self.desk.rounds.run(every))
+        if self.committer.shared:  # changes made by the other processes
+            self.tasks.spawn(self.desk.watch(WATCH_SECONDS))
+        try:
+            codes = await self.store.tournaments.codes()
+        except StoreUnavailable as error:
+            log.warning("tournaments not resumed: the store did not answer (%s)", error)
+            return
+        await self.desk.rounds.resume(codes)
 
     async def stop(self) -> None:
         """Close every connection with 1001, stop the clock and the bots, close the store."""
