@@ -10,8 +10,9 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from protocol.views import AnyEvent
 from server.cluster.follow import follow
 from server.play.live import LiveRoom
 from server.play.upkeep import release_away
@@ -88,7 +89,7 @@ class SharedUpkeep:
         ids.update(holder for live in kept for holder in live.room.state.watchers)
         dead = ids - await self.cluster.alive(ids)
 
-        def drop(room: Room) -> tuple[None, list[Any]]:
+        def drop(room: Room) -> tuple[None, list[AnyEvent]]:
             room.drop_links(dead, clock())
             return None, []
 
@@ -128,7 +129,7 @@ class SharedUpkeep:
         """A presence change: `method(room, seat or delta, now, this process's id)`."""
         clock, here = self.committer.clock, self.committer.presence_id
 
-        def change(room: Room) -> tuple[None, list[Any]]:
+        def change(room: Room) -> tuple[None, list[AnyEvent]]:
             method(room, number, clock(), here)
             return None, []
 

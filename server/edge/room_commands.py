@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 from protocol import errors
 from protocol import messages as msg
+from protocol.views import AnyEvent
 from server.config import Config
 from server.edge.connection import CLOSE_REMOVED, CLOSE_SEAT_RESUMED, Connection
 from server.metrics import Metrics
@@ -82,7 +82,7 @@ class RoomCommands:
             live.close_seat(seat, CLOSE_SEAT_RESUMED, "this seat was resumed by another connection")
             here = self.committer.presence_id
 
-            def back(room: Room) -> tuple[None, list[Any]]:
+            def back(room: Room) -> tuple[None, list[AnyEvent]]:
                 room.connect(seat, self.clock(), here)
                 return None, []
 
@@ -138,7 +138,7 @@ class RoomCommands:
                 player=None if connection.player is None else connection.player.id,
             )
 
-            def handle(room: Room) -> tuple[Outcome, list[Any]]:
+            def handle(room: Room) -> tuple[Outcome, list[AnyEvent]]:
                 outcome = commands.handle(room, caller, message, self.clock())
                 return outcome, outcome.events
 
@@ -211,7 +211,7 @@ class RoomCommands:
             return
         here = self.committer.presence_id
 
-        def gone(room: Room) -> tuple[None, list[Any]]:
+        def gone(room: Room) -> tuple[None, list[AnyEvent]]:
             now = self.clock()
             if seat is not None:
                 if disconnected:

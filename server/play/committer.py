@@ -19,6 +19,7 @@ from typing import Any, Protocol, TypeVar
 import msgspec
 
 from protocol import messages as msg
+from protocol.views import AnyEvent
 from server.config import Config
 from server.play.live import LiveRoom, stored_state
 from server.play.registry import Registry
@@ -30,7 +31,7 @@ log = logging.getLogger("allfives.server")
 T = TypeVar("T")
 
 #: A change to a room: applied to it, it gives a result and the events it caused.
-Change = Callable[[Room], tuple[T, list[Any]]]
+Change = Callable[[Room], tuple[T, list[AnyEvent]]]
 
 
 class Changer(Protocol):
@@ -124,12 +125,12 @@ class Committer(abc.ABC):
         """Put a room back as it was last published (a change that could not be stored)."""
         live.room = self.registry.room_of(live.saved)
 
-    def publish(self, live: LiveRoom, state: bytes, events: list[Any] | msgspec.Raw) -> None:
+    def publish(self, live: LiveRoom, state: bytes, events: list[AnyEvent] | msgspec.Raw) -> None:
         """A change is stored: it is what a later failure goes back to; send it to everyone."""
         live.saved = state
         self.send(live, events)
 
-    def send(self, live: LiveRoom, events: list[Any] | msgspec.Raw) -> None:
+    def send(self, live: LiveRoom, events: list[AnyEvent] | msgspec.Raw) -> None:
         """Send a stored change (`live.saved` holds it) to everyone."""
         room = live.room
         live.saved_seq = room.seq

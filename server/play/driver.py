@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
 
 from engine import Move
+from protocol.views import AnyEvent
 from server.config import Bots, Clock
 from server.metrics import Metrics
 from server.play.bots import BotRunner
@@ -113,10 +113,10 @@ class Driver:
             if events is not None:
                 self.metrics.moves += 1
 
-    def _bot_move(self, turn: BotTurn, move: Move) -> Change[list[Any] | None]:
+    def _bot_move(self, turn: BotTurn, move: Move) -> Change[list[AnyEvent] | None]:
         """A change that plays a bot's move if its turn is still current (events, or None)."""
 
-        def play(room: Room) -> tuple[list[Any] | None, list[Any]]:
+        def play(room: Room) -> tuple[list[AnyEvent] | None, list[AnyEvent]]:
             events = room.bot_play(turn, move, self.clock())
             return events, events or []
 

@@ -35,6 +35,7 @@ from engine import Match
 from protocol.api import GameDetail, GamePlayer, RatingPoint
 from protocol.ratings import RatingChange
 from protocol.records import encode_record
+from protocol.views import AnyEvent
 from server.config import Clock
 from server.play import weighting
 from server.play.committer import Changer
@@ -303,7 +304,7 @@ class Finisher:
             if not self.registry.holds(live):
                 return
 
-            def note(room: Room) -> tuple[bool, list[Any]]:
+            def note(room: Room) -> tuple[bool, list[AnyEvent]]:
                 changed = room.set_ratings(match, changes, self.clock(), archived.detail.id)
                 return changed, []
 

@@ -8,8 +8,9 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Protocol
 
+from protocol.views import AnyEvent
 from server.config import Clock, Config
 from server.play.live import LiveRoom
 from server.play.registry import Registry
@@ -38,7 +39,7 @@ class Tended(Protocol):
     async def change(
         self,
         live: LiveRoom,
-        apply: Callable[[Room], tuple[None, list[Any]]],
+        apply: Callable[[Room], tuple[None, list[AnyEvent]]],
         rollback: bool = True,
     ) -> None:
         """Apply, store and publish a change under the room's lock."""
@@ -51,7 +52,7 @@ async def release_away(committer: Tended) -> None:
     clock = committer.clock
     registry = committer.registry
 
-    def release(room: Room) -> tuple[None, list[Any]]:
+    def release(room: Room) -> tuple[None, list[AnyEvent]]:
         room.release_away(clock(), after)
         return None, []
 

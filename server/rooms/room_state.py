@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
 import msgspec
 
@@ -19,7 +19,7 @@ from engine import Match, View
 from protocol import messages as msg
 from protocol.ratings import RatingChange
 from protocol.rules import RoomRules
-from protocol.views import BotLevel, ChatLine, Phase, SeatInfo
+from protocol.views import AnyEvent, BotLevel, ChatLine, Phase, SeatInfo
 
 
 class RoomError(Exception):
@@ -190,7 +190,7 @@ class Outcome:
     """
 
     changed: bool = False
-    events: list[Any] = field(default_factory=list)
+    events: list[AnyEvent] = field(default_factory=list)
     effects: list[Effect] = field(default_factory=list)
 
 
