@@ -91,14 +91,13 @@ class Server:
         self.registry = registry = Registry(config)
         self.hooks = hooks = PlayHooks(tasks, registry, metrics, RecordSaver(store, tasks.spawn))
         self.committer, finder = committer_for(config, store, registry, hooks)
-        change = self.committer.change
         self.listing = listing = Listing(
             self.committer.public_rooms,
             config.limits.list_seconds,
             config.limits.list_burst,
             config.limits.lists_per_second,
         )
-        self.driver = Driver(config.bots, config.clock, registry, bots, metrics, change)
+        self.driver = Driver(config.bots, config.clock, registry, bots, metrics, self.committer)
         self.ledger = ledger = ledger_for(
             config.ledger,
             store,
@@ -106,7 +105,7 @@ class Server:
             config.storage.archive_days,
             config.storage.max_games,
         )
-        self.finisher = Finisher(ledger, registry, change, config.clock, tasks.spawn)
+        self.finisher = Finisher(ledger, registry, self.committer, config.clock, tasks.spawn)
         hooks.connect(self.driver, self.finisher, listing)
         self.api = Api(
             ledger, store.tournaments, config.limits.api_burst, config.limits.api_per_second

@@ -26,9 +26,9 @@ from server.cluster.place import Place
 from server.cluster.replica import Replica, listing
 from server.cluster.upkeep import SharedUpkeep
 from server.config import Config
-from server.play.committer import Change, Committer, Hooks, T
+from server.play.committer import Committer, Hooks
 from server.play.finder import Finder
-from server.play.live import LiveRoom
+from server.play.live import Change, LiveRoom, T
 from server.play.registry import Registry
 from server.rooms.room import RoomError
 from server.rooms.room_state import encode_note

@@ -1,7 +1,8 @@
-"""Applying, storing and publishing a room's changes: one interface, two implementations.
+"""Storing and publishing a room's changes: one interface, three implementations.
 
-A change runs under the room's lock: `apply` changes the room and says its events; the new state
-is stored; only then is every receiver sent its patch (`publish`). `LocalCommitter` is the one
+A change runs under the room's lock, on its one path (`server.play.live.LiveRoom.run`): the
+command changes the room and says its events; the committer stores the new state, and only
+then is every receiver sent its patch (`publish`). `LocalCommitter` is the one
 process that holds its rooms in a store of its own; `MemoryCommitter` is one whose store holds
 the live rooms themselves (`MemoryStore`, the default): nothing is encoded and nothing can fail;
 `server.cluster.shared.SharedCommitter` is one of several processes on one Redis. The wiring
@@ -13,31 +14,21 @@ from __future__ import annotations
 import abc
 import asyncio
 import logging
-from collections.abc import Callable, Coroutine, Mapping
-from typing import Any, Protocol, TypeVar
+from collections.abc import Coroutine, Mapping
+from typing import Any, Protocol
 
 import msgspec
 
 from protocol import messages as msg
 from protocol.views import AnyEvent
 from server.config import Config
-from server.play.live import LiveRoom, stored_state
+from server.play.live import Change, LiveRoom, T, stored_state
 from server.play.registry import Registry
 from server.play.upkeep import LocalUpkeep
 from server.rooms.room import Room
 from server.storage.store import Store, StoreUnavailable
 
 log = logging.getLogger("allfives.server")
-T = TypeVar("T")
-
-#: A change to a room: applied to it, it gives a result and the events it caused.
-Change = Callable[[Room], tuple[T, list[AnyEvent]]]
-
-
-class Changer(Protocol):
-    """`Committer.change`: apply, store and publish a change under the room's lock."""
-
-    async def __call__(self, live: LiveRoom, apply: Change[T], rollback: bool = True) -> T: ...
 
 
 class Hooks(Protocol):
@@ -76,6 +67,10 @@ class Committer(abc.ABC):
     def presence_id(self) -> str:
         """This process's id in room presence ("" alone)."""
         return ""
+
+    def holds(self, live: LiveRoom) -> bool:
+        """Whether this copy is still the room held under its code."""
+        return self.registry.holds(live)
 
     @abc.abstractmethod
     async def change(self, live: LiveRoom, apply: Change[T], rollback: bool = True) -> T:
@@ -212,7 +207,6 @@ class MemoryCommitter(LocalCommitter):
 
 __all__ = [
     "Change",
-    "Changer",
     "Committer",
     "Hooks",
     "LocalCommitter",

@@ -168,7 +168,17 @@ class Reply:
 
 @dataclass(frozen=True)
 class Document:
-    """The sender is sent its whole document (after it came into the room)."""
+    """The sender is sent its whole document (after it came into the room, or asked; `id`:
+    the request it answers)."""
+
+    id: int | None = None
+
+
+@dataclass(frozen=True)
+class CatchUp:
+    """The sender is sent what it missed after `last_seq` (the patches, or its document)."""
+
+    last_seq: int | None
 
 
 @dataclass(frozen=True)
@@ -179,7 +189,7 @@ class HintAsked:
 
 
 #: What a command asks the network edge to do for it, in order (h11's events are the model).
-Effect = Seated | Left | Removed | Reply | Document | HintAsked
+Effect = Seated | Left | Removed | Reply | Document | CatchUp | HintAsked
 
 
 @dataclass(slots=True)
