@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable
 from protocol import errors
 from protocol import messages as msg
 from server.config import Config
-from server.edge.connection import CLOSE_REMOVED, CLOSE_SEAT_RESUMED, Connection
+from server.edge.connection import CLOSE_SEAT_RESUMED, Connection
 from server.metrics import Metrics
 from server.play.committer import Committer
 from server.play.live import LiveRoom
@@ -22,15 +22,7 @@ from server.play.registry import Registry
 from server.rooms import codes
 from server.rooms.room import Caller, Room, RoomError
 from server.rooms.room_state import (
-    CatchUp,
-    Document,
-    Effect,
-    HintAsked,
-    Left,
     Outcome,
-    Removed,
-    Reply,
-    Seated,
     SeatState,
 )
 from server.rooms.server_commands import Depart, Resume
@@ -95,12 +87,9 @@ class RoomCommands:
             live.close_seat(seat, CLOSE_SEAT_RESUMED, "this seat was resumed by another connection")
             return self._caller(live, connection)
 
-        def carry(outcome: Outcome) -> None:
-            self._carry_out(live, connection, outcome.effects)  # a hello: it was in no room
-
         # Not stored (several processes, Redis away), the seat is served anyway: upkeep stores it.
         resume = Resume(token, hello.last_seq, hello.id)
-        await live.run(self.committer, resume, admit, rollback=False, carry=carry)
+        await live.run(self.committer, resume, admit, rollback=False, member=connection)
 
     async def open(self, connection: Connection, message: msg.CreateRoom) -> None:
         code = await self.committer.new_code()
@@ -129,58 +118,17 @@ class RoomCommands:
         A command that puts the connection in this room (`join`, `spectate`) takes it out of the
         room it was in only once it succeeded: a refused one leaves it where it was.
         """
-        left: list[tuple[LiveRoom, Caller]] = []
 
         async def admit() -> Caller:
             return self._caller(live, connection)
 
-        def carry(outcome: Outcome) -> None:
-            left.extend(self._carry_out(live, connection, outcome.effects))
-
-        outcome = await live.run(self.committer, message, admit, carry=carry)
+        outcome = await live.run(self.committer, message, admit, member=connection)
         if outcome.changed:
             if type(message) in MOVES:
                 self.metrics.moves += 1
             elif isinstance(message, msg.Start):
                 self.metrics.matches_started += 1
-        for before, caller in left:
-            await before.run(
-                self.committer, Depart(disconnected=False), _as(caller), rollback=False
-            )
         return outcome
-
-    def _carry_out(
-        self, live: LiveRoom, connection: Connection, effects: list[Effect]
-    ) -> list[tuple[LiveRoom, Caller]]:
-        """Under the lock: what a stored command asks, in order, the same for every command.
-        Returns the room the sender was in before this one took it (left once unlocked)."""
-        left = []
-        for effect in effects:
-            match effect:
-                case Reply(message):
-                    connection.send_message(message)
-                case Seated(seat):
-                    before = connection.room
-                    if before is not None and before is not live:
-                        before.discard(connection)
-                        left.append((before, self._caller(before, connection)))
-                    live.discard(connection)
-                    connection.room, connection.seat = live, seat
-                    connection.spectating = seat is None
-                    live.add(connection)
-                case Document(id):
-                    connection.send(live.feed.snapshot(live.room, connection.receiver, id))
-                case CatchUp(last_seq):
-                    for frame in live.feed.catch_up(live.room, connection.receiver, last_seq):
-                        connection.send(frame)
-                case Left():
-                    live.discard(connection)
-                    connection.detach()
-                case Removed(seat):
-                    live.close_seat(seat, CLOSE_REMOVED, "the host removed you from the room")
-                case HintAsked():
-                    pass  # the hint lane takes it (`Sessions._hint`)
-        return left
 
     async def leave(self, connection: Connection, disconnected: bool) -> None:
         """Take a connection out of its room: its seat stays (away) when it only dropped."""
@@ -197,15 +145,6 @@ class RoomCommands:
             return caller
 
         await live.run(self.committer, Depart(disconnected), admit, rollback=False)
-
-
-def _as(caller: Caller) -> Callable[[], Awaitable[Caller]]:
-    """An `admit` that names a caller known already."""
-
-    async def admit() -> Caller:
-        return caller
-
-    return admit
 
 
 __all__ = ["MOVES", "RoomCommands"]

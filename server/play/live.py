@@ -17,15 +17,27 @@ from typing import Protocol, TypeVar
 import msgspec
 
 from protocol import errors
+from protocol import messages as msg
 from protocol.views import AnyEvent
 from server.config import Clock
-from server.play.members import Member
+from server.metrics import Metrics
+from server.play.members import CLOSE_REMOVED
 from server.rooms import commands
 from server.rooms.commands import Command
 from server.rooms.feed import Feed, Frames, Receiver, frame_of
 from server.rooms.notes import with_moves
 from server.rooms.room import Caller, Outcome, Room, RoomError
-from server.rooms.server_commands import Chore
+from server.rooms.room_state import (
+    CatchUp,
+    Document,
+    Effect,
+    HintAsked,
+    Left,
+    Removed,
+    Reply,
+    Seated,
+)
+from server.rooms.server_commands import Chore, Depart
 from server.storage.store import StoreUnavailable
 
 log = logging.getLogger("allfives.store")
@@ -35,6 +47,45 @@ T = TypeVar("T")
 Change = Callable[[Room], tuple[T, list[AnyEvent]]]
 #: Under the lock, before a command: who sends it (None: it is not sent after all).
 Admit = Callable[[], Awaitable[Caller | None]]
+
+
+class Member(Protocol):
+    """One connection, as a room uses it: where it is (the room, its seat or spectating),
+    sending to it, closing it. The network edge's `server.edge.connection.Connection`."""
+
+    metrics: Metrics
+    room: LiveRoom | None
+    seat: int | None
+    spectating: bool
+
+    @property
+    def receiver(self) -> Receiver:
+        """Whose document the connection follows (a seat, or the spectators)."""
+        ...
+
+    def writable(self) -> bool:
+        """Whether a frame may be written now (else the connection is being dropped)."""
+        ...
+
+    def write(self, message: bytes) -> None:
+        """Send a message of a change (`writable` was checked)."""
+        ...
+
+    def send(self, message: bytes) -> None:
+        """Send one message to this member alone (a snapshot)."""
+        ...
+
+    def send_message(self, message: msg.ServerMessage) -> None:
+        """Send one message to this member alone (a reply)."""
+        ...
+
+    def detach(self) -> None:
+        """Forget the room and seat (the room already stopped sending to it)."""
+        ...
+
+    def close(self, code: int, reason: str) -> None:
+        """Close the connection with a WebSocket close code and reason."""
+        ...
 
 
 class Storer(Protocol):
@@ -59,6 +110,15 @@ class Storer(Protocol):
 
 #: Adopted moves are replayed into `LiveRoom.saved` once this many wait (bounds memory).
 MOVES_KEPT = 64
+
+
+def _named(caller: Caller) -> Admit:
+    """An `admit` that names a caller known already."""
+
+    async def admit() -> Caller:
+        return caller
+
+    return admit
 
 
 def stored_state(code: str, state: bytes, moves: Sequence[bytes]) -> bytes:
@@ -127,11 +187,13 @@ class LiveRoom:
         admit: Admit | None = None,
         *,
         rollback: bool = True,
-        carry: Callable[[Outcome], None] | None = None,
+        member: Member | None = None,
     ) -> Outcome:
         """The one path of a change: under the lock, `admit` says who sends `command` (None:
         it is not sent after all; no `admit`: this process), the room handles it, the committer
-        stores and publishes it, and `carry` carries out its effects before the lock is let go.
+        stores and publishes it, and its effects are carried out for `member` (the sender's
+        connection) before the lock is let go. A sender that came from another room leaves it
+        after (`Depart`, on that room's own path).
 
         RoomError if the room refuses it or closed meanwhile (the server's chores do nothing on
         a room that closed). `rollback`: see `apply`.
@@ -144,7 +206,12 @@ class LiveRoom:
                 if isinstance(command, Chore):
                     return Outcome()
                 raise RoomError(errors.NO_SUCH_ROOM, f"room {self.room.code} has closed")
-            return await self.apply(storer, command, caller, rollback=rollback, carry=carry)
+            outcome = await self.apply(storer, command, caller, rollback=rollback)
+            left = None if member is None else self._carry_out(member, outcome.effects, caller)
+        if left is not None:
+            before, gone = left
+            await before.run(storer, Depart(disconnected=False), _named(gone), rollback=False)
+        return outcome
 
     async def apply(
         self,
@@ -153,9 +220,8 @@ class LiveRoom:
         caller: Caller,
         *,
         rollback: bool = True,
-        carry: Callable[[Outcome], None] | None = None,
     ) -> Outcome:
-        """Inside `exclusive` (`run` is the way in): handle, store, publish, then `carry`.
+        """Inside `exclusive` (`run` is the way in): handle, store, publish.
 
         Without `rollback` a change that could not be stored is not refused: one process keeps
         it (and stores it with the next), several have it stored by their upkeep; its effects
@@ -176,9 +242,42 @@ class LiveRoom:
             log.warning(
                 "room %s: %s not stored yet: %s", self.room.code, type(command).__name__, error
             )
-        if carry is not None:
-            carry(outcome)
         return outcome
+
+    def _carry_out(
+        self, member: Member, effects: list[Effect], caller: Caller
+    ) -> tuple[LiveRoom, Caller] | None:
+        """Under the lock: what a stored command asks for its sender, in order, the same for
+        every command. The room the sender was in before this one took it, and who it was
+        there (it leaves once this room is let go)."""
+        left = None
+        for effect in effects:
+            match effect:
+                case Reply(message):
+                    member.send_message(message)
+                case Seated(seat):
+                    before = member.room
+                    if before is not None and before is not self:
+                        before.discard(member)
+                        gone = Caller(caller.name, member.seat, member.spectating, caller.process)
+                        left = (before, gone)
+                    self.discard(member)
+                    member.room, member.seat = self, seat
+                    member.spectating = seat is None
+                    self.add(member)
+                case Document(id):
+                    member.send(self.feed.snapshot(self.room, member.receiver, id))
+                case CatchUp(last_seq):
+                    for frame in self.feed.catch_up(self.room, member.receiver, last_seq):
+                        member.send(frame)
+                case Left():
+                    self.discard(member)
+                    member.detach()
+                case Removed(seat):
+                    self.close_seat(seat, CLOSE_REMOVED, "the host removed you from the room")
+                case HintAsked():
+                    pass  # the hint lane takes it (`server.edge.session`)
+        return left
 
     @property
     def saved(self) -> bytes:
