@@ -25,6 +25,7 @@ from protocol import names
 from server.config import Config
 from server.desk.desk import Desk
 from server.edge.api import Api
+from server.edge.connection import Connection
 from server.edge.door import Door
 from server.edge.gate import Gate
 from server.edge.http import HttpSide, tls_context
@@ -67,7 +68,6 @@ class Server:
     def __init__(self, config: Config) -> None:
         self.config = config
         self.store = store = config.store if config.store is not None else MemoryStore()
-        self.door = door = Door(config.limits)
         self.metrics = metrics = Metrics()
         self.tasks = tasks = Tasks()
         self.bots = bots = BotRunner(
@@ -78,6 +78,7 @@ class Server:
             config.limits.max_hints_waiting,
         )
         self.gate = Gate(config, metrics)
+        self.door = door = Door(self.gate)
         self.store_watch = StoreWatch(store)
         shelf = ReviewShelf(store)
         self.reviews = ReviewDesk(
@@ -132,12 +133,17 @@ class Server:
             config, door, WebFiles(), probes, metrics, page.text, self.api, review, refusals
         )
         self.websocket_server: WebSocketServer | None = None
-        #: What tests and embedders read: the connections open now, the rooms held here by
-        #: code, and the event that, cleared, makes every bot wait (`allfives play`).
-        self.connections, self.rooms = door.connections, registry.rooms
+        #: What tests and embedders read: the rooms held here by code, and the event that,
+        #: cleared, makes every bot wait (`allfives play`); and `connections`, below.
+        self.rooms = registry.rooms
         self.bots_may_play = self.driver.bots_may_play
 
     # -- what tests and embedders read, beside the parts -------------------------------------
+
+    @property
+    def connections(self) -> list[Connection]:
+        """The WebSocket connections open now."""
+        return self.door.connections
 
     @property
     def cluster(self) -> Cluster | None:

@@ -102,7 +102,6 @@ class Sessions:
         door = self.door
         address = client_address(self.config, wire, request)
         connection = Connection(wire, address, self.config, self.metrics)
-        door.connections.add(connection)
         if self.config.network.trusts(peer_of(wire)):  # else server.gate counts the socket's peer
             if door.named.full(address):
                 connection.close(CLOSE_POLICY, "too many connections from your address")
@@ -140,10 +139,8 @@ class Sessions:
             connection.deadline = None
         self.hint_desk.cancel(connection)
         self.desk.forget(connection)
-        door = self.door
-        door.connections.discard(connection)
         if connection.named:
-            door.named.remove(connection.address)
+            self.door.named.remove(connection.address)
             connection.named = False
         self._run(connection, self.rooms.leave(connection, disconnected=True))
 
