@@ -27,6 +27,7 @@ from server.config import Config
 from server.desk.desk import WATCH_SECONDS, Desk
 from server.desk.lease import Lease
 from server.edge.api import Api
+from server.edge.connection import Connection
 from server.edge.door import Door
 from server.edge.gate import Gate
 from server.edge.http import HttpSide, tls_context
@@ -75,7 +76,6 @@ class Server:
     def __init__(self, config: Config) -> None:
         self.config = config
         self.store = store = config.store if config.store is not None else MemoryStore()
-        self.door = door = Door(config.limits)
         self.metrics = metrics = Metrics()
         self.tasks = tasks = Tasks()
         self.bots = bots = BotRunner(
@@ -86,6 +86,7 @@ class Server:
             config.limits.max_hints_waiting,
         )
         self.gate = Gate(config, metrics)
+        self.door = door = Door(self.gate)
         self.store_watch = StoreWatch(store)
         shelf = ReviewShelf(store)
         self.reviews = ReviewDesk(
@@ -99,14 +100,13 @@ class Server:
         self.registry = registry = Registry(config)
         self.hooks = hooks = PlayHooks(tasks, registry, metrics, RecordSaver(store, tasks.spawn))
         self.committer, finder = committer_for(config, store, registry, hooks)
-        change = self.committer.change
         self.listing = listing = Listing(
             self.committer.public_rooms,
             config.limits.list_seconds,
             config.limits.list_burst,
             config.limits.lists_per_second,
         )
-        self.driver = Driver(config.bots, config.clock, registry, bots, metrics, change)
+        self.driver = Driver(config.bots, config.clock, registry, bots, metrics, self.committer)
         self.ledger = ledger = ledger_for(
             config.ledger,
             store,
@@ -114,7 +114,7 @@ class Server:
             config.storage.archive_days,
             config.storage.max_games,
         )
-        self.finisher = Finisher(ledger, registry, change, config.clock, tasks.spawn)
+        self.finisher = Finisher(ledger, registry, self.committer, config.clock, tasks.spawn)
         hooks.connect(self.driver, self.finisher, listing)
         self.tables = hooks.tables = TableRooms(config, registry, self.committer, finder, metrics)
         self.api = Api(
@@ -144,9 +144,9 @@ class Server:
             config, door, WebFiles(), probes, metrics, page.text, self.api, review, refusals
         )
         self.websocket_server: WebSocketServer | None = None
-        #: What tests and embedders read: the connections open now, the rooms held here by
-        #: code, and the event that, cleared, makes every bot wait (`allfives play`).
-        self.connections, self.rooms = door.connections, registry.rooms
+        #: What tests and embedders read: the rooms held here by code, and the event that,
+        #: cleared, makes every bot wait (`allfives play`); and `connections`, below.
+        self.rooms = registry.rooms
         self.bots_may_play = self.driver.bots_may_play
 
     def _lease(self, config: Config) -> Lease | None:
@@ -158,6 +158,11 @@ class Server:
         return Lease(holder=secrets.token_hex(8), seconds=seconds, clock=config.clock)
 
     # -- what tests and embedders read, beside the parts -------------------------------------
+
+    @property
+    def connections(self) -> list[Connection]:
+        """The WebSocket connections open now."""
+        return self.door.connections
 
     @property
     def cluster(self) -> Cluster | None:

@@ -17,7 +17,6 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import Callable
-from typing import Any
 
 from protocol import errors
 from protocol.rules import RoomRules
@@ -30,6 +29,7 @@ from server.play.registry import Registry
 from server.rooms import codes
 from server.rooms.room import Room, RoomError
 from server.rooms.room_state import TableOf
+from server.rooms.server_commands import OpenTable
 from server.rooms.tables import Sitter
 from server.storage.store import StoreUnavailable
 
@@ -71,12 +71,8 @@ class TableRooms:
         live.saved = room.to_bytes()
         self.registry.open(live)
 
-        def deal(room: Room) -> tuple[None, list[Any]]:
-            return None, room.open_table(of, sitters, self.clock())
-
         try:
-            async with live.lock:
-                await self.committer.change(live, deal)
+            await live.run(self.committer, OpenTable(of, sitters))
         except (RoomError, StoreUnavailable):
             self.registry.forget(live)
             await self.committer.abandon(live)
@@ -92,7 +88,7 @@ class TableRooms:
         plays); RoomError `no_such_room` if no such room plays that table any more."""
         code, _ = codes.split(room)
         live = await self.finder.room(code)
-        async with live.lock:
+        async with live.exclusive():
             if live.room.state.tournament != of:
                 raise RoomError(errors.NO_SUCH_ROOM, f"room {code} plays no table {of}")
             return live.room.table_scores()
@@ -105,7 +101,7 @@ class TableRooms:
         live = self.registry.rooms.get(code)
         if live is None or self.committer.shared:
             return
-        async with live.lock:
+        async with live.exclusive():
             self.registry.forget(live)
             with contextlib.suppress(StoreUnavailable):
                 await self.committer.store.delete_room(code)

@@ -23,12 +23,12 @@ connected through (none with a single process).
 from __future__ import annotations
 
 from collections.abc import Collection
-from typing import Any
 
 import msgspec
 
 from bridge import convert
 from engine import Match, Move, RulesError, View
+from engine.events import Event
 from protocol import errors
 from protocol.ratings import RatingChange
 from protocol.rules import RoomRules, check
@@ -209,7 +209,7 @@ class Room(RoomView):
 
     # -- the match -------------------------------------------------------------------------
 
-    def start(self, by: int | None, now: float = 0.0, seed: int | None = None) -> list[Any]:
+    def start(self, by: int | None, now: float = 0.0, seed: int | None = None) -> list[AnyEvent]:
         """Host: deal the first hand once every seat is taken; returns the events."""
         moves.require_host(self.state, by, "start the match")
         moves.require_phase(self.state, "waiting", "start")
@@ -220,7 +220,7 @@ class Room(RoomView):
 
     def play(
         self, seat: int | None, move: Move, now: float = 0.0, by_stand_in: bool = False
-    ) -> list[Any]:
+    ) -> list[AnyEvent]:
         """Play a seated player's move (`by_stand_in`: a stand-in bot's for them); returns the
         public events (forced passes included)."""
         match = moves.require_match(self.state, self.match, seat)
@@ -266,7 +266,7 @@ class Room(RoomView):
         seat = self.match.turn
         return BotTurn(seat, level, self.match.view_for(seat), self.state.moves)
 
-    def bot_play(self, turn: BotTurn, move: Move, now: float) -> list[Any] | None:
+    def bot_play(self, turn: BotTurn, move: Move, now: float) -> list[AnyEvent] | None:
         """Apply a bot's move if its turn is still current; returns the events, or None if stale."""
         if self.bot_turn(now) is None or self.state.moves != turn.move_number:
             return None
@@ -284,7 +284,7 @@ class Room(RoomView):
 
     def open_table(
         self, of: TableOf, sitters: list[Sitter], now: float = 0.0, seed: int | None = None
-    ) -> list[Any]:
+    ) -> list[AnyEvent]:
         """A new room as tournament table `of`: its seats reserved (`tables.seat`) and the
         first hand dealt at once; returns the events."""
         moves.require_phase(self.state, "waiting", "open a table")
@@ -348,7 +348,7 @@ class Room(RoomView):
         else:
             self.state.empty_since = None
 
-    def _after_move(self, now: float) -> list[Any]:
+    def _after_move(self, now: float) -> list[Event]:
         """Forced passes, the move counted, the end noted (`moves.after_move`); the clock armed."""
         assert self.match is not None
         events = moves.after_move(self.state, self.match)
