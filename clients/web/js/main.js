@@ -11,46 +11,12 @@ import { download } from "./report.js";
 import { errorWords, commandWords } from "./describe.js";
 import { checkName } from "./limits.js";
 import { playerKey } from "./key.js";
+import { savedSeats, saveSeat, linkedRoom } from "./seats.js";
 import { Pages, parseRoute } from "./pages.js";
-import { t, load, pickLanguage, storedLanguage, storeLanguage, currentLanguage, LANGUAGES, LANGUAGE_NAMES } from "./i18n.js";
+import { t, load, pickLanguage, storedLanguage } from "./i18n.js";
+import { dressPage } from "./dress.js";
 
-const SEATS_KEY = "allfives.seats";
 const NAME_KEY = "allfives.name";
-
-/** The saved seats: room code -> {token, seat, seq}. */
-function savedSeats() {
-  try {
-    const seats = JSON.parse(localStorage.getItem(SEATS_KEY) ?? "{}");
-    return seats && typeof seats === "object" ? seats : {};
-  } catch {
-    return {};
-  }
-}
-
-/** Keep (or with null, forget) a room's seat. With `doc` and `seq` the room's document is kept
- *  too, for one room at a time: a reload then resumes from that seq and gets only the patches
- *  it missed. */
-function saveSeat(room, entry) {
-  const seats = savedSeats();
-  if (entry?.doc) {
-    for (const other of Object.values(seats)) {
-      delete other.doc;
-      delete other.seq;
-    }
-  }
-  if (entry) seats[room] = entry;
-  else delete seats[room];
-  try {
-    localStorage.setItem(SEATS_KEY, JSON.stringify(seats));
-  } catch {
-    // storage full or off: the seat lasts as long as this page
-  }
-}
-
-function linkedRoom() {
-  const match = /^\/r\/([A-Za-z0-9-]{1,24})\/?$/.exec(location.pathname);
-  return match ? match[1].toUpperCase() : null;
-}
 
 class App {
   constructor() {
@@ -476,35 +442,6 @@ class App {
   renameIfNeeded(name) {
     if (this.helloName !== name) this.connection.restart();
   }
-}
-
-/** The page's fixed words (index.html's [data-i18n] elements), the rules link for the
- *  language, and the language choice in the header (remembered; the page reloads in it). */
-function dressPage() {
-  for (const node of document.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
-  const language = currentLanguage();
-  const rules = document.getElementById("rules-link");
-  if (rules) rules.href = language === "en" ? "/web/rules.html" : `/web/rules.${language}.html`;
-  document.title = t("app.title");
-  // Past the header to your tiles at the table (or to the page's content).
-  document.getElementById("skip-link")?.addEventListener("click", (event) => {
-    event.preventDefault();
-    const app = window.allfives;
-    if (app?.table && app.pagesRoot.hidden) app.table.skipTo();
-    else {
-      const to = [...document.querySelectorAll("#main h2")].find((heading) => heading.offsetParent) ?? document.getElementById("main");
-      to.setAttribute("tabindex", "-1");
-      to.focus();
-    }
-  });
-  const choice = h("select", { id: "lang-choice", class: "lang-choice", "aria-label": t("app.language") },
-    LANGUAGES.map((code) => h("option", { value: code, lang: code, selected: code === language }, LANGUAGE_NAMES[code])));
-  choice.addEventListener("change", () => {
-    storeLanguage(choice.value);
-    location.reload();
-  });
-  // Last in the header: on a phone, whose header scrolls sideways, the links come first.
-  (document.getElementById("me-link") ?? rules)?.after(choice);
 }
 
 await load(pickLanguage(navigator.languages ?? [navigator.language], storedLanguage()));
