@@ -22,7 +22,8 @@ export async function apiGet(path) {
   return { ok: response.ok, status: response.status, body, retry: Number.isSafeInteger(retry) ? retry : null };
 }
 
-/** A refused answer in words; `what`: "ladder", "player", "games", "game" or "review". */
+/** A refused answer in words; `what`: "ladder", "player", "games", "game", "review" or
+ *  "tournaments". */
 export function apiProblem(answer, what) {
   if (answer.status === 0) return t(`api.no_answer.${what}`);
   if (answer.status === 404) return t(`api.not_found.${what}`);
@@ -39,4 +40,5 @@ export const paths = {
   game: (id) => `/api/games/${encodeURIComponent(id)}`,
   review: (id) => `/api/games/${encodeURIComponent(id)}/review`,
   positions: (id) => `/api/games/${encodeURIComponent(id)}/positions`,
+  tournaments: (offset, limit) => `/api/tournaments?offset=${offset}&limit=${limit}`,
 };

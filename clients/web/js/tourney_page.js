@@ -1,0 +1,166 @@
+// A tournament's page (#/tournament/CODE, or CODE-INVITE for a private one): what it is, its
+// entrants, joining and leaving before the start, the host's start, each round's tables (names,
+// the room to watch, the scores once finished) and byes, and the standings with their tie-break
+// columns and the champion, drawn again from every `tournament` message. Server data is only
+// ever put in as text.
+
+import { h, fill } from "./text.js";
+import { t, plural } from "./i18n.js";
+import { MAX_NAME } from "./limits.js";
+import { LEVELS, entrantName, formatName, phaseLine, tablesLine, unitName, unitOfEntrant } from "./tourney_words.js";
+
+/** The tournament's link to share: this page's origin and the handle. */
+export function shareLink(handle) {
+  return `${location.origin}/#/tournament/${handle}`;
+}
+
+export class TournamentPage {
+  /** `actions`: join(name), leave(entrant or null), start(), addBot(level), watch(room),
+   *  me() (this device's player name, or null), name() (the
+   *  name last used). */
+  constructor(root, handle, actions) {
+    this.root = root;
+    this.handle = handle;
+    this.actions = actions;
+    this.message = null;
+    this.note = h("p", { id: "tournament-note", role: "alert" });
+    // Said to a screen reader as it changes: your table is ready, your match is over.
+    this.ready = h("p", { id: "tournament-ready", role: "status", "aria-live": "polite" });
+    this.body = h("div", { id: "tournament-body" });
+    fill(root, h("section", { class: "card", id: "tournament", "aria-labelledby": "tournament-name" },
+      h("h2", { id: "tournament-name" }, t("tourney.page_title", { code: handle.split("-", 1)[0] })),
+      h("p", { class: "muted", id: "tournament-loading" }, t("app.loading")),
+      this.ready,
+      this.note),
+    this.body);
+  }
+
+  /** No such tournament (or a private one without its invite). */
+  missing(text) {
+    fill(this.root, h("section", { class: "card", id: "tournament" },
+      h("h2", { id: "tournament-name" }, t("tourney.page_title", { code: this.handle.split("-", 1)[0] })),
+      h("p", { role: "alert", id: "tournament-missing" }, text)));
+  }
+
+  /** A refused request, in words (cleared by the next change). */
+  refused(text) {
+    this.note.textContent = text;
+  }
+
+  /** What the live region says (your table, your match over), or "" to clear it. */
+  say(text, button = null) {
+    fill(this.ready, text, button ? " " : "", button);
+  }
+
+  /** Draw the tournament as the `tournament` message `message` tells it. */
+  update(message) {
+    this.message = message;
+    const state = message.state;
+    const you = Number.isInteger(message.you) ? message.you : null;
+    const host = this.actions.me() !== null && state.host === this.actions.me();
+    const head = this.root.querySelector("#tournament");
+    if (!head) return;
+    const shared = shareLink(message.tournament);
+    this.note.textContent = "";
+    fill(head,
+      h("h2", { id: "tournament-name" }, String(state.name)),
+      h("p", { id: "tournament-about" }, `${formatName(state.format)} · ${tablesLine(state)}`),
+      h("p", { id: "tournament-phase" }, [phaseLine(state), t("tourney.hosted_by", { host: state.host }), state.public ? null : t("tourney.private_short")].filter(Boolean).join(" · ")),
+      h("p", { class: "share" }, `${t("tourney.share")} `, h("a", { href: shared, id: "tournament-link" }, shared)),
+      this.ready,
+      this.controls(state, you, host),
+      this.note);
+    fill(this.body,
+      state.phase === "open" ? null : this.standings(state, you),
+      this.rounds(state, you),
+      this.entrants(state, you, host));
+  }
+
+  controls(state, you, host) {
+    if (state.phase !== "open") {
+      return you === null ? h("p", { class: "muted" }, t("tourney.watching")) : h("p", { id: "tournament-you" }, t("tourney.you_are", { name: entrantName(state.entrants[you]) }));
+    }
+    const parts = [];
+    if (you === null) {
+      const name = h("input", { id: "tournament-entrant", name: "name", required: true, autocomplete: "nickname", value: this.actions.name() });
+      parts.push(h("form", { class: "buttons", id: "tournament-join-form", onsubmit: (event) => {
+        event.preventDefault();
+        this.actions.join(name.value);
+      } },
+      h("label", { class: "field" }, h("span", {}, t("lobby.your_name")), name, h("small", {}, t("lobby.name_hint", { most: MAX_NAME }))),
+      h("button", { type: "submit", class: "primary", id: "tournament-join" }, t("tourney.join"))));
+    } else {
+      parts.push(h("p", { id: "tournament-you" }, t("tourney.you_are", { name: entrantName(state.entrants[you]) }), " ",
+        h("button", { type: "button", id: "tournament-leave", onclick: () => this.actions.leave(null) }, t("tourney.leave"))));
+    }
+    if (host) {
+      const level = h("select", { id: "tournament-bot-level", "aria-label": t("tourney.bot_level") }, LEVELS.map((l) => h("option", { value: l, selected: l === "normal" }, t(`bot.${l}`))));
+      parts.push(h("div", { class: "buttons" },
+        level,
+        h("button", { type: "button", id: "tournament-add-bot", onclick: () => this.actions.addBot(level.value) }, t("tourney.add_bot")),
+        h("button", { type: "button", class: "primary", id: "tournament-start", onclick: () => this.actions.start() }, t("tourney.start"))));
+    } else {
+      parts.push(h("p", { class: "muted" }, t("tourney.waiting_host", { host: state.host })));
+    }
+    return h("div", { id: "tournament-controls" }, parts);
+  }
+
+  entrants(state, you, host) {
+    const open = state.phase === "open";
+    const entrants = state.entrants ?? [];
+    return h("section", { class: "card", id: "tournament-entrants", "aria-labelledby": "entrants-title" },
+      h("h3", { id: "entrants-title" }, plural("tourney.entrants", entrants.length)),
+      entrants.length
+        ? h("ol", { class: "entrants" }, entrants.map((entrant, index) => h("li", { class: index === you ? "yours" : "" },
+          h("span", { class: "entrant-name" }, entrantName(entrant), index === you ? ` ${t("tourney.you_mark")}` : ""),
+          open && host ? h("button", { type: "button", class: "take-out", onclick: () => this.actions.leave(index),
+            "aria-label": t("tourney.take_out_who", { name: entrantName(entrant) }) }, t("tourney.take_out")) : null)))
+        : h("p", { class: "muted" }, t("tourney.no_entrants")));
+  }
+
+  rounds(state, you) {
+    const rounds = state.rounds ?? [];
+    if (!rounds.length) return null;
+    const mine = you === null ? null : unitOfEntrant(state, you);
+    return h("section", { class: "card", id: "tournament-rounds", "aria-labelledby": "rounds-title" },
+      h("h3", { id: "rounds-title" }, t("tourney.rounds")),
+      rounds.map((round, index) => h("section", { class: "round", "data-round": index + 1 },
+        h("h4", {}, t("tourney.round_n", { round: index + 1 })),
+        h("ol", { class: "tables" }, (round.tables ?? []).map((table, number) => this.table(state, table, number, you))),
+        (round.byes ?? []).map((unit) => h("p", { class: unit === mine ? "bye yours" : "bye" }, // i18n: not shown
+          t(unit === mine ? "tourney.bye_yours" : "tourney.bye", { name: unitName(state, unit) }))))).reverse());
+  }
+
+  table(state, table, number, you) {
+    const seats = table.seats ?? [];
+    const scores = Array.isArray(table.scores) ? table.scores : null;
+    const who = seats.map((entrant, seat) => [entrantName(state.entrants?.[entrant]), scores ? String(scores[seat]) : null].filter(Boolean).join(" ")).join(" – ");
+    const yours = you !== null && seats.includes(you);
+    const room = typeof table.room === "string" ? table.room : null;
+    return h("li", { class: yours ? "table-line yours" : "table-line", "data-room": room ?? "" }, // i18n: not shown
+      `${t("tourney.table_n", { table: number + 1 })}: ${who}`,
+      yours ? ` ${t("tourney.you_mark")}` : "",
+      scores ? ` · ${t("tourney.finished")}` : "",
+      room && !scores ? [" · ", h("a", { href: `/r/${room}`, class: "watch-link", onclick: (event) => {
+        event.preventDefault();
+        this.actions.watch(room);
+      } }, t(yours ? "tourney.your_room" : "tourney.watch_room", { room: room.split("-", 1)[0] }))] : null);
+  }
+
+  standings(state, you) {
+    const lines = state.standings ?? [];
+    const mine = you === null ? null : unitOfEntrant(state, you);
+    const champion = Number.isInteger(state.champion) ? state.champion : null;
+    const heads = ["#", t("tourney.col.who"), t("tourney.col.points"), t("tourney.col.buchholz"), t("tourney.col.score"), t("tourney.col.played"), t("tourney.col.byes")];
+    return h("section", { class: "card", id: "tournament-standings", "aria-labelledby": "standings-title" },
+      h("h3", { id: "standings-title" }, state.phase === "finished" ? t("tourney.final_standings") : t("tourney.standings")),
+      champion !== null ? h("p", { id: "tournament-champion", class: "champion" }, t("tourney.champion", { name: unitName(state, champion) })) : null,
+      h("div", { class: "scoreboard-wrap" }, h("table", { class: "scoreboard standings" },
+        h("thead", {}, h("tr", {}, heads.map((head) => h("th", { scope: "col" }, head)))),
+        h("tbody", {}, lines.map((line, index) => h("tr", { class: line.unit === mine ? "yours" : "", "data-unit": line.unit },
+          h("th", { scope: "row" }, String(index + 1)),
+          h("td", {}, unitName(state, line.unit), line.unit === mine ? ` ${t("tourney.you_mark")}` : ""),
+          [line.match_points, line.buchholz, line.score, line.played, line.byes].map((value) => h("td", {}, String(value)))))))),
+      h("p", { class: "muted" }, t("tourney.tie_breaks")));
+  }
+}

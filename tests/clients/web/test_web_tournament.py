@@ -1,0 +1,185 @@
+"""Tournaments in the browser table, in Chromium against a real server: the lobby lists the public
+ones (and never a private one), a player makes one from the lobby's form and lands on its page, a
+second player opens the shared link and enters, and the host's page shows them at once (it
+follows the tournament); a private tournament is found by its whole link only, and the page says
+so without a line in the console; a refusal is said on the page and changes nothing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from browser_helpers import chromium, js_errors, open_lobby, press, wait_for
+from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.support.ui import Select
+from server_helpers import Client, ServerThread, new_key
+
+from protocol.tournaments import TournamentUpdate
+
+PHONE = (360, 740)
+#: Cat's key: the one player who makes the tournaments a test needs ready-made.
+CAT = new_key()
+
+
+def made(server: ServerThread, name: str, **fields: Any) -> TournamentUpdate:
+    """Cat, a player with a key, makes a tournament (a public round robin of two unless told)."""
+
+    async def make() -> TournamentUpdate:
+        cat = await Client.open(server.server.url, "Cat", key=CAT)
+        message = {"format": "round_robin", "rules": {"players": 2}, **fields}
+        reply = await cat.request("create_tournament", name=name, **message)
+        assert isinstance(reply, TournamentUpdate), reply
+        return reply
+
+    update: TournamentUpdate = server.call(make())
+    return update
+
+
+def entrants(page: WebDriver) -> list[str]:
+    """The entrants the tournament's page lists, as read."""
+    found = page.find_elements(By.CSS_SELECTOR, "#tournament-entrants .entrant-name")
+    return [name.text for name in found]
+
+
+def test_the_lobby_lists_a_public_tournament_and_its_link_opens_its_page() -> None:
+    with ServerThread() as server, chromium(*PHONE) as page:
+        cup = made(server, "Friday cup", bots=["easy", "hard"], rules={"players": 2, "target": 50})
+        made(server, "Secret cup", rules={"players": 2, "public": False})
+        open_lobby(page, server.base + "/", "Ann")
+        listed = wait_for(
+            lambda: page.find_elements(By.CSS_SELECTOR, "#tournaments-list li"),
+            what="the tournaments listed",
+        )
+        assert [item.get_attribute("data-tournament") for item in listed] == [cup.tournament]
+        line = " ".join(listed[0].text.split())
+        assert line.startswith("Friday cup · Round robin · tables of 2 · to 50 · 2 entrants")
+        assert "host Cat" in line and "open for entrants" in line
+        assert "Secret" not in page.find_element(By.ID, "tournaments").text
+
+        listed[0].find_element(By.CSS_SELECTOR, "a").click()
+        wait_for(
+            lambda: page.find_element(By.ID, "tournament-name").text == "Friday cup",
+            what="the tournament's page",
+        )
+        assert page.title == f"All Fives · tournament {cup.tournament}"
+        assert entrants(page) == ["easy bot", "hard bot"]
+        assert "Cat starts the tournament." in page.find_element(By.ID, "tournament").text
+        # Not the host: no start, no bots to add, nobody to take out.
+        assert not page.find_elements(By.ID, "tournament-start")
+        assert not page.find_elements(By.CSS_SELECTOR, ".take-out")
+        assert js_errors(page) == []
+
+
+def test_a_player_makes_one_a_second_enters_by_its_link_and_the_host_sees_it_at_once() -> None:
+    with (
+        ServerThread() as server,
+        chromium(1280, 800) as ann,
+        chromium(*PHONE) as bea,
+    ):
+        open_lobby(ann, server.base + "/", "Ann")
+        press(ann, "new-tournament")
+        ann.find_element(By.ID, "new-tournament-name").send_keys("Friday cup")
+        form = ann.find_element(By.ID, "tournament-form")
+        Select(form.find_element(By.NAME, "format")).select_by_value("swiss")
+        rounds = form.find_element(By.NAME, "rounds")
+        rounds.clear()
+        rounds.send_keys("2")
+        form.find_element(By.NAME, "target").send_keys("50")
+        bots = form.find_element(By.NAME, "bots_normal")
+        bots.clear()
+        bots.send_keys("1")
+        press(ann, "create-tournament")
+        # The bots enter as the tournament is made, the host next ("I play in it too").
+        wait_for(lambda: entrants(ann) == ["normal bot", "Ann (you)"], what="the bot and Ann in")
+        handle = ann.execute_script("return location.hash").removeprefix("#/tournament/")
+        assert len(handle) == 5 and handle.isupper()
+        about = ann.find_element(By.ID, "tournament-about").text
+        assert about == "Swiss · tables of 2 · to 50"
+        assert "round" not in ann.find_element(By.ID, "tournament-phase").text
+        link = ann.find_element(By.ID, "tournament-link").text
+        assert link == f"{server.base}/#/tournament/{handle}"
+
+        # Bea opens the shared link, names herself there and enters.
+        bea.get(link)
+        wait_for(lambda: entrants(bea) == ["normal bot", "Ann"], what="Bea sees the entrants")
+        field = bea.find_element(By.ID, "tournament-entrant")
+        field.clear()
+        field.send_keys("Bea")
+        press(bea, "tournament-join")
+        wait_for(lambda: entrants(bea) == ["normal bot", "Ann", "Bea (you)"], what="Bea in")
+        assert bea.find_element(By.ID, "tournament-you").text.startswith("You play as Bea.")
+        # Ann's page follows the tournament: Bea is there without a reload.
+        wait_for(lambda: entrants(ann) == ["normal bot", "Ann (you)", "Bea"], what="Ann sees Bea")
+
+        # The host takes the bot out; Bea leaves; both pages follow.
+        take_out = ann.find_elements(By.CSS_SELECTOR, ".take-out")
+        assert [b.get_attribute("aria-label") for b in take_out] == [
+            "Take out normal bot",
+            "Take out Ann",
+            "Take out Bea",
+        ]
+        take_out[0].click()
+        wait_for(lambda: entrants(bea) == ["Ann", "Bea (you)"], what="the bot out")
+        press(bea, "tournament-leave")
+        wait_for(lambda: entrants(ann) == ["Ann (you)"], what="Bea out, on Ann's page")
+        assert bea.find_elements(By.ID, "tournament-join")
+        assert js_errors(ann) == [] and js_errors(bea) == []
+
+
+def test_a_private_tournament_is_found_by_its_whole_link_only() -> None:
+    with ServerThread() as server, chromium(*PHONE) as page:
+        secret = made(server, "Secret cup", rules={"players": 2, "public": False})
+        code, invite = secret.tournament.split("-")
+        page.get(f"{server.base}/#/tournament/{code}")
+        said = wait_for(
+            lambda: page.find_element(By.ID, "tournament-missing").text, what="the refusal"
+        )
+        assert said.startswith("No such tournament")
+        page.get(f"{server.base}/#/tournament/{code}-{invite}")
+        page.refresh()
+        wait_for(
+            lambda: page.find_element(By.ID, "tournament-name").text == "Secret cup",
+            what="the private tournament",
+        )
+        assert "private" in page.find_element(By.ID, "tournament-phase").text
+        assert js_errors(page) == []
+
+
+def test_a_start_refused_is_said_on_the_page_and_changes_nothing() -> None:
+    """The host starts with nobody entered: refused, said on the page, still open."""
+    with ServerThread() as server, chromium(*PHONE) as page:
+        open_lobby(page, server.base + "/", "Ann")
+        press(page, "new-tournament")
+        page.find_element(By.ID, "new-tournament-name").send_keys("Empty cup")
+        page.find_element(By.CSS_SELECTOR, "#tournament-form [name=play]").click()
+        press(page, "create-tournament")
+        wait_for(lambda: page.find_elements(By.ID, "tournament-start"), what="the host's page")
+        assert entrants(page) == []
+        press(page, "tournament-start")
+        said = wait_for(lambda: page.find_element(By.ID, "tournament-note").text, what="refused")
+        assert said.startswith("Refused (starting the tournament): ")
+        assert page.find_element(By.ID, "tournament-phase").text.startswith("open for entrants")
+        assert js_errors(page) == []
+
+
+def test_a_name_another_player_holds_is_refused_on_the_tournaments_page() -> None:
+    """Typed on the tournament's page, the name goes with a fresh hello; the server's refusal of
+    it is said there, where it is changed, and nobody entered."""
+    with ServerThread() as server, chromium(*PHONE) as page:
+        cup = made(server, "Friday cup")
+
+        async def enter() -> None:
+            dan = await Client.open(server.server.url, "Dan", key=new_key())
+            reply = await dan.request("join_tournament", tournament=cup.tournament)
+            assert isinstance(reply, TournamentUpdate), reply
+
+        server.call(enter())
+        page.get(f"{server.base}/#/tournament/{cup.tournament}")
+        wait_for(lambda: entrants(page) == ["Dan"], what="Dan in")
+        field = page.find_element(By.ID, "tournament-entrant")
+        field.clear()
+        field.send_keys("Dan")
+        press(page, "tournament-join")
+        said = wait_for(lambda: page.find_element(By.ID, "tournament-note").text, what="refused")
+        assert said.startswith("Change your name and try again: that name belongs to another")
+        assert entrants(page) == ["Dan"]
