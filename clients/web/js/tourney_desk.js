@@ -7,7 +7,7 @@ import { TournamentPage } from "./tourney_page.js";
 import { codeOf, tournamentHandle } from "./tourney_words.js";
 import { errorWords, commandWords } from "./describe.js";
 import { h } from "./text.js";
-import { t, plural } from "./i18n.js";
+import { t } from "./i18n.js";
 
 /** Seconds the page waits, saying so, before it takes the player to a table. */
 export const READY_SECONDS = 5;
@@ -53,6 +53,8 @@ export class TournamentDesk {
     this.pending = new Map();
     this.timer = null;
     this.going = null;
+    /** What the page says of the match just over, until the next table. */
+    this.over = "";
   }
 
   /** Draw the tournament `handle` names into `root`, and follow it. */
@@ -70,7 +72,7 @@ export class TournamentDesk {
     this.handle = same ? this.last.tournament : handle;
     if (same) {
       this.page.update(this.last);
-      this.sayGoing();
+      this.sayNews();
     }
     this.send({ type: "follow_tournament", tournament: this.handle });
   }
@@ -137,12 +139,13 @@ export class TournamentDesk {
       this.seated = null;
       this.done.add(room);
       if (this.app.room() === room) {
+        this.over = state.phase === "finished" ? t("tourney.over_all") : t("tourney.match_over");
         this.app.backFrom(room, `#/tournament/${this.handle}`);
-        this.page?.say(state.phase === "finished" ? t("tourney.over_all") : t("tourney.match_over"));
       }
     }
     if (!table || this.done.has(table) || state.phase !== "playing") {
       this.cancel();
+      this.sayNews();
       return;
     }
     if (this.app.room() === table) {
@@ -155,13 +158,17 @@ export class TournamentDesk {
     const round = (state.rounds ?? []).length;
     this.going = { table, round, at: Date.now() + READY_SECONDS * 1000 };
     this.timer = setInterval(() => this.tick(), 1000);
-    this.sayGoing();
+    this.sayNews();
   }
 
   tick() {
     if (!this.going) return;
     if (Date.now() >= this.going.at) this.go();
-    else this.sayGoing();
+    else if (this.countdown) this.countdown.textContent = this.secondsLeft();
+  }
+
+  secondsLeft() {
+    return String(Math.max(1, Math.ceil((this.going.at - Date.now()) / 1000)));
   }
 
   /** To the table now. */
@@ -170,6 +177,8 @@ export class TournamentDesk {
     this.cancel();
     if (!going) return;
     this.seated = going.table;
+    this.over = "";
+    this.page?.say("");
     this.app.toTable(going.table);
   }
 
@@ -179,11 +188,18 @@ export class TournamentDesk {
     this.going = null;
   }
 
-  sayGoing() {
-    if (!this.page || !this.going) return;
-    const seconds = Math.max(1, Math.ceil((this.going.at - Date.now()) / 1000));
-    this.page.say(plural("tourney.table_ready", seconds, { round: this.going.round }),
-      h("button", { type: "button", id: "tournament-go", class: "primary", onclick: () => this.go() }, t("tourney.go_now")));
+  /** What the page's live region says: the match just over, and the table ready (said once;
+   *  the seconds left are counted beside it, hidden from screen readers, which would say each). */
+  sayNews() {
+    if (!this.page) return;
+    if (!this.going) {
+      this.page.say(this.over);
+      return;
+    }
+    const ready = t("tourney.table_ready", { round: this.going.round, seconds: READY_SECONDS });
+    this.countdown = h("span", { class: "countdown", "aria-hidden": "true" }, this.secondsLeft());
+    this.page.say([this.over, ready].filter(Boolean).join(" "),
+      h("button", { type: "button", id: "tournament-go", class: "primary", onclick: () => this.go() }, t("tourney.go_now"), " ", this.countdown));
   }
 
   /** The server refused the hello's name (`text`: why, and what to do): said on the
