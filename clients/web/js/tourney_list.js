@@ -66,7 +66,7 @@ export class TournamentsCard {
 
   createForm() {
     const players = h("select", { name: "players" }, ["2", "3", "4"].map((n) => h("option", { value: n }, n)));
-    const teams = h("input", { type: "checkbox", name: "teams", checked: true });
+    const teams = h("input", { type: "checkbox", name: "in_teams", checked: true });
     const partners = h("select", { name: "partners" },
       h("option", { value: "fixed" }, t("tourney.partners.fixed")), h("option", { value: "rotating" }, t("tourney.partners.rotating")));
     const format = h("select", { name: "format" }, FORMATS.map((f) => h("option", { value: f }, formatName(f))));

@@ -87,13 +87,13 @@ export function listedLine(listed) {
 
 /**
  * The create_tournament message a form asks for. `form` holds strings as an HTML form gives
- * them: name, format, players, teams ("on" or absent), partners, rounds, target ("" for the
+ * them: name, format, players, in_teams ("on" or absent), partners, rounds, target ("" for the
  * default), turn_seconds ("" for none), private ("on" or absent), bots_easy, bots_normal,
  * bots_hard (how many of each level).
  */
 export function tournamentRequest(form) {
   const players = Number(form.players) || 2;
-  const teams = players === 4 && form.teams === "on";
+  const teams = players === 4 && form.in_teams === "on";
   const rules = {
     players,
     teams: players === 4 ? teams : true,

@@ -1,11 +1,14 @@
 """Tournaments in the browser table, in Chromium against a real server: the lobby lists the public
 ones (and never a private one), a player makes one from the lobby's form and lands on its page, a
 second player opens the shared link and enters, and the host's page shows them at once (it
-follows the tournament); a private tournament is found by its whole link only, and the page says
+follows the tournament); the host starts it and both pages take their players to their table; a
+private tournament is found by its whole link only, and the page says
 so without a line in the console; a refusal is said on the page and changes nothing."""
 
 from __future__ import annotations
 
+import re
+from functools import partial
 from typing import Any
 
 from browser_helpers import chromium, js_errors, open_lobby, press, wait_for
@@ -39,6 +42,15 @@ def entrants(page: WebDriver) -> list[str]:
     """The entrants the tournament's page lists, as read."""
     found = page.find_elements(By.CSS_SELECTOR, "#tournament-entrants .entrant-name")
     return [name.text for name in found]
+
+
+def seated_in(page: WebDriver) -> str | None:
+    """The room the page sits in (path /r/ROOM, a seat of its own), or None."""
+    seen: str | None = page.execute_script(
+        "const app = window.allfives;"
+        "return app.state.doc && app.state.doc.you !== null ? app.state.room : null;"
+    )
+    return seen
 
 
 def test_the_lobby_lists_a_public_tournament_and_its_link_opens_its_page() -> None:
@@ -122,7 +134,26 @@ def test_a_player_makes_one_a_second_enters_by_its_link_and_the_host_sees_it_at_
         wait_for(lambda: entrants(bea) == ["Ann", "Bea (you)"], what="the bot out")
         press(bea, "tournament-leave")
         wait_for(lambda: entrants(ann) == ["Ann (you)"], what="Bea out, on Ann's page")
-        assert bea.find_elements(By.ID, "tournament-join")
+
+        # Bea enters again, and the host starts: one table, both taken to it by their pages.
+        press(bea, "tournament-join")
+        wait_for(lambda: entrants(ann) == ["Ann (you)", "Bea"], what="Bea in again")
+        press(ann, "tournament-start")
+        for page in (ann, bea):
+            said = wait_for(
+                lambda p=page: p.find_element(By.ID, "tournament-ready").text, what="ready"
+            )
+            assert said.startswith("Your table for round 1 is ready"), said
+            assert page.find_element(By.ID, "tournament-phase").text.startswith("round 1 of 2")
+        tables = [
+            " ".join(li.text.split()) for li in bea.find_elements(By.CSS_SELECTOR, ".table-line")
+        ]
+        assert len(tables) == 1
+        assert re.fullmatch(
+            r"Table 1: (Ann – Bea|Bea – Ann) \(you\) · your table \(room \w+\)", tables[0]
+        )
+        rooms = [wait_for(partial(seated_in, page), what="seated") for page in (ann, bea)]
+        assert rooms[0] == rooms[1]
         assert js_errors(ann) == [] and js_errors(bea) == []
 
 
@@ -183,3 +214,32 @@ def test_a_name_another_player_holds_is_refused_on_the_tournaments_page() -> Non
         said = wait_for(lambda: page.find_element(By.ID, "tournament-note").text, what="refused")
         assert said.startswith("Change your name and try again: that name belongs to another")
         assert entrants(page) == ["Dan"]
+
+
+def test_the_form_makes_a_private_tournament_at_tables_of_four_with_fixed_partners() -> None:
+    """The form's choices reach the server: four at a table in teams, fixed partners, private,
+    a turn clock; the page's link then carries the invite."""
+    with ServerThread() as server, chromium(1280, 800) as page:
+        open_lobby(page, server.base + "/", "Ann")
+        press(page, "new-tournament")
+        form = page.find_element(By.ID, "tournament-form")
+        partners = form.find_element(By.NAME, "partners")
+        assert not partners.is_displayed()  # only at tables of four in teams
+        page.find_element(By.ID, "new-tournament-name").send_keys("Pairs")
+        Select(form.find_element(By.NAME, "players")).select_by_value("4")
+        assert partners.is_displayed()
+        Select(partners).select_by_value("fixed")
+        form.find_element(By.NAME, "turn_seconds").send_keys("30")
+        form.find_element(By.NAME, "private").click()
+        bots = form.find_element(By.NAME, "bots_hard")
+        bots.clear()
+        bots.send_keys("3")
+        press(page, "create-tournament")
+        wait_for(lambda: len(entrants(page)) == 4, what="three bots and Ann")
+        about = page.find_element(By.ID, "tournament-about").text
+        assert about == ("Round robin · tables of 4 in teams · fixed partners · 30 seconds a turn")
+        assert page.find_element(By.ID, "tournament-phase").text.endswith("· private")
+        handle = page.execute_script("return location.hash").removeprefix("#/tournament/")
+        code, invite = handle.split("-")
+        assert len(code) == 5 and invite
+        assert page.find_element(By.ID, "tournament-link").text.endswith(f"/#/tournament/{handle}")
