@@ -53,6 +53,12 @@ def seated_in(page: WebDriver) -> str | None:
     return seen
 
 
+def ready_said(page: WebDriver) -> str:
+    """What the tournament page's live region says."""
+    said: str = page.find_element(By.ID, "tournament-ready").text
+    return said
+
+
 def test_the_lobby_lists_a_public_tournament_and_its_link_opens_its_page() -> None:
     with ServerThread() as server, chromium(*PHONE) as page:
         cup = made(server, "Friday cup", bots=["easy", "hard"], rules={"players": 2, "target": 50})
@@ -140,9 +146,7 @@ def test_a_player_makes_one_a_second_enters_by_its_link_and_the_host_sees_it_at_
         wait_for(lambda: entrants(ann) == ["Ann (you)", "Bea"], what="Bea in again")
         press(ann, "tournament-start")
         for page in (ann, bea):
-            said = wait_for(
-                lambda p=page: p.find_element(By.ID, "tournament-ready").text, what="ready"
-            )
+            said = wait_for(partial(ready_said, page), what="ready")
             assert said.startswith("Your table for round 1 is ready"), said
             assert page.find_element(By.ID, "tournament-phase").text.startswith("round 1 of 2")
         tables = [
