@@ -61,6 +61,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("allfives.server")
 
+#: Tournaments are looked over for tables without rooms once every this many room sweeps.
+ROUNDS_SWEEPS = 6
+
 
 class Server:
     """The running server; see the module docstring. Build it with `run_server`."""
@@ -109,7 +112,7 @@ class Server:
         )
         self.finisher = Finisher(ledger, registry, change, config.clock, tasks.spawn)
         hooks.connect(self.driver, self.finisher, listing)
-        self.tables = hooks.tables = TableRooms(config, registry, self.committer, finder)
+        self.tables = hooks.tables = TableRooms(config, registry, self.committer, finder, metrics)
         self.api = Api(
             ledger, store.tournaments, config.limits.api_burst, config.limits.api_per_second
         )
@@ -198,7 +201,10 @@ class Server:
         log.info("listening on %s", self.url)
 
     async def _resume_tournaments(self) -> None:
-        """The tournaments being played go on: each one's tables reconciled with its rooms."""
+        """The tournaments being played go on: each one's tables reconciled with its rooms,
+        and now and then those with tables left without rooms looked over."""
+        every = self.config.timing.sweep_seconds * ROUNDS_SWEEPS
+        self.tasks.spawn(self.desk.rounds.run(every))
         try:
             codes = await self.store.tournaments.codes()
         except StoreUnavailable as error:

@@ -213,6 +213,10 @@ class Desk:
                 return kept, version + 1, True
         raise RoomError(errors.BUSY, "the tournament is changing fast: try again")
 
+    async def codes(self) -> list[str]:
+        """The codes of every tournament stored."""
+        return await self.store.tournaments.codes()
+
     async def load(self, code: str) -> tuple[Kept, int]:
         """The tournament as stored and its version (RoomError `no_such_room` if none)."""
         kept, stored = await self._load(code)

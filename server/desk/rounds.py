@@ -13,8 +13,9 @@ the followers here are told once the step is done.
 It runs when the host starts a tournament, when a table's match finishes here
 (`Tables` tells `table_finished`), for every tournament being played when the server starts
 (`resume`: after a restart a table with no room is opened and a match that ended untold is
-told; rooms in play go on as any room does), and again a little later when a store did not
-answer. The rooms are reached only through `Tables` (`server.play.tables.TableRooms`).
+told; rooms in play go on as any room does), now and then for a tournament whose tables were
+left without rooms (`sweep`: another process stored the start and stopped), and again a little
+later when a store did not answer. The rooms are reached only through `Tables` (`server.play.tables.TableRooms`).
 """
 
 from __future__ import annotations
@@ -60,6 +61,8 @@ class Tables(Protocol):
 class Book(Protocol):
     """Where tournaments are kept and told (`server.desk.desk.Desk`)."""
 
+    async def codes(self) -> list[str]: ...
+
     async def load(self, code: str) -> tuple[Kept, int]: ...
 
     async def commit(
@@ -88,6 +91,30 @@ class Rounds:
         """At start: every tournament being played among `codes` is reconciled."""
         for code in codes:
             await self.reconcile(code)
+
+    async def run(self, every: float) -> None:
+        """Every `every` seconds, `sweep` the tournaments stored (the task ends with the server)."""
+        while True:
+            await asyncio.sleep(every)
+            try:
+                codes = await self.book.codes()
+            except StoreUnavailable:
+                continue
+            await self.sweep(codes)
+
+    async def sweep(self, codes: list[str]) -> None:
+        """Every tournament among `codes` with a table of its current round that has no room
+        is reconciled: another process noted the start and stopped before opening them."""
+        for code in codes:
+            try:
+                kept, _ = await self.book.load(code)
+            except (StoreUnavailable, RoomError):
+                continue
+            tournament = kept.tournament
+            if tournament.phase == "playing" and any(
+                table.room is None for table in tournament.rounds[-1].tables
+            ):
+                await self.reconcile(code)
 
     async def reconcile(self, code: str) -> None:
         """Reconcile, and tell the followers here if that changed the tournament."""

@@ -22,6 +22,7 @@ from typing import Any
 from protocol import errors
 from protocol.rules import RoomRules
 from server.config import Config
+from server.metrics import Metrics
 from server.play.committer import Committer
 from server.play.finder import Finder
 from server.play.live import LiveRoom
@@ -42,9 +43,15 @@ class TableRooms:
     """The rooms of tournaments' tables in this process (see the module docstring)."""
 
     def __init__(
-        self, config: Config, registry: Registry, committer: Committer, finder: Finder
+        self,
+        config: Config,
+        registry: Registry,
+        committer: Committer,
+        finder: Finder,
+        metrics: Metrics,
     ) -> None:
         self.config = config
+        self.metrics = metrics
         self.clock = config.clock
         self.registry = registry
         self.committer = committer
@@ -74,6 +81,7 @@ class TableRooms:
             self.registry.forget(live)
             await self.committer.abandon(live)
             raise
+        self.metrics.matches_started += 1
         log.info(
             "room %s plays tournament %s, round %d, table %d", code, of.code, of.round, of.table
         )

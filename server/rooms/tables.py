@@ -63,7 +63,8 @@ def claim(
     state: RoomState, player: str | None, now: float, process: str, watching: bool
 ) -> tuple[int, str]:
     """The seat reserved for `player` taken by its connection: a fresh token, connected (a
-    stand-in playing for it stops). RoomError `room_full` (`seat_taken`) for anyone else."""
+    stand-in playing for it stops). RoomError `room_full` (`seat_taken`) for anyone else, and
+    `invalid` (`already_seated`) while another connection of theirs holds it."""
     mine = [
         index
         for index, held in enumerate(state.seats)
@@ -82,6 +83,15 @@ def claim(
     index = mine[0]
     held = state.seats[index]
     assert held is not None
+    if held.connected:
+        # Another connection of theirs holds the seat: it is resumed with its token, as in any
+        # room (`hello`), which closes the other; a second `join` would leave two.
+        raise RoomError(
+            errors.INVALID,
+            f"you sit at seat {index} here already, from another connection: "
+            "resume it with its seat token",
+            errors.ALREADY_SEATED,
+        )
     if watching:
         presence.watch(state, -1, process)
     token = new_token()

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from cluster_helpers import two_servers
 from redis_server import RedisServer
-from server_helpers import fast_config, load_stored
+from server_helpers import fast_config, load_stored, metrics_of
 from tournament_helpers import keyed, tournament_update
 from waiting import until
 
@@ -95,6 +95,8 @@ async def test_a_tournament_of_bots_is_played_to_its_champion(
         assert update.state.champion is not None
         kept = await played_out(server, code)
         check_tables(server, code, kept)
+        tables = sum(len(played.tables) for played in kept.tournament.rounds)
+        assert (await metrics_of(server))["allfives_matches_started_total"] == tables
         # The step again: nothing left to do, nothing stored.
         assert await server.desk.rounds.reconcile_now(code) is None
         stored = await server.store.tournaments.load(code)
@@ -178,3 +180,12 @@ async def test_two_processes_taking_the_step_at_once_note_one_room_a_table(
                 room = Room.from_bytes(stored.state)
                 assert room.state.tournament == TableOf("QWRTZ", number, index)
                 assert room.table_scores() == table.scores
+
+
+async def test_a_running_server_opens_tables_another_process_left_without_rooms() -> None:
+    async with run_server(fast_config(sweep_seconds=0.05)) as server:
+        # Stored by a process that stopped between the start and opening the tables.
+        await server.store.tournaments.save("QWRTZ", 1, encode(started_tournament(bots=3)))
+        kept = await played_out(server, "QWRTZ")
+        check_tables(server, "QWRTZ", kept)
+        assert len(kept.tournament.rounds) == 3

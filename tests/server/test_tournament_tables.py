@@ -1,6 +1,7 @@
 """A tournament's table as a room, sans-I/O (`server/rooms/tables.py`): its seats reserved, its
-match dealt at once, each entrant's player seated in its own seat whatever seat it asks for,
-anyone else refused with nothing changed, its final scores by seat, and no rematch."""
+match dealt at once, each entrant's player seated in its own seat whatever seat it asks for
+(once: a second connection resumes with the token), anyone else refused with nothing changed,
+its final scores by seat, and no rematch."""
 
 from __future__ import annotations
 
@@ -64,6 +65,15 @@ def test_each_entrant_takes_its_own_seat_and_nobody_else_any(
         assert taken == seat and room.seat_of_token(token) == seat
         held = room.seats[seat]
         assert held is not None and held.connected and not held.stand_in
+        # Taken: a second connection of theirs resumes it with its token, not by joining.
+        before = room.to_bytes()
+        with pytest.raises(RoomError) as twice:
+            room.sit(sitter.name, asked, now=13.0, player=sitter.player)
+        assert (twice.value.code, twice.value.reason) == ("invalid", "already_seated")
+        assert room.to_bytes() == before
+        room.disconnect(seat, now=14.0)
+        again, fresh = room.sit(sitter.name, None, now=15.0, player=sitter.player)
+        assert again == seat and room.seat_of_token(fresh) == seat != room.seat_of_token(token)
 
 
 def test_a_finished_table_gives_its_scores_by_seat_partners_alike_and_no_rematch() -> None:
