@@ -141,6 +141,7 @@ export class TournamentDesk {
       if (this.app.room() === room) {
         this.over = state.phase === "finished" ? t("tourney.over_all") : t("tourney.match_over");
         this.app.backFrom(room, `#/tournament/${this.handle}`);
+        this.page?.focusTop();
       }
     }
     if (!table || this.done.has(table) || state.phase !== "playing") {

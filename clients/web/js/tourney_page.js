@@ -27,11 +27,12 @@ export class TournamentPage {
     // Said to a screen reader as it changes: your table is ready, your match is over.
     this.ready = h("p", { id: "tournament-ready", role: "status", "aria-live": "polite" });
     this.body = h("div", { id: "tournament-body" });
+    // Kept across updates, so that the keyboard's focus on it stays.
+    this.heading = h("h2", { id: "tournament-name", tabindex: "-1" }, t("tourney.page_title", { code: handle.split("-", 1)[0] }));
+    this.info = h("div", { id: "tournament-info" }, h("p", { class: "muted", id: "tournament-loading" }, t("app.loading")));
+    this.controlsBox = h("div", { id: "tournament-controls" });
     fill(root, h("section", { class: "card", id: "tournament", "aria-labelledby": "tournament-name" },
-      h("h2", { id: "tournament-name" }, t("tourney.page_title", { code: handle.split("-", 1)[0] })),
-      h("p", { class: "muted", id: "tournament-loading" }, t("app.loading")),
-      this.ready,
-      this.note),
+      this.heading, this.info, this.ready, this.controlsBox, this.note),
     this.body);
   }
 
@@ -40,6 +41,12 @@ export class TournamentPage {
     fill(this.root, h("section", { class: "card", id: "tournament" },
       h("h2", { id: "tournament-name" }, t("tourney.page_title", { code: this.handle.split("-", 1)[0] })),
       h("p", { role: "alert", id: "tournament-missing" }, text)));
+  }
+
+  /** Put the keyboard's focus on the tournament's name (back from a table, the page starts
+   *  there, not wherever the table had it). */
+  focusTop() {
+    this.heading.focus();
   }
 
   /** A refused request, in words (cleared by the next change). */
@@ -58,22 +65,23 @@ export class TournamentPage {
     const state = message.state;
     const you = Number.isInteger(message.you) ? message.you : null;
     const host = this.actions.me() !== null && state.host === this.actions.me();
-    const head = this.root.querySelector("#tournament");
-    if (!head) return;
+    if (!this.heading.isConnected) return;
+    // Drawn again below: the control that had the focus gets it back (or the name, when it went).
+    const active = this.root.ownerDocument.activeElement;
+    const focused = active && active !== this.heading && this.root.contains(active) ? active.id || "-" : null;
     const shared = shareLink(message.tournament);
     this.note.textContent = "";
-    fill(head,
-      h("h2", { id: "tournament-name" }, String(state.name)),
+    fill(this.heading, String(state.name));
+    fill(this.info,
       h("p", { id: "tournament-about" }, `${formatName(state.format)} · ${tablesLine(state)}`),
       h("p", { id: "tournament-phase" }, [phaseLine(state), t("tourney.hosted_by", { host: state.host }), state.public ? null : t("tourney.private_short")].filter(Boolean).join(" · ")),
-      h("p", { class: "share" }, `${t("tourney.share")} `, h("a", { href: shared, id: "tournament-link" }, shared)),
-      this.ready,
-      this.controls(state, you, host),
-      this.note);
+      h("p", { class: "share" }, `${t("tourney.share")} `, h("a", { href: shared, id: "tournament-link" }, shared)));
+    fill(this.controlsBox, this.controls(state, you, host));
     fill(this.body,
       state.phase === "open" ? null : this.standings(state, you),
       this.rounds(state, you),
       this.entrants(state, you, host));
+    if (focused) (this.root.ownerDocument.getElementById(focused) ?? this.heading).focus();
   }
 
   controls(state, you, host) {
@@ -102,7 +110,7 @@ export class TournamentPage {
     } else {
       parts.push(h("p", { class: "muted" }, t("tourney.waiting_host", { host: state.host })));
     }
-    return h("div", { id: "tournament-controls" }, parts);
+    return parts;
   }
 
   entrants(state, you, host) {
@@ -113,7 +121,7 @@ export class TournamentPage {
       entrants.length
         ? h("ol", { class: "entrants" }, entrants.map((entrant, index) => h("li", { class: index === you ? "yours" : "" },
           h("span", { class: "entrant-name" }, entrantName(entrant), index === you ? ` ${t("tourney.you_mark")}` : ""),
-          open && host ? h("button", { type: "button", class: "take-out", onclick: () => this.actions.leave(index),
+          open && host ? h("button", { type: "button", class: "take-out", id: `take-out-${index}`, onclick: () => this.actions.leave(index),
             "aria-label": t("tourney.take_out_who", { name: entrantName(entrant) }) }, t("tourney.take_out")) : null)))
         : h("p", { class: "muted" }, t("tourney.no_entrants")));
   }

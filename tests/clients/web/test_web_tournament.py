@@ -11,8 +11,9 @@ import re
 from functools import partial
 from typing import Any
 
-from browser_helpers import chromium, js_errors, open_lobby, press, wait_for
+from browser_helpers import chromium, focused, js_errors, keys, open_lobby, press, tab_to, wait_for
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import Select
 from server_helpers import Client, ServerThread, new_key
@@ -247,3 +248,21 @@ def test_the_form_makes_a_private_tournament_at_tables_of_four_with_fixed_partne
         code, invite = handle.split("-")
         assert len(code) == 5 and invite
         assert page.find_element(By.ID, "tournament-link").text.endswith(f"/#/tournament/{handle}")
+
+
+def test_the_host_adds_bots_by_the_keyboard_alone_and_the_focus_stays_on_the_button() -> None:
+    """Each change draws the page again; the control that had the focus keeps it, so Enter
+    twice on "Add a bot" adds two."""
+    with ServerThread() as server, chromium(*PHONE) as page:
+        open_lobby(page, server.base + "/", "Ann")
+        press(page, "new-tournament")
+        page.find_element(By.ID, "new-tournament-name").send_keys("Keys cup")
+        press(page, "create-tournament")
+        wait_for(lambda: entrants(page) == ["Ann (you)"], what="Ann in")
+        tab_to(page, lambda now: now["id"] == "tournament-add-bot")
+        keys(page, Keys.ENTER)
+        wait_for(lambda: len(entrants(page)) == 2, what="a bot in")
+        assert (focused(page) or {}).get("id") == "tournament-add-bot"
+        keys(page, Keys.ENTER)
+        wait_for(lambda: entrants(page) == ["Ann (you)", "normal bot", "normal bot 2"], what="two")
+        assert (focused(page) or {}).get("id") == "tournament-add-bot"

@@ -13,6 +13,7 @@ from browser_helpers import (
     PLAY_ON,
     assert_fits,
     chromium,
+    focused,
     js_errors,
     measure,
     open_lobby,
@@ -109,6 +110,8 @@ def test_ann_is_taken_to_each_table_and_back_to_the_standings_until_the_champion
             assert_fits(measure(page))
             play_until_back(page)
             assert where(page)["hash"] == f"#/tournament/{handle}"
+            # The keyboard starts from the tournament's name, not from where the table had it.
+            assert (focused(page) or {}).get("id") == "tournament-name"
             # Her table's line has its scores, and the standings count her match.
             selector = f".table-line[data-room='{room}']"
             line = wait_for(
