@@ -142,12 +142,12 @@ export class TournamentPage {
   table(state, table, number, you) {
     const seats = table.seats ?? [];
     const scores = Array.isArray(table.scores) ? table.scores : null;
-    const who = seats.map((entrant, seat) => [entrantName(state.entrants?.[entrant]), scores ? String(scores[seat]) : null].filter(Boolean).join(" ")).join(" – ");
+    const who = seats.map((entrant, seat) => [entrantName(state.entrants?.[entrant]), entrant === you ? t("tourney.you_mark") : null,
+      scores ? String(scores[seat]) : null].filter(Boolean).join(" ")).join(" – ");
     const yours = you !== null && seats.includes(you);
     const room = typeof table.room === "string" ? table.room : null;
     return h("li", { class: yours ? "table-line yours" : "table-line", "data-room": room ?? "" }, // i18n: not shown
       `${t("tourney.table_n", { table: number + 1 })}: ${who}`,
-      yours ? ` ${t("tourney.you_mark")}` : "",
       scores ? ` · ${t("tourney.finished")}` : "",
       room && !scores ? [" · ", h("a", { href: `/r/${room}`, class: "watch-link", onclick: (event) => {
         event.preventDefault();
@@ -163,7 +163,8 @@ export class TournamentPage {
     return h("section", { class: "card", id: "tournament-standings", "aria-labelledby": "standings-title" },
       h("h3", { id: "standings-title" }, state.phase === "finished" ? t("tourney.final_standings") : t("tourney.standings")),
       champion !== null ? h("p", { id: "tournament-champion", class: "champion" }, t("tourney.champion", { name: unitName(state, champion) })) : null,
-      h("div", { class: "scoreboard-wrap" }, h("table", { class: "scoreboard standings" },
+      // On a phone the tie-break columns scroll sideways within their own region.
+      h("div", { class: "scoreboard-wrap", role: "region", tabindex: "0", "aria-labelledby": "standings-title" }, h("table", { class: "scoreboard standings" },
         h("thead", {}, h("tr", {}, heads.map((head) => h("th", { scope: "col" }, head)))),
         h("tbody", {}, lines.map((line, index) => h("tr", { class: line.unit === mine ? "yours" : "", "data-unit": line.unit },
           h("th", { scope: "row" }, String(index + 1)),

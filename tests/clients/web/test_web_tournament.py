@@ -155,7 +155,7 @@ def test_a_player_makes_one_a_second_enters_by_its_link_and_the_host_sees_it_at_
         ]
         assert len(tables) == 1
         assert re.fullmatch(
-            r"Table 1: (Ann – Bea|Bea – Ann) \(you\) · your table \(room \w+\)", tables[0]
+            r"Table 1: (Ann – Bea \(you\)|Bea \(you\) – Ann) · your table \(room \w+\)", tables[0]
         )
         rooms = [wait_for(partial(seated_in, page), what="seated") for page in (ann, bea)]
         assert rooms[0] == rooms[1]
