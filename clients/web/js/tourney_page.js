@@ -142,8 +142,11 @@ export class TournamentPage {
   table(state, table, number, you) {
     const seats = table.seats ?? [];
     const scores = Array.isArray(table.scores) ? table.scores : null;
-    const who = seats.map((entrant, seat) => [entrantName(state.entrants?.[entrant]), entrant === you ? t("tourney.you_mark") : null,
-      scores ? String(scores[seat]) : null].filter(Boolean).join(" ")).join(" – ");
+    // "normal bot 2: 25": a score apart from a name that may end in a number.
+    const who = seats.map((entrant, seat) => {
+      const name = [entrantName(state.entrants?.[entrant]), entrant === you ? t("tourney.you_mark") : null].filter(Boolean).join(" ");
+      return scores ? t("tourney.seat_score", { name, score: scores[seat] }) : name;
+    }).join(" – ");
     const yours = you !== null && seats.includes(you);
     const room = typeof table.room === "string" ? table.room : null;
     return h("li", { class: yours ? "table-line yours" : "table-line", "data-room": room ?? "" }, // i18n: not shown
