@@ -266,3 +266,33 @@ def test_the_host_adds_bots_by_the_keyboard_alone_and_the_focus_stays_on_the_but
         keys(page, Keys.ENTER)
         wait_for(lambda: entrants(page) == ["Ann (you)", "normal bot", "normal bot 2"], what="two")
         assert (focused(page) or {}).get("id") == "tournament-add-bot"
+
+
+def test_a_table_being_played_is_watched_from_the_tournaments_page() -> None:
+    """Each table's room is a link: followed, the page watches that room (no seat of its own)."""
+    with ServerThread(bot_delay=0.2) as server, chromium(*PHONE) as page:
+        cup = made(server, "Bots' cup", bots=["easy"] * 4, rules={"players": 2, "target": 500})
+
+        async def start() -> None:
+            cat = await Client.open(server.server.url, "Cat", key=CAT)
+            reply = await cat.request("start_tournament", tournament=cup.tournament)
+            assert isinstance(reply, TournamentUpdate), reply
+
+        server.call(start())
+        page.get(f"{server.base}/#/tournament/{cup.tournament}")
+        links = wait_for(
+            lambda: page.find_elements(By.CSS_SELECTOR, ".watch-link"), what="the rooms' links"
+        )
+        assert [link.text.startswith("watch (room ") for link in links] == [True, True]
+        room = str(links[0].get_attribute("href")).rsplit("/r/", 1)[1]
+        links[0].click()
+        wait_for(
+            lambda: page.execute_script(
+                "const app = window.allfives;"
+                "return location.pathname === '/r/' + arguments[0] && app.state.doc?.phase === 'playing'"
+                " && app.state.doc.you === null;",
+                room,
+            ),
+            what="the page watching the table",
+        )
+        assert js_errors(page) == []
