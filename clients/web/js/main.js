@@ -59,7 +59,7 @@ class App {
       name: () => this.name,
       claimName: (text) => this.claimName(text),
       player: () => this.player,
-      room: () => (this.state.doc ? this.state.room : null),
+      room: () => (this.state.doc && this.state.doc.you !== null ? this.state.room : null),
       toTable: (room) => this.toTable(room),
       backFrom: (room, hash) => this.leave(hash),
       watch: (room) => this.toTable(room, true),

@@ -41,7 +41,7 @@ function tableIn(state, room) {
 export class TournamentDesk {
   /** `app`: send(message) (its id), name() (the name last used), claimName(text) ({name} or
    *  {problem}: checked, kept, said in a fresh hello when new), player() (this device's player
-   *  name, or null), room() (the room the page is in, or null), toTable(room) (join it and show
+   *  name, or null), room() (the room the page has a seat in, or null), toTable(room) (join it and show
    *  it), backFrom(room, hash) (leave that room and show the hash's page), watch(room), show(hash). */
   constructor(app) {
     this.app = app;
@@ -157,13 +157,15 @@ export class TournamentDesk {
     if (this.going?.table === table) return;
     this.cancel();
     const round = (state.rounds ?? []).length;
-    this.going = { table, round, at: Date.now() + READY_SECONDS * 1000 };
-    this.timer = setInterval(() => this.tick(), 1000);
+    // A player at another room's match is not taken from it: the page offers the table.
+    const busy = this.app.room() !== null;
+    this.going = { table, round, at: busy ? null : Date.now() + READY_SECONDS * 1000 };
+    if (!busy) this.timer = setInterval(() => this.tick(), 1000);
     this.sayNews();
   }
 
   tick() {
-    if (!this.going) return;
+    if (!this.going || this.going.at === null) return;
     if (Date.now() >= this.going.at) this.go();
     else if (this.countdown) this.countdown.textContent = this.secondsLeft();
   }
@@ -197,10 +199,12 @@ export class TournamentDesk {
       this.page.say(this.over);
       return;
     }
-    const ready = t("tourney.table_ready", { round: this.going.round, seconds: READY_SECONDS });
-    this.countdown = h("span", { class: "countdown", "aria-hidden": "true" }, this.secondsLeft());
+    const waits = this.going.at === null;
+    const ready = waits ? t("tourney.table_waits", { round: this.going.round })
+      : t("tourney.table_ready", { round: this.going.round, seconds: READY_SECONDS });
+    this.countdown = waits ? null : h("span", { class: "countdown", "aria-hidden": "true" }, this.secondsLeft());
     this.page.say([this.over, ready].filter(Boolean).join(" "),
-      h("button", { type: "button", id: "tournament-go", class: "primary", onclick: () => this.go() }, t("tourney.go_now"), " ", this.countdown));
+      h("button", { type: "button", id: "tournament-go", class: "primary", onclick: () => this.go() }, t("tourney.go_now"), this.countdown ? " " : "", this.countdown));
   }
 
   /** The server refused the hello's name (`text`: why, and what to do): said on the

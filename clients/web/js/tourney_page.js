@@ -90,7 +90,9 @@ export class TournamentPage {
     }
     const parts = [];
     if (you === null) {
-      const name = h("input", { id: "tournament-entrant", name: "name", required: true, autocomplete: "nickname", value: this.actions.name() });
+      // One field for the page's life: what is typed stays while other entrants come and go.
+      this.nameInput ??= h("input", { id: "tournament-entrant", name: "name", required: true, autocomplete: "nickname", value: this.actions.name() });
+      const name = this.nameInput;
       parts.push(h("form", { class: "buttons", id: "tournament-join-form", onsubmit: (event) => {
         event.preventDefault();
         this.actions.join(name.value);
@@ -165,7 +167,7 @@ export class TournamentPage {
     const heads = ["#", t("tourney.col.who"), t("tourney.col.points"), t("tourney.col.buchholz"), t("tourney.col.score"), t("tourney.col.played"), t("tourney.col.byes")];
     return h("section", { class: "card", id: "tournament-standings", "aria-labelledby": "standings-title" },
       h("h3", { id: "standings-title" }, state.phase === "finished" ? t("tourney.final_standings") : t("tourney.standings")),
-      champion !== null ? h("p", { id: "tournament-champion", class: "champion" }, t("tourney.champion", { name: unitName(state, champion) })) : null,
+      champion !== null ? h("p", { id: "tournament-champion", class: "champion" }, t("tourney.champion", { name: champion === mine ? `${unitName(state, champion)} ${t("tourney.you_mark")}` : unitName(state, champion) })) : null,
       // On a phone the tie-break columns scroll sideways within their own region.
       h("div", { class: "scoreboard-wrap", role: "region", tabindex: "0", "aria-labelledby": "standings-title" }, h("table", { class: "scoreboard standings" },
         h("thead", {}, h("tr", {}, heads.map((head) => h("th", { scope: "col" }, head)))),

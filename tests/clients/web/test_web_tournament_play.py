@@ -19,12 +19,15 @@ from browser_helpers import (
     measure,
     open_lobby,
     press,
+    start_against_a_bot,
     wait_for,
 )
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
-from server_helpers import ServerThread
+from server_helpers import Client, ServerThread, new_key
+
+from protocol.tournaments import TournamentUpdate
 
 PHONE = (360, 740)
 
@@ -136,4 +139,55 @@ def test_ann_is_taken_to_each_table_and_back_to_the_standings_until_the_champion
         # Ann sat one round out (in a round robin of three, each does once): said in its round.
         assert len(page.find_elements(By.CSS_SELECTOR, ".bye.yours")) == 1
         assert_fits(measure(page))
+        assert js_errors(page) == []
+
+
+def test_a_player_at_another_match_is_not_taken_from_it_but_offered_the_table() -> None:
+    """Ann entered Cat's tournament, then sat down to a match against a bot: when the tournament
+    starts, her page keeps her at that match; the tournament's page says her table waits, and
+    Go now takes her there."""
+    with ServerThread(bot_delay=0.2) as server, chromium(*PHONE) as page:
+        cat_key = new_key()
+
+        async def make() -> tuple[Client, str]:
+            cat = await Client.open(server.server.url, "Cat", key=cat_key)
+            reply = await cat.request(
+                "create_tournament", name="Cup", format="round_robin", rules={"players": 2}
+            )
+            assert isinstance(reply, TournamentUpdate), reply
+            return cat, reply.tournament
+
+        cat, handle = server.call(make())
+        page.get(f"{server.base}/#/tournament/{handle}")
+        field = wait_for(lambda: page.find_element(By.ID, "tournament-entrant"), what="the form")
+        field.clear()
+        field.send_keys("Ann")
+        press(page, "tournament-join")
+        wait_for(lambda: page.find_elements(By.ID, "tournament-leave"), what="Ann in")
+        page.execute_script("location.hash = ''")
+        start_against_a_bot(page, server, 500)
+        wait_for(lambda: where(page)["phase"] == "playing", what="Ann's match against a bot")
+        casual = where(page)["path"]
+
+        async def bot_and_start() -> None:
+            added = await cat.request("join_tournament", tournament=handle, bot="easy")
+            assert isinstance(added, TournamentUpdate), added
+            started = await cat.request("start_tournament", tournament=handle)
+            assert isinstance(started, TournamentUpdate), started
+
+        server.call(bot_and_start())
+        going = wait_for(
+            lambda: page.execute_script("return window.allfives.tourney.going"),
+            what="her table known to the page",
+        )
+        assert going["at"] is None  # offered, not counted down
+        assert where(page)["path"] == casual
+
+        page.execute_script("location.hash = arguments[0]", f"#/tournament/{handle}")
+        said = wait_for(partial(table_ready, page), what="the table offered")
+        assert (
+            said == "Your table for round 1 is ready, and waits for you while you play here. Go now"
+        )
+        press(page, "tournament-go")
+        assert at_table(page) == going["table"]
         assert js_errors(page) == []
