@@ -4,11 +4,14 @@
 import { playerKey } from "./key.js";
 import { t, plural } from "./i18n.js";
 
-/** GET a path of the API: `{ok, status, body, retry}` (`body` the JSON, or null). */
-export async function apiGet(path) {
+/** GET a path of the API: `{ok, status, body, retry}` (`body` the JSON, or null). With
+ *  `asker` false the request goes without this device's key (a list anyone sees alike: a
+ *  guest's page makes no key for it). */
+export async function apiGet(path, { asker = true } = {}) {
   let response;
+  const headers = asker ? { Authorization: `Key ${playerKey()}`, Accept: "application/json" } : { Accept: "application/json" }; // i18n: not shown
   try {
-    response = await fetch(path, { headers: { Authorization: `Key ${playerKey()}`, Accept: "application/json" }, cache: "no-store" }); // i18n: not shown
+    response = await fetch(path, { headers, cache: "no-store" });
   } catch {
     return { ok: false, status: 0, body: null, retry: null };
   }

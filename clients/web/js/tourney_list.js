@@ -39,7 +39,7 @@ export class TournamentsCard {
   async load(offset) {
     this.loaded = true;
     this.offset = Math.max(0, offset);
-    const answer = await apiGet(paths.tournaments(this.offset, PAGE_SIZE));
+    const answer = await apiGet(paths.tournaments(this.offset, PAGE_SIZE), { asker: false });
     if (!answer.ok || !Array.isArray(answer.body?.tournaments)) {
       fill(this.list, h("p", { role: "alert" }, apiProblem(answer, "tournaments")));
       return;
@@ -102,7 +102,7 @@ export class TournamentsCard {
         field(t("lobby.turn_clock"), h("input", { type: "number", name: "turn_seconds", min: 5, max: 3600, placeholder: t("lobby.turn_clock_none") })),
         check("private", t("tourney.private")),
         check("play", t("tourney.i_play"), true)),
-      h("fieldset", { class: "bots" },
+      h("fieldset", { class: "entrant-bots" },
         h("legend", {}, t("tourney.bots")),
         LEVELS.map((level) => field(t(`bot.${level}`), h("input", { type: "number", name: `bots_${level}`, min: 0, max: MOST_BOTS, value: 0 })))),
       h("button", { type: "submit", class: "primary", id: "create-tournament" }, t("tourney.create")));
