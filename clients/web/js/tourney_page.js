@@ -7,7 +7,7 @@
 import { h, fill } from "./text.js";
 import { t, plural } from "./i18n.js";
 import { MAX_NAME } from "./limits.js";
-import { LEVELS, entrantName, formatName, phaseLine, tablesLine, unitName, unitOfEntrant } from "./tourney_words.js";
+import { LEVELS, entrantName, formatName, phaseLine, tablesLine, unitName, unitOfEntrant, unitsOf } from "./tourney_words.js";
 
 /** The tournament's link to share: this page's origin and the handle. */
 export function shareLink(handle) {
@@ -138,16 +138,26 @@ export class TournamentPage {
         h("h4", {}, t("tourney.round_n", { round: index + 1 })),
         h("ol", { class: "tables" }, (round.tables ?? []).map((table, number) => this.table(state, table, number, you))),
         (round.byes ?? []).map((unit) => h("p", { class: unit === mine ? "bye yours" : "bye" }, // i18n: not shown
-          t(unit === mine ? "tourney.bye_yours" : "tourney.bye", { name: unitName(state, unit) }))))).reverse());
+          t(unit === mine ? "tourney.bye_yours" : unitsOf(state)[unit]?.length > 1 ? "tourney.bye_team" : "tourney.bye", { name: unitName(state, unit) }))))).reverse());
   }
 
   table(state, table, number, you) {
     const seats = table.seats ?? [];
     const scores = Array.isArray(table.scores) ? table.scores : null;
-    // "normal bot 2: 25": a score apart from a name that may end in a number.
-    const who = seats.map((entrant, seat) => {
-      const name = [entrantName(state.entrants?.[entrant]), entrant === you ? t("tourney.you_mark") : null].filter(Boolean).join(" ");
-      return scores ? t("tourney.seat_score", { name, score: scores[seat] }) : name;
+    // Fixed partners are a unit (the server's `units`): named together, with their side's score;
+    // otherwise each seat by itself. "normal bot 2: 25": a score apart from a name that may end
+    // in a number.
+    const named = (entrant) => [entrantName(state.entrants?.[entrant]), entrant === you ? t("tourney.you_mark") : null].filter(Boolean).join(" ");
+    const sides = [];
+    seats.forEach((entrant, seat) => {
+      const unit = unitOfEntrant(state, entrant);
+      const side = unit === null ? undefined : sides.find((each) => each.unit === unit);
+      if (side) side.names.push(named(entrant));
+      else sides.push({ unit, names: [named(entrant)], score: scores ? scores[seat] : null });
+    });
+    const who = sides.map((side) => {
+      const name = side.names.join(" & ");
+      return scores ? t("tourney.seat_score", { name, score: side.score }) : name;
     }).join(" – ");
     const yours = you !== null && seats.includes(you);
     const room = typeof table.room === "string" ? table.room : null;

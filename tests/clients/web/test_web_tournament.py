@@ -296,3 +296,37 @@ def test_a_table_being_played_is_watched_from_the_tournaments_page() -> None:
             what="the page watching the table",
         )
         assert js_errors(page) == []
+
+
+def test_fixed_partners_are_shown_as_teams_in_the_tables_the_byes_and_the_standings() -> None:
+    """Six bots in three teams of fixed partners (the server's units), played to the end."""
+    with ServerThread(bot_delay=0.0) as server, chromium(*PHONE) as page:
+        cup = made(
+            server, "Pairs", bots=["easy"] * 6, rules={"players": 4, "target": 25}, partners="fixed"
+        )
+
+        async def start() -> None:
+            cat = await Client.open(server.server.url, "Cat", key=CAT)
+            reply = await cat.request("start_tournament", tournament=cup.tournament)
+            assert isinstance(reply, TournamentUpdate), reply
+
+        server.call(start())
+        page.get(f"{server.base}/#/tournament/{cup.tournament}")
+        champion = wait_for(
+            lambda: page.find_element(By.ID, "tournament-champion").text, timeout=120
+        )
+        teams = {"easy bot & easy bot 2", "easy bot 3 & easy bot 4", "easy bot 5 & easy bot 6"}
+        assert champion.removeprefix("Champion: ") in teams
+        standings = page.find_elements(
+            By.CSS_SELECTOR, "#tournament-standings tbody tr td:nth-child(2)"
+        )
+        assert {cell.text for cell in standings} == teams
+        team = r"easy bot( \d)? & easy bot \d"
+        for line in page.find_elements(By.CSS_SELECTOR, ".table-line"):
+            assert re.fullmatch(rf"Table 1: {team}: \d+ – {team}: \d+ · finished", line.text)
+        byes = [bye.text for bye in page.find_elements(By.CSS_SELECTOR, ".bye")]
+        assert len(byes) == 3
+        assert all(
+            re.fullmatch(rf"Bye: {team} sit this round out, and it counts as a win\.", b)
+            for b in byes
+        )
