@@ -77,8 +77,15 @@ export class TournamentDesk {
     this.send({ type: "follow_tournament", tournament: this.handle });
   }
 
+  /** The page is left: the tournament this device plays in is followed again, if another was
+   *  shown (a connection follows one at a time). */
   close() {
     this.page = null;
+    const mine = kept();
+    if (mine && codeOf(mine) !== codeOf(this.handle)) {
+      this.handle = mine;
+      this.send({ type: "follow_tournament", tournament: mine });
+    }
   }
 
   /** A new connection: follow the tournament again (its followers are a connection's). */

@@ -7,7 +7,7 @@
 import { h, fill } from "./text.js";
 import { t, plural } from "./i18n.js";
 import { MAX_NAME } from "./limits.js";
-import { LEVELS, entrantName, formatName, phaseLine, tablesLine, unitName, unitOfEntrant, unitsOf } from "./tourney_words.js";
+import { LEVELS, entrantName, formatName, phaseLine, tablesLine, tournamentHandle, unitName, unitOfEntrant, unitsOf } from "./tourney_words.js";
 
 /** The tournament's link to share: this page's origin and the handle. */
 export function shareLink(handle) {
@@ -69,7 +69,7 @@ export class TournamentPage {
     // Drawn again below: the control that had the focus gets it back (or the name, when it went).
     const active = this.root.ownerDocument.activeElement;
     const focused = active && active !== this.heading && this.root.contains(active) ? active.id || "-" : null;
-    const shared = shareLink(message.tournament);
+    const shared = shareLink(tournamentHandle(message.tournament) ?? this.handle);
     this.note.textContent = "";
     fill(this.heading, String(state.name));
     fill(this.info,
@@ -164,7 +164,7 @@ export class TournamentPage {
     return h("li", { class: yours ? "table-line yours" : "table-line", "data-room": room ?? "" }, // i18n: not shown
       `${t("tourney.table_n", { table: number + 1 })}: ${who}`,
       scores ? ` · ${t("tourney.finished")}` : "",
-      room && !scores ? [" · ", h("a", { href: `/r/${room}`, class: "watch-link", onclick: (event) => {
+      room && !scores ? [" · ", h("a", { href: `/r/${encodeURIComponent(room)}`, class: "watch-link", onclick: (event) => {
         event.preventDefault();
         this.actions.watch(room);
       } }, t(yours ? "tourney.your_room" : "tourney.watch_room", { room: room.split("-", 1)[0] }))] : null);
