@@ -17,13 +17,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 import socket
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING
 
 from protocol import names
 from server.config import Config
-from server.desk.desk import Desk
+from server.desk.desk import WATCH_SECONDS, Desk
+from server.desk.lease import Lease
 from server.edge.api import Api
 from server.edge.door import Door
 from server.edge.gate import Gate
@@ -63,6 +65,8 @@ log = logging.getLogger("allfives.server")
 
 #: Tournaments are looked over for tables without rooms once every this many room sweeps.
 ROUNDS_SWEEPS = 6
+#: A process's lease on opening a tournament's tables lasts this many of its room leases.
+LEASES = 10
 
 
 class Server:
@@ -124,7 +128,7 @@ class Server:
             chat=RoomChat(config.limits.room_chat_burst, config.limits.room_chat_rate),
             listing=listing,
             players=Players(ledger, config.clock, config.limits),
-            desk=Desk(store, lookups, config.limits, self.tables, tasks.spawn),
+            desk=Desk(store, lookups, config.limits, self.tables, tasks.spawn, self._lease(config)),
         )
         self.desk = lanes.desk
         self.tables.listener = self.desk.rounds.table_finished
@@ -144,6 +148,14 @@ class Server:
         #: code, and the event that, cleared, makes every bot wait (`allfives play`).
         self.connections, self.rooms = door.connections, registry.rooms
         self.bots_may_play = self.driver.bots_may_play
+
+    def _lease(self, config: Config) -> Lease | None:
+        """With several processes, this one's side of the tournaments' leases (which process
+        opens a round's tables); alone, none is needed."""
+        if not self.committer.shared:
+            return None
+        seconds = LEASES * config.storage.cluster_lease
+        return Lease(holder=secrets.token_hex(8), seconds=seconds, clock=config.clock)
 
     # -- what tests and embedders read, beside the parts -------------------------------------
 
@@ -205,6 +217,8 @@ class Server:
         and now and then those with tables left without rooms looked over."""
         every = self.config.timing.sweep_seconds * ROUNDS_SWEEPS
         self.tasks.spawn(self.desk.rounds.run(every))
+        if self.committer.shared:  # changes made by the other processes
+            self.tasks.spawn(self.desk.watch(WATCH_SECONDS))
         try:
             codes = await self.store.tournaments.codes()
         except StoreUnavailable as error:

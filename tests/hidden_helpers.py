@@ -97,7 +97,7 @@ def check_room_frames(frames: list[str], room: str, record_json: bytes) -> int:
             inside = message.room == room
             seat = message.seat
             continue
-        if not inside or isinstance(message, msg.Pong):
+        if not inside:
             continue
         if isinstance(message, msg.Snapshot):
             document = msgspec.json.decode(frame)["state"]

@@ -14,6 +14,9 @@ reconnect, cannot enter one); anyone greeted may follow one. A private tournamen
 with its invite (`CODE-INVITE`), as a private room is; a code that finds nothing costs a lookup
 of the address's budget (`server.edge.limits.LookupBudget`), as a room's does.
 
+With several processes, a change another process made reaches the followers here within
+`WATCH_SECONDS` (`watch`).
+
 `start_tournament` stores the start, then has the rounds (`server.desk.rounds`) open the first
 round's tables, and only then answers: the tables' rooms are in the answer. The rounds then
 follow the tables to the tournament's end, through `commit` and `tell` here.
@@ -23,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
+from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
 
@@ -40,11 +44,12 @@ from protocol.tournaments import (
 )
 from server.config import Limits
 from server.desk.kept import Kept, decode, encode, handle, new_code, opens, split
+from server.desk.lease import Lease
 from server.desk.rounds import Rounds, Spawn, Tables
 from server.rooms.codes import new_invite
 from server.rooms.room_state import RoomError
 from server.storage.archive import Player
-from server.storage.store import Store
+from server.storage.store import Store, StoreUnavailable
 from server.storage.tournaments import StoredTournament, TournamentChanged
 from server.tournaments import state
 from server.tournaments.stored import Tournament
@@ -52,6 +57,9 @@ from server.tournaments.view import entrant_of, public_view, table_of
 
 #: Tries of a change that lost races to other processes, and of a fresh code.
 TRIES = 5
+#: With several processes, how often the tournaments followed here are read for changes made
+#: by the others.
+WATCH_SECONDS = 1.0
 
 
 class Follower(Protocol):
@@ -74,11 +82,18 @@ class Desk:
     """The tournaments' messages of this process (see the module docstring)."""
 
     def __init__(
-        self, store: Store, lookups: LookupBudget, limits: Limits, tables: Tables, spawn: Spawn
+        self,
+        store: Store,
+        lookups: LookupBudget,
+        limits: Limits,
+        tables: Tables,
+        spawn: Spawn,
+        lease: Lease | None = None,
     ) -> None:
         self.store = store
-        #: The tournaments' rounds played in rooms (`server.desk.rounds`).
-        self.rounds = Rounds(self, tables, spawn)
+        #: The tournaments' rounds played in rooms (`server.desk.rounds`; `lease` with several
+        #: processes, `server.desk.lease`).
+        self.rounds = Rounds(self, tables, spawn, lease)
         self.lookups = lookups
         #: Tournaments an address may make (counted here while the process runs), and in all.
         self.per_address = limits.max_tournaments_per_ip
@@ -86,6 +101,8 @@ class Desk:
         #: Who follows each tournament here, and what each follower follows.
         self.followers: dict[str, set[Follower]] = {}
         self.following: dict[Follower, str] = {}
+        #: The version of each followed tournament its followers here were all told last.
+        self.told: dict[str, int] = {}
         #: Tournaments each address made here.
         self.made_by: Counter[str] = Counter()
         self._locks: dict[str, asyncio.Lock] = {}
@@ -97,6 +114,7 @@ class Desk:
         elif isinstance(message, FollowTournament):
             code, kept, stored = await self._find(follower, message.tournament)
             self._follow(follower, code)
+            self.told.setdefault(code, stored.version)
             self._send(follower, code, kept, stored.version, message.id)
         elif isinstance(message, JoinTournament):
             player = _player_of(follower)
@@ -124,6 +142,7 @@ class Desk:
             watching.discard(follower)
             if not watching:
                 self.followers.pop(code, None)
+                self.told.pop(code, None)
 
     # -- the messages ------------------------------------------------------------------------
 
@@ -167,6 +186,7 @@ class Desk:
             raise RoomError(errors.BUSY, "no free tournament code was found: try again")
         self.made_by[follower.address] += 1
         self._follow(follower, code)
+        self.told[code] = 1
         self._send(follower, code, kept, 1, message.id)
 
     async def _change(
@@ -192,10 +212,16 @@ class Desk:
         self._follow(follower, code)
         self.tell(code, kept, version, follower, message.id)
 
-    async def commit(self, code: str, commands: list[state.AnyCommand]) -> tuple[Kept, int, bool]:
-        """Apply `commands` in turn to the stored tournament and store the result as its next
-        version (again over what another process stored first): the tournament, its version and
-        whether it changed. RoomError if the core refuses one (nothing stored)."""
+    async def commit(
+        self,
+        code: str,
+        commands: list[state.AnyCommand],
+        mark: Callable[[Kept], Kept] | None = None,
+    ) -> tuple[Kept, int, bool]:
+        """Apply `commands` in turn to the stored tournament (then `mark`, which changes what is
+        kept beside it) and store the result as its next version (again over what another
+        process stored first): the tournament, its version and whether it changed. RoomError
+        if the core refuses one (nothing stored)."""
         async with self._locks.setdefault(code, asyncio.Lock()):
             for _ in range(TRIES):
                 kept, stored = await self._load(code)
@@ -203,14 +229,18 @@ class Desk:
                 changed = kept.tournament
                 for command in commands:
                     changed = _applied(changed, command)
-                if changed is kept.tournament:
+                new = kept
+                if changed is not kept.tournament:
+                    new = msgspec.structs.replace(kept, tournament=changed)
+                if mark is not None:
+                    new = mark(new)
+                if new is kept:
                     return kept, version, False  # no change (the core's commands told twice)
-                kept = msgspec.structs.replace(kept, tournament=changed)
                 try:
-                    await self.store.tournaments.save(code, version + 1, encode(kept))
+                    await self.store.tournaments.save(code, version + 1, encode(new))
                 except TournamentChanged:
                     continue  # another process changed it first: apply to what it stored
-                return kept, version + 1, True
+                return new, version + 1, True
         raise RoomError(errors.BUSY, "the tournament is changing fast: try again")
 
     async def codes(self) -> list[str]:
@@ -230,11 +260,30 @@ class Desk:
         answered: Follower | None = None,
         id: int | None = None,
     ) -> None:
-        """Send the tournament to its followers here (`answered` with the `id` it answers)."""
+        """Send the tournament to its followers here (`answered` with the `id` it answers);
+        the others are sent each version once (`watch` may have told it first)."""
         if answered is not None:
             self._send(answered, code, kept, version, id)
+        if version <= self.told.get(code, 0):
+            return
+        if code in self.followers:
+            self.told[code] = version
         for other in self.followers.get(code, set()) - {answered}:
             self._send(other, code, kept, version, None)
+
+    async def watch(self, every: float) -> None:
+        """With several processes: every `every` seconds, the tournaments followed here that
+        another process changed since are told to their followers here (the task ends with
+        the server)."""
+        while True:
+            await asyncio.sleep(every)
+            for code in list(self.followers):
+                try:
+                    kept, version = await self.load(code)
+                except (RoomError, StoreUnavailable):
+                    continue
+                if version > self.told.get(code, 0):
+                    self.tell(code, kept, version)
 
     # -- finding and telling -----------------------------------------------------------------
 

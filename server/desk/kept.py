@@ -17,6 +17,14 @@ from server.tournaments.view import public_view
 CODE_LENGTH = 5
 
 
+class Opening(msgspec.Struct, array_like=True, frozen=True):
+    """A process opening the current round's tables (`server.desk.lease`): its id, and until
+    when (Unix seconds) the others leave them to it."""
+
+    by: str
+    until: float
+
+
 class Kept(msgspec.Struct, kw_only=True):
     """A tournament as the desk stores it."""
 
@@ -26,6 +34,8 @@ class Kept(msgspec.Struct, kw_only=True):
     #: Whether its tables' matches are rated (None, as kept before it was: as a room's default,
     #: a public tournament's are, a private one's are not).
     rated: bool | None = None
+    #: With several processes, the one opening the current round's tables now (None: none).
+    opening: Opening | None = None
 
     @property
     def is_rated(self) -> bool:

@@ -7,8 +7,10 @@ gets one (`Tables.open`: stored, every seat reserved, the match dealt) and is no
 (`TableFinished`, the final scores by seat), and the core draws the next round when it was the
 round's last, whose tables the next pass opens; after the last round the tournament is
 finished. Each pass is one stored version (`Book.commit`: only over the version it read, so two
-processes never note two rooms for one table: the one that lost the race drops its rooms), and
-the followers here are told once the step is done.
+processes never note two rooms for one table), and the followers here are told once the step is
+done. With several processes, only the holder of the tournament's lease (`server.desk.lease`)
+opens a round's tables: it takes the lease in a save of its own, opens them, and gives the
+lease back in the save that notes them.
 
 It runs when the host starts a tournament, when a table's match finishes here
 (`Tables` tells `table_finished`), for every tournament being played when the server starts
@@ -29,6 +31,7 @@ import msgspec
 
 from protocol.rules import RoomRules
 from server.desk.kept import Kept
+from server.desk.lease import Lease
 from server.rooms.room_state import RoomError, TableOf
 from server.rooms.tables import Sitter
 from server.storage.store import StoreUnavailable
@@ -66,7 +69,10 @@ class Book(Protocol):
     async def load(self, code: str) -> tuple[Kept, int]: ...
 
     async def commit(
-        self, code: str, commands: list[state.AnyCommand]
+        self,
+        code: str,
+        commands: list[state.AnyCommand],
+        mark: Callable[[Kept], Kept] | None = None,
     ) -> tuple[Kept, int, bool]: ...
 
     def tell(self, code: str, kept: Kept, version: int) -> None: ...
@@ -75,8 +81,12 @@ class Book(Protocol):
 class Rounds:
     """Plays tournaments' rounds in rooms (see the module docstring)."""
 
-    def __init__(self, book: Book, tables: Tables, spawn: Spawn) -> None:
+    def __init__(
+        self, book: Book, tables: Tables, spawn: Spawn, lease: Lease | None = None
+    ) -> None:
         self.book = book
+        #: With several processes: only the holder opens a round's tables (None: alone).
+        self.lease = lease
         self.tables = tables
         self.spawn = spawn
         self._locks: dict[str, asyncio.Lock] = {}
@@ -145,12 +155,20 @@ class Rounds:
                 tournament = kept.tournament
                 if tournament.phase != "playing":
                     return done
+                may_open = True
+                lease = self.lease
+                if lease is not None and any(t.room is None for t in tournament.rounds[-1].tables):
+                    kept, version, changed = await self.book.commit(code, [], lease.take)
+                    if changed:
+                        done = (kept, version)
+                    may_open = lease.holds(kept)
                 opened: list[str] = []
                 try:
-                    commands = await self._due(code, kept, opened)
+                    commands = await self._due(code, kept, opened, may_open)
                     if not commands:
                         return done
-                    kept, version, changed = await self.book.commit(code, commands)
+                    mark = lease.give_back if lease is not None and opened else None
+                    kept, version, changed = await self.book.commit(code, commands, mark)
                 except RoomError:
                     # Refused (another process noted a room first), or a room not made: the
                     # rooms made for this pass are dropped. A store that did not answer may
@@ -161,15 +179,19 @@ class Rounds:
                 if changed:
                     done = (kept, version)
 
-    async def _due(self, code: str, kept: Kept, opened: list[str]) -> list[state.AnyCommand]:
-        """What the current round's tables call for: rooms opened (noted in `opened`) and
-        results told."""
+    async def _due(
+        self, code: str, kept: Kept, opened: list[str], may_open: bool
+    ) -> list[state.AnyCommand]:
+        """What the current round's tables call for: rooms opened (if `may_open`; noted in
+        `opened`) and results told."""
         tournament = kept.tournament
         number = len(tournament.rounds) - 1
         commands: list[state.AnyCommand] = []
         for index, table in enumerate(tournament.rounds[number].tables):
             of = TableOf(code, number, index)
             if table.room is None:
+                if not may_open:
+                    continue  # another process holds the lease: it opens them
                 room = await self.tables.open(rules_of(kept), of, sitters_of(tournament, table))
                 opened.append(room)
                 commands.append(state.TableOpened(round=number, table=index, room=room))

@@ -2,7 +2,8 @@
 played to their end in every format and table size, each table's result the one its room
 holds; a server that starts over a tournament whose table was never opened opens it, and one
 that starts over a table whose match ended untold tells it; the step run again changes
-nothing; and two processes on one Redis taking the step at once note one room a table."""
+nothing; and of two processes on one Redis taking the step at once, only the one that took
+the tournament's lease opens its tables."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from protocol.tournaments import TournamentUpdate
 from server.app import Server, run_server
 from server.desk.kept import Kept, decode, encode
 from server.rooms import codes
-from server.rooms.room import Room, RoomError
+from server.rooms.room import Room
 from server.rooms.room_state import TableOf
 from server.storage.store import MemoryStore
 from server.tournaments import state
@@ -96,6 +97,20 @@ async def test_a_tournament_of_bots_is_played_to_its_champion(
         kept = await played_out(server, code)
         check_tables(server, code, kept)
         tables = sum(len(played.tables) for played in kept.tournament.rounds)
+        # Each table's match is archived as any room's, under its entrants' names.
+        entrants = kept.tournament.entrants
+        rooms = {
+            server.rooms[codes.split(table.room or "")[0]].room: table
+            for played in kept.tournament.rounds
+            for table in played.tables
+        }
+        await until(lambda: all(isinstance(room.state.game_id, str) for room in rooms))
+        for room, table in rooms.items():
+            assert isinstance(room.state.game_id, str)
+            archived = await server.ledger.game(room.state.game_id)
+            assert archived is not None
+            names = [player.name for player in archived.detail.players]
+            assert names == [entrants[seat].name for seat in table.seats]
         assert (await metrics_of(server))["allfives_matches_started_total"] == tables
         # The step again: nothing left to do, nothing stored.
         assert await server.desk.rounds.reconcile_now(code) is None
@@ -156,7 +171,7 @@ async def test_a_server_tells_at_start_a_match_that_ended_untold() -> None:
         assert kept.tournament.phase == "finished"
 
 
-async def test_two_processes_taking_the_step_at_once_note_one_room_a_table(
+async def test_of_two_processes_taking_the_step_at_once_one_opens_the_tables(
     redis_server: RedisServer,
 ) -> None:
     async with two_servers(redis_server) as (first, second):
@@ -164,11 +179,10 @@ async def test_two_processes_taking_the_step_at_once_note_one_room_a_table(
         raced = await asyncio.gather(
             first.desk.rounds.reconcile_now("QWRTZ"),
             second.desk.rounds.reconcile_now("QWRTZ"),
-            return_exceptions=True,  # the one that lost the race is refused
         )
-        assert any(isinstance(result, tuple) for result in raced), raced
-        assert all(isinstance(result, tuple | RoomError) or result is None for result in raced)
+        assert any(result is not None for result in raced)  # one opened the tables
         kept = await played_out(first, "QWRTZ")
+        assert kept.opening is None  # the lease given back with the tables noted
         assert [len(played.tables) for played in kept.tournament.rounds] == [2, 2, 2]
         noted = [table.room for played in kept.tournament.rounds for table in played.tables]
         assert len(set(noted)) == 6
@@ -180,6 +194,13 @@ async def test_two_processes_taking_the_step_at_once_note_one_room_a_table(
                 room = Room.from_bytes(stored.state)
                 assert room.state.tournament == TableOf("QWRTZ", number, index)
                 assert room.table_scores() == table.scores
+        # Only the lease's holder opened rooms: none was made for a table in vain.
+        made = []
+        for code in await first.store.room_codes():
+            stored = await load_stored(first.store, code)
+            if stored is not None and Room.from_bytes(stored.state).state.tournament:
+                made.append(code)
+        assert sorted(made) == sorted(codes.split(room or "")[0] for room in noted)
 
 
 async def test_a_running_server_opens_tables_another_process_left_without_rooms() -> None:

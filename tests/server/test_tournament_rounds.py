@@ -12,13 +12,18 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from cluster_helpers import two_servers
 from hidden_helpers import check_room_frames
+from redis_server import RedisServer
 from restart_helpers import Keeping, data_keeping, redis_keeping, server_process
 from server_helpers import fast_config, load_stored, new_key
 from tournament_helpers import Entrant, keyed, tournament_update
 from waiting import until
 
+from bridge.records import record_of
+from engine import Match, Rules
 from protocol import messages as msg
+from protocol.records import encode_record
 from protocol.tournaments import TournamentView
 from server.app import Server, run_server
 from server.desk.kept import decode
@@ -40,6 +45,25 @@ def recount(view: TournamentView) -> list[tuple[int, int, int, int]]:
         (line.unit, line.match_points, line.buchholz, line.score)
         for line in standings(len(view.units), found)
     ]
+
+
+def test_the_room_frames_check_notices_a_leak_in_its_room_only() -> None:
+    """The check itself: a frame in the room naming another seat's tile is caught, however
+    late the seat came in; frames of the rooms before are not this room's."""
+    match = Match.new(Rules(players=2), seed=3)
+    match.apply(match.turn, match.legal_moves()[0])
+    record = encode_record(record_of(match, ["A", "B"]))
+    seat = match.turn
+    other_tile = str(match.hand_of(1 - seat)[0])
+    leak = f'{{"type":"pong","id":null,"note":"{other_tile}"}}'
+    frames = [
+        msg.encode(msg.Joined(room="ELSE", seat=0, seat_token="t")).decode(),
+        leak,  # in another room: not this room's to check
+        msg.encode(msg.Joined(room="ROOM", seat=seat, seat_token="t")).decode(),
+    ]
+    assert check_room_frames(frames, "ROOM", record) == 0
+    with pytest.raises(AssertionError, match=other_tile):
+        check_room_frames([*frames, leak], "ROOM", record)
 
 
 async def final_scores(server: Server, room: str) -> list[int]:
@@ -202,4 +226,30 @@ async def test_a_private_tournament_plays_in_private_rooms_with_its_rules() -> N
         assert isinstance(joined, msg.Joined) and joined.room == table
         assert joined.seat == started.state.rounds[0].tables[0].seats.index(1)
         for client in (ann, stranger):
+            await client.close()
+
+
+async def test_an_entrant_on_another_process_is_told_its_table_and_plays_it(
+    redis_server: RedisServer,
+) -> None:
+    async with two_servers(redis_server) as (first, second):
+        ann = await keyed(first.url, "Ann")
+        made = await tournament_update(ann, "create_tournament", **CUP, bots=["easy", "easy"])
+        bea = await keyed(second.url, "Bea")
+        joined = await tournament_update(bea, "join_tournament", tournament=made.tournament)
+        started = await tournament_update(ann, "start_tournament", tournament=made.tournament)
+        # Bea follows it through the second process: the changes the first made reach her.
+        person = Entrant(bea, random.Random(5), latest=joined)
+        final = await person.play_to_the_end()
+        assert final.state.phase == "finished" and final.state.champion is not None
+        assert final.state.version >= started.state.version
+        mine = [
+            table.room
+            for played in final.state.rounds
+            for table in played.tables
+            if joined.you in table.seats
+        ]
+        assert person.tables == mine and len(mine) == 2
+        assert [room for room, _ in person.seated] == mine
+        for client in (ann, bea):
             await client.close()
