@@ -58,7 +58,7 @@ export class TournamentsCard {
       h("ul", { class: "rooms tournaments" }, items),
       this.offset > 0 || this.offset + shown < total
         ? h("p", { class: "muted", id: "tournaments-page" },
-          `${t("lobby.rooms_page", { first: this.offset + 1, last: this.offset + shown, total })} `,
+          `${t("tourney.page_range", { first: this.offset + 1, last: this.offset + shown, total })} `,
           this.offset > 0 ? h("button", { type: "button", onclick: () => this.load(this.offset - PAGE_SIZE) }, t("tourney.previous")) : "",
           this.offset + shown < total ? h("button", { type: "button", id: "more-tournaments", onclick: () => this.load(this.offset + PAGE_SIZE) }, t("lobby.more")) : "")
         : null);

@@ -330,3 +330,24 @@ def test_fixed_partners_are_shown_as_teams_in_the_tables_the_byes_and_the_standi
             re.fullmatch(rf"Bye: {team} sit this round out, and it counts as a win\.", b)
             for b in byes
         )
+
+
+def test_the_lobby_pages_the_tournaments_ten_at_a_time() -> None:
+    with ServerThread(max_tournaments_per_ip=20) as server, chromium(*PHONE) as page:
+        codes = sorted(made(server, f"Cup {n}").tournament for n in range(12))
+        open_lobby(page, server.base + "/", "Ann")
+
+        def listed() -> list[str]:
+            items = page.find_elements(By.CSS_SELECTOR, "#tournaments-list li")
+            return [str(item.get_attribute("data-tournament")) for item in items]
+
+        wait_for(lambda: listed() == codes[:10], what="the first ten")
+        assert page.find_element(By.ID, "tournaments-page").text.startswith(
+            "Tournaments 1–10 of 12"
+        )
+        press(page, "more-tournaments")
+        wait_for(lambda: listed() == codes[10:], what="the last two")
+        assert page.find_element(By.ID, "tournaments-page").text.startswith(
+            "Tournaments 11–12 of 12"
+        )
+        assert not page.find_elements(By.ID, "more-tournaments")
