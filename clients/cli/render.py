@@ -29,6 +29,11 @@ MIN_LOG_ROWS = 3
 #: Rows kept for the notice when the table is laid out (so a notice never moves the table).
 NOTICE_ROOM = 1
 MIN_WIDTH = 30
+#: Rows kept for the status line, which folds to two on a narrow screen.
+STATUS_ROWS = 2
+#: The most rows a layout takes once its arms are folded: the line (three rows where a double
+#: lies across), an arm's mark above and below it, and the row listing the ends.
+FOLDED_ROWS = 6
 
 
 def total_text(game: GameView | None, short: bool = False) -> Text:
@@ -346,14 +351,16 @@ def render(
     if game is not None and view.phase != "waiting" and game.hand is not None:
         bottom += [rule(width, _("your tiles")), *hand_rows(view, state, width)]
     bottom.append(rule(width))
-    status_rows = wrap([status(view, state, pending, width)], width)[:2]
-    tail = [*notice_row(state.notice, width), *status_rows]
-    spare = height - len(top) - len(bottom) - len(tail)
-    if width < MIN_WIDTH or spare < 1:
-        return _too_small(width, height, len(top) + len(bottom) + len(tail) + 1)
+    status_rows = wrap([status(view, state, pending, width)], width)[:STATUS_ROWS]
+    fixed = len(top) + len(bottom)
+    # The size the "too small" screen asks for leaves out what changes from move to move (the
+    # status line's words, a notice, the layout): it says the same until the size changes.
+    needed = fixed + STATUS_ROWS + NOTICE_ROOM + _middle_room(view, join_line, width)
     # The layout is drawn for a notice row whether or not one is shown, so that a notice
     # coming or going (a hint, a refusal) never re-flows the table: the log takes that row.
-    steady = min(spare, height - len(top) - len(bottom) - len(status_rows) - NOTICE_ROOM)
+    steady = height - fixed - len(status_rows) - NOTICE_ROOM
+    if width < MIN_WIDTH or steady < 1:
+        return _too_small(width, height, needed)
     result = result_rows(state, view, width) if not extra else []
     if view.phase == "waiting" or game is None:
         middle = waiting_rows(view, join_line, width)
@@ -364,8 +371,12 @@ def render(
             # The log gives way before any open end does.
             rows = max(rows, min(steady, layout_rows_needed(game.layout, width)))
         middle = _fit_layout(game, display_names(view, played), width, rows, state.last_layout)
-    if len(middle) > spare:
-        return _too_small(width, height, height - spare + len(middle))
+    if len(middle) > steady + NOTICE_ROOM:
+        return _too_small(width, height, needed)
+    # A notice takes the log's rows, never the table's (none left: it waits for a bigger screen).
+    notice = notice_row(state.notice, width, height - fixed - len(status_rows) - len(middle))
+    tail = [*notice, *status_rows]
+    spare = height - fixed - len(tail)
     room = max(0, spare - len(middle))
     extra = wrap(extra, width)
     if extra:
@@ -407,6 +418,14 @@ def shown_log(log: Sequence[LogLine], view: RoomView) -> list[LogLine]:
         return lines
     ends = [index for index, line in enumerate(lines) if isinstance(line.event, MatchEnded)]
     return [line for index, line in enumerate(lines) if not ends or index != ends[-1]]
+
+
+def _middle_room(view: RoomView, join_line: str | None, width: int) -> int:
+    """The rows between the players and your tiles that the table needs whatever is played: a
+    waiting room's seats, or a layout at its most folded (`FOLDED_ROWS`)."""
+    if view.phase == "waiting" or view.game is None:
+        return len(waiting_rows(view, join_line, width))
+    return FOLDED_ROWS
 
 
 def _too_small(width: int, height: int, needed_rows: int) -> tuple[list[Text], list[Text]]:
