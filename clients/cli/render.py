@@ -115,7 +115,8 @@ def _seat_chunk(view: RoomView, seat: int, names: Sequence[str], score: int | No
     held = view.seats[seat]
     if held is not None and not held.connected:
         chunk.append(" " + _("away"), Style(color="red"))
-    elif held is None and view.phase == "finished":  # the name is the one the match was played by
+    elif held is None and view.phase == "finished" and names[seat] != words.free_seat():
+        # The name is the one the match was played by (unknown here: no departure is told).
         chunk.append(" " + _("left the table"), Style(color="red"))
     if score is not None:
         chunk.append(" " + _("{score} pts").format(score=score), Style(bold=True))

@@ -231,6 +231,7 @@ class TableState:
                 self.say(said, "hint")
             case msg.RecordReply(record=record):
                 self.record = record
+                self._name_from_record(record)
             case msg.Welcome(player=player):
                 if player is not None:
                     self.player = player
@@ -255,7 +256,29 @@ class TableState:
             self.played_names = display_names(view)
         elif view is not None and view.phase == "waiting":
             self.played_names = None
+        elif self._names_missing(view) and isinstance(message, msg.Snapshot):
+            # A finished match first seen after some of its players left (a watcher coming
+            # late): who played it is in its record.
+            return [msg.GetRecord()]
         return []
+
+    def _names_missing(self, view: RoomView | None) -> bool:
+        """Whether a finished match's table has a seat whose player is not known here."""
+        return (
+            view is not None
+            and view.phase == "finished"
+            and self.played_names is None
+            and any(seat is None for seat in view.seats)
+        )
+
+    def _name_from_record(self, record: Record) -> None:
+        """Name the finished match's seats after its record (bots as the table names them)."""
+        view = self.view
+        if not self._names_missing(view) or view is None:
+            return
+        if len(record.names) != len(view.seats):
+            return
+        self.played_names = words.table_names(record.names)
 
     def dismiss_result(self) -> bool:
         """The player has read the hand's (or match's) result; False if none was shown."""
