@@ -205,6 +205,9 @@ async def test_watching_a_finished_match_shows_who_played_it(server: Server) -> 
     assert "(free)" not in shown, shown
     assert "Ann" in shown and "Bořek left the table" in shown, shown
     assert "Ann left the table" not in shown, shown
+    log = [line.text for line in watcher.state.log]
+    print(log)
+    assert not any("(free)" in line for line in log), log
     await close_all([host, guest, watcher], [*tasks, watching])
 
 
