@@ -210,7 +210,7 @@ def hand_rows(view: RoomView, state: TableState, width: int) -> list[Text]:
         return []
     legal = {spec.tile for spec in game.legal} if state.my_turn() else set()
     hinted = state.hint.tile if state.hint is not None else None
-    per_row = max(1, (width - 1) // TILE_WIDTH)
+    per_row = _tiles_per_row(width)
     numbered = state.numbered_hand()
     rows: list[Text] = []
     for start in range(0, len(numbered), per_row):
@@ -356,7 +356,8 @@ def render(
     fixed = len(top) + len(bottom)
     # The size the "too small" screen asks for leaves out what changes from move to move (the
     # status line's words, a notice, the layout): it says the same until the size changes.
-    needed = fixed + STATUS_ROWS + NOTICE_ROOM + _middle_room(view, join_line, width)
+    needed = len(top) + _bottom_room(view, width) + STATUS_ROWS + NOTICE_ROOM
+    needed += _middle_room(view, join_line, width)
     # The layout is drawn for a notice row whether or not one is shown, so that a notice
     # coming or going (a hint, a refusal) never re-flows the table: the log takes that row.
     steady = height - fixed - len(status_rows) - NOTICE_ROOM
@@ -419,6 +420,21 @@ def shown_log(log: Sequence[LogLine], view: RoomView) -> list[LogLine]:
         return lines
     ends = [index for index, line in enumerate(lines) if isinstance(line.event, MatchEnded)]
     return [line for index, line in enumerate(lines) if not ends or index != ends[-1]]
+
+
+def _tiles_per_row(width: int) -> int:
+    """How many of your tiles a row of the hand holds."""
+    return max(1, (width - 1) // TILE_WIDTH)
+
+
+def _bottom_room(view: RoomView, width: int) -> int:
+    """The rows below the layout that the table needs whatever is played: your tiles (as many
+    as were dealt, or more once drawn) between their two rules, or the closing rule alone."""
+    game = view.game
+    if game is None or view.phase == "waiting" or game.hand is None:
+        return 1
+    tiles = max(len(game.hand), view.rules.tiles_per_hand)
+    return 2 + 2 * -(-tiles // _tiles_per_row(width))
 
 
 def _middle_room(view: RoomView, join_line: str | None, width: int) -> int:
