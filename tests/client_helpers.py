@@ -17,9 +17,10 @@ from typing import Any
 import pytest
 from rich.console import Console
 from server_helpers import fast_config
-from waiting import until_sync
+from waiting import until, until_sync
 from websockets.asyncio.client import ClientConnection, connect
 
+from clients.cli.connection import Connection
 from clients.cli.render import render
 from clients.cli.state import TableState
 from protocol import messages as msg
@@ -106,6 +107,50 @@ def make_view(
         sides=sides,
         game=view_game,
     )
+
+
+async def play_to_the_end(connection: Connection, timeout: float) -> None:
+    """Play the first legal move whenever it is this seat's turn, until the match is over."""
+    state = connection.state
+    asked: int | None = None
+
+    async def over() -> bool:
+        nonlocal asked
+        if (view := state.view) is not None and view.phase == "finished":
+            return True
+        game = state.game
+        if state.my_turn() and game is not None and asked != state.seq:
+            asked = state.seq
+            move = game.legal[0]
+            if move.pass_ or move.tile is None:
+                await connection.send(msg.Pass())
+            else:
+                await connection.send(msg.Play(tile=move.tile, end=move.end))
+        return False
+
+    await until(over, timeout, "the match to end")
+
+
+async def finished_between_two(url: str) -> tuple[Connection, Connection, list[asyncio.Task[None]]]:
+    """Ann hosts a private room of two to 15 points, Bořek joins, and both play it to the end:
+    the two connections and their running tasks (`close_all` ends them)."""
+    rules = RoomRules(players=2, target=15, public=False)
+    host = Connection(url, "Ann", TableState())
+    hosting = asyncio.create_task(host.run([msg.CreateRoom(rules=rules)]))
+    room = await until(lambda: host.state.room)
+    guest = Connection(url, "Bořek", TableState())
+    joining = asyncio.create_task(guest.run([msg.Join(room=room)]))
+    await until(lambda: (v := host.state.view) is not None and all(v.seats))
+    await host.send(msg.Start())
+    await asyncio.gather(play_to_the_end(host, TIMEOUT * 3), play_to_the_end(guest, TIMEOUT * 3))
+    return host, guest, [hosting, joining]
+
+
+async def close_all(connections: Sequence[Connection], tasks: Sequence[asyncio.Task[None]]) -> None:
+    """Close each connection and wait for its task to end."""
+    for connection in connections:
+        await connection.close()
+    await asyncio.gather(*(asyncio.wait_for(task, TIMEOUT) for task in tasks))
 
 
 #: 6-6 spinner with 6-1 east and 6-5 west: open west 5, east 1, north 6, south 6.

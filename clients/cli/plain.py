@@ -28,11 +28,11 @@ from clients.cli import local, words
 from clients.cli.app import App
 from clients.cli.connection import Fatal
 from clients.cli.i18n import _
-from clients.cli.render import waiting_rows
 from clients.cli.safe import visible
 from clients.cli.scoreboard import Scoreboard, explain_hand, side_names
 from clients.cli.state import LogLine, Notice
 from clients.cli.status import only_end, rating_note, rating_text, status
+from clients.cli.waiting_room import waiting_rows
 from protocol import messages as msg
 from protocol.tiles import END_NAMES
 from protocol.views import GameView, HandEnded, MatchEnded, MoveSpec, Played, RoomView

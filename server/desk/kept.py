@@ -9,10 +9,11 @@ import secrets
 
 import msgspec
 
+from protocol.api import TournamentSummary
 from protocol.tournaments import TournamentView
 from server.rooms import codes
 from server.tournaments.stored import Tournament
-from server.tournaments.view import public_view
+from server.tournaments.view import public_view, summary
 
 CODE_LENGTH = 5
 
@@ -69,6 +70,12 @@ def split(text: str) -> tuple[str, str]:
 def view_of(code: str, kept: Kept, version: int) -> TournamentView:
     """The tournament's public view (`server.tournaments.view`), as its followers are sent it."""
     return public_view(kept.tournament, code=code, version=version, host=kept.host_name)
+
+
+def summary_of(code: str, kept: Kept) -> TournamentSummary:
+    """The tournament's line in the API's list (`server.tournaments.view.summary`): the same
+    words as its public view."""
+    return summary(kept.tournament, code=code, host=kept.host_name)
 
 
 def opens(kept: Kept, invite: str) -> bool:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from protocol import api
 from protocol.tournaments import TournamentView
-from server.desk.kept import CODE_LENGTH, Kept, decode, opens, split, view_of
+from server.desk.kept import CODE_LENGTH, decode, opens, split, summary_of, view_of
 from server.storage.tournaments import TournamentStore
 
 #: The list's order: open tournaments first (they take entrants), then those playing, then the
@@ -31,7 +31,7 @@ async def public_tournaments(store: TournamentStore) -> list[api.TournamentSumma
             continue
         kept = decode(stored.state)
         if kept.tournament.public:
-            found.append(_summary(code, kept))
+            found.append(summary_of(code, kept))
     found.sort(key=lambda summary: (PHASE_ORDER[summary.phase], summary.code))
     return found
 
@@ -49,20 +49,3 @@ async def tournament_view(store: TournamentStore, id: str) -> TournamentView | N
     if not opens(kept, invite):
         return None
     return view_of(code, kept, stored.version)
-
-
-def _summary(code: str, kept: Kept) -> api.TournamentSummary:
-    tournament = kept.tournament
-    return api.TournamentSummary(
-        code=code,
-        name=tournament.name,
-        format=tournament.format,
-        rules=tournament.rules,
-        partners=tournament.partners,
-        turn_seconds=tournament.turn_seconds,
-        host=kept.host_name,
-        phase=tournament.phase,
-        entrants=len(tournament.entrants),
-        rounds_planned=tournament.planned,
-        rounds_begun=len(tournament.rounds),
-    )

@@ -80,6 +80,16 @@ async def test_the_public_tournaments_are_listed_and_paged_and_a_private_one_nev
     assert (first.name, first.host, first.entrants, first.phase) == ("Cup 1", "Ann", 1, "open")
     assert second.entrants == 1 and second.rounds_planned == 0 == second.rounds_begun
     assert third.rules.players == 4 and third.rules.partnership and third.partners == "fixed"
+    # Each line of the list says what the tournament's own view says.
+    shared = ("name", "format", "rules", "partners", "turn_seconds", "host", "phase")
+    for summary in listed.tournaments:
+        shown = await view(server, summary.code)
+        assert [getattr(summary, f) for f in shared] == [getattr(shown, f) for f in shared]
+        assert (summary.rounds_planned, summary.rounds_begun) == (
+            shown.rounds_planned,
+            len(shown.rounds),
+        )
+        assert summary.entrants == len(shown.entrants)
 
     halves = [await page(server, "?limit=2"), await page(server, "?offset=2&limit=2")]
     assert [len(half.tournaments) for half in halves] == [2, 1]
