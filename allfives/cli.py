@@ -53,6 +53,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "clients.cli.history",
         N_("a player's finished games on a server (yours by default)"),
     ),
+    "tournament": (
+        "clients.cli.tournament",
+        N_("tournaments: create, join (and play each round), start, show"),
+    ),
     "show": (
         "clients.cli.show",
         N_("replay a finished game of a server, stepped with the arrow keys"),

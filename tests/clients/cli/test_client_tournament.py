@@ -1,0 +1,261 @@
+"""`allfives tournament` against a real server: `show` prints a played tournament (entrants,
+each round's tables and scores, the standings with their tie-break columns, the champion) at 60
+and 80 columns and in plain lines; `create` prints the code and follows the lobby, where a
+friend's `join` shows at once; a refused start, a missing tournament and a name the server will
+not have are one line and a non-zero status; what a server sends is shown with its control
+characters made visible, whatever it holds."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import unicodedata
+from pathlib import Path
+
+from client_helpers import BOX_DRAWING, ROOT, played_tournament, spawn_plain
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rich.cells import cell_len
+from server_helpers import ServerThread, api_get, new_key
+
+from clients.cli.tournament_words import tournament_rows
+from protocol import api
+from protocol.rules import Rules
+from protocol.tournaments import (
+    EntrantView,
+    RoundView,
+    StandingView,
+    TableView,
+    TournamentView,
+)
+from server.desk.kept import Kept, encode
+from server.tournaments.stored import Entrant, Round, Table, Tournament
+
+ENV = {"TERM": "xterm-256color", "PYTHONPATH": str(ROOT), "LANGUAGE": "en"}
+
+
+def allfives(*args: str, config: Path, columns: int = 80) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "allfives.cli", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, **ENV, "XDG_CONFIG_HOME": str(config), "COLUMNS": str(columns)},
+        check=False,
+    )
+
+
+def keep_key(config: Path, url: str, name: str) -> None:
+    """`name`'s key, kept as the terminal client keeps it (`clients.cli.keys`)."""
+    folder = config / "allfives"
+    folder.mkdir(parents=True, exist_ok=True)
+    keys = {url: {"keys": {name: new_key()}, "last": name}}
+    (folder / "keys.json").write_text(json.dumps(keys))
+
+
+def view_of(server: ServerThread, code: str) -> TournamentView:
+    answer = server.call(api_get(server.server.url, f"/api/tournaments/{code}"))
+    assert answer.status == 200, answer.body
+    return api.decode_answer(answer.body, TournamentView)
+
+
+def test_show_prints_a_played_tournament_at_60_and_80_columns(tmp_path: Path) -> None:
+    with ServerThread() as server:
+        server.call(played_tournament(server.server, "QWRTZ", ["Ann", "Bea"], ["easy"], 3))
+        view = view_of(server, "QWRTZ")
+        assert view.phase == "finished" and view.champion is not None
+        names = [entrant.name for entrant in view.entrants]
+        for columns in (60, 80):
+            done = allfives(
+                "tournament", "show", server.server.url, "qwrtz", config=tmp_path, columns=columns
+            )
+            assert done.returncode == 0, done.stderr
+            lines = done.stdout.splitlines()
+            assert all(cell_len(line) <= columns for line in lines), done.stdout
+            text = done.stdout
+            assert "Friday cup · QWRTZ" in lines[0]
+            for name in names:
+                assert name in text
+            for number, played in enumerate(view.rounds, start=1):
+                assert f"Round {number}" in text
+                for table in played.tables:
+                    assert table.scores is not None
+                    assert " : ".join(map(str, table.scores)) in text
+            assert text.count("Sits this round out") == 3  # three entrants: one bye a round
+            for heading in ("points", "Buchholz", "score", "played", "byes"):
+                assert heading in text
+            standings = [line for line in lines if re.match(r"^\W*\d+\W+\w", line)]
+            first = names[view.standings[0].unit]
+            assert first in standings[0], text  # best first
+            assert f"Champion: {names[view.champion]}" in text
+
+
+def test_show_in_plain_lines_draws_no_box(tmp_path: Path) -> None:
+    with ServerThread() as server:
+        server.call(played_tournament(server.server, "QWRTZ", ["Ann", "Bea"], ["easy"], 1))
+        done = allfives(
+            "tournament", "show", server.server.url, "QWRTZ", "--plain", config=tmp_path
+        )
+        assert done.returncode == 0, done.stderr
+        assert "Standings" in done.stdout and "Buchholz" in done.stdout
+        assert not BOX_DRAWING.search(done.stdout), done.stdout
+
+
+def test_show_of_a_missing_tournament_is_one_line_and_status_1(tmp_path: Path) -> None:
+    with ServerThread() as server:
+        done = allfives("tournament", "show", server.server.url, "NOPEX", config=tmp_path)
+    assert done.returncode == 1
+    assert done.stdout == ""
+    assert done.stderr.splitlines() == [
+        "allfives tournament: no such tournament on this server (a private one needs CODE-INVITE)"
+    ]
+
+
+def test_a_servers_control_characters_are_shown_visibly(tmp_path: Path) -> None:
+    hostile = Tournament(
+        name="Cup\x1b[2J\x07",
+        format="round_robin",
+        rules=Rules(players=2),
+        partners=None,
+        swiss_rounds=None,
+        public=True,
+        host="h",
+        turn_seconds=None,
+        phase="playing",
+        entrants=[Entrant(name="Ann\x1b]0;owned\x07"), Entrant(name="B\u202eea")],
+        units=[[0], [1]],
+        planned=1,
+        rounds=[Round(tables=[Table(seats=[0, 1], room="AB\x1bCD")], byes=[])],
+    )
+    with ServerThread() as server:
+        kept = Kept(tournament=hostile, host_name="Host\x9b31m")
+        server.call(server.server.store.tournaments.save("EVILX", 1, encode(kept)))
+        done = allfives("tournament", "show", server.server.url, "EVILX", config=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "\x1b" not in done.stdout and "\x07" not in done.stdout and "\x9b" not in done.stdout
+    assert "Cup␛[2J␇" in done.stdout
+    assert "Ann␛]0;owned␇" in done.stdout
+    assert "B\ufffdea" in done.stdout
+    assert "playing in room AB␛CD" in done.stdout
+
+
+NAMES = st.text(min_size=1, max_size=24)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    names=st.lists(NAMES, min_size=2, max_size=9),
+    title=st.text(min_size=1, max_size=48),
+    width=st.integers(min_value=30, max_value=120),
+)
+def test_every_row_fits_its_width_and_holds_no_control_character(
+    names: list[str], title: str, width: int
+) -> None:
+    pairs = [[index, index + 1] for index in range(0, len(names) - 1, 2)]
+    tables = [TableView(seats=seats, room="ROOM", scores=[100, 5]) for seats in pairs]
+    byes = [len(names) - 1] if len(names) % 2 else []
+    view = TournamentView(
+        code="QWRTZ",
+        name=title,
+        format="swiss",
+        rules=Rules(players=2),
+        partners=None,
+        rounds_planned=3,
+        public=True,
+        turn_seconds=None,
+        host=names[0],
+        phase="playing",
+        version=3,
+        entrants=[EntrantView(name=name) for name in names],
+        units=[[index] for index in range(len(names))],
+        rounds=[RoundView(tables=tables, byes=byes)],
+        standings=[
+            StandingView(unit=unit, match_points=2, buchholz=0, score=100, played=1, byes=0)
+            for unit in range(len(names))
+        ],
+    )
+    rows = tournament_rows(view, width, you=len(names) - 1)
+    for row in rows:
+        assert cell_len(row.plain) <= width, row.plain
+        assert not any(unicodedata.category(char) in ("Cc", "Cf") for char in row.plain)
+    text = "\n".join(row.plain for row in rows)
+    if byes:
+        assert "You sit this round out" in text
+
+
+def test_create_prints_the_code_and_a_friends_join_shows_in_the_lobby(tmp_path: Path) -> None:
+    with ServerThread() as server:
+        url = server.server.url
+        keep_key(tmp_path / "ann", url, "Ann")
+        keep_key(tmp_path / "bea", url, "Bea")
+        ann, ann_said = spawn_plain(
+            ["tournament", "create", url, "--name", "Friday cup", "--bots", "easy,hard", "--plain"],
+            {**ENV, "XDG_CONFIG_HOME": str(tmp_path / "ann")},
+        )
+        try:
+            ann.expect(r"Friends enter with: .*allfives tournament join \S+ ([A-Z]{5})")
+            code = ann.match.group(1)
+            ann.expect("Entrants \\(3\\): 1 bot:easy, 2 bot:hard, 3 Ann")
+            ann.expect("Start it once everyone is in: type /start")
+            bea, _bea_said = spawn_plain(
+                ["tournament", "join", url, code.lower(), "--plain"],
+                {**ENV, "XDG_CONFIG_HOME": str(tmp_path / "bea")},
+            )
+            try:
+                bea.expect("You play as Bea")
+                bea.expect("Waiting for the host to start it")
+                ann.expect("Entrants \\(4\\): 1 bot:easy, 2 bot:hard, 3 Ann, 4 Bea")
+                # Bea is no host: her start is refused, in one line, and nothing changes.
+                done = allfives("tournament", "start", url, code, config=tmp_path / "bea")
+                assert done.returncode == 1
+                assert len(done.stderr.splitlines()) == 1
+                assert done.stderr.startswith(
+                    "allfives tournament: could not start the tournament:"
+                )
+                view = view_of(server, code)
+                assert view.phase == "open" and len(view.entrants) == 4
+                bea.sendline("/quit")
+                bea.expect("come back with: .*allfives tournament join")
+                bea.expect(r"\n")
+                bea.wait()
+                assert bea.exitstatus == 0
+            finally:
+                bea.close(force=True)
+            # Bea stays entered: she left the screen, not the tournament.
+            assert [e.name for e in view_of(server, code).entrants][-1] == "Bea"
+        finally:
+            ann.close(force=True)
+        assert "\x1b" not in ann_said.getvalue()
+
+
+def test_joining_a_missing_tournament_is_one_line_and_status_1(tmp_path: Path) -> None:
+    with ServerThread() as server:
+        url = server.server.url
+        keep_key(tmp_path, url, "Ann")
+        child, said = spawn_plain(
+            ["tournament", "join", url, "NOPEX", "--plain"],
+            {**ENV, "XDG_CONFIG_HOME": str(tmp_path)},
+        )
+        try:
+            child.expect("allfives tournament: could not enter the tournament: there is no")
+            child.wait()
+            assert child.exitstatus == 1
+        finally:
+            child.close(force=True)
+        lines = [line for line in said.getvalue().splitlines() if line.strip()]
+        assert lines == [
+            "allfives tournament: could not enter the tournament: there is no tournament "
+            "'NOPEX' on this server (a private one needs CODE-INVITE)"
+        ]
+
+
+def test_a_name_the_server_will_not_have_is_refused_before_connecting(tmp_path: Path) -> None:
+    done = allfives(
+        "tournament", "create", "ws://127.0.0.1:9", "--name", "\x1b[2J", config=tmp_path
+    )
+    assert done.returncode == 2
+    assert len(done.stderr.splitlines()) == 1
+    assert "a tournament's name is 1 to 48 characters a reader can see" in done.stderr
