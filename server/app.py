@@ -52,8 +52,9 @@ from server.play.players import Players
 from server.play.refold import Refold
 from server.play.registry import Registry
 from server.play.reviews import ReviewDesk, ReviewShelf
+from server.play.tables import TableRooms
 from server.storage.ledgers import ledger_for
-from server.storage.store import MemoryStore, Store
+from server.storage.store import MemoryStore, Store, StoreUnavailable
 
 if TYPE_CHECKING:
     from server.cluster.membership import Cluster
@@ -108,6 +109,7 @@ class Server:
         )
         self.finisher = Finisher(ledger, registry, change, config.clock, tasks.spawn)
         hooks.connect(self.driver, self.finisher, listing)
+        self.tables = hooks.tables = TableRooms(config, registry, self.committer, finder)
         self.api = Api(
             ledger, store.tournaments, config.limits.api_burst, config.limits.api_per_second
         )
@@ -119,8 +121,10 @@ class Server:
             chat=RoomChat(config.limits.room_chat_burst, config.limits.room_chat_rate),
             listing=listing,
             players=Players(ledger, config.clock, config.limits),
-            desk=Desk(store, lookups, config.limits),
+            desk=Desk(store, lookups, config.limits, self.tables, tasks.spawn),
         )
+        self.desk = lanes.desk
+        self.tables.listener = self.desk.rounds.table_finished
         rooms = RoomCommands(config, registry, self.committer, metrics)
         self.sessions = Sessions(config, door, registry, finder, rooms, metrics, lanes)
         refusals = Refusals()
@@ -189,8 +193,18 @@ class Server:
             await self._stop_listening()
             raise
         await self.refold.run()  # still starting (newcomers get 503): names under today's fold
+        await self._resume_tournaments()
         self.door.starting = False
         log.info("listening on %s", self.url)
+
+    async def _resume_tournaments(self) -> None:
+        """The tournaments being played go on: each one's tables reconciled with its rooms."""
+        try:
+            codes = await self.store.tournaments.codes()
+        except StoreUnavailable as error:
+            log.warning("tournaments not resumed: the store did not answer (%s)", error)
+            return
+        await self.desk.rounds.resume(codes)
 
     async def stop(self) -> None:
         """Close every connection with 1001, stop the clock and the bots, close the store."""

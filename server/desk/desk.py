@@ -14,8 +14,9 @@ reconnect, cannot enter one); anyone greeted may follow one. A private tournamen
 with its invite (`CODE-INVITE`), as a private room is; a code that finds nothing costs a lookup
 of the address's budget (`server.edge.limits.LookupBudget`), as a room's does.
 
-Rounds are not played here yet: `start_tournament` is refused (`invalid`), and a tournament
-stays open for entrants.
+`start_tournament` stores the start, then has the rounds (`server.desk.rounds`) open the first
+round's tables, and only then answers: the tables' rooms are in the answer. The rounds then
+follow the tables to the tournament's end, through `commit` and `tell` here.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ import asyncio
 from collections import Counter
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
+
+import msgspec
 
 from protocol import errors
 from protocol.message_base import ClientMessage, ServerMessage
@@ -37,6 +40,7 @@ from protocol.tournaments import (
 )
 from server.config import Limits
 from server.desk.kept import Kept, decode, encode, handle, new_code, opens, split
+from server.desk.rounds import Rounds, Spawn, Tables
 from server.rooms.codes import new_invite
 from server.rooms.room_state import RoomError
 from server.storage.archive import Player
@@ -69,8 +73,12 @@ class LookupBudget(Protocol):
 class Desk:
     """The tournaments' messages of this process (see the module docstring)."""
 
-    def __init__(self, store: Store, lookups: LookupBudget, limits: Limits) -> None:
+    def __init__(
+        self, store: Store, lookups: LookupBudget, limits: Limits, tables: Tables, spawn: Spawn
+    ) -> None:
         self.store = store
+        #: The tournaments' rounds played in rooms (`server.desk.rounds`).
+        self.rounds = Rounds(self, tables, spawn)
         self.lookups = lookups
         #: Tournaments an address may make (counted here while the process runs), and in all.
         self.per_address = limits.max_tournaments_per_ip
@@ -104,8 +112,7 @@ class Desk:
                 follower, message, state.Leave(by=player.id, entrant=message.entrant)
             )
         elif isinstance(message, StartTournament):
-            _player_of(follower)
-            raise RoomError(errors.INVALID, "this server does not play tournament rounds yet")
+            await self._start(follower, message)
         else:
             raise RoomError(errors.INVALID, f"not a tournament message: {type(message).__name__}")
 
@@ -143,7 +150,12 @@ class Desk:
         for level in message.bots:
             tournament = _applied(tournament, state.Join(by=player.id, bot=level))
         invite = None if message.rules.public else new_invite()
-        kept = Kept(tournament=tournament, host_name=player.name, invite=invite)
+        kept = Kept(
+            tournament=tournament,
+            host_name=player.name,
+            invite=invite,
+            rated=message.rules.is_rated,
+        )
         for _ in range(TRIES):
             code = new_code()
             try:
@@ -164,25 +176,60 @@ class Desk:
         command: state.AnyCommand,
     ) -> None:
         code, _, _ = await self._find(follower, message.tournament)
+        kept, version, _ = await self.commit(code, [command])
+        self._follow(follower, code)
+        self.tell(code, kept, version, follower, message.id)
+
+    async def _start(self, follower: Follower, message: StartTournament) -> None:
+        """The host starts: `Start` stored, then the first round's tables opened (`rounds`),
+        then the host answered and every follower told."""
+        player = _player_of(follower)
+        code, _, _ = await self._find(follower, message.tournament)
+        kept, version, _ = await self.commit(code, [state.Start(by=player.id)])
+        opened = await self.rounds.step(code)
+        if opened is not None:
+            kept, version = opened
+        self._follow(follower, code)
+        self.tell(code, kept, version, follower, message.id)
+
+    async def commit(self, code: str, commands: list[state.AnyCommand]) -> tuple[Kept, int, bool]:
+        """Apply `commands` in turn to the stored tournament and store the result as its next
+        version (again over what another process stored first): the tournament, its version and
+        whether it changed. RoomError if the core refuses one (nothing stored)."""
         async with self._locks.setdefault(code, asyncio.Lock()):
             for _ in range(TRIES):
                 kept, stored = await self._load(code)
                 version = stored.version
-                changed = _applied(kept.tournament, command)
+                changed = kept.tournament
+                for command in commands:
+                    changed = _applied(changed, command)
                 if changed is kept.tournament:
-                    break  # no change (the core's commands told twice)
-                kept = Kept(tournament=changed, host_name=kept.host_name, invite=kept.invite)
-                version += 1
+                    return kept, version, False  # no change (the core's commands told twice)
+                kept = msgspec.structs.replace(kept, tournament=changed)
                 try:
-                    await self.store.tournaments.save(code, version, encode(kept))
+                    await self.store.tournaments.save(code, version + 1, encode(kept))
                 except TournamentChanged:
                     continue  # another process changed it first: apply to what it stored
-                break
-            else:
-                raise RoomError(errors.BUSY, "the tournament is changing fast: try again")
-        self._follow(follower, code)
-        self._send(follower, code, kept, version, message.id)
-        for other in self.followers.get(code, set()) - {follower}:
+                return kept, version + 1, True
+        raise RoomError(errors.BUSY, "the tournament is changing fast: try again")
+
+    async def load(self, code: str) -> tuple[Kept, int]:
+        """The tournament as stored and its version (RoomError `no_such_room` if none)."""
+        kept, stored = await self._load(code)
+        return kept, stored.version
+
+    def tell(
+        self,
+        code: str,
+        kept: Kept,
+        version: int,
+        answered: Follower | None = None,
+        id: int | None = None,
+    ) -> None:
+        """Send the tournament to its followers here (`answered` with the `id` it answers)."""
+        if answered is not None:
+            self._send(answered, code, kept, version, id)
+        for other in self.followers.get(code, set()) - {answered}:
             self._send(other, code, kept, version, None)
 
     # -- finding and telling -----------------------------------------------------------------

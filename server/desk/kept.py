@@ -1,6 +1,7 @@
 """What the desk keeps of a tournament, stored whole (`store.tournaments`): the core's state
-(`server.tournaments.stored`), the invite of a private one and the host's name as shown; the
-codes that find one (5 letters; a private one's `CODE-INVITE`, as a room's); and its public view."""
+(`server.tournaments.stored`), the invite of a private one, the host's name as shown and whether
+its matches are rated; the codes that find one (5 letters; a private one's `CODE-INVITE`, as a
+room's); and its public view."""
 
 from __future__ import annotations
 
@@ -22,6 +23,13 @@ class Kept(msgspec.Struct, kw_only=True):
     tournament: Tournament
     host_name: str
     invite: str | None = None
+    #: Whether its tables' matches are rated (None, as kept before it was: as a room's default,
+    #: a public tournament's are, a private one's are not).
+    rated: bool | None = None
+
+    @property
+    def is_rated(self) -> bool:
+        return self.rated if self.rated is not None else self.tournament.public
 
 
 def encode(kept: Kept) -> bytes:

@@ -107,6 +107,16 @@ class RoomState(msgspec.Struct, kw_only=True):
     idle_deadline: float | msgspec.UnsetType = msgspec.UNSET
     #: The moves of the current hand a stand-in made (`StoodIn`); UNSET: none.
     stood_in: StoodIn | msgspec.UnsetType = msgspec.UNSET
+    #: A tournament's table plays here (`server.rooms.tables`); UNSET: an ordinary room.
+    tournament: TableOf | msgspec.UnsetType = msgspec.UNSET
+
+
+class TableOf(msgspec.Struct, array_like=True, frozen=True):
+    """The tournament table a room plays: the tournament's code, the round and the table."""
+
+    code: str
+    round: int
+    table: int
 
 
 class StoodIn(msgspec.Struct, array_like=True):
