@@ -370,3 +370,16 @@ async def played_tournament(
             tournament = state.apply(tournament, done)
     kept = Kept(tournament=tournament, host_name=people[0] if people else "Host")
     await server.store.tournaments.save(code, 1, encode(kept))
+
+
+def keep_player_key(config: Path, url: str, name: str) -> None:
+    """A fresh key for `name` on the server at `url`, kept as the terminal client keeps it under
+    the config folder `config` (`clients.cli.keys`): that player is the one this device plays as."""
+    import base64
+    import json
+    import secrets
+
+    key = base64.urlsafe_b64encode(secrets.token_bytes(32)).rstrip(b"=").decode()
+    folder = config / "allfives"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "keys.json").write_text(json.dumps({url: {"keys": {name: key}, "last": name}}))

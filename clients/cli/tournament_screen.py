@@ -35,6 +35,9 @@ from clients.cli.tournament_words import rendered, tournament_rows
 from protocol import messages as msg
 from protocol.tournaments import StartTournament, TournamentUpdate
 
+#: Seconds the drawn screen shows the standings and pairings before moving to the table (plain
+#: lines stay where they were said).
+TABLE_PAUSE = 3.0
 #: Plain lines are never folded (a screen reader reads each whole).
 PLAIN_WIDTH = 1000
 #: Put in the lines' queue when the prompt steps aside for a table (no typed line is a NUL).
@@ -122,6 +125,9 @@ class TournamentScreen:
             update = self.link.update
             room = table_to_play(update, self.played)
             if room is not None:
+                self.show()  # the standings and the pairings first, then to the table
+                if not self.plain:
+                    await asyncio.sleep(TABLE_PAUSE)
                 status = await self._play(room)
                 if status is not None:
                     return status
@@ -230,6 +236,8 @@ class TournamentScreen:
             return said
         if view.phase == "playing" and update.you is None:
             return [_("You follow this tournament without playing in it")]
+        if view.phase == "playing" and table_to_play(update, self.played) is not None:
+            return []  # the move to the table is said next
         if view.phase == "playing":
             return [_("Waiting for the next round: your table comes by itself")]
         return []

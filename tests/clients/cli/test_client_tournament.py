@@ -7,7 +7,6 @@ characters made visible, whatever it holds."""
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import subprocess
@@ -15,11 +14,11 @@ import sys
 import unicodedata
 from pathlib import Path
 
-from client_helpers import BOX_DRAWING, ROOT, played_tournament, spawn_plain
+from client_helpers import BOX_DRAWING, ROOT, keep_player_key, played_tournament, spawn_plain
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.cells import cell_len
-from server_helpers import ServerThread, api_get, new_key
+from server_helpers import ServerThread, api_get
 
 from clients.cli.tournament_words import tournament_rows
 from protocol import api
@@ -46,14 +45,6 @@ def allfives(*args: str, config: Path, columns: int = 80) -> subprocess.Complete
         env={**os.environ, **ENV, "XDG_CONFIG_HOME": str(config), "COLUMNS": str(columns)},
         check=False,
     )
-
-
-def keep_key(config: Path, url: str, name: str) -> None:
-    """`name`'s key, kept as the terminal client keeps it (`clients.cli.keys`)."""
-    folder = config / "allfives"
-    folder.mkdir(parents=True, exist_ok=True)
-    keys = {url: {"keys": {name: new_key()}, "last": name}}
-    (folder / "keys.json").write_text(json.dumps(keys))
 
 
 def view_of(server: ServerThread, code: str) -> TournamentView:
@@ -189,8 +180,8 @@ def test_every_row_fits_its_width_and_holds_no_control_character(
 def test_create_prints_the_code_and_a_friends_join_shows_in_the_lobby(tmp_path: Path) -> None:
     with ServerThread() as server:
         url = server.server.url
-        keep_key(tmp_path / "ann", url, "Ann")
-        keep_key(tmp_path / "bea", url, "Bea")
+        keep_player_key(tmp_path / "ann", url, "Ann")
+        keep_player_key(tmp_path / "bea", url, "Bea")
         ann, ann_said = spawn_plain(
             ["tournament", "create", url, "--name", "Friday cup", "--bots", "easy,hard", "--plain"],
             {**ENV, "XDG_CONFIG_HOME": str(tmp_path / "ann")},
@@ -234,7 +225,7 @@ def test_create_prints_the_code_and_a_friends_join_shows_in_the_lobby(tmp_path: 
 def test_joining_a_missing_tournament_is_one_line_and_status_1(tmp_path: Path) -> None:
     with ServerThread() as server:
         url = server.server.url
-        keep_key(tmp_path, url, "Ann")
+        keep_player_key(tmp_path, url, "Ann")
         child, said = spawn_plain(
             ["tournament", "join", url, "NOPEX", "--plain"],
             {**ENV, "XDG_CONFIG_HOME": str(tmp_path)},
