@@ -2,17 +2,20 @@
 of two (first to 10) with an easy bot, Bea joins, Ann starts it, and both, in plain lines,
 follow it from the lobby to each of their tables by themselves, play their matches there, come
 back to the tournament's standings between rounds, sit out their bye, and end on the final
-standings and the champion with status 0: what the server's API says happened."""
+standings and the champion with status 0: what the server's API says happened. And in a
+terminal (tmux), the drawn screen: the lobby, Ann's table by itself once Ann starts it, and
+back to the standings with that table's scores and her bye in the next round."""
 
 from __future__ import annotations
 
 import re
+import sys
 import time
 from pathlib import Path
 from typing import Any
 
 import pexpect  # type: ignore[import-untyped]
-from client_helpers import ROOT, keep_player_key, spawn_plain
+from client_helpers import NEEDS_TMUX, ROOT, Terminal, keep_player_key, spawn_plain, status
 from server_helpers import ServerThread, api_get
 
 from protocol import api
@@ -24,6 +27,12 @@ YOUR_TURN = r"Type (?:a move's number, 1 to \d+|1 to make it), or /help\."
 MATCH_SECONDS = 180.0
 #: A round robin of three at tables of two, each match first to 10: three short rounds.
 CUP_OPTIONS = ("--bots", "easy", "--target", "10", "--plain")
+
+
+def view_of(server: ServerThread, code: str) -> TournamentView:
+    answer = server.call(api_get(server.server.url, f"/api/tournaments/{code}"))
+    assert answer.status == 200, answer.body
+    return api.decode_answer(answer.body, TournamentView)
 
 
 def played_on(child: Any) -> bool:
@@ -69,8 +78,7 @@ def test_two_players_and_a_bot_follow_a_tournament_from_lobby_to_tables_to_champ
             ann.close(force=True)
             if bea is not None:
                 bea.close(force=True)
-        answer = server.call(api_get(url, f"/api/tournaments/{code}"))
-    view = api.decode_answer(answer.body, TournamentView)
+        view = view_of(server, code)
     assert view.phase == "finished" and view.champion is not None
     names = [entrant.name for entrant in view.entrants]
     champion = names[view.units[view.champion][0]]
@@ -95,3 +103,61 @@ def test_two_players_and_a_bot_follow_a_tournament_from_lobby_to_tables_to_champ
         final = said[moves[-1].end() :]
         assert "Standings" in final and f"Champion: {champion}" in final
         assert "\x1b" not in said
+
+
+def drawn_turn(terminal: Terminal, rows: list[str]) -> None:
+    """Answer what the drawn table asks: a legal tile on your turn, an end, or Enter after a
+    hand's result."""
+    line = status(rows)
+    if line.startswith("Press Enter to go on"):
+        terminal.type("")
+    elif "which end?" in line:
+        terminal.type(re.findall(r"\b([nsew]) →", line)[-1])
+    elif line.startswith("Your turn: lead any tile"):
+        terminal.type("1")
+    elif line.startswith("Your turn"):
+        terminal.type(re.findall(r"\d+", line.split("(")[0])[0])
+
+
+@NEEDS_TMUX
+def test_the_drawn_screen_moves_to_the_table_and_back_to_the_standings(
+    terminal: Terminal, tmp_path: Path
+) -> None:
+    with ServerThread() as server:
+        url = server.server.url
+        keep_player_key(tmp_path / "ann", url, "Ann")
+        keep_player_key(tmp_path / "bea", url, "Bea")
+        command = [sys.executable, "-m", "allfives.cli", "tournament", "create", url]
+        command += ["--name", "Cup", "--bots", "easy", "--target", "10"]
+        terminal.start(command, {**ENV, "XDG_CONFIG_HOME": str(tmp_path / "ann")})
+        rows = terminal.wait_for(r"Friends enter with: .*allfives tournament join \S+ [A-Z]{5}")
+        found = re.search(r"join \S+ ([A-Z]{5})", "\n".join(rows))
+        assert found is not None and rows[0].startswith(f"Cup · {found.group(1)}")
+        code = found.group(1)
+        assert "Start it once everyone is in: type /start" in "\n".join(rows)
+        bea, _bea_said = spawn_plain(
+            ["tournament", "join", url, code, "--plain"],
+            {**ENV, "XDG_CONFIG_HOME": str(tmp_path / "bea")},
+        )
+        try:
+            bea.expect("Waiting for the host to start it")
+            terminal.wait_for(r"Entrants \(3\): 1 bot:easy, 2 Ann, 3 Bea")
+            terminal.type("/start")
+            # Round 1 seats Ann with the bot: her table comes by itself.
+            rows = terminal.wait_for(r"All Fives · room [A-Z]{4}", timeout=30)
+            room = re.search(r"room ([A-Z]{4})", rows[0])
+            assert room is not None and "Ann (you)" in rows[1]
+            deadline = time.monotonic() + MATCH_SECONDS
+            while not any(row.startswith("Standings") for row in rows):
+                assert time.monotonic() < deadline, "\n".join(rows)
+                drawn_turn(terminal, rows)
+                rows = terminal.screen()
+            rows = terminal.wait_for(r"You sit this round out")
+        finally:
+            bea.close(force=True)
+        view = view_of(server, code)
+    first = view.rounds[0].tables[0]
+    assert first.room == room.group(1) and first.scores is not None
+    shown = "\n".join(rows)
+    assert f"Table 1: Ann – bot:easy: {first.scores[0]} : {first.scores[1]}" in shown
+    assert "Round 2" in shown and "playing in room" in shown
