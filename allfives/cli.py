@@ -103,6 +103,16 @@ def add_lang_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def nested_parsers(parser: argparse.ArgumentParser) -> list[argparse.ArgumentParser]:
+    """The parsers of a subcommand's own actions (`allfives tournament create`), if it has any."""
+    return [
+        nested
+        for action in parser._actions
+        if isinstance(action, argparse._SubParsersAction)
+        for nested in action.choices.values()
+    ]
+
+
 def main(argv: list[str] | None = None) -> int:
     """Parse the command line and run the chosen subcommand; returns the exit status.
 
@@ -168,6 +178,8 @@ def run(argv: list[str]) -> int:
         add_lang_argument(command)
         if name == chosen:
             importlib.import_module(module).add_arguments(command)
+            for action in nested_parsers(command):  # `tournament create`: --lang there too
+                add_lang_argument(action)
     for each in (parser, *sub.choices.values()):
         word_placeholders(each)
     args = parser.parse_args(argv)

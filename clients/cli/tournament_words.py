@@ -124,29 +124,43 @@ def round_rows(view: TournamentView, number: int, played: RoundView) -> list[str
     return rows
 
 
-def standings_table(view: TournamentView, plain: bool = False) -> Table:
-    """The standings, best first, with their tie-break columns (`plain`: no box drawing)."""
+def standings_table(view: TournamentView, width: int, plain: bool = False) -> Table:
+    """The standings, best first, with their tie-break columns, in `width` columns: the figures
+    keep their width and the entrants' names fold (`plain`: no box drawing)."""
     table = Table(
         title=Text(_("Standings")),
         title_justify="left",
         padding=(0, 1),
+        pad_edge=False,
         box=None if plain else box.SQUARE,
     )
-    table.add_column("#", justify="right", no_wrap=True)
-    table.add_column(_("entrant"), overflow="fold")
-    for heading in (_("points"), _("Buchholz"), _("score"), _("played"), _("byes")):
-        # The figures' headings keep their width: the entrants' names fold instead.
-        table.add_column(heading, justify="right", min_width=cell_len(heading))
-    for rank, line in enumerate(view.standings, start=1):
-        table.add_row(
+    lines = [
+        (
             str(rank),
-            Text(unit_name(view, line.unit)),
+            unit_name(view, line.unit),
             str(line.match_points),
             str(line.buchholz),
             str(line.score),
             str(line.played),
             str(line.byes),
         )
+        for rank, line in enumerate(view.standings, start=1)
+    ]
+    headings = ("#", _("entrant"), _("points"), _("Buchholz"), _("score"), _("played"), _("byes"))
+    widths = [
+        max(cell_len(heading), *(cell_len(line[index]) for line in lines))
+        for index, heading in enumerate(headings)
+    ]
+    # What the name's column has left: the others, a space each side but at the table's edges,
+    # the borders.
+    left = width - (sum(widths) - widths[1]) - 2 * (len(headings) - 1) - (len(headings) + 1)
+    for index, heading in enumerate(headings):
+        if index == 1:
+            table.add_column(heading, overflow="fold", max_width=max(4, left))
+        else:
+            table.add_column(heading, justify="right", min_width=widths[index], no_wrap=True)
+    for line in lines:
+        table.add_row(*line[:1], Text(line[1]), *line[2:])
     return table
 
 
@@ -183,7 +197,7 @@ def tournament_rows(
         rows += round_rows(view, number, played)
     if view.standings and view.rounds:
         rows.append("")
-        rows.append(standings_table(view, plain))
+        rows.append(standings_table(view, width, plain))
     if view.champion is not None:
         rows.append("")
         rows.append(_("Champion: {name}").format(name=unit_name(view, view.champion)))

@@ -14,12 +14,14 @@ import sys
 import unicodedata
 from pathlib import Path
 
+import pytest
 from client_helpers import BOX_DRAWING, ROOT, keep_player_key, played_tournament, spawn_plain
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.cells import cell_len
 from server_helpers import ServerThread, api_get
 
+from clients.cli import i18n
 from clients.cli.tournament_words import tournament_rows
 from protocol import api
 from protocol.rules import Rules
@@ -250,3 +252,52 @@ def test_a_name_the_server_will_not_have_is_refused_before_connecting(tmp_path: 
     assert done.returncode == 2
     assert len(done.stderr.splitlines()) == 1
     assert "a tournament's name is 1 to 48 characters a reader can see" in done.stderr
+
+
+@pytest.mark.parametrize("language", i18n.LANGUAGES)
+@pytest.mark.parametrize("columns", [60, 80])
+def test_the_standings_fit_60_and_80_columns_in_every_language(language: str, columns: int) -> None:
+    names = ["Bartholomew-Featherstone", "bot:normal 12", "Ann", "Žofie"]
+    view = TournamentView(
+        code="QWRTZ",
+        name="Páteční pohár pro celou ulici a její přátele, kteří",
+        format="swiss",
+        rules=Rules(players=2),
+        partners=None,
+        rounds_planned=3,
+        public=False,
+        turn_seconds=30,
+        host="Ann",
+        phase="playing",
+        version=3,
+        entrants=[EntrantView(name=name) for name in names],
+        units=[[index] for index in range(len(names))],
+        rounds=[
+            RoundView(
+                tables=[
+                    TableView(seats=[0, 1], room="ABCD-EFGHJKMNPQ", scores=[100_000, -15]),
+                    TableView(seats=[2, 3], room="EFGH-EFGHJKMNPQ"),
+                ],
+                byes=[],
+            )
+        ],
+        standings=[
+            StandingView(unit=0, match_points=2, buchholz=0, score=100_000, played=1, byes=0),
+            *(
+                StandingView(unit=u, match_points=0, buchholz=2, score=-15, played=1, byes=0)
+                for u in (1, 2, 3)
+            ),
+        ],
+    )
+    i18n.set_language(language)
+    try:
+        rows = [row.plain for row in tournament_rows(view, columns - 1, you=2)]
+    finally:
+        i18n.set_language("en")
+    assert all(cell_len(row) <= columns - 1 for row in rows), "\n".join(rows)
+    text = "\n".join(rows)
+    assert "100000" in text and "-15" in text  # the figures are never cut
+    body = rows[next(i for i, row in enumerate(rows) if row.startswith("├")) + 1 :]
+    cells = [row.split("│") for row in body if row.startswith("│")]
+    first = "".join(cell[2].strip() for cell in cells[: [c[1].strip() for c in cells].index("2")])
+    assert first == "Bartholomew-Featherstone"  # the leader's long name folds, whole
