@@ -207,9 +207,12 @@ class TournamentScreen:
             return
         columns, lines = self._size()
         width = PLAIN_WIDTH if self.plain else columns - 1
-        rows = tournament_rows(update.state, width, update.you, plain=self.plain)
         said = self.hints(update) + ([notice] if notice else [])
-        rows += [Text(""), *rendered(said, width)]
+        below = [Text(""), *rendered(said, width)]
+        rows = tournament_rows(update.state, width, update.you, plain=self.plain)
+        if not self.plain and len(rows) + len(below) > lines - 1:  # the last round only
+            rows = tournament_rows(update.state, width, update.you, last_rounds=1)
+        rows += below
         if self.plain:
             for row in rows:
                 self.say(row.plain)

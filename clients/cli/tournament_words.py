@@ -181,29 +181,44 @@ def where_you_are(view: TournamentView, you: int | None) -> str | None:
 
 
 def tournament_rows(
-    view: TournamentView, width: int, you: int | None = None, plain: bool = False
+    view: TournamentView,
+    width: int,
+    you: int | None = None,
+    plain: bool = False,
+    last_rounds: int | None = None,
 ) -> list[Text]:
     """The tournament as rows of at most `width` columns: its name and code, what it plays,
-    where it stands, the entrants, each round's tables, the standings and the champion
-    (`plain`: no box drawing, for screen readers)."""
+    where it stands, the entrants, each round's tables (`last_rounds`: only so many of the
+    last, the others counted), the standings and the champion (`plain`: no box drawing, for
+    screen readers)."""
     rows: list[str | Table] = []
     title = f"{visible(view.name)} · {visible(view.code)}"
     rows += [title, summary_row(view), phase_row(view)]
     rows += entrant_rows(view)
     if you is not None and 0 <= you < len(view.entrants):
         rows.append(_("You play as {name}").format(name=entrant_name(view, you)))
+    shown = len(view.rounds) if last_rounds is None else max(0, last_rounds)
+    earlier = len(view.rounds) - shown
+    if earlier > 0:
+        said = ngettext(
+            "({count} earlier round: allfives tournament show)",
+            "({count} earlier rounds: allfives tournament show)",
+            earlier,
+        )
+        rows += ["", said.format(count=earlier)]
     for number, played in enumerate(view.rounds, start=1):
-        rows.append("")
-        rows += round_rows(view, number, played)
+        if number > earlier:
+            rows.append("")
+            rows += round_rows(view, number, played)
     if view.standings and view.rounds:
         rows.append("")
         rows.append(standings_table(view, width, plain))
     if view.champion is not None:
         rows.append("")
         rows.append(_("Champion: {name}").format(name=unit_name(view, view.champion)))
-    said = where_you_are(view, you)
-    if said is not None:
-        rows += ["", said]
+    yours = where_you_are(view, you)
+    if yours is not None:
+        rows += ["", yours]
     return rendered(rows, width)
 
 

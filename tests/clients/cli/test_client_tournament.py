@@ -301,3 +301,36 @@ def test_the_standings_fit_60_and_80_columns_in_every_language(language: str, co
     cells = [row.split("│") for row in body if row.startswith("│")]
     first = "".join(cell[2].strip() for cell in cells[: [c[1].strip() for c in cells].index("2")])
     assert first == "Bartholomew-Featherstone"  # the leader's long name folds, whole
+
+
+def test_a_screen_too_short_for_every_round_shows_the_last_and_counts_the_others() -> None:
+    rounds = [
+        RoundView(tables=[TableView(seats=[0, 1], room=f"ROOM{n}", scores=[10, n])], byes=[2])
+        for n in range(3)
+    ]
+    view = TournamentView(
+        code="QWRTZ",
+        name="Cup",
+        format="round_robin",
+        rules=Rules(players=2),
+        partners=None,
+        rounds_planned=3,
+        public=True,
+        turn_seconds=None,
+        host="Ann",
+        phase="playing",
+        version=9,
+        entrants=[EntrantView(name=name) for name in ("Ann", "Bea", "Cid")],
+        units=[[0], [1], [2]],
+        rounds=rounds,
+        standings=[
+            StandingView(unit=u, match_points=2, buchholz=2, score=10, played=2, byes=1)
+            for u in range(3)
+        ],
+    )
+    every = "\n".join(row.plain for row in tournament_rows(view, 59))
+    last = "\n".join(row.plain for row in tournament_rows(view, 59, last_rounds=1))
+    assert all(f"Round {n}" in every for n in (1, 2, 3))
+    assert "Round 3" in last and "Round 1" not in last and "Round 2" not in last
+    assert "(2 earlier rounds: allfives tournament show)" in last
+    assert last.startswith("Cup · QWRTZ") and "Standings" in last
