@@ -209,9 +209,10 @@ class TournamentScreen:
         width = PLAIN_WIDTH if self.plain else columns - 1
         said = self.hints(update) + ([notice] if notice else [])
         below = [Text(""), *rendered(said, width)]
-        rows = tournament_rows(update.state, width, update.you, plain=self.plain)
+        state, you, code = update.state, update.you, update.tournament
+        rows = tournament_rows(state, width, you, plain=self.plain, code=code)
         if not self.plain and len(rows) + len(below) > lines - 1:  # the last round only
-            rows = tournament_rows(update.state, width, update.you, last_rounds=1)
+            rows = tournament_rows(state, width, you, last_rounds=1, code=code)
         rows += below
         if self.plain:
             for row in rows:

@@ -186,13 +186,15 @@ def tournament_rows(
     you: int | None = None,
     plain: bool = False,
     last_rounds: int | None = None,
+    code: str | None = None,
 ) -> list[Text]:
     """The tournament as rows of at most `width` columns: its name and code, what it plays,
     where it stands, the entrants, each round's tables (`last_rounds`: only so many of the
     last, the others counted), the standings and the champion (`plain`: no box drawing, for
-    screen readers)."""
+    screen readers). `code` is what finds it, shown in its title (a private one's CODE-INVITE;
+    by default the letters of the view)."""
     rows: list[str | Table] = []
-    title = f"{visible(view.name)} · {visible(view.code)}"
+    title = f"{visible(view.name)} · {visible(code or view.code)}"
     rows += [title, summary_row(view), phase_row(view)]
     rows += entrant_rows(view)
     if you is not None and 0 <= you < len(view.entrants):

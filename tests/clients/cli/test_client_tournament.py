@@ -334,3 +334,36 @@ def test_a_screen_too_short_for_every_round_shows_the_last_and_counts_the_others
     assert "Round 3" in last and "Round 1" not in last and "Round 2" not in last
     assert "(2 earlier rounds: allfives tournament show)" in last
     assert last.startswith("Cup · QWRTZ") and "Standings" in last
+
+
+def test_a_private_tournament_is_shown_and_entered_with_its_whole_code(tmp_path: Path) -> None:
+    with ServerThread() as server:
+        url = server.server.url
+        keep_player_key(tmp_path / "ann", url, "Ann")
+        keep_player_key(tmp_path / "bea", url, "Bea")
+        ann, _said = spawn_plain(
+            ["tournament", "create", url, "--name", "Quiet cup", "--private", "--plain"],
+            {**ENV, "XDG_CONFIG_HOME": str(tmp_path / "ann")},
+        )
+        try:
+            ann.expect(r"Quiet cup · ([A-Z]{5}-[A-Z]{4,})\s")
+            whole = ann.match.group(1)
+            ann.expect(f"Friends enter with: .*allfives tournament join \\S+ {whole}")
+            letters = whole.split("-")[0]
+            hidden = allfives("tournament", "show", url, letters, config=tmp_path / "bea")
+            assert hidden.returncode == 1 and "no such tournament" in hidden.stderr
+            shown = allfives("tournament", "show", url, whole, config=tmp_path / "bea")
+            assert shown.returncode == 0, shown.stderr
+            assert shown.stdout.startswith(f"Quiet cup · {whole}\n")
+            assert "private" in shown.stdout.splitlines()[1]
+            bea, _bea_said = spawn_plain(
+                ["tournament", "join", url, whole.lower(), "--plain"],
+                {**ENV, "XDG_CONFIG_HOME": str(tmp_path / "bea")},
+            )
+            try:
+                bea.expect("You play as Bea")
+                ann.expect("Entrants \\(2\\): 1 Ann, 2 Bea")
+            finally:
+                bea.close(force=True)
+        finally:
+            ann.close(force=True)
