@@ -31,7 +31,7 @@ from clients.cli.mode import Mode
 from clients.cli.safe import visible
 from clients.cli.state import TableState
 from clients.cli.tournament_link import TournamentLink
-from clients.cli.tournament_words import rendered, tournament_rows
+from clients.cli.tournament_words import rendered, tournament_rows, where_you_are
 from protocol import messages as msg
 from protocol.tournaments import StartTournament, TournamentUpdate
 
@@ -208,11 +208,13 @@ class TournamentScreen:
         columns, lines = self._size()
         width = PLAIN_WIDTH if self.plain else columns - 1
         said = self.hints(update) + ([notice] if notice else [])
-        below = [Text(""), *rendered(said, width)]
+        apart = [] if where_you_are(update.state, update.you) is not None else [Text("")]
+        below = [*apart, *rendered(said, width)]
         state, you, code = update.state, update.you, update.tournament
         rows = tournament_rows(state, width, you, plain=self.plain, code=code)
-        if not self.plain and len(rows) + len(below) > lines - 1:  # the last round only
-            rows = tournament_rows(state, width, you, last_rounds=1, code=code)
+        for last in (2, 1):  # too tall: the last rounds only, the others counted
+            if not self.plain and len(rows) + len(below) > lines - 1:
+                rows = tournament_rows(state, width, you, last_rounds=last, code=code)
         rows += below
         if self.plain:
             for row in rows:

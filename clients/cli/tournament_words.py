@@ -102,11 +102,12 @@ def phase_row(view: TournamentView) -> str:
     return _(PHASE_WORDS[view.phase]) if view.phase in PHASE_WORDS else visible(view.phase)
 
 
-def entrant_rows(view: TournamentView) -> list[str]:
-    """ "Entrants (3): 1 Ann, 2 Bea, 3 bot:easy"."""
+def entrant_rows(view: TournamentView, you: int | None = None) -> list[str]:
+    """ "Entrants (3): 1 Ann, 2 Bea (you), 3 bot:easy"."""
     said = ngettext("Entrants ({count}):", "Entrants ({count}):", len(view.entrants))
     names = ", ".join(
-        f"{number} {visible(entrant.name)}" for number, entrant in enumerate(view.entrants, 1)
+        f"{number} {visible(entrant.name)}" + (" " + _("(you)") if number - 1 == you else "")
+        for number, entrant in enumerate(view.entrants, 1)
     )
     return [said.format(count=len(view.entrants)) + (" " + names if names else "")]
 
@@ -132,7 +133,8 @@ def standings_table(view: TournamentView, width: int, plain: bool = False) -> Ta
         title_justify="left",
         padding=(0, 1),
         pad_edge=False,
-        box=None if plain else box.SQUARE,
+        box=None if plain else box.SIMPLE_HEAD,
+        show_edge=False,
     )
     lines = [
         (
@@ -196,9 +198,7 @@ def tournament_rows(
     rows: list[str | Table] = []
     title = f"{visible(view.name)} · {visible(code or view.code)}"
     rows += [title, summary_row(view), phase_row(view)]
-    rows += entrant_rows(view)
-    if you is not None and 0 <= you < len(view.entrants):
-        rows.append(_("You play as {name}").format(name=entrant_name(view, you)))
+    rows += entrant_rows(view, you)
     shown = len(view.rounds) if last_rounds is None else max(0, last_rounds)
     earlier = len(view.rounds) - shown
     if earlier > 0:

@@ -22,6 +22,7 @@ from rich.cells import cell_len
 from server_helpers import ServerThread, api_get
 
 from clients.cli import i18n
+from clients.cli.i18n import _
 from clients.cli.tournament_words import tournament_rows
 from protocol import api
 from protocol.rules import Rules
@@ -189,18 +190,20 @@ def test_create_prints_the_code_and_a_friends_join_shows_in_the_lobby(tmp_path: 
             {**ENV, "XDG_CONFIG_HOME": str(tmp_path / "ann")},
         )
         try:
+            # The host enters as the tournament is made: told once or twice, the lobby with
+            # Ann in it says the code and how to start.
+            ann.expect("Entrants \\(3\\): 1 bot:easy, 2 bot:hard, 3 Ann \\(you\\)")
             ann.expect(r"Friends enter with: .*allfives tournament join \S+ ([A-Z]{5})")
             code = ann.match.group(1)
-            ann.expect("Entrants \\(3\\): 1 bot:easy, 2 bot:hard, 3 Ann")
             ann.expect("Start it once everyone is in: type /start")
             bea, _bea_said = spawn_plain(
                 ["tournament", "join", url, code.lower(), "--plain"],
                 {**ENV, "XDG_CONFIG_HOME": str(tmp_path / "bea")},
             )
             try:
-                bea.expect("You play as Bea")
+                bea.expect("4 Bea \\(you\\)")
                 bea.expect("Waiting for the host to start it")
-                ann.expect("Entrants \\(4\\): 1 bot:easy, 2 bot:hard, 3 Ann, 4 Bea")
+                ann.expect("Entrants \\(4\\): 1 bot:easy, 2 bot:hard, 3 Ann \\(you\\), 4 Bea")
                 # Bea is no host: her start is refused, in one line, and nothing changes.
                 done = allfives("tournament", "start", url, code, config=tmp_path / "bea")
                 assert done.returncode == 1
@@ -292,15 +295,19 @@ def test_the_standings_fit_60_and_80_columns_in_every_language(language: str, co
     i18n.set_language(language)
     try:
         rows = [row.plain for row in tournament_rows(view, columns - 1, you=2)]
+        name, points = _("entrant"), _("points")
     finally:
         i18n.set_language("en")
     assert all(cell_len(row) <= columns - 1 for row in rows), "\n".join(rows)
     text = "\n".join(rows)
     assert "100000" in text and "-15" in text  # the figures are never cut
-    body = rows[next(i for i, row in enumerate(rows) if row.startswith("├")) + 1 :]
-    cells = [row.split("│") for row in body if row.startswith("│")]
-    first = "".join(cell[2].strip() for cell in cells[: [c[1].strip() for c in cells].index("2")])
-    assert first == "Bartholomew-Featherstone"  # the leader's long name folds, whole
+    header = next(index for index, row in enumerate(rows) if f" {name} " in row)
+    start, end = rows[header].index(name), rows[header].index(points)
+    lines = [*rows[header + 2 :], ""]
+    lines = lines[: lines.index("")]
+    second = next(index for index, line in enumerate(lines) if line.startswith("2 "))
+    folded = "".join(line[start:end].strip() for line in lines[:second])
+    assert folded == "Bartholomew-Featherstone"  # the leader's long name folds, whole
 
 
 def test_a_screen_too_short_for_every_round_shows_the_last_and_counts_the_others() -> None:
@@ -361,8 +368,8 @@ def test_a_private_tournament_is_shown_and_entered_with_its_whole_code(tmp_path:
                 {**ENV, "XDG_CONFIG_HOME": str(tmp_path / "bea")},
             )
             try:
-                bea.expect("You play as Bea")
-                ann.expect("Entrants \\(2\\): 1 Ann, 2 Bea")
+                bea.expect("2 Bea \\(you\\)")
+                ann.expect("Entrants \\(2\\): 1 Ann \\(you\\), 2 Bea")
             finally:
                 bea.close(force=True)
         finally:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pexpect  # type: ignore[import-untyped]
+import pytest
 from client_helpers import NEEDS_TMUX, ROOT, Terminal, keep_player_key, spawn_plain, status
 from server_helpers import ServerThread, api_get
 
@@ -63,7 +64,7 @@ def test_two_players_and_a_bot_follow_a_tournament_from_lobby_to_tables_to_champ
                 {**ENV, "XDG_CONFIG_HOME": str(tmp_path / "bea")},
             )
             bea.expect("Waiting for the host to start it")
-            ann.expect("Entrants \\(3\\): 1 bot:easy, 2 Ann, 3 Bea")
+            ann.expect("Entrants \\(3\\): 1 bot:easy, 2 Ann \\(you\\), 3 Bea")
             ann.sendline("/start")
             ended = {"ann": False, "bea": False}
             deadline = time.monotonic() + MATCH_SECONDS
@@ -108,7 +109,8 @@ def test_two_players_and_a_bot_follow_a_tournament_from_lobby_to_tables_to_champ
 def drawn_turn(terminal: Terminal, rows: list[str]) -> None:
     """Answer what the drawn table asks: a legal tile on your turn, an end, or Enter after a
     hand's result."""
-    line = status(rows)
+    prompt = max((i for i, row in enumerate(rows) if "›" in row), default=len(rows) - 1)
+    line = status(rows[: prompt + 1])
     if line.startswith("Press Enter to go on"):
         terminal.type("")
     elif "which end?" in line:
@@ -120,6 +122,7 @@ def drawn_turn(terminal: Terminal, rows: list[str]) -> None:
 
 
 @NEEDS_TMUX
+@pytest.mark.parametrize("terminal", [(80, 24), (60, 24)], indirect=True)
 def test_the_drawn_screen_moves_to_the_table_and_back_to_the_standings(
     terminal: Terminal, tmp_path: Path
 ) -> None:
@@ -129,11 +132,13 @@ def test_the_drawn_screen_moves_to_the_table_and_back_to_the_standings(
         keep_player_key(tmp_path / "bea", url, "Bea")
         command = [sys.executable, "-m", "allfives.cli", "tournament", "create", url]
         command += ["--name", "Cup", "--bots", "easy", "--target", "10"]
-        terminal.start(command, {**ENV, "XDG_CONFIG_HOME": str(tmp_path / "ann")})
-        rows = terminal.wait_for(r"Friends enter with: .*allfives tournament join \S+ [A-Z]{5}")
-        found = re.search(r"join \S+ ([A-Z]{5})", "\n".join(rows))
-        assert found is not None and rows[0].startswith(f"Cup · {found.group(1)}")
+        size = {"COLUMNS": str(terminal.width), "LINES": str(terminal.height)}
+        terminal.start(command, {**ENV, **size, "XDG_CONFIG_HOME": str(tmp_path / "ann")})
+        rows = terminal.wait_for(r"Friends enter with: ")
+        found = re.search(r"^Cup · ([A-Z]{5})$", rows[0])
+        assert found is not None, rows
         code = found.group(1)
+        assert code in "".join(rows[rows.index(next(r for r in rows if "Friends" in r)) :])
         assert "Start it once everyone is in: type /start" in "\n".join(rows)
         bea, _bea_said = spawn_plain(
             ["tournament", "join", url, code, "--plain"],
@@ -141,12 +146,12 @@ def test_the_drawn_screen_moves_to_the_table_and_back_to_the_standings(
         )
         try:
             bea.expect("Waiting for the host to start it")
-            terminal.wait_for(r"Entrants \(3\): 1 bot:easy, 2 Ann, 3 Bea")
+            terminal.wait_for(r"Entrants \(3\): 1 bot:easy, 2 Ann \(you\), 3 Bea")
             terminal.type("/start")
             # Round 1 seats Ann with the bot: her table comes by itself.
-            rows = terminal.wait_for(r"All Fives · room [A-Z]{4}", timeout=30)
+            rows = terminal.wait_for(r"room [A-Z]{4} · hand", timeout=30)
             room = re.search(r"room ([A-Z]{4})", rows[0])
-            assert room is not None and "Ann (you)" in rows[1]
+            assert room is not None and "Ann (you)" in "\n".join(rows[:3])
             deadline = time.monotonic() + MATCH_SECONDS
             while not any(row.startswith("Standings") for row in rows):
                 assert time.monotonic() < deadline, "\n".join(rows)
@@ -159,5 +164,7 @@ def test_the_drawn_screen_moves_to_the_table_and_back_to_the_standings(
     first = view.rounds[0].tables[0]
     assert first.room == room.group(1) and first.scores is not None
     shown = "\n".join(rows)
-    assert f"Table 1: Ann – bot:easy: {first.scores[0]} : {first.scores[1]}" in shown
+    seated = " – ".join(view.entrants[seat].name for seat in first.seats)
+    assert sorted(seated.split(" – ")) == ["Ann", "bot:easy"]
+    assert f"Table 1: {seated}: {first.scores[0]} : {first.scores[1]}" in shown, shown
     assert "Round 2" in shown and "playing in room" in shown
