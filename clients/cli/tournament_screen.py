@@ -186,7 +186,10 @@ class TournamentScreen:
         status = await table.run(first, resume=resume)
         self.played.add(room)
         if not match_over(connection.state):
-            return status  # left during the match (a bot plays the seat), or the link failed
+            # Left during the match (a bot plays the seat), or the link failed.
+            await self._stop_listening()
+            self.say(self._come_back())
+            return status
         self._told = None
         self._listen()
         self.changed.set()

@@ -222,6 +222,17 @@ def test_create_prints_the_code_and_a_friends_join_shows_in_the_lobby(tmp_path: 
                 bea.close(force=True)
             # Bea stays entered: she left the screen, not the tournament.
             assert [e.name for e in view_of(server, code).entrants][-1] == "Bea"
+            # The host's start, from another terminal: one line, status 0, and the screen
+            # that follows it moves Ann to her table.
+            started = allfives("tournament", "start", url, code, config=tmp_path / "ann")
+            assert started.returncode == 0, started.stderr
+            assert started.stdout == "Friday cup has started.\n"
+            view = view_of(server, code)
+            assert view.phase == "playing" and len(view.rounds) == 1
+            ann.expect(r"Round 1: to your table, room ([A-Z]{4})")
+            seated = [t.room for t in view.rounds[0].tables if 2 in t.seats]
+            assert seated == [ann.match.group(1)]
+            ann.expect(f"Room {seated[0]}: 2 players")
         finally:
             ann.close(force=True)
         assert "\x1b" not in ann_said.getvalue()
