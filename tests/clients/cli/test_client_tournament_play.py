@@ -168,3 +168,45 @@ def test_the_drawn_screen_moves_to_the_table_and_back_to_the_standings(
     assert sorted(seated.split(" – ")) == ["Ann", "bot:easy"]
     assert f"Table 1: {seated}: {first.scores[0]} : {first.scores[1]}" in shown, shown
     assert "Round 2" in shown and "playing in room" in shown
+
+
+def test_a_player_who_leaves_the_table_mid_match_comes_back_to_the_same_seat(
+    tmp_path: Path,
+) -> None:
+    with ServerThread() as server:
+        url = server.server.url
+        keep_player_key(tmp_path / "ann", url, "Ann")
+        keep_player_key(tmp_path / "bea", url, "Bea")
+        env = {**ENV, "XDG_CONFIG_HOME": str(tmp_path / "ann")}
+        ann, _said = spawn_plain(
+            ["tournament", "create", url, "--name", "Cup", "--bots", "easy", "--plain"], env
+        )
+        bea: Any = None
+        try:
+            ann.expect(r"Friends enter with: .*allfives tournament join \S+ ([A-Z]{5})")
+            code = ann.match.group(1)
+            bea, _bea_said = spawn_plain(
+                ["tournament", "join", url, code, "--plain"],
+                {**ENV, "XDG_CONFIG_HOME": str(tmp_path / "bea")},
+            )
+            ann.expect("Entrants \\(3\\): 1 bot:easy, 2 Ann \\(you\\), 3 Bea")
+            ann.sendline("/start")
+            ann.expect(r"Round 1: to your table, room ([A-Z]{4})")
+            room = ann.match.group(1)
+            ann.expect(f"Room {room}: 2 players")
+            ann.sendline("/quit")
+            ann.expect(f"come back with: .*allfives tournament join \\S+ {code}")
+            ann.expect(pexpect.EOF)
+            ann.close()
+            assert ann.exitstatus == 0
+            assert view_of(server, code).rounds[0].tables[0].scores is None  # still playing
+            again, _again_said = spawn_plain(["tournament", "join", url, code, "--plain"], env)
+            try:
+                again.expect(f"Round 1: to your table, room {room}")
+                again.expect(f"Back in your seat \\(seat \\d of room {room}")
+            finally:
+                again.close(force=True)
+        finally:
+            ann.close(force=True)
+            if bea is not None:
+                bea.close(force=True)
