@@ -20,6 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.cells import cell_len
 from server_helpers import ServerThread, api_get
+from waiting import until_sync
 
 from clients.cli import i18n
 from clients.cli.i18n import _
@@ -381,6 +382,33 @@ def test_a_private_tournament_is_shown_and_entered_with_its_whole_code(tmp_path:
             try:
                 bea.expect("2 Bea \\(you\\)")
                 ann.expect("Entrants \\(2\\): 1 Ann \\(you\\), 2 Bea")
+            finally:
+                bea.close(force=True)
+        finally:
+            ann.close(force=True)
+
+
+def test_a_dropped_connection_follows_the_tournament_again(tmp_path: Path) -> None:
+    with ServerThread() as server:
+        url = server.server.url
+        keep_player_key(tmp_path / "ann", url, "Ann")
+        keep_player_key(tmp_path / "bea", url, "Bea")
+        ann, _said = spawn_plain(
+            ["tournament", "create", url, "--name", "Cup", "--plain"],
+            {**ENV, "XDG_CONFIG_HOME": str(tmp_path / "ann")},
+        )
+        try:
+            ann.expect("Entrants \\(1\\): 1 Ann \\(you\\)")
+            ann.expect(r"Friends enter with: .*allfives tournament join \S+ ([A-Z]{5})")
+            code = ann.match.group(1)
+            assert until_sync(lambda: server.drop("Ann"), what="Ann's connection cut")
+            bea, _bea_said = spawn_plain(
+                ["tournament", "join", url, code, "--plain"],
+                {**ENV, "XDG_CONFIG_HOME": str(tmp_path / "bea")},
+            )
+            try:
+                bea.expect("2 Bea \\(you\\)")
+                ann.expect("Entrants \\(2\\): 1 Ann \\(you\\), 2 Bea")  # told after coming back
             finally:
                 bea.close(force=True)
         finally:
