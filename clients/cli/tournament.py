@@ -27,10 +27,12 @@ from clients.cli.tournament_link import TournamentLink
 from clients.cli.tournament_screen import PLAIN_WIDTH, TournamentScreen
 from clients.cli.tournament_words import tournament_rows
 from protocol import messages as msg
+from protocol.message_base import MAX_ROOM_CODE_LENGTH
 from protocol.rules import RoomRules
 from protocol.tournaments import (
     MAX_ENTRANTS,
     MAX_SWISS_ROUNDS,
+    MAX_TOURNAMENT_NAME,
     CreateTournament,
     JoinTournament,
     StartTournament,
@@ -157,7 +159,7 @@ def tournament_name(text: str) -> str:
         cleaned = validate_tournament_name(text)
     except ValueError:
         cleaned = ""
-    if not cleaned or len(cleaned) > 48:
+    if not cleaned or len(cleaned) > MAX_TOURNAMENT_NAME:
         raise argparse.ArgumentTypeError(
             _("a tournament's name is 1 to 48 characters a reader can see")
         )
@@ -169,7 +171,7 @@ def tournament_code(text: str) -> str:
     code = text.strip().upper()
     if (
         not code
-        or len(code) > 24
+        or len(code) > MAX_ROOM_CODE_LENGTH
         or not all(c.isascii() and (c.isalnum() or c == "-") for c in code)
     ):
         raise argparse.ArgumentTypeError(
@@ -185,7 +187,7 @@ def swiss_rounds(text: str) -> int:
     value = int(text) if text.isdigit() and len(text) < 4 else 0
     if not 1 <= value <= MAX_SWISS_ROUNDS:
         said = _("{typed} is not a number of rounds from 1 to {most}")
-        raise argparse.ArgumentTypeError(said.format(typed=repr(text), most=MAX_SWISS_ROUNDS))
+        raise argparse.ArgumentTypeError(said.format(typed=repr(text[:24]), most=MAX_SWISS_ROUNDS))
     return value
 
 
@@ -223,6 +225,10 @@ def rules_of(args: argparse.Namespace) -> RoomRules:
     """Every match's rules, as the options ask (a combination that makes no sense: UsageError)."""
     if args.teams and args.players != 4:
         raise local.UsageError(_("--teams needs 4 players, not {count}").format(count=args.players))
+    if args.rounds is not None and args.format != "swiss":
+        raise local.UsageError(_("--rounds is for --format swiss only"))
+    if args.partners is not None and (args.players != 4 or args.teams is False):
+        raise local.UsageError(_("--partners is for tables of 4 in teams only"))
     return RoomRules(
         players=args.players,
         teams=args.teams is not False,
@@ -235,7 +241,6 @@ def rules_of(args: argparse.Namespace) -> RoomRules:
 async def follow(args: argparse.Namespace) -> int:
     """Create or join, then follow the tournament on its screen."""
     url = normalize_url(args.url)
-    link, keys = link_for(url, getattr(args, "name", None) if args.action == "join" else None)
     first: list[msg.ClientMessage]
     if args.action == "create":
         rules = rules_of(args)
@@ -252,9 +257,10 @@ async def follow(args: argparse.Namespace) -> int:
                 bots=args.bots,
             )
         ]
-        link.join_after_create = not args.no_join
     else:
         first = [JoinTournament(tournament=args.code, name=args.name)]
+    link, keys = link_for(url, getattr(args, "name", None) if args.action == "join" else None)
+    link.join_after_create = args.action == "create" and not args.no_join
     return await TournamentScreen(link, args, keys).run(first)
 
 

@@ -14,6 +14,7 @@ import sys
 import unicodedata
 from pathlib import Path
 
+import pexpect  # type: ignore[import-untyped]
 import pytest
 from client_helpers import BOX_DRAWING, ROOT, keep_player_key, played_tournament, spawn_plain
 from hypothesis import given, settings
@@ -413,3 +414,30 @@ def test_a_dropped_connection_follows_the_tournament_again(tmp_path: Path) -> No
                 bea.close(force=True)
         finally:
             ann.close(force=True)
+
+
+@pytest.mark.parametrize(
+    ("options", "said"),
+    [
+        (["--rounds", "3"], "--rounds is for --format swiss only"),
+        (["--partners", "rotating"], "--partners is for tables of 4 in teams only"),
+        (["--format", "swiss", "--rounds", "99"], "'99' is not a number of rounds from 1 to 20"),
+        (["--bots", "easy,expert"], "is not a list of bot levels"),
+    ],
+)
+def test_options_that_do_not_go_together_are_one_line_and_status_2(
+    tmp_path: Path, options: list[str], said: str
+) -> None:
+    child, written = spawn_plain(
+        ["tournament", "create", "ws://127.0.0.1:9", "--name", "Cup", *options],
+        {**ENV, "XDG_CONFIG_HOME": str(tmp_path)},
+    )
+    try:
+        child.expect(pexpect.EOF)
+        child.close()
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 2
+    lines = [line for line in written.getvalue().splitlines() if line.strip()]
+    assert len(lines) == 1 and said in lines[0] and lines[0].startswith("allfives tournament")
+    assert not (tmp_path / "allfives" / "keys.json").exists()  # nothing was kept or sent
