@@ -441,3 +441,38 @@ def test_options_that_do_not_go_together_are_one_line_and_status_2(
     lines = [line for line in written.getvalue().splitlines() if line.strip()]
     assert len(lines) == 1 and said in lines[0] and lines[0].startswith("allfives tournament")
     assert not (tmp_path / "allfives" / "keys.json").exists()  # nothing was kept or sent
+
+
+def test_fixed_partners_are_shown_as_teams_with_their_sides_score() -> None:
+    names = ("Ann", "Bea", "Cid", "Dan")
+    view = TournamentView(
+        code="QWRTZ",
+        name="Pairs",
+        format="round_robin",
+        rules=Rules(players=4, teams=True),
+        partners="fixed",
+        rounds_planned=1,
+        public=True,
+        turn_seconds=None,
+        host="Ann",
+        phase="finished",
+        version=5,
+        entrants=[EntrantView(name=name) for name in names],
+        units=[[0, 1], [2, 3]],
+        rounds=[
+            RoundView(
+                tables=[TableView(seats=[0, 2, 1, 3], room="ABCD", scores=[150, 85, 150, 85])],
+                byes=[],
+            )
+        ],
+        standings=[
+            StandingView(unit=0, match_points=2, buchholz=0, score=150, played=1, byes=0),
+            StandingView(unit=1, match_points=0, buchholz=2, score=85, played=1, byes=0),
+        ],
+        champion=0,
+    )
+    text = "\n".join(row.plain for row in tournament_rows(view, 79))
+    assert "tables of 4 (teams), fixed partners" in text
+    assert "Table 1: Ann & Bea – Cid & Dan: 150 : 85" in text
+    assert re.search(r"^1\s+Ann & Bea\s+2\s+0\s+150\s+1\s+0$", text, re.MULTILINE), text
+    assert "Champion: Ann & Bea" in text
