@@ -376,3 +376,55 @@ def written_lines(output: str) -> list[str]:
             del row[column:]
     lines.append("".join(row))
     return [line.rstrip() for line in lines if line.strip()]
+
+
+async def played_tournament(
+    server: Any,
+    code: str,
+    people: Sequence[str],
+    bots: Sequence[str] = (),
+    finished_rounds: int = 1,
+    name: str = "Friday cup",
+) -> None:
+    """A round robin at tables of two stored on `server` as `code` (the pure core's own
+    commands: made, entered by `people` and `bots`, started), with the tables of its first
+    `finished_rounds` rounds played: the first seat wins each by 100 to a score that grows."""
+    from server.desk.kept import Kept, encode
+    from server.tournaments import state
+
+    host = "host-player"
+    tournament = state.apply(
+        None,
+        state.Create(
+            name=name, format="round_robin", table_size=2, rules=RoomRules(players=2), host=host
+        ),
+    )
+    for index, person in enumerate(people):
+        tournament = state.apply(tournament, state.Join(by=f"player-{index}", name=person))
+    for level in bots:
+        tournament = state.apply(tournament, state.Join(by=host, bot=level))  # type: ignore[arg-type]
+    tournament = state.apply(tournament, state.Start(by=host))
+    rooms = iter(f"R{number:03d}" for number in range(1000))
+    for round_index in range(finished_rounds):
+        played = tournament.rounds[round_index]
+        for table_index, table in enumerate(played.tables):
+            opened = state.TableOpened(round=round_index, table=table_index, room=next(rooms))
+            tournament = state.apply(tournament, opened)
+            scores = [100, 40 + 5 * table_index][: len(table.seats)]
+            done = state.TableFinished(round=round_index, table=table_index, scores=scores)
+            tournament = state.apply(tournament, done)
+    kept = Kept(tournament=tournament, host_name=people[0] if people else "Host")
+    await server.store.tournaments.save(code, 1, encode(kept))
+
+
+def keep_player_key(config: Path, url: str, name: str) -> None:
+    """A fresh key for `name` on the server at `url`, kept as the terminal client keeps it under
+    the config folder `config` (`clients.cli.keys`): that player is the one this device plays as."""
+    import base64
+    import json
+    import secrets
+
+    key = base64.urlsafe_b64encode(secrets.token_bytes(32)).rstrip(b"=").decode()
+    folder = config / "allfives"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "keys.json").write_text(json.dumps({url: {"keys": {name: key}, "last": name}}))
