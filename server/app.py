@@ -128,7 +128,15 @@ class Server:
             chat=RoomChat(config.limits.room_chat_burst, config.limits.room_chat_rate),
             listing=listing,
             players=Players(ledger, config.clock, config.limits),
-            desk=Desk(store, lookups, config.limits, self.tables, tasks.spawn, self._lease(config)),
+            desk=Desk(
+                store,
+                lookups,
+                config.limits,
+                self.tables,
+                tasks.spawn,
+                self._lease(config),
+                config.clock,
+            ),
         )
         self.desk = lanes.desk
         self.tables.listener = self.desk.rounds.table_finished

@@ -25,7 +25,7 @@ follow the tables to the tournament's end, through `commit` and `tell` here.
 from __future__ import annotations
 
 import asyncio
-from collections import Counter
+import time
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
@@ -42,7 +42,7 @@ from protocol.tournaments import (
     StartTournament,
     TournamentUpdate,
 )
-from server.config import Limits
+from server.config import Clock, Limits
 from server.desk.kept import Kept, decode, encode, handle, new_code, opens, split
 from server.desk.lease import Lease
 from server.desk.rounds import Rounds, Spawn, Tables
@@ -50,7 +50,12 @@ from server.rooms.codes import new_invite
 from server.rooms.room_state import RoomError
 from server.storage.archive import Player
 from server.storage.store import Store, StoreUnavailable
-from server.storage.tournaments import StoredTournament, TournamentChanged
+from server.storage.tournaments import (
+    Bounds,
+    StoredTournament,
+    TooManyTournaments,
+    TournamentChanged,
+)
 from server.tournaments import state
 from server.tournaments.stored import Tournament
 from server.tournaments.view import entrant_of, public_view, table_of
@@ -89,13 +94,16 @@ class Desk:
         tables: Tables,
         spawn: Spawn,
         lease: Lease | None = None,
+        clock: Clock = time.time,
     ) -> None:
         self.store = store
+        self.clock = clock
         #: The tournaments' rounds played in rooms (`server.desk.rounds`; `lease` with several
         #: processes, `server.desk.lease`).
         self.rounds = Rounds(self, tables, spawn, lease)
         self.lookups = lookups
-        #: Tournaments an address may make (counted here while the process runs), and in all.
+        #: Tournaments an address may make a day (counted in the store, for every process on
+        #: it), and in all.
         self.per_address = limits.max_tournaments_per_ip
         self.most = limits.max_tournaments
         #: Who follows each tournament here, and what each follower follows.
@@ -103,8 +111,6 @@ class Desk:
         self.following: dict[Follower, str] = {}
         #: The version of each followed tournament its followers here were all told last.
         self.told: dict[str, int] = {}
-        #: Tournaments each address made here.
-        self.made_by: Counter[str] = Counter()
         self._locks: dict[str, asyncio.Lock] = {}
 
     async def serve(self, follower: Follower, message: ClientMessage) -> None:
@@ -148,12 +154,6 @@ class Desk:
 
     async def _create(self, follower: Follower, message: CreateTournament) -> None:
         player = _player_of(follower)
-        if self.made_by[follower.address] >= self.per_address:
-            raise RoomError(
-                errors.RATE_LIMITED, f"an address may make {self.per_address} tournaments"
-            )
-        if len(await self.store.tournaments.codes()) >= self.most:
-            raise RoomError(errors.BUSY, "the server holds as many tournaments as it may")
         command = state.Create(
             name=message.name,
             format=message.format,
@@ -175,16 +175,25 @@ class Desk:
             invite=invite,
             rated=message.rules.is_rated,
         )
+        bounds = Bounds(follower.address, self.per_address, self.most, self.clock())
         for _ in range(TRIES):
             code = new_code()
             try:
-                await self.store.tournaments.save(code, 1, encode(kept))
+                await self.store.tournaments.create(code, encode(kept), tournament.public, bounds)
             except TournamentChanged:
                 continue  # the code is taken
+            except TooManyTournaments as refused:
+                if refused.bound == "maker":
+                    raise RoomError(
+                        errors.RATE_LIMITED,
+                        f"an address may make {self.per_address} tournaments a day",
+                    ) from None
+                raise RoomError(
+                    errors.BUSY, "the server holds as many tournaments as it may"
+                ) from None
             break
         else:
             raise RoomError(errors.BUSY, "no free tournament code was found: try again")
-        self.made_by[follower.address] += 1
         self._follow(follower, code)
         self.told[code] = 1
         self._send(follower, code, kept, 1, message.id)
