@@ -139,6 +139,8 @@ class PlainApp(App):
         self._told_ask: object = None
         self._told_room: str | None = None
         self._told_rating: str | None = None
+        #: The match summary's scoreboard waits for the record's hands (a late window).
+        self._board_owed = False
         self._inputs: asyncio.Queue[str | None] = asyncio.Queue()
 
     # -- output ----------------------------------------------------------------------------
@@ -164,6 +166,9 @@ class PlainApp(App):
             self._told_room = view.code
             self._tell_room(view)
         self._tell_log()
+        if self._board_owed and not state.board_pending and view is not None:
+            self._board_owed = False
+            self._tell_scoreboard(view, state.names())
         notice = state.notice
         if notice is not None and notice is not self._told_notice:
             told, self._told_notice = self._told_notice, notice
@@ -263,7 +268,10 @@ class PlainApp(App):
             yours = words.verdict_for(game.winner, teams, view.you)
             if yours:
                 self.out(yours)
-        self._tell_scoreboard(view, names)
+        if self.state.board_pending:
+            self._board_owed = True  # told once the record's hands are here
+        else:
+            self._tell_scoreboard(view, names)
 
     def _tell_scoreboard(self, view: RoomView, names: Sequence[str]) -> None:
         """The points hand by hand, a sentence a hand (a table's columns read badly aloud)."""

@@ -10,10 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import cast
 
 from clients.cli import words
 from clients.cli.i18n import _
+from protocol.records import Record
 from protocol.rules import Rules
+from protocol.tiles import EndName
 from protocol.views import AnyEvent, HandCount, HandEnded, HandStarted, Played
 
 #: A player's name in a column of the scoreboard is cut past this many characters.
@@ -49,6 +52,38 @@ class Scoreboard:
     hands: list[HandLine] = field(default_factory=list)
     #: (points, seat, tile, hand number) of the biggest single play so far.
     biggest: tuple[int, int, str, int] | None = None
+
+    @classmethod
+    def of_record(cls, record: Record, sides: Sequence[int] = ()) -> Scoreboard:
+        """The match hand by hand as the server's record of it says: each play's points and each
+        hand's end as the server counted them (`sides` as in `take`)."""
+        board = cls()
+        rules = record.rules
+        for number, hand in enumerate(record.hands, start=1):
+            board.take(HandStarted(number=number, leader=hand.leader), rules, sides)
+            for move in hand.moves:
+                if move.tile is not None:
+                    played = Played(
+                        seat=move.seat,
+                        tile=move.tile,
+                        end=cast(EndName | None, move.end),  # the record's check names it
+                        total=move.total or 0,
+                        points=move.points or 0,
+                    )
+                    board.take(played, rules, sides)
+            if hand.result is not None:
+                result = hand.result
+                ended = HandEnded(
+                    kind=result.kind, by=result.by, points=list(result.points), pips=[]
+                )
+                board.take(ended, rules, sides)
+        return board
+
+    def complete(self) -> bool:
+        """Whether every hand from the first is here (a window that joined late, or was away
+        for whole hands, lacks some)."""
+        numbers = [line.number for line in self.hands]
+        return bool(numbers) and numbers == list(range(1, len(numbers) + 1))
 
     def take(self, event: AnyEvent, rules: Rules, sides: Sequence[int] = ()) -> None:
         """Follow one event of the match; `sides` is each seat's index in the scores, as the
