@@ -9,13 +9,20 @@ import io
 import re
 
 from client_helpers import TIMEOUT, embedded_config
+from engine_helpers import RULES as ANY_RULES
+from engine_helpers import finished_match
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from waiting import until
 
+from bridge.records import record_of
 from clients.cli.connection import Connection
 from clients.cli.mode import Mode
 from clients.cli.plain import PlainApp
+from clients.cli.scoreboard import Scoreboard
 from clients.cli.state import TableState, display_names
 from clients.cli.status import result_rows
+from engine import Rules as EngineRules
 from protocol import messages as msg
 from protocol.rules import RoomRules
 from server.app import run_server
@@ -139,3 +146,28 @@ async def test_a_rejoin_mid_match_totals_the_rooms_scores_then_the_record_fills_
         for connection, task in ((again, back), (watcher, watching)):
             await connection.close()
             await asyncio.wait_for(task, TIMEOUT)
+
+
+@settings(max_examples=30, deadline=None)
+@given(rules=ANY_RULES, seed=st.integers(0, 10**6))
+def test_a_scoreboard_from_a_record_totals_the_records_scores_hand_by_hand(
+    rules: EngineRules, seed: int
+) -> None:
+    match = finished_match(rules, seed)
+    record = record_of(match, [f"P{seat}" for seat in range(match.players)])
+    played = record.rules
+    sides = [seat % 2 if played.partnership else seat for seat in range(played.players)]
+    board = Scoreboard.of_record(record, sides)
+    assert [line.number for line in board.hands] == list(range(1, len(record.hands) + 1))
+    for line, hand in zip(board.hands, record.hands, strict=True):
+        scored = [0] * played.sides
+        for move in hand.moves:
+            scored[sides[move.seat]] += move.points or 0
+        assert hand.result is not None
+        assert line.points == [a + b for a, b in zip(scored, hand.result.points, strict=True)]
+    assert record.scores is not None
+    names = [f"P{seat}" for seat in range(played.players)]
+    rows = board.rows(names, played, record.scores)
+    assert rows == board.rows(names, played)  # nothing left for a row of earlier hands
+    total = next(row for row in rows if row.startswith("total"))
+    assert total.split()[1:] == [str(score) for score in record.scores]
