@@ -27,9 +27,9 @@ from rich.console import Console
 from clients.cli import local, words
 from clients.cli.app import App
 from clients.cli.connection import Fatal
-from clients.cli.i18n import _
+from clients.cli.i18n import _, ngettext
 from clients.cli.safe import visible
-from clients.cli.scoreboard import Scoreboard, explain_hand, side_names
+from clients.cli.scoreboard import Scoreboard, explain_hand, hand_numbers, side_names
 from clients.cli.state import LogLine, Notice
 from clients.cli.status import only_end, rating_note, rating_text, status
 from clients.cli.waiting_room import waiting_rows
@@ -279,12 +279,18 @@ class PlainApp(App):
         sides = side_names(names, view.rules)
         scores = view.game.scores if view.game is not None else None
         earlier = board.earlier(scores, len(sides))
-        if earlier is not None:  # hands played before this window joined: the server's figures
-            before = board.hands[0].number - 1 if board.hands else 0
-            points = ", ".join(f"{s} {p}" for s, p in zip(sides, earlier, strict=False))
-            said = _("Hands 1 to {last}, as the server counts them: {points}.")
-            self.out(said.format(last=max(1, before), points=points))
+        unseen = board.unseen()
+        told_unseen = earlier is None
         for line in board.hands:
+            if not told_unseen and earlier is not None and line.number > unseen[0]:
+                told_unseen = True  # hands this window did not see: the server's figures
+                points = ", ".join(f"{s} {p}" for s, p in zip(sides, earlier, strict=False))
+                said = ngettext(
+                    "Hand {hands}, as the server counts it: {points}.",
+                    "Hands {hands}, as the server counts them: {points}.",
+                    len(unseen),
+                )
+                self.out(said.format(hands=hand_numbers(unseen), points=points))
             points = ", ".join(f"{s} {p}" for s, p in zip(sides, line.points, strict=False))
             how = Scoreboard._how(line, names)
             said = _("Hand {number}: {points}; {how}.")
