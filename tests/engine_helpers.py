@@ -27,6 +27,15 @@ def random_move(match: Match, rng: random.Random) -> Move:
     return move
 
 
+def finished_match(rules: Rules, seed: int) -> Match:
+    """A match played to its end by random legal moves, the same for the same seed."""
+    match = Match.new(rules, seed=seed)
+    rng = random.Random(seed)
+    while not match.over:
+        match.apply(match.turn, random_move(match, rng))
+    return match
+
+
 #: Rules of every player count and variant, for the engine's property tests.
 RULES = st.builds(
     Rules,

@@ -276,6 +276,8 @@ class App:
             return FormattedText([("fg:ansibrightblack", hint)])
         view = self.state.view
         narrow = self.size[0] < NARROW
+        if self._hand_hidden():  # why a tile typed now is not played (short: any width)
+            return FormattedText([("fg:ansibrightblack", _("(too small to play)"))])
         if view is not None and view.you is not None and view.phase == "finished":
             said = _("/scores or /quit")
             if view.you == view.host and self.state.everyone_stayed():
@@ -327,6 +329,17 @@ class App:
         self.request_redraw()
         return False
 
+    def _hand_hidden(self) -> bool:
+        """Whether this player's tiles in a match being played are out of sight (the "too
+        small" screen is shown instead of the table)."""
+        view = self.state.view
+        return (
+            self.table_hidden
+            and view is not None
+            and view.phase == "playing"
+            and view.you is not None
+        )
+
     @staticmethod
     def _is_a_move(action: object) -> bool:
         """Whether a typed line's action plays or passes, or asks which end to play on."""
@@ -360,7 +373,11 @@ class App:
         action = interpret(line, self.state.view, self.pending, numbers)
         if isinstance(action, Send) and self._nameless_chat(action.messages):
             action = Refuse(self._no_name_to_chat())
-        if self.table_hidden and self._is_a_move(action):
+        # A hidden hand is not judged either: a tile's number, a tile or an end letter typed
+        # there is refused for what it is, not for a rule of a table the player cannot see.
+        typed = line.strip()
+        typed_a_move = self._hand_hidden() and bool(typed) and not typed.startswith("/")
+        if self.table_hidden and (self._is_a_move(action) or typed_a_move):
             action = Refuse(_("The table is out of sight: make the terminal bigger to play"))
         self.pending = None
         match action:

@@ -127,24 +127,33 @@ def plan(
     url = normalize_url(url)
     seats = seats if seats is not None else SeatStore()
     state = TableState()
-    # Each name's seat is its own (two players on one machine); another name's is left alone.
-    saved = seats.find(url, room, name)
-    aside = None
-    other = seats.find(url, room) if saved is None and name is not None else None
-    if other is not None and other.name and other.name != name:
-        aside = _(
-            "seat {seat} of room {code}, held as {who}, was left alone: "
-            "leave out --name to take it back"
-        ).format(seat=words.seat_number(other.seat), code=other.room, who=other.name)
-        state.say(_("Not taking back {what}").format(what=aside))
     keys = keys if keys is not None else KeyStore(seats.path.with_name("keys.json"))
+    # Without --name: the player this device plays as on that server (the last one used, or
+    # the one `allfives key --restore` made it), whose saved seat is taken back.
+    kept = keys.existing(url) if name is None else None
+    wanted = name if name is not None else (kept[0] if kept is not None else None)
+    # Each name's seat is its own (two players on one machine); another name's is left alone.
+    saved = seats.find(url, room, wanted)
+    aside = None
+    other = seats.find(url, room) if saved is None and wanted is not None else None
+    if other is not None and other.name and other.name != wanted:
+        held = {"seat": words.seat_number(other.seat), "code": other.room, "who": other.name}
+        if name is not None:
+            said = _(
+                "seat {seat} of room {code}, held as {who}, was left alone: "
+                "leave out --name to take it back"
+            )
+        else:
+            said = _(
+                "seat {seat} of room {code}, held as {who}, was left alone: this device plays "
+                "as {name} there; join with --name {who} to take it back"
+            )
+        aside = said.format(**held, name=wanted)
+        state.say(_("Not taking back {what}").format(what=aside))
     if name is None and saved is not None and saved.name:
         name = saved.name
-    elif name is None:
-        # The player this device plays as on that server (the last one used, or restored by
-        # `allfives key --restore`), else the login name as a new player.
-        kept = keys.existing(url)
-        name = kept[0] if kept is not None else local.default_name()
+    elif name is None:  # else the login name, as a new player
+        name = wanted if wanted is not None else local.default_name()
     if saved is not None:
         room = saved.room  # the whole code, where the one typed was the short one shown
         state.room, state.seat, state.token = saved.room, saved.seat, saved.token

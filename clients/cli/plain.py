@@ -27,9 +27,9 @@ from rich.console import Console
 from clients.cli import local, words
 from clients.cli.app import App
 from clients.cli.connection import Fatal
-from clients.cli.i18n import _
+from clients.cli.i18n import _, ngettext
 from clients.cli.safe import visible
-from clients.cli.scoreboard import Scoreboard, explain_hand, side_names
+from clients.cli.scoreboard import Scoreboard, explain_hand, hand_numbers, side_names
 from clients.cli.state import LogLine, Notice
 from clients.cli.status import only_end, rating_note, rating_text, status
 from clients.cli.waiting_room import waiting_rows
@@ -185,6 +185,8 @@ class PlainApp(App):
         self._told_ask: object = None
         self._told_room: str | None = None
         self._told_rating: str | None = None
+        #: The match summary's scoreboard waits for the record's hands (a late window).
+        self._board_owed = False
         self._inputs: asyncio.Queue[str | None] = asyncio.Queue()
         #: Told to leave by the program (`leave_when`), not by the player.
         self._leaving = False
@@ -212,6 +214,9 @@ class PlainApp(App):
             self._told_room = view.code
             self._tell_room(view)
         self._tell_log()
+        if self._board_owed and not state.board_pending and view is not None:
+            self._board_owed = False
+            self._tell_scoreboard(view, state.names())
         notice = state.notice
         if notice is not None and notice is not self._told_notice:
             told, self._told_notice = self._told_notice, notice
@@ -311,7 +316,10 @@ class PlainApp(App):
             yours = words.verdict_for(game.winner, teams, view.you)
             if yours:
                 self.out(yours)
-        self._tell_scoreboard(view, names)
+        if self.state.board_pending:
+            self._board_owed = True  # told once the record's hands are here
+        else:
+            self._tell_scoreboard(view, names)
 
     def _tell_scoreboard(self, view: RoomView, names: Sequence[str]) -> None:
         """The points hand by hand, a sentence a hand (a table's columns read badly aloud)."""
@@ -319,12 +327,18 @@ class PlainApp(App):
         sides = side_names(names, view.rules)
         scores = view.game.scores if view.game is not None else None
         earlier = board.earlier(scores, len(sides))
-        if earlier is not None:  # hands played before this window joined: the server's figures
-            before = board.hands[0].number - 1 if board.hands else 0
-            points = ", ".join(f"{s} {p}" for s, p in zip(sides, earlier, strict=False))
-            said = _("Hands 1 to {last}, as the server counts them: {points}.")
-            self.out(said.format(last=max(1, before), points=points))
+        unseen = board.unseen()
+        told_unseen = earlier is None
         for line in board.hands:
+            if not told_unseen and earlier is not None and line.number > unseen[0]:
+                told_unseen = True  # hands this window did not see: the server's figures
+                points = ", ".join(f"{s} {p}" for s, p in zip(sides, earlier, strict=False))
+                said = ngettext(
+                    "Hand {hands}, as the server counts it: {points}.",
+                    "Hands {hands}, as the server counts them: {points}.",
+                    len(unseen),
+                )
+                self.out(said.format(hands=hand_numbers(unseen), points=points))
             points = ", ".join(f"{s} {p}" for s, p in zip(sides, line.points, strict=False))
             how = Scoreboard._how(line, names)
             said = _("Hand {number}: {points}; {how}.")

@@ -10,10 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import cast
 
 from clients.cli import words
 from clients.cli.i18n import _
+from protocol.records import Record
 from protocol.rules import Rules
+from protocol.tiles import EndName
 from protocol.views import AnyEvent, HandCount, HandEnded, HandStarted, Played
 
 #: A player's name in a column of the scoreboard is cut past this many characters.
@@ -50,6 +53,38 @@ class Scoreboard:
     #: (points, seat, tile, hand number) of the biggest single play so far.
     biggest: tuple[int, int, str, int] | None = None
 
+    @classmethod
+    def of_record(cls, record: Record, sides: Sequence[int] = ()) -> Scoreboard:
+        """The match hand by hand as the server's record of it says: each play's points and each
+        hand's end as the server counted them (`sides` as in `take`)."""
+        board = cls()
+        rules = record.rules
+        for number, hand in enumerate(record.hands, start=1):
+            board.take(HandStarted(number=number, leader=hand.leader), rules, sides)
+            for move in hand.moves:
+                if move.tile is not None:
+                    played = Played(
+                        seat=move.seat,
+                        tile=move.tile,
+                        end=cast(EndName | None, move.end),  # the record's check names it
+                        total=move.total or 0,
+                        points=move.points or 0,
+                    )
+                    board.take(played, rules, sides)
+            if hand.result is not None:
+                result = hand.result
+                ended = HandEnded(
+                    kind=result.kind, by=result.by, points=list(result.points), pips=[]
+                )
+                board.take(ended, rules, sides)
+        return board
+
+    def complete(self) -> bool:
+        """Whether every hand from the first is here (a window that joined late, or was away
+        for whole hands, lacks some)."""
+        numbers = [line.number for line in self.hands]
+        return bool(numbers) and numbers == list(range(1, len(numbers) + 1))
+
     def take(self, event: AnyEvent, rules: Rules, sides: Sequence[int] = ()) -> None:
         """Follow one event of the match; `sides` is each seat's index in the scores, as the
         room says (`RoomView.sides`: a server before it gives none, and a seat is its own)."""
@@ -74,8 +109,8 @@ class Scoreboard:
     ) -> list[str]:
         """The scoreboard as text rows: a column per player or team, a row per hand, totals.
         `scores` are the server's (`GameView.scores`): the totals row is theirs, and what the
-        hands this window saw do not account for (the hands before it joined) is a row of its
-        own, so the board never contradicts the match's result."""
+        hands this window saw do not account for (the hands before it joined, or while it was
+        away) is a row of its own, so the board never contradicts the match's result."""
         sides = side_names(names, rules)
         titles = [words.team_word(team) for team in (0, 1)] if rules.partnership else list(names)
         titles = [title if len(title) <= COLUMN else title[: COLUMN - 1] + "…" for title in titles]
@@ -87,14 +122,17 @@ class Scoreboard:
         rows = [head]
         totals = [0] * len(sides)
         earlier = self.earlier(scores, len(sides))
+        unseen = self.unseen()
+        missed = earlier  # told once, where the first hand this window missed was played
         if earlier is not None:
             totals = list(earlier)
-            before = self.hands[0].number - 1 if self.hands else 0
-            label = "1" if before <= 1 else f"1–{before}"
-            cells = "  ".join(f"{point:>{width}}" for point in earlier)
-            how = _("earlier hands, as the server counts them")
-            rows.append(f"{label:>{first - 2}}  {cells}  {how}")
         for line in self.hands:
+            if missed is not None and line.number > unseen[0]:
+                label = hand_numbers(unseen)
+                cells = "  ".join(f"{point:>{width}}" for point in missed)
+                how = _("earlier hands, as the server counts them")
+                rows.append(f"{label:>{first - 2}}  {cells}  {how}")
+                missed = None
             points = line.points
             totals = [a + b for a, b in zip(totals, points, strict=False)]
             cells = "  ".join(f"{point:>{width}}" for point in points)
@@ -123,16 +161,22 @@ class Scoreboard:
             )
         return rows
 
+    def unseen(self) -> list[int]:
+        """The numbers of the hands before the last that this window did not see (it joined
+        late, or was away for whole hands)."""
+        seen = {line.number for line in self.hands}
+        last = self.hands[-1].number if self.hands else 1
+        return [number for number in range(1, last) if number not in seen]
+
     def earlier(self, scores: Sequence[int] | None, sides: int) -> list[int] | None:
         """Per side, the server's `scores` less the points of the hands this window saw: the
-        hands before the first it saw; None without such scores or when it saw hand 1."""
-        if scores is None or len(scores) != sides:
+        hands it did not see (`unseen`); None without such scores or when it saw them all."""
+        if scores is None or len(scores) != sides or not self.unseen():
             return None
         seen = [0] * sides
         for line in self.hands:
             seen = [a + b for a, b in zip(seen, line.points, strict=False)]
-        earlier = [total - counted for total, counted in zip(scores, seen, strict=True)]
-        return earlier if self.hands and self.hands[0].number > 1 else None
+        return [total - counted for total, counted in zip(scores, seen, strict=True)]
 
     @staticmethod
     def _how(line: HandLine, names: Sequence[str]) -> str:
@@ -144,6 +188,17 @@ class Scoreboard:
         if ended.kind == "blocked":
             return _("blocked")
         return _("match won mid-hand")
+
+
+def hand_numbers(numbers: Sequence[int]) -> str:
+    """Hand numbers in short: "1–4", "2", "2–3, 5"."""
+    runs: list[list[int]] = []
+    for number in numbers:
+        if runs and number == runs[-1][-1] + 1:
+            runs[-1].append(number)
+        else:
+            runs.append([number])
+    return ", ".join(f"{run[0]}–{run[-1]}" if len(run) > 1 else f"{run[0]}" for run in runs)
 
 
 def explain_hand(event: HandEnded, names: Sequence[str], rules: Rules) -> list[str]:

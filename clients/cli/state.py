@@ -124,6 +124,10 @@ class TableState:
         self._hand_events = 0
         #: Points hand by hand, the biggest play, who went out.
         self.scoreboard = Scoreboard()
+        #: The finished match's record was asked for to fill the hands this window did not
+        #: see: until it comes the scoreboard lacks them (plain mode waits to tell it).
+        self.board_pending = False
+        self._board_asked = False
         #: The seats' names while the match was played (a finished match keeps them).
         self.played_names: list[str] | None = None
         #: The last hand's end, shown until the player presses Enter.
@@ -225,6 +229,8 @@ class TableState:
                 self.token = message.seat_token or self.token
             case msg.Error():
                 self.say(error_text(message), "error")
+                if message.command == "record":
+                    self.board_pending = False  # the board stays as this window saw it
             case msg.HintReply(move=move):
                 self.hint = move
                 said = _("Hint: the hard bot would {move}").format(move=describe_move(move))
@@ -235,6 +241,7 @@ class TableState:
             case msg.RecordReply(record=record):
                 self.record = record
                 self._name_from_record(record)
+                self._board_from_record(record)
             case msg.Welcome(player=player):
                 if player is not None:
                     self.player = player
@@ -255,15 +262,42 @@ class TableState:
                     "hint",
                 )
         view = self.view
+        if view is None or view.phase != "finished":
+            self.board_pending = self._board_asked = False
         if view is not None and view.phase == "playing":
             self.played_names = display_names(view)
         elif view is not None and view.phase == "waiting":
             self.played_names = None
+        elif self._board_missing(view) and not self._board_asked:
+            # A finished match this window did not see from its first hand (a rejoin after a
+            # stand-in finished it): its hands are in its record, as the server counted them.
+            self._board_asked = self.board_pending = True
+            return [msg.GetRecord()]
         elif self._names_missing(view) and isinstance(message, msg.Snapshot):
             # A finished match first seen after some of its players left (a watcher coming
             # late): who played it is in its record.
             return [msg.GetRecord()]
         return []
+
+    def _board_missing(self, view: RoomView | None) -> bool:
+        """Whether a finished match's scoreboard lacks hands this window did not see."""
+        return (
+            view is not None
+            and view.phase == "finished"
+            and view.game is not None
+            and not self.scoreboard.complete()
+        )
+
+    def _board_from_record(self, record: Record) -> None:
+        """The finished match's scoreboard from its record, when this window missed hands of
+        it (the record is that match's: its scores are the room's)."""
+        view = self.view
+        self.board_pending = False
+        if not self._board_missing(view) or view is None or view.game is None:
+            return
+        if record.scores != view.game.scores:
+            return
+        self.scoreboard = Scoreboard.of_record(record, view.sides)
 
     def _names_missing(self, view: RoomView | None) -> bool:
         """Whether a finished match's table has a seat whose player is not known here."""

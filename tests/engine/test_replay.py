@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from engine_helpers import play, random_move
+from engine_helpers import finished_match, play, random_move
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -19,14 +19,6 @@ from clients.cli import i18n
 from engine import Match, Rules, positions
 from engine.rules import EndScoring
 from protocol.records import decode_record, encode_record
-
-
-def finished_match(rules: Rules, seed: int) -> Match:
-    match = Match.new(rules, seed=seed)
-    rng = random.Random(seed)
-    while not match.over:
-        match.apply(match.turn, random_move(match, rng))
-    return match
 
 
 def write_record(tmp_path: Path, match: Match, computed: bool = False) -> Path:

@@ -256,3 +256,39 @@ async def test_the_last_match_keeps_its_names_when_a_player_leaves_after_a_remat
     assert display_names(view, None)[0] == "(free)"
     assert guest.state.names()[0] == "(free)"
     await close_all([host, guest], tasks)
+
+
+async def test_a_hidden_hand_judges_no_tile_and_the_input_says_why(server: Server) -> None:
+    # At 30x10 the "too small" screen hides the table: a tile that fits no open end is not
+    # judged against a table the player cannot see, and the input says why nothing is played.
+    connection = Connection(server.url, "Ann", TableState())
+    running = asyncio.create_task(connection.run(OPENING))
+    await until(connection.state.my_turn)
+    app, _screen = terminal_app(connection)
+    size = (30, 10)
+    app._terminal_size = lambda: size  # type: ignore[method-assign]
+    app.paint()
+    placeholder = "".join(text for _style, text, *_rest in app._placeholder())
+    assert placeholder == "(too small to play)"
+    assert len("› " + placeholder) <= size[0]
+    game = connection.state.game
+    assert game is not None and game.hand is not None
+    playable = {m.tile for m in game.legal}
+    numbers = {tile: number for number, tile in connection.state.numbered_hand()}
+    seq = connection.state.seq
+    unplayable = [str(number) for tile, number in numbers.items() if tile not in playable]
+    # A tile that fits no open end (when one is held), a tile not held, an end's letter.
+    for typed in [*unplayable[:1], "9-9", "w"]:
+        assert await app.handle(typed)
+        notice = connection.state.notice
+        assert notice is not None and "out of sight" in notice.text, (typed, notice)
+        assert app.pending is None and connection.state.seq == seq
+    # A command still works on the small screen.
+    assert await app.handle("/scores")
+    assert connection.state.notice is None or "out of sight" not in connection.state.notice.text
+    size = (80, 24)
+    app.paint()
+    placeholder = "".join(text for _style, text, *_rest in app._placeholder())
+    assert placeholder == "a tile number, a tile like 5-3, or /help"
+    await connection.close()
+    await asyncio.wait_for(running, TIMEOUT)

@@ -5,17 +5,23 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import io
 import re
 import sys
 from pathlib import Path
 
 import pytest
-from client_helpers import NEEDS_TMUX, ROOT, Terminal
+from client_helpers import NEEDS_TMUX, ROOT, TIMEOUT, Terminal
 from server_helpers import Client, ServerThread, new_key
+from waiting import until
 
-from clients.cli import key
+from clients.cli import join, key
+from clients.cli.connection import Connection
 from clients.cli.history import whoami
 from clients.cli.keys import KeyStore
+from clients.cli.seats import SeatStore
+from protocol import messages as msg
 from server.app import Server
 
 CODE = re.compile(r"[0-9A-Z]{4}(?:-[0-9A-Z]{4}){4}")
@@ -88,3 +94,71 @@ def test_the_recovery_code_reads_whole_at_60_and_80_columns(
 
 async def _claim(url: str, name: str, kept: str) -> None:
     await (await Client.open(url, name, key=kept)).close()
+
+
+async def _restored(url: str, tmp_path: Path, device: KeyStore) -> None:
+    """Ann's recovery code, printed by her old device, restored on `device`."""
+    old = KeyStore(tmp_path / "ann-old" / "keys.json")
+    kept = new_key()
+    await (await Client.open(url, "Ann", key=kept)).close()
+    old.remember(url, "Ann", kept)
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        assert await asyncio.to_thread(key.run, options(url), old) == 0
+    code = CODE.search(printed.getvalue())
+    assert code is not None
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert (
+            await asyncio.to_thread(key.run, options(url, "--restore", code.group()), device) == 0
+        )
+
+
+async def _seated_as(connection: Connection, first: list[msg.ClientMessage]) -> tuple[str, str]:
+    """Who the server says this connection's player is, and the name its seat shows."""
+    running = asyncio.create_task(connection.run(first))
+    state = connection.state
+    await until(lambda: state.player is not None and (v := state.view) is not None and v.you == 0)
+    view = state.view
+    assert view is not None and state.player is not None
+    seat = view.seats[0]
+    assert seat is not None
+    await connection.close()
+    await asyncio.wait_for(running, TIMEOUT)
+    return state.player, seat.name
+
+
+async def test_join_without_a_name_after_a_restore_plays_as_the_restored_player(
+    server: Server, tmp_path: Path
+) -> None:
+    # A fresh config: `allfives key URL --restore CODE`, then `allfives join URL`.
+    fresh = tmp_path / "fresh"
+    keys = KeyStore(fresh / "keys.json")
+    await _restored(server.url, tmp_path, keys)
+    seats = SeatStore(fresh / "seats.json")
+    connection, first, _ = join.plan(server.url, None, None, seats=seats)
+    assert connection.key == keys.kept(server.url, "Ann")
+    assert await _seated_as(connection, list(first)) == ("Ann", "Ann")
+
+
+async def test_a_seat_saved_under_the_login_name_is_left_alone_once_the_device_is_restored(
+    server: Server, tmp_path: Path
+) -> None:
+    # The device played as its login name (a seat of it saved in a waiting room), then got
+    # Ann's name back: join without --name is Ann, and says the other seat was left alone.
+    config = tmp_path / "device"
+    seats, keys = SeatStore(config / "seats.json"), KeyStore(config / "keys.json")
+    login, first, _ = join.plan(server.url, None, "Kai", seats=seats, keys=keys)
+    assert await _seated_as(login, list(first)) == ("Kai", "Kai")
+    room, token = login.state.room, login.state.token
+    assert room is not None and token is not None
+    seats.save(server.url, room, 0, token, "Kai")  # as a client that was killed leaves it
+    await _restored(server.url, tmp_path, keys)
+    connection, first, resuming = join.plan(server.url, None, None, seats=seats, keys=keys)
+    assert (connection.name, resuming) == ("Ann", False)
+    notice = connection.state.notice
+    assert notice is not None and "held as Kai, was left alone" in notice.text, notice
+    assert "--name Kai" in notice.text
+    assert await _seated_as(connection, list(first)) == ("Ann", "Ann")
+    # The login's seat is still there for --name Kai.
+    again, _first, resuming = join.plan(server.url, None, "Kai", seats=seats, keys=keys)
+    assert resuming and again.state.room == login.state.room

@@ -380,6 +380,45 @@ def test_plain_mode_says_the_earlier_hands_a_late_window_did_not_see() -> None:
     table = SimpleNamespace(state=state_of(view), out=said.append)
     PlainApp._tell_scoreboard(cast(PlainApp, table), view, TWO)
     assert said[:2] == [
-        "Hands 1 to 4, as the server counts them: Ann 145, Bot 2 255.",
+        "Hands 1–4, as the server counts them: Ann 145, Bot 2 255.",
         "Hand 5: Ann 15, Bot 2 0; Ann went out.",
     ], said
+
+
+def test_hands_missed_while_away_are_a_row_of_the_servers_scores_where_they_were_played() -> None:
+    # The window saw hand 1, was away for hands 2 and 3 (a stand-in played them), and came back
+    # for hand 4: the board's total is still the server's.
+    rules = Rules(players=2)
+    board = Scoreboard()
+    for number in (1, 4):
+        board.take(HandStarted(number=number, leader=0), rules)
+        board.take(hand_ended(0, [0, 16]), rules)  # Ann went out: 15 for her
+    rows = board.rows(TWO, rules, scores=[100, 60])
+    assert [row.split()[:3] for row in rows[1:5]] == [
+        ["1", "15", "0"],
+        ["2–3", "70", "60"],
+        ["4", "15", "0"],
+        ["total", "100", "60"],
+    ], rows
+    assert not any("not seen" in row for row in rows), rows
+    view = make_view(phase="playing", scores=[100, 60])
+    said: list[str] = []
+    table = SimpleNamespace(state=SimpleNamespace(scoreboard=board), out=said.append)
+    PlainApp._tell_scoreboard(cast(PlainApp, table), view, TWO)
+    assert said == [
+        "Hand 1: Ann 15, Bot 2 0; Ann went out.",
+        "Hands 2–3, as the server counts them: Ann 70, Bot 2 60.",
+        "Hand 4: Ann 15, Bot 2 0; Ann went out.",
+    ], said
+    # One hand missed is said as one.
+    board.take(HandStarted(number=6, leader=0), rules)
+    said.clear()
+    PlainApp._tell_scoreboard(cast(PlainApp, table), view, TWO)
+    assert "Hands 2–3, 5, as the server counts them: Ann 70, Bot 2 60." in said, said
+    gap = Scoreboard()
+    for number in (1, 3):
+        gap.take(HandStarted(number=number, leader=0), rules)
+    said.clear()
+    table.state = SimpleNamespace(scoreboard=gap)
+    PlainApp._tell_scoreboard(cast(PlainApp, table), view, TWO)
+    assert "Hand 2, as the server counts it: Ann 100, Bot 2 60." in said, said
