@@ -135,6 +135,9 @@ def standings_table(view: TournamentView, width: int, plain: bool = False) -> Ta
         pad_edge=False,
         box=None if plain else box.SIMPLE_HEAD,
         show_edge=False,
+        # Two columns apart, not three (a padding each side and the box's gap): at 60 columns
+        # "bot:easy 2" stays whole.
+        collapse_padding=not plain,
     )
     lines = [
         (
@@ -153,9 +156,8 @@ def standings_table(view: TournamentView, width: int, plain: bool = False) -> Ta
         max(cell_len(heading), *(cell_len(line[index]) for line in lines))
         for index, heading in enumerate(headings)
     ]
-    # What the name's column has left: the others, a space each side but at the table's edges,
-    # the borders.
-    left = width - (sum(widths) - widths[1]) - 2 * (len(headings) - 1) - (len(headings) + 1)
+    # What the name's column has left: the others, and two columns between each two.
+    left = width - (sum(widths) - widths[1]) - 2 * (len(headings) - 1)
     for index, heading in enumerate(headings):
         if index == 1:
             table.add_column(heading, overflow="fold", max_width=max(4, left))

@@ -321,6 +321,8 @@ def test_the_standings_fit_60_and_80_columns_in_every_language(language: str, co
     second = next(index for index, line in enumerate(lines) if line.startswith("2 "))
     folded = "".join(line[start:end].strip() for line in lines[:second])
     assert folded == "Bartholomew-Featherstone"  # the leader's long name folds, whole
+    # A name of a bot's length stays on its line (folded, "bot:normal" would read as another).
+    assert "bot:normal 12" in lines[second], "\n".join(lines)
 
 
 def test_a_screen_too_short_for_every_round_shows_the_last_and_counts_the_others() -> None:
