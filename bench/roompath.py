@@ -11,7 +11,8 @@ between).
 A second pass (`--alloc-moves`) runs the same kind of moves under tracemalloc and prints what a
 move allocates on the way, freed or not: the peak of the memory traced above where the move
 started (objects made and thrown away inside it count while they live), and the 12 sites that
-made the most blocks still alive at the move's end, per move (`site FILE:LINE: blocks`).
+made the most blocks still alive at the move's end, per move (`site FILE:LINE: blocks`); and
+the Python functions a move calls (`sys.setprofile`'s call events: exact, whatever the load).
 
 Usage: uv run python bench/roompath.py [--moves 4000] [--alloc-moves 1500]
 Prints `name: value` lines.
@@ -81,12 +82,19 @@ class Seat:
         return None
 
 
-async def run(count: int, traced: bool = False) -> None:
+async def run(count: int, mode: str = "time") -> None:
+    traced = mode == "memory"
     server = Server(Config.of(port=0, bot_processes=False))
     rooms = server.sessions.rooms
     rng = random.Random(1)
     made, spent, kept, peak = 0, 0.0, 0, 0
     sites: dict[str, int] = {}
+    calls = [0]
+
+    def counter(frame: object, event: str, arg: object) -> None:
+        if event == "call":
+            calls[0] += 1
+
     blocks = sys.getallocatedblocks
     if traced:
         tracemalloc.start()
@@ -109,7 +117,11 @@ async def run(count: int, traced: bool = False) -> None:
                 )
                 mover = seats[match.turn]
                 gc.disable()
-                if traced:
+                if mode == "calls":
+                    sys.setprofile(counter)
+                    await rooms.command(live, mover, move)
+                    sys.setprofile(None)
+                elif traced:
                     tracemalloc.clear_traces()
                     tracemalloc.reset_peak()
                     await rooms.command(live, mover, move)
@@ -136,6 +148,9 @@ async def run(count: int, traced: bool = False) -> None:
         for site, blocks_made in top:
             print(f"site {site}: {blocks_made / made:.2f}")
         return
+    if mode == "calls":
+        print(f"room path calls per move: {calls[0] / made:.1f}")
+        return
     print(f"room path us per move: {spent / made * 1e6:.1f}")
     print(f"room path blocks per move: {kept / made:.1f}")
 
@@ -157,7 +172,8 @@ def main() -> None:
     options = parser.parse_args()
     asyncio.run(run(options.moves))
     if options.alloc_moves > 0:
-        asyncio.run(run(options.alloc_moves, traced=True))
+        asyncio.run(run(options.alloc_moves, "memory"))
+        asyncio.run(run(options.alloc_moves, "calls"))
 
 
 if __name__ == "__main__":
