@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import http
 import logging
+import struct
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, Protocol, cast
 
@@ -52,6 +53,27 @@ CLOSE_SECONDS = 10.0
 
 #: Answers a request: a response now, one to come, or None to upgrade.
 Answer = Callable[["Wire", Request], Response | Awaitable[Response] | None]
+
+
+_HEAD16 = struct.Struct("!BBH")
+_HEAD64 = struct.Struct("!BBQ")
+#: A whole text frame's first byte (FIN, opcode 1), and a frame's head for each short length.
+_TEXT = 0x81
+_SHORT_HEADS = [bytes((_TEXT, length)) for length in range(126)]
+
+
+def text_frame(message: bytes) -> bytes:
+    """One whole, unmasked text frame of `message`, as a server sends it (RFC 6455, 5.2):
+    the bytes websockets' `Frame(Opcode.TEXT, message).serialize(mask=False)` makes, without
+    its objects (a frame is sent to every member of a room at each move)."""
+    length = len(message)
+    if length < 126:
+        head = _SHORT_HEADS[length]
+    elif length < 65536:
+        head = _HEAD16.pack(_TEXT, 126, length)
+    else:
+        head = _HEAD64.pack(_TEXT, 127, length)
+    return head + message
 
 
 class Host(Protocol):
@@ -208,12 +230,17 @@ class Wire(asyncio.Protocol):
                 transport.close()
 
     def send_text(self, message: bytes) -> None:
-        """Send one text message (UTF-8 JSON) now."""
+        """Send one text message (UTF-8 JSON) now: framed here when no extension was
+        negotiated (`text_frame`), else by the protocol (a compressed frame is its own)."""
         protocol = self.protocol
         if protocol is not None and protocol.state is State.OPEN:
-            protocol.send_text(message)
-            assert self.transport is not None
-            self.transport.writelines(protocol.data_to_send())
+            transport = self.transport
+            assert transport is not None
+            if protocol.extensions:
+                protocol.send_text(message)
+                transport.writelines(protocol.data_to_send())
+            else:
+                transport.write(text_frame(message))
 
     def close(self, code: int, reason: str) -> None:
         """Start the close handshake (dropped if it is not finished in CLOSE_SECONDS)."""
@@ -322,4 +349,4 @@ class Wire(asyncio.Protocol):
             self._closing()
 
 
-__all__ = ["WEBSOCKETS_LOG", "Answer", "Wire"]
+__all__ = ["WEBSOCKETS_LOG", "Answer", "Wire", "text_frame"]
