@@ -82,6 +82,7 @@ def report_run(
     report(f"{prefix} moves/s", stats.moves / elapsed)
     report(f"{prefix} messages/s", stats.patches / elapsed)
     report(f"{prefix} server cpu ms per move", 1000 * cpu / max(1, stats.moves))
+    report(f"{prefix} server cpu us per move", 1e6 * cpu / max(1, stats.moves))
     report(f"{prefix} server cpu busy", cpu / elapsed)
     report(f"{prefix} clients cpu ms per move", 1000 * own / max(1, stats.moves))
     report(f"{prefix} clients cpu busy", own / elapsed)

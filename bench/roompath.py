@@ -8,7 +8,13 @@ CPU time of a move in microseconds and the blocks it leaves alive (the change in
 `sys.getallocatedblocks()` across it, with the collector off so no pass frees anything in
 between).
 
-Usage: uv run python bench/roompath.py [--moves 4000]
+A second pass (`--alloc-moves`) runs the same kind of moves under tracemalloc and prints what a
+move allocates on the way, freed or not: the peak of the memory traced above where the move
+started (objects made and thrown away inside it count while they live), and the 12 sites that
+made the most blocks still alive at the move's end, per move (`site FILE:LINE: blocks`); and
+the Python functions a move calls (`sys.setprofile`'s call events: exact, whatever the load).
+
+Usage: uv run python bench/roompath.py [--moves 4000] [--alloc-moves 1500]
 Prints `name: value` lines.
 """
 
@@ -20,6 +26,7 @@ import gc
 import random
 import sys
 import time
+import tracemalloc
 from pathlib import Path
 from typing import Any
 
@@ -75,12 +82,22 @@ class Seat:
         return None
 
 
-async def run(count: int) -> None:
+async def run(count: int, mode: str = "time") -> None:
+    traced = mode == "memory"
     server = Server(Config.of(port=0, bot_processes=False))
     rooms = server.sessions.rooms
     rng = random.Random(1)
-    made, spent, kept = 0, 0.0, 0
+    made, spent, kept, peak = 0, 0.0, 0, 0
+    sites: dict[str, int] = {}
+    calls = [0]
+
+    def counter(frame: object, event: str, arg: object) -> None:
+        if event == "call":
+            calls[0] += 1
+
     blocks = sys.getallocatedblocks
+    if traced:
+        tracemalloc.start()
     try:
         while made < count:
             seats = [Seat(f"P{index}") for index in range(4)]
@@ -100,10 +117,21 @@ async def run(count: int) -> None:
                 )
                 mover = seats[match.turn]
                 gc.disable()
-                before, start = blocks(), time.perf_counter()
-                await rooms.command(live, mover, move)
-                spent += time.perf_counter() - start
-                kept += blocks() - before
+                if mode == "calls":
+                    sys.setprofile(counter)
+                    await rooms.command(live, mover, move)
+                    sys.setprofile(None)
+                elif traced:
+                    tracemalloc.clear_traces()
+                    tracemalloc.reset_peak()
+                    await rooms.command(live, mover, move)
+                    peak += tracemalloc.get_traced_memory()[1]
+                    count_sites(sites, tracemalloc.take_snapshot())
+                else:
+                    before, start = blocks(), time.perf_counter()
+                    await rooms.command(live, mover, move)
+                    spent += time.perf_counter() - start
+                    kept += blocks() - before
                 gc.enable()
                 made += 1
             server.registry.forget(live)
@@ -112,14 +140,40 @@ async def run(count: int) -> None:
         server.bots.close()
         server.reviews.close()
         await server.ledger.close()
+        if traced:
+            tracemalloc.stop()
+    if traced:
+        print(f"room path peak bytes per move: {peak / made:.0f}")
+        top = sorted(sites.items(), key=lambda item: item[1], reverse=True)[:12]
+        for site, blocks_made in top:
+            print(f"site {site}: {blocks_made / made:.2f}")
+        return
+    if mode == "calls":
+        print(f"room path calls per move: {calls[0] / made:.1f}")
+        return
     print(f"room path us per move: {spent / made * 1e6:.1f}")
     print(f"room path blocks per move: {kept / made:.1f}")
+
+
+def count_sites(sites: dict[str, int], snapshot: tracemalloc.Snapshot) -> None:
+    """Add a move's blocks alive at its end to `sites`, by the line that made them."""
+    for stat in snapshot.statistics("lineno"):
+        frame = stat.traceback[0]
+        path = Path(frame.filename).resolve()
+        name = str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else frame.filename
+        site = f"{name}:{frame.lineno}"
+        sites[site] = sites.get(site, 0) + stat.count
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--moves", type=int, default=4000)
-    asyncio.run(run(parser.parse_args().moves))
+    parser.add_argument("--alloc-moves", type=int, default=1500)
+    options = parser.parse_args()
+    asyncio.run(run(options.moves))
+    if options.alloc_moves > 0:
+        asyncio.run(run(options.alloc_moves, "memory"))
+        asyncio.run(run(options.alloc_moves, "calls"))
 
 
 if __name__ == "__main__":

@@ -262,14 +262,14 @@ class Sessions:
             msg.Error(id=id, command=command, code=code, message=text, reason=reason)
         )
 
-    async def _dispatch(self, connection: Connection, message: msg.ClientMessage) -> None:
+    def _dispatch(self, connection: Connection, message: msg.ClientMessage) -> Awaitable[Any]:
+        """The work that serves a message (awaited by `_on_frame`, no coroutine of its own)."""
         kind = type(message)
         if kind in MOVES and connection.greeted:  # most messages: straight to the room
-            await self.rooms.command(_current(connection), connection, message)
-            return
+            return self.rooms.command(_current(connection), connection, message)
         if not connection.greeted and kind not in _BEFORE_HELLO:
             raise RoomError(errors.INVALID, 'say "hello" first, with the protocol version')
-        await _SERVES.get(kind, Sessions._in_room)(self, connection, message)
+        return _SERVES.get(kind, Sessions._in_room)(self, connection, message)
 
     async def _in_room(self, connection: Connection, message: msg.ClientMessage) -> None:
         """A command of the room the connection is in."""

@@ -2,7 +2,9 @@
 
 `Wire` is the asyncio protocol of one TCP connection. Its bytes go to a
 `websockets.server.ServerProtocol` in `data_received`; what that protocol has to send is written
-with `transport.writelines`. Before the upgrade the first event is the HTTP request: it is
+to the transport, and so is each message the connection is sent: a text frame made here when no
+extension was negotiated (`text_frame`). What the connection is sent while its own bytes are
+handled is held and written once after them (a move's patch and its answer in one write). Before the upgrade the first event is the HTTP request: it is
 answered here (`server.edge.http`, wrapped by `server.edge.http_guard`) or accepted as a
 WebSocket. After it, each complete message is handed to the session at once, in
 `data_received` (`Sessions.message`); the session makes a task only for a message whose
@@ -18,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import http
 import logging
+import struct
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, Protocol, cast
 
@@ -52,6 +55,27 @@ CLOSE_SECONDS = 10.0
 
 #: Answers a request: a response now, one to come, or None to upgrade.
 Answer = Callable[["Wire", Request], Response | Awaitable[Response] | None]
+
+
+_HEAD16 = struct.Struct("!BBH")
+_HEAD64 = struct.Struct("!BBQ")
+#: A whole text frame's first byte (FIN, opcode 1), and a frame's head for each short length.
+_TEXT = 0x81
+_SHORT_HEADS = [bytes((_TEXT, length)) for length in range(126)]
+
+
+def text_frame(message: bytes) -> bytes:
+    """One whole, unmasked text frame of `message`, as a server sends it (RFC 6455, 5.2):
+    the bytes websockets' `Frame(Opcode.TEXT, message).serialize(mask=False)` makes, without
+    its objects (a frame is sent to every member of a room at each move)."""
+    length = len(message)
+    if length < 126:
+        head = _SHORT_HEADS[length]
+    elif length < 65536:
+        head = _HEAD16.pack(_TEXT, 126, length)
+    else:
+        head = _HEAD64.pack(_TEXT, 127, length)
+    return head + message
 
 
 class Host(Protocol):
@@ -93,6 +117,8 @@ class Wire(asyncio.Protocol):
         "connection",
         "counted",
         "fragments",
+        "held",
+        "held_size",
         "listener",
         "paused",
         "protocol",
@@ -116,6 +142,10 @@ class Wire(asyncio.Protocol):
         self.timer: asyncio.TimerHandle | None = None
         #: A fragmented message's parts so far.
         self.fragments: list[bytes] | None = None
+        #: While the connection's own bytes are handled: what it is sent, written at once after
+        #: (`data_received`), so a move's patch and its answer leave in one write.
+        self.held: list[bytes] | None = None
+        self.held_size = 0
         self.paused = False
         #: The close deadline is set.
         self.closing = False
@@ -152,11 +182,16 @@ class Wire(asyncio.Protocol):
         protocol.receive_data(data)
         events = protocol.events_received()
         self.flush()
-        for event in events:
-            if isinstance(event, Frame):
-                self._frame(event)
-            elif isinstance(event, Request):
-                self._request(event)
+        self.held = []
+        try:
+            for event in events:
+                if isinstance(event, Frame):
+                    self._frame(event)
+                elif isinstance(event, Request):
+                    self._request(event)
+        finally:
+            self._write_held()
+            self.held = None
         self._closing()
 
     def eof_received(self) -> bool | None:
@@ -198,8 +233,10 @@ class Wire(asyncio.Protocol):
             return
         for data in protocol.data_to_send():
             if data:
-                transport.write(data)
-            elif transport.can_write_eof():
+                self._write(data)
+                continue
+            self._write_held()
+            if transport.can_write_eof():
                 try:
                     transport.write_eof()
                 except Exception:  # an OS error on a socket going away: it is closed below
@@ -208,12 +245,18 @@ class Wire(asyncio.Protocol):
                 transport.close()
 
     def send_text(self, message: bytes) -> None:
-        """Send one text message (UTF-8 JSON) now."""
+        """Send one text message (UTF-8 JSON) now: framed here when no extension was
+        negotiated (`text_frame`), else by the protocol (a compressed frame is its own)."""
         protocol = self.protocol
         if protocol is not None and protocol.state is State.OPEN:
-            protocol.send_text(message)
-            assert self.transport is not None
-            self.transport.writelines(protocol.data_to_send())
+            transport = self.transport
+            assert transport is not None
+            if protocol.extensions:
+                protocol.send_text(message)
+                for data in protocol.data_to_send():
+                    self._write(data)
+            else:
+                self._write(text_frame(message))
 
     def close(self, code: int, reason: str) -> None:
         """Start the close handshake (dropped if it is not finished in CLOSE_SECONDS)."""
@@ -246,14 +289,34 @@ class Wire(asyncio.Protocol):
         asyncio.get_running_loop().call_later(DROP_SECONDS, self.abort)
 
     def buffered(self) -> int:
-        """Bytes written and not yet taken by the socket."""
-        return 0 if self.transport is None else self.transport.get_write_buffer_size()
+        """Bytes written and not yet taken by the socket (those held included)."""
+        if self.transport is None:
+            return self.held_size
+        return self.held_size + self.transport.get_write_buffer_size()
 
     def plain(self) -> bool:
         """No extension was negotiated (frames are sent as they are)."""
         return self.protocol is None or not self.protocol.extensions
 
     # -- inside ---------------------------------------------------------------------------
+
+    def _write(self, data: bytes) -> None:
+        """Write bytes to the socket, or after the ones held (`held`)."""
+        held = self.held
+        if held is not None:
+            held.append(data)
+            self.held_size += len(data)
+        else:
+            assert self.transport is not None
+            self.transport.write(data)
+
+    def _write_held(self) -> None:
+        """Write what is held, in one write (it stays held from here on, if it was)."""
+        held = self.held
+        if held and self.transport is not None:
+            self.transport.write(held[0] if len(held) == 1 else b"".join(held))
+            held.clear()
+            self.held_size = 0
 
     def _closing(self) -> None:
         protocol, transport = self.protocol, self.transport
@@ -322,4 +385,4 @@ class Wire(asyncio.Protocol):
             self._closing()
 
 
-__all__ = ["WEBSOCKETS_LOG", "Answer", "Wire"]
+__all__ = ["WEBSOCKETS_LOG", "Answer", "Wire", "text_frame"]

@@ -116,6 +116,12 @@ class Driver:
         deadline = live.room.deadline
         if deadline == live.timer_deadline:
             return
+        armed = live.timer_deadline
+        if deadline is not None and armed is not None and armed <= deadline:
+            # The timer set fires first (a turn's clock starts later than the last one's):
+            # when it does, the clock is set again for what is left (`_on_timer` kicks), so
+            # a move neither cancels a timer nor makes one.
+            return
         if live.timer is not None:
             live.timer.cancel()
             live.timer = None

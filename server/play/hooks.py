@@ -89,14 +89,15 @@ class PlayHooks:
         """A change reached the room's clients: a finished match's record, counts, the bots."""
         driver, finisher, listing = self.parts
         room = live.room
-        if room.phase == "finished" and live.published_phase != "finished":
-            self.metrics.matches_finished += 1
-            self.records.save(room)
-        if room.phase == "finished":
+        phase = room.phase
+        if phase == "finished":
+            if live.published_phase != "finished":
+                self.metrics.matches_finished += 1
+                self.records.save(room)
             finisher.finished(live)
         if self.tables is not None:
             self.tables.noticed(live)
-        live.published_phase = room.phase
+        live.published_phase = phase
         self.registry.count(live)
         if self.registry.note_listing(live):
             listing.changed()

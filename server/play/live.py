@@ -9,9 +9,8 @@ the clock, the upkeep, the finisher): under the room's lock, the command
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Protocol, TypeVar
 
 import msgspec
@@ -168,12 +167,11 @@ class LiveRoom:
         self.timer: asyncio.TimerHandle | None = None
         self.timer_deadline: float | None = None
 
-    @contextlib.asynccontextmanager
-    async def exclusive(self) -> AsyncIterator[None]:
-        """Hold the room alone: the one place its lock is taken. Every change runs inside
-        (`run`), and so does what must see the room as stored (a catch-up, an expiry)."""
-        async with self._lock:
-            yield
+    def exclusive(self) -> asyncio.Lock:
+        """Hold the room alone (`async with live.exclusive():`): every change runs inside
+        (`run`), and so does what must see the room as stored (a catch-up, an expiry). The lock
+        itself, so holding it makes no object of its own (a move takes it)."""
+        return self._lock
 
     @property
     def busy(self) -> bool:
@@ -198,7 +196,7 @@ class LiveRoom:
         RoomError if the room refuses it or closed meanwhile (the server's chores do nothing on
         a room that closed). `rollback`: see `apply`.
         """
-        async with self.exclusive():
+        async with self._lock:
             caller = Caller("", process=storer.presence_id) if admit is None else await admit()
             if caller is None:
                 return Outcome()
@@ -227,7 +225,7 @@ class LiveRoom:
         it (and stores it with the next), several have it stored by their upkeep; its effects
         are carried out all the same.
         """
-        outcome = Outcome()
+        outcome: Outcome | None = None
 
         def step(room: Room) -> tuple[Outcome, list[AnyEvent]]:
             nonlocal outcome
@@ -242,7 +240,7 @@ class LiveRoom:
             log.warning(
                 "room %s: %s not stored yet: %s", self.room.code, type(command).__name__, error
             )
-        return outcome
+        return Outcome() if outcome is None else outcome
 
     def _carry_out(
         self, member: Member, effects: list[Effect], caller: Caller
@@ -289,7 +287,9 @@ class LiveRoom:
 
     @saved.setter
     def saved(self, state: bytes) -> None:
-        self._saved, self._moves = state, []
+        self._saved = state
+        if self._moves:  # a new list only when there were moves: a change stores one
+            self._moves = []
 
     def adopt_move(self, move: bytes) -> None:
         """Another process stored one move (`server.rooms.notes.replay_move`), now made to `room` here too."""

@@ -14,6 +14,8 @@ restart and any server process can act on it.
 
 from __future__ import annotations
 
+import math
+
 import msgspec
 
 from engine import Match
@@ -26,6 +28,12 @@ STAND_IN_LEVEL: BotLevel = "normal"
 DEFAULT_AWAY_SECONDS = 60.0
 #: How long a connected player's turn waits in a room without a turn clock (0: for ever).
 DEFAULT_IDLE_SECONDS = 300.0
+
+
+def _after(now: float, seconds: float) -> float:
+    """`seconds` from `now`, to the millisecond below: a deadline is sent in every seat's patch
+    at each turn, and the digits past the millisecond only lengthen it."""
+    return math.floor((now + seconds) * 1000) / 1000
 
 
 def overdue(state: RoomState, now: float) -> bool:
@@ -54,15 +62,15 @@ def arm(
     same_turn = state.deadline_move == state.moves and state.deadline is not None
     if limit is not None:
         if not same_turn:
-            state.deadline, state.deadline_move = now + limit, state.moves
+            state.deadline, state.deadline_move = _after(now, limit), state.moves
         return
     kept = state.idle_deadline if same_turn else msgspec.UNSET
-    fresh = now + idle_seconds if idle_seconds > 0 else None
+    fresh = _after(now, idle_seconds) if idle_seconds > 0 else None
     idle = kept if kept is not msgspec.UNSET else fresh
     if not held.connected:
         if same_turn and state.deadline != idle:
             return  # the away deadline set when the player went
-        away = now + away_seconds
+        away = _after(now, away_seconds)
         deadline = away if idle is None else min(away, idle)
     elif idle is not None:
         deadline = idle

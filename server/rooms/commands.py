@@ -65,12 +65,10 @@ def handle(room: Room, caller: Caller, command: Command, now: float = 0.0) -> Ou
     outcome.changed = room.seq != seq
     if not outcome.changed or not isinstance(command, msg.ClientMessage) or command.id is None:
         return outcome
-    answered = any(
-        isinstance(effect, Reply) and getattr(effect.message, "id", None) is not None
-        for effect in outcome.effects
-    )
-    if not answered:
-        outcome.effects.append(Reply(msg.Ack(id=command.id)))
+    for effect in outcome.effects:
+        if isinstance(effect, Reply) and getattr(effect.message, "id", None) is not None:
+            return outcome  # answered already
+    outcome.effects.append(Reply(msg.Ack(id=command.id)))
     return outcome
 
 
