@@ -1,5 +1,5 @@
 """The page words the review as the terminal does, steps a record as the terminal's replay does,
-and reads its hash routes and link codes strictly (tests/web/unit.html, headless Chromium)."""
+and reads its hash routes and link codes strictly (tests/clients/web/unit_page/unit.html, headless Chromium)."""
 
 from __future__ import annotations
 

@@ -246,7 +246,7 @@ async def test_a_rated_private_room_is_public_and_every_count_agrees(running: Se
 async def test_a_farm_loop_of_throwaway_keys_does_not_climb_the_ladder(running: Server) -> None:
     # A main key beats fresh keys in public rooms to 5, one after another: each match counts
     # as a game, and the main key's rating stays where it started (docs/ratings.md). Eight, as
-    # one address makes ten new keys at once; tests/server/test_rating_weights.py loops 60 times.
+    # one address makes ten new keys at once; tests/server/play/test_rating_weights.py loops 60 times.
     main_key = new_key()
     main = await Client.open(running.url, "Main", key=main_key)
     matches = 8

@@ -3,7 +3,7 @@
 What the file keeps across closing and opening again, a whole match through a server that
 stores it move by move, a save SQLite refuses (nothing acknowledged, nothing sent, the room as it
 was), and one process per directory. Servers killed with SIGKILL and restarted on the directory
-are in tests/server/test_persistence_restarts.py, against this store and Redis alike.
+are in tests/server/storage/test_persistence_restarts.py, against this store and Redis alike.
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ from server.storage.tournaments import StoredTournament, TournamentChanged
 from server.tournaments import state
 from server.tournaments.stored import Tournament, decode_msgpack, encode_msgpack
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 PREFIXES = itertools.count()
 
 

@@ -4,8 +4,8 @@ Servers run in this process (`run_server`, each with its own `RedisStore` on the
 redis-server). Every client checks what it holds (`CheckedState`, tests/server_helpers.py): each
 patch follows the last `seq` (a gap fails the test), and each snapshot answering a `resync` equals
 the document the client held at that `seq`. A server going away (stopped, or killed as a
-process) is in tests/server/test_cluster_failover.py; what the servers keep in Redis, in
-tests/server/test_cluster_redis.py.
+process) is in tests/server/cluster/test_cluster_failover.py; what the servers keep in Redis, in
+tests/server/cluster/test_cluster_redis.py.
 """
 
 from __future__ import annotations

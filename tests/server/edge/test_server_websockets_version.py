@@ -11,7 +11,7 @@ from pathlib import Path
 
 from packaging.requirements import Requirement
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 #: The websockets releases the edge is tested on: the major versions of `websockets>=14,<18`.
 TESTED_MAJORS = range(14, 18)
 

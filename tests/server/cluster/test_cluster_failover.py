@@ -3,7 +3,7 @@
 A server stopped while Redis stalls, one stopping cleanly (in this process, `run_server`), and
 `allfives serve --redis` processes on loopback, the topology of docker-compose.yml without
 Docker, one of which is killed with SIGKILL. Clients check what they hold as in
-tests/server/test_cluster.py.
+tests/server/cluster/test_cluster.py.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ from server.app import Config, Server, run_server
 from server.rooms.room import Room
 from server.storage.redis_store import RedisStore
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 LISTENING = "allfives server listening on "
 #: The lease of `allfives serve` (Config's default).
 LEASE_OF_SERVE = Config().storage.cluster_lease

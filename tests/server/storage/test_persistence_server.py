@@ -2,7 +2,7 @@
 
 The server runs here (`run_server` with a `RedisStore`): a match is stored move by move, nothing
 is acknowledged while Redis is down, and a record the store refused is stored once it accepts.
-Servers killed with SIGKILL and restarted are in tests/server/test_persistence_restarts.py.
+Servers killed with SIGKILL and restarted are in tests/server/storage/test_persistence_restarts.py.
 """
 
 from __future__ import annotations
