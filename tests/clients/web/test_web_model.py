@@ -28,6 +28,8 @@ from engine.layout import layout_from
 from protocol.patch import apply
 from server.app import run_server
 
+pytestmark = pytest.mark.browser
+
 
 @pytest.fixture(scope="module")
 def page() -> Iterator[WebDriver]:

@@ -21,6 +21,8 @@ from engine import Match, Rules
 from engine.bots import make_bot
 from protocol.review import Reason, Review, ReviewMove
 
+pytestmark = pytest.mark.browser
+
 
 @pytest.fixture(scope="module")
 def page() -> Iterator[WebDriver]:

@@ -35,6 +35,8 @@ from protocol.names import INVISIBLE, LOOSE_MARK, name_problem
 from protocol.patch import apply
 from server.app import run_server
 
+pytestmark = pytest.mark.browser
+
 
 @pytest.fixture(scope="module")
 def page() -> Iterator[WebDriver]:

@@ -35,6 +35,7 @@ from server.app import Config, run_server
 from server.storage.store import MemoryStore
 
 
+@pytest.mark.redis
 async def test_players_on_two_servers_play_a_match_with_bots(redis_server: RedisServer) -> None:
     async with two_servers(redis_server) as (a, b):
         ann = await open_client(a.url, "Ann")
@@ -80,6 +81,7 @@ async def test_players_on_two_servers_play_a_match_with_bots(redis_server: Redis
         assert a.rooms[joined.room].kept and not b.rooms[joined.room].kept
 
 
+@pytest.mark.redis
 async def test_commands_sent_at_once_on_two_servers_are_applied_once_each_in_one_order(
     redis_server: RedisServer,
 ) -> None:
@@ -145,6 +147,7 @@ async def test_commands_sent_at_once_on_two_servers_are_applied_once_each_in_one
         assert ann.document == {**bob.document, "you": ann.document["you"]}
 
 
+@pytest.mark.redis
 async def test_a_room_is_found_and_resumed_through_either_server(
     redis_server: RedisServer,
 ) -> None:

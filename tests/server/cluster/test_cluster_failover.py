@@ -16,6 +16,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from cluster_helpers import (
     LEASE,
     check_record,
@@ -40,6 +41,8 @@ from protocol.records import decode_record
 from server.app import Config, Server, run_server
 from server.rooms.room import Room
 from server.storage.redis_store import RedisStore
+
+pytestmark = pytest.mark.redis
 
 ROOT = Path(__file__).resolve().parents[3]
 LISTENING = "allfives server listening on "

@@ -20,6 +20,8 @@ from server.cluster.shared import SharedCommitter
 from server.rooms import notes
 from server.rooms.room import Room
 
+pytestmark = pytest.mark.redis
+
 
 def adopted(server: Server, kind: str) -> int:
     """How many changes of another server this one adopted as `kind`."""

@@ -32,6 +32,8 @@ from protocol import messages as msg
 from server.app import Server, run_server
 from server.storage.redis_store import RedisStore
 
+pytestmark = pytest.mark.redis
+
 
 @pytest.mark.parametrize("redis_server", [{"appendonly": False}], indirect=True)
 async def test_when_redis_comes_back_empty_the_servers_write_their_rooms_back(

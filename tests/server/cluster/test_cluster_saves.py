@@ -16,6 +16,8 @@ from server.cluster.membership import Cluster, Save
 from server.storage.redis_store import RedisStore
 from server.storage.store import NO_VERSION, RoomChanged, SaveInDoubt, StoreUnavailable
 
+pytestmark = pytest.mark.redis
+
 ROOMS = [f"R{index:03d}" for index in range(40)]
 
 

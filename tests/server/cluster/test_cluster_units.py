@@ -35,6 +35,7 @@ async def two(redis_server: RedisServer) -> AsyncIterator[tuple[Cluster, Cluster
             await store.close()
 
 
+@pytest.mark.redis
 async def test_a_save_with_neither_state_nor_move_is_refused_and_writes_nothing(
     two: tuple[Cluster, Cluster],
 ) -> None:
@@ -48,6 +49,7 @@ async def test_a_save_with_neither_state_nor_move_is_refused_and_writes_nothing(
     assert stored is not None and (stored.seq, stored.version) == (1, version)
 
 
+@pytest.mark.redis
 async def test_a_process_following_a_room_is_told_of_each_save_another_makes(
     two: tuple[Cluster, Cluster],
 ) -> None:

@@ -134,6 +134,7 @@ async def test_a_tournament_outlives_its_server(tmp_path: Path) -> None:
         await ann.close()
 
 
+@pytest.mark.redis
 @pytest.mark.parametrize("joiners", [6])
 async def test_two_processes_joining_one_tournament_at_once_lose_no_entrant(
     redis_server: RedisServer, joiners: int

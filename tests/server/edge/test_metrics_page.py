@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 
 import prometheus_client
+import pytest
 from cluster_helpers import cluster_config
 from prometheus_client.parser import text_string_to_metric_families
 from redis_server import RedisServer
@@ -75,6 +76,7 @@ async def test_the_page_parses_and_holds_every_metric_with_its_type_and_labels()
             await client.close()
 
 
+@pytest.mark.redis
 async def test_with_redis_the_page_also_counts_the_changes_taken_by_kind(
     redis_server: RedisServer,
 ) -> None:

@@ -302,6 +302,7 @@ def test_a_refused_message_changes_nothing_in_memory(
     check(memory_server, data.draw(plans(kind)), store_too=False)
 
 
+@pytest.mark.redis
 @EACH_KIND
 @settings(SETTINGS, max_examples=3)
 @given(data=st.data())

@@ -134,6 +134,7 @@ def test_no_name_that_reads_as_a_bots_is_accepted(rest: str) -> None:
             msg.validate_name(prefix + rest)
 
 
+@pytest.mark.redis
 async def test_lookups_in_flight_at_once_cannot_overspend_the_budget(
     redis_server: RedisServer,
 ) -> None:

@@ -47,6 +47,7 @@ async def test_a_memory_server_is_alive_and_ready() -> None:
         assert await probe(server, "/readyz") == (200, "ready\n")
 
 
+@pytest.mark.redis
 async def test_a_server_is_not_ready_while_redis_is_stopped_or_stalled(
     redis_server: RedisServer,
 ) -> None:
@@ -75,6 +76,7 @@ async def test_a_server_is_not_ready_while_redis_is_stopped_or_stalled(
         await probe_until(server, "/readyz", 200)
 
 
+@pytest.mark.redis
 async def test_a_server_is_not_ready_while_it_starts(redis_server: RedisServer) -> None:
     proxy = FaultProxy(redis_server)
     await proxy.start()
@@ -149,6 +151,7 @@ async def test_behind_a_trusted_proxy_an_address_that_is_not_one_is_ignored(
     assert "<script>" not in caplog.text and "<b>" not in caplog.text
 
 
+@pytest.mark.redis
 async def test_readiness_answers_at_once_while_redis_stalls(redis_server: RedisServer) -> None:
     async with run_server(redis_config(redis_server.url)) as server:
         assert redis_server._process is not None

@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-from redis_server import RedisServer
+from redis_server import REDIS, RedisServer
 from server_helpers import ApiAnswer, Client, api_get, fast_config, new_key
 
 from protocol import api
@@ -25,7 +25,7 @@ from server.tournaments.stored import Tournament
 CUP = {"name": "Friday cup", "format": "round_robin", "rules": {"players": 2}}
 
 
-@pytest.fixture(params=["memory", "redis"])
+@pytest.fixture(params=["memory", REDIS])
 async def server(request: pytest.FixtureRequest) -> AsyncIterator[Server]:
     """A server on each store."""
     store = None

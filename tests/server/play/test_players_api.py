@@ -10,7 +10,7 @@ from pathlib import Path
 import msgspec
 import pytest
 from cluster_helpers import cluster_config, two_servers
-from redis_server import RedisServer
+from redis_server import REDIS, RedisServer
 from server_helpers import (
     Client,
     api_get,
@@ -315,38 +315,39 @@ async def test_the_api_is_rate_limited_per_address(tmp_path: Path) -> None:
         assert int(answers[-1].headers["retry-after"]) >= 1
 
 
+@pytest.mark.parametrize("kind", ["embedded", REDIS])
 async def test_a_restart_keeps_the_ladder_and_the_history(
-    tmp_path: Path, request: pytest.FixtureRequest
+    kind: str, tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
     key = new_key()
-    for kind in ("embedded", "redis"):
-        if kind == "embedded":
-            configs = [fast_config(data=str(tmp_path / "data")) for _ in range(2)]
-        else:
-            redis: RedisServer = request.getfixturevalue("redis_server")
-            configs = [fast_config(store=RedisStore(redis.url)) for _ in range(2)]
-        async with run_server(configs[0]) as first:
-            ann = await finish_match(first.url, "Ann", key, bot="normal")
-            await until_holds(ann, lambda d: d.get("ratings") is not None)
-            before = [
-                (await api_get(first.url, path)).json
-                for path in ("/api/ladder", "/api/players/Ann", "/api/players/Ann/games")
-            ]
-            await ann.close()
-        async with run_server(configs[1]) as second:
-            after = [
-                (await api_get(second.url, path)).json
-                for path in ("/api/ladder", "/api/players/Ann", "/api/players/Ann/games")
-            ]
-            assert after == before, kind
-            assert after[1]["games"] == 1
-            (game,) = after[2]["games"]
-            detail = await api_get(second.url, f"/api/games/{game['id']}")
-            assert detail.status == 200
-            back = await Client.open(second.url, "Other name", key=key)
-            await back.close()
+    if kind == "embedded":
+        configs = [fast_config(data=str(tmp_path / "data")) for _ in range(2)]
+    else:
+        redis: RedisServer = request.getfixturevalue("redis_server")
+        configs = [fast_config(store=RedisStore(redis.url)) for _ in range(2)]
+    async with run_server(configs[0]) as first:
+        ann = await finish_match(first.url, "Ann", key, bot="normal")
+        await until_holds(ann, lambda d: d.get("ratings") is not None)
+        before = [
+            (await api_get(first.url, path)).json
+            for path in ("/api/ladder", "/api/players/Ann", "/api/players/Ann/games")
+        ]
+        await ann.close()
+    async with run_server(configs[1]) as second:
+        after = [
+            (await api_get(second.url, path)).json
+            for path in ("/api/ladder", "/api/players/Ann", "/api/players/Ann/games")
+        ]
+        assert after == before
+        assert after[1]["games"] == 1
+        (game,) = after[2]["games"]
+        detail = await api_get(second.url, f"/api/games/{game['id']}")
+        assert detail.status == 200
+        back = await Client.open(second.url, "Other name", key=key)
+        await back.close()
 
 
+@pytest.mark.redis
 async def test_matches_finishing_at_once_on_two_processes_all_count(
     redis_server: RedisServer,
 ) -> None:
@@ -376,6 +377,7 @@ class NeverArchives(RedisLedger):
         raise StoreUnavailable("this process stops before it archives")
 
 
+@pytest.mark.redis
 async def test_a_match_finished_by_a_process_that_stopped_is_archived_by_the_next(
     redis_server: RedisServer,
 ) -> None:

@@ -211,6 +211,7 @@ async def test_new_keys_from_one_address_at_once_never_pass_the_limit(running: S
         await client.close()
 
 
+@pytest.mark.redis
 async def test_new_keys_from_one_address_through_two_processes_share_one_budget(
     redis_server: RedisServer,
 ) -> None:

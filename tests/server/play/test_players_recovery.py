@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
-from redis_server import RedisServer
+from redis_server import REDIS, RedisServer
 from server_helpers import Client, fast_config, new_key
 
 from allfives import cli
@@ -127,7 +127,7 @@ async def test_the_operator_releases_a_name_or_moves_it_to_a_new_device(
     assert status == 1 and "nobody owns" in said
 
 
-@pytest.mark.parametrize("kind", ["embedded", "redis"])
+@pytest.mark.parametrize("kind", ["embedded", REDIS])
 async def test_a_ledger_from_before_the_rule_folds_its_names_again_at_start(
     kind: str, tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:

@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from redis_server import RedisServer
+from redis_server import REDIS, RedisServer
 from server_helpers import Client, api_get, fast_config, new_key, until_archived, until_holds
 
 from protocol import messages as msg
@@ -21,7 +21,7 @@ pytestmark = pytest.mark.asyncio
 IDLE = 0.5
 
 
-@pytest.fixture(params=["embedded", "redis"])
+@pytest.fixture(params=["embedded", REDIS])
 async def idle_server(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Server]:
     """A server whose idle bound is short, on each store."""
     store = None

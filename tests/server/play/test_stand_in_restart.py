@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from redis_server import REDIS
 from restart_helpers import Keeping, data_keeping, open_room, redis_keeping, server_process
 from server_helpers import Client, fast_config
 
@@ -25,7 +26,7 @@ pytestmark = pytest.mark.asyncio
 STAND_IN_NOTE = "(a bot, standing in while they are away)"
 
 
-@pytest.fixture(params=["redis", "data"])
+@pytest.fixture(params=[REDIS, "data"])
 async def keeping(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Keeping]:
     """Where the server process keeps its rooms: Redis, or SQLite under `--data`."""
     if request.param == "redis":

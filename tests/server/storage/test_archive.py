@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from cluster_helpers import cluster_config
-from redis_server import FaultProxy, RedisServer
+from redis_server import REDIS, FaultProxy, RedisServer
 from server_helpers import (
     Client,
     api_get,
@@ -52,7 +52,7 @@ class ArchivesNothingNew(RedisLedger):
         raise StoreUnavailable("this process stops before it archives")
 
 
-@pytest.fixture(params=["embedded", "redis"])
+@pytest.fixture(params=["embedded", REDIS])
 async def running(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Server]:
     """A server with the embedded store (its ledger in a file), or one of several processes on
     real Redis, whose upkeep tends its rooms every half second."""
@@ -114,6 +114,7 @@ async def test_each_match_of_a_room_is_archived_and_rated_when_it_finishes(
     await ann.close()
 
 
+@pytest.mark.redis
 async def test_a_later_match_finished_before_a_stop_is_archived_by_the_next_process(
     redis_server: RedisServer,
 ) -> None:
@@ -145,6 +146,7 @@ async def test_a_later_match_finished_before_a_stop_is_archived_by_the_next_proc
         assert [rating["games"] for rating in page.json["ratings"]] == [2]
 
 
+@pytest.mark.redis
 async def test_a_review_the_store_cannot_keep_is_a_warning_and_kept_once_it_answers(
     redis_server: RedisServer, caplog: pytest.LogCaptureFixture
 ) -> None:

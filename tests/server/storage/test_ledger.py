@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from redis_server import RedisServer
+from redis_server import REDIS, RedisServer
 
 from protocol.api import GameDetail, GamePlayer, RatingPoint
 from protocol.records import Record
@@ -39,7 +39,7 @@ NOW = time.time()
 PLENTY = ClaimBudget("127.0.0.1", burst=1000, per_second=1000.0)
 
 
-@pytest.fixture(params=["sqlite", "redis"])
+@pytest.fixture(params=["sqlite", REDIS])
 async def ledger(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Ledger]:
     if request.param == "sqlite":
         local = LocalLedger(tmp_path, max_games=3)
@@ -122,6 +122,7 @@ async def test_the_embedded_archive_keeps_its_last_games(tmp_path: Path) -> None
     await ledger.close()
 
 
+@pytest.mark.redis
 async def test_redis_keeps_a_game_for_the_retention(redis_server: RedisServer) -> None:
     store = RedisStore(redis_server.url)
     ledger = RedisLedger(store, retention=3600)

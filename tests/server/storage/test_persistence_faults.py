@@ -28,6 +28,8 @@ from server.app import Config, Server, run_server
 from server.rooms.room import Room
 from server.storage.redis_store import RedisStore
 
+pytestmark = pytest.mark.redis
+
 TIMEOUT = 0.4
 
 #: fault -> what it does to a save.

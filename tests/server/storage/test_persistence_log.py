@@ -7,6 +7,7 @@ room the server holds, and a server started on it must resume that room.
 from __future__ import annotations
 
 import asyncio_redis
+import pytest
 from asyncio_redis.encoders import BytesEncoder
 from redis_server import RedisServer
 from server_helpers import (
@@ -25,6 +26,8 @@ from protocol import messages as msg
 from server.app import run_server
 from server.cluster.shared import STATE_EVERY
 from server.storage.redis_store import RedisStore
+
+pytestmark = pytest.mark.redis
 
 
 async def logged_moves(redis: RedisServer, code: str) -> int:

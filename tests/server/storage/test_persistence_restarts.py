@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from redis_server import REDIS
 from restart_helpers import (
     Keeping,
     check_match,
@@ -31,7 +32,7 @@ from waiting import until
 from server.rooms.room import Room
 
 
-@pytest.fixture(params=["redis", "data"])
+@pytest.fixture(params=[REDIS, "data"])
 async def keeping(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Keeping]:
     """Where the server process keeps its rooms: Redis, or SQLite under `--data`."""
     if request.param == "redis":

@@ -49,6 +49,7 @@ def server_config(store: RedisStore, **changes: Any) -> Config:
 # -- in-process server ---------------------------------------------------------------------
 
 
+@pytest.mark.redis
 async def test_a_match_through_a_redis_backed_server_is_stored_move_by_move(
     redis_server: RedisServer, store: RedisStore
 ) -> None:
@@ -63,6 +64,7 @@ async def test_a_match_through_a_redis_backed_server_is_stored_move_by_move(
         assert await store.room_codes() == [host.room]
 
 
+@pytest.mark.redis
 async def test_while_redis_is_down_nothing_is_acknowledged_and_play_resumes_when_it_returns(
     redis_server: RedisServer, store: RedisStore
 ) -> None:

@@ -43,6 +43,7 @@ async def raw(server: RedisServer, db: int = 0) -> asyncio_redis.Connection:
     return connection
 
 
+@pytest.mark.redis
 async def test_a_saved_room_loads_back_with_its_seq(store: RedisStore) -> None:
     assert await store.room_codes() == []
     assert await store.load_room("ABCD") is None
@@ -56,6 +57,7 @@ async def test_a_saved_room_loads_back_with_its_seq(store: RedisStore) -> None:
     assert await store.room_codes() == ["WXYZ"]
 
 
+@pytest.mark.redis
 async def test_records_and_rooms_expire_after_their_lifetimes(redis_server: RedisServer) -> None:
     store = RedisStore(redis_server.url, record_ttl=3600, room_ttl=120)
     connection = await raw(redis_server)
@@ -76,6 +78,7 @@ async def test_records_and_rooms_expire_after_their_lifetimes(redis_server: Redi
         await store.close()
 
 
+@pytest.mark.redis
 async def test_the_url_chooses_the_database(redis_server: RedisServer) -> None:
     store = RedisStore(f"redis://{redis_server.host}:{redis_server.port}/3")
     zero, three = await raw(redis_server), await raw(redis_server, db=3)
@@ -109,6 +112,7 @@ def test_a_bad_url_is_refused_with_the_reason() -> None:
         RedisStore("redis://localhost/0", record_ttl=0)
 
 
+@pytest.mark.redis
 async def test_while_redis_is_down_calls_fail_fast_and_it_recovers_on_its_own(
     redis_server: RedisServer, store: RedisStore
 ) -> None:
@@ -128,6 +132,7 @@ async def test_while_redis_is_down_calls_fail_fast_and_it_recovers_on_its_own(
     assert await store.load_room("ABCD") == StoredRoom(2, b"two")
 
 
+@pytest.mark.redis
 async def test_a_store_started_while_redis_is_down_connects_once_it_is_up(
     redis_server: RedisServer,
 ) -> None:
@@ -143,6 +148,7 @@ async def test_a_store_started_while_redis_is_down_connects_once_it_is_up(
         await store.close()
 
 
+@pytest.mark.redis
 async def test_a_redis_that_stops_answering_times_out_instead_of_hanging(
     redis_server: RedisServer, store: RedisStore
 ) -> None:
@@ -166,6 +172,7 @@ async def test_a_redis_that_stops_answering_times_out_instead_of_hanging(
     assert await store.load_room("ABCD") == StoredRoom(2, b"two")
 
 
+@pytest.mark.redis
 @pytest.mark.parametrize("redis_server", [{"appendonly": False}], indirect=True)
 async def test_after_redis_restarts_empty_the_next_saves_store_rooms_again(
     redis_server: RedisServer, store: RedisStore
@@ -179,6 +186,7 @@ async def test_after_redis_restarts_empty_the_next_saves_store_rooms_again(
     assert await store.load_room("ABCD") == StoredRoom(5, b"five")
 
 
+@pytest.mark.redis
 async def test_redis_error_replies_become_unavailable(
     redis_server: RedisServer, store: RedisStore
 ) -> None:

@@ -29,6 +29,7 @@ async def once_reconnected(call: Callable[[], Awaitable[T]]) -> T:
     return await until_answered(call, SERVER_GONE, 10, "asyncio_redis to reconnect", every=0.05)
 
 
+@pytest.mark.redis
 async def test_set_then_get_returns_the_value(redis_server: RedisServer) -> None:
     assert redis_server.url == f"redis://127.0.0.1:{redis_server.port}/0"
     conn = await connect(redis_server)
@@ -40,6 +41,7 @@ async def test_set_then_get_returns_the_value(redis_server: RedisServer) -> None
         conn.close()
 
 
+@pytest.mark.redis
 async def test_restart_keeps_data_written_before_stop(redis_server: RedisServer) -> None:
     conn = await connect(redis_server)
     await conn.rpush("room:1:log", ["deal", "play 5-5"])
@@ -53,6 +55,7 @@ async def test_restart_keeps_data_written_before_stop(redis_server: RedisServer)
         conn.close()
 
 
+@pytest.mark.redis
 async def test_restart_after_a_crash_keeps_acknowledged_writes(redis_server: RedisServer) -> None:
     conn = await connect(redis_server)
     await conn.set("room:1:seq", "17")
@@ -66,6 +69,7 @@ async def test_restart_after_a_crash_keeps_acknowledged_writes(redis_server: Red
         conn.close()
 
 
+@pytest.mark.redis
 @pytest.mark.parametrize("redis_server", [{"appendonly": False}], indirect=True)
 async def test_without_appendonly_a_restart_forgets_everything(redis_server: RedisServer) -> None:
     conn = await connect(redis_server)
@@ -80,6 +84,7 @@ async def test_without_appendonly_a_restart_forgets_everything(redis_server: Red
         conn.close()
 
 
+@pytest.mark.redis
 async def test_open_connection_fails_while_down_and_recovers_after_restart(
     redis_server: RedisServer,
 ) -> None:
@@ -95,6 +100,7 @@ async def test_open_connection_fails_while_down_and_recovers_after_restart(
         conn.close()
 
 
+@pytest.mark.redis
 async def test_transaction_applies_all_writes_and_watch_detects_a_conflict(
     redis_server: RedisServer,
 ) -> None:
@@ -118,6 +124,7 @@ async def test_transaction_applies_all_writes_and_watch_detects_a_conflict(
         other.close()
 
 
+@pytest.mark.redis
 async def test_published_message_reaches_a_subscriber(redis_server: RedisServer) -> None:
     listener = await connect(redis_server)
     publisher = await connect(redis_server)
@@ -132,6 +139,7 @@ async def test_published_message_reaches_a_subscriber(redis_server: RedisServer)
         publisher.close()
 
 
+@pytest.mark.redis
 async def test_session_server_answers(redis_server_session: RedisServer) -> None:
     conn = await connect(redis_server_session)
     try:
@@ -140,6 +148,7 @@ async def test_session_server_answers(redis_server_session: RedisServer) -> None
         conn.close()
 
 
+@pytest.mark.redis
 def test_a_busy_port_gives_an_error_naming_the_port_and_cause(tmp_path: Path) -> None:
     with socket.socket() as squatter:
         squatter.bind(("127.0.0.1", 0))

@@ -13,7 +13,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from redis_server import RedisServer
+from redis_server import REDIS, RedisServer
 
 from protocol.rules import Rules
 from server.storage.redis_store import RedisStore
@@ -42,17 +42,16 @@ def joined_by(tournament: Tournament, name: str) -> Tournament:
     return state.apply(tournament, state.Join(by=name.lower(), name=name))
 
 
-@pytest.fixture(params=["memory", "sqlite", "redis"])
-async def store(
-    request: pytest.FixtureRequest, tmp_path: Path, redis_server_session: RedisServer
-) -> AsyncIterator[Store]:
+@pytest.fixture(params=["memory", "sqlite", REDIS])
+async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
     opened: Store
     if request.param == "memory":
         opened = MemoryStore()
     elif request.param == "sqlite":
         opened = SqliteStore(tmp_path / "data")
     else:
-        opened = RedisStore(redis_server_session.url, prefix=f"tournaments{next(PREFIXES)}:")
+        redis: RedisServer = request.getfixturevalue("redis_server_session")
+        opened = RedisStore(redis.url, prefix=f"tournaments{next(PREFIXES)}:")
     yield opened
     await opened.close()
 
@@ -96,11 +95,13 @@ async def test_a_save_over_another_version_is_refused_and_changes_nothing(store:
 
 
 async def test_of_two_saves_racing_for_one_version_exactly_one_is_stored(
-    store: Store, redis_server_session: RedisServer
+    store: Store, request: pytest.FixtureRequest
 ) -> None:
     # Two writers: with Redis, two stores (two processes' connections); else the one store.
     other = (
-        RedisStore(redis_server_session.url, prefix=store.prefix.decode())
+        RedisStore(
+            request.getfixturevalue("redis_server_session").url, prefix=store.prefix.decode()
+        )
         if isinstance(store, RedisStore)
         else store
     )
@@ -146,11 +147,14 @@ asyncio.run(main())
 """
 
 
-@pytest.mark.parametrize("kind", ["sqlite", "redis"])
+@pytest.mark.parametrize("kind", ["sqlite", REDIS])
 async def test_a_saved_tournament_outlives_the_process_killed_after_saving(
-    kind: str, tmp_path: Path, redis_server: RedisServer
+    kind: str, tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
-    where = str(tmp_path / "data") if kind == "sqlite" else redis_server.url
+    if kind == "sqlite":
+        where = str(tmp_path / "data")
+    else:
+        where = request.getfixturevalue("redis_server").url
     first, second = made(), joined_by(made(), "Bea")
     child = await asyncio.create_subprocess_exec(
         sys.executable,
