@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from client_helpers import Terminal, embedded_config
 from feed_oracle import reference_document
+from hypothesis import settings
 from redis_server import REDIS, RedisServer, start_for_test
 from server_helpers import References, fast_config
 
@@ -26,6 +27,15 @@ for _variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
     os.environ.pop(_variable, None)
 os.environ["LANG"] = "C.UTF-8"
 i18n.set_language("en")
+
+# Hypothesis profiles (docs/development.md, "The tests"). "ci", under CI=true: every property
+# test runs its full count of examples. "dev", elsewhere: a quarter of each count
+# (`protocol_helpers.examples`), so that the fast loop stays fast; `--hypothesis-profile=ci` runs
+# the full counts here too. Neither has a deadline: on a loaded machine an example's time says
+# nothing about the code, and a deadline missed only made a run fail at random.
+settings.register_profile("ci", max_examples=100, deadline=None)
+settings.register_profile("dev", max_examples=25, deadline=None)
+settings.load_profile("ci" if os.environ.get("CI") == "true" else "dev")
 
 
 def require_marker(request: pytest.FixtureRequest, marker: str) -> None:

@@ -9,6 +9,7 @@ from dataclasses import replace
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from protocol_helpers import examples
 
 from protocol.rules import Rules
 from server.play.ratings import RatedSeat, Standing, rate_match
@@ -60,7 +61,7 @@ mains = st.builds(
 targets = st.integers(min_value=1, max_value=200).map(lambda n: 5 * n)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     main=mains,
     matches=st.integers(min_value=1, max_value=60),
@@ -80,7 +81,7 @@ def test_a_farm_loop_of_throwaway_keys_climbs_less_than_one_normal_match(
     assert standings["main"].games == main.games + matches  # every match still counts as one
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     main=mains,
     other=mains,
@@ -102,7 +103,7 @@ def test_the_same_two_keys_again_and_again_climb_less_than_one_more_match(
     assert climb <= max(0.0, normal_change(first, rival)) + 1e-9
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     main=mains,
     other=mains,

@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from openskill.models import PlackettLuce
+from protocol_helpers import examples
 
 from protocol.rules import Rules
 from server.play.ratings import RatedSeat, Standing, ladder_of, ranks_of, rate_match
@@ -103,7 +104,7 @@ def test_a_bot_level_in_two_seats_takes_the_mean_of_its_seats() -> None:
     players=st.sampled_from([2, 3, 4]),
     data=st.data(),
 )
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 def test_any_match_rates_as_openskill_does(players: int, data: st.DataObject) -> None:
     rules = Rules(players=players, teams=players == 4)
     sides = 2 if rules.partnership else players

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from protocol_helpers import examples
 from server_helpers import room_with
 
 from server.rooms.notes import replay_move
@@ -16,7 +17,7 @@ from server.rooms.room import Room
 from server.rooms.room_state import encode_note
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(
     seed=st.integers(0, 2**32),
     players=st.sampled_from([2, 3, 4]),

@@ -17,6 +17,7 @@ import msgspec
 from feed_oracle import diff, reference_document
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from protocol_helpers import examples
 from server_helpers import room_with
 
 from protocol import messages as msg
@@ -172,7 +173,7 @@ def step(followers: Followers, rng: random.Random, raw: bool) -> None:
         followers.publish(events, raw)
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=examples(12), deadline=None)
 @given(
     st.integers(2, 4),
     st.integers(1, 4),

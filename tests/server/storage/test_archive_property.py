@@ -19,6 +19,7 @@ from typing import Any
 from hypothesis import HealthCheck, event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
+from protocol_helpers import examples
 
 from protocol.records import encode_record
 from protocol.rules import RoomRules
@@ -235,7 +236,7 @@ class RoomLife(RuleBasedStateMachine):
 
 
 RoomLife.TestCase.settings = settings(
-    max_examples=60,
+    max_examples=examples(60),
     stateful_step_count=30,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],

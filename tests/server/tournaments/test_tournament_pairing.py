@@ -16,6 +16,7 @@ from itertools import combinations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from protocol_helpers import examples
 
 from server.tournaments.pairing import (
     PARTNER_SEATINGS,
@@ -89,7 +90,7 @@ def rematches(pairs: Sequence[Sequence[int]], met: dict[tuple[int, int], int]) -
     return sum(1 for a, b in pairs if met.get(pair_key(a, b), 0))
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(histories(10), st.data())
 def test_swiss_has_the_fewest_rematches_of_any_pairing(
     history: tuple[list[int], dict[tuple[int, int], int]], data: st.DataObject
@@ -110,7 +111,7 @@ def test_swiss_has_the_fewest_rematches_of_any_pairing(
     assert rematches(draw.tables, met) == best
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.integers(2, 10), st.integers(2, 6), st.randoms(use_true_random=False))
 def test_swiss_rounds_after_random_results_avoid_every_avoidable_rematch(
     count: int, rounds: int, chance: random.Random
@@ -160,7 +161,7 @@ def test_swiss_moves_a_pair_apart_only_to_avoid_a_rematch() -> None:
 # -- single elimination -------------------------------------------------------------------------
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.integers(2, 64), st.randoms(use_true_random=False))
 def test_the_bracket_advances_winners_to_one_champion(count: int, chance: random.Random) -> None:
     slots = first_bracket(count)
@@ -222,7 +223,7 @@ def partner_repeats(table: Sequence[int], partnered: dict[tuple[int, int], int])
     )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(histories(9), st.sampled_from([3, 4]), st.booleans(), st.data())
 def test_groups_seat_everyone_once_with_the_fewest_repeats(
     history: tuple[list[int], dict[tuple[int, int], int]],
@@ -285,7 +286,7 @@ def test_rotating_partners_change_from_round_to_round() -> None:
     assert max(partnered.values()) == 1 and len(partnered) == 12
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=examples(10), deadline=None)
 @given(st.sampled_from([3, 4]), st.permutations(list(range(64))))
 def test_groups_of_sixty_four_are_whole(size: int, ranking: list[int]) -> None:
     met = {pair_key(a, b): 1 for a, b in combinations(range(64), 2) if (a * b) % 3 == 0}

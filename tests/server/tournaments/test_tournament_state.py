@@ -17,6 +17,7 @@ import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
+from protocol_helpers import examples
 
 from protocol.errors import (
     ALREADY_HERE,
@@ -278,7 +279,7 @@ def test_partners_share_a_score() -> None:
     assert [points[seat] for seat in seats] == [2, 0, 2, 0]
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(st.integers(2, 12), st.randoms(use_true_random=False))
 def test_a_round_robin_plays_every_pair_once_then_ends(count: int, chance: random.Random) -> None:
     state = apply(made(("round_robin", 2, None, True), count), Start(by=HOST))
@@ -293,7 +294,7 @@ def test_a_round_robin_plays_every_pair_once_then_ends(count: int, chance: rando
     assert champion(state) == current_standings(state)[0].unit
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(st.integers(2, 20), st.booleans(), st.randoms(use_true_random=False))
 def test_elimination_ends_with_the_last_one_standing(
     count: int, teams: bool, chance: random.Random
@@ -433,5 +434,7 @@ class Tournaments(RuleBasedStateMachine):
             assert again is not None and encode_json(again) == encode_json(self.state)
 
 
-Tournaments.TestCase.settings = settings(max_examples=60, stateful_step_count=60, deadline=None)
+Tournaments.TestCase.settings = settings(
+    max_examples=examples(60), stateful_step_count=60, deadline=None
+)
 test_random_commands_keep_the_invariants = Tournaments.TestCase
