@@ -17,7 +17,6 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from protocol_helpers import examples
 from server_helpers import Client, fast_config, http_get, metrics_of, play_out, seat_players
 from waiting import until
 from websockets.asyncio.client import connect
@@ -137,7 +136,7 @@ def test_a_barrage_of_bad_frames_leaves_the_server_and_other_rooms_playing() -> 
             await players[0].request("start")
 
             @settings(
-                max_examples=examples(60),
+                max_examples=60,
                 deadline=None,
                 suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
             )
