@@ -2,8 +2,18 @@
 
 from __future__ import annotations
 
-import json
+# ruff: noqa: E402 (the two lines below must come before the project's modules are imported)
 import os
+import sys
+
+# With PYTHONDONTWRITEBYTECODE set, every run compiled the project and rewrote the test modules
+# again (about half of collecting them), and so did each of the many `allfives` processes the
+# tests start (about a quarter of its start). The compiled files go to `__pycache__/`, which git
+# ignores; the variable is dropped for the processes the tests start too.
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+sys.dont_write_bytecode = False
+
+import json
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
