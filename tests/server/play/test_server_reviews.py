@@ -4,56 +4,21 @@ from __future__ import annotations
 
 import asyncio
 import random
-import threading
-from typing import Any
 
 import msgspec
 from server_helpers import (
-    ApiAnswer,
-    api_get,
+    Held,
+    archived_game,
+    ask,
     fast_config,
-    finish_match,
     new_key,
     play_out,
     seat_players,
 )
 from waiting import until
 
-from bridge.reviews import review_bytes
 from protocol.review import decode_review
-from server.app import Server, run_server
-
-
-async def archived_game(server: Server, name: str, key: str, seed: int = 1, **rules: Any) -> str:
-    """`name` plays a match against the normal bot to its end; the archived game's id."""
-    player = await finish_match(server.url, name, key, "normal", seed, **rules)
-    await player.close()
-
-    async def listed() -> str | None:
-        answer = await api_get(server.url, f"/api/players/{name}/games?limit=1", key)
-        games = answer.json["games"] if answer.status == 200 else []
-        return str(games[0]["id"]) if games and answer.json["total"] >= seed else None
-
-    found = await until(listed, timeout=30)
-    assert isinstance(found, str)
-    return found
-
-
-async def ask(server: Server, game: str, key: str | None = None) -> ApiAnswer:
-    return await api_get(server.url, f"/api/games/{game}/review", key)
-
-
-class Held:
-    """A review function that waits until released (threads only): a review that takes long."""
-
-    def __init__(self) -> None:
-        self.release = threading.Event()
-        self.started = threading.Event()
-
-    def __call__(self, record: bytes, budget_ms: float) -> bytes:
-        self.started.set()
-        self.release.wait(60)
-        return review_bytes(record, budget_ms)
+from server.app import run_server
 
 
 async def test_a_review_is_worked_out_once_and_then_served_from_what_was_kept() -> None:

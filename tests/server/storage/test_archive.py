@@ -15,7 +15,10 @@ from cluster_helpers import cluster_config
 from redis_server import REDIS, FaultProxy, RedisServer
 from server_helpers import (
     Client,
+    Held,
     api_get,
+    archived_game,
+    ask,
     fast_config,
     live_of,
     metrics_of,
@@ -24,7 +27,6 @@ from server_helpers import (
     until_archived,
     until_holds,
 )
-from test_server_reviews import Held, archived_game, ask
 from waiting import until
 
 from protocol import messages as msg
