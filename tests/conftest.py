@@ -49,8 +49,9 @@ settings.load_profile("ci" if os.environ.get("CI") == "true" else "dev")
 
 
 def require_marker(request: pytest.FixtureRequest, marker: str) -> None:
-    """Fail a test that starts a tool its marker does not name: `-m "not {marker}"` must leave
-    out every test that needs it (pyproject.toml registers the markers; docs/development.md)."""
+    """Fail a test that starts a tool (tmux, a redis-server) without the marker that names it:
+    `-m "not terminal"`, `-m "not redis"` must leave out every test that needs one
+    (pyproject.toml registers the markers; docs/development.md)."""
     if request.node.get_closest_marker(marker) is None:
         pytest.fail(
             f"{request.node.nodeid} starts what the `{marker}` marker stands for: mark it "
