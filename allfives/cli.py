@@ -53,6 +53,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "clients.cli.history",
         N_("a player's finished games on a server (yours by default)"),
     ),
+    "tournament": (
+        "clients.cli.tournament",
+        N_("tournaments: create, join (and play each round), start, show"),
+    ),
     "show": (
         "clients.cli.show",
         N_("replay a finished game of a server, stepped with the arrow keys"),
@@ -97,6 +101,16 @@ def add_lang_argument(parser: argparse.ArgumentParser) -> None:
         default=argparse.SUPPRESS,
         help=_("the language of the table: en, cs, sr-Latn or et (default: from LANG)"),
     )
+
+
+def nested_parsers(parser: argparse.ArgumentParser) -> list[argparse.ArgumentParser]:
+    """The parsers of a subcommand's own actions (`allfives tournament create`), if it has any."""
+    return [
+        nested
+        for action in parser._actions
+        if isinstance(action, argparse._SubParsersAction)
+        for nested in action.choices.values()
+    ]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -164,6 +178,8 @@ def run(argv: list[str]) -> int:
         add_lang_argument(command)
         if name == chosen:
             importlib.import_module(module).add_arguments(command)
+            for action in nested_parsers(command):  # `tournament create`: --lang there too
+                add_lang_argument(action)
     for each in (parser, *sub.choices.values()):
         word_placeholders(each)
     args = parser.parse_args(argv)

@@ -213,9 +213,9 @@ class TournamentSummary(Struct, kw_only=True):
 
 
 class TournamentsPage(Struct, kw_only=True):
-    """`GET /api/tournaments?offset=N&limit=M`: the public tournaments, open ones first, then
-    those playing, then the finished, each group by code; `limit` (at most MAX_TOURNAMENTS_PAGE)
-    from `offset`, of `total`. A private tournament is never listed."""
+    """`GET /api/tournaments?offset=N&limit=M`: the public tournaments, newest first; `limit`
+    (at most MAX_TOURNAMENTS_PAGE) from `offset`, of `total`. A private tournament is never
+    listed."""
 
     offset: Count
     limit: Count

@@ -17,14 +17,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 import socket
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING
 
 from protocol import names
 from server.config import Config
-from server.desk.desk import Desk
+from server.desk.desk import WATCH_SECONDS, Desk
+from server.desk.lease import Lease
 from server.edge.api import Api
+from server.edge.connection import Connection
 from server.edge.door import Door
 from server.edge.gate import Gate
 from server.edge.http import HttpSide, tls_context
@@ -52,13 +55,19 @@ from server.play.players import Players
 from server.play.refold import Refold
 from server.play.registry import Registry
 from server.play.reviews import ReviewDesk, ReviewShelf
+from server.play.tables import TableRooms
 from server.storage.ledgers import ledger_for
-from server.storage.store import MemoryStore, Store
+from server.storage.store import MemoryStore, Store, StoreUnavailable
 
 if TYPE_CHECKING:
     from server.cluster.membership import Cluster
 
 log = logging.getLogger("allfives.server")
+
+#: Tournaments are looked over for tables without rooms once every this many room sweeps.
+ROUNDS_SWEEPS = 6
+#: A process's lease on opening a tournament's tables lasts this many of its room leases.
+LEASES = 10
 
 
 class Server:
@@ -67,7 +76,6 @@ class Server:
     def __init__(self, config: Config) -> None:
         self.config = config
         self.store = store = config.store if config.store is not None else MemoryStore()
-        self.door = door = Door(config.limits)
         self.metrics = metrics = Metrics()
         self.tasks = tasks = Tasks()
         self.bots = bots = BotRunner(
@@ -78,6 +86,7 @@ class Server:
             config.limits.max_hints_waiting,
         )
         self.gate = Gate(config, metrics)
+        self.door = door = Door(self.gate)
         self.store_watch = StoreWatch(store)
         shelf = ReviewShelf(store)
         self.reviews = ReviewDesk(
@@ -91,14 +100,13 @@ class Server:
         self.registry = registry = Registry(config)
         self.hooks = hooks = PlayHooks(tasks, registry, metrics, RecordSaver(store, tasks.spawn))
         self.committer, finder = committer_for(config, store, registry, hooks)
-        change = self.committer.change
         self.listing = listing = Listing(
             self.committer.public_rooms,
             config.limits.list_seconds,
             config.limits.list_burst,
             config.limits.lists_per_second,
         )
-        self.driver = Driver(config.bots, config.clock, registry, bots, metrics, change)
+        self.driver = Driver(config.bots, config.clock, registry, bots, metrics, self.committer)
         self.ledger = ledger = ledger_for(
             config.ledger,
             store,
@@ -106,8 +114,9 @@ class Server:
             config.storage.archive_days,
             config.storage.max_games,
         )
-        self.finisher = Finisher(ledger, registry, change, config.clock, tasks.spawn)
+        self.finisher = Finisher(ledger, registry, self.committer, config.clock, tasks.spawn)
         hooks.connect(self.driver, self.finisher, listing)
+        self.tables = hooks.tables = TableRooms(config, registry, self.committer, finder, metrics)
         self.api = Api(
             ledger, store.tournaments, config.limits.api_burst, config.limits.api_per_second
         )
@@ -119,8 +128,18 @@ class Server:
             chat=RoomChat(config.limits.room_chat_burst, config.limits.room_chat_rate),
             listing=listing,
             players=Players(ledger, config.clock, config.limits),
-            desk=Desk(store, lookups, config.limits),
+            desk=Desk(
+                store,
+                lookups,
+                config.limits,
+                self.tables,
+                tasks.spawn,
+                self._lease(config),
+                config.clock,
+            ),
         )
+        self.desk = lanes.desk
+        self.tables.listener = self.desk.rounds.table_finished
         rooms = RoomCommands(config, registry, self.committer, metrics)
         self.sessions = Sessions(config, door, registry, finder, rooms, metrics, lanes)
         refusals = Refusals()
@@ -133,12 +152,25 @@ class Server:
             config, door, WebFiles(), probes, metrics, page.text, self.api, review, refusals
         )
         self.websocket_server: WebSocketServer | None = None
-        #: What tests and embedders read: the connections open now, the rooms held here by
-        #: code, and the event that, cleared, makes every bot wait (`allfives play`).
-        self.connections, self.rooms = door.connections, registry.rooms
+        #: What tests and embedders read: the rooms held here by code, and the event that,
+        #: cleared, makes every bot wait (`allfives play`); and `connections`, below.
+        self.rooms = registry.rooms
         self.bots_may_play = self.driver.bots_may_play
 
+    def _lease(self, config: Config) -> Lease | None:
+        """With several processes, this one's side of the tournaments' leases (which process
+        opens a round's tables); alone, none is needed."""
+        if not self.committer.shared:
+            return None
+        seconds = LEASES * config.storage.cluster_lease
+        return Lease(holder=secrets.token_hex(8), seconds=seconds, clock=config.clock)
+
     # -- what tests and embedders read, beside the parts -------------------------------------
+
+    @property
+    def connections(self) -> list[Connection]:
+        """The WebSocket connections open now."""
+        return self.door.connections
 
     @property
     def cluster(self) -> Cluster | None:
@@ -189,8 +221,23 @@ class Server:
             await self._stop_listening()
             raise
         await self.refold.run()  # still starting (newcomers get 503): names under today's fold
+        await self._resume_tournaments()
         self.door.starting = False
         log.info("listening on %s", self.url)
+
+    async def _resume_tournaments(self) -> None:
+        """The tournaments being played go on: each one's tables reconciled with its rooms,
+        and now and then those with tables left without rooms looked over."""
+        every = self.config.timing.sweep_seconds * ROUNDS_SWEEPS
+        self.tasks.spawn(self.desk.rounds.run(every))
+        if self.committer.shared:  # changes made by the other processes
+            self.tasks.spawn(self.desk.watch(WATCH_SECONDS))
+        try:
+            codes = await self.store.tournaments.codes()
+        except StoreUnavailable as error:
+            log.warning("tournaments not resumed: the store did not answer (%s)", error)
+            return
+        await self.desk.rounds.resume(codes)
 
     async def stop(self) -> None:
         """Close every connection with 1001, stop the clock and the bots, close the store."""

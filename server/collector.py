@@ -40,6 +40,8 @@ import sys
 import time
 from collections.abc import Callable
 
+from server.metrics import COLLECTOR
+
 #: Seconds between passes over what was made since the last one, at the shortest...
 TICK = 0.05
 #: ...and at the longest, when passes cost little (a process that makes thousands of moves a
@@ -139,6 +141,7 @@ class Collector:
         self._thawed()
 
     def _thawed(self) -> None:
+        COLLECTOR.frozen = gc.get_freeze_count()
         left = objects()
         self.thaw_objects = max(int(left * self.growth), left + self.min_objects)
 

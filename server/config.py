@@ -128,7 +128,7 @@ class Limits:
     )
     max_tournaments_per_ip: int = setting(
         4,
-        "tournaments one client address may make (counted by each process while it runs)",
+        "tournaments one client address may make a day (one count in the store for all processes)",
         positive(int),
     )
     max_tournaments: int = setting(1000, "tournaments stored in all; more get busy", positive(int))

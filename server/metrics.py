@@ -35,6 +35,11 @@ class CollectorWatch:
         #: thaws (`server.collector`) shows in the passes that follow one.
         self.collected = [0, 0, 0]
         self.longest = 0.0
+        #: Objects frozen out of the passes when the collector last walked the whole heap (a
+        #: thaw, `server.collector`): counting them is a walk of every one, cold in memory (24 ms
+        #: for two million), so it is done only when the collector walks them anyway, never by a
+        #: scrape.
+        self.frozen = 0
         self._started = 0.0
         self._installed = False
 
@@ -54,11 +59,6 @@ class CollectorWatch:
         self.seconds[generation] += took
         self.collected[generation] += info["collected"]
         self.longest = max(self.longest, took)
-
-    @property
-    def frozen(self) -> int:
-        """Objects frozen out of the collector's passes until the next thaw (`server.collector`)."""
-        return gc.get_freeze_count()
 
 
 #: The one watch of this process's collector.

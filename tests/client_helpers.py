@@ -17,9 +17,10 @@ from typing import Any
 import pytest
 from rich.console import Console
 from server_helpers import fast_config
-from waiting import until_sync
+from waiting import until, until_sync
 from websockets.asyncio.client import ClientConnection, connect
 
+from clients.cli.connection import Connection
 from clients.cli.render import render
 from clients.cli.state import TableState
 from protocol import messages as msg
@@ -106,6 +107,50 @@ def make_view(
         sides=sides,
         game=view_game,
     )
+
+
+async def play_to_the_end(connection: Connection, timeout: float) -> None:
+    """Play the first legal move whenever it is this seat's turn, until the match is over."""
+    state = connection.state
+    asked: int | None = None
+
+    async def over() -> bool:
+        nonlocal asked
+        if (view := state.view) is not None and view.phase == "finished":
+            return True
+        game = state.game
+        if state.my_turn() and game is not None and asked != state.seq:
+            asked = state.seq
+            move = game.legal[0]
+            if move.pass_ or move.tile is None:
+                await connection.send(msg.Pass())
+            else:
+                await connection.send(msg.Play(tile=move.tile, end=move.end))
+        return False
+
+    await until(over, timeout, "the match to end")
+
+
+async def finished_between_two(url: str) -> tuple[Connection, Connection, list[asyncio.Task[None]]]:
+    """Ann hosts a private room of two to 15 points, Bořek joins, and both play it to the end:
+    the two connections and their running tasks (`close_all` ends them)."""
+    rules = RoomRules(players=2, target=15, public=False)
+    host = Connection(url, "Ann", TableState())
+    hosting = asyncio.create_task(host.run([msg.CreateRoom(rules=rules)]))
+    room = await until(lambda: host.state.room)
+    guest = Connection(url, "Bořek", TableState())
+    joining = asyncio.create_task(guest.run([msg.Join(room=room)]))
+    await until(lambda: (v := host.state.view) is not None and all(v.seats))
+    await host.send(msg.Start())
+    await asyncio.gather(play_to_the_end(host, TIMEOUT * 3), play_to_the_end(guest, TIMEOUT * 3))
+    return host, guest, [hosting, joining]
+
+
+async def close_all(connections: Sequence[Connection], tasks: Sequence[asyncio.Task[None]]) -> None:
+    """Close each connection and wait for its task to end."""
+    for connection in connections:
+        await connection.close()
+    await asyncio.gather(*(asyncio.wait_for(task, TIMEOUT) for task in tasks))
 
 
 #: 6-6 spinner with 6-1 east and 6-5 west: open west 5, east 1, north 6, south 6.
@@ -331,3 +376,55 @@ def written_lines(output: str) -> list[str]:
             del row[column:]
     lines.append("".join(row))
     return [line.rstrip() for line in lines if line.strip()]
+
+
+async def played_tournament(
+    server: Any,
+    code: str,
+    people: Sequence[str],
+    bots: Sequence[str] = (),
+    finished_rounds: int = 1,
+    name: str = "Friday cup",
+) -> None:
+    """A round robin at tables of two stored on `server` as `code` (the pure core's own
+    commands: made, entered by `people` and `bots`, started), with the tables of its first
+    `finished_rounds` rounds played: the first seat wins each by 100 to a score that grows."""
+    from server.desk.kept import Kept, encode
+    from server.tournaments import state
+
+    host = "host-player"
+    tournament = state.apply(
+        None,
+        state.Create(
+            name=name, format="round_robin", table_size=2, rules=RoomRules(players=2), host=host
+        ),
+    )
+    for index, person in enumerate(people):
+        tournament = state.apply(tournament, state.Join(by=f"player-{index}", name=person))
+    for level in bots:
+        tournament = state.apply(tournament, state.Join(by=host, bot=level))  # type: ignore[arg-type]
+    tournament = state.apply(tournament, state.Start(by=host))
+    rooms = iter(f"R{number:03d}" for number in range(1000))
+    for round_index in range(finished_rounds):
+        played = tournament.rounds[round_index]
+        for table_index, table in enumerate(played.tables):
+            opened = state.TableOpened(round=round_index, table=table_index, room=next(rooms))
+            tournament = state.apply(tournament, opened)
+            scores = [100, 40 + 5 * table_index][: len(table.seats)]
+            done = state.TableFinished(round=round_index, table=table_index, scores=scores)
+            tournament = state.apply(tournament, done)
+    kept = Kept(tournament=tournament, host_name=people[0] if people else "Host")
+    await server.store.tournaments.save(code, 1, encode(kept))
+
+
+def keep_player_key(config: Path, url: str, name: str) -> None:
+    """A fresh key for `name` on the server at `url`, kept as the terminal client keeps it under
+    the config folder `config` (`clients.cli.keys`): that player is the one this device plays as."""
+    import base64
+    import json
+    import secrets
+
+    key = base64.urlsafe_b64encode(secrets.token_bytes(32)).rstrip(b"=").decode()
+    folder = config / "allfives"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "keys.json").write_text(json.dumps({url: {"keys": {name: key}, "last": name}}))

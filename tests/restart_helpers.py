@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
+import pytest
 from redis_server import RedisServer
 from waiting import until
 from websockets.asyncio.client import ClientConnection, connect
@@ -63,6 +64,14 @@ def data_keeping(directory: Path) -> Keeping:
     """Rooms in SQLite under `directory` (`--data DIR`), read without taking its lock."""
     directory.mkdir(parents=True, exist_ok=True)
     return Keeping("data", ("--data", str(directory)), SqliteStore(directory, exclusive=False))
+
+
+def keeping_of(kind: str, request: pytest.FixtureRequest, directory: Path) -> Keeping:
+    """`redis_keeping` on the test's redis-server (its `redis_server` fixture) for "redis",
+    else `data_keeping` in `directory`: what a fixture parametrized by store gives."""
+    if kind == "redis":
+        return redis_keeping(request.getfixturevalue("redis_server"))
+    return data_keeping(directory)
 
 
 class ServerProcess:

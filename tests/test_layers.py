@@ -309,6 +309,44 @@ def test_the_room_imports_no_network_library() -> None:
             assert not wrong, f"{name} imports {sorted(wrong)}: the network's limits are the edge's"
 
 
+#: The one module that takes a room's lock (`LiveRoom.exclusive`): every change and every read
+#: that must see a room as stored goes through it.
+LOCK_TAKER = "server/play/live.py"
+
+
+def locks_taken(path: Path) -> list[int]:
+    """The lines where a module takes an asyncio lock held in an attribute (`async with
+    x.lock:`; a thread's lock, `with`, guards a store's connection, not a room)."""
+    lines = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.AsyncWith):
+            for item in node.items:
+                held = item.context_expr
+                if isinstance(held, ast.Attribute) and held.attr.lstrip("_").endswith("lock"):
+                    lines.append(node.lineno)
+    return lines
+
+
+def test_a_rooms_lock_is_taken_in_one_place() -> None:
+    takers = {
+        path.relative_to(ROOT).as_posix() for path in server_modules().values() if locks_taken(path)
+    }
+    assert takers == {LOCK_TAKER}, f"a lock is taken outside {LOCK_TAKER}: {sorted(takers)}"
+
+
+def test_the_lock_check_sees_a_lock_taken_by_attribute(tmp_path: Path) -> None:
+    module = tmp_path / "m.py"
+    module.write_text(
+        "async def f(live, locks):\n"
+        "    async with live.lock:\n        pass\n"
+        "    async with live._lock:\n        pass\n"
+        "    async with locks.setdefault(1, None):\n        pass\n"
+        "    async with live.exclusive():\n        pass\n"
+        "    with store._lock:\n        pass\n"
+    )
+    assert locks_taken(module) == [2, 4]
+
+
 def test_no_import_circle_in_the_server_at_run_time() -> None:
     modules = server_modules()
     graph = {name: run_time_imports(path) & set(modules) - {name} for name, path in modules.items()}

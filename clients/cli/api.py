@@ -34,6 +34,7 @@ NOT_FOUND = {
     "games list": N_("no such player on this server"),  # i18n: not shown
     "game": N_("no such game on this server"),
     "review": N_("no review of that game on this server"),
+    "tournament": N_("no such tournament on this server (a private one needs CODE-INVITE)"),
 }
 
 
@@ -99,6 +100,9 @@ class Api:
 
     def review_path(self, game: str) -> str:
         return f"{self.game_path(game)}/review"
+
+    def tournament_path(self, code: str) -> str:
+        return f"/api/tournaments/{urllib.parse.quote(code, safe='')}"
 
     def positions_path(self, game: str) -> str:
         return f"{self.game_path(game)}/positions"

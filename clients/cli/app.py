@@ -98,6 +98,7 @@ class App:
         output: TextIO | None = None,
         quiet: bool = False,
         on_result: Callable[[bool], None] | None = None,
+        leave_when: Callable[[TableState], bool] | None = None,
     ) -> None:
         self.connection = connection
         #: Where the room lives: hosted here, `play` against bots, or joined (`clients.cli.mode`).
@@ -125,11 +126,21 @@ class App:
         self._tasks: set[asyncio.Task[None]] = set()
         #: Ctrl-C while connecting: `run` ends as Ctrl-C before the table does (KeyboardInterrupt).
         self.stopped = False
+        self._leave_asked = False
         #: Lines typed (Enter) and not yet handled.
         self._lines: asyncio.Queue[str] = asyncio.Queue()
-        connection.on_change = self.request_redraw
+        #: When this holds of the table, the table is left by itself (a tournament's match
+        #: over: its screen comes back).
+        self.leave_when = leave_when
+        connection.on_change = self._changed
         #: The address another device joins at (a /link code's command names it).
         self.state.server_url = join_url or self.state.server_url
+
+    def _changed(self) -> None:
+        """The table changed: show it, and leave it if `leave_when` says so."""
+        self.request_redraw()
+        if self.leave_when is not None and self.leave_when(self.state):
+            self.leave()
 
     # -- drawing ---------------------------------------------------------------------------
 
@@ -450,7 +461,7 @@ class App:
                 self.request_redraw()
                 if not link.done():
                     try:
-                        await self.session.prompt_async(self._prompt)
+                        await self.session.prompt_async(self._prompt, pre_run=self._left_early)
                     except EOFError:
                         pass
                     except KeyboardInterrupt:  # a SIGINT as the prompt took the terminal
@@ -554,6 +565,14 @@ class App:
         session = self.session
         if session is not None and session.app.is_running and not session.app.is_done:
             session.app.exit()
+        else:
+            self._leave_asked = True  # before the prompt runs: it ends as soon as it starts
+
+    def _left_early(self) -> None:
+        """The prompt starts: end it at once if leaving was asked before it ran."""
+        if self._leave_asked and self.session is not None:
+            with contextlib.suppress(Exception):  # it ended meanwhile
+                self.session.app.exit()
 
     def redraw_all(self) -> None:
         """Ctrl-L: the whole screen drawn afresh, the table and the prompt (each row of the

@@ -42,12 +42,15 @@ PLACEHOLDERS = {
     "LIMIT": N_("LIMIT"),
     "OFFSET": N_("OFFSET"),
     "COMMAND": N_("COMMAND"),
+    "ACTION": N_("ACTION"),
+    "ROUNDS": N_("ROUNDS"),
     "LEVEL[,LEVEL...]": N_("LEVEL[,LEVEL...]"),
     "url": N_("url"),
     "room": N_("room"),
     "name": N_("name"),
     "game": N_("game"),
     "file": N_("file"),
+    "code": N_("code"),
 }
 
 

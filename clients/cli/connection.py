@@ -337,11 +337,11 @@ class Connection:
             and state.room
             and state.seat is not None
         ):
-            self.seats.save_numbering(self.url, state.room, state.numbering())
+            self.seats.save_numbering(self.url, state.room, state.numbering(), self.name)
 
     def _forget_seat(self) -> None:
         if self.seats is not None and self.state.room is not None:
-            self.seats.forget(self.url, self.state.room)
+            self.seats.forget(self.url, self.state.room, self.name)
 
 
 def reason(error: BaseException, url: str = "") -> str:

@@ -127,15 +127,16 @@ def plan(
     url = normalize_url(url)
     seats = seats if seats is not None else SeatStore()
     state = TableState()
-    saved = seats.find(url, room)
+    # Each name's seat is its own (two players on one machine); another name's is left alone.
+    saved = seats.find(url, room, name)
     aside = None
-    if saved is not None and name is not None and saved.name and saved.name != name:
+    other = seats.find(url, room) if saved is None and name is not None else None
+    if other is not None and other.name and other.name != name:
         aside = _(
             "seat {seat} of room {code}, held as {who}, was left alone: "
             "leave out --name to take it back"
-        ).format(seat=words.seat_number(saved.seat), code=saved.room, who=saved.name)
+        ).format(seat=words.seat_number(other.seat), code=other.room, who=other.name)
         state.say(_("Not taking back {what}").format(what=aside))
-        saved = None
     keys = keys if keys is not None else KeyStore(seats.path.with_name("keys.json"))
     if name is None and saved is not None and saved.name:
         name = saved.name

@@ -28,11 +28,11 @@ from clients.cli import local, words
 from clients.cli.app import App
 from clients.cli.connection import Fatal
 from clients.cli.i18n import _
-from clients.cli.render import waiting_rows
 from clients.cli.safe import visible
 from clients.cli.scoreboard import Scoreboard, explain_hand, side_names
 from clients.cli.state import LogLine, Notice
 from clients.cli.status import only_end, rating_note, rating_text, status
+from clients.cli.waiting_room import waiting_rows
 from protocol import messages as msg
 from protocol.tiles import END_NAMES
 from protocol.views import GameView, HandEnded, MatchEnded, MoveSpec, Played, RoomView
@@ -41,6 +41,52 @@ from protocol.views import GameView, HandEnded, MatchEnded, MoveSpec, Played, Ro
 ENVIRONMENT = "ALLFIVES_PLAIN"
 #: What the input queue holds for Ctrl-C (no typed line is a lone ETX).
 INTERRUPT = "\x03"
+
+
+class TypedLines:
+    """The lines typed at the terminal, read by one thread for the whole program and handed to
+    whoever listens now: a table, then the tournament's screen, then the next table (a thread of
+    each's own would be left waiting on the terminal and take the next line for the one gone)."""
+
+    def __init__(self) -> None:
+        self._target: tuple[asyncio.AbstractEventLoop, asyncio.Queue[str | None]] | None = None
+        self._lock = threading.Lock()
+        self._started = False
+        self._ended = False
+
+    def listen(self, loop: asyncio.AbstractEventLoop, queue: asyncio.Queue[str | None]) -> None:
+        """From now on the lines go to `queue` (None: Ctrl-D, or the input's end)."""
+        with self._lock:
+            self._target = (loop, queue)
+            if self._ended:  # the input ended before: nothing more will come
+                queue.put_nowait(None)
+            if not self._started:
+                self._started = True
+                threading.Thread(target=self._read, daemon=True).start()
+
+    def _hand(self, line: str | None) -> None:
+        with self._lock:
+            target = self._target
+        if target is not None and not target[0].is_closed():
+            with contextlib.suppress(RuntimeError):  # its loop closed meanwhile
+                target[0].call_soon_threadsafe(target[1].put_nowait, line)
+
+    def _read(self) -> None:
+        """Lines from the terminal, as its line editing gives them (None at the end)."""
+        while True:
+            line = sys.stdin.readline()
+            if not line:  # Ctrl-D on a terminal (which can be read again), or the input's end
+                self._hand(None)
+                if not sys.stdin.isatty():
+                    with self._lock:
+                        self._ended = True
+                    return
+                continue
+            self._hand(line.rstrip("\n"))
+
+
+#: The one reader of the terminal's lines in plain mode.
+TYPED = TypedLines()
 
 
 def plain_help() -> str:
@@ -140,6 +186,8 @@ class PlainApp(App):
         self._told_room: str | None = None
         self._told_rating: str | None = None
         self._inputs: asyncio.Queue[str | None] = asyncio.Queue()
+        #: Told to leave by the program (`leave_when`), not by the player.
+        self._leaving = False
 
     # -- output ----------------------------------------------------------------------------
 
@@ -384,23 +432,12 @@ class PlainApp(App):
         self.tell()
         return True
 
-    def _read_input(self, loop: asyncio.AbstractEventLoop) -> None:
-        """Lines from the terminal, as its line editing gives them (None at the end)."""
-        while True:
-            line = sys.stdin.readline()
-            if not line:  # Ctrl-D on a terminal (which can be read again), or the input's end
-                loop.call_soon_threadsafe(self._inputs.put_nowait, None)
-                if not sys.stdin.isatty():
-                    return
-                continue
-            loop.call_soon_threadsafe(self._inputs.put_nowait, line.rstrip("\n"))
-
     async def run(self, first: Sequence[msg.ClientMessage] = (), resume: bool = False) -> int:
         """Tell the table and read lines until the player quits (0) or the connection cannot go
         on (1)."""
         loop = asyncio.get_running_loop()
         link = loop.create_task(self.connection.run(first, resume))
-        threading.Thread(target=self._read_input, args=(loop,), daemon=True).start()
+        TYPED.listen(loop, self._inputs)
         with contextlib.suppress(NotImplementedError, RuntimeError):  # Ctrl-C asks, as drawn
             loop.add_signal_handler(signal.SIGINT, self._inputs.put_nowait, INTERRUPT)
         try:
@@ -412,7 +449,7 @@ class PlainApp(App):
                     break
                 line = typed.result()
                 if line is None:  # Ctrl-D: leave (asking first when that ends a match)
-                    if self.quit_asked():
+                    if self._leaving or self.quit_asked():
                         break
                     continue
                 if line == INTERRUPT:
@@ -427,6 +464,11 @@ class PlainApp(App):
             status_code = await self._closed(link)
         self._farewell()
         return status_code
+
+    def leave(self) -> None:
+        """End the table (the match is over and the program goes on elsewhere)."""
+        self._leaving = True
+        self._inputs.put_nowait(None)
 
     def _interrupted(self) -> bool:
         """Ctrl-C: cancel the question asked, else leave (asking first, as the drawn table

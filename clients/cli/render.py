@@ -22,6 +22,7 @@ from clients.cli.i18n import _, ngettext
 from clients.cli.state import LogLine, TableState, display_names
 from clients.cli.status import notice_row, result_rows, status
 from clients.cli.styles import DULL, GOLD, HINTED, LOG_STYLES, PLAYABLE, rule, wrap
+from clients.cli.waiting_room import waiting_rows
 from protocol.views import GameView, Layout, MatchEnded, Played, RoomView
 
 TILE_WIDTH = 6
@@ -29,6 +30,11 @@ MIN_LOG_ROWS = 3
 #: Rows kept for the notice when the table is laid out (so a notice never moves the table).
 NOTICE_ROOM = 1
 MIN_WIDTH = 30
+#: Rows kept for the status line, which folds to two on a narrow screen.
+STATUS_ROWS = 2
+#: The most rows a layout takes once its arms are folded: the line (three rows where a double
+#: lies across), an arm's mark above and below it, and the row listing the ends.
+FOLDED_ROWS = 6
 
 
 def total_text(game: GameView | None, short: bool = False) -> Text:
@@ -110,7 +116,8 @@ def _seat_chunk(view: RoomView, seat: int, names: Sequence[str], score: int | No
     held = view.seats[seat]
     if held is not None and not held.connected:
         chunk.append(" " + _("away"), Style(color="red"))
-    elif held is None and view.phase == "finished":  # the name is the one the match was played by
+    elif held is None and view.phase == "finished" and names[seat] != words.free_seat():
+        # The name is the one the match was played by (unknown here: no departure is told).
         chunk.append(" " + _("left the table"), Style(color="red"))
     if score is not None:
         chunk.append(" " + _("{score} pts").format(score=score), Style(bold=True))
@@ -204,7 +211,7 @@ def hand_rows(view: RoomView, state: TableState, width: int) -> list[Text]:
         return []
     legal = {spec.tile for spec in game.legal} if state.my_turn() else set()
     hinted = state.hint.tile if state.hint is not None else None
-    per_row = max(1, (width - 1) // TILE_WIDTH)
+    per_row = _tiles_per_row(width)
     numbered = state.numbered_hand()
     rows: list[Text] = []
     for start in range(0, len(numbered), per_row):
@@ -244,82 +251,6 @@ def log_rows(log: Sequence[LogLine], count: int, width: int) -> list[Text]:
     return rows
 
 
-def waiting_rows(view: RoomView, join_line: str | None, width: int) -> list[Text]:
-    """The seats of a room that has not started, and the line friends type to join."""
-    names = display_names(view)
-    said = _("Room {code}: {rules}").format(code=view.code, rules=_rules_words(view))
-    rows = [Text(" " + said, Style(bold=True))]
-    if view.rules.is_rated and not view.rules.public:
-        rows.append(
-            Text(" " + _("Rated: this private room's results show on the public ladder."), DULL)
-        )
-    for index, seat in enumerate(view.seats):
-        line = Text("   " + words.seat_word(index) + "  ")
-        if seat is None:
-            line.append(_("free"), DULL)
-        else:
-            line.append(names[index], Style(bold=True))
-            if seat.kind == "bot":
-                line.append("  " + _level_bot(seat.level), DULL)
-            if index == view.you:
-                line.append("  " + _("(you)"), DULL)
-            if index == view.host:
-                line.append("  " + _("host"), DULL)
-        rows.append(line)
-    if join_line:
-        # The command to type, then (when there is one) the link to open in a browser.
-        command, _newline, link = join_line.partition("\n")
-        labels = [_("Friends join with:"), _("or in a browser:")]
-        room = max(len(label) for label in labels) + 2
-        rows += [
-            Text(" "),
-            Text.assemble(f" {labels[0]:<{room}}", (command, Style(bold=True, color="cyan"))),
-        ]
-        if link:
-            rows.append(
-                Text.assemble(f" {labels[1]:<{room}}", (link, Style(bold=True, color="cyan")))
-            )
-    for row in rows:
-        row.truncate(width)
-    return rows
-
-
-def _rules_words(view: RoomView) -> str:
-    rules = view.rules
-    said = [
-        ngettext("{count} player", "{count} players", rules.players).format(count=rules.players)
-    ]
-    if rules.partnership:
-        said.append(_("two teams"))
-    said.append(_("first to {target}").format(target=rules.target_score))
-    if rules.hand_size != "standard":
-        count = rules.tiles_per_hand
-        said.append(ngettext("{count} tile each", "{count} tiles each", count).format(count=count))
-    if rules.end_scoring == "penalty":
-        said.append(_("own pips lost at the end"))
-    if rules.reserve:
-        count = rules.reserve
-        said.append(
-            ngettext("{count} tile never drawn", "{count} tiles never drawn", count).format(
-                count=count
-            )
-        )
-    if rules.turn_seconds:
-        said.append(_("{seconds} s a turn").format(seconds=rules.turn_seconds))
-    said.append(_("listed") if rules.public else _("private"))
-    said.append(_("rated") if rules.is_rated else _("unrated"))
-    return ", ".join(said)
-
-
-def _level_bot(level: str | None) -> str:
-    """ "easy bot" (one message per level: the adjective agrees with the noun)."""
-    if level == "easy":
-        return _("easy bot")
-    if level == "hard":
-        return _("hard bot")
-    return _("normal bot")
-
-
 def render(
     state: TableState,
     width: int,
@@ -346,14 +277,17 @@ def render(
     if game is not None and view.phase != "waiting" and game.hand is not None:
         bottom += [rule(width, _("your tiles")), *hand_rows(view, state, width)]
     bottom.append(rule(width))
-    status_rows = wrap([status(view, state, pending, width)], width)[:2]
-    tail = [*notice_row(state.notice, width), *status_rows]
-    spare = height - len(top) - len(bottom) - len(tail)
-    if width < MIN_WIDTH or spare < 1:
-        return _too_small(width, height, len(top) + len(bottom) + len(tail) + 1)
+    status_rows = wrap([status(view, state, pending, width)], width)[:STATUS_ROWS]
+    fixed = len(top) + len(bottom)
+    # The size the "too small" screen asks for leaves out what changes from move to move (the
+    # status line's words, a notice, the layout): it says the same until the size changes.
+    needed = len(top) + _bottom_room(view, width) + STATUS_ROWS + NOTICE_ROOM
+    needed += _middle_room(view, join_line, width)
     # The layout is drawn for a notice row whether or not one is shown, so that a notice
     # coming or going (a hint, a refusal) never re-flows the table: the log takes that row.
-    steady = min(spare, height - len(top) - len(bottom) - len(status_rows) - NOTICE_ROOM)
+    steady = height - fixed - len(status_rows) - NOTICE_ROOM
+    if width < MIN_WIDTH or steady < 1:
+        return _too_small(width, height, needed)
     result = result_rows(state, view, width) if not extra else []
     if view.phase == "waiting" or game is None:
         middle = waiting_rows(view, join_line, width)
@@ -364,8 +298,12 @@ def render(
             # The log gives way before any open end does.
             rows = max(rows, min(steady, layout_rows_needed(game.layout, width)))
         middle = _fit_layout(game, display_names(view, played), width, rows, state.last_layout)
-    if len(middle) > spare:
-        return _too_small(width, height, height - spare + len(middle))
+    if len(middle) > steady + NOTICE_ROOM:
+        return _too_small(width, height, needed)
+    # A notice takes the log's rows, never the table's (none left: it waits for a bigger screen).
+    notice = notice_row(state.notice, width, height - fixed - len(status_rows) - len(middle))
+    tail = [*notice, *status_rows]
+    spare = height - fixed - len(tail)
     room = max(0, spare - len(middle))
     extra = wrap(extra, width)
     if extra:
@@ -407,6 +345,29 @@ def shown_log(log: Sequence[LogLine], view: RoomView) -> list[LogLine]:
         return lines
     ends = [index for index, line in enumerate(lines) if isinstance(line.event, MatchEnded)]
     return [line for index, line in enumerate(lines) if not ends or index != ends[-1]]
+
+
+def _tiles_per_row(width: int) -> int:
+    """How many of your tiles a row of the hand holds."""
+    return max(1, (width - 1) // TILE_WIDTH)
+
+
+def _bottom_room(view: RoomView, width: int) -> int:
+    """The rows below the layout that the table needs whatever is played: your tiles (as many
+    as were dealt, or more once drawn) between their two rules, or the closing rule alone."""
+    game = view.game
+    if game is None or view.phase == "waiting" or game.hand is None:
+        return 1
+    tiles = max(len(game.hand), view.rules.tiles_per_hand)
+    return 2 + 2 * -(-tiles // _tiles_per_row(width))
+
+
+def _middle_room(view: RoomView, join_line: str | None, width: int) -> int:
+    """The rows between the players and your tiles that the table needs whatever is played: a
+    waiting room's seats, or a layout at its most folded (`FOLDED_ROWS`)."""
+    if view.phase == "waiting" or view.game is None:
+        return len(waiting_rows(view, join_line, width))
+    return FOLDED_ROWS
 
 
 def _too_small(width: int, height: int, needed_rows: int) -> tuple[list[Text], list[Text]]:

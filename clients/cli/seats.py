@@ -1,7 +1,9 @@
 """Seat tokens kept on disk, so `allfives join` after a crash puts the player back in their seat.
 
 One JSON file, `seats.json`, in `$XDG_CONFIG_HOME/allfives/` (or `~/.config/allfives/`), readable
-by its owner only. Entries are keyed by server URL and room code; stale ones are dropped.
+by its owner only. Entries are keyed by server URL, room code and the name the seat was taken
+with, so two players on one machine (two terminals, two names) each get their own seat back;
+entries of the older format, keyed by URL and room alone, are still read. Stale ones are dropped.
 """
 
 from __future__ import annotations
@@ -72,15 +74,35 @@ class SeatStore:
             os.replace(partial, self.path)
 
     @staticmethod
-    def _key(url: str, room: str) -> str:
-        return f"{normalize_url(url)} {room.strip().upper()}"
+    def _key(url: str, room: str, name: str = "") -> str:
+        """An entry's key: server and room, and the name when there is one (an entry of the
+        older format has no name in its key)."""
+        key = f"{normalize_url(url)} {room.strip().upper()}"
+        return f"{key} {name}" if name else key
+
+    def _entries(
+        self, data: dict[str, dict[str, object]], url: str, room: str, name: str
+    ) -> list[str]:
+        """The keys of the entries held for this room under `name` (an older entry saved
+        without a name as well)."""
+        wanted = (normalize_url(url), room.strip().upper())
+        return [
+            key
+            for key, entry in data.items()
+            if (seat := _seat_of(entry)) is not None
+            and (seat.url, seat.room) == wanted
+            and seat.name in (name, "")
+        ]
 
     def save(self, url: str, room: str, seat: int, token: str, name: str = "") -> None:
         """Remember a seat (and the name it was taken with), keeping its tile numbers."""
         data = self._fresh(self._read())
-        key = self._key(url, room)
-        kept = data.get(key, {}).get("numbering") if data.get(key, {}).get("seat") == seat else None
-        data[key] = {
+        kept = None
+        for key in self._entries(data, url, room, name):
+            entry = data.pop(key)
+            if entry.get("seat") == seat:
+                kept = entry.get("numbering")
+        data[self._key(url, room, name)] = {
             "numbering": kept,
             "url": normalize_url(url),
             "room": room.strip().upper(),
@@ -91,16 +113,19 @@ class SeatStore:
         }
         self._write(data)
 
-    def save_numbering(self, url: str, room: str, numbering: dict[str, object]) -> None:
+    def save_numbering(
+        self, url: str, room: str, numbering: dict[str, object], name: str = ""
+    ) -> None:
         """Keep the hand's tile numbers with a saved seat, so a restart shows the same ones."""
         data = self._read()
-        entry = data.get(self._key(url, room))
-        if isinstance(entry, dict):
-            entry["numbering"] = numbering
+        for key in self._entries(data, url, room, name):
+            data[key]["numbering"] = numbering
             self._write(data)
+            return
 
-    def find(self, url: str, room: str | None = None) -> SavedSeat | None:
-        """The seat saved for this server and room (the latest for the server when room is None).
+    def find(self, url: str, room: str | None = None, name: str | None = None) -> SavedSeat | None:
+        """The seat saved for this server and room (the latest for the server when room is
+        None), taken as `name` (any name when None; a seat saved with no name goes to any).
 
         A private room's seat is saved under its whole code, `CODE-INVITE`; the table's header
         shows only `CODE`, so a bare code finds it too."""
@@ -115,13 +140,18 @@ class SeatStore:
                 or seat.room == wanted
                 or ("-" not in wanted and seat.room.split("-", 1)[0] == wanted)
             )
+            and (name is None or seat.name in (name, ""))
         ]
         return max(found, key=lambda seat: seat.saved_at, default=None)
 
-    def forget(self, url: str, room: str) -> None:
-        """Drop a seat (the match is over, or the server no longer knows the token)."""
+    def forget(self, url: str, room: str, name: str = "") -> None:
+        """Drop a seat taken as `name` (the match is over, or the server no longer knows the
+        token)."""
         data = self._read()
-        if data.pop(self._key(url, room), None) is not None:
+        keys = self._entries(data, url, room, name)
+        for key in keys:
+            del data[key]
+        if keys:
             self._write(data)
 
     @staticmethod
@@ -138,7 +168,9 @@ def _number(value: object) -> float:
     return float(value) if isinstance(value, int | float) else 0.0
 
 
-def _seat_of(entry: dict[str, object]) -> SavedSeat | None:
+def _seat_of(entry: object) -> SavedSeat | None:
+    if not isinstance(entry, dict):
+        return None
     url, room, seat, token = (entry.get(k) for k in ("url", "room", "seat", "token"))
     if (
         isinstance(url, str)

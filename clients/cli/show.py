@@ -308,6 +308,7 @@ class Viewer:
         from prompt_toolkit.application import Application
         from prompt_toolkit.formatted_text import ANSI
         from prompt_toolkit.key_binding import KeyBindings
+        from prompt_toolkit.keys import Keys
         from prompt_toolkit.layout import Layout, Window
         from prompt_toolkit.layout.controls import FormattedTextControl
 
@@ -322,8 +323,13 @@ class Viewer:
         keys.add("end")(lambda event: self.go(steps - 1))
         keys.add("down")(lambda event: setattr(self, "scroll", self.scroll + 1))
         keys.add("up")(lambda event: setattr(self, "scroll", max(0, self.scroll - 1)))
-        for key in ("q", "c-c", "c-d", "escape"):
+        for key in ("q", "c-c", "c-d"):
             keys.add(key)(lambda event: event.app.exit(result=0))
+        # Every other key does nothing. What reads as a mouse report is typed or pasted bytes
+        # (ESC [ 3 1 m, a colour code), which prompt_toolkit's own handler choked on (a
+        # traceback); and Escape is where every pasted sequence starts, so it does not quit.
+        keys.add(Keys.Vt100MouseEvent)(lambda event: None)
+        keys.add(Keys.Any)(lambda event: None)
 
         def body() -> ANSI:
             size = app.output.get_size()

@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 from collections import deque
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from clients.cli import local, words
@@ -17,6 +17,7 @@ from clients.cli.i18n import _, ngettext
 from clients.cli.keys import shown_code
 from clients.cli.safe import visible
 from clients.cli.scoreboard import Scoreboard, side_names
+from clients.cli.seat_news import seat_changes
 from protocol import messages as msg
 from protocol.patch import ClientState, GapDetected
 from protocol.records import Record
@@ -47,6 +48,8 @@ class LogLine:
     kind: LineKind = "play"
     #: The event the line tells, if it tells one (plain mode adds what followed it).
     event: AnyEvent | None = None
+    #: Told before the finished match's names were known (told again once they are).
+    unnamed: bool = False
 
 
 @dataclass(frozen=True)
@@ -231,6 +234,7 @@ class TableState:
                 self.say(said, "hint")
             case msg.RecordReply(record=record):
                 self.record = record
+                self._name_from_record(record)
             case msg.Welcome(player=player):
                 if player is not None:
                     self.player = player
@@ -255,7 +259,35 @@ class TableState:
             self.played_names = display_names(view)
         elif view is not None and view.phase == "waiting":
             self.played_names = None
+        elif self._names_missing(view) and isinstance(message, msg.Snapshot):
+            # A finished match first seen after some of its players left (a watcher coming
+            # late): who played it is in its record.
+            return [msg.GetRecord()]
         return []
+
+    def _names_missing(self, view: RoomView | None) -> bool:
+        """Whether a finished match's table has a seat whose player is not known here."""
+        return (
+            view is not None
+            and view.phase == "finished"
+            and self.played_names is None
+            and any(seat is None for seat in view.seats)
+        )
+
+    def _name_from_record(self, record: Record) -> None:
+        """Name the finished match's seats after its record (bots as the table names them)."""
+        view = self.view
+        if not self._names_missing(view) or view is None:
+            return
+        if len(record.names) != len(view.seats):
+            return
+        self.played_names = words.table_names(record.names)
+        self.log = deque(
+            replace(line, text=self._told(line.event), unnamed=False)
+            if line.unnamed and line.event is not None
+            else line
+            for line in self.log
+        )
 
     def dismiss_result(self) -> bool:
         """The player has read the hand's (or match's) result; False if none was shown."""
@@ -349,7 +381,7 @@ class TableState:
         """Say who sat down, left, went away or came back."""
         if before is None or after is None:
             return
-        for line in seat_changes(before, after):
+        for line in seat_changes(before, after, display_names(before), display_names(after)):
             self.note(line, "info")
 
     def _log_missed(self) -> None:
@@ -370,8 +402,6 @@ class TableState:
 
     def _log_events(self, events: list[AnyEvent], told_again: bool = False) -> None:
         view = self.view
-        names = self.names()
-        teams = view is not None and view.rules.partnership
         for event in events:
             if isinstance(event, HandStarted):
                 self._hand, self._hand_events = event.number, 0
@@ -390,13 +420,19 @@ class TableState:
             mine = isinstance(event, Played) and view is not None and event.seat == view.you
             if mine and not told_again:
                 self.fresh = set()
-            line = _describe(event, names, teams)
-            if isinstance(event, MatchEnded) and view is not None and view.game is not None:
-                scores = zip(side_names(names, view.rules), view.game.scores, strict=False)
-                line += ": " + ", ".join(f"{side} {score}" for side, score in scores) + "."
-            if view is not None and _stood_in(event, view):
-                line += _(" (a bot, standing in while they are away)")
-            self.log.append(LogLine(line, line_kind(event), event))
+            unnamed = self._names_missing(view)
+            self.log.append(LogLine(self._told(event), line_kind(event), event, unnamed))
+
+    def _told(self, event: AnyEvent) -> str:
+        """An event's log line, with the seats' names as they are known now."""
+        view, names = self.view, self.names()
+        line = _describe(event, names, view is not None and view.rules.partnership)
+        if isinstance(event, MatchEnded) and view is not None and view.game is not None:
+            scores = zip(side_names(names, view.rules), view.game.scores, strict=False)
+            line += ": " + ", ".join(f"{side} {score}" for side, score in scores) + "."
+        if view is not None and _stood_in(event, view):
+            line += _(" (a bot, standing in while they are away)")
+        return line
 
 
 def _describe(event: AnyEvent, names: list[str], teams: bool) -> str:
@@ -420,54 +456,6 @@ def _stood_in(event: AnyEvent, view: RoomView) -> bool:
         return False
     seat = view.seats[event.seat] if 0 <= event.seat < len(view.seats) else None
     return seat is not None and seat.kind == "human"
-
-
-def seat_changes(before: RoomView, after: RoomView) -> list[str]:
-    """Sentences for the seats that changed between two views of a room."""
-    lines = []
-    old_names, new_names = display_names(before), display_names(after)
-    for index, (old, new) in enumerate(zip(before.seats, after.seats, strict=False)):
-        if old == new:
-            continue
-        number = words.seat_number(index)
-        if old is None and new is not None and new.kind == "bot" and after.you == after.host:
-            continue  # the host seated it and sees it in the seat list
-        if old is None and new is not None:
-            if new.kind == "bot":
-                line = _bot_took(new.level).format(seat=number)
-            else:
-                line = _("{who} took seat {seat}").format(who=new_names[index], seat=number)
-            lines.append(line)
-        elif old is not None and new is None:
-            lines.append(_("{who} left seat {seat}").format(who=old_names[index], seat=number))
-        elif old is not None and new is not None and old.kind != new.kind:
-            if new.kind == "bot":
-                line = _bot_took_from(new.level)
-            else:
-                line = _("{who} took {old}'s seat {seat}")
-            lines.append(line.format(who=new_names[index], old=old_names[index], seat=number))
-        elif old is not None and new is not None and old.connected != new.connected:
-            said = _("{who} is back") if new.connected else _("{who} is away")
-            lines.append(said.format(who=new_names[index]))
-    return lines
-
-
-def _bot_took(level: str | None) -> str:
-    """ "an easy bot took seat {seat}" (the level is part of the sentence: articles differ)."""
-    if level == "easy":
-        return _("an easy bot took seat {seat}")
-    if level == "hard":
-        return _("a hard bot took seat {seat}")
-    return _("a normal bot took seat {seat}")
-
-
-def _bot_took_from(level: str | None) -> str:
-    """ "an easy bot took {old}'s seat {seat}"."""
-    if level == "easy":
-        return _("an easy bot took {old}'s seat {seat}")
-    if level == "hard":
-        return _("a hard bot took {old}'s seat {seat}")
-    return _("a normal bot took {old}'s seat {seat}")
 
 
 def error_text(error: msg.Error) -> str:

@@ -207,15 +207,17 @@ def rating_text(view: RoomView) -> str | None:
     return said.format(ladder=mine.ladder, rating=words.decimal(after), change=change)
 
 
-def notice_row(notice: Notice | None, width: int) -> list[Text]:
-    """The latest notice (an error in words, a hint, a connection note), if any."""
-    if notice is None:
+def notice_row(notice: Notice | None, width: int, most: int = NOTICE_ROWS) -> list[Text]:
+    """The latest notice (an error in words, a hint, a connection note), if any, on at most
+    `most` rows (`NOTICE_ROWS` at the most; its end cut with "…")."""
+    if notice is None or most < 1:
         return []
     mark = {"error": "✗ ", "hint": "", "info": ""}[notice.kind]
     text = Text(f" {mark}{notice.text}", NOTICE_STYLES[notice.kind])
     rows = wrap([text], width)
-    if len(rows) > NOTICE_ROWS:
-        rows = rows[:NOTICE_ROWS]
+    most = min(most, NOTICE_ROWS)
+    if len(rows) > most:
+        rows = rows[:most]
         rows[-1].truncate(width, overflow="ellipsis")
     return rows
 

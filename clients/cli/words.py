@@ -213,6 +213,15 @@ def pips_of(who: str, pips: int | float | str) -> str:
     return _("{pips} ({who})").format(pips=pips, who=who)
 
 
+def table_names(names: Sequence[str]) -> list[str]:
+    """A match record's names as the table shows its seats: bots as "Bot 2", a seat with no
+    name as free."""
+    return [
+        bot_name(seat) if bot_level(name) is not None else name or free_seat()
+        for seat, name in enumerate(names)
+    ]
+
+
 def free_seat() -> str:
     """A free seat where a name would be."""
     return _("(free)")

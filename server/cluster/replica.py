@@ -97,7 +97,7 @@ class Replica:
             state.follower = self.hooks.spawn(self._follow(live))
 
     async def _follow(self, live: LiveRoom) -> None:
-        async with live.lock:
+        async with live.exclusive():
             for seq in [seq for seq in follow(live).inbox if seq <= live.saved_seq]:
                 del follow(live).inbox[seq]  # taken meanwhile, by a command that caught up
             if self.registry.holds(live) and follow(live).inbox:
@@ -108,7 +108,7 @@ class Replica:
 
         Read again under the lock: the copy may have caught up meanwhile, or a notice be on its way.
         """
-        async with live.lock:
+        async with live.exclusive():
             if not self.registry.holds(live):
                 return
             stored = await self.place.cluster.head(live.room.code)
@@ -283,7 +283,7 @@ class Replica:
 
     async def _gone(self, live: LiveRoom) -> None:
         """A room another process expired: forget it here too."""
-        async with live.lock:
+        async with live.exclusive():
             if not self.registry.holds(live):
                 return
             self.registry.forget(live)

@@ -15,20 +15,20 @@ import contextlib
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 import msgspec
 
 from protocol import messages as msg
+from protocol.views import AnyEvent
 from server.cluster.follow import follow
 from server.cluster.membership import Cluster, Save
 from server.cluster.place import Place
 from server.cluster.replica import Replica, listing
 from server.cluster.upkeep import SharedUpkeep
 from server.config import Config
-from server.play.committer import Change, Committer, Hooks, T
+from server.play.committer import Committer, Hooks
 from server.play.finder import Finder
-from server.play.live import LiveRoom
+from server.play.live import Change, LiveRoom, T
 from server.play.registry import Registry
 from server.rooms.room import RoomError
 from server.rooms.room_state import encode_note
@@ -219,7 +219,7 @@ class SharedCommitter(Committer):
                 # Refused after all, or no change left to make: let the others go first.
                 self.hooks.spawn(self._yield_next_write(live.room.code))
 
-    async def _save(self, live: LiveRoom, events: list[Any], parent_seq: int) -> None:
+    async def _save(self, live: LiveRoom, events: list[AnyEvent], parent_seq: int) -> None:
         """Store the room's new state (compare-and-set), then send every receiver its patch.
 
         A change that was one move sends other processes the move (`Room.last_move`), and is

@@ -9,19 +9,18 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from server.cluster.follow import follow
 from server.play.live import LiveRoom
 from server.play.upkeep import release_away
 from server.rooms.feed import SPECTATORS
-from server.rooms.room import Room
+from server.rooms.room import Caller
+from server.rooms.server_commands import Chore, Connect, Disconnect, DropLinks, Watch
 from server.storage.store import StoreUnavailable
 
 if TYPE_CHECKING:
     from server.cluster.interfaces import UpkeepHost
-    from server.play.committer import Change
 
 log = logging.getLogger("allfives.server")
 
@@ -69,10 +68,10 @@ class SharedUpkeep:
                 continue
             if status.seq >= 0:  # else Redis lost the room: `follow_redis` writes it back
                 keep(live, status.kept)
-            if status.version != follow(live).version and not live.lock.locked():
+            if status.version != follow(live).version and not live.busy:
                 committer.hooks.spawn(committer.replica.follow_redis(live))
         for live in [live for live in rooms.values() if follow(live).doubts]:
-            async with live.lock:
+            async with live.exclusive():
                 await committer.settle(live)
         await self.check_presence()
         await release_away(committer)
@@ -82,30 +81,25 @@ class SharedUpkeep:
 
     async def check_presence(self) -> None:
         """Kept rooms: mark away the players of dead processes; all rooms: this one's own."""
-        committer, registry, clock = self.committer, self.registry, self.committer.clock
+        committer, registry = self.committer, self.registry
         kept = [live for live in registry.rooms.values() if live.kept]
         ids = {holder for live in kept for holder in live.room.state.links.values()}
         ids.update(holder for live in kept for holder in live.room.state.watchers)
         dead = ids - await self.cluster.alive(ids)
-
-        def drop(room: Room) -> tuple[None, list[Any]]:
-            room.drop_links(dead, clock())
-            return None, []
-
+        drop = DropLinks(frozenset(dead))
         for live in kept:
-            async with live.lock:
-                if registry.holds(live):
-                    await committer.change(live, drop)
+            await live.run(committer, drop)
+        here = Caller("", process=committer.presence_id)
         for live in list(registry.rooms.values()):
-            async with live.lock:
+            async with live.exclusive():
                 for _ in range(8):
                     fix = self._presence_fix(live)
                     if fix is None or not registry.holds(live):
                         break
-                    await committer.change(live, fix)
+                    await live.apply(committer, fix, here)
 
-    def _presence_fix(self, live: LiveRoom) -> Change[None] | None:
-        """One change that makes the room show this process's connections as they are."""
+    def _presence_fix(self, live: LiveRoom) -> Chore | None:
+        """One command that makes the room show this process's connections as they are."""
         state = live.room.state
         here = self.committer.presence_id
         for seat in live.members:
@@ -113,32 +107,20 @@ class SharedUpkeep:
                 continue
             held = state.seats[seat]
             if held is not None and held.kind == "human" and state.links.get(seat) != here:
-                return self._presence(Room.connect, seat)
+                return Connect(seat)
         for seat, holder in state.links.items():
             if holder == here and seat not in live.members:
-                return self._presence(Room.disconnect, seat)
+                return Disconnect(seat)
         delta = len(live.members.get(SPECTATORS, ())) - state.watchers.get(here, 0)
         if delta:
-            return self._presence(Room.watch, delta)
+            return Watch(delta)
         return None
-
-    def _presence(
-        self, method: Callable[[Room, int, float, str], None], number: int
-    ) -> Change[None]:
-        """A presence change: `method(room, seat or delta, now, this process's id)`."""
-        clock, here = self.committer.clock, self.committer.presence_id
-
-        def change(room: Room) -> tuple[None, list[Any]]:
-            method(room, number, clock(), here)
-            return None, []
-
-        return change
 
     async def _let_go(self) -> None:
         """Forget rooms this process neither keeps nor serves anyone in."""
         quiet = time.monotonic() - self.committer.config.storage.cluster_lease
         for live in list(self.registry.rooms.values()):
-            if live.kept or live.members or follow(live).doubts or live.lock.locked():
+            if live.kept or live.members or follow(live).doubts or live.busy:
                 continue
             if live.touched > quiet:
                 continue
@@ -154,7 +136,7 @@ class SharedUpkeep:
             since = live.room.state.empty_since
             if since is None or now - since < after or live.members:
                 continue
-            async with live.lock:
+            async with live.exclusive():
                 room = live.room
                 if (
                     self.registry.holds(live)

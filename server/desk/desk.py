@@ -14,16 +14,23 @@ reconnect, cannot enter one); anyone greeted may follow one. A private tournamen
 with its invite (`CODE-INVITE`), as a private room is; a code that finds nothing costs a lookup
 of the address's budget (`server.edge.limits.LookupBudget`), as a room's does.
 
-Rounds are not played here yet: `start_tournament` is refused (`invalid`), and a tournament
-stays open for entrants.
+With several processes, a change another process made reaches the followers here within
+`WATCH_SECONDS` (`watch`).
+
+`start_tournament` stores the start, then has the rounds (`server.desk.rounds`) open the first
+round's tables, and only then answers: the tables' rooms are in the answer. The rounds then
+follow the tables to the tournament's end, through `commit` and `tell` here.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections import Counter
+import time
+from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
+
+import msgspec
 
 from protocol import errors
 from protocol.message_base import ClientMessage, ServerMessage
@@ -35,19 +42,29 @@ from protocol.tournaments import (
     StartTournament,
     TournamentUpdate,
 )
-from server.config import Limits
+from server.config import Clock, Limits
 from server.desk.kept import Kept, decode, encode, handle, new_code, opens, split
+from server.desk.lease import Lease
+from server.desk.rounds import Rounds, Spawn, Tables
 from server.rooms.codes import new_invite
 from server.rooms.room_state import RoomError
 from server.storage.archive import Player
-from server.storage.store import Store
-from server.storage.tournaments import StoredTournament, TournamentChanged
+from server.storage.store import Store, StoreUnavailable
+from server.storage.tournaments import (
+    Bounds,
+    StoredTournament,
+    TooManyTournaments,
+    TournamentChanged,
+)
 from server.tournaments import state
 from server.tournaments.stored import Tournament
 from server.tournaments.view import entrant_of, public_view, table_of
 
 #: Tries of a change that lost races to other processes, and of a fresh code.
 TRIES = 5
+#: With several processes, how often the tournaments followed here are read for changes made
+#: by the others.
+WATCH_SECONDS = 1.0
 
 
 class Follower(Protocol):
@@ -69,17 +86,31 @@ class LookupBudget(Protocol):
 class Desk:
     """The tournaments' messages of this process (see the module docstring)."""
 
-    def __init__(self, store: Store, lookups: LookupBudget, limits: Limits) -> None:
+    def __init__(
+        self,
+        store: Store,
+        lookups: LookupBudget,
+        limits: Limits,
+        tables: Tables,
+        spawn: Spawn,
+        lease: Lease | None = None,
+        clock: Clock = time.time,
+    ) -> None:
         self.store = store
+        self.clock = clock
+        #: The tournaments' rounds played in rooms (`server.desk.rounds`; `lease` with several
+        #: processes, `server.desk.lease`).
+        self.rounds = Rounds(self, tables, spawn, lease)
         self.lookups = lookups
-        #: Tournaments an address may make (counted here while the process runs), and in all.
+        #: Tournaments an address may make a day (counted in the store, for every process on
+        #: it), and in all.
         self.per_address = limits.max_tournaments_per_ip
         self.most = limits.max_tournaments
         #: Who follows each tournament here, and what each follower follows.
         self.followers: dict[str, set[Follower]] = {}
         self.following: dict[Follower, str] = {}
-        #: Tournaments each address made here.
-        self.made_by: Counter[str] = Counter()
+        #: The version of each followed tournament its followers here were all told last.
+        self.told: dict[str, int] = {}
         self._locks: dict[str, asyncio.Lock] = {}
 
     async def serve(self, follower: Follower, message: ClientMessage) -> None:
@@ -89,6 +120,7 @@ class Desk:
         elif isinstance(message, FollowTournament):
             code, kept, stored = await self._find(follower, message.tournament)
             self._follow(follower, code)
+            self.told.setdefault(code, stored.version)
             self._send(follower, code, kept, stored.version, message.id)
         elif isinstance(message, JoinTournament):
             player = _player_of(follower)
@@ -104,8 +136,7 @@ class Desk:
                 follower, message, state.Leave(by=player.id, entrant=message.entrant)
             )
         elif isinstance(message, StartTournament):
-            _player_of(follower)
-            raise RoomError(errors.INVALID, "this server does not play tournament rounds yet")
+            await self._start(follower, message)
         else:
             raise RoomError(errors.INVALID, f"not a tournament message: {type(message).__name__}")
 
@@ -117,17 +148,12 @@ class Desk:
             watching.discard(follower)
             if not watching:
                 self.followers.pop(code, None)
+                self.told.pop(code, None)
 
     # -- the messages ------------------------------------------------------------------------
 
     async def _create(self, follower: Follower, message: CreateTournament) -> None:
         player = _player_of(follower)
-        if self.made_by[follower.address] >= self.per_address:
-            raise RoomError(
-                errors.RATE_LIMITED, f"an address may make {self.per_address} tournaments"
-            )
-        if len(await self.store.tournaments.codes()) >= self.most:
-            raise RoomError(errors.BUSY, "the server holds as many tournaments as it may")
         command = state.Create(
             name=message.name,
             format=message.format,
@@ -143,18 +169,33 @@ class Desk:
         for level in message.bots:
             tournament = _applied(tournament, state.Join(by=player.id, bot=level))
         invite = None if message.rules.public else new_invite()
-        kept = Kept(tournament=tournament, host_name=player.name, invite=invite)
+        kept = Kept(
+            tournament=tournament,
+            host_name=player.name,
+            invite=invite,
+            rated=message.rules.is_rated,
+        )
+        bounds = Bounds(follower.address, self.per_address, self.most, self.clock())
         for _ in range(TRIES):
             code = new_code()
             try:
-                await self.store.tournaments.save(code, 1, encode(kept))
+                await self.store.tournaments.create(code, encode(kept), tournament.public, bounds)
             except TournamentChanged:
                 continue  # the code is taken
+            except TooManyTournaments as refused:
+                if refused.bound == "maker":
+                    raise RoomError(
+                        errors.RATE_LIMITED,
+                        f"an address may make {self.per_address} tournaments a day",
+                    ) from None
+                raise RoomError(
+                    errors.BUSY, "the server holds as many tournaments as it may"
+                ) from None
             break
         else:
             raise RoomError(errors.BUSY, "no free tournament code was found: try again")
-        self.made_by[follower.address] += 1
         self._follow(follower, code)
+        self.told[code] = 1
         self._send(follower, code, kept, 1, message.id)
 
     async def _change(
@@ -164,26 +205,94 @@ class Desk:
         command: state.AnyCommand,
     ) -> None:
         code, _, _ = await self._find(follower, message.tournament)
+        kept, version, _ = await self.commit(code, [command])
+        self._follow(follower, code)
+        self.tell(code, kept, version, follower, message.id)
+
+    async def _start(self, follower: Follower, message: StartTournament) -> None:
+        """The host starts: `Start` stored, then the first round's tables opened (`rounds`),
+        then the host answered and every follower told."""
+        player = _player_of(follower)
+        code, _, _ = await self._find(follower, message.tournament)
+        kept, version, _ = await self.commit(code, [state.Start(by=player.id)])
+        opened = await self.rounds.step(code)
+        if opened is not None:
+            kept, version = opened
+        self._follow(follower, code)
+        self.tell(code, kept, version, follower, message.id)
+
+    async def commit(
+        self,
+        code: str,
+        commands: list[state.AnyCommand],
+        mark: Callable[[Kept], Kept] | None = None,
+    ) -> tuple[Kept, int, bool]:
+        """Apply `commands` in turn to the stored tournament (then `mark`, which changes what is
+        kept beside it) and store the result as its next version (again over what another
+        process stored first): the tournament, its version and whether it changed. RoomError
+        if the core refuses one (nothing stored)."""
         async with self._locks.setdefault(code, asyncio.Lock()):
             for _ in range(TRIES):
                 kept, stored = await self._load(code)
                 version = stored.version
-                changed = _applied(kept.tournament, command)
-                if changed is kept.tournament:
-                    break  # no change (the core's commands told twice)
-                kept = Kept(tournament=changed, host_name=kept.host_name, invite=kept.invite)
-                version += 1
+                changed = kept.tournament
+                for command in commands:
+                    changed = _applied(changed, command)
+                new = kept
+                if changed is not kept.tournament:
+                    new = msgspec.structs.replace(kept, tournament=changed)
+                if mark is not None:
+                    new = mark(new)
+                if new is kept:
+                    return kept, version, False  # no change (the core's commands told twice)
                 try:
-                    await self.store.tournaments.save(code, version, encode(kept))
+                    await self.store.tournaments.save(code, version + 1, encode(new))
                 except TournamentChanged:
                     continue  # another process changed it first: apply to what it stored
-                break
-            else:
-                raise RoomError(errors.BUSY, "the tournament is changing fast: try again")
-        self._follow(follower, code)
-        self._send(follower, code, kept, version, message.id)
-        for other in self.followers.get(code, set()) - {follower}:
+                return new, version + 1, True
+        raise RoomError(errors.BUSY, "the tournament is changing fast: try again")
+
+    async def codes(self) -> list[str]:
+        """The codes of every tournament stored."""
+        return await self.store.tournaments.codes()
+
+    async def load(self, code: str) -> tuple[Kept, int]:
+        """The tournament as stored and its version (RoomError `no_such_room` if none)."""
+        kept, stored = await self._load(code)
+        return kept, stored.version
+
+    def tell(
+        self,
+        code: str,
+        kept: Kept,
+        version: int,
+        answered: Follower | None = None,
+        id: int | None = None,
+    ) -> None:
+        """Send the tournament to its followers here (`answered` with the `id` it answers);
+        the others are sent each version once (`watch` may have told it first)."""
+        if answered is not None:
+            self._send(answered, code, kept, version, id)
+        if version <= self.told.get(code, 0):
+            return
+        if code in self.followers:
+            self.told[code] = version
+        for other in self.followers.get(code, set()) - {answered}:
             self._send(other, code, kept, version, None)
+
+    async def watch(self, every: float) -> None:
+        """With several processes: every `every` seconds, the tournaments followed here that
+        another process changed since are told to their followers here (the task ends with
+        the server)."""
+        while True:
+            await asyncio.sleep(every)
+            for code in list(self.followers):
+                try:
+                    kept, version = await self.load(code)
+                except (RoomError, StoreUnavailable):
+                    continue
+                if version > self.told.get(code, 0):
+                    self.tell(code, kept, version)
 
     # -- finding and telling -----------------------------------------------------------------
 

@@ -1,6 +1,7 @@
 """What the desk keeps of a tournament, stored whole (`store.tournaments`): the core's state
-(`server.tournaments.stored`), the invite of a private one and the host's name as shown; the
-codes that find one (5 letters; a private one's `CODE-INVITE`, as a room's); and its public view."""
+(`server.tournaments.stored`), the invite of a private one, the host's name as shown and whether
+its matches are rated; the codes that find one (5 letters; a private one's `CODE-INVITE`, as a
+room's); and its public view."""
 
 from __future__ import annotations
 
@@ -8,12 +9,21 @@ import secrets
 
 import msgspec
 
+from protocol.api import TournamentSummary
 from protocol.tournaments import TournamentView
 from server.rooms import codes
 from server.tournaments.stored import Tournament
-from server.tournaments.view import public_view
+from server.tournaments.view import public_view, summary
 
 CODE_LENGTH = 5
+
+
+class Opening(msgspec.Struct, array_like=True, frozen=True):
+    """A process opening the current round's tables (`server.desk.lease`): its id, and until
+    when (Unix seconds) the others leave them to it."""
+
+    by: str
+    until: float
 
 
 class Kept(msgspec.Struct, kw_only=True):
@@ -22,6 +32,15 @@ class Kept(msgspec.Struct, kw_only=True):
     tournament: Tournament
     host_name: str
     invite: str | None = None
+    #: Whether its tables' matches are rated (None, as kept before it was: as a room's default,
+    #: a public tournament's are, a private one's are not).
+    rated: bool | None = None
+    #: With several processes, the one opening the current round's tables now (None: none).
+    opening: Opening | None = None
+
+    @property
+    def is_rated(self) -> bool:
+        return self.rated if self.rated is not None else self.tournament.public
 
 
 def encode(kept: Kept) -> bytes:
@@ -51,6 +70,12 @@ def split(text: str) -> tuple[str, str]:
 def view_of(code: str, kept: Kept, version: int) -> TournamentView:
     """The tournament's public view (`server.tournaments.view`), as its followers are sent it."""
     return public_view(kept.tournament, code=code, version=version, host=kept.host_name)
+
+
+def summary_of(code: str, kept: Kept) -> TournamentSummary:
+    """The tournament's line in the API's list (`server.tournaments.view.summary`): the same
+    words as its public view."""
+    return summary(kept.tournament, code=code, host=kept.host_name)
 
 
 def opens(kept: Kept, invite: str) -> bool:

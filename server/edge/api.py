@@ -281,13 +281,8 @@ class Api:
         """A page of the public tournaments (`server.edge.tournaments_api`)."""
         offset = asked.number("offset", 0, 0, MAX_OFFSET)
         limit = asked.number("limit", api.DEFAULT_TOURNAMENTS_PAGE, 1, api.MAX_TOURNAMENTS_PAGE)
-        found = await public_tournaments(self.tournaments)
-        return api.TournamentsPage(
-            offset=offset,
-            limit=limit,
-            total=len(found),
-            tournaments=found[offset : offset + limit],
-        )
+        total, found = await public_tournaments(self.tournaments, offset, limit)
+        return api.TournamentsPage(offset=offset, limit=limit, total=total, tournaments=found)
 
     async def tournament(self, id: str) -> TournamentView:
         """One tournament's public view; a private one only with its invite in `id`."""

@@ -12,10 +12,14 @@ here; the address the proxy names is counted once its request is read (`server.e
 proxy itself bounds the upgrades it has not passed on yet.
 
 Each connection's `server.edge.wire.Wire` asks the gate at accept, and puts itself on the
-keepalive wheel (`server.edge.keepalive`) once upgraded.
+keepalive wheel (`server.edge.keepalive`) once upgraded. The gate is the one count of the
+connections: the sockets open (`wires`, each with its WebSocket connection once upgraded), by
+peer address, and behind a trusted proxy by the address it names (`named`).
 """
 
 from __future__ import annotations
+
+from typing import Any, Protocol
 
 from server.config import Config
 from server.edge.keepalive import Keepalive
@@ -24,15 +28,44 @@ from server.metrics import Metrics
 from server.play.budgets import PerAddress
 
 
+class Socket(Protocol):
+    """An accepted socket, as the gate counts it (`server.edge.wire.Wire`)."""
+
+    #: Its peer's address.
+    address: str
+    #: Its WebSocket connection once upgraded (`server.edge.connection.Connection`), else None.
+    connection: Any
+
+    def close(self, code: int, reason: str) -> None:
+        """Start the WebSocket close handshake."""
+        ...
+
+    def abort(self) -> None:
+        """Drop the socket now."""
+        ...
+
+
 class Gate:
-    """The sockets open now, in all and by peer address; see the module docstring."""
+    """The sockets open now, in all and by address; see the module docstring."""
 
     def __init__(self, config: Config, metrics: Metrics) -> None:
         self.config = config
         self.metrics = metrics
-        self.open = 0
+        #: Every socket admitted and not yet closed.
+        self.wires: set[Socket] = set()
         self.per_address = PerAddress(config.limits.max_connections_per_ip)
+        #: From a trusted proxy: WebSocket connections by the address the proxy names.
+        self.named = PerAddress(config.limits.max_connections_per_ip)
         self.keepalive = Keepalive(config.network.ping_interval)
+
+    @property
+    def open(self) -> int:
+        """How many sockets are open."""
+        return len(self.wires)
+
+    def connections(self) -> list[Any]:
+        """The WebSocket connections open now (`server.edge.connection.Connection`s)."""
+        return [wire.connection for wire in self.wires if wire.connection is not None]
 
     def refusal(self, address: str) -> bytes | None:
         """The HTTP response that turns a new socket from `address` away, or None to admit it."""
@@ -51,17 +84,19 @@ class Gate:
             )
         return None
 
-    def admit(self, address: str) -> None:
-        """Count a socket from `address`."""
-        self.open += 1
-        if not self.config.network.trusts(address):
-            self.per_address.add(address)
+    def admit(self, wire: Socket) -> None:
+        """Count a socket."""
+        self.wires.add(wire)
+        if not self.config.network.trusts(wire.address):
+            self.per_address.add(wire.address)
 
-    def release(self, address: str) -> None:
+    def release(self, wire: Socket) -> None:
         """A counted socket closed."""
-        self.open -= 1
-        if not self.config.network.trusts(address):
-            self.per_address.remove(address)
+        if wire not in self.wires:
+            return
+        self.wires.discard(wire)
+        if not self.config.network.trusts(wire.address):
+            self.per_address.remove(wire.address)
 
 
 def _response(status: str, text: str) -> bytes:

@@ -3,8 +3,9 @@
 `Listener` is what `server.app` holds: its `sockets`, `is_serving`, and `close` /
 `wait_closed`, which close every open WebSocket with 1001 (going away) and wait for the
 sessions to finish. It builds each connection's `ServerProtocol` (origins, the size limit,
-compression when configured) and passes the HTTP request, the upgrade and each message on:
-to the HTTP side (`server.edge.http`), the session (`server.edge.session`).
+compression when configured) and passes the HTTP request to the HTTP side
+(`server.edge.http`); each `Wire` hands its WebSocket connection, its messages and its end to
+the session (`server.edge.session`) itself. The sockets are counted by the gate alone.
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ from websockets.http11 import Request, Response
 from websockets.server import ServerProtocol
 
 from server.config import Config
-from server.edge.connection import Connection
 from server.edge.gate import Gate
 from server.edge.limits import allowed_origins
 from server.edge.session import Sessions
@@ -52,7 +52,6 @@ class Listener:
         self.extensions = (
             enable_server_permessage_deflate(None) if config.network.compression else None
         )
-        self.wires: set[Wire] = set()
         self.closed = False
         self.server: asyncio.Server | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -73,7 +72,7 @@ class Listener:
         self.closed = True
         if self.server is not None:
             self.server.close()
-        for wire in list(self.wires):
+        for wire in list(self.gate.wires):
             if wire.connection is not None:
                 wire.close(CloseCode.GOING_AWAY, "")
             else:
@@ -83,9 +82,9 @@ class Listener:
         """Wait for the connections to close and their sessions to end."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + CLOSING_SECONDS
-        while self.wires and loop.time() < deadline:
+        while self.gate.wires and loop.time() < deadline:
             await asyncio.sleep(0.01)
-        for wire in list(self.wires):
+        for wire in list(self.gate.wires):
             wire.abort()
         while self._tasks or self.sessions.tasks:
             await asyncio.gather(*self._tasks, *self.sessions.tasks, return_exceptions=True)
@@ -111,18 +110,6 @@ class Listener:
             logger=WEBSOCKETS_LOG,
         )
 
-    def opened(self, wire: Wire, request: Request) -> Connection:
-        """The upgrade is done: the session starts."""
-        return self.sessions.open(wire, request)
-
-    def message(self, connection: Connection, data: str | bytes) -> None:
-        """A whole message arrived."""
-        self.sessions.message(connection, data)
-
-    def ended(self, connection: Connection) -> None:
-        """The connection closed."""
-        self.sessions.ended(connection)
-
     def spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:
         """Run a task that the listener waits for when it stops (an HTTP answer to come)."""
         task = asyncio.get_running_loop().create_task(coroutine)
@@ -144,7 +131,7 @@ async def listen(
     listener = Listener(config, gate, sessions, answer, responded, server_header)
     loop = asyncio.get_running_loop()
     listener.server = await loop.create_server(
-        lambda: Wire(listener), config.network.host or None, config.network.port, ssl=ssl
+        lambda: Wire(listener, sessions), config.network.host or None, config.network.port, ssl=ssl
     )
     return listener
 

@@ -162,7 +162,7 @@ class MetricsPage:
         )
         yield gauge(
             "allfives_gc_frozen_objects",
-            "Objects frozen out of the collector's passes until the next thaw.",
+            "Objects frozen out of the collector's passes, as counted at its last whole-heap pass.",
             watch.frozen,
         )
         yield gauge(

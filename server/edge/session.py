@@ -1,10 +1,10 @@
 """A client's session: its frames read, rate-limited, decoded, and answered.
 
 Each message type is served by one entry of a table (`_SERVES`). A room command goes to
-`server.edge.room_commands`, which runs it under that room's lock through the committer
-(`server.play.committer`): `server.rooms.commands` applies it, the store saves the room, and only
-then are patches (`server.rooms.feed`) and replies sent. Resyncs and reconnections are answered
-under the lock too, so a snapshot's seq is always that of its document.
+`server.edge.room_commands`, which runs it on the room's one path (`LiveRoom.run`):
+`server.rooms.commands` applies it, the store saves the room, and only then are patches
+(`server.rooms.feed`) and replies sent. Resyncs, records and reconnections are room commands
+too, so a snapshot's seq is always that of its document.
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING, Any
 from websockets.http11 import Request
 
 from bridge import convert
-from bridge.positions import positions_of
 from engine import Move
 from protocol import errors
 from protocol import messages as msg
@@ -31,7 +30,7 @@ from server.edge.connection import CLOSE_POLICY, Connection
 from server.edge.door import Door
 from server.edge.http import client_address, peer_of
 from server.edge.limits import LookupBudget, RoomChat
-from server.edge.room_commands import MOVES, RoomCommands, no_seat
+from server.edge.room_commands import MOVES, RoomCommands
 from server.metrics import Metrics
 from server.play.finder import Finder
 from server.play.hints import HintDesk
@@ -39,7 +38,7 @@ from server.play.listing import Listing
 from server.play.live import LiveRoom
 from server.play.players import Players
 from server.play.registry import Registry
-from server.rooms import codes, results
+from server.rooms import codes
 from server.rooms.chat import CHAT_IDS_KEPT
 from server.rooms.room import RoomError
 from server.rooms.room_state import (
@@ -103,7 +102,6 @@ class Sessions:
         door = self.door
         address = client_address(self.config, wire, request)
         connection = Connection(wire, address, self.config, self.metrics)
-        door.connections.add(connection)
         if self.config.network.trusts(peer_of(wire)):  # else server.gate counts the socket's peer
             if door.named.full(address):
                 connection.close(CLOSE_POLICY, "too many connections from your address")
@@ -141,10 +139,8 @@ class Sessions:
             connection.deadline = None
         self.hint_desk.cancel(connection)
         self.desk.forget(connection)
-        door = self.door
-        door.connections.discard(connection)
         if connection.named:
-            door.named.remove(connection.address)
+            self.door.named.remove(connection.address)
             connection.named = False
         self._run(connection, self.rooms.leave(connection, disconnected=True))
 
@@ -307,18 +303,6 @@ class Sessions:
             live = await self.finder.find(message.room)
         await self.rooms.command(live, connection, message)
 
-    async def _resync(self, connection: Connection, message: msg.Resync) -> None:
-        live = _current(connection)
-        async with live.lock:
-            connection.send(live.feed.snapshot(live.room, connection.receiver, message.id))
-
-    async def _record(self, connection: Connection, message: msg.GetRecord) -> None:
-        live = _current(connection)
-        async with live.lock:
-            record = results.finished_record(live.room)
-        positions = positions_of(record)
-        connection.send_message(msg.RecordReply(record=record, positions=positions, id=message.id))
-
     async def _hint(self, connection: Connection, message: msg.Hint) -> None:
         self.hint_desk.check(connection)
         outcome = await self.rooms.command(_current(connection), connection, message)
@@ -391,7 +375,7 @@ class Sessions:
                 # A room that does not exist answers as one where the token holds no seat.
                 if error.code != errors.NO_SUCH_ROOM:
                     raise
-                raise RoomError(errors.BAD_TOKEN, no_seat(codes.normalise(hello.room))) from None
+                raise RoomError(errors.BAD_TOKEN, codes.no_seat(hello.room)) from None
             await self.rooms.resume(
                 connection, live, hello, self.players.check_seat, found, hello.room
             )
@@ -416,8 +400,6 @@ _SERVES: dict[type[msg.ClientMessage], Callable[[Sessions, Connection, Any], Awa
     msg.CreateRoom: Sessions._create,
     msg.Join: Sessions._enter,
     msg.Spectate: Sessions._enter,
-    msg.Resync: Sessions._resync,
-    msg.GetRecord: Sessions._record,
     msg.Hint: Sessions._hint,
     msg.Chat: Sessions._chat,
     msg.AskLinkCode: Sessions._link_code,

@@ -6,34 +6,31 @@ A private tournament is never listed, and is answered only when `ID` carries its
 (`CODE-INVITE`, as the desk gives it to its host): asked without it, or with a wrong one, it gets
 the very answer a missing tournament gets, so nobody learns that it exists.
 
-The list loads every stored tournament (`store.tournaments`, bounded by `--max-tournaments`) to
-keep the public ones; its order is documented in protocol/README.md ("HTTP API").
+The list reads one page: the store's index of the public tournaments gives the page's codes,
+newest first (`TournamentStore.public_page`), and only those are loaded; its order is documented
+in protocol/README.md ("HTTP API").
 """
 
 from __future__ import annotations
 
 from protocol import api
 from protocol.tournaments import TournamentView
-from server.desk.kept import CODE_LENGTH, Kept, decode, opens, split, view_of
+from server.desk.kept import CODE_LENGTH, decode, opens, split, summary_of, view_of
 from server.storage.tournaments import TournamentStore
 
-#: The list's order: open tournaments first (they take entrants), then those playing, then the
-#: finished; by code within each.
-PHASE_ORDER = {"open": 0, "playing": 1, "finished": 2}
 
-
-async def public_tournaments(store: TournamentStore) -> list[api.TournamentSummary]:
-    """Every public tournament stored, in the list's order (PHASE_ORDER)."""
+async def public_tournaments(
+    store: TournamentStore, offset: int, limit: int
+) -> tuple[int, list[api.TournamentSummary]]:
+    """How many public tournaments are stored, and a page of them: `limit` from `offset`,
+    newest first."""
+    total, page = await store.public_page(offset, limit)
     found = []
-    for code in await store.codes():
+    for code in page:
         stored = await store.load(code)
-        if stored is None:  # deleted since the codes were read
-            continue
-        kept = decode(stored.state)
-        if kept.tournament.public:
-            found.append(_summary(code, kept))
-    found.sort(key=lambda summary: (PHASE_ORDER[summary.phase], summary.code))
-    return found
+        if stored is not None:  # deleted since the page was read
+            found.append(summary_of(code, decode(stored.state)))
+    return total, found
 
 
 async def tournament_view(store: TournamentStore, id: str) -> TournamentView | None:
@@ -49,20 +46,3 @@ async def tournament_view(store: TournamentStore, id: str) -> TournamentView | N
     if not opens(kept, invite):
         return None
     return view_of(code, kept, stored.version)
-
-
-def _summary(code: str, kept: Kept) -> api.TournamentSummary:
-    tournament = kept.tournament
-    return api.TournamentSummary(
-        code=code,
-        name=tournament.name,
-        format=tournament.format,
-        rules=tournament.rules,
-        partners=tournament.partners,
-        turn_seconds=tournament.turn_seconds,
-        host=kept.host_name,
-        phase=tournament.phase,
-        entrants=len(tournament.entrants),
-        rounds_planned=tournament.planned,
-        rounds_begun=len(tournament.rounds),
-    )

@@ -55,14 +55,13 @@ Answer = Callable[["Wire", Request], Response | Awaitable[Response] | None]
 
 
 class Host(Protocol):
-    """What a `Wire` asks of its listener (`server.edge.listen.Listener`); a connection is
-    the session's `server.edge.connection.Connection`."""
+    """What a `Wire` asks of its port (`server.edge.listen.Listener`): the gate that counts it,
+    a protocol, the HTTP side's answer, and a task it waits for when it stops."""
 
     gate: Gate
     server_header: str
     #: The listener is stopping: no more upgrades.
     closed: bool
-    wires: set[Wire]
 
     def new_protocol(self) -> ServerProtocol: ...
 
@@ -70,13 +69,18 @@ class Host(Protocol):
 
     def responded(self, wire: Wire, request: Request, response: Response) -> None: ...
 
-    def opened(self, wire: Wire, request: Request) -> Any: ...
+    def spawn(self, coroutine: Coroutine[Any, Any, None]) -> None: ...
+
+
+class Served(Protocol):
+    """What a `Wire` hands its WebSocket connection to, straight (`server.edge.session.Sessions`);
+    a connection is the session's `server.edge.connection.Connection`."""
+
+    def open(self, wire: Wire, request: Request) -> Any: ...
 
     def message(self, connection: Any, data: str | bytes) -> None: ...
 
     def ended(self, connection: Any) -> None: ...
-
-    def spawn(self, coroutine: Coroutine[Any, Any, None]) -> None: ...
 
 
 class Wire(asyncio.Protocol):
@@ -92,17 +96,19 @@ class Wire(asyncio.Protocol):
         "listener",
         "paused",
         "protocol",
+        "sessions",
         "timer",
         "transport",
     )
 
-    def __init__(self, listener: Host) -> None:
+    def __init__(self, listener: Host, sessions: Served) -> None:
         self.listener = listener
+        self.sessions = sessions
         self.transport: asyncio.Transport | None = None
         self.protocol: ServerProtocol | None = None
         self.address = "unknown"
-        #: The address counted by the gate (None: refused, or released).
-        self.counted: str | None = None
+        #: Counted by the gate (False: refused, or released).
+        self.counted = False
         #: The WebSocket connection once upgraded.
         self.connection: Any = None
         self.beat: Beat | None = None
@@ -132,9 +138,8 @@ class Wire(asyncio.Protocol):
                 transport.write_eof()
             self.timer = loop.call_later(REFUSED_SECONDS, transport.abort)
             return
-        listener.gate.admit(address)
-        self.counted = address
-        listener.wires.add(self)
+        listener.gate.admit(self)
+        self.counted = True
         self.protocol = listener.new_protocol()
         self.timer = loop.call_later(OPEN_SECONDS, transport.abort)
 
@@ -174,16 +179,15 @@ class Wire(asyncio.Protocol):
         listener = self.listener
         if self.protocol is not None:
             self.protocol.receive_eof()
-        if self.counted is not None:
-            listener.gate.release(self.counted)
-            self.counted = None
+        if self.counted:
+            listener.gate.release(self)
+            self.counted = False
         if self.beat is not None:
             listener.gate.keepalive.remove(self.beat)
             self.beat = None
-        listener.wires.discard(self)
         connection = self.connection
         if connection is not None:
-            listener.ended(connection)
+            self.sessions.ended(connection)
 
     # -- what the connection and the wheel call --------------------------------------------
 
@@ -271,13 +275,13 @@ class Wire(asyncio.Protocol):
             if not frame.fin:
                 self.fragments = [data]
                 return
-            self.listener.message(connection, data if opcode is Opcode.BINARY else data.decode())
+            self.sessions.message(connection, data if opcode is Opcode.BINARY else data.decode())
         elif opcode is Opcode.CONT and self.fragments is not None:
             self.fragments.append(bytes(frame.data))
             if frame.fin:
                 whole = b"".join(self.fragments)
                 self.fragments = None
-                self.listener.message(connection, whole.decode())
+                self.sessions.message(connection, whole.decode())
 
     def _request(self, request: Request) -> None:
         # The request has arrived: the deadline was for its arrival, not for its answer (a
@@ -313,7 +317,7 @@ class Wire(asyncio.Protocol):
                 self.timer.cancel()
                 self.timer = None
             self.beat = listener.gate.keepalive.add(self)
-            self.connection = listener.opened(self, request)
+            self.connection = self.sessions.open(self, request)
         else:
             self._closing()
 

@@ -7,5 +7,6 @@ several-process one is `server.cluster.shared`), and `upkeep` frees seats of pla
 expires empty rooms. `driver` runs bots, stand-ins and the turn clock, with `bots` (worker lanes)
 and `hints`; `reviews` works out the hard bot's review of a finished match. `finish` archives
 and rates a finished match (`ratings`, weighed by `weighting`). `players` is who a connection
-is: a player known by its key or a guest, name claims and link codes.
+is: a player known by its key or a guest, name claims and link codes. `tables` opens the
+rooms of tournaments' tables and notices their matches' ends.
 """

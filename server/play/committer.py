@@ -1,7 +1,8 @@
-"""Applying, storing and publishing a room's changes: one interface, two implementations.
+"""Storing and publishing a room's changes: one interface, three implementations.
 
-A change runs under the room's lock: `apply` changes the room and says its events; the new state
-is stored; only then is every receiver sent its patch (`publish`). `LocalCommitter` is the one
+A change runs under the room's lock, on its one path (`server.play.live.LiveRoom.run`): the
+command changes the room and says its events; the committer stores the new state, and only
+then is every receiver sent its patch (`publish`). `LocalCommitter` is the one
 process that holds its rooms in a store of its own; `MemoryCommitter` is one whose store holds
 the live rooms themselves (`MemoryStore`, the default): nothing is encoded and nothing can fail;
 `server.cluster.shared.SharedCommitter` is one of several processes on one Redis. The wiring
@@ -13,30 +14,21 @@ from __future__ import annotations
 import abc
 import asyncio
 import logging
-from collections.abc import Callable, Coroutine, Mapping
-from typing import Any, Protocol, TypeVar
+from collections.abc import Coroutine, Mapping
+from typing import Any, Protocol
 
 import msgspec
 
 from protocol import messages as msg
+from protocol.views import AnyEvent
 from server.config import Config
-from server.play.live import LiveRoom, stored_state
+from server.play.live import Change, LiveRoom, T, stored_state
 from server.play.registry import Registry
 from server.play.upkeep import LocalUpkeep
 from server.rooms.room import Room
 from server.storage.store import Store, StoreUnavailable
 
 log = logging.getLogger("allfives.server")
-T = TypeVar("T")
-
-#: A change to a room: applied to it, it gives a result and the events it caused.
-Change = Callable[[Room], tuple[T, list[Any]]]
-
-
-class Changer(Protocol):
-    """`Committer.change`: apply, store and publish a change under the room's lock."""
-
-    async def __call__(self, live: LiveRoom, apply: Change[T], rollback: bool = True) -> T: ...
 
 
 class Hooks(Protocol):
@@ -75,6 +67,10 @@ class Committer(abc.ABC):
     def presence_id(self) -> str:
         """This process's id in room presence ("" alone)."""
         return ""
+
+    def holds(self, live: LiveRoom) -> bool:
+        """Whether this copy is still the room held under its code."""
+        return self.registry.holds(live)
 
     @abc.abstractmethod
     async def change(self, live: LiveRoom, apply: Change[T], rollback: bool = True) -> T:
@@ -124,12 +120,12 @@ class Committer(abc.ABC):
         """Put a room back as it was last published (a change that could not be stored)."""
         live.room = self.registry.room_of(live.saved)
 
-    def publish(self, live: LiveRoom, state: bytes, events: list[Any] | msgspec.Raw) -> None:
+    def publish(self, live: LiveRoom, state: bytes, events: list[AnyEvent] | msgspec.Raw) -> None:
         """A change is stored: it is what a later failure goes back to; send it to everyone."""
         live.saved = state
         self.send(live, events)
 
-    def send(self, live: LiveRoom, events: list[Any] | msgspec.Raw) -> None:
+    def send(self, live: LiveRoom, events: list[AnyEvent] | msgspec.Raw) -> None:
         """Send a stored change (`live.saved` holds it) to everyone."""
         room = live.room
         live.saved_seq = room.seq
@@ -211,7 +207,6 @@ class MemoryCommitter(LocalCommitter):
 
 __all__ = [
     "Change",
-    "Changer",
     "Committer",
     "Hooks",
     "LocalCommitter",

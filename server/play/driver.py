@@ -1,24 +1,22 @@
 """The driver of a room's bots, stand-ins and turn clock (in the process that keeps the room).
 
 `kick` after every change: a bot move (or a move for a player out of time) that is due is
-made through the committer, like a client's command; otherwise the turn clock is set for the
-room's next deadline, and `kick`s again when it passes.
+made as a command of the room (`BotMove`), on the path a client's takes; otherwise the turn
+clock is set for the room's next deadline, and `kick`s again when it passes.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
 
-from engine import Move
 from server.config import Bots, Clock
 from server.metrics import Metrics
 from server.play.bots import BotRunner
-from server.play.committer import Change, Changer
-from server.play.live import LiveRoom
+from server.play.live import LiveRoom, Storer
 from server.play.registry import Registry
-from server.rooms.room import BotTurn, Room, RoomError
+from server.rooms.room import Caller, RoomError
+from server.rooms.server_commands import BotMove
 from server.storage.store import StoreUnavailable
 
 log = logging.getLogger("allfives.server")
@@ -34,14 +32,14 @@ class Driver:
         registry: Registry,
         bots: BotRunner,
         metrics: Metrics,
-        change: Changer,
+        storer: Storer,
     ) -> None:
         self.bot_delay = settings.bot_delay
         self.clock = clock
         self.registry = registry
         self.bots = bots
         self.metrics = metrics
-        self.change = change
+        self.storer = storer
         #: Cleared, every bot of this server waits (`allfives play` while a result is read).
         self.bots_may_play = asyncio.Event()
         self.bots_may_play.set()
@@ -93,34 +91,26 @@ class Driver:
                 await asyncio.sleep(self.bot_delay)
             await self.bots_may_play.wait()
             move = await self.bots.choose(turn.level, turn.view)
-            async with live.lock:
-                if not live.kept or not self.registry.holds(live):
-                    return
-                try:
-                    events = await self.change(live, self._bot_move(turn, move))
-                except RoomError as error:
-                    log.error("room %s: a bot's move was refused: %s", live.room.code, error)
-                    return
-                except StoreUnavailable:
-                    log.warning("room %s: store unavailable, bot waits", live.room.code)
-                    events = None
-                    stalled = True
-                else:
-                    stalled = False
-            if stalled:
+            kept = True
+
+            async def admit() -> Caller | None:
+                nonlocal kept
+                kept = live.kept and self.registry.holds(live)
+                return Caller("", process=self.storer.presence_id) if kept else None
+
+            try:
+                outcome = await live.run(self.storer, BotMove(turn, move), admit)
+            except RoomError as error:
+                log.error("room %s: a bot's move was refused: %s", live.room.code, error)
+                return
+            except StoreUnavailable:
+                log.warning("room %s: store unavailable, bot waits", live.room.code)
                 await asyncio.sleep(1.0)
                 continue
-            if events is not None:
+            if not kept:
+                return
+            if outcome.changed:
                 self.metrics.moves += 1
-
-    def _bot_move(self, turn: BotTurn, move: Move) -> Change[list[Any] | None]:
-        """A change that plays a bot's move if its turn is still current (events, or None)."""
-
-        def play(room: Room) -> tuple[list[Any] | None, list[Any]]:
-            events = room.bot_play(turn, move, self.clock())
-            return events, events or []
-
-        return play
 
     def _arm_timer(self, live: LiveRoom) -> None:
         deadline = live.room.deadline

@@ -37,13 +37,13 @@ from protocol.ratings import RatingChange
 from protocol.records import encode_record
 from server.config import Clock
 from server.play import weighting
-from server.play.committer import Changer
-from server.play.live import LiveRoom
+from server.play.live import LiveRoom, Storer
 from server.play.ratings import RatedSeat, Standing, ladder_of
 from server.play.registry import Registry
 from server.rooms import results
 from server.rooms.room import Room
 from server.rooms.room_state import FinishedSeat
+from server.rooms.server_commands import SetRatings
 from server.storage.archive import Archived, Conflict, Exists, Ledger, RatingWrite, StoredRating
 from server.storage.store import Store, StoreUnavailable
 
@@ -241,13 +241,13 @@ class Finisher:
         self,
         ledger: Ledger,
         registry: Registry,
-        change: Changer,
+        storer: Storer,
         clock: Clock,
         spawn: Callable[[Coroutine[Any, Any, Any]], asyncio.Task[Any]],
     ) -> None:
         self.ledger = ledger
         self.registry = registry
-        self.change = change
+        self.storer = storer
         self.clock = clock
         self.spawn = spawn
         #: (room, match) being archived here now: each once.
@@ -299,18 +299,8 @@ class Finisher:
         if written:
             self.archived += 1
         live.archived = match
-        async with live.lock:
-            if not self.registry.holds(live):
-                return
-
-            def note(room: Room) -> tuple[bool, list[Any]]:
-                changed = room.set_ratings(match, changes, self.clock(), archived.detail.id)
-                return changed, []
-
-            try:
-                await self.change(live, note, rollback=False)
-            except StoreUnavailable as error:
-                log.warning("room %s: rating changes not shown yet: %s", room.code, error)
+        ratings = SetRatings(match, changes, archived.detail.id)
+        await live.run(self.storer, ratings, rollback=False)
 
     async def _archive(self, archived: Archived, code: str) -> tuple[list[RatingChange], bool]:
         """Write the game and its ratings (again after a conflict): its rating changes, and

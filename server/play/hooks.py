@@ -3,7 +3,8 @@
 `Tasks` runs the tasks that end with the server. `PlayHooks` is the committer's hooks: after a
 change reached a room's clients (`published`) it counts a finished match, has its record saved
 (`server.play.finish.RecordSaver`) and archived (`server.play.finish.Finisher`), updates the
-registry's counts and the public list, and kicks the room's bots and clock (`server.play.driver`);
+registry's counts and the public list, tells a tournament's table that finished
+(`server.play.tables`), and kicks the room's bots and clock (`server.play.driver`);
 `keep` starts or stops running a room here. The driver, the finisher and the listing are built
 from the committer, so they are connected once, after it (`connect`), before the server starts.
 """
@@ -20,6 +21,7 @@ from server.play.finish import Finisher, RecordSaver
 from server.play.listing import Listing
 from server.play.live import LiveRoom
 from server.play.registry import Registry
+from server.play.tables import TableRooms
 
 
 class Tasks:
@@ -52,6 +54,8 @@ class PlayHooks:
         self.metrics = metrics
         self.records = records
         self._parts: tuple[Driver, Finisher, Listing] | None = None
+        #: Tournament tables' rooms, told of each change published (`server.play.tables`).
+        self.tables: TableRooms | None = None
 
     def connect(self, driver: Driver, finisher: Finisher, listing: Listing) -> None:
         """The parts built from the committer, given once they are."""
@@ -72,11 +76,14 @@ class PlayHooks:
 
     def keep(self, live: LiveRoom, kept: bool) -> None:
         """Start or stop running a room's bots and clock here; a room kept here whose finished
-        match is not archived yet (its process stopped before) is archived now."""
+        match is not archived yet (its process stopped before) is archived now, and a
+        tournament's table that finished is told (again: told twice, it counts once)."""
         driver, finisher, _ = self.parts
         driver.keep(live, kept)
         if kept:
             finisher.finished(live)
+            if self.tables is not None:
+                self.tables.kept(live)
 
     def published(self, live: LiveRoom) -> None:
         """A change reached the room's clients: a finished match's record, counts, the bots."""
@@ -87,6 +94,8 @@ class PlayHooks:
             self.records.save(room)
         if room.phase == "finished":
             finisher.finished(live)
+        if self.tables is not None:
+            self.tables.noticed(live)
         live.published_phase = room.phase
         self.registry.count(live)
         if self.registry.note_listing(live):

@@ -7,27 +7,23 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Protocol
 
-from server.config import Clock, Config
-from server.play.live import LiveRoom
+from server.config import Config
+from server.play.live import Storer
 from server.play.registry import Registry
-from server.rooms.room import Room
+from server.rooms.server_commands import ReleaseAway
 from server.storage.store import Store, StoreUnavailable
 
 log = logging.getLogger("allfives.server")
 
 
-class Tended(Protocol):
+class Tended(Storer, Protocol):
     """What the upkeep uses of a committer (`server.play.committer.Committer`), which imports
-    this module: its settings, clock, rooms and store, and changing a room."""
+    this module: its settings, rooms and store, and a room's one path (`Storer`)."""
 
     @property
     def config(self) -> Config: ...
-
-    @property
-    def clock(self) -> Clock: ...
 
     @property
     def registry(self) -> Registry: ...
@@ -35,31 +31,14 @@ class Tended(Protocol):
     @property
     def store(self) -> Store: ...
 
-    async def change(
-        self,
-        live: LiveRoom,
-        apply: Callable[[Room], tuple[None, list[Any]]],
-        rollback: bool = True,
-    ) -> None:
-        """Apply, store and publish a change under the room's lock."""
-
 
 async def release_away(committer: Tended) -> None:
     """Players gone `release_seconds` from the rooms kept here: seats of waiting rooms freed,
     hosts passed on."""
-    after = committer.config.timing.release_seconds
-    clock = committer.clock
-    registry = committer.registry
-
-    def release(room: Room) -> tuple[None, list[Any]]:
-        room.release_away(clock(), after)
-        return None, []
-
-    for live in [live for live in registry.rooms.values() if live.kept]:
-        async with live.lock:
-            if registry.holds(live):
-                with contextlib.suppress(StoreUnavailable):
-                    await committer.change(live, release)
+    release = ReleaseAway(committer.config.timing.release_seconds)
+    for live in [live for live in committer.registry.rooms.values() if live.kept]:
+        with contextlib.suppress(StoreUnavailable):
+            await live.run(committer, release)
 
 
 class LocalUpkeep:
@@ -79,7 +58,7 @@ class LocalUpkeep:
             for live in list(registry.rooms.values()):
                 since = live.room.state.empty_since
                 if since is not None and now - since >= config.timing.empty_room_seconds:
-                    async with live.lock:
+                    async with live.exclusive():
                         if live.room.is_empty():
                             registry.forget(live)
                             with contextlib.suppress(StoreUnavailable):

@@ -81,6 +81,11 @@ def well_formed(code: str) -> bool:
     return _STORED.fullmatch(code) is not None
 
 
+def no_seat(text: str) -> str:
+    """What a token that holds no seat in room `text` is told (a missing room says the same)."""
+    return f"that token holds no seat in room {normalise(text)!r} (or there is no such room)"
+
+
 def missing(text: str) -> str:
     """The one answer for a room that cannot be found (whatever the reason)."""
     return f"there is no room {normalise(text)!r} (or no such seat in it)"

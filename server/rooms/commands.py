@@ -1,9 +1,11 @@
-"""The room commands a client sends, dispatched to `Room`'s methods: `handle(room, caller, message)`.
+"""Every command that changes a room, dispatched to `Room`'s methods: `handle(room, caller, command)`.
 
+A command is a client's room message or one the server gives itself
+(`server.rooms.server_commands`: a seat resumed, a connection gone, a bot's move, ratings...).
 Each handler checks what only the command knows (who may send it, what it names), calls the
 room's method, and notes in the `Outcome` its public events and its effects (typed, in order:
-the sender seated or gone, a player removed, replies), which the network edge carries out the
-same way for every command. Sans-I/O.
+the sender seated or gone, a player removed, replies), which the room in play
+(`server.play.live.LiveRoom.run`) carries out the same way for every command. Sans-I/O.
 """
 
 from __future__ import annotations
@@ -12,12 +14,14 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from bridge import convert
+from bridge.positions import positions_of
 from engine import PASS
 from protocol import errors
 from protocol import messages as msg
-from server.rooms import codes
+from server.rooms import codes, results
 from server.rooms.room_state import (
     Caller,
+    CatchUp,
     Document,
     HintAsked,
     Left,
@@ -27,26 +31,46 @@ from server.rooms.room_state import (
     RoomError,
     Seated,
 )
+from server.rooms.server_commands import (
+    BotMove,
+    Connect,
+    Depart,
+    Disconnect,
+    DropLinks,
+    OpenTable,
+    ReleaseAway,
+    Resume,
+    ServerCommand,
+    SetRatings,
+    Watch,
+)
 
 if TYPE_CHECKING:
     from server.rooms.room import Room
 
 
-def handle(room: Room, caller: Caller, message: msg.ClientMessage, now: float = 0.0) -> Outcome:
-    """Apply one in-room client message for `caller`; RoomError if it is refused."""
+#: Whatever changes a room: a client's room message, or the server's own command.
+Command = msg.ClientMessage | ServerCommand
+
+
+def handle(room: Room, caller: Caller, command: Command, now: float = 0.0) -> Outcome:
+    """Apply one command for `caller`; RoomError (nothing changed) if it is refused."""
     outcome = Outcome()
-    handler = _HANDLERS.get(type(message))
+    handler = _HANDLERS.get(type(command))
     if handler is None:
-        raise RoomError(errors.INVALID, f"{msg.type_of(message)} is not a room command")
+        assert isinstance(command, msg.ClientMessage)
+        raise RoomError(errors.INVALID, f"{msg.type_of(command)} is not a room command")
     seq = room.seq
-    handler(room, caller, message, now, outcome)
+    handler(room, caller, command, now, outcome)
     outcome.changed = room.seq != seq
+    if not outcome.changed or not isinstance(command, msg.ClientMessage) or command.id is None:
+        return outcome
     answered = any(
         isinstance(effect, Reply) and getattr(effect.message, "id", None) is not None
         for effect in outcome.effects
     )
-    if outcome.changed and message.id is not None and not answered:
-        outcome.effects.append(Reply(msg.Ack(id=message.id)))
+    if not answered:
+        outcome.effects.append(Reply(msg.Ack(id=command.id)))
     return outcome
 
 
@@ -141,7 +165,73 @@ def _chat(room: Room, caller: Caller, message: msg.Chat, now: float, out: Outcom
     out.events = [room.say(caller.seat, caller.name, message.text, now, message.id)]
 
 
-_HANDLERS: dict[type[msg.ClientMessage], Callable[..., None]] = {
+def _resync(room: Room, caller: Caller, message: msg.Resync, now: float, out: Outcome) -> None:
+    out.effects.append(Document(message.id))
+
+
+def _record(room: Room, caller: Caller, message: msg.GetRecord, now: float, out: Outcome) -> None:
+    record = results.finished_record(room)
+    reply = msg.RecordReply(record=record, positions=positions_of(record), id=message.id)
+    out.effects.append(Reply(reply))
+
+
+# -- the server's own commands ---------------------------------------------------------------
+
+
+def _resume(room: Room, caller: Caller, command: Resume, now: float, out: Outcome) -> None:
+    seat = room.seat_of_token(command.token)
+    if seat is None:
+        raise RoomError(errors.BAD_TOKEN, codes.no_seat(room.code))
+    room.connect(seat, now, caller.process)
+    joined = msg.Joined(room=room.join_code, seat=seat, seat_token=command.token, id=command.id)
+    out.effects += [Seated(seat), Reply(joined), CatchUp(command.last_seq)]
+
+
+def _open_table(room: Room, caller: Caller, command: OpenTable, now: float, out: Outcome) -> None:
+    out.events = room.open_table(command.of, command.sitters, now)
+
+
+def _connect(room: Room, caller: Caller, command: Connect, now: float, out: Outcome) -> None:
+    room.connect(command.seat, now, caller.process)
+
+
+def _disconnect(room: Room, caller: Caller, command: Disconnect, now: float, out: Outcome) -> None:
+    room.disconnect(command.seat, now, caller.process)
+
+
+def _watch(room: Room, caller: Caller, command: Watch, now: float, out: Outcome) -> None:
+    room.watch(command.delta, now, caller.process)
+
+
+def _depart(room: Room, caller: Caller, command: Depart, now: float, out: Outcome) -> None:
+    if caller.seat is not None:
+        if command.disconnected:
+            room.disconnect(caller.seat, now, caller.process)
+        else:
+            room.leave(caller.seat, now)
+    elif caller.spectating:
+        room.watch(-1, now, caller.process)
+
+
+def _bot_move(room: Room, caller: Caller, command: BotMove, now: float, out: Outcome) -> None:
+    out.events = room.bot_play(command.turn, command.move, now) or []
+
+
+def _set_ratings(room: Room, caller: Caller, command: SetRatings, now: float, out: Outcome) -> None:
+    room.set_ratings(command.match, command.changes, now, command.game_id)
+
+
+def _release_away(
+    room: Room, caller: Caller, command: ReleaseAway, now: float, out: Outcome
+) -> None:
+    room.release_away(now, command.after)
+
+
+def _drop_links(room: Room, caller: Caller, command: DropLinks, now: float, out: Outcome) -> None:
+    room.drop_links(command.dead, now)
+
+
+_HANDLERS: dict[type[Command], Callable[..., None]] = {
     msg.Join: _join,
     msg.Spectate: _spectate,
     msg.Leave: _leave,
@@ -155,4 +245,16 @@ _HANDLERS: dict[type[msg.ClientMessage], Callable[..., None]] = {
     msg.Hint: _hint,
     msg.Rematch: _rematch,
     msg.Chat: _chat,
+    msg.Resync: _resync,
+    msg.GetRecord: _record,
+    Resume: _resume,
+    OpenTable: _open_table,
+    Connect: _connect,
+    Disconnect: _disconnect,
+    Watch: _watch,
+    Depart: _depart,
+    BotMove: _bot_move,
+    SetRatings: _set_ratings,
+    ReleaseAway: _release_away,
+    DropLinks: _drop_links,
 }

@@ -25,6 +25,7 @@ from typing import Any, NamedTuple
 import msgspec
 
 from bridge import convert
+from engine import events as engine_events
 from engine import parts
 from engine.parts import Own, Table
 from protocol import messages as msg
@@ -122,7 +123,7 @@ class Feed:
 
     # -- publishing ------------------------------------------------------------------------
 
-    def publish(self, room: Room, events: list[Any] | msgspec.Raw) -> Frames:
+    def publish(self, room: Room, events: list[wire.AnyEvent] | msgspec.Raw) -> Frames:
         """After a change: the frames it sends (wire events, or them encoded as a JSON array).
 
         Receivers new to the room are in `fresh` (they are sent a snapshot); receivers gone
@@ -245,7 +246,9 @@ class Feed:
             ops.append(patches.replace("/game_id", game_id))
             self._game_id = game_id
 
-    def _game_ops(self, room: Room, events: list[Any], ops: list[patches.Operation]) -> bool:
+    def _game_ops(
+        self, room: Room, events: list[wire.AnyEvent], ops: list[patches.Operation]
+    ) -> bool:
         """The game's operations; True if the public game was replaced (a new match or hand)."""
         match = room.match
         old = self._table
@@ -280,13 +283,15 @@ class Feed:
         return True
 
     def _replace_history(
-        self, room: Room, history: list[Any], ops: list[patches.Operation]
+        self, room: Room, history: list[engine_events.Event], ops: list[patches.Operation]
     ) -> None:
         """The events did not tell the whole history (a caller passed none): send it whole."""
         ops.append(patches.replace("/game/history", room.history(convert.events(history))))
         self._history = len(history)
 
-    def _chat_ops(self, room: Room, events: list[Any], ops: list[patches.Operation]) -> None:
+    def _chat_ops(
+        self, room: Room, events: list[wire.AnyEvent], ops: list[patches.Operation]
+    ) -> None:
         chat = room.state.chat
         lines = [event for event in events if type(event) is wire.ChatLine]
         if lines:
@@ -344,7 +349,7 @@ def _kept_frame(receiver: Receiver, shared: bytes, own: tuple[tuple[int, bytes],
     return shared
 
 
-def _last_hand_start(events: list[Any]) -> int:
+def _last_hand_start(events: list[wire.AnyEvent]) -> int:
     """Where the last `hand_started` is in a change's events (0 if none)."""
     for index in range(len(events) - 1, -1, -1):
         if type(events[index]) is wire.HandStarted:

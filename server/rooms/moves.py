@@ -11,11 +11,11 @@ legal move is a pass), the room passes for it at once, in the same change as the
 from __future__ import annotations
 
 import secrets
-from typing import Any
 
 import msgspec
 
 from engine import PASS, IllegalMove, Match, Move, View
+from engine.events import Event
 from protocol import errors
 from protocol.views import Phase
 from server.rooms import results
@@ -45,7 +45,7 @@ def require_match(state: RoomState, match: Match | None, seat: int | None) -> Ma
     return match
 
 
-def deal(state: RoomState, seed: int | None) -> tuple[Match, list[Any]]:
+def deal(state: RoomState, seed: int | None) -> tuple[Match, list[Event]]:
     """The first hand of a new match once every seat is taken; the match and its engine events
     (the room's `after_move` still to run)."""
     free = [i for i, seat in enumerate(state.seats) if seat is None]
@@ -68,7 +68,7 @@ def deal(state: RoomState, seed: int | None) -> tuple[Match, list[Any]]:
     return match, list(match.events)
 
 
-def apply(match: Match, seat: int, move: Move) -> list[Any]:
+def apply(match: Match, seat: int, move: Move) -> list[Event]:
     """The engine's events for a seat's move (RoomError, nothing changed, if it is illegal)."""
     try:
         return match.apply(seat, move)
@@ -77,9 +77,9 @@ def apply(match: Match, seat: int, move: Move) -> list[Any]:
         raise RoomError(code, f"{error.message} (rule {error.rule})") from None
 
 
-def after_move(state: RoomState, match: Match) -> list[Any]:
+def after_move(state: RoomState, match: Match) -> list[Event]:
     """Pass for a seat that can do nothing else, count the move, and note the match's end."""
-    events: list[Any] = []
+    events: list[Event] = []
     while match.stuck and not match.over:  # stuck: passing is the one legal move (4.3)
         events += match.apply(match.turn, PASS)
     state.moves += 1

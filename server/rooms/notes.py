@@ -10,14 +10,14 @@ match's seed), so the result is the same room with the same events.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from engine import ALL_TILES, End, Move
+from protocol.views import AnyEvent
 from server.rooms.room import Room
 from server.rooms.room_state import decode_note
 
 
-def replay_move(room: Room, data: bytes) -> list[Any]:
+def replay_move(room: Room, data: bytes) -> list[AnyEvent]:
     """Make a move another process made (`Room.last_move`): its public events, as it gave them.
 
     The room must be exactly as it was there before the move.

@@ -26,7 +26,7 @@ from engine.moves import LEAD_MOVES, PLAYS
 from engine.parts import Own, Table
 from engine.tiles import PIPS
 from protocol import views as wire
-from protocol.views import CHAT_HISTORY
+from protocol.views import CHAT_HISTORY, AnyEvent
 
 
 class Op(msgspec.Struct, gc=False):
@@ -141,7 +141,7 @@ def _layout_ops(old: Table, new: Table, out: list[Operation]) -> None:
         out.append(replace("/game/layout/spinner", new.spinner))
 
 
-def history_ops(events: list[Any], out: list[Operation]) -> int:
+def history_ops(events: list[AnyEvent], out: list[Operation]) -> int:
     """One appended history line per game event; returns how many were added."""
     added = 0
     for event in events:

@@ -19,6 +19,8 @@ from __future__ import annotations
 import hmac
 from collections.abc import Collection
 
+import msgspec
+
 from protocol import errors
 from protocol.names import name_key
 from server.rooms.room_state import RoomError, RoomState, token_hash
@@ -179,8 +181,9 @@ def free(state: RoomState, seat: int) -> None:
 
 
 def pass_host(state: RoomState) -> None:
-    """The host is gone: the next connected player becomes host (if one is connected)."""
-    if host_here(state):
+    """The host is gone: the next connected player becomes host (if one is connected). A
+    tournament's table has no host (`server.rooms.tables`)."""
+    if host_here(state) or state.tournament is not msgspec.UNSET:
         return
     following = next_host(state)
     if following is not None and (held := state.seats[following]) and held.connected:
@@ -204,8 +207,9 @@ def next_host(state: RoomState) -> int | None:
 
 
 def is_empty(state: RoomState) -> bool:
-    """Whether nobody is connected: no seated player online and no spectator."""
-    if state.spectators:
+    """Whether nobody is connected: no seated player online and no spectator. A tournament's
+    table is never empty while its match plays: the tournament waits for its result."""
+    if state.spectators or (state.tournament is not msgspec.UNSET and state.phase == "playing"):
         return False
     return not any(seat is not None and seat.connected for seat in state.seats)
 

@@ -23,17 +23,17 @@ connected through (none with a single process).
 from __future__ import annotations
 
 from collections.abc import Collection
-from typing import Any
 
 import msgspec
 
 from bridge import convert
-from engine import Move, RulesError, View
+from engine import Match, Move, RulesError, View
+from engine.events import Event
 from protocol import errors
 from protocol.ratings import RatingChange
 from protocol.rules import RoomRules, check
 from protocol.views import AnyEvent, BotLevel, ChatLine, Played
-from server.rooms import chat, clock, moves, presence, results
+from server.rooms import chat, clock, moves, presence, results, tables
 from server.rooms.room_state import (
     BotTurn,
     Caller,
@@ -41,10 +41,12 @@ from server.rooms.room_state import (
     RoomError,
     RoomState,
     SeatState,
+    TableOf,
     new_token,
     token_hash,
 )
 from server.rooms.room_view import RoomView
+from server.rooms.tables import Sitter
 
 
 class Room(RoomView):
@@ -88,7 +90,13 @@ class Room(RoomView):
     ) -> tuple[int, str]:
         """Seat a person (`player`: its id, None for a guest; `watching`: a spectator here until
         now, who stops watching in the same change) in a waiting room (a chosen seat, or the
-        first free); returns seat and token."""
+        first free); returns seat and token. A tournament's table seats a person only in the
+        seat reserved for them, whatever seat they ask for (`server.rooms.tables.claim`)."""
+        if tables.is_table(self.state):
+            seat, token = tables.claim(self.state, player, now, process, watching)
+            self._arm_clock(now)
+            self._changed(now)
+            return seat, token
         moves.require_phase(self.state, "waiting", "join")
         seat = presence.choose_seat(self.state, seat)
         presence.require_unique(self.state, name)
@@ -201,7 +209,7 @@ class Room(RoomView):
 
     # -- the match -------------------------------------------------------------------------
 
-    def start(self, by: int | None, now: float = 0.0, seed: int | None = None) -> list[Any]:
+    def start(self, by: int | None, now: float = 0.0, seed: int | None = None) -> list[AnyEvent]:
         """Host: deal the first hand once every seat is taken; returns the events."""
         moves.require_host(self.state, by, "start the match")
         moves.require_phase(self.state, "waiting", "start")
@@ -212,7 +220,7 @@ class Room(RoomView):
 
     def play(
         self, seat: int | None, move: Move, now: float = 0.0, by_stand_in: bool = False
-    ) -> list[Any]:
+    ) -> list[AnyEvent]:
         """Play a seated player's move (`by_stand_in`: a stand-in bot's for them); returns the
         public events (forced passes included)."""
         match = moves.require_match(self.state, self.match, seat)
@@ -258,7 +266,7 @@ class Room(RoomView):
         seat = self.match.turn
         return BotTurn(seat, level, self.match.view_for(seat), self.state.moves)
 
-    def bot_play(self, turn: BotTurn, move: Move, now: float) -> list[Any] | None:
+    def bot_play(self, turn: BotTurn, move: Move, now: float) -> list[AnyEvent] | None:
         """Apply a bot's move if its turn is still current; returns the events, or None if stale."""
         if self.bot_turn(now) is None or self.state.moves != turn.move_number:
             return None
@@ -274,8 +282,28 @@ class Room(RoomView):
         self._arm_clock(now)
         self._changed(now)
 
+    def open_table(
+        self, of: TableOf, sitters: list[Sitter], now: float = 0.0, seed: int | None = None
+    ) -> list[AnyEvent]:
+        """A new room as tournament table `of`: its seats reserved (`tables.seat`) and the
+        first hand dealt at once; returns the events."""
+        moves.require_phase(self.state, "waiting", "open a table")
+        tables.seat(self.state, of, sitters, now)
+        self.match, events = moves.deal(self.state, seed)
+        events += self._after_move(now)
+        self._changed(now)
+        return convert.events(events)
+
+    def table_scores(self) -> list[int] | None:
+        """A tournament table's final scores by seat once its match is over (else None)."""
+        finished = self.state.finished
+        scores = None if finished is None else list(Match.from_bytes(finished).scores)
+        return tables.final_scores(self.state, scores)
+
     def rematch(self, by: int | None, now: float = 0.0) -> None:
         """Host: back to waiting with the same seats after a finished match."""
+        if tables.is_table(self.state):
+            raise RoomError(errors.WRONG_PHASE, "a tournament's table plays one match: no rematch")
         moves.require_host(self.state, by, "call a rematch")
         moves.require_phase(self.state, "finished", "rematch")
         moves.rematch(self.state)
@@ -320,7 +348,7 @@ class Room(RoomView):
         else:
             self.state.empty_since = None
 
-    def _after_move(self, now: float) -> list[Any]:
+    def _after_move(self, now: float) -> list[Event]:
         """Forced passes, the move counted, the end noted (`moves.after_move`); the clock armed."""
         assert self.match is not None
         events = moves.after_move(self.state, self.match)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
 import msgspec
 
@@ -19,7 +19,7 @@ from engine import Match, View
 from protocol import messages as msg
 from protocol.ratings import RatingChange
 from protocol.rules import RoomRules
-from protocol.views import BotLevel, ChatLine, Phase, SeatInfo
+from protocol.views import AnyEvent, BotLevel, ChatLine, Phase, SeatInfo
 
 
 class RoomError(Exception):
@@ -107,6 +107,16 @@ class RoomState(msgspec.Struct, kw_only=True):
     idle_deadline: float | msgspec.UnsetType = msgspec.UNSET
     #: The moves of the current hand a stand-in made (`StoodIn`); UNSET: none.
     stood_in: StoodIn | msgspec.UnsetType = msgspec.UNSET
+    #: A tournament's table plays here (`server.rooms.tables`); UNSET: an ordinary room.
+    tournament: TableOf | msgspec.UnsetType = msgspec.UNSET
+
+
+class TableOf(msgspec.Struct, array_like=True, frozen=True):
+    """The tournament table a room plays: the tournament's code, the round and the table."""
+
+    code: str
+    round: int
+    table: int
 
 
 class StoodIn(msgspec.Struct, array_like=True):
@@ -168,7 +178,17 @@ class Reply:
 
 @dataclass(frozen=True)
 class Document:
-    """The sender is sent its whole document (after it came into the room)."""
+    """The sender is sent its whole document (after it came into the room, or asked; `id`:
+    the request it answers)."""
+
+    id: int | None = None
+
+
+@dataclass(frozen=True)
+class CatchUp:
+    """The sender is sent what it missed after `last_seq` (the patches, or its document)."""
+
+    last_seq: int | None
 
 
 @dataclass(frozen=True)
@@ -179,7 +199,7 @@ class HintAsked:
 
 
 #: What a command asks the network edge to do for it, in order (h11's events are the model).
-Effect = Seated | Left | Removed | Reply | Document | HintAsked
+Effect = Seated | Left | Removed | Reply | Document | CatchUp | HintAsked
 
 
 @dataclass(slots=True)
@@ -190,7 +210,7 @@ class Outcome:
     """
 
     changed: bool = False
-    events: list[Any] = field(default_factory=list)
+    events: list[AnyEvent] = field(default_factory=list)
     effects: list[Effect] = field(default_factory=list)
 
 

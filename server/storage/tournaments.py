@@ -11,14 +11,25 @@ command to that (the commands are pure: `server.tournaments.state`). A save that
 `server.storage.store.StoreUnavailable` and stored nothing, unless it is `in_doubt` (Redis:
 sent, not answered); loading again tells which.
 
+A tournament is made by `create`, which stores its version 1 only within two bounds, both
+checked in the same step as the write so that processes creating at once on one store never
+pass them: the tournaments stored in all (`Bounds.most`) and those made by one address in a
+day (`Bounds.per_maker`, one count kept in the store for every process on it). A public
+tournament is noted at its creation in an index of the public ones, newest first, from which
+`public_page` reads one page of codes without reading the tournaments themselves.
+
 The server stores a tournament before it shows anything of it (docs/tournaments.md).
 """
 
 from __future__ import annotations
 
 import abc
+from dataclasses import dataclass
 
 import msgspec
+
+#: How long an address's count of tournaments made runs before it starts again from none.
+MAKER_WINDOW = 86_400.0
 
 
 class StoredTournament(msgspec.Struct, frozen=True):
@@ -40,6 +51,27 @@ class TournamentChanged(Exception):
         self.stored = stored
 
 
+class TooManyTournaments(Exception):
+    """A creation refused by a bound: `store` (the store holds `Bounds.most`) or `maker` (the
+    address made `Bounds.per_maker` in its day). Nothing was stored."""
+
+    def __init__(self, bound: str) -> None:
+        super().__init__(f"too many tournaments: {bound}")
+        self.bound = bound
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """What a creation is checked against (`create`): at most `most` stored in all, and at
+    most `per_maker` made by one address (`maker`, its budget key) in `MAKER_WINDOW` seconds
+    from its first, as of `now` (wall-clock seconds)."""
+
+    maker: str
+    per_maker: int
+    most: int
+    now: float
+
+
 def check_version(version: int) -> None:
     """A version a save may name (ValueError otherwise: a bug in the caller)."""
     if version < 1:
@@ -52,6 +84,16 @@ class TournamentStore(abc.ABC):
     @abc.abstractmethod
     async def save(self, code: str, version: int, state: bytes) -> None:
         """Store `state` as `version`, over version - 1 only (TournamentChanged otherwise)."""
+
+    @abc.abstractmethod
+    async def create(self, code: str, state: bytes, public: bool, bounds: Bounds) -> None:
+        """Store `state` as version 1 of a new tournament, listed among the public ones if
+        `public`: TournamentChanged if the code is taken, TooManyTournaments past `bounds`."""
+
+    @abc.abstractmethod
+    async def public_page(self, offset: int, limit: int) -> tuple[int, list[str]]:
+        """How many public tournaments are stored, and the codes of `limit` of them from
+        `offset`, newest first."""
 
     @abc.abstractmethod
     async def load(self, code: str) -> StoredTournament | None:
@@ -71,6 +113,10 @@ class MemoryTournaments(TournamentStore):
 
     def __init__(self) -> None:
         self.kept: dict[str, StoredTournament] = {}
+        #: The public tournaments' codes, oldest first.
+        self.public: list[str] = []
+        #: Per maker: when its day began and how many it made since.
+        self.made: dict[str, tuple[float, int]] = {}
 
     async def save(self, code: str, version: int, state: bytes) -> None:
         check_version(version)
@@ -80,6 +126,26 @@ class MemoryTournaments(TournamentStore):
             raise TournamentChanged(code, version, stored_version)
         self.kept[code] = StoredTournament(version, bytes(state))
 
+    async def create(self, code: str, state: bytes, public: bool, bounds: Bounds) -> None:
+        if code in self.kept:
+            raise TournamentChanged(code, 1, self.kept[code].version)
+        if len(self.kept) >= bounds.most:
+            raise TooManyTournaments("store")
+        since, made = self.made.get(bounds.maker, (bounds.now, 0))
+        if bounds.now - since >= MAKER_WINDOW:
+            since, made = bounds.now, 0
+        if made >= bounds.per_maker:
+            raise TooManyTournaments("maker")
+        self.made[bounds.maker] = (since, made + 1)
+        self.kept[code] = StoredTournament(1, bytes(state))
+        if public:
+            self.public.append(code)
+
+    async def public_page(self, offset: int, limit: int) -> tuple[int, list[str]]:
+        count = len(self.public)
+        newest = count - offset
+        return count, self.public[max(0, newest - limit) : max(0, newest)][::-1]
+
     async def load(self, code: str) -> StoredTournament | None:
         return self.kept.get(code)
 
@@ -88,3 +154,5 @@ class MemoryTournaments(TournamentStore):
 
     async def delete(self, code: str) -> None:
         self.kept.pop(code, None)
+        if code in self.public:
+            self.public.remove(code)

@@ -8,14 +8,61 @@ private tournament `CODE-INVITE`, shown only to those who found the tournament w
 
 from __future__ import annotations
 
+from typing import TypedDict
+
+from protocol.api import TournamentSummary
+from protocol.rules import Rules, TurnSeconds
 from protocol.tournaments import (
     EntrantView,
+    Format,
+    Partners,
+    Phase,
     RoundView,
     StandingView,
     TableView,
+    TournamentName,
     TournamentView,
 )
 from server.tournaments.stored import Tournament, champion, current_standings
+
+
+class Described(TypedDict):
+    """What the public view and the API's list (`summary`) both say of a tournament."""
+
+    code: str
+    name: TournamentName
+    format: Format
+    rules: Rules
+    partners: Partners | None
+    turn_seconds: TurnSeconds | None
+    host: str
+    phase: Phase
+    rounds_planned: int
+
+
+def described(tournament: Tournament, *, code: str, host: str) -> Described:
+    """The tournament's code, name, format, rules, partners, clock, host's name, phase and
+    planned rounds: `code` its letters alone, `host` the host's name."""
+    return Described(
+        code=code,
+        name=tournament.name,
+        format=tournament.format,
+        rules=tournament.rules,
+        partners=tournament.partners,
+        turn_seconds=tournament.turn_seconds,
+        host=host,
+        phase=tournament.phase,
+        rounds_planned=tournament.planned,
+    )
+
+
+def summary(tournament: Tournament, *, code: str, host: str) -> TournamentSummary:
+    """The tournament's line in the API's list of public tournaments."""
+    return TournamentSummary(
+        **described(tournament, code=code, host=host),
+        entrants=len(tournament.entrants),
+        rounds_begun=len(tournament.rounds),
+    )
 
 
 def public_view(tournament: Tournament, *, code: str, version: int, host: str) -> TournamentView:
@@ -23,16 +70,8 @@ def public_view(tournament: Tournament, *, code: str, version: int, host: str) -
     stored, `host` the host's name."""
     started = tournament.phase != "open"
     return TournamentView(
-        code=code,
-        name=tournament.name,
-        format=tournament.format,
-        rules=tournament.rules,
-        partners=tournament.partners,
-        rounds_planned=tournament.planned,
+        **described(tournament, code=code, host=host),
         public=tournament.public,
-        turn_seconds=tournament.turn_seconds,
-        host=host,
-        phase=tournament.phase,
         version=version,
         entrants=[
             EntrantView(name=entrant.name, bot=entrant.bot) for entrant in tournament.entrants

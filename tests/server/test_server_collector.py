@@ -104,8 +104,10 @@ async def test_a_survivor_is_frozen_and_its_later_cycle_is_freed_at_the_thaw(
     try:
         held, dead = cycle()
         frozen = gc.get_freeze_count()
+        assert COLLECTOR.frozen == frozen  # /metrics's count, taken at the start's whole pass
         collector.pass_now()  # the cycle is alive: it survives and is frozen
         assert gc.get_freeze_count() >= frozen + 2
+        assert COLLECTOR.frozen == frozen  # a tick does not walk the frozen heap to count it
         assert not any(o is held for o in gc.get_objects())  # out of every pass's way
         del held
         collector.pass_now()
@@ -116,6 +118,7 @@ async def test_a_survivor_is_frozen_and_its_later_cycle_is_freed_at_the_thaw(
         assert dead() is None
         assert collector.thaws == 1
         assert sum(COLLECTOR.collected) >= found + 2  # /metrics counts what the thaw found
+        assert COLLECTOR.frozen == gc.get_freeze_count()  # and counts the frozen afresh
     finally:
         collector.stop()
 

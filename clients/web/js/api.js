@@ -4,11 +4,14 @@
 import { playerKey } from "./key.js";
 import { t, plural } from "./i18n.js";
 
-/** GET a path of the API: `{ok, status, body, retry}` (`body` the JSON, or null). */
-export async function apiGet(path) {
+/** GET a path of the API: `{ok, status, body, retry}` (`body` the JSON, or null). With
+ *  `asker` false the request goes without this device's key (a list anyone sees alike: a
+ *  guest's page makes no key for it). */
+export async function apiGet(path, { asker = true } = {}) {
   let response;
+  const headers = asker ? { Authorization: `Key ${playerKey()}`, Accept: "application/json" } : { Accept: "application/json" }; // i18n: not shown
   try {
-    response = await fetch(path, { headers: { Authorization: `Key ${playerKey()}`, Accept: "application/json" }, cache: "no-store" }); // i18n: not shown
+    response = await fetch(path, { headers, cache: "no-store" });
   } catch {
     return { ok: false, status: 0, body: null, retry: null };
   }
@@ -22,7 +25,8 @@ export async function apiGet(path) {
   return { ok: response.ok, status: response.status, body, retry: Number.isSafeInteger(retry) ? retry : null };
 }
 
-/** A refused answer in words; `what`: "ladder", "player", "games", "game" or "review". */
+/** A refused answer in words; `what`: "ladder", "player", "games", "game", "review" or
+ *  "tournaments". */
 export function apiProblem(answer, what) {
   if (answer.status === 0) return t(`api.no_answer.${what}`);
   if (answer.status === 404) return t(`api.not_found.${what}`);
@@ -39,4 +43,5 @@ export const paths = {
   game: (id) => `/api/games/${encodeURIComponent(id)}`,
   review: (id) => `/api/games/${encodeURIComponent(id)}/review`,
   positions: (id) => `/api/games/${encodeURIComponent(id)}/positions`,
+  tournaments: (offset, limit) => `/api/tournaments?offset=${offset}&limit=${limit}`,
 };

@@ -80,8 +80,9 @@ function formValues(form) {
 }
 
 export class Lobby {
-  /** `actions`: create(request), join(code, seat), watch(code), listRooms(), rename(name). */
-  constructor(root, actions, { name, code }) {
+  /** `actions`: create(request), join(code, seat), watch(code), listRooms(), rename(name);
+   *  `extra`: more cards, after the rooms (the tournaments). */
+  constructor(root, actions, { name, code, extra = [] }) {
     this.actions = actions;
     this.root = root;
     this.refusal = null;
@@ -118,7 +119,7 @@ export class Lobby {
       this.rooms,
       h("button", { type: "button", id: "refresh-rooms", onclick: () => actions.listRooms() }, t("lobby.refresh")));
     const nameCard = h("section", { class: "card" }, field(t("lobby.your_name"), this.nameInput, t("lobby.name_hint", { most: MAX_NAME })), this.nameNote);
-    fill(root, h("div", { class: "lobby" }, nameCard, ...(code ? [joinForm, this.createForm] : [this.createForm, joinForm]), listCard));
+    fill(root, h("div", { class: "lobby" }, nameCard, ...(code ? [joinForm, this.createForm] : [this.createForm, joinForm]), listCard, ...extra));
     this.update([]);
     this._noteName();
   }

@@ -11,46 +11,14 @@ import { download } from "./report.js";
 import { errorWords, commandWords } from "./describe.js";
 import { checkName } from "./limits.js";
 import { playerKey } from "./key.js";
+import { savedSeats, saveSeat, linkedRoom } from "./seats.js";
 import { Pages, parseRoute } from "./pages.js";
-import { t, load, pickLanguage, storedLanguage, storeLanguage, currentLanguage, LANGUAGES, LANGUAGE_NAMES } from "./i18n.js";
+import { TournamentDesk, TOURNAMENT_COMMANDS } from "./tourney_desk.js";
+import { TournamentsCard } from "./tourney_list.js";
+import { t, load, pickLanguage, storedLanguage } from "./i18n.js";
+import { dressPage } from "./dress.js";
 
-const SEATS_KEY = "allfives.seats";
 const NAME_KEY = "allfives.name";
-
-/** The saved seats: room code -> {token, seat, seq}. */
-function savedSeats() {
-  try {
-    const seats = JSON.parse(localStorage.getItem(SEATS_KEY) ?? "{}");
-    return seats && typeof seats === "object" ? seats : {};
-  } catch {
-    return {};
-  }
-}
-
-/** Keep (or with null, forget) a room's seat. With `doc` and `seq` the room's document is kept
- *  too, for one room at a time: a reload then resumes from that seq and gets only the patches
- *  it missed. */
-function saveSeat(room, entry) {
-  const seats = savedSeats();
-  if (entry?.doc) {
-    for (const other of Object.values(seats)) {
-      delete other.doc;
-      delete other.seq;
-    }
-  }
-  if (entry) seats[room] = entry;
-  else delete seats[room];
-  try {
-    localStorage.setItem(SEATS_KEY, JSON.stringify(seats));
-  } catch {
-    // storage full or off: the seat lasts as long as this page
-  }
-}
-
-function linkedRoom() {
-  const match = /^\/r\/([A-Za-z0-9-]{1,24})\/?$/.exec(location.pathname);
-  return match ? match[1].toUpperCase() : null;
-}
 
 class App {
   constructor() {
@@ -59,6 +27,7 @@ class App {
     this.notice = document.getElementById("notice");
     this.state = new RoomState();
     this.lobby = null;
+    this.tournaments = null;
     this.table = null;
     this.watching = null;
     this.pendingBots = [];
@@ -82,6 +51,19 @@ class App {
       recoveryCode: () => this.send({ type: "recovery_code" }),
       recover: (code) => this.recover(code),
       askRecord: () => this.askRecord(),
+      tournament: (root, handle) => this.tourney.show(root, handle),
+      closeTournament: () => this.tourney.close(),
+    });
+    this.tourney = new TournamentDesk({
+      send: (message) => this.send(message),
+      name: () => this.name,
+      claimName: (text) => this.claimName(text),
+      player: () => this.player,
+      room: () => (this.state.doc && this.state.doc.you !== null ? this.state.room : null),
+      toTable: (room) => this.toTable(room),
+      backFrom: (room, hash) => this.leave(hash),
+      watch: (room) => this.toTable(room, true),
+      show: (hash) => { location.hash = hash; },
     });
     window.addEventListener("hashchange", () => this.route());
     const linked = linkedRoom();
@@ -113,6 +95,7 @@ class App {
     } else {
       this.pages.close();
       document.title = t("app.title");
+      if (this.lobby) this.tournaments?.shown();
       this.drawTable();
     }
   }
@@ -158,6 +141,7 @@ class App {
   }
 
   onOpen(again) {
+    this.tourney.opened();
     if (this.resume) return;
     if (this.watching) {
       this.state.clear();
@@ -204,8 +188,9 @@ class App {
     this.notice.dataset.kind = kind;
   }
 
+  /** Send a message; returns its id. */
   send(message) {
-    this.connection.send(message);
+    return this.connection.send(message);
   }
 
   onMessage(message) {
@@ -229,6 +214,9 @@ class App {
           Array.isArray(message.rooms) ? message.rooms : [],
           Number.isSafeInteger(message.offset) ? message.offset : 0,
           Number.isSafeInteger(message.total) ? message.total : 0);
+        break;
+      case "tournament":
+        this.tourney.receive(message);
         break;
       case "error":
         this.onError(message);
@@ -308,6 +296,10 @@ class App {
       this.pages.recoveryRefused(t("player.no_recovery", { reason: errorWords(message) }));
       return;
     }
+    if (TOURNAMENT_COMMANDS.includes(message.command)) {
+      this.tourney.refused(message, (text) => this.say(text, "error"));
+      return;
+    }
     if (message.command === "record" && this.recordForReplay) {
       this.recordForReplay = false;
     }
@@ -320,7 +312,9 @@ class App {
       this.connection.dropQueued();
       this.pendingBots = [];
       this.onStatus("refused", t("error.name_refused"));
-      // In the lobby at the name's field, where it is changed; elsewhere in the notice.
+      // At the name's field, where it is changed (a tournament's page, or the lobby); elsewhere
+      // in the notice.
+      if (this.tourney.nameRefused(t("error.change_name", { reason }))) return;
       if (this.lobby) this.lobby.refuseName(t("error.change_name", { reason }));
       else this.say(t("error.change_name", { reason }), "error");
       return;
@@ -395,7 +389,8 @@ class App {
       game ? `${game.hand_number}:${game.history?.length}` : null);
   }
 
-  leave() {
+  /** Leave the room, to the lobby or to the page `hash` names (a tournament's, after its table). */
+  leave(hash = "") {
     const room = this.state.room;
     this.send({ type: "leave" });
     // Mid-match the seat stays yours (a bot plays it): keep its token to come back by the link.
@@ -404,22 +399,40 @@ class App {
     this.watching = null;
     this.autoStart = false;
     this.state.leave();
-    history.pushState(null, "", "/");
+    history.pushState(null, "", `/${hash}`);
     this.showLobby(null);
     this.send({ type: "list_rooms" });
+    if (hash) this.route();
+  }
+
+  /** A tournament's table: sit at it (the seat kept for this player), or with `watching`
+   *  watch it, leaving the room the page is in. */
+  toTable(room, watching = false) {
+    if (this.state.doc) {
+      if (this.state.room === room) return;
+      this.leave();
+    }
+    history.pushState(null, "", "/");
+    this.route();
+    if (watching) this.watch(room);
+    else this.send({ type: "join", room: roomCode(room), name: this.name });
   }
 
   showLobby(code) {
     this.table?.destroy();
     this.table = null;
     document.title = t("app.title");
+    const tournaments = new TournamentsCard({ create: (message, play) => this.createTournament(message, play) });
+    this.tournaments = tournaments;
     this.lobby = new Lobby(this.main, {
       create: (request) => this.create(request),
       join: (room, seat) => this.join(room, seat),
       watch: (room) => this.watch(room),
       listRooms: (offset = 0) => this.send({ type: "list_rooms", offset }),
       rename: (name) => this.rename(name),
-    }, { name: this.name, code });
+    }, { name: this.name, code, extra: [tournaments.node] });
+    // The list is fetched once the lobby is seen (a page's link asks the API for its page only).
+    if (!parseRoute(location.hash)) tournaments.shown();
   }
 
   rename(name) {
@@ -450,6 +463,22 @@ class App {
     return name;
   }
 
+  /** A name given on a tournament's page: checked, kept, and said in a fresh hello when new. */
+  claimName(text) {
+    const { text: name, problem } = checkName(text);
+    if (problem) return { problem };
+    this.rename(name);
+    this.renameIfNeeded(name);
+    return { name };
+  }
+
+  createTournament(message, play) {
+    const name = this.checkName();
+    if (!name) return;
+    this.renameIfNeeded(name);
+    this.tourney.create(message, play);
+  }
+
   create(request) {
     const name = this.checkName();
     if (!name) return;
@@ -476,35 +505,6 @@ class App {
   renameIfNeeded(name) {
     if (this.helloName !== name) this.connection.restart();
   }
-}
-
-/** The page's fixed words (index.html's [data-i18n] elements), the rules link for the
- *  language, and the language choice in the header (remembered; the page reloads in it). */
-function dressPage() {
-  for (const node of document.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
-  const language = currentLanguage();
-  const rules = document.getElementById("rules-link");
-  if (rules) rules.href = language === "en" ? "/web/rules.html" : `/web/rules.${language}.html`;
-  document.title = t("app.title");
-  // Past the header to your tiles at the table (or to the page's content).
-  document.getElementById("skip-link")?.addEventListener("click", (event) => {
-    event.preventDefault();
-    const app = window.allfives;
-    if (app?.table && app.pagesRoot.hidden) app.table.skipTo();
-    else {
-      const to = [...document.querySelectorAll("#main h2")].find((heading) => heading.offsetParent) ?? document.getElementById("main");
-      to.setAttribute("tabindex", "-1");
-      to.focus();
-    }
-  });
-  const choice = h("select", { id: "lang-choice", class: "lang-choice", "aria-label": t("app.language") },
-    LANGUAGES.map((code) => h("option", { value: code, lang: code, selected: code === language }, LANGUAGE_NAMES[code])));
-  choice.addEventListener("change", () => {
-    storeLanguage(choice.value);
-    location.reload();
-  });
-  // Last in the header: on a phone, whose header scrolls sideways, the links come first.
-  (document.getElementById("me-link") ?? rules)?.after(choice);
 }
 
 await load(pickLanguage(navigator.languages ?? [navigator.language], storedLanguage()));

@@ -1,6 +1,7 @@
 // The pages beside the table, reached by hash routes inside the one page: #/ladder,
 // #/player/NAME, #/game/ID (a replay of an archived game with its review), #/replay (the
-// room's last finished match, from the `record` message) and #/link (this device joins a player).
+// room's last finished match, from the `record` message), #/link (this device joins a player)
+// and #/tournament/CODE (a tournament, CODE-INVITE for a private one).
 
 import { h, fill } from "./text.js";
 import { apiGet, apiProblem, paths } from "./api.js";
@@ -25,13 +26,15 @@ export function parseRoute(hash) {
     }
   }
   if ((match = /^\/game\/([A-Za-z0-9_-]{1,40})$/.exec(text))) return { page: "game", id: match[1] };
+  if ((match = /^\/tournament\/([A-Za-z]{5}(?:-[A-Za-z0-9]{1,18})?)$/.exec(text))) return { page: "tournament", handle: match[1].toUpperCase() };
   return null;
 }
 
 export class Pages {
   /** `app`: player() (this device's player name, or null), inRoom(), linkCode(), link(code),
    *  recoveryCode(), recover(code),
-   *  askRecord() (the room's last record, answered through `showRecord`). */
+   *  askRecord() (the room's last record, answered through `showRecord`),
+   *  tournament(root, handle) (draw a tournament's page in `root`), closeTournament(). */
   constructor(root, app) {
     this.root = root;
     this.app = app;
@@ -50,6 +53,7 @@ export class Pages {
   }
 
   close() {
+    if (this.route?.page === "tournament") this.app.closeTournament();
     this.replay?.destroy();
     this.replay = null;
     this.player = null;
@@ -78,6 +82,10 @@ export class Pages {
         document.title = t("pages.title_replay");
         fill(this.body, h("p", { class: "card", id: "replay-loading" }, t("pages.fetching_record")));
         if (!this.app.askRecord()) fill(this.body, h("p", { class: "card", role: "alert" }, t("pages.no_record")));
+        break;
+      case "tournament":
+        document.title = t("pages.title_tournament", { code: route.handle.split("-", 1)[0] });
+        this.app.tournament(this.body, route.handle);
         break;
       case "link":
         document.title = t("pages.title_link");

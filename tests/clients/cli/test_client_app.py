@@ -8,7 +8,7 @@ import io
 from pathlib import Path
 from typing import Any
 
-from client_helpers import TIMEOUT
+from client_helpers import TIMEOUT, close_all, finished_between_two, play_to_the_end
 from rich.console import Console
 from waiting import until
 
@@ -39,28 +39,6 @@ def terminal_app(
     app = App(connection, mode, output=screen, **options)
     app.console = Console(file=screen, force_terminal=True, width=80, height=24)
     return app, screen
-
-
-async def play_to_the_end(connection: Connection, timeout: float) -> None:
-    """Play the first legal move whenever it is this seat's turn, until the match is over."""
-    state = connection.state
-    asked: int | None = None
-
-    async def over() -> bool:
-        nonlocal asked
-        if (view := state.view) is not None and view.phase == "finished":
-            return True
-        game = state.game
-        if state.my_turn() and game is not None and asked != state.seq:
-            asked = state.seq
-            move = game.legal[0]
-            if move.pass_ or move.tile is None:
-                await connection.send(msg.Pass())
-            else:
-                await connection.send(msg.Play(tile=move.tile, end=move.end))
-        return False
-
-    await until(over, timeout, "the match to end")
 
 
 async def test_the_bell_rings_once_when_the_turn_comes_and_never_when_quiet(
@@ -182,15 +160,7 @@ async def test_after_a_rematch_the_scores_are_the_new_matchs_alone(server: Serve
 async def test_a_finished_match_keeps_its_names_when_players_leave_and_offers_no_rematch(
     server: Server,
 ) -> None:
-    rules = RoomRules(players=2, target=15, public=False)
-    host = Connection(server.url, "Ann", TableState())
-    hosting = asyncio.create_task(host.run([msg.CreateRoom(rules=rules)]))
-    room = await until(lambda: host.state.room)
-    guest = Connection(server.url, "Bořek", TableState())
-    joining = asyncio.create_task(guest.run([msg.Join(room=room)]))
-    await until(lambda: (v := host.state.view) is not None and all(v.seats))
-    await host.send(msg.Start())
-    await asyncio.gather(play_to_the_end(host, TIMEOUT * 3), play_to_the_end(guest, TIMEOUT * 3))
+    host, guest, tasks = await finished_between_two(server.url)
     app, _ = terminal_app(guest, Mode.JOIN)
     await host.send(msg.Leave())
     await until(lambda: (v := guest.state.view) is not None and v.seats[0] is None)
@@ -203,9 +173,7 @@ async def test_a_finished_match_keeps_its_names_when_players_leave_and_offers_no
     assert "wins the match" in said and "Ann" in said and "/rematch" not in said
     assert await app.handle("/scores")
     assert not any("(free)" in row.plain for row in app.extra)
-    await host.close()
-    await guest.close()
-    await asyncio.gather(asyncio.wait_for(hosting, TIMEOUT), asyncio.wait_for(joining, TIMEOUT))
+    await close_all([host, guest], tasks)
 
 
 async def test_after_the_match_the_prompt_offers_what_makes_sense_and_a_rematch_is_marked(
@@ -269,15 +237,7 @@ async def test_no_move_is_made_while_the_table_is_too_small_to_be_seen(server: S
 async def test_the_last_match_keeps_its_names_when_a_player_leaves_after_a_rematch(
     server: Server,
 ) -> None:
-    rules = RoomRules(players=2, target=15, public=False)
-    host = Connection(server.url, "Ann", TableState())
-    hosting = asyncio.create_task(host.run([msg.CreateRoom(rules=rules)]))
-    room = await until(lambda: host.state.room)
-    guest = Connection(server.url, "Bořek", TableState())
-    joining = asyncio.create_task(guest.run([msg.Join(room=room)]))
-    await until(lambda: (v := host.state.view) is not None and all(v.seats))
-    await host.send(msg.Start())
-    await asyncio.gather(play_to_the_end(host, TIMEOUT * 3), play_to_the_end(guest, TIMEOUT * 3))
+    host, guest, tasks = await finished_between_two(server.url)
     # The host asks for a rematch (the room waits again), then leaves.
     await host.send(msg.Rematch())
     await until(lambda: (v := guest.state.view) is not None and v.phase == "waiting")
@@ -295,6 +255,4 @@ async def test_the_last_match_keeps_its_names_when_a_player_leaves_after_a_remat
     # The waiting room itself shows the seat as it is now: free.
     assert display_names(view, None)[0] == "(free)"
     assert guest.state.names()[0] == "(free)"
-    await host.close()
-    await guest.close()
-    await asyncio.gather(asyncio.wait_for(hosting, TIMEOUT), asyncio.wait_for(joining, TIMEOUT))
+    await close_all([host, guest], tasks)

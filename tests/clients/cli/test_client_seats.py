@@ -171,3 +171,52 @@ def test_join_without_a_name_plays_as_the_player_this_device_was_restored_to(
     # On another server this device keeps no player: the login name, as a new player.
     other, _, _ = join.plan("ws://127.0.0.1:9999/", "BCDF", None, seats=seats, keys=keys)
     assert other.name == local.default_name() and other.key != key
+
+
+def test_two_players_on_one_machine_each_take_back_their_own_seat(tmp_path: Path) -> None:
+    url = "ws://127.0.0.1:8765/"
+    seats = SeatStore(tmp_path / "seats.json")
+    seats.save(url, "BCDF", 0, "ann-token", "Ann")
+    seats.save(url, "BCDF", 1, "bea-token", "Bea")
+    for name, seat, token in (("Ann", 0, "ann-token"), ("Bea", 1, "bea-token")):
+        connection, first, resuming = join.plan(url, "BCDF", name, seats=seats)
+        assert resuming, name
+        state = connection.state
+        assert (connection.name, state.seat, state.token) == (name, seat, token)
+        assert state.notice is None  # nobody else's seat was in the way
+    # A third name on the machine takes neither seat, and says whose it left alone.
+    connection, first, resuming = join.plan(url, "BCDF", "Cid", seats=seats)
+    assert not resuming and connection.state.token is None
+    assert first == [msg.Join(room="BCDF")]
+    notice = connection.state.notice
+    assert notice is not None and notice.text.startswith("Not taking back seat"), notice
+    # Ann's match ends: Bea's seat is still kept.
+    seats.forget(url, "BCDF", "Ann")
+    assert seats.find(url, "BCDF", "Ann") is None
+    kept = seats.find(url, "BCDF", "Bea")
+    assert kept is not None and kept.token == "bea-token"
+
+
+def test_a_seat_saved_in_the_older_format_is_taken_back(tmp_path: Path) -> None:
+    """A seats.json written before seats were kept by name: one entry per room."""
+    path = tmp_path / "seats.json"
+    entry = {
+        "url": "ws://127.0.0.1:8765/",
+        "room": "BCDF",
+        "seat": 2,
+        "token": "old-token",
+        "name": "Ann",
+        "saved_at": time.time(),
+        "numbering": {"hand": 1, "numbers": {"5-3": 1}, "highest": 1, "fresh": []},
+    }
+    path.write_text(json.dumps({"ws://127.0.0.1:8765/ BCDF": entry}))
+    seats = SeatStore(path)
+    for name in (None, "Ann"):
+        connection, _, resuming = join.plan("ws://127.0.0.1:8765", "bcdf", name, seats=seats)
+        assert resuming and connection.state.token == "old-token", name
+        assert connection.state.numbers == {"5-3": 1}
+    # Saved again (the seat given back), it is kept once, its tile numbers with it.
+    seats.save("ws://127.0.0.1:8765", "BCDF", 2, "new-token", "Ann")
+    data = json.loads(path.read_text())
+    assert [entry["token"] for entry in data.values()] == ["new-token"]
+    assert next(iter(data.values()))["numbering"]["numbers"] == {"5-3": 1}

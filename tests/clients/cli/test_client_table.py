@@ -4,11 +4,12 @@ a stand-in's plays are marked, the clock counts, and the screen's size is used o
 from __future__ import annotations
 
 import argparse
+import re
 import time
 from typing import Any
 
 import pytest
-from client_helpers import make_view, screen, state_of
+from client_helpers import CROSS, CROSS_ENDS, make_view, screen, state_of
 from protocol_helpers import diff, hand_ended
 from rich.console import Console
 
@@ -167,6 +168,36 @@ def test_a_big_terminal_shows_more_of_the_log_and_a_tiny_one_says_it_is_too_smal
             assert whole != too_small, text
             # At 40 columns each team's partner takes a row of its own (its count is never cut).
             assert too_small == (height == 8 or (shown is crossed and height <= 14)), text
+
+
+TOO_SMALL = re.compile(r"needs at least (\d+) columns and (\d+) rows")
+
+
+def test_the_too_small_screen_asks_for_the_same_size_whatever_is_played() -> None:
+    """A refusal, the turn passing on and a tile played leave the "too small" screen as it was
+    until the terminal's size changes; at the size it asks for, the whole table shows."""
+    hand = ["6-6", "6-5", "5-5", "4-1", "3-0", "2-2", "1-0"]
+    for width, height in ((40, 10), (60, 9), (31, 12)):
+        state = state_of(make_view(hand=hand, players=3))
+        said = plain(state, width, height)
+        assert TOO_SMALL.search(" ".join(said.split())), said
+        state.say("The table is out of sight: make the terminal bigger to play", "error")
+        assert plain(state, width, height) == said
+        # A stand-in plays the hidden seat's turn (its clock ran out): one tile fewer.
+        played = make_view(hand=hand[1:], players=3, turn=1, legal=[], layout=CROSS)
+        assert played.game is not None
+        played.game.ends = CROSS_ENDS
+        move = Played(seat=0, tile="6-1", end="east", total=12, points=0, stand_in=True)
+        change(state, played, move)
+        assert plain(state, width, height) == said
+        asked = TOO_SMALL.search(" ".join(said.split()))
+        assert asked is not None
+        columns, rows = int(asked.group(1)), int(asked.group(2))
+        state.say("A notice long enough to fold onto three rows at this width " * 3, "error")
+        table = plain(state, max(width, columns), rows)
+        assert "too small" not in table, table
+        assert all(f"[{tile.replace('-', '|')}]" in table for tile in hand[1:]), table
+        assert "ends W5 E1 N6 S6 = 12" in table or "[5|6]" in table, table
 
 
 def test_everyone_is_told_when_a_bot_takes_a_players_seat() -> None:

@@ -8,7 +8,15 @@ from pathlib import Path
 
 import pexpect  # type: ignore[import-untyped]
 import pytest
-from client_helpers import TIMEOUT, host_room, make_view, spawn_plain, state_of
+from client_helpers import (
+    TIMEOUT,
+    close_all,
+    finished_between_two,
+    host_room,
+    make_view,
+    spawn_plain,
+    state_of,
+)
 from redis_server import RedisServer
 from server_helpers import ServerThread
 from waiting import until
@@ -17,6 +25,7 @@ from clients.cli import host, local, watch
 from clients.cli.commands import Refuse, interpret
 from clients.cli.connection import Connection, Fatal
 from clients.cli.keys import KeyStore, new_key
+from clients.cli.render import render
 from clients.cli.rooms import list_rooms
 from clients.cli.state import TableState
 from protocol import messages as msg
@@ -180,3 +189,33 @@ async def test_watch_with_your_own_name_watches_as_you(server: Server, tmp_path:
     for connection, task in ((watcher, watching), (quinn, playing)):
         await connection.close()
         await asyncio.wait_for(task, TIMEOUT)
+
+
+async def test_watching_a_finished_match_shows_who_played_it(server: Server) -> None:
+    """Someone who starts watching once the match is over and its players have left sees
+    their names, and no "left the table" for a seat nobody sat in."""
+    host, guest, tasks = await finished_between_two(server.url)
+    room = host.state.room
+    assert room is not None
+    await guest.send(msg.Leave())
+    await until(lambda: (v := host.state.view) is not None and v.seats[1] is None)
+    watcher, first = watch.plan(server.url, room, "Wes")
+    watching = asyncio.create_task(watcher.run(first))
+    await until(lambda: watcher.ready.is_set())
+    # The names come a moment after the table (the watcher asks for the match's record).
+    shown = await until(lambda: named(table_text(watcher.state), "Bořek"), what="Bořek named")
+    assert "(free)" not in shown, shown
+    assert "Ann" in shown and "Bořek left the table" in shown, shown
+    assert "Ann left the table" not in shown, shown
+    log = [line.text for line in watcher.state.log]
+    print(log)
+    assert not any("(free)" in line for line in log), log
+    await close_all([host, guest, watcher], [*tasks, watching])
+
+
+def named(text: str, name: str) -> str | None:
+    return text if name in text else None
+
+
+def table_text(state: TableState, width: int = 79, height: int = 23) -> str:
+    return "\n".join(row.plain for part in render(state, width, height) for row in part)

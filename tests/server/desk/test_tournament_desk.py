@@ -83,7 +83,7 @@ async def test_a_tournament_is_made_joined_and_left_and_every_follower_is_told(
         ("leave_tournament", {"tournament": code, "entrant": 0}, "not_host"),
         ("join_tournament", {"tournament": code, "bot": "easy"}, "not_host"),
         ("join_tournament", {"tournament": "ZZZZZ"}, "no_such_room"),
-        ("start_tournament", {"tournament": code}, "invalid"),
+        ("start_tournament", {"tournament": code}, "not_host"),
     ]
     for kind, fields, code_expected in refusals:
         error = await bea.error_for(kind, **fields)

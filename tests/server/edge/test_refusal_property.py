@@ -1,12 +1,14 @@
 """Property: a refused message changes nothing, anywhere (memory and Redis).
 
 For a random room (2-4 human players, a random number of random moves played, a spectator), a
-tournament (made by a player with a key, who joined it, and a bot), a sender (a seated player,
+tournament (made by a player with a key, who joined it or not, and a bot; or started, its first
+table's room opened), a sender (a seated player,
 the spectator, a player of another room, or the tournament's host) and a message of each type a
 client may send (every member of `AnyClientMessage`, one case each, its fields drawn from the type
 in or out of their bounds, or a hand-picked one that reaches further), or a malformed frame, whenever the server refuses the message: every receiver's
-document (a fresh `resync`), the host, who is in which room, the rooms in memory and the rooms as
-stored, and the tournaments as stored are all exactly as they were before it.
+document (a fresh `resync`), the host, who is in which room, the rooms in memory (no table's
+room opened by a refused `start_tournament`) and the rooms as stored, and the tournaments as
+stored are all exactly as they were before it.
 
 The server runs on an event loop of its own thread (`ServerThread`), so that one server serves
 every example.
@@ -90,6 +92,9 @@ class Plan:
     message: dict[str, Any]
     room: str  # "own", "other", or a room that does not exist
     tournament: str  # "own", or a tournament that does not exist
+    #: The own tournament: "joined" (its host and a bot), "alone" (the bot alone: too few to
+    #: start), or "started" (its first round's table opened and playing).
+    entrants: str
     other: str  # the other room: "waiting" with free seats, "full", or "playing"
     cut: bool  # the frame cut short (not JSON)
 
@@ -178,6 +183,7 @@ def plans(draw: st.DrawFn, kind: type[msg.ClientMessage] | None) -> Plan:
         message={k: v for k, v in message.items() if v is not None},
         room=draw(st.sampled_from(["own", "other", "other", "ZZZZ", "ZZZZ-BCDFGHJKMN"])),
         tournament=draw(st.sampled_from(["own", "own", "own", "ZZZZZ", "ZZZZZ-BCDFGHJKMN"])),
+        entrants=draw(st.sampled_from(["joined", "joined", "alone", "started"])),
         cut=draw(st.integers(0, 5)) == 0,
         other=draw(st.sampled_from(["waiting", "full", "playing"])),
     )
@@ -236,7 +242,11 @@ async def scenario(server: Server, plan: Plan, store_too: bool) -> str:
         bots=["easy"],
     )
     assert isinstance(made, TournamentUpdate), made
-    await keyed.request("join_tournament", tournament=made.tournament)
+    if plan.entrants != "alone":
+        await keyed.request("join_tournament", tournament=made.tournament)
+    if plan.entrants == "started":
+        opened = await keyed.request("start_tournament", tournament=made.tournament)
+        assert isinstance(opened, TournamentUpdate) and opened.table is not None, opened
     clients = [*seated, fan, away, keyed]
     try:
         if plan.started:

@@ -1,6 +1,6 @@
 """`GET /api/tournaments` and `GET /api/tournaments/ID` with a real server, in memory and on
-Redis, the tournaments made by real WebSocket clients: the list holds the public ones in its
-documented order and pages them, a private one is never listed and answers 404 (byte for byte a
+Redis, the tournaments made by real WebSocket clients: the list holds the public ones newest first and
+pages them, reading only the page's tournaments, a private one is never listed and answers 404 (byte for byte a
 missing one's) unless asked with its invite, and the view is the one the desk sends followers."""
 
 from __future__ import annotations
@@ -14,12 +14,12 @@ from server_helpers import ApiAnswer, Client, api_get, fast_config, new_key
 
 from protocol import api
 from protocol.rules import Rules
-from protocol.tournaments import Phase, TournamentUpdate, TournamentView
+from protocol.tournaments import TournamentUpdate, TournamentView
 from server.app import Server, run_server
 from server.desk.kept import Kept, encode
 from server.edge.tournaments_api import public_tournaments
 from server.storage.redis_store import RedisStore
-from server.storage.tournaments import MemoryTournaments
+from server.storage.tournaments import Bounds, MemoryTournaments, StoredTournament
 from server.tournaments.stored import Tournament
 
 CUP = {"name": "Friday cup", "format": "round_robin", "rules": {"players": 2}}
@@ -73,13 +73,23 @@ async def test_the_public_tournaments_are_listed_and_paged_and_a_private_one_nev
     listed = await page(server)
     assert listed.total == 3
     codes = [summary.code for summary in listed.tournaments]
-    assert codes == sorted(update.tournament for update in public)  # all open: by code
+    assert codes == [update.tournament for update in reversed(public)]  # newest first
     assert secret.state.code not in codes
     by_code = {summary.code: summary for summary in listed.tournaments}
     first, second, third = (by_code[update.tournament] for update in public)
     assert (first.name, first.host, first.entrants, first.phase) == ("Cup 1", "Ann", 1, "open")
     assert second.entrants == 1 and second.rounds_planned == 0 == second.rounds_begun
     assert third.rules.players == 4 and third.rules.partnership and third.partners == "fixed"
+    # Each line of the list says what the tournament's own view says.
+    shared = ("name", "format", "rules", "partners", "turn_seconds", "host", "phase")
+    for summary in listed.tournaments:
+        shown = await view(server, summary.code)
+        assert [getattr(summary, f) for f in shared] == [getattr(shown, f) for f in shared]
+        assert (summary.rounds_planned, summary.rounds_begun) == (
+            shown.rounds_planned,
+            len(shown.rounds),
+        )
+        assert summary.entrants == len(shown.entrants)
 
     halves = [await page(server, "?limit=2"), await page(server, "?offset=2&limit=2")]
     assert [len(half.tournaments) for half in halves] == [2, 1]
@@ -138,32 +148,32 @@ async def test_a_bad_query_is_refused(server: Server, path: str) -> None:
     assert answer.json["error"] == "bad_request"
 
 
-async def test_the_list_puts_open_tournaments_first_then_playing_then_finished() -> None:
-    store = MemoryTournaments()
-    phases: list[tuple[str, Phase, bool]] = [
-        ("AAAAA", "finished", True),
-        ("BBBBB", "playing", True),
-        ("CCCCC", "open", True),
-        ("DDDDD", "playing", True),
-        ("EEEEE", "open", False),
-    ]
-    for code, phase, public in phases:
+class CountedLoads(MemoryTournaments):
+    """Tournaments in memory that count how many are loaded."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.loads = 0
+
+    async def load(self, code: str) -> StoredTournament | None:
+        self.loads += 1
+        return await super().load(code)
+
+
+async def test_a_page_of_the_list_loads_only_its_own_tournaments() -> None:
+    store = CountedLoads()
+    bounds = Bounds(maker="192.0.2.1", per_maker=100, most=100, now=0.0)
+    made = []
+    for number in range(60):
         tournament = Tournament(
-            name=code.title(),
-            format="swiss",
-            rules=Rules(players=2),
-            partners=None,
-            swiss_rounds=3,
-            public=public,
-            host="h",
-            turn_seconds=None,
-            phase=phase,
-        )
-        await store.save(code, 1, encode(Kept(tournament=tournament, host_name="Host")))
-    listed = await public_tournaments(store)
-    assert [(s.code, s.phase) for s in listed] == [
-        ("CCCCC", "open"),
-        ("BBBBB", "playing"),
-        ("DDDDD", "playing"),
-        ("AAAAA", "finished"),
-    ]
+            name=f"Cup {number}", format="swiss", rules=Rules(players=2), partners=None,
+            swiss_rounds=3, public=number % 3 != 0, host="h", turn_seconds=None,
+        )  # fmt: skip
+        code = f"C{number:04d}"
+        kept = Kept(tournament=tournament, host_name="Host")
+        await store.create(code, encode(kept), tournament.public, bounds)
+        if tournament.public:
+            made.append(code)
+    total, listed = await public_tournaments(store, offset=5, limit=20)
+    assert total == 40 and store.loads == 20
+    assert [summary.code for summary in listed] == made[::-1][5:25]  # newest first

@@ -2,84 +2,24 @@
 
 Every frame every connection received during whole matches is checked against the match's own
 record: a frame may name the receiver's own tiles at that moment and tiles already played in the
-current hand, nothing else (so never another seat's hand, and never the boneyard's order).
+current hand, nothing else (so never another seat's hand, and never the boneyard's order;
+tests/hidden_helpers.py).
 """
 
 from __future__ import annotations
 
 import asyncio
 import random
-import re
 
 import pytest
+from hidden_helpers import check_frames
 from server_helpers import Client, caught_up, fast_config, play_out, seat_players
 
 from bridge.records import record_of
-from engine import PASS, Deal, End, Match, Move, Played, Rules, Tile
+from engine import Match, Rules
 from protocol import messages as msg
-from protocol.patch import events_of
-from protocol.records import decode_record, encode_record
-from protocol.tiles import normalize_tile
+from protocol.records import encode_record
 from server.app import run_server
-
-TILE_TEXT = re.compile(r'"([0-6]-[0-6])"')
-
-
-class Witness:
-    """The match replayed from its record, move by move, to say what each receiver may see."""
-
-    def __init__(self, record_json: bytes) -> None:
-        record = decode_record(record_json)
-        deals = [
-            Deal(
-                tuple(tuple(int(Tile.parse(t)) for t in seat) for seat in hand.deal),
-                tuple(int(Tile.parse(t)) for t in hand.boneyard),
-                hand.leader,
-            )
-            for hand in record.hands
-        ]
-        self.moves = [move for hand in record.hands for move in hand.moves]
-        self.match = Match.new(record.rules, seed=0, deals=deals)
-        self.done = 0
-
-    def visible(self, seat: int | None) -> set[str]:
-        """The tiles `seat` may see now: its own hand and what this hand has put on the table."""
-        played = {str(Tile(e.tile)) for e in self.match.events if isinstance(e, Played)}
-        own = {str(t) for t in self.match.hand_of(seat)} if seat is not None else set()
-        return played | own
-
-    def advance(self) -> set[str]:
-        """Apply the next move of the record; returns the tile it put on the table, if any."""
-        move = self.moves[self.done]
-        self.done += 1
-        if move.pass_:
-            self.match.apply(move.seat, PASS)
-            return set()
-        assert move.tile is not None
-        end = None if move.end is None else End[move.end.upper()]
-        self.match.apply(move.seat, Move.written(move.tile, end))
-        return {normalize_tile(move.tile)}
-
-
-def check_frames(client: Client, record_json: bytes, complete: bool = True) -> int:
-    """Walk the client's frames alongside the record; returns how many tiles were checked."""
-    witness = Witness(record_json)
-    seat = None
-    checked = 0
-    for frame in client.frames:
-        message = msg.decode_server(frame)
-        if isinstance(message, msg.Joined):
-            seat = message.seat
-        allowed = witness.visible(seat)
-        if isinstance(message, msg.Patch):
-            for event in events_of(message.ops):
-                if type(event).__name__ in ("Played", "Passed"):
-                    allowed |= witness.advance() | witness.visible(seat)
-        named = {normalize_tile(tile) for tile in TILE_TEXT.findall(frame)}
-        assert named <= allowed, f"seat {seat} was shown {sorted(named - allowed)} in {frame}"
-        checked += len(named)
-    assert witness.done == len(witness.moves) or not complete
-    return checked
 
 
 @pytest.mark.parametrize(("players", "teams"), [(2, False), (3, False), (4, True), (4, False)])

@@ -46,9 +46,12 @@ class Process:
         self.live = self.registry.live(stored)
         self.registry.rooms[self.live.room.code] = self.live
         self.tasks: set[asyncio.Task[Any]] = set()
-        self.finisher = Finisher(
-            machine.ledger, self.registry, self.change, machine.clock, self.spawn
-        )
+        self.clock = machine.clock
+        self.presence_id = ""
+        self.finisher = Finisher(machine.ledger, self.registry, self, machine.clock, self.spawn)
+
+    def holds(self, live: LiveRoom) -> bool:
+        return self.registry.holds(live)
 
     def spawn(self, coroutine: Any) -> asyncio.Task[Any]:
         task = self.machine.loop.create_task(coroutine)

@@ -58,7 +58,7 @@ async def test_redis_holds_moves_as_moves_and_reads_back_as_the_servers_room(
         while (mover := await next_mover(clients, taken, lambda: False)) is not None:
             await play_out_one(mover)
             live = live_of(server, host)
-            async with live.lock:  # the room as stored, outside any change
+            async with live.exclusive():  # the room as stored, outside any change
                 stored = await load_stored(store, host.room)
                 assert stored is not None and stored.seq == live.room.seq
                 assert stored.state == live.room.to_bytes()

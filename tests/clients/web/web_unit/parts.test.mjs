@@ -1,6 +1,7 @@
 // The page's other pure parts: connection.js (the socket's URL), lobby.js (the create form,
 // room codes), key.js (keys and link codes), pages.js (routes), geometry.js with render.js's
-// tile size (where each tile is drawn) and results.js (a hand's result explained).
+// tile size (where each tile is drawn), results.js (a hand's result explained) and
+// tourney_words.js (a tournament's handle, the create_tournament a form asks for, its words).
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -14,6 +15,7 @@ const { parseRoute } = await module("pages.js");
 const { placeLayout } = await module("geometry.js");
 const { halfWidthFor } = await module("render.js");
 const { explainHand } = await module("results.js");
+const { tournamentHandle, tournamentRequest, tablesLine, entrantName } = await module("tourney_words.js");
 await i18n.load("en");
 
 test("the socket's URL follows the page", () => {
@@ -183,4 +185,41 @@ test("blocked hands and penalties follow the worked examples", () => {
   const counts = [{ side: 0, seats: [0], pips: 0, points: 0 }, { side: 1, seats: [1], pips: 8, points: -10 }];
   const penalty = explain(domino(0, [0, -10], [0, 8], counts), ["A", "B"], { end_scoring: "penalty" });
   assert.ok(penalty.agrees && penalty.steps.includes("B: 8 rounds to 10, loses 10."), penalty.steps);
+});
+
+test("a tournament's handle is its five letters, and an invite when private", () => {
+  assert.equal(tournamentHandle(" qwrtz "), "QWRTZ");
+  assert.equal(tournamentHandle("qwrtz-bcdfghjkmn"), "QWRTZ-BCDFGHJKMN");
+  for (const wrong of ["", "QWRT", "QWRTZX", "QW RTZ", "QWRTZ-", "QWRTZ-B<C", "../x", null]) {
+    assert.equal(tournamentHandle(wrong), null, String(wrong));
+  }
+});
+
+test("the tournament form asks for partners only at four in teams, rounds only for Swiss", () => {
+  const form = {
+    name: "  Pairs ", format: "swiss", players: "4", in_teams: "on", partners: "rotating",
+    rounds: "5", target: "150", turn_seconds: "30", private: "on",
+    bots_easy: "1", bots_normal: "0", bots_hard: "2",
+  };
+  assert.deepEqual(tournamentRequest(form), {
+    type: "create_tournament", name: "Pairs", format: "swiss",
+    rules: { players: 4, teams: true, target: 150, turn_seconds: 30, public: false },
+    partners: "rotating", rounds: 5, bots: ["easy", "hard", "hard"],
+  });
+  const plain = tournamentRequest({ name: "Cup", format: "elimination", players: "4", partners: "fixed", rounds: "5", bots_normal: "99" });
+  assert.deepEqual(plain, {
+    type: "create_tournament", name: "Cup", format: "elimination",
+    rules: { players: 4, teams: false, target: null, turn_seconds: null, public: true },
+    // Each level is bounded: the server takes 64 entrants.
+    bots: Array(16).fill("normal"),
+  });
+  assert.equal(tournamentRequest({ name: "x", format: "knockout", players: "3" }).format, "round_robin");
+});
+
+test("a tournament's tables and bots in words (a rules object leaves out its defaults)", () => {
+  assert.equal(tablesLine({ rules: { players: 4 }, partners: "fixed" }), "tables of 4 in teams · fixed partners");
+  assert.equal(tablesLine({ rules: { players: 4, teams: false, target: 50 }, turn_seconds: 1 }), "tables of 4 · to 50 · 1 second a turn");
+  assert.equal(entrantName({ name: "bot:hard 3", bot: "hard" }), "hard bot 3");
+  // A person's name that looks like a bot's stays as the server gave it.
+  assert.equal(entrantName({ name: "bot:hard 3" }), "bot:hard 3");
 });

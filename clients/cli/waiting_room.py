@@ -1,0 +1,89 @@
+"""A room that has not started, as the table shows it: its rules in words, each seat, and the
+line friends type to join."""
+
+from __future__ import annotations
+
+from rich.style import Style
+from rich.text import Text
+
+from clients.cli import words
+from clients.cli.i18n import _, ngettext
+from clients.cli.state import display_names
+from clients.cli.styles import DULL
+from protocol.views import RoomView
+
+
+def waiting_rows(view: RoomView, join_line: str | None, width: int) -> list[Text]:
+    """The seats of a room that has not started, and the line friends type to join."""
+    names = display_names(view)
+    said = _("Room {code}: {rules}").format(code=view.code, rules=_rules_words(view))
+    rows = [Text(" " + said, Style(bold=True))]
+    if view.rules.is_rated and not view.rules.public:
+        rows.append(
+            Text(" " + _("Rated: this private room's results show on the public ladder."), DULL)
+        )
+    for index, seat in enumerate(view.seats):
+        line = Text("   " + words.seat_word(index) + "  ")
+        if seat is None:
+            line.append(_("free"), DULL)
+        else:
+            line.append(names[index], Style(bold=True))
+            if seat.kind == "bot":
+                line.append("  " + _level_bot(seat.level), DULL)
+            if index == view.you:
+                line.append("  " + _("(you)"), DULL)
+            if index == view.host:
+                line.append("  " + _("host"), DULL)
+        rows.append(line)
+    if join_line:
+        # The command to type, then (when there is one) the link to open in a browser.
+        command, _newline, link = join_line.partition("\n")
+        labels = [_("Friends join with:"), _("or in a browser:")]
+        room = max(len(label) for label in labels) + 2
+        rows += [
+            Text(" "),
+            Text.assemble(f" {labels[0]:<{room}}", (command, Style(bold=True, color="cyan"))),
+        ]
+        if link:
+            rows.append(
+                Text.assemble(f" {labels[1]:<{room}}", (link, Style(bold=True, color="cyan")))
+            )
+    for row in rows:
+        row.truncate(width)
+    return rows
+
+
+def _rules_words(view: RoomView) -> str:
+    rules = view.rules
+    said = [
+        ngettext("{count} player", "{count} players", rules.players).format(count=rules.players)
+    ]
+    if rules.partnership:
+        said.append(_("two teams"))
+    said.append(_("first to {target}").format(target=rules.target_score))
+    if rules.hand_size != "standard":
+        count = rules.tiles_per_hand
+        said.append(ngettext("{count} tile each", "{count} tiles each", count).format(count=count))
+    if rules.end_scoring == "penalty":
+        said.append(_("own pips lost at the end"))
+    if rules.reserve:
+        count = rules.reserve
+        said.append(
+            ngettext("{count} tile never drawn", "{count} tiles never drawn", count).format(
+                count=count
+            )
+        )
+    if rules.turn_seconds:
+        said.append(_("{seconds} s a turn").format(seconds=rules.turn_seconds))
+    said.append(_("listed") if rules.public else _("private"))
+    said.append(_("rated") if rules.is_rated else _("unrated"))
+    return ", ".join(said)
+
+
+def _level_bot(level: str | None) -> str:
+    """ "easy bot" (one message per level: the adjective agrees with the noun)."""
+    if level == "easy":
+        return _("easy bot")
+    if level == "hard":
+        return _("hard bot")
+    return _("normal bot")

@@ -1,0 +1,252 @@
+"""A tournament's rounds played in rooms: one idempotent step, `reconcile`, that brings the
+stored tournament and its tables' rooms together (docs/tournaments.md, "How a round is played").
+
+For a tournament being played it looks at the current round's tables: a table with no room yet
+gets one (`Tables.open`: stored, every seat reserved, the match dealt) and is noted as opened
+(`TableOpened`, with what finds the room); a table whose room's match has ended is told
+(`TableFinished`, the final scores by seat), and the core draws the next round when it was the
+round's last, whose tables the next pass opens; after the last round the tournament is
+finished. Each pass is one stored version (`Book.commit`: only over the version it read, so two
+processes never note two rooms for one table), and the followers here are told once the step is
+done. With several processes, only the holder of the tournament's lease (`server.desk.lease`)
+opens a round's tables: it takes the lease in a save of its own, opens them, and gives the
+lease back in the save that notes them.
+
+It runs when the host starts a tournament, when a table's match finishes here
+(`Tables` tells `table_finished`), for every tournament being played when the server starts
+(`resume`: after a restart a table with no room is opened and a match that ended untold is
+told; rooms in play go on as any room does), now and then for a tournament whose tables were
+left without rooms (`sweep`: another process stored the start and stopped), and again a little
+later when a store did not answer. The rooms are reached only through `Tables` (`server.play.tables.TableRooms`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Coroutine
+from typing import Any, Protocol
+
+import msgspec
+
+from protocol.rules import RoomRules
+from server.desk.kept import Kept
+from server.desk.lease import Lease
+from server.rooms.room_state import RoomError, TableOf
+from server.rooms.tables import Sitter
+from server.storage.store import StoreUnavailable
+from server.tournaments import state
+from server.tournaments.stored import Table, Tournament
+
+log = logging.getLogger("allfives.server")
+
+#: Runs a task that ends with the server.
+Spawn = Callable[[Coroutine[Any, Any, Any]], "asyncio.Task[Any]"]
+
+#: The first and the longest wait before a step that failed is tried again.
+RETRY_FIRST = 1.0
+RETRY_MAX = 30.0
+
+
+class Tables(Protocol):
+    """The rooms of tournaments' tables (`server.play.tables.TableRooms`)."""
+
+    async def open(self, rules: RoomRules, of: TableOf, sitters: list[Sitter]) -> str:
+        """A stored room playing table `of`; what finds it."""
+
+    async def scores(self, room: str, of: TableOf) -> list[int] | None:
+        """The final scores by seat of table `of` in `room` (None while it plays)."""
+
+    async def discard(self, room: str) -> None:
+        """Drop a room its tournament did not take."""
+
+
+class Book(Protocol):
+    """Where tournaments are kept and told (`server.desk.desk.Desk`)."""
+
+    async def codes(self) -> list[str]: ...
+
+    async def load(self, code: str) -> tuple[Kept, int]: ...
+
+    async def commit(
+        self,
+        code: str,
+        commands: list[state.AnyCommand],
+        mark: Callable[[Kept], Kept] | None = None,
+    ) -> tuple[Kept, int, bool]: ...
+
+    def tell(self, code: str, kept: Kept, version: int) -> None: ...
+
+
+class Rounds:
+    """Plays tournaments' rounds in rooms (see the module docstring)."""
+
+    def __init__(
+        self, book: Book, tables: Tables, spawn: Spawn, lease: Lease | None = None
+    ) -> None:
+        self.book = book
+        #: With several processes: only the holder opens a round's tables (None: alone).
+        self.lease = lease
+        self.tables = tables
+        self.spawn = spawn
+        self._locks: dict[str, asyncio.Lock] = {}
+        #: Tournaments waiting to be tried again (a store did not answer).
+        self._retrying: set[str] = set()
+
+    def table_finished(self, of: TableOf) -> None:
+        """A table's match finished here: its tournament is told (in a task)."""
+        self.spawn(self.reconcile(of.code))
+
+    async def resume(self, codes: list[str]) -> None:
+        """At start: every tournament being played among `codes` is reconciled."""
+        for code in codes:
+            await self.reconcile(code)
+
+    async def run(self, every: float) -> None:
+        """Every `every` seconds, `sweep` the tournaments stored (the task ends with the server)."""
+        while True:
+            await asyncio.sleep(every)
+            try:
+                codes = await self.book.codes()
+            except StoreUnavailable:
+                continue
+            await self.sweep(codes)
+
+    async def sweep(self, codes: list[str]) -> None:
+        """Every tournament among `codes` with a table of its current round that has no room
+        is reconciled: another process noted the start and stopped before opening them."""
+        for code in codes:
+            try:
+                kept, _ = await self.book.load(code)
+            except (StoreUnavailable, RoomError):
+                continue
+            tournament = kept.tournament
+            if tournament.phase == "playing" and any(
+                table.room is None for table in tournament.rounds[-1].tables
+            ):
+                await self.reconcile(code)
+
+    async def reconcile(self, code: str) -> None:
+        """Reconcile, and tell the followers here if that changed the tournament."""
+        done = await self.step(code)
+        if done is not None:
+            self.book.tell(code, *done)
+
+    async def step(self, code: str) -> tuple[Kept, int] | None:
+        """`reconcile_now`, tried again later (and the followers then told) if a store or a
+        room did not answer: what it stored last, or None."""
+        try:
+            return await self.reconcile_now(code)
+        except (StoreUnavailable, RoomError) as error:
+            log.warning("tournament %s: its tables wait (%s): trying again", code, error)
+        except Exception:
+            log.exception("tournament %s: its tables could not be reconciled", code)
+        self._retry(code)
+        return None
+
+    async def reconcile_now(self, code: str) -> tuple[Kept, int] | None:
+        """The step itself: the tournament and version it stored last, or None if it changed
+        nothing. StoreUnavailable or RoomError (a room or the tournament not reachable) leave
+        what was stored so far, and the next step goes on from there."""
+        done: tuple[Kept, int] | None = None
+        async with self._locks.setdefault(code, asyncio.Lock()):
+            while True:
+                kept, version = await self.book.load(code)
+                tournament = kept.tournament
+                if tournament.phase != "playing":
+                    return done
+                may_open = True
+                lease = self.lease
+                if lease is not None and any(t.room is None for t in tournament.rounds[-1].tables):
+                    kept, version, changed = await self.book.commit(code, [], lease.take)
+                    if changed:
+                        done = (kept, version)
+                    may_open = lease.holds(kept)
+                opened: list[str] = []
+                try:
+                    commands = await self._due(code, kept, opened, may_open)
+                    if not commands:
+                        return done
+                    mark = lease.give_back if lease is not None and opened else None
+                    kept, version, changed = await self.book.commit(code, commands, mark)
+                except RoomError:
+                    # Refused (another process noted a room first), or a room not made: the
+                    # rooms made for this pass are dropped. A store that did not answer may
+                    # have stored them with the tournament: they are kept.
+                    for room in opened:
+                        await self.tables.discard(room)
+                    raise
+                if changed:
+                    done = (kept, version)
+
+    async def _due(
+        self, code: str, kept: Kept, opened: list[str], may_open: bool
+    ) -> list[state.AnyCommand]:
+        """What the current round's tables call for: rooms opened (if `may_open`; noted in
+        `opened`) and results told."""
+        tournament = kept.tournament
+        number = len(tournament.rounds) - 1
+        commands: list[state.AnyCommand] = []
+        for index, table in enumerate(tournament.rounds[number].tables):
+            of = TableOf(code, number, index)
+            if table.room is None:
+                if not may_open:
+                    continue  # another process holds the lease: it opens them
+                room = await self.tables.open(rules_of(kept), of, sitters_of(tournament, table))
+                opened.append(room)
+                commands.append(state.TableOpened(round=number, table=index, room=room))
+            elif table.scores is None:
+                try:
+                    scores = await self.tables.scores(table.room, of)
+                except RoomError as error:
+                    log.warning("tournament %s: table %s: %s", code, of, error.message)
+                    continue
+                if scores is not None:
+                    commands.append(state.TableFinished(round=number, table=index, scores=scores))
+        return commands
+
+    def _retry(self, code: str) -> None:
+        if code not in self._retrying:
+            self._retrying.add(code)
+            self.spawn(self._later(code))
+
+    async def _later(self, code: str) -> None:
+        delay = RETRY_FIRST
+        try:
+            while True:
+                await asyncio.sleep(delay)
+                try:
+                    done = await self.reconcile_now(code)
+                except Exception as error:
+                    log.warning("tournament %s: its tables still wait (%s)", code, error)
+                    delay = min(RETRY_MAX, delay * 2)
+                    continue
+                if done is not None:
+                    self.book.tell(code, *done)
+                return
+        finally:
+            self._retrying.discard(code)
+
+
+def rules_of(kept: Kept) -> RoomRules:
+    """The rules of a tournament's tables' rooms: its match rules, turn clock, public or
+    private, rated or not."""
+    tournament = kept.tournament
+    return RoomRules(
+        **msgspec.structs.asdict(tournament.rules),
+        turn_seconds=tournament.turn_seconds,
+        public=tournament.public,
+        rated=kept.is_rated,
+    )
+
+
+def sitters_of(tournament: Tournament, table: Table) -> list[Sitter]:
+    """Who sits at each seat of a table: its entrants, people by their player, bots by level."""
+    return [
+        Sitter(
+            name=tournament.entrants[entrant].name,
+            player=tournament.entrants[entrant].player,
+            level=tournament.entrants[entrant].bot,
+        )
+        for entrant in table.seats
+    ]

@@ -1,0 +1,478 @@
+"""`allfives tournament` against a real server: `show` prints a played tournament (entrants,
+each round's tables and scores, the standings with their tie-break columns, the champion) at 60
+and 80 columns and in plain lines; `create` prints the code and follows the lobby, where a
+friend's `join` shows at once; a refused start, a missing tournament and a name the server will
+not have are one line and a non-zero status; what a server sends is shown with its control
+characters made visible, whatever it holds."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import unicodedata
+from pathlib import Path
+
+import pexpect  # type: ignore[import-untyped]
+import pytest
+from client_helpers import BOX_DRAWING, ROOT, keep_player_key, played_tournament, spawn_plain
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rich.cells import cell_len
+from server_helpers import ServerThread, api_get
+from waiting import until_sync
+
+from clients.cli import i18n
+from clients.cli.i18n import _
+from clients.cli.tournament_words import tournament_rows
+from protocol import api
+from protocol.rules import Rules
+from protocol.tournaments import (
+    EntrantView,
+    RoundView,
+    StandingView,
+    TableView,
+    TournamentView,
+)
+from server.desk.kept import Kept, encode
+from server.tournaments.stored import Entrant, Round, Table, Tournament
+
+ENV = {"TERM": "xterm-256color", "PYTHONPATH": str(ROOT), "LANGUAGE": "en"}
+
+
+def allfives(*args: str, config: Path, columns: int = 80) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "allfives.cli", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, **ENV, "XDG_CONFIG_HOME": str(config), "COLUMNS": str(columns)},
+        check=False,
+    )
+
+
+def view_of(server: ServerThread, code: str) -> TournamentView:
+    answer = server.call(api_get(server.server.url, f"/api/tournaments/{code}"))
+    assert answer.status == 200, answer.body
+    return api.decode_answer(answer.body, TournamentView)
+
+
+def test_show_prints_a_played_tournament_at_60_and_80_columns(tmp_path: Path) -> None:
+    with ServerThread() as server:
+        server.call(played_tournament(server.server, "QWRTZ", ["Ann", "Bea"], ["easy"], 3))
+        view = view_of(server, "QWRTZ")
+        assert view.phase == "finished" and view.champion is not None
+        names = [entrant.name for entrant in view.entrants]
+        for columns in (60, 80):
+            done = allfives(
+                "tournament", "show", server.server.url, "qwrtz", config=tmp_path, columns=columns
+            )
+            assert done.returncode == 0, done.stderr
+            lines = done.stdout.splitlines()
+            assert all(cell_len(line) <= columns for line in lines), done.stdout
+            text = done.stdout
+            assert "Friday cup · QWRTZ" in lines[0]
+            for name in names:
+                assert name in text
+            for number, played in enumerate(view.rounds, start=1):
+                assert f"Round {number}" in text
+                for table in played.tables:
+                    assert table.scores is not None
+                    assert " : ".join(map(str, table.scores)) in text
+            assert text.count("Sits this round out") == 3  # three entrants: one bye a round
+            for heading in ("points", "Buchholz", "score", "played", "byes"):
+                assert heading in text
+            standings = [line for line in lines if re.match(r"^\W*\d+\W+\w", line)]
+            first = names[view.standings[0].unit]
+            assert first in standings[0], text  # best first
+            assert f"Champion: {names[view.champion]}" in text
+
+
+def test_show_in_plain_lines_draws_no_box(tmp_path: Path) -> None:
+    with ServerThread() as server:
+        server.call(played_tournament(server.server, "QWRTZ", ["Ann", "Bea"], ["easy"], 1))
+        done = allfives(
+            "tournament", "show", server.server.url, "QWRTZ", "--plain", config=tmp_path
+        )
+        assert done.returncode == 0, done.stderr
+        assert "Standings" in done.stdout and "Buchholz" in done.stdout
+        assert not BOX_DRAWING.search(done.stdout), done.stdout
+
+
+def test_show_of_a_missing_tournament_is_one_line_and_status_1(tmp_path: Path) -> None:
+    with ServerThread() as server:
+        done = allfives("tournament", "show", server.server.url, "NOPEX", config=tmp_path)
+    assert done.returncode == 1
+    assert done.stdout == ""
+    assert done.stderr.splitlines() == [
+        "allfives tournament: no such tournament on this server (a private one needs CODE-INVITE)"
+    ]
+
+
+def test_a_servers_control_characters_are_shown_visibly(tmp_path: Path) -> None:
+    hostile = Tournament(
+        name="Cup\x1b[2J\x07",
+        format="round_robin",
+        rules=Rules(players=2),
+        partners=None,
+        swiss_rounds=None,
+        public=True,
+        host="h",
+        turn_seconds=None,
+        phase="playing",
+        entrants=[Entrant(name="Ann\x1b]0;owned\x07"), Entrant(name="B\u202eea")],
+        units=[[0], [1]],
+        planned=1,
+        rounds=[Round(tables=[Table(seats=[0, 1], room="AB\x1bCD")], byes=[])],
+    )
+    with ServerThread() as server:
+        kept = Kept(tournament=hostile, host_name="Host\x9b31m")
+        server.call(server.server.store.tournaments.save("EVILX", 1, encode(kept)))
+        done = allfives("tournament", "show", server.server.url, "EVILX", config=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "\x1b" not in done.stdout and "\x07" not in done.stdout and "\x9b" not in done.stdout
+    assert "Cup␛[2J␇" in done.stdout
+    assert "Ann␛]0;owned␇" in done.stdout
+    assert "B\ufffdea" in done.stdout
+    assert "playing in room AB␛CD" in done.stdout
+
+
+NAMES = st.text(min_size=1, max_size=24)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    names=st.lists(NAMES, min_size=2, max_size=9),
+    title=st.text(min_size=1, max_size=48),
+    width=st.integers(min_value=30, max_value=120),
+)
+def test_every_row_fits_its_width_and_holds_no_control_character(
+    names: list[str], title: str, width: int
+) -> None:
+    pairs = [[index, index + 1] for index in range(0, len(names) - 1, 2)]
+    tables = [TableView(seats=seats, room="ROOM", scores=[100, 5]) for seats in pairs]
+    byes = [len(names) - 1] if len(names) % 2 else []
+    view = TournamentView(
+        code="QWRTZ",
+        name=title,
+        format="swiss",
+        rules=Rules(players=2),
+        partners=None,
+        rounds_planned=3,
+        public=True,
+        turn_seconds=None,
+        host=names[0],
+        phase="playing",
+        version=3,
+        entrants=[EntrantView(name=name) for name in names],
+        units=[[index] for index in range(len(names))],
+        rounds=[RoundView(tables=tables, byes=byes)],
+        standings=[
+            StandingView(unit=unit, match_points=2, buchholz=0, score=100, played=1, byes=0)
+            for unit in range(len(names))
+        ],
+    )
+    rows = tournament_rows(view, width, you=len(names) - 1)
+    for row in rows:
+        assert cell_len(row.plain) <= width, row.plain
+        assert not any(unicodedata.category(char) in ("Cc", "Cf") for char in row.plain)
+    text = "\n".join(row.plain for row in rows)
+    if byes:
+        assert "You sit this round out" in text
+
+
+def test_create_prints_the_code_and_a_friends_join_shows_in_the_lobby(tmp_path: Path) -> None:
+    with ServerThread() as server:
+        url = server.server.url
+        keep_player_key(tmp_path / "ann", url, "Ann")
+        keep_player_key(tmp_path / "bea", url, "Bea")
+        ann, ann_said = spawn_plain(
+            ["tournament", "create", url, "--name", "Friday cup", "--bots", "easy,hard", "--plain"],
+            {**ENV, "XDG_CONFIG_HOME": str(tmp_path / "ann")},
+        )
+        try:
+            # The host enters as the tournament is made: told once or twice, the lobby with
+            # Ann in it says the code and how to start.
+            ann.expect("Entrants \\(3\\): 1 bot:easy, 2 bot:hard, 3 Ann \\(you\\)")
+            ann.expect(r"Friends enter with: .*allfives tournament join \S+ ([A-Z]{5})")
+            code = ann.match.group(1)
+            ann.expect("Start it once everyone is in: type /start")
+            bea, _bea_said = spawn_plain(
+                ["tournament", "join", url, code.lower(), "--plain"],
+                {**ENV, "XDG_CONFIG_HOME": str(tmp_path / "bea")},
+            )
+            try:
+                bea.expect("4 Bea \\(you\\)")
+                bea.expect("Waiting for the host to start it")
+                ann.expect("Entrants \\(4\\): 1 bot:easy, 2 bot:hard, 3 Ann \\(you\\), 4 Bea")
+                # Bea is no host: her start is refused, in one line, and nothing changes.
+                done = allfives("tournament", "start", url, code, config=tmp_path / "bea")
+                assert done.returncode == 1
+                assert len(done.stderr.splitlines()) == 1
+                assert done.stderr.startswith(
+                    "allfives tournament: could not start the tournament:"
+                )
+                view = view_of(server, code)
+                assert view.phase == "open" and len(view.entrants) == 4
+                bea.sendline("/quit")
+                bea.expect("come back with: .*allfives tournament join")
+                bea.expect(r"\n")
+                bea.wait()
+                assert bea.exitstatus == 0
+            finally:
+                bea.close(force=True)
+            # Bea stays entered: she left the screen, not the tournament.
+            assert [e.name for e in view_of(server, code).entrants][-1] == "Bea"
+            # The host's start, from another terminal: one line, status 0, and the screen
+            # that follows it moves Ann to her table.
+            started = allfives("tournament", "start", url, code, config=tmp_path / "ann")
+            assert started.returncode == 0, started.stderr
+            assert started.stdout == "Friday cup has started.\n"
+            view = view_of(server, code)
+            assert view.phase == "playing" and len(view.rounds) == 1
+            ann.expect(r"Round 1: to your table, room ([A-Z]{4})")
+            seated = [t.room for t in view.rounds[0].tables if 2 in t.seats]
+            assert seated == [ann.match.group(1)]
+            ann.expect(f"Room {seated[0]}: 2 players")
+        finally:
+            ann.close(force=True)
+        assert "\x1b" not in ann_said.getvalue()
+
+
+def test_joining_a_missing_tournament_is_one_line_and_status_1(tmp_path: Path) -> None:
+    with ServerThread() as server:
+        url = server.server.url
+        keep_player_key(tmp_path, url, "Ann")
+        child, said = spawn_plain(
+            ["tournament", "join", url, "NOPEX", "--plain"],
+            {**ENV, "XDG_CONFIG_HOME": str(tmp_path)},
+        )
+        try:
+            child.expect("allfives tournament: could not enter the tournament: there is no")
+            child.wait()
+            assert child.exitstatus == 1
+        finally:
+            child.close(force=True)
+        lines = [line for line in said.getvalue().splitlines() if line.strip()]
+        assert lines == [
+            "allfives tournament: could not enter the tournament: there is no tournament "
+            "'NOPEX' on this server (a private one needs CODE-INVITE)"
+        ]
+
+
+def test_a_name_the_server_will_not_have_is_refused_before_connecting(tmp_path: Path) -> None:
+    done = allfives(
+        "tournament", "create", "ws://127.0.0.1:9", "--name", "\x1b[2J", config=tmp_path
+    )
+    assert done.returncode == 2
+    assert len(done.stderr.splitlines()) == 1
+    assert "a tournament's name is 1 to 48 characters a reader can see" in done.stderr
+
+
+@pytest.mark.parametrize("language", i18n.LANGUAGES)
+@pytest.mark.parametrize("columns", [60, 80])
+def test_the_standings_fit_60_and_80_columns_in_every_language(language: str, columns: int) -> None:
+    names = ["Bartholomew-Featherstone", "bot:normal 12", "Ann", "Žofie"]
+    view = TournamentView(
+        code="QWRTZ",
+        name="Páteční pohár pro celou ulici a její přátele, kteří",
+        format="swiss",
+        rules=Rules(players=2),
+        partners=None,
+        rounds_planned=3,
+        public=False,
+        turn_seconds=30,
+        host="Ann",
+        phase="playing",
+        version=3,
+        entrants=[EntrantView(name=name) for name in names],
+        units=[[index] for index in range(len(names))],
+        rounds=[
+            RoundView(
+                tables=[
+                    TableView(seats=[0, 1], room="ABCD-EFGHJKMNPQ", scores=[100_000, -15]),
+                    TableView(seats=[2, 3], room="EFGH-EFGHJKMNPQ"),
+                ],
+                byes=[],
+            )
+        ],
+        standings=[
+            StandingView(unit=0, match_points=2, buchholz=0, score=100_000, played=1, byes=0),
+            *(
+                StandingView(unit=u, match_points=0, buchholz=2, score=-15, played=1, byes=0)
+                for u in (1, 2, 3)
+            ),
+        ],
+    )
+    i18n.set_language(language)
+    try:
+        rows = [row.plain for row in tournament_rows(view, columns - 1, you=2)]
+        name, points = _("entrant"), _("points")
+    finally:
+        i18n.set_language("en")
+    assert all(cell_len(row) <= columns - 1 for row in rows), "\n".join(rows)
+    text = "\n".join(rows)
+    assert "100000" in text and "-15" in text  # the figures are never cut
+    header = next(index for index, row in enumerate(rows) if f" {name} " in row)
+    start, end = rows[header].index(name), rows[header].index(points)
+    lines = [*rows[header + 2 :], ""]
+    lines = lines[: lines.index("")]
+    second = next(index for index, line in enumerate(lines) if line.startswith("2 "))
+    folded = "".join(line[start:end].strip() for line in lines[:second])
+    assert folded == "Bartholomew-Featherstone"  # the leader's long name folds, whole
+
+
+def test_a_screen_too_short_for_every_round_shows_the_last_and_counts_the_others() -> None:
+    rounds = [
+        RoundView(tables=[TableView(seats=[0, 1], room=f"ROOM{n}", scores=[10, n])], byes=[2])
+        for n in range(3)
+    ]
+    view = TournamentView(
+        code="QWRTZ",
+        name="Cup",
+        format="round_robin",
+        rules=Rules(players=2),
+        partners=None,
+        rounds_planned=3,
+        public=True,
+        turn_seconds=None,
+        host="Ann",
+        phase="playing",
+        version=9,
+        entrants=[EntrantView(name=name) for name in ("Ann", "Bea", "Cid")],
+        units=[[0], [1], [2]],
+        rounds=rounds,
+        standings=[
+            StandingView(unit=u, match_points=2, buchholz=2, score=10, played=2, byes=1)
+            for u in range(3)
+        ],
+    )
+    every = "\n".join(row.plain for row in tournament_rows(view, 59))
+    last = "\n".join(row.plain for row in tournament_rows(view, 59, last_rounds=1))
+    assert all(f"Round {n}" in every for n in (1, 2, 3))
+    assert "Round 3" in last and "Round 1" not in last and "Round 2" not in last
+    assert "(2 earlier rounds: allfives tournament show)" in last
+    assert last.startswith("Cup · QWRTZ") and "Standings" in last
+
+
+def test_a_private_tournament_is_shown_and_entered_with_its_whole_code(tmp_path: Path) -> None:
+    with ServerThread() as server:
+        url = server.server.url
+        keep_player_key(tmp_path / "ann", url, "Ann")
+        keep_player_key(tmp_path / "bea", url, "Bea")
+        ann, _said = spawn_plain(
+            ["tournament", "create", url, "--name", "Quiet cup", "--private", "--plain"],
+            {**ENV, "XDG_CONFIG_HOME": str(tmp_path / "ann")},
+        )
+        try:
+            ann.expect(r"Quiet cup · ([A-Z]{5}-[A-Z]{4,})\s")
+            whole = ann.match.group(1)
+            ann.expect(f"Friends enter with: .*allfives tournament join \\S+ {whole}")
+            letters = whole.split("-")[0]
+            hidden = allfives("tournament", "show", url, letters, config=tmp_path / "bea")
+            assert hidden.returncode == 1 and "no such tournament" in hidden.stderr
+            shown = allfives("tournament", "show", url, whole, config=tmp_path / "bea")
+            assert shown.returncode == 0, shown.stderr
+            assert shown.stdout.startswith(f"Quiet cup · {whole}\n")
+            assert "private" in shown.stdout.splitlines()[1]
+            bea, _bea_said = spawn_plain(
+                ["tournament", "join", url, whole.lower(), "--plain"],
+                {**ENV, "XDG_CONFIG_HOME": str(tmp_path / "bea")},
+            )
+            try:
+                bea.expect("2 Bea \\(you\\)")
+                ann.expect("Entrants \\(2\\): 1 Ann \\(you\\), 2 Bea")
+            finally:
+                bea.close(force=True)
+        finally:
+            ann.close(force=True)
+
+
+def test_a_dropped_connection_follows_the_tournament_again(tmp_path: Path) -> None:
+    with ServerThread() as server:
+        url = server.server.url
+        keep_player_key(tmp_path / "ann", url, "Ann")
+        keep_player_key(tmp_path / "bea", url, "Bea")
+        ann, _said = spawn_plain(
+            ["tournament", "create", url, "--name", "Cup", "--plain"],
+            {**ENV, "XDG_CONFIG_HOME": str(tmp_path / "ann")},
+        )
+        try:
+            ann.expect("Entrants \\(1\\): 1 Ann \\(you\\)")
+            ann.expect(r"Friends enter with: .*allfives tournament join \S+ ([A-Z]{5})")
+            code = ann.match.group(1)
+            assert until_sync(lambda: server.drop("Ann"), what="Ann's connection cut")
+            bea, _bea_said = spawn_plain(
+                ["tournament", "join", url, code, "--plain"],
+                {**ENV, "XDG_CONFIG_HOME": str(tmp_path / "bea")},
+            )
+            try:
+                bea.expect("2 Bea \\(you\\)")
+                ann.expect("Entrants \\(2\\): 1 Ann \\(you\\), 2 Bea")  # told after coming back
+            finally:
+                bea.close(force=True)
+        finally:
+            ann.close(force=True)
+
+
+@pytest.mark.parametrize(
+    ("options", "said"),
+    [
+        (["--rounds", "3"], "--rounds is for --format swiss only"),
+        (["--partners", "rotating"], "--partners is for tables of 4 in teams only"),
+        (["--format", "swiss", "--rounds", "99"], "'99' is not a number of rounds from 1 to 20"),
+        (["--bots", "easy,expert"], "is not a list of bot levels"),
+    ],
+)
+def test_options_that_do_not_go_together_are_one_line_and_status_2(
+    tmp_path: Path, options: list[str], said: str
+) -> None:
+    child, written = spawn_plain(
+        ["tournament", "create", "ws://127.0.0.1:9", "--name", "Cup", *options],
+        {**ENV, "XDG_CONFIG_HOME": str(tmp_path)},
+    )
+    try:
+        child.expect(pexpect.EOF)
+        child.close()
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 2
+    lines = [line for line in written.getvalue().splitlines() if line.strip()]
+    assert len(lines) == 1 and said in lines[0] and lines[0].startswith("allfives tournament")
+    assert not (tmp_path / "allfives" / "keys.json").exists()  # nothing was kept or sent
+
+
+def test_fixed_partners_are_shown_as_teams_with_their_sides_score() -> None:
+    names = ("Ann", "Bea", "Cid", "Dan")
+    view = TournamentView(
+        code="QWRTZ",
+        name="Pairs",
+        format="round_robin",
+        rules=Rules(players=4, teams=True),
+        partners="fixed",
+        rounds_planned=1,
+        public=True,
+        turn_seconds=None,
+        host="Ann",
+        phase="finished",
+        version=5,
+        entrants=[EntrantView(name=name) for name in names],
+        units=[[0, 1], [2, 3]],
+        rounds=[
+            RoundView(
+                tables=[TableView(seats=[0, 2, 1, 3], room="ABCD", scores=[150, 85, 150, 85])],
+                byes=[],
+            )
+        ],
+        standings=[
+            StandingView(unit=0, match_points=2, buchholz=0, score=150, played=1, byes=0),
+            StandingView(unit=1, match_points=0, buchholz=2, score=85, played=1, byes=0),
+        ],
+        champion=0,
+    )
+    text = "\n".join(row.plain for row in tournament_rows(view, 79))
+    assert "tables of 4 (teams), fixed partners" in text
+    assert "Table 1: Ann & Bea – Cid & Dan: 150 : 85" in text
+    assert re.search(r"^1\s+Ann & Bea\s+2\s+0\s+150\s+1\s+0$", text, re.MULTILINE), text
+    assert "Champion: Ann & Bea" in text

@@ -1,0 +1,212 @@
+"""A whole small tournament through the real terminal client: Ann creates a round robin at tables
+of two (first to 10) with an easy bot, Bea joins, Ann starts it, and both, in plain lines,
+follow it from the lobby to each of their tables by themselves, play their matches there, come
+back to the tournament's standings between rounds, sit out their bye, and end on the final
+standings and the champion with status 0: what the server's API says happened. And in a
+terminal (tmux), the drawn screen: the lobby, Ann's table by itself once Ann starts it, and
+back to the standings with that table's scores and her bye in the next round."""
+
+from __future__ import annotations
+
+import re
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pexpect  # type: ignore[import-untyped]
+import pytest
+from client_helpers import NEEDS_TMUX, ROOT, Terminal, keep_player_key, spawn_plain, status
+from server_helpers import ServerThread, api_get
+
+from protocol import api
+from protocol.tournaments import TournamentView
+
+ENV = {"TERM": "xterm-256color", "PYTHONPATH": str(ROOT), "LANGUAGE": "en"}
+#: The plain table's question on your turn.
+YOUR_TURN = r"Type (?:a move's number, 1 to \d+|1 to make it), or /help\."
+MATCH_SECONDS = 180.0
+#: A round robin of three at tables of two, each match first to 10: three short rounds.
+CUP_OPTIONS = ("--bots", "easy", "--target", "10", "--plain")
+
+
+def view_of(server: ServerThread, code: str) -> TournamentView:
+    answer = server.call(api_get(server.server.url, f"/api/tournaments/{code}"))
+    assert answer.status == 200, answer.body
+    return api.decode_answer(answer.body, TournamentView)
+
+
+def played_on(child: Any) -> bool:
+    """Answer the child's turn with its first legal move if it asks; True once it has ended."""
+    index = child.expect([YOUR_TURN, pexpect.EOF, pexpect.TIMEOUT], timeout=0.2)
+    if index == 0:
+        child.sendline("1")
+    return bool(index == 1)
+
+
+def test_two_players_and_a_bot_follow_a_tournament_from_lobby_to_tables_to_champion(
+    tmp_path: Path,
+) -> None:
+    with ServerThread() as server:
+        url = server.server.url
+        keep_player_key(tmp_path / "ann", url, "Ann")
+        keep_player_key(tmp_path / "bea", url, "Bea")
+        ann, ann_said = spawn_plain(
+            ["tournament", "create", url, "--name", "Cup", *CUP_OPTIONS],
+            {**ENV, "XDG_CONFIG_HOME": str(tmp_path / "ann")},
+        )
+        bea: Any = None
+        try:
+            ann.expect(r"Friends enter with: .*allfives tournament join \S+ ([A-Z]{5})")
+            code = ann.match.group(1)
+            bea, bea_said = spawn_plain(
+                ["tournament", "join", url, code, "--plain"],
+                {**ENV, "XDG_CONFIG_HOME": str(tmp_path / "bea")},
+            )
+            bea.expect("Waiting for the host to start it")
+            ann.expect("Entrants \\(3\\): 1 bot:easy, 2 Ann \\(you\\), 3 Bea")
+            ann.sendline("/start")
+            ended = {"ann": False, "bea": False}
+            deadline = time.monotonic() + MATCH_SECONDS
+            while not all(ended.values()):
+                assert time.monotonic() < deadline, ann_said.getvalue() + bea_said.getvalue()
+                ended["ann"] = ended["ann"] or played_on(ann)
+                ended["bea"] = ended["bea"] or played_on(bea)
+            ann.close()
+            bea.close()
+            assert (ann.exitstatus, bea.exitstatus) == (0, 0)
+        finally:
+            ann.close(force=True)
+            if bea is not None:
+                bea.close(force=True)
+        view = view_of(server, code)
+    assert view.phase == "finished" and view.champion is not None
+    names = [entrant.name for entrant in view.entrants]
+    champion = names[view.units[view.champion][0]]
+    for name, said in (("Ann", ann_said.getvalue()), ("Bea", bea_said.getvalue())):
+        me = names.index(name)
+        moves = list(re.finditer(r"Round (\d): to your table, room (\w+)", said))
+        mine = [
+            (number, table.room)
+            for number, played in enumerate(view.rounds, start=1)
+            for table in played.tables
+            if me in table.seats
+        ]
+        assert [(int(m.group(1)), m.group(2)) for m in moves] == mine, said
+        for move in moves:  # each move shows that room's table
+            assert f"Room {move.group(2)}: 2 players" in said[move.end() :]
+        between = said[moves[0].end() : moves[1].start()]
+        first_round = view.rounds[int(moves[0].group(1)) - 1].tables[0]
+        assert first_round.scores is not None
+        assert " : ".join(map(str, first_round.scores)) in between  # back at the standings
+        assert "Standings" in between
+        assert said.count("You sit this round out") >= 1
+        final = said[moves[-1].end() :]
+        assert "Standings" in final and f"Champion: {champion}" in final
+        assert "\x1b" not in said
+
+
+def drawn_turn(terminal: Terminal, rows: list[str]) -> None:
+    """Answer what the drawn table asks: a legal tile on your turn, an end, or Enter after a
+    hand's result."""
+    prompt = max((i for i, row in enumerate(rows) if "›" in row), default=len(rows) - 1)
+    line = status(rows[: prompt + 1])
+    if line.startswith("Press Enter to go on"):
+        terminal.type("")
+    elif "which end?" in line:
+        terminal.type(re.findall(r"\b([nsew]) →", line)[-1])
+    elif line.startswith("Your turn: lead any tile"):
+        terminal.type("1")
+    elif line.startswith("Your turn"):
+        terminal.type(re.findall(r"\d+", line.split("(")[0])[0])
+
+
+@NEEDS_TMUX
+@pytest.mark.parametrize("terminal", [(80, 24), (60, 24)], indirect=True)
+def test_the_drawn_screen_moves_to_the_table_and_back_to_the_standings(
+    terminal: Terminal, tmp_path: Path
+) -> None:
+    with ServerThread() as server:
+        url = server.server.url
+        keep_player_key(tmp_path / "ann", url, "Ann")
+        keep_player_key(tmp_path / "bea", url, "Bea")
+        command = [sys.executable, "-m", "allfives.cli", "tournament", "create", url]
+        command += ["--name", "Cup", "--bots", "easy", "--target", "10"]
+        size = {"COLUMNS": str(terminal.width), "LINES": str(terminal.height)}
+        terminal.start(command, {**ENV, **size, "XDG_CONFIG_HOME": str(tmp_path / "ann")})
+        rows = terminal.wait_for(r"Friends enter with: ")
+        found = re.search(r"^Cup · ([A-Z]{5})$", rows[0])
+        assert found is not None, rows
+        code = found.group(1)
+        assert code in "".join(rows[rows.index(next(r for r in rows if "Friends" in r)) :])
+        assert "Start it once everyone is in: type /start" in "\n".join(rows)
+        bea, _bea_said = spawn_plain(
+            ["tournament", "join", url, code, "--plain"],
+            {**ENV, "XDG_CONFIG_HOME": str(tmp_path / "bea")},
+        )
+        try:
+            bea.expect("Waiting for the host to start it")
+            terminal.wait_for(r"Entrants \(3\): 1 bot:easy, 2 Ann \(you\), 3 Bea")
+            terminal.type("/start")
+            # Round 1 seats Ann with the bot: her table comes by itself.
+            rows = terminal.wait_for(r"room [A-Z]{4} · hand", timeout=30)
+            room = re.search(r"room ([A-Z]{4})", rows[0])
+            assert room is not None and "Ann (you)" in "\n".join(rows[:3])
+            deadline = time.monotonic() + MATCH_SECONDS
+            while not any(row.startswith("Standings") for row in rows):
+                assert time.monotonic() < deadline, "\n".join(rows)
+                drawn_turn(terminal, rows)
+                rows = terminal.screen()
+            rows = terminal.wait_for(r"You sit this round out")
+        finally:
+            bea.close(force=True)
+        view = view_of(server, code)
+    first = view.rounds[0].tables[0]
+    assert first.room == room.group(1) and first.scores is not None
+    shown = "\n".join(rows)
+    seated = " – ".join(view.entrants[seat].name for seat in first.seats)
+    assert sorted(seated.split(" – ")) == ["Ann", "bot:easy"]
+    assert f"Table 1: {seated}: {first.scores[0]} : {first.scores[1]}" in shown, shown
+    assert "Round 2" in shown and "playing in room" in shown
+
+
+def test_a_player_who_leaves_the_table_mid_match_comes_back_to_the_same_seat(
+    tmp_path: Path,
+) -> None:
+    with ServerThread() as server:
+        url = server.server.url
+        keep_player_key(tmp_path / "ann", url, "Ann")
+        keep_player_key(tmp_path / "bea", url, "Bea")
+        env = {**ENV, "XDG_CONFIG_HOME": str(tmp_path / "ann")}
+        ann, _said = spawn_plain(
+            ["tournament", "create", url, "--name", "Cup", "--bots", "easy", "--plain"], env
+        )
+        bea: Any = None
+        try:
+            ann.expect(r"Friends enter with: .*allfives tournament join \S+ ([A-Z]{5})")
+            code = ann.match.group(1)
+            bea, _bea_said = spawn_plain(
+                ["tournament", "join", url, code, "--plain"],
+                {**ENV, "XDG_CONFIG_HOME": str(tmp_path / "bea")},
+            )
+            ann.expect("Entrants \\(3\\): 1 bot:easy, 2 Ann \\(you\\), 3 Bea")
+            ann.sendline("/start")
+            ann.expect(r"Round 1: to your table, room ([A-Z]{4})")
+            room = ann.match.group(1)
+            ann.expect(f"Room {room}: 2 players")
+            ann.sendline("/quit")
+            ann.expect(f"come back with: .*allfives tournament join \\S+ {code}")
+            ann.expect(pexpect.EOF)
+            ann.close()
+            assert ann.exitstatus == 0
+            assert view_of(server, code).rounds[0].tables[0].scores is None  # still playing
+            again, _again_said = spawn_plain(["tournament", "join", url, code, "--plain"], env)
+            try:
+                again.expect(f"Round 1: to your table, room {room}")
+                again.expect(f"Back in your seat \\(seat \\d of room {room}")
+            finally:
+                again.close(force=True)
+        finally:
+            ann.close(force=True)
+            if bea is not None:
+                bea.close(force=True)

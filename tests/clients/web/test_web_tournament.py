@@ -1,0 +1,354 @@
+"""Tournaments in the browser table, in Chromium against a real server: the lobby lists the public
+ones (and never a private one), a player makes one from the lobby's form and lands on its page, a
+second player opens the shared link and enters, and the host's page shows them at once (it
+follows the tournament); the host starts it and both pages take their players to their table; a
+private tournament is found by its whole link only, and the page says
+so without a line in the console; a refusal is said on the page and changes nothing."""
+
+from __future__ import annotations
+
+import re
+from functools import partial
+from typing import Any
+
+from browser_helpers import chromium, focused, js_errors, keys, open_lobby, press, tab_to, wait_for
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.support.ui import Select
+from server_helpers import Client, ServerThread, new_key
+
+from protocol.tournaments import TournamentUpdate
+
+PHONE = (360, 740)
+#: Cat's key: the one player who makes the tournaments a test needs ready-made.
+CAT = new_key()
+
+
+def made(server: ServerThread, name: str, **fields: Any) -> TournamentUpdate:
+    """Cat, a player with a key, makes a tournament (a public round robin of two unless told)."""
+
+    async def make() -> TournamentUpdate:
+        cat = await Client.open(server.server.url, "Cat", key=CAT)
+        message = {"format": "round_robin", "rules": {"players": 2}, **fields}
+        reply = await cat.request("create_tournament", name=name, **message)
+        assert isinstance(reply, TournamentUpdate), reply
+        return reply
+
+    update: TournamentUpdate = server.call(make())
+    return update
+
+
+def entrants(page: WebDriver) -> list[str]:
+    """The entrants the tournament's page lists, as read."""
+    found = page.find_elements(By.CSS_SELECTOR, "#tournament-entrants .entrant-name")
+    return [name.text for name in found]
+
+
+def seated_in(page: WebDriver) -> str | None:
+    """The room the page sits in (path /r/ROOM, a seat of its own), or None."""
+    seen: str | None = page.execute_script(
+        "const app = window.allfives;"
+        "return app.state.doc && app.state.doc.you !== null ? app.state.room : null;"
+    )
+    return seen
+
+
+def ready_said(page: WebDriver) -> str:
+    """What the tournament page's live region says."""
+    said: str = page.find_element(By.ID, "tournament-ready").text
+    return said
+
+
+def test_the_lobby_lists_a_public_tournament_and_its_link_opens_its_page() -> None:
+    with ServerThread() as server, chromium(*PHONE) as page:
+        cup = made(server, "Friday cup", bots=["easy", "hard"], rules={"players": 2, "target": 50})
+        made(server, "Secret cup", rules={"players": 2, "public": False})
+        open_lobby(page, server.base + "/", "Ann")
+        listed = wait_for(
+            lambda: page.find_elements(By.CSS_SELECTOR, "#tournaments-list li"),
+            what="the tournaments listed",
+        )
+        assert [item.get_attribute("data-tournament") for item in listed] == [cup.tournament]
+        line = " ".join(listed[0].text.split())
+        assert line.startswith("Friday cup · Round robin · tables of 2 · to 50 · 2 entrants")
+        assert "host Cat" in line and "open for entrants" in line
+        assert "Secret" not in page.find_element(By.ID, "tournaments").text
+
+        listed[0].find_element(By.CSS_SELECTOR, "a").click()
+        wait_for(
+            lambda: page.find_element(By.ID, "tournament-name").text == "Friday cup",
+            what="the tournament's page",
+        )
+        assert page.title == f"All Fives · tournament {cup.tournament}"
+        assert entrants(page) == ["easy bot", "hard bot"]
+        assert "Cat starts the tournament." in page.find_element(By.ID, "tournament").text
+        # Not the host: no start, no bots to add, nobody to take out.
+        assert not page.find_elements(By.ID, "tournament-start")
+        assert not page.find_elements(By.CSS_SELECTOR, ".take-out")
+        assert js_errors(page) == []
+
+
+def test_a_player_makes_one_a_second_enters_by_its_link_and_the_host_sees_it_at_once() -> None:
+    with (
+        ServerThread() as server,
+        chromium(1280, 800) as ann,
+        chromium(*PHONE) as bea,
+    ):
+        open_lobby(ann, server.base + "/", "Ann")
+        press(ann, "new-tournament")
+        ann.find_element(By.ID, "new-tournament-name").send_keys("Friday cup")
+        form = ann.find_element(By.ID, "tournament-form")
+        Select(form.find_element(By.NAME, "format")).select_by_value("swiss")
+        rounds = form.find_element(By.NAME, "rounds")
+        rounds.clear()
+        rounds.send_keys("2")
+        form.find_element(By.NAME, "target").send_keys("50")
+        bots = form.find_element(By.NAME, "bots_normal")
+        bots.clear()
+        bots.send_keys("1")
+        press(ann, "create-tournament")
+        # The bots enter as the tournament is made, the host next ("I play in it too").
+        wait_for(lambda: entrants(ann) == ["normal bot", "Ann (you)"], what="the bot and Ann in")
+        handle = ann.execute_script("return location.hash").removeprefix("#/tournament/")
+        assert len(handle) == 5 and handle.isupper()
+        about = ann.find_element(By.ID, "tournament-about").text
+        assert about == "Swiss · tables of 2 · to 50"
+        assert "round" not in ann.find_element(By.ID, "tournament-phase").text
+        link = ann.find_element(By.ID, "tournament-link").text
+        assert link == f"{server.base}/#/tournament/{handle}"
+
+        # Bea opens the shared link, names herself there and enters.
+        bea.get(link)
+        wait_for(lambda: entrants(bea) == ["normal bot", "Ann"], what="Bea sees the entrants")
+        field = bea.find_element(By.ID, "tournament-entrant")
+        field.clear()
+        field.send_keys("Bea")
+        press(bea, "tournament-join")
+        wait_for(lambda: entrants(bea) == ["normal bot", "Ann", "Bea (you)"], what="Bea in")
+        assert bea.find_element(By.ID, "tournament-you").text.startswith("You play as Bea.")
+        # Ann's page follows the tournament: Bea is there without a reload.
+        wait_for(lambda: entrants(ann) == ["normal bot", "Ann (you)", "Bea"], what="Ann sees Bea")
+
+        # The host takes the bot out; Bea leaves; both pages follow.
+        take_out = ann.find_elements(By.CSS_SELECTOR, ".take-out")
+        assert [b.get_attribute("aria-label") for b in take_out] == [
+            "Take out normal bot",
+            "Take out Ann",
+            "Take out Bea",
+        ]
+        take_out[0].click()
+        wait_for(lambda: entrants(bea) == ["Ann", "Bea (you)"], what="the bot out")
+        press(bea, "tournament-leave")
+        wait_for(lambda: entrants(ann) == ["Ann (you)"], what="Bea out, on Ann's page")
+
+        # Bea enters again, and the host starts: one table, both taken to it by their pages.
+        press(bea, "tournament-join")
+        wait_for(lambda: entrants(ann) == ["Ann (you)", "Bea"], what="Bea in again")
+        press(ann, "tournament-start")
+        for page in (ann, bea):
+            said = wait_for(partial(ready_said, page), what="ready")
+            assert said.startswith("Your table for round 1 is ready"), said
+            assert page.find_element(By.ID, "tournament-phase").text.startswith("round 1 of 2")
+        tables = [
+            " ".join(li.text.split()) for li in bea.find_elements(By.CSS_SELECTOR, ".table-line")
+        ]
+        assert len(tables) == 1
+        assert re.fullmatch(
+            r"Table 1: (Ann – Bea \(you\)|Bea \(you\) – Ann) · your table \(room \w+\)", tables[0]
+        )
+        rooms = [wait_for(partial(seated_in, page), what="seated") for page in (ann, bea)]
+        assert rooms[0] == rooms[1]
+        assert js_errors(ann) == [] and js_errors(bea) == []
+
+
+def test_a_private_tournament_is_found_by_its_whole_link_only() -> None:
+    with ServerThread() as server, chromium(*PHONE) as page:
+        secret = made(server, "Secret cup", rules={"players": 2, "public": False})
+        code, invite = secret.tournament.split("-")
+        page.get(f"{server.base}/#/tournament/{code}")
+        said = wait_for(
+            lambda: page.find_element(By.ID, "tournament-missing").text, what="the refusal"
+        )
+        assert said.startswith("No such tournament")
+        page.get(f"{server.base}/#/tournament/{code}-{invite}")
+        page.refresh()
+        wait_for(
+            lambda: page.find_element(By.ID, "tournament-name").text == "Secret cup",
+            what="the private tournament",
+        )
+        assert "private" in page.find_element(By.ID, "tournament-phase").text
+        assert js_errors(page) == []
+
+
+def test_a_start_refused_is_said_on_the_page_and_changes_nothing() -> None:
+    """The host starts with nobody entered: refused, said on the page, still open."""
+    with ServerThread() as server, chromium(*PHONE) as page:
+        open_lobby(page, server.base + "/", "Ann")
+        press(page, "new-tournament")
+        page.find_element(By.ID, "new-tournament-name").send_keys("Empty cup")
+        page.find_element(By.CSS_SELECTOR, "#tournament-form [name=play]").click()
+        press(page, "create-tournament")
+        wait_for(lambda: page.find_elements(By.ID, "tournament-start"), what="the host's page")
+        assert entrants(page) == []
+        press(page, "tournament-start")
+        said = wait_for(lambda: page.find_element(By.ID, "tournament-note").text, what="refused")
+        assert said.startswith("Refused (starting the tournament): ")
+        assert page.find_element(By.ID, "tournament-phase").text.startswith("open for entrants")
+        assert js_errors(page) == []
+
+
+def test_a_name_another_player_holds_is_refused_on_the_tournaments_page() -> None:
+    """Typed on the tournament's page, the name goes with a fresh hello; the server's refusal of
+    it is said there, where it is changed, and nobody entered."""
+    with ServerThread() as server, chromium(*PHONE) as page:
+        cup = made(server, "Friday cup")
+
+        async def enter() -> None:
+            dan = await Client.open(server.server.url, "Dan", key=new_key())
+            reply = await dan.request("join_tournament", tournament=cup.tournament)
+            assert isinstance(reply, TournamentUpdate), reply
+
+        server.call(enter())
+        page.get(f"{server.base}/#/tournament/{cup.tournament}")
+        wait_for(lambda: entrants(page) == ["Dan"], what="Dan in")
+        field = page.find_element(By.ID, "tournament-entrant")
+        field.clear()
+        field.send_keys("Dan")
+        press(page, "tournament-join")
+        said = wait_for(lambda: page.find_element(By.ID, "tournament-note").text, what="refused")
+        assert said.startswith("Change your name and try again: that name belongs to another")
+        assert entrants(page) == ["Dan"]
+
+
+def test_the_form_makes_a_private_tournament_at_tables_of_four_with_fixed_partners() -> None:
+    """The form's choices reach the server: four at a table in teams, fixed partners, private,
+    a turn clock; the page's link then carries the invite."""
+    with ServerThread() as server, chromium(1280, 800) as page:
+        open_lobby(page, server.base + "/", "Ann")
+        press(page, "new-tournament")
+        form = page.find_element(By.ID, "tournament-form")
+        partners = form.find_element(By.NAME, "partners")
+        assert not partners.is_displayed()  # only at tables of four in teams
+        page.find_element(By.ID, "new-tournament-name").send_keys("Pairs")
+        Select(form.find_element(By.NAME, "players")).select_by_value("4")
+        assert partners.is_displayed()
+        Select(partners).select_by_value("fixed")
+        form.find_element(By.NAME, "turn_seconds").send_keys("30")
+        form.find_element(By.NAME, "private").click()
+        bots = form.find_element(By.NAME, "bots_hard")
+        bots.clear()
+        bots.send_keys("3")
+        press(page, "create-tournament")
+        wait_for(lambda: len(entrants(page)) == 4, what="three bots and Ann")
+        about = page.find_element(By.ID, "tournament-about").text
+        assert about == ("Round robin · tables of 4 in teams · fixed partners · 30 seconds a turn")
+        assert page.find_element(By.ID, "tournament-phase").text.endswith("· private")
+        handle = page.execute_script("return location.hash").removeprefix("#/tournament/")
+        code, invite = handle.split("-")
+        assert len(code) == 5 and invite
+        assert page.find_element(By.ID, "tournament-link").text.endswith(f"/#/tournament/{handle}")
+
+
+def test_the_host_adds_bots_by_the_keyboard_alone_and_the_focus_stays_on_the_button() -> None:
+    """Each change draws the page again; the control that had the focus keeps it, so Enter
+    twice on "Add a bot" adds two."""
+    with ServerThread() as server, chromium(*PHONE) as page:
+        open_lobby(page, server.base + "/", "Ann")
+        press(page, "new-tournament")
+        page.find_element(By.ID, "new-tournament-name").send_keys("Keys cup")
+        press(page, "create-tournament")
+        wait_for(lambda: entrants(page) == ["Ann (you)"], what="Ann in")
+        tab_to(page, lambda now: now["id"] == "tournament-add-bot")
+        keys(page, Keys.ENTER)
+        wait_for(lambda: len(entrants(page)) == 2, what="a bot in")
+        assert (focused(page) or {}).get("id") == "tournament-add-bot"
+        keys(page, Keys.ENTER)
+        wait_for(lambda: entrants(page) == ["Ann (you)", "normal bot", "normal bot 2"], what="two")
+        assert (focused(page) or {}).get("id") == "tournament-add-bot"
+
+
+def test_a_table_being_played_is_watched_from_the_tournaments_page() -> None:
+    """Each table's room is a link: followed, the page watches that room (no seat of its own)."""
+    with ServerThread(bot_delay=0.2) as server, chromium(*PHONE) as page:
+        cup = made(server, "Bots' cup", bots=["easy"] * 4, rules={"players": 2, "target": 500})
+
+        async def start() -> None:
+            cat = await Client.open(server.server.url, "Cat", key=CAT)
+            reply = await cat.request("start_tournament", tournament=cup.tournament)
+            assert isinstance(reply, TournamentUpdate), reply
+
+        server.call(start())
+        page.get(f"{server.base}/#/tournament/{cup.tournament}")
+        links = wait_for(
+            lambda: page.find_elements(By.CSS_SELECTOR, ".watch-link"), what="the rooms' links"
+        )
+        assert [link.text.startswith("watch (room ") for link in links] == [True, True]
+        room = str(links[0].get_attribute("href")).rsplit("/r/", 1)[1]
+        links[0].click()
+        wait_for(
+            lambda: page.execute_script(
+                "const app = window.allfives;"
+                "return location.pathname === '/r/' + arguments[0] && app.state.doc?.phase === 'playing'"
+                " && app.state.doc.you === null;",
+                room,
+            ),
+            what="the page watching the table",
+        )
+        assert js_errors(page) == []
+
+
+def test_fixed_partners_are_shown_as_teams_in_the_tables_the_byes_and_the_standings() -> None:
+    """Six bots in three teams of fixed partners (the server's units), played to the end."""
+    with ServerThread(bot_delay=0.0) as server, chromium(*PHONE) as page:
+        cup = made(
+            server, "Pairs", bots=["easy"] * 6, rules={"players": 4, "target": 25}, partners="fixed"
+        )
+
+        async def start() -> None:
+            cat = await Client.open(server.server.url, "Cat", key=CAT)
+            reply = await cat.request("start_tournament", tournament=cup.tournament)
+            assert isinstance(reply, TournamentUpdate), reply
+
+        server.call(start())
+        page.get(f"{server.base}/#/tournament/{cup.tournament}")
+        champion = wait_for(
+            lambda: page.find_element(By.ID, "tournament-champion").text, timeout=120
+        )
+        teams = {"easy bot & easy bot 2", "easy bot 3 & easy bot 4", "easy bot 5 & easy bot 6"}
+        assert champion.removeprefix("Champion: ") in teams
+        standings = page.find_elements(
+            By.CSS_SELECTOR, "#tournament-standings tbody tr td:nth-child(2)"
+        )
+        assert {cell.text for cell in standings} == teams
+        team = r"easy bot( \d)? & easy bot \d"
+        for line in page.find_elements(By.CSS_SELECTOR, ".table-line"):
+            assert re.fullmatch(rf"Table 1: {team}: \d+ – {team}: \d+ · finished", line.text)
+        byes = [bye.text for bye in page.find_elements(By.CSS_SELECTOR, ".bye")]
+        assert len(byes) == 3
+        assert all(
+            re.fullmatch(rf"Bye: {team} sit this round out, and it counts as a win\.", b)
+            for b in byes
+        )
+
+
+def test_the_lobby_pages_the_tournaments_ten_at_a_time() -> None:
+    with ServerThread(max_tournaments_per_ip=20) as server, chromium(*PHONE) as page:
+        # The list is newest first (docs/tournaments.md).
+        codes = [made(server, f"Cup {n}").tournament for n in range(12)][::-1]
+        open_lobby(page, server.base + "/", "Ann")
+
+        def listed() -> list[str]:
+            items = page.find_elements(By.CSS_SELECTOR, "#tournaments-list li")
+            return [str(item.get_attribute("data-tournament")) for item in items]
+
+        wait_for(lambda: listed() == codes[:10], what="the first ten")
+        assert page.find_element(By.ID, "tournaments-page").text.startswith(
+            "Tournaments 1–10 of 12"
+        )
+        press(page, "more-tournaments")
+        wait_for(lambda: listed() == codes[10:], what="the last two")
+        assert page.find_element(By.ID, "tournaments-page").text.startswith(
+            "Tournaments 11–12 of 12"
+        )
+        assert not page.find_elements(By.ID, "more-tournaments")
