@@ -171,6 +171,7 @@ async def test_a_server_tells_at_start_a_match_that_ended_untold() -> None:
         assert kept.tournament.phase == "finished"
 
 
+@pytest.mark.redis
 async def test_of_two_processes_taking_the_step_at_once_one_opens_the_tables(
     redis_server: RedisServer,
 ) -> None:

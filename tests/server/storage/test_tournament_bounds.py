@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from cluster_helpers import two_servers
-from redis_server import RedisServer
+from redis_server import REDIS, RedisServer
 from server_helpers import Client, new_key
 
 from protocol import messages as msg
@@ -35,17 +35,16 @@ PREFIXES = itertools.count()
 CUP = {"name": "Friday cup", "format": "round_robin", "rules": {"players": 2}}
 
 
-@pytest.fixture(params=["memory", "sqlite", "redis"])
-async def store(
-    request: pytest.FixtureRequest, tmp_path: Path, redis_server_session: RedisServer
-) -> AsyncIterator[Store]:
+@pytest.fixture(params=["memory", "sqlite", REDIS])
+async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
     opened: Store
     if request.param == "memory":
         opened = MemoryStore()
     elif request.param == "sqlite":
         opened = SqliteStore(tmp_path / "data")
     else:
-        opened = RedisStore(redis_server_session.url, prefix=f"bounds{next(PREFIXES)}:")
+        redis: RedisServer = request.getfixturevalue("redis_server_session")
+        opened = RedisStore(redis.url, prefix=f"bounds{next(PREFIXES)}:")
     yield opened
     await opened.close()
 
@@ -119,6 +118,7 @@ async def made_by(client: Client) -> msg.AnyServerMessage:
     return await client.request("create_tournament", **CUP)
 
 
+@pytest.mark.redis
 async def test_an_address_has_one_count_on_every_process_of_one_redis(
     redis_server: RedisServer,
 ) -> None:

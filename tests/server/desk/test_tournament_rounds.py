@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from cluster_helpers import two_servers
 from hidden_helpers import check_room_frames
-from redis_server import RedisServer
+from redis_server import REDIS, RedisServer
 from restart_helpers import Keeping, data_keeping, redis_keeping, server_process
 from server_helpers import fast_config, load_stored, new_key
 from tournament_helpers import Entrant, keyed, tournament_update
@@ -152,7 +152,7 @@ async def test_a_tournament_table_offers_no_rematch() -> None:
         await ann.close()
 
 
-@pytest.fixture(params=["redis", "data"])
+@pytest.fixture(params=[REDIS, "data"])
 async def keeping(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Keeping]:
     """Where the server process keeps its rooms and tournaments: Redis, or `--data`."""
     if request.param == "redis":
@@ -229,6 +229,7 @@ async def test_a_private_tournament_plays_in_private_rooms_with_its_rules() -> N
             await client.close()
 
 
+@pytest.mark.redis
 async def test_an_entrant_on_another_process_is_told_its_table_and_plays_it(
     redis_server: RedisServer,
 ) -> None:

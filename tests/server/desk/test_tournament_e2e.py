@@ -16,6 +16,7 @@ from typing import Any
 
 import msgspec
 import pytest
+from redis_server import REDIS
 from restart_helpers import Keeping, ServerProcess, keeping_of, server_process
 from server_helpers import api_get
 from tournament_helpers import (
@@ -42,7 +43,7 @@ from server.tournaments.stored import Tournament
 PLAY_SECONDS = 240.0
 
 
-@pytest.fixture(params=["data", "redis"])
+@pytest.fixture(params=["data", REDIS])
 async def keeping(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Keeping]:
     """Where the server process keeps its rooms and tournaments: `--data`, or Redis."""
     kept = keeping_of(request.param, request, tmp_path / "data")
