@@ -70,7 +70,7 @@ class Player:
 
     It keeps of its document only what it plays from (the phase, whose turn, its legal moves):
     a patch's other operations are skipped undecoded, as the bare ceiling's clients skip theirs.
-    That the whole document follows from the patches is what tests/server/test_server_feed.py checks.
+    That the whole document follows from the patches is what tests/server/rooms/test_server_feed.py checks.
     """
 
     def __init__(self, socket: ClientConnection, table: Table) -> None:

@@ -396,7 +396,7 @@ def decode_server(data: bytes | str) -> AnyServerMessage:
 
 
 #: What every bot's name starts with, folded as names are compared (`protocol.names`): "bot:" is
-#: its own fold (tests/server/test_server_hardening.py checks it), so importing the protocol loads no
+#: its own fold (tests/server/edge/test_server_hardening.py checks it), so importing the protocol loads no
 #: confusables data.
 BOT_KEY = "bot:"
 

@@ -46,7 +46,10 @@ def events_of(operations: list[dict[str, Any]]) -> list[AnyEvent]:
 
 def apply(document: dict[str, Any], operations: list[dict[str, Any]]) -> dict[str, Any]:
     """A new document: `document` with the operations applied (the input is left untouched)."""
-    patched: dict[str, Any] = jsonpatch.apply_patch(document, operations, in_place=False)
+    # A document is plain JSON: it copies through its encoding many times faster than through
+    # copy.deepcopy, which jsonpatch's own copy (in_place=False) uses.
+    copied = msgspec.json.decode(msgspec.json.encode(document))
+    patched: dict[str, Any] = jsonpatch.apply_patch(copied, operations, in_place=True)
     return patched
 
 

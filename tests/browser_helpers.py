@@ -299,8 +299,11 @@ def static_site(folders: dict[str, Path]) -> Iterator[str]:
 
 @contextmanager
 def unit_page() -> Iterator[WebDriver]:
-    """A Chromium on the page-logic test page (tests/web/unit.html), its modules on `window.unit`."""
-    folders = {"/web/": ROOT / "clients" / "web", "/test/": ROOT / "tests" / "web"}
+    """A Chromium on the page-logic test page (tests/clients/web/unit_page/unit.html), its modules on `window.unit`."""
+    folders = {
+        "/web/": ROOT / "clients" / "web",
+        "/test/": ROOT / "tests" / "clients" / "web" / "unit_page",
+    }
     with static_site(folders) as base, chromium(800, 600) as driver:
         driver.get(base + "/test/unit.html")
         wait_for(lambda: driver.execute_script("return window.unitReady === true"), what="modules")

@@ -199,7 +199,7 @@ def screen(view: RoomView, width: int = 80, height: int = 24, **options: Any) ->
 def screen_of(state: TableState, width: int = 80, height: int = 24, **options: Any) -> list[str]:
     """The table of a client state as the App draws it, as plain text rows (no colour)."""
     body, footer = render(state, width - 1, height - 1, **options)
-    console = Console(record=True, width=width, no_color=True, file=io.StringIO())
+    console = Console(record=True, width=width, height=height, no_color=True, file=io.StringIO())
     for row in [*body, *footer]:
         console.print(row, no_wrap=True, overflow="crop")
     return console.export_text().splitlines()

@@ -2,18 +2,27 @@
 
 from __future__ import annotations
 
-import json
+# ruff: noqa: E402 (the two lines below must come before the project's modules are imported)
 import os
-import types
+import sys
+
+# With PYTHONDONTWRITEBYTECODE set, every run compiled the project and rewrote the test modules
+# again (about half of collecting them), and so did each of the many `allfives` processes the
+# tests start (about a quarter of its start). The compiled files go to `__pycache__/`, which git
+# ignores; the variable is dropped for the processes the tests start too.
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+sys.dont_write_bytecode = False
+
+import json
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
-import browser_helpers
 import pytest
 from client_helpers import Terminal, embedded_config
 from feed_oracle import reference_document
-from redis_server import RedisServer, start_for_test
+from hypothesis import settings
+from redis_server import REDIS, RedisServer, start_for_test
 from server_helpers import References, fast_config
 
 from clients.cli import i18n
@@ -29,71 +38,33 @@ for _variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
 os.environ["LANG"] = "C.UTF-8"
 i18n.set_language("en")
 
-
-TESTS = Path(__file__).resolve().parent
-#: What makes a test a `browser` or a `terminal` one (pyproject.toml registers the markers): it
-#: starts a browser or a tmux terminal, itself, through a fixture or through a helper.
-DRIVERS: dict[str, tuple[object, ...]] = {
-    "browser": (
-        browser_helpers.chromium,
-        browser_helpers.firefox,
-        browser_helpers.unit_page,
-        browser_helpers.require_browser,
-    ),
-    "terminal": (Terminal,),
-}
+# Hypothesis profiles (docs/development.md, "The tests"). "ci", under CI=true: every property
+# test runs its full count of examples. "dev", elsewhere: a quarter of each count
+# (`protocol_helpers.examples`), so that the fast loop stays fast; `--hypothesis-profile=ci` runs
+# the full counts here too. Neither has a deadline: on a loaded machine an example's time says
+# nothing about the code, and a deadline missed only made a run fail at random.
+settings.register_profile("ci", max_examples=100, deadline=None)
+settings.register_profile("dev", max_examples=25, deadline=None)
+settings.load_profile("ci" if os.environ.get("CI") == "true" else "dev")
 
 
-def _codes(code: types.CodeType) -> Iterator[types.CodeType]:
-    """A code object and those nested in it (its inner functions, lambdas, comprehensions)."""
-    yield code
-    for constant in code.co_consts:
-        if isinstance(constant, types.CodeType):
-            yield from _codes(constant)
-
-
-def _reached(function: object, seen: set[int]) -> Iterator[object]:
-    """Every global a function of the tests' own uses, and those its tests' helpers use."""
-    function = getattr(function, "__wrapped__", function)
-    code = getattr(function, "__code__", None)
-    if code is None or id(function) in seen:
-        return
-    seen.add(id(function))
-    names = getattr(function, "__globals__", {})
-    for each in _codes(code):
-        for name in each.co_names:
-            value = names.get(name)
-            if value is None:
-                continue
-            yield value
-            inner = getattr(value, "__wrapped__", value)
-            source = getattr(getattr(inner, "__code__", None), "co_filename", "")
-            if source and Path(source).is_relative_to(TESTS):
-                yield from _reached(value, seen)
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark `browser` and `terminal` tests, so that `-m "not browser and not terminal"` is the
-    fast loop (README.md, Development)."""
-    for item in items:
-        if not isinstance(item, pytest.Function):
-            continue
-        functions: list[object] = [item.function]
-        for definitions in item._fixtureinfo.name2fixturedefs.values():
-            functions.extend(definition.func for definition in definitions)
-        seen: set[int] = set()
-        reached = [value for function in functions for value in _reached(function, seen)]
-        if "terminal" in item.fixturenames:
-            reached.append(Terminal)
-        for marker, drivers in DRIVERS.items():
-            if any(value is driver for value in reached for driver in drivers):
-                item.add_marker(marker)
+def require_marker(request: pytest.FixtureRequest, marker: str) -> None:
+    """Fail a test that starts a tool (tmux, a redis-server) without the marker that names it:
+    `-m "not terminal"`, `-m "not redis"` must leave out every test that needs one
+    (pyproject.toml registers the markers; docs/development.md)."""
+    if request.node.get_closest_marker(marker) is None:
+        pytest.fail(
+            f"{request.node.nodeid} starts what the `{marker}` marker stands for: mark it "
+            f"(`pytestmark = pytest.mark.{marker}` in its module, or on the test)",
+            pytrace=False,
+        )
 
 
 @pytest.fixture
 def terminal(request: pytest.FixtureRequest) -> Iterator[Terminal]:
     """A tmux terminal of the test's own, 80x24 unless the test asks another size (indirect
     parametrize with `(width, height)`)."""
+    require_marker(request, "terminal")
     width, height = getattr(request, "param", (80, 24))
     running = Terminal(width, height)
     try:
@@ -105,6 +76,7 @@ def terminal(request: pytest.FixtureRequest) -> Iterator[Terminal]:
 @pytest.fixture
 def redis_server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[RedisServer]:
     """A fresh redis-server for one test (AOF on; indirect-parametrize with RedisServer options)."""
+    require_marker(request, "redis")
     server = start_for_test(tmp_path / "redis", **getattr(request, "param", {}))
     try:
         yield server
@@ -130,7 +102,7 @@ def redis_server_session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[R
         server.stop()
 
 
-@pytest.fixture(params=["embedded", "redis"])
+@pytest.fixture(params=["embedded", REDIS])
 async def stored_server(
     request: pytest.FixtureRequest, tmp_path: Path
 ) -> AsyncIterator[tuple[Server, list[str]]]:
@@ -153,7 +125,7 @@ async def server() -> AsyncIterator[Server]:
         yield running
 
 
-@pytest.fixture(params=["embedded", "redis"])
+@pytest.fixture(params=["embedded", REDIS])
 async def running(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Server]:
     """A test server (`fast_config`) on each store in turn: the embedded one (its ledger in a
     file) and a real redis-server."""

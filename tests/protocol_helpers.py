@@ -1,4 +1,5 @@
-"""Hypothesis strategies for the protocol's tests, built from the msgspec types themselves."""
+"""Hypothesis for the tests: how many examples a property test runs (`examples`), and strategies
+for the protocol's tests, built from the msgspec types themselves."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from typing import Any, get_args
 
 import jsonpatch
 import msgspec.inspect as mi
+from hypothesis import settings
 from hypothesis import strategies as st
 
 from bridge import convert
@@ -16,6 +18,14 @@ from engine.scoring import blocked_counts, domino_counts, points_of, side_pips
 from protocol.messages import AnyClientMessage, AnyServerMessage, validate_chat, validate_name
 from protocol.names import BLANKS, IGNORABLE_RANGES
 from protocol.views import HandEnded
+
+
+def examples(full: int) -> int:
+    """A property test's count of examples: `full` under the "ci" Hypothesis profile (what CI
+    runs), a share of it under "dev" (the profile's `max_examples` out of 100), never fewer than
+    five (tests/conftest.py loads the profile)."""
+    return max(min(full, 5), full * settings().max_examples // 100)
+
 
 JSON_SCALARS = (
     st.none()

@@ -18,6 +18,9 @@ import pytest
 from waiting import until_sync
 
 HOST = "127.0.0.1"
+#: The "redis" value of a fixture's or a test's parameters, marked `redis`: the fast loop
+#: (`-m "not redis"`) runs the other values alone.
+REDIS = pytest.param("redis", marks=pytest.mark.redis, id="redis")
 
 
 class RedisServerError(RuntimeError):

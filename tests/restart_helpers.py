@@ -5,7 +5,7 @@ a directory (`--data DIR`); `Keeping.store` reads what it stored, from outside t
 server process is started again on the same port after each kill. Scripted players keep what
 they saw: every move event of every patch, at its place in its hand, and every move of theirs that
 was acknowledged; `check_match` holds a finished match's record (the `record` command) to all of
-it. Used by tests/server/test_persistence_restarts.py.
+it. Used by tests/server/storage/test_persistence_restarts.py.
 """
 
 from __future__ import annotations

@@ -20,9 +20,11 @@ from typing import Any
 
 import msgspec
 from prometheus_client.parser import text_string_to_metric_families
+from waiting import until
 from websockets.asyncio.client import ClientConnection, connect
 
 from bridge.records import match_of
+from bridge.reviews import review_bytes
 from protocol import errors
 from protocol import messages as msg
 from protocol.patch import ClientState
@@ -511,6 +513,39 @@ async def finish_match(
     await client.request("start")
     await play_out(client, random.Random(seed))
     return client
+
+
+async def archived_game(server: Server, name: str, key: str, seed: int = 1, **rules: Any) -> str:
+    """`name` plays a match against the normal bot to its end; the archived game's id."""
+    player = await finish_match(server.url, name, key, "normal", seed, **rules)
+    await player.close()
+
+    async def listed() -> str | None:
+        answer = await api_get(server.url, f"/api/players/{name}/games?limit=1", key)
+        games = answer.json["games"] if answer.status == 200 else []
+        return str(games[0]["id"]) if games and answer.json["total"] >= seed else None
+
+    found = await until(listed, timeout=30)
+    assert isinstance(found, str)
+    return found
+
+
+async def ask(server: Server, game: str, key: str | None = None) -> ApiAnswer:
+    """The API's answer for the review of `game`."""
+    return await api_get(server.url, f"/api/games/{game}/review", key)
+
+
+class Held:
+    """A review function that waits until released (threads only): a review that takes long."""
+
+    def __init__(self) -> None:
+        self.release = threading.Event()
+        self.started = threading.Event()
+
+    def __call__(self, record: bytes, budget_ms: float) -> bytes:
+        self.started.set()
+        self.release.wait(60)
+        return review_bytes(record, budget_ms)
 
 
 def check_final(record: Record, document: dict[str, Any]) -> None:

@@ -183,6 +183,7 @@ def page() -> Iterator[WebDriver]:
         yield driver
 
 
+@pytest.mark.browser
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_page_plural_forms_at_0_1_2_5_and_21(page: WebDriver, language: str) -> None:
     page.execute_async_script(
@@ -206,6 +207,7 @@ def test_page_plural_forms_at_0_1_2_5_and_21(page: WebDriver, language: str) -> 
     assert html == language
 
 
+@pytest.mark.browser
 def test_the_page_takes_the_stored_choice_then_the_browser_languages(page: WebDriver) -> None:
     pick = "unit.i18n.pickLanguage(a[0], a[1])"
     assert call(page, pick, ["de-DE", "cs-CZ", "en"], None) == "cs"
@@ -216,6 +218,7 @@ def test_the_page_takes_the_stored_choice_then_the_browser_languages(page: WebDr
     assert call(page, pick, ["de", "fr"], None) == "en"
 
 
+@pytest.mark.browser
 @pytest.mark.parametrize(
     ("language", "reason", "code"),
     [
@@ -250,6 +253,7 @@ def test_the_page_words_an_error_from_its_reason_then_its_code(
     assert said == [reason, code, "the server's own words", code]
 
 
+@pytest.mark.browser
 def test_the_page_shows_what_the_server_put_in_a_message_as_visible_text(page: WebDriver) -> None:
     # A placeholder's value comes from the server (a name, a code): controls and direction
     # overrides are shown, never obeyed.

@@ -2,8 +2,8 @@
 its `table` names as soon as it is told, and plays legal moves from its own view until the
 tournament is finished; a `Person` who connects again after a restart. What the archive says of
 a tournament's tables (`archived_tables`), the standings recounted from it, and the pairings
-recomputed as docs/tournaments.md says them. Used by tests/server/test_tournament_rounds.py and
-tests/server/test_tournament_e2e.py."""
+recomputed as docs/tournaments.md says them. Used by tests/server/desk/test_tournament_rounds.py and
+tests/server/desk/test_tournament_e2e.py."""
 
 from __future__ import annotations
 

@@ -14,6 +14,7 @@ the total (`ends W3 N3 E2+2 S2 = 12`).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -78,10 +79,14 @@ class Grid:
         """The grid as one Text per row, trailing spaces trimmed."""
         lines = []
         for cells in self.cells:
-            line = Text()
-            for char, style in cells:
-                line.append(char, style)
-            line.rstrip()
+            line = Text("".join(char for char, _ in cells).rstrip())
+            # One span per run of one style (a span per character made drawing slow).
+            start = 0
+            for style, run in itertools.groupby(cells[: len(line)], key=lambda cell: cell[1]):
+                end = start + sum(1 for _ in run)
+                if style is not None:
+                    line.stylize(style, start, end)
+                start = end
             lines.append(line)
         return lines
 

@@ -2,7 +2,7 @@
 
 A seat's game comes from `match.view_for(seat)` (the engine's one place where hidden tiles are
 removed), the spectators' from `match.view_for(None)`. Patches (server.rooms.patches) must keep every
-receiver's document equal to this; tests/server/test_server_feed.py checks it after every change.
+receiver's document equal to this; tests/server/rooms/test_server_feed.py checks it after every change.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ before and after (a dozen numbers, the seats, the layout's chains, which only gr
 each event into the operation it implies (a tile added to an arm, a count, the total, a score, a
 history line appended with `add .../-`); `own_ops` does the same for one seat's hand and legal
 moves. Every operation is RFC 6902, so any client's patch library applies them; the property
-test in tests/server/test_server_feed.py checks that the result is, after every change, exactly the
+test in tests/server/rooms/test_server_feed.py checks that the result is, after every change, exactly the
 document a fresh snapshot gives (server.rooms.documents).
 
 A patch's events are the values of its `add` operations on `/game/history/-` and `/chat/-`, in

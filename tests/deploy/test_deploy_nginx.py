@@ -100,6 +100,7 @@ async def open_counted(topology: Topology, name: str) -> tuple[Client, int]:
     return client, index
 
 
+@pytest.mark.redis
 async def test_the_browser_page_and_a_game_go_through_nginx(topology: Topology) -> None:
     status, page = await asyncio.to_thread(get, topology.page)
     assert status == 200 and "<html" in page.lower()
@@ -126,6 +127,7 @@ async def refused(url: str, source: str, headers: dict[str, str] | None = None) 
     return None
 
 
+@pytest.mark.redis
 async def test_x_real_ip_counts_only_when_nginx_sends_it(topology: Topology) -> None:
     server = topology.servers[0]
     # Straight to a server: the socket's own address is counted, whatever it claims.
@@ -175,6 +177,7 @@ async def back_through_nginx(topology: Topology, client: Client) -> Client:
     return await reconnect(client, topology.url)
 
 
+@pytest.mark.redis
 async def test_a_server_killed_mid_hand_its_room_goes_on_through_nginx(topology: Topology) -> None:
     ann, bob, keeper, bob_on, _ = await started_through_nginx(topology)
     rng = random.Random(2)
@@ -199,6 +202,7 @@ async def connections_left(topology: Topology, gone: int) -> int:
     return int(float(line.split()[1]))
 
 
+@pytest.mark.redis
 async def test_a_stopping_servers_players_and_newcomers_go_to_the_other(topology: Topology) -> None:
     ann, bob, keeper, bob_on, _ = await started_through_nginx(topology)
     rng = random.Random(3)
@@ -250,6 +254,7 @@ async def test_a_stopping_servers_players_and_newcomers_go_to_the_other(topology
     assert status == 200, ready
 
 
+@pytest.mark.redis
 def test_a_topology_killed_with_sigkill_leaves_nothing_running(tmp_path: Path) -> None:
     """What deploy/local.sh execs, killed as a supervisor would (kill -9 of its PID): its
     servers, Redis and nginx (its workers too) end with it."""

@@ -10,6 +10,7 @@ import pytest
 from engine_helpers import most_a_side_can_still_score, play, random_move
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from protocol_helpers import examples
 
 from engine import Drew, Match, Move, Passed, Played, Rules, View, mask_of, positions
 from engine.bots import LEVELS, Bot, EasyBot, HardBot, NormalBot, make_bot
@@ -57,7 +58,7 @@ def move(text: str) -> Move:
 # -- every level -----------------------------------------------------------------------------
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(
     rules=RULES,
     seed=st.integers(0, 10**6),
@@ -122,7 +123,7 @@ def test_normal_sheds_its_heaviest_tile_when_nothing_scores() -> None:
     assert NormalBot().choose(match.view_for(0)) == move("6-6")
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(rules=RULES, seed=st.integers(0, 10**6), steps=st.integers(0, 40))
 def test_normal_never_scores_less_than_the_best_scoring_move(
     rules: Rules, seed: int, steps: int
@@ -171,7 +172,7 @@ def position_with_a_choice(rules: Rules, seed: int, steps: int) -> Match:
     return match
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(
     rules=RULES,
     seed=st.integers(0, 10**6),
@@ -259,7 +260,7 @@ def first_pass_on(numbers: tuple[int, ...]) -> tuple[View, int]:
     raise AssertionError(f"no random hand passed on {numbers}: widen the search")
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(rules=RULES, seed=st.integers(0, 10**6), steps=st.integers(0, 60))
 def test_samples_respect_counts_and_every_void_still_in_force(
     rules: Rules, seed: int, steps: int
@@ -350,7 +351,7 @@ def greedy_engine_move(match: Match) -> Move:
     return best
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=examples(120), deadline=None)
 @given(rules=RULES, seed=st.integers(0, 10**6), steps=st.integers(0, 60), pick=st.integers(0, 20))
 def test_playouts_follow_the_engines_rules_to_the_end_of_the_hand(
     rules: Rules, seed: int, steps: int, pick: int
@@ -386,7 +387,7 @@ def minimax_on_engine(
     return max(outcomes) if mine else min(outcomes)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(
     seed=st.integers(0, 10**6),
     players=st.sampled_from([2, 4]),
@@ -422,7 +423,7 @@ def test_exact_endgame_search_agrees_with_trying_every_move_on_the_engine(
         assert solver.value_of(int(candidate.tile), end) == expected  # type: ignore[arg-type]
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(rules=RULES, seed=st.integers(0, 10**6), steps=st.integers(0, 40))
 def test_the_game_points_split_out_of_the_values_leave_the_search_as_it_was(
     rules: Rules, seed: int, steps: int

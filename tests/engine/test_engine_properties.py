@@ -7,6 +7,7 @@ import random
 from engine_helpers import RULES, random_move
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from protocol_helpers import examples
 
 from engine import (
     ALL_TILES,
@@ -124,7 +125,7 @@ def play_out(rules: Rules, seed: int, rng: random.Random, probe: bool) -> Match:
 
 
 @settings(
-    max_examples=25,
+    max_examples=examples(25),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.large_base_example],
 )
@@ -140,7 +141,7 @@ def test_random_matches_keep_every_invariant(rules: Rules, seed: int, rng: rando
         assert match.scores[winner] == max(match.scores)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(rules=RULES, seed=st.integers(0, 2**32), rng=st.randoms(use_true_random=False))
 def test_a_record_replays_to_the_same_scores(rules: Rules, seed: int, rng: random.Random) -> None:
     match = play_out(rules, seed, rng, probe=False)
@@ -165,7 +166,7 @@ def test_a_record_replays_to_the_same_scores(rules: Rules, seed: int, rng: rando
     assert again.scores == match.scores and again.winner == match.winner and again.over
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     rules=RULES,
     seed=st.integers(0, 2**32),
@@ -203,7 +204,7 @@ def test_a_view_never_depends_on_tiles_its_seat_cannot_see(
         assert other.to_bytes() != match.to_bytes()
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(
     rules=RULES,
     seed=st.integers(0, 2**32),
@@ -222,7 +223,7 @@ def test_the_state_encodes_to_bytes_and_back(
         assert again == match
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(
     rules=RULES,
     seed=st.integers(0, 2**32),

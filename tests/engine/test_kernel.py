@@ -13,6 +13,7 @@ import random
 from engine_helpers import RULES, random_move
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from protocol_helpers import examples
 
 from engine import Match, Played, Rules
 from engine.kernel import LEAD, MAX_TOTAL, POINTS, greedy_plays, place, points_of, total_after
@@ -27,7 +28,7 @@ def predicted(layout: Layout, tile: int, end: int) -> int:
     return total_after(layout.open, layout.weight, layout.spinner, sides[0], sides[1], tile, end)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(rules=RULES, seed=st.integers(0, 2**32), rng=st.randoms(use_true_random=False))
 def test_the_kernel_places_and_counts_every_move_as_the_engine_does(
     rules: Rules, seed: int, rng: random.Random

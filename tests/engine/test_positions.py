@@ -10,6 +10,7 @@ import pytest
 from engine_helpers import RULES, random_move
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from protocol_helpers import examples
 
 from engine import ALL_TILES, HandEnded, Match, Move, Rules, Tile, positions
 from engine.bots import HardBot
@@ -48,7 +49,7 @@ def refused(text: str) -> str:
 # -- the round trip ----------------------------------------------------------------------------
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(POSITIONS, st.integers(0, 2**32))
 def test_a_position_reached_by_play_reads_back_as_it_was_and_plays_on_alike(
     match: Match, seed: int
@@ -77,7 +78,7 @@ def test_a_position_reached_by_play_reads_back_as_it_was_and_plays_on_alike(
     assert again.scores == match.scores
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(POSITIONS)
 def test_a_seats_view_of_a_read_position_is_one_a_bot_can_search(match: Match) -> None:
     again = positions.match(positions.write(match))
@@ -145,7 +146,7 @@ def mutations(text: str, rng: random.Random) -> list[str]:
     return [m for m in out if m != text]
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(100), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(POSITIONS, st.randoms(use_true_random=False))
 def test_every_broken_position_is_refused_with_one_line(match: Match, rng: random.Random) -> None:
     text = positions.write(match)
@@ -153,7 +154,7 @@ def test_every_broken_position_is_refused_with_one_line(match: Match, rng: rando
         refused(broken)
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(100), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(POSITIONS, st.data())
 def test_a_cut_short_position_is_refused_or_is_exactly_another(
     match: Match, data: st.DataObject

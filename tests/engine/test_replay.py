@@ -12,6 +12,7 @@ import pytest
 from engine_helpers import finished_match, play, random_move
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from protocol_helpers import examples
 
 from allfives.cli import main
 from bridge.records import match_of, record_of
@@ -28,7 +29,7 @@ def write_record(tmp_path: Path, match: Match, computed: bool = False) -> Path:
     return path
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(
     players=st.sampled_from([2, 3, 4]),
     teams=st.booleans(),

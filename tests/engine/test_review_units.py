@@ -11,6 +11,7 @@ import pytest
 from engine_helpers import most_a_side_can_still_score
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from protocol_helpers import examples
 
 from bridge.records import decisions_of, record_of
 from bridge.reviews import review_record
@@ -77,7 +78,7 @@ def test_a_partnership_match_to_100_shows_no_move_costing_more_than_the_match_sc
     assert all(p.accuracy is not None for p in review.players)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(
     players=st.sampled_from([2, 3, 4]),
     target=st.sampled_from([50, 100]),

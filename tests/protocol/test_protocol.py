@@ -16,6 +16,7 @@ from protocol_helpers import (
     CLIENT_MESSAGES,
     JSON_VALUES,
     SERVER_MESSAGES,
+    examples,
 )
 
 from clients.cli import words
@@ -63,7 +64,7 @@ def test_every_client_message_round_trips(message: ClientMessage) -> None:
     assert decode_client(encode(message).decode()) == message
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(SERVER_MESSAGES)
 def test_every_server_message_round_trips(message: ServerMessage) -> None:
     assert decode_server(encode(message)) == message

@@ -10,7 +10,7 @@ import msgspec.inspect as mi
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from protocol_helpers import JSON_SCALARS, diff, for_type
+from protocol_helpers import JSON_SCALARS, diff, examples, for_type
 
 from protocol.messages import Patch, Snapshot, decode_server, encode
 from protocol.patch import ClientState, GapDetected, apply, to_builtins
@@ -53,7 +53,7 @@ def test_a_small_change_gives_a_patch_that_reproduces_it(
     assert exact(apply(old, diff(old, new))) == exact(new)
 
 
-@settings(max_examples=50)
+@settings(max_examples=examples(50))
 @given(ROOM_VIEWS, ROOM_VIEWS)
 def test_a_diff_between_room_views_rebuilds_the_new_view(old: RoomView, new: RoomView) -> None:
     patched = apply(to_builtins(old), diff(to_builtins(old), to_builtins(new)))
@@ -121,7 +121,7 @@ def feed(client: ClientState, frame: bytes) -> None:
         client.on_patch(message)
 
 
-@settings(max_examples=30)
+@settings(max_examples=examples(30))
 @given(st.lists(ROOM_VIEWS, min_size=2, max_size=5))
 def test_a_client_following_the_patches_ends_with_the_last_view(views: list[RoomView]) -> None:
     client = ClientState()
@@ -131,7 +131,7 @@ def test_a_client_following_the_patches_ends_with_the_last_view(views: list[Room
     assert client.seq == 10 + len(views) - 1
 
 
-@settings(max_examples=30)
+@settings(max_examples=examples(30))
 @given(st.lists(ROOM_VIEWS, min_size=3, max_size=5), st.data())
 def test_a_missed_patch_is_detected_and_a_resync_recovers(
     views: list[RoomView], data: st.DataObject

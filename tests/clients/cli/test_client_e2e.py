@@ -11,12 +11,13 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from client_helpers import NEEDS_TMUX, ROOT, Terminal, status
 from waiting import until_sync
 
 MATCH_SECONDS = 90.0
 
-pytestmark = NEEDS_TMUX
+pytestmark = [pytest.mark.terminal, NEEDS_TMUX]
 
 
 def hand(rows: list[str]) -> dict[int, str]:

@@ -235,6 +235,7 @@ def test_the_replays_steps_end_each_hand_with_the_engines_scores(
     assert any("[" in row and "|" in row for row in rows[4:])  # the layout, as the table draws it
 
 
+@pytest.mark.terminal
 @NEEDS_TMUX
 @pytest.mark.parametrize(
     "terminal", [(100, 40), (80, 30), (60, 40), (80, 24), (60, 20)], indirect=True

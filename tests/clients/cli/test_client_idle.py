@@ -11,7 +11,7 @@ import pytest
 from browser_helpers import ARTIFACTS
 from client_helpers import NEEDS_TMUX, ROOT, Terminal, status
 
-pytestmark = NEEDS_TMUX
+pytestmark = [pytest.mark.terminal, NEEDS_TMUX]
 
 ENV = {
     "ALLFIVES_BOT_DELAY": "0.3",

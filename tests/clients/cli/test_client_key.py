@@ -65,6 +65,7 @@ async def test_a_recovery_code_printed_by_one_config_restores_the_name_in_a_fres
     assert other.existing(server.url) is None
 
 
+@pytest.mark.terminal
 @NEEDS_TMUX
 @pytest.mark.parametrize("terminal", [(60, 24), (80, 24)], indirect=True)
 def test_the_recovery_code_reads_whole_at_60_and_80_columns(

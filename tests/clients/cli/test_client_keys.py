@@ -8,9 +8,10 @@ import string
 import sys
 from pathlib import Path
 
+import pytest
 from client_helpers import NEEDS_TMUX, ROOT, Terminal
 
-pytestmark = NEEDS_TMUX
+pytestmark = [pytest.mark.terminal, NEEDS_TMUX]
 
 ENV = {"ALLFIVES_BOT_DELAY": "0.05", "TERM": "xterm-256color", "PYTHONPATH": str(ROOT)}
 #: Ctrl-A to Ctrl-Y but Ctrl-C and Ctrl-D (which ask before leaving).

@@ -26,7 +26,7 @@ ASKED = {
     "et": ({"LANG": "C.UTF-8", "LC_MESSAGES": "et_EE.UTF-8"}, []),
 }
 
-pytestmark = NEEDS_TMUX
+pytestmark = [pytest.mark.terminal, NEEDS_TMUX]
 
 
 def keep(language: str, name: str, rows: list[str]) -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from client_helpers import NEEDS_TMUX, ROOT, Terminal
 
-pytestmark = NEEDS_TMUX
+pytestmark = [pytest.mark.terminal, NEEDS_TMUX]
 
 
 @pytest.mark.parametrize("terminal", [(60, 30), (80, 24)], indirect=True)

@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 from client_helpers import NEEDS_TMUX, ROOT, Terminal
 
+pytestmark = pytest.mark.terminal
+
 ENV = {"TERM": "xterm-256color", "PYTHONPATH": str(ROOT)}
 
 

@@ -121,6 +121,7 @@ def drawn_turn(terminal: Terminal, rows: list[str]) -> None:
         terminal.type(re.findall(r"\d+", line.split("(")[0])[0])
 
 
+@pytest.mark.terminal
 @NEEDS_TMUX
 @pytest.mark.parametrize("terminal", [(80, 24), (60, 24)], indirect=True)
 def test_the_drawn_screen_moves_to_the_table_and_back_to_the_standings(

@@ -7,6 +7,7 @@ import asyncio
 from pathlib import Path
 
 import pexpect  # type: ignore[import-untyped]
+import pytest
 from client_helpers import (
     TIMEOUT,
     close_all,
@@ -108,6 +109,7 @@ async def test_watch_from_a_fresh_config_needs_no_name_even_one_somebody_owns(
         await asyncio.wait_for(task, TIMEOUT)
 
 
+@pytest.mark.redis
 async def test_host_with_redis_keeps_its_room_in_redis(redis_server: RedisServer) -> None:
     args = host_options("--redis", redis_server.url, "--port", "0")
     config = host.server_config(args)

@@ -30,6 +30,8 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
 from server_helpers import ServerThread
 
+pytestmark = pytest.mark.browser
+
 PHONE = (360, 740)
 
 #: A tile that fits two ends on the page's turn (PLAY_UNTIL's condition).

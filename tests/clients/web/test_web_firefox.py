@@ -17,6 +17,8 @@ from protocol_session import fixed_draws
 from server_helpers import ServerThread
 from waiting import until_sync
 
+pytestmark = pytest.mark.browser
+
 PHONE = (360, 740)
 LONG_NAME = "Wolfgang Amadeus Mozartt"  # 24 characters, the longest name the server takes
 

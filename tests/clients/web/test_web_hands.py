@@ -8,6 +8,7 @@ pinned dock (the last hand's card above all) covers an end target on a phone.
 
 from __future__ import annotations
 
+import pytest
 from browser_helpers import (
     chromium,
     js_errors,
@@ -22,6 +23,8 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from server_helpers import ServerThread
+
+pytestmark = pytest.mark.browser
 
 PHONE = (360, 740)
 LAPTOP = (1280, 800)

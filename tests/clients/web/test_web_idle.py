@@ -4,6 +4,7 @@ phone (360x740; screenshots tests/artifacts/phone-idle-*.png)."""
 
 from __future__ import annotations
 
+import pytest
 from browser_helpers import (
     assert_fits,
     chromium,
@@ -17,6 +18,8 @@ from i18n_helpers import web_words
 from protocol_session import fixed_draws
 from selenium.webdriver.common.by import By
 from server_helpers import ServerThread
+
+pytestmark = pytest.mark.browser
 
 PHONE = (360, 740)
 

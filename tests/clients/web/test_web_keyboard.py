@@ -18,6 +18,7 @@ import re
 from functools import partial
 from typing import Any
 
+import pytest
 from browser_helpers import (
     PLAY_ON,
     PLAY_UNTIL,
@@ -38,6 +39,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
 from server_helpers import ServerThread
+
+pytestmark = pytest.mark.browser
 
 LAPTOP = (1280, 800)
 PHONE = (360, 740)

@@ -78,6 +78,7 @@ def move(page: WebDriver) -> None:
         page.find_element(By.CSS_SELECTOR, "#board .end-target").click()
 
 
+@pytest.mark.browser
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_a_whole_match_in_the_browsers_language(language: str) -> None:
     with ServerThread() as server, chromium(*LAPTOP, BROWSER_TAGS[language]) as page:
@@ -133,6 +134,7 @@ def test_a_whole_match_in_the_browsers_language(language: str) -> None:
         assert js_errors(page) == []
 
 
+@pytest.mark.browser
 def test_the_language_chosen_in_the_page_is_kept_over_the_browsers() -> None:
     with ServerThread() as server, chromium(*LAPTOP, BROWSER_TAGS["cs"]) as page:
         page.get(server.base + "/")

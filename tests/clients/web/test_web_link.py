@@ -3,12 +3,15 @@ player's own page shows a one-time link code, and a second browser that types it
 
 from __future__ import annotations
 
+import pytest
 from browser_helpers import chromium, js_errors, open_lobby, screenshot, uncovered, wait_for
 from i18n_helpers import web_words
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
 from server_helpers import Client, ServerThread, new_key
+
+pytestmark = pytest.mark.browser
 
 
 def note_with(driver: WebDriver, *where: str) -> str | None:

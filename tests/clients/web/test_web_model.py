@@ -1,6 +1,6 @@
 """The browser table's model and geometry, run in headless Chromium.
 
-The page's modules are loaded by a test page (tests/web/unit.html) that puts them on
+The page's modules are loaded by a test page (tests/clients/web/unit_page/unit.html) that puts them on
 `window.unit`; these tests call them through selenium and check what they return. Here: the last
 hand's layout drawn as the engine places it (docs/rules.md's worked examples), the table model
 (playable tiles, the server's totals, gold, teams, the end-of-hand summary, the layout in words) and where each domino is drawn. The
@@ -27,6 +27,8 @@ from engine import Move
 from engine.layout import layout_from
 from protocol.patch import apply
 from server.app import run_server
+
+pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="module")

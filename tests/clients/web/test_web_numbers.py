@@ -18,6 +18,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from server_helpers import ServerThread
 
+pytestmark = pytest.mark.browser
+
 #: 2026-12-03 11:34:03 UTC.
 MOMENT = 1796297643
 

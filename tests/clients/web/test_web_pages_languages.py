@@ -8,11 +8,14 @@ lang-cs-ladder.png.
 
 from __future__ import annotations
 
+import pytest
 from browser_helpers import chromium, js_errors, play_a_match, screenshot, wait_for
 from i18n_helpers import BROWSER_TAGS, english_leaks, english_only_web_words, web_prefix
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from server_helpers import ServerThread
+
+pytestmark = pytest.mark.browser
 
 LAPTOP = (1280, 800)
 LANGUAGE = "cs"

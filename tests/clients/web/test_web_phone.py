@@ -35,6 +35,8 @@ from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import Select
 from server_helpers import Client, ServerThread
 
+pytestmark = pytest.mark.browser
+
 PHONE = (360, 740)
 LAPTOP = (1280, 800)
 LONG_NAME = "Wolfgang Amadeus Mozartt"  # 24 characters, the longest name the server takes

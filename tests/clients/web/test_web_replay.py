@@ -24,6 +24,8 @@ from server_helpers import ServerThread
 from bridge.records import match_of
 from protocol.records import Record, decode_record
 
+pytestmark = pytest.mark.browser
+
 #: What the viewer shows now.
 READ_STEP = """
 const replay = document.getElementById("replay");

@@ -51,6 +51,7 @@ def ended(by: int | None, pips: list[int], **rules: Any) -> dict[str, Any]:
     return result
 
 
+@pytest.mark.browser
 def test_a_domino_shows_the_pips_counted_and_their_rounding(page: WebDriver) -> None:
     shown = explain(page, ended(0, [0, 12]), ["Ann", "Bot 2"])
     assert shown["title"] == "Ann went out" and shown["agrees"]
@@ -71,6 +72,7 @@ return seen;
 """
 
 
+@pytest.mark.browser
 @pytest.mark.parametrize("language", ["en", "cs"])
 def test_a_hands_card_says_its_figures_are_the_end_count(page: WebDriver, language: str) -> None:
     """The winner's last hand read "Team A 0 Team B 0" where team B had made 30 by plays:
@@ -101,6 +103,7 @@ def test_a_hands_card_says_its_figures_are_the_end_count(page: WebDriver, langua
     assert seen.index(label) < seen.index("Team A"), seen
 
 
+@pytest.mark.browser
 def test_a_team_domino_says_53_was_counted(page: WebDriver) -> None:
     names = ["Tester", "Bot 2", "Bot 3", "Bot 4"]
     result = ended(2, [30, 4, 0, 49], teams=True)
@@ -112,6 +115,7 @@ def test_a_team_domino_says_53_was_counted(page: WebDriver) -> None:
     assert any("Tester's 30 count for nobody" in step for step in shown["steps"])
 
 
+@pytest.mark.browser
 def test_a_seats_pips_come_before_its_name_so_no_bot_number_runs_into_them(
     page: WebDriver,
 ) -> None:
@@ -124,6 +128,7 @@ def test_a_seats_pips_come_before_its_name_so_no_bot_number_runs_into_them(
     assert "Pips held: 3 (A), 3 (Bot 2), 13 (Bot 3)." in held["steps"]
 
 
+@pytest.mark.browser
 def test_a_team_winning_the_match_begins_the_sentence_with_a_capital(page: WebDriver) -> None:
     names = ["Ann", "Bot 2", "Cid", "Bot 4"]
     said = call(page, "unit.describe.describeWinner(1, a[0], true)", names)
@@ -133,6 +138,7 @@ def test_a_team_winning_the_match_begins_the_sentence_with_a_capital(page: WebDr
     assert alone == "ann wins the match"
 
 
+@pytest.mark.browser
 def test_blocked_hands_and_penalties_follow_the_worked_examples(page: WebDriver) -> None:
     three = explain(page, ended(None, [3, 3, 13]), ["A", "B", "C"])
     assert three["agrees"] and "6.5 rounds to 5: each scores 5." in three["steps"]
@@ -158,6 +164,7 @@ def test_blocked_hands_and_penalties_follow_the_worked_examples(page: WebDriver)
     assert not wrong["agrees"]
 
 
+@pytest.mark.browser
 def test_names_and_chat_lines_are_checked_before_sending(page: WebDriver) -> None:
     assert call(page, "unit.limits.checkName(a[0]).problem", "x" * 500) == (
         "A name has at most 24 characters: this one has 500."

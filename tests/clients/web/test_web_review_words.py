@@ -1,5 +1,5 @@
 """The page words the review as the terminal does, steps a record as the terminal's replay does,
-and reads its hash routes and link codes strictly (tests/web/unit.html, headless Chromium)."""
+and reads its hash routes and link codes strictly (tests/clients/web/unit_page/unit.html, headless Chromium)."""
 
 from __future__ import annotations
 
@@ -20,6 +20,8 @@ from clients.cli.review_words import hand_words, line_words, move_words, reason_
 from engine import Match, Rules
 from engine.bots import make_bot
 from protocol.review import Reason, Review, ReviewMove
+
+pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="module")

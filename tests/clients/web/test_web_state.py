@@ -1,6 +1,6 @@
 """The browser table's room state, run in headless Chromium: patches, the log, what it sends.
 
-The page's modules are loaded by a test page (tests/web/unit.html) that puts them on
+The page's modules are loaded by a test page (tests/clients/web/unit_page/unit.html) that puts them on
 `window.unit`; these tests call them through selenium and check what they return, as the
 terminal client's state tests check clients/cli/state.py. Where Python has the same job
 (protocol.patch) the two must agree. Here: patches and resyncs, the
@@ -34,6 +34,8 @@ from protocol import views
 from protocol.names import INVISIBLE, LOOSE_MARK, name_problem
 from protocol.patch import apply
 from server.app import run_server
+
+pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="module")

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
 from browser_helpers import chromium, js_errors, screenshot, uncovered, wait_for
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
@@ -25,6 +26,8 @@ from selenium.webdriver.support.ui import Select
 from server_helpers import Client, ServerThread
 
 from protocol import messages as msg
+
+pytestmark = pytest.mark.browser
 
 LAPTOP = (1280, 800)
 PHONE = (360, 740)

@@ -11,6 +11,7 @@ import re
 from functools import partial
 from typing import Any
 
+import pytest
 from browser_helpers import chromium, focused, js_errors, keys, open_lobby, press, tab_to, wait_for
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -19,6 +20,8 @@ from selenium.webdriver.support.ui import Select
 from server_helpers import Client, ServerThread, new_key
 
 from protocol.tournaments import TournamentUpdate
+
+pytestmark = pytest.mark.browser
 
 PHONE = (360, 740)
 #: Cat's key: the one player who makes the tournaments a test needs ready-made.

@@ -14,6 +14,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from server_helpers import ServerThread
 
+pytestmark = pytest.mark.browser
+
 PHONE = (360, 740)
 
 

@@ -10,6 +10,7 @@ import re
 from functools import partial
 from typing import Any
 
+import pytest
 from browser_helpers import (
     PLAY_ON,
     assert_fits,
@@ -28,6 +29,8 @@ from selenium.webdriver.remote.webdriver import WebDriver
 from server_helpers import Client, ServerThread, new_key
 
 from protocol.tournaments import TournamentUpdate
+
+pytestmark = pytest.mark.browser
 
 PHONE = (360, 740)
 
