@@ -24,7 +24,7 @@ from rich.console import Console
 from rich.text import Text
 
 from clients.cli import join, local, plain
-from clients.cli.app import prompt_output
+from clients.cli.bindings import prompt_output
 from clients.cli.i18n import _
 from clients.cli.keys import KeyStore
 from clients.cli.mode import Mode
