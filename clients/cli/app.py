@@ -3,45 +3,43 @@
 The table is redrawn over itself (cursor home, each row, the rest erased) whenever the room
 changes, inside `run_in_terminal` so the prompt and what the player is typing are kept intact.
 What is typed goes through `commands.interpret`; what it asks for is sent on the `Connection`.
+The prompt's words and placeholder are `clients.cli.prompt_words`, its keys
+`clients.cli.bindings`, and what `/save` and the boards (`/scores`, `/ends`, `/log`) do
+`clients.cli.table_commands`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import shlex
 import shutil
 import sys
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import TextIO
 
 from prompt_toolkit import PromptSession
 from prompt_toolkit.application import run_in_terminal
 from prompt_toolkit.buffer import Buffer
-from prompt_toolkit.filters import Condition
 from prompt_toolkit.formatted_text import FormattedText
-from prompt_toolkit.key_binding import KeyBindings
-from prompt_toolkit.keys import Keys
-from prompt_toolkit.output import Output, create_output
-from prompt_toolkit.output.vt100 import Vt100_Output
 from prompt_toolkit.patch_stdout import patch_stdout
 from rich.console import Console
 from rich.control import Control
 from rich.segment import ControlType
 from rich.text import Text
 
-from clients.cli import local, review, words
+from clients.cli import local, review
+from clients.cli.bindings import prompt_output, table_keys
 from clients.cli.commands import Ask, Board, Quit, Refuse, Save, Send, Show, interpret
 from clients.cli.connection import Connection, Fatal
 from clients.cli.i18n import _
 from clients.cli.mode import Mode
+from clients.cli.prompt_words import placeholder, prompt_text
 from clients.cli.render import render
 from clients.cli.safe import safe_text
-from clients.cli.state import TableState, display_names
-from clients.cli.status import ends_rows, idle_left, seconds_left
+from clients.cli.state import TableState
+from clients.cli.status import idle_left, seconds_left
+from clients.cli.table_commands import board_rows, save_record
 from protocol import messages as msg
-from protocol.records import encode_record
 
 RESIZE_CHECK_SECONDS = 0.3
 #: DEC private mode 2026: the terminal shows the frame only once it is whole (others ignore it).
@@ -53,37 +51,6 @@ SAVE_CURSOR = "\x1b7"
 RESTORE_CURSOR = "\x1b8"
 #: The clock on screen is redrawn every this many size checks (about a second).
 CLOCK_TICKS = 3
-SAVE_WAIT = 10.0
-#: Below this many columns the prompt's placeholder is cut to "/help" (never wrapped).
-NARROW = 64
-
-
-def prompt_output() -> Output:
-    """The prompt's output, which never asks the terminal where its cursor is.
-
-    prompt_toolkit sends a cursor-position request (`ESC[6n`) when the prompt starts and again
-    after each frame drawn above it, to learn how many rows lie below the cursor; and on the way
-    out it waits up to a second for the answers. A terminal that does not answer (a bare
-    pseudo-terminal, a screen reader's console, a test) held every ending (a refused connection,
-    a room that does not exist, /quit) for that second. The table is drawn from the top of the
-    screen and the prompt is its last row, so the answer is of no use here."""
-    output = create_output()
-    if isinstance(output, Vt100_Output):
-        output.enable_cpr = False
-    return output
-
-
-# The control keys of the table: Ctrl-C, Ctrl-D, Ctrl-L, Enter (Ctrl-M, and Ctrl-J as Enter), and
-# line editing as prompt_toolkit's emacs keys have it: move (Ctrl-A, B, E, F), delete and cut
-# (Ctrl-H is Backspace; K, U, W), paste back (Ctrl-Y), swap (Ctrl-T).
-#: Every other control key does nothing at the table. prompt_toolkit gives them jobs that make
-#: no sense here, some of which ended the match: Ctrl-O (operate-and-get-next) accepted the line
-#: and so ended the prompt, Ctrl-R and Ctrl-S searched the history, Ctrl-Q and Ctrl-V insert the
-#: next key as it is, Ctrl-N and Ctrl-P recall lines, Tab completes, Ctrl-X starts a sequence.
-IDLE_KEYS = (
-    "c-g", "c-i", "c-n", "c-o", "c-p", "c-q", "c-r", "c-s", "c-v", "c-x", "c-z",
-    "c-@", "c-\\", "c-]", "c-^", "c-_",
-)  # fmt: skip
 
 
 class App:
@@ -258,46 +225,10 @@ class App:
     # -- input -----------------------------------------------------------------------------
 
     def _prompt(self) -> str:
-        if self.confirming:
-            if self.mode.against_bots:
-                return _("end this match (y/n)?") + " › "
-            return _("close the room for everyone (y/n)?") + " › "
-        if self.pending is not None:
-            letters = "/".join(end[0] for end in self.pending.ends)
-            return _("which end ({letters})?").format(letters=letters) + " › "
-        return "› "
+        return prompt_text(self)
 
     def _placeholder(self) -> FormattedText:
-        if self.confirming:
-            return FormattedText([("fg:ansibrightblack", _("y or n"))])
-        if self.pending is not None:
-            letters = words.either([end[0] for end in self.pending.ends])
-            hint = _("{letters}; Enter alone cancels").format(letters=letters)
-            return FormattedText([("fg:ansibrightblack", hint)])
-        view = self.state.view
-        narrow = self.size[0] < NARROW
-        if self._hand_hidden():  # why a tile typed now is not played (short: any width)
-            return FormattedText([("fg:ansibrightblack", _("(too small to play)"))])
-        if view is not None and view.you is not None and view.phase == "finished":
-            said = _("/scores or /quit")
-            if view.you == view.host and self.state.everyone_stayed():
-                said = _("/rematch, /scores or /quit")
-            # Short enough for any width; in brackets where narrow, as "(type /help)" is.
-            return FormattedText([("fg:ansibrightblack", f"({said})" if narrow else said)])
-        if narrow:  # in brackets: never read as typed text, even without colour
-            return FormattedText([("fg:ansibrightblack", _("(type /help)"))])
-        if view is not None and view.phase == "waiting":
-            said = _("/start, /bots fill, /chat TEXT, or /help")
-            if view.you != view.host:
-                said = _("/chat TEXT, or /help") if self.connection.name else _("(type /help)")
-            return FormattedText([("fg:ansibrightblack", said)])
-        if view is not None and view.you is None and not self.connection.name:
-            return FormattedText([("fg:ansibrightblack", _("watching: /scores, /quit"))])
-        if view is not None and view.you is None:
-            said = _("watching: /chat TEXT, /scores, /quit")
-            return FormattedText([("fg:ansibrightblack", said)])
-        said = _("a tile number, a tile like 5-3, or /help")
-        return FormattedText([("fg:ansibrightblack", said)])
+        return placeholder(self)
 
     def _quit_needs_asking(self) -> bool:
         """Whether quitting now ends a match or a room others are in (the host's server stops)."""
@@ -397,9 +328,9 @@ class App:
             case Show(text=text):
                 self.extra = [Text(" " + row) for row in text.splitlines()]
             case Board(what=what):
-                self.extra = [Text(" " + row) for row in self._board(what)]
+                self.extra = [Text(" " + row) for row in board_rows(self, what)]
             case Save(path=path):
-                await self._save(path)
+                await save_record(self, path)
         self.request_redraw()
         return True
 
@@ -415,43 +346,6 @@ class App:
             command=command
         )
 
-    def _board(self, what: str) -> list[str]:
-        state, view = self.state, self.state.view
-        if what == "ends":
-            return ends_rows(state, self.size[0] - 2)
-        if what == "log":
-            return [line.text for line in state.log]
-        if view is None or not state.scoreboard.hands:
-            return [_("No hand has been played yet.")]
-        names = display_names(view, state.played_names)
-        scores = view.game.scores if view.game is not None else None
-        return state.scoreboard.rows(names, view.rules, scores)
-
-    async def _save(self, path: str) -> None:
-        """Ask for the record, wait for it, write it as JSON for `allfives replay`."""
-        self.state.record = None
-        if not await self.connection.send(msg.GetRecord()):
-            return
-        for _step in range(int(SAVE_WAIT / RESIZE_CHECK_SECONDS)):
-            if self.state.record is not None or self.state.notice is not None:
-                break
-            await asyncio.sleep(RESIZE_CHECK_SECONDS)
-        record = self.state.record
-        if record is None:
-            if self.state.notice is None:
-                self.state.say(_("The server sent no record"), "error")
-            return
-        target = Path(path).expanduser()
-        try:
-            target.write_bytes(encode_record(record) + b"\n")
-        except OSError as error:
-            said = _("Cannot write {path}: {problem}")
-            self.state.say(said.format(path=target, problem=error.strerror or error), "error")
-            return
-        said = _("Saved the match record to {path}: {command}")
-        command = f"{local.command()} replay {shlex.quote(str(target))}"  # i18n: a command
-        self.state.say(said.format(path=target, command=command))
-
     async def run(self, first: Sequence[msg.ClientMessage] = (), resume: bool = False) -> int:
         """Play until the player quits (0) or the connection cannot go on (1); Ctrl-C while
         still connecting raises KeyboardInterrupt (`allfives.cli.main` says it: status 130).
@@ -462,7 +356,7 @@ class App:
         self.session = PromptSession(
             output=prompt_output(),
             placeholder=self._placeholder,
-            key_bindings=self._keys(),
+            key_bindings=table_keys(self),
             wrap_lines=False,  # a long line scrolls sideways on the prompt row, never over the table
             erase_when_done=True,
         )
@@ -508,27 +402,6 @@ class App:
         if error is not None:
             raise error
         return 0
-
-    def _keys(self) -> KeyBindings:
-        """Enter, Ctrl-C, Ctrl-D, Ctrl-L, PageUp and PageDown at the table; the prompt's line
-        editing as prompt_toolkit has it; every other control key nothing (`IDLE_KEYS`)."""
-        keys = KeyBindings()
-        for key in IDLE_KEYS:
-            keys.add(key)(lambda event: None)
-        # The table takes no mouse: what reads as a mouse report is typed or pasted bytes (ESC [
-        # 3 1 m, a colour code), which prompt_toolkit's own handler choked on (a traceback).
-        keys.add(Keys.Vt100MouseEvent)(lambda event: None)
-        keys.add("pageup")(lambda event: self.scroll(1))
-        keys.add("pagedown")(lambda event: self.scroll(-1))
-        keys.add("enter")(lambda event: self.typed(event.current_buffer))
-        keys.add("c-c")(lambda event: self.interrupted(event.current_buffer))
-        # SIGINT (Ctrl-C typed before the prompt put the terminal in raw mode) is Ctrl-C too.
-        keys.add(Keys.SIGINT)(lambda event: self.interrupted(event.current_buffer))
-        keys.add("c-d", filter=Condition(lambda: not self._buffer_text()))(
-            lambda event: self.leave_asked()
-        )
-        keys.add("c-l")(lambda event: self.redraw_all())
-        return keys
 
     def _buffer_text(self) -> str:
         session = self.session

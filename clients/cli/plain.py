@@ -8,7 +8,9 @@ then the prompt. No colour, no box drawing, no cursor movement: no escape sequen
 the server sends is made visible first). Input is read a line at a time, as the terminal's own
 line editing gives it: a move's number plays that move; everything else is read as at the
 drawn table (`clients.cli.commands`). `PlainApp` is the drawn `App` with its output and input
-replaced: what a typed line does is the same code.
+replaced: what a typed line does is the same code. The sentences for the ends, a move and the
+scores are `clients.cli.plain_words`; the one reader of the typed lines is
+`clients.cli.plain_input`.
 """
 
 from __future__ import annotations
@@ -18,8 +20,6 @@ import asyncio
 import contextlib
 import os
 import signal
-import sys
-import threading
 from collections.abc import Sequence
 
 from rich.console import Console
@@ -28,65 +28,18 @@ from clients.cli import local, words
 from clients.cli.app import App
 from clients.cli.connection import Fatal
 from clients.cli.i18n import _, ngettext
+from clients.cli.plain_input import INTERRUPT, TYPED
+from clients.cli.plain_words import ends_words, move_words, scores_words
 from clients.cli.safe import visible
 from clients.cli.scoreboard import Scoreboard, explain_hand, hand_numbers, side_names
 from clients.cli.state import LogLine, Notice
-from clients.cli.status import only_end, rating_note, rating_text, status
+from clients.cli.status import rating_note, rating_text, status
 from clients.cli.waiting_room import waiting_rows
 from protocol import messages as msg
-from protocol.tiles import END_NAMES
-from protocol.views import GameView, HandEnded, MatchEnded, MoveSpec, Played, RoomView
+from protocol.views import GameView, HandEnded, MatchEnded, Played, RoomView
 
 #: The environment variable that asks for plain mode (any value but "", "0").
 ENVIRONMENT = "ALLFIVES_PLAIN"
-#: What the input queue holds for Ctrl-C (no typed line is a lone ETX).
-INTERRUPT = "\x03"
-
-
-class TypedLines:
-    """The lines typed at the terminal, read by one thread for the whole program and handed to
-    whoever listens now: a table, then the tournament's screen, then the next table (a thread of
-    each's own would be left waiting on the terminal and take the next line for the one gone)."""
-
-    def __init__(self) -> None:
-        self._target: tuple[asyncio.AbstractEventLoop, asyncio.Queue[str | None]] | None = None
-        self._lock = threading.Lock()
-        self._started = False
-        self._ended = False
-
-    def listen(self, loop: asyncio.AbstractEventLoop, queue: asyncio.Queue[str | None]) -> None:
-        """From now on the lines go to `queue` (None: Ctrl-D, or the input's end)."""
-        with self._lock:
-            self._target = (loop, queue)
-            if self._ended:  # the input ended before: nothing more will come
-                queue.put_nowait(None)
-            if not self._started:
-                self._started = True
-                threading.Thread(target=self._read, daemon=True).start()
-
-    def _hand(self, line: str | None) -> None:
-        with self._lock:
-            target = self._target
-        if target is not None and not target[0].is_closed():
-            with contextlib.suppress(RuntimeError):  # its loop closed meanwhile
-                target[0].call_soon_threadsafe(target[1].put_nowait, line)
-
-    def _read(self) -> None:
-        """Lines from the terminal, as its line editing gives them (None at the end)."""
-        while True:
-            line = sys.stdin.readline()
-            if not line:  # Ctrl-D on a terminal (which can be read again), or the input's end
-                self._hand(None)
-                if not sys.stdin.isatty():
-                    with self._lock:
-                        self._ended = True
-                    return
-                continue
-            self._hand(line.rstrip("\n"))
-
-
-#: The one reader of the terminal's lines in plain mode.
-TYPED = TypedLines()
 
 
 def plain_help() -> str:
@@ -117,50 +70,6 @@ def wanted(args: argparse.Namespace) -> bool:
 def table(args: argparse.Namespace) -> type[App]:
     """The table a command shows: plain lines or the drawn frame."""
     return PlainApp if wanted(args) else App
-
-
-def ends_words(game: GameView) -> str:
-    """The open ends as the server sent them, those that count first: "west 5, east 3, north 6";
-    a spinner's arm open with no tile yet counts nothing (docs/rules.md 6.3) and is said apart:
-    "west 0, east 3; open, counting nothing yet: north 4, south 4"."""
-    ends, layout = game.ends, game.layout
-    numbers = (ends.west, ends.east, ends.north, ends.south)
-    empty = {"north": not layout.north, "south": not layout.south}
-    said = [
-        (f"{words.end_word(end)} {number}", empty.get(end, False))
-        for end, number in zip(END_NAMES, numbers, strict=True)
-        if number is not None
-    ]
-    counted = ", ".join(part for part, idle in said if not idle)
-    idle = ", ".join(part for part, idle in said if idle)
-    if not idle:
-        return counted
-    return _("{counted}; open, counting nothing yet: {idle}").format(counted=counted, idle=idle)
-
-
-def move_words(game: GameView, spec: MoveSpec) -> str:
-    """A legal move with what it makes, as the server sent it: "6-4 on the west end,
-    total 10, scores 10"."""
-    if spec.pass_ or spec.tile is None:
-        return _("pass: no tile fits")
-    end = spec.end if spec.end is not None else only_end(game, spec.tile)
-    if not game.layout.line:
-        said = _("lead {tile}").format(tile=spec.tile)
-    elif end is None:
-        said = spec.tile
-    else:
-        said = _("{tile} on the {end} end").format(tile=spec.tile, end=words.end_word(end))
-    if spec.total is not None:
-        said = _("{move}, total {total}").format(move=said, total=spec.total)
-    if spec.points:
-        said += _(", scores {points}").format(points=spec.points)
-    return said
-
-
-def scores_words(view: RoomView, names: Sequence[str], game: GameView) -> str:
-    """ "Ann 15, Bot 1 0" (per team with partnerships)."""
-    sides = side_names(names, view.rules)
-    return ", ".join(f"{side} {score}" for side, score in zip(sides, game.scores, strict=False))
 
 
 def _progress(notice: Notice) -> bool:

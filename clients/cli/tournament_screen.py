@@ -23,8 +23,8 @@ from prompt_toolkit.application import run_in_terminal
 from rich.console import Console
 from rich.text import Text
 
-from clients.cli import join, local, plain
-from clients.cli.app import prompt_output
+from clients.cli import join, local, plain, plain_input
+from clients.cli.bindings import prompt_output
 from clients.cli.i18n import _
 from clients.cli.keys import KeyStore
 from clients.cli.mode import Mode
@@ -279,7 +279,7 @@ class TournamentScreen:
         """Take the typed lines: plain mode's reader, or a prompt below the drawn screen."""
         loop = asyncio.get_running_loop()
         if self.plain:
-            plain.TYPED.listen(loop, self.lines)
+            plain_input.TYPED.listen(loop, self.lines)
             return
         self._prompting = loop.create_task(self._prompt())
 

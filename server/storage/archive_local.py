@@ -4,13 +4,13 @@ In memory by default (gone when the server stops), or in `DIR/ledger.sqlite3` wi
 serve --data DIR` (kept across restarts). One connection, used by one worker thread, so the
 event loop never waits on the disk; each call is one transaction. The archive is bounded:
 past `max_games` games the oldest go (with their index entries), and each player keeps
-`MAX_HISTORY_POINTS` rating points. See docs/persistence.md.
+`MAX_HISTORY_POINTS` rating points. The rows each transaction reads and writes are
+`server.storage.archive_local_rows`. See docs/persistence.md.
 """
 
 from __future__ import annotations
 
 import asyncio
-import secrets
 import sqlite3
 import threading
 from collections.abc import Callable
@@ -22,9 +22,8 @@ import msgspec
 
 from protocol.api import RatingPoint
 from protocol.ratings import LADDERS, LadderName
+from server.storage import archive_local_rows as ledger_rows
 from server.storage.archive import (
-    MAX_HISTORY_POINTS,
-    MAX_KEYS,
     MAX_LINKS,
     Archived,
     ClaimBudget,
@@ -97,15 +96,6 @@ def _version_1(db: sqlite3.Connection) -> None:
 MIGRATIONS: tuple[Migration, ...] = (_version_1,)
 
 
-class _Seen(msgspec.Struct, frozen=True):
-    """A rating's history for the weight of a match (`StoredRating`), as the `seen` column."""
-
-    played: float = 0.0
-    opponents: list[str] = msgspec.field(default_factory=list)
-    recent: list[tuple[str, float]] = msgspec.field(default_factory=list)
-
-
-_seen_decoder = msgspec.json.Decoder(_Seen)
 _archived_encoder = msgspec.json.Encoder()
 _archived_decoder = msgspec.json.Decoder(Archived)
 _point_decoder = msgspec.json.Decoder(KeptPoint)
@@ -169,13 +159,13 @@ class LocalLedger(Ledger):
     # -- players -----------------------------------------------------------------------------
 
     async def player_of_key(self, hashed: str) -> Player | None:
-        return await self._run(lambda db: _player_of_key(db, hashed))
+        return await self._run(lambda db: ledger_rows.player_of_key(db, hashed))
 
     async def player_named(self, fold: str) -> Player | None:
-        return await self._run(lambda db: _row_player(db, "fold", fold))
+        return await self._run(lambda db: ledger_rows.row_player(db, "fold", fold))
 
     async def player(self, id: str) -> Player | None:
-        return await self._run(lambda db: _row_player(db, "id", id))
+        return await self._run(lambda db: ledger_rows.row_player(db, "id", id))
 
     async def names(self, ids: list[str]) -> dict[str, str]:
         def work(db: sqlite3.Connection) -> dict[str, str]:
@@ -192,7 +182,7 @@ class LocalLedger(Ledger):
         self, hashed: str, name: str, fold: str, now: float, budget: ClaimBudget
     ) -> Player | Limited | None:
         def work(db: sqlite3.Connection) -> Player | Limited | None:
-            known = _player_of_key(db, hashed)
+            known = ledger_rows.player_of_key(db, hashed)
             if known is not None:
                 return known
             row = db.execute(
@@ -205,12 +195,12 @@ class LocalLedger(Ledger):
                 )
             if tokens < 1:
                 return Limited()
-            if _row_player(db, "fold", fold) is not None:
+            if ledger_rows.row_player(db, "fold", fold) is not None:
                 return None
             db.execute(
                 "INSERT OR REPLACE INTO claims VALUES (?, ?, ?)", (budget.address, tokens - 1, now)
             )
-            return _new_player(db, hashed, name, fold, now)
+            return ledger_rows.new_player(db, hashed, name, fold, now)
 
         return await self._run(work)
 
@@ -238,7 +228,7 @@ class LocalLedger(Ledger):
                 return None
             player = str(row[0])
             db.execute("DELETE FROM links WHERE code = ?", (code,))
-            return _add_key(db, hashed, player, now)
+            return ledger_rows.add_key(db, hashed, player, now)
 
         return await self._run(work)
 
@@ -254,7 +244,7 @@ class LocalLedger(Ledger):
     async def use_recovery(self, hashed: str, key: str, now: float) -> Player | None:
         def work(db: sqlite3.Connection) -> Player | None:
             row = db.execute("SELECT player FROM recovery WHERE hash = ?", (hashed,)).fetchone()
-            return None if row is None else _add_key(db, key, str(row[0]), now)
+            return None if row is None else ledger_rows.add_key(db, key, str(row[0]), now)
 
         return await self._run(work)
 
@@ -282,7 +272,7 @@ class LocalLedger(Ledger):
 
     async def release(self, fold: str) -> Player | None:
         def work(db: sqlite3.Connection) -> Player | None:
-            player = _row_player(db, "fold", fold)
+            player = ledger_rows.row_player(db, "fold", fold)
             if player is None:
                 return None
             # A fold no name has (a name holds no control character): the name is free.
@@ -311,7 +301,10 @@ class LocalLedger(Ledger):
                     (ladder, player),
                 ).fetchone()
                 if row is not None:
-                    found[player] = (_stored(row[0], row[1], row[2], row[3], row[5]), str(row[4]))
+                    found[player] = (
+                        ledger_rows.stored(row[0], row[1], row[2], row[3], row[5]),
+                        str(row[4]),
+                    )
             return found
 
         return await self._run(work)
@@ -347,10 +340,10 @@ class LocalLedger(Ledger):
                         rating.wins,
                         version,
                         rating.mu - 3 * rating.sigma,
-                        msgspec.json.encode(_Seen(rating.played, rating.opponents, rating.recent)),
+                        ledger_rows.seen_of(rating),
                     ),
                 )
-                _add_point(
+                ledger_rows.add_point(
                     db, write.player, msgspec.json.encode(KeptPoint(write.point, write.private))
                 )
             db.execute("INSERT INTO games VALUES (?, ?, ?)", (detail.id, detail.finished_at, data))
@@ -367,7 +360,7 @@ class LocalLedger(Ledger):
                     "public_wins = public_wins + excluded.public_wins",
                     (player, int(won), public, int(won) * public),
                 )
-            _trim(db, self.max_games)
+            ledger_rows.trim(db, self.max_games)
             return Committed()
 
         return await self._run(work)
@@ -426,7 +419,7 @@ class LocalLedger(Ledger):
                     (ladder, player),
                 ).fetchone()
                 if row is not None:
-                    found[ladder] = _stored(*row)
+                    found[ladder] = ledger_rows.stored(*row)
             return found
 
         return await self._run(work)
@@ -443,7 +436,7 @@ class LocalLedger(Ledger):
                 "ORDER BY ordinal DESC, player LIMIT ?",
                 (ladder, limit),
             ).fetchall()
-            return int(total), [(str(row[0]), _stored(*row[1:])) for row in rows]
+            return int(total), [(str(row[0]), ledger_rows.stored(*row[1:])) for row in rows]
 
         return await self._run(work)
 
@@ -454,73 +447,6 @@ class LocalLedger(Ledger):
 
         await asyncio.get_running_loop().run_in_executor(self._worker, shut)
         self._worker.shutdown(wait=False)
-
-
-def _stored(mu: float, sigma: float, games: int, wins: int, seen: bytes | str) -> StoredRating:
-    """A rating row as kept, with its history (`seen`): whether a player is provisional is
-    read from it, so every reader of a rating reads it whole."""
-    kept = _seen_decoder.decode(seen)
-    return StoredRating(mu, sigma, games, wins, kept.played, kept.opponents, kept.recent)
-
-
-def _player_of_key(db: sqlite3.Connection, hashed: str) -> Player | None:
-    row = db.execute(
-        "SELECT p.id, p.name FROM keys k JOIN players p ON p.id = k.player WHERE k.hash = ?",
-        (hashed,),
-    ).fetchone()
-    return None if row is None else Player(str(row[0]), str(row[1]))
-
-
-def _new_player(db: sqlite3.Connection, hashed: str, name: str, fold: str, now: float) -> Player:
-    id = _new_id(db)
-    db.execute("INSERT INTO players VALUES (?, ?, ?, ?)", (id, name, fold, now))
-    db.execute("INSERT INTO keys VALUES (?, ?, ?)", (hashed, id, now))
-    return Player(id, name)
-
-
-def _add_key(db: sqlite3.Connection, hashed: str, player: str, now: float) -> Player | None:
-    """The key joins `player` (leaving any other); the player's oldest past MAX_KEYS go."""
-    db.execute("INSERT OR REPLACE INTO keys VALUES (?, ?, ?)", (hashed, player, now))
-    db.execute(
-        "DELETE FROM keys WHERE player = ? AND hash NOT IN (SELECT hash FROM keys "
-        "WHERE player = ? ORDER BY added DESC, hash LIMIT ?)",
-        (player, player, MAX_KEYS),
-    )
-    return _row_player(db, "id", player)
-
-
-def _row_player(db: sqlite3.Connection, column: str, value: str) -> Player | None:
-    row = db.execute(f"SELECT id, name FROM players WHERE {column} = ?", (value,)).fetchone()
-    return None if row is None else Player(str(row[0]), str(row[1]))
-
-
-def _new_id(db: sqlite3.Connection) -> str:
-    while True:
-        id = "p:" + secrets.token_hex(8)
-        if not db.execute("SELECT 1 FROM players WHERE id = ?", (id,)).fetchone():
-            return id
-
-
-def _add_point(db: sqlite3.Connection, player: str, point: bytes) -> None:
-    row = db.execute("SELECT MAX(n) FROM history WHERE player = ?", (player,)).fetchone()
-    n = 0 if row[0] is None else int(row[0]) + 1
-    db.execute("INSERT INTO history VALUES (?, ?, ?)", (player, n, point))
-    db.execute("DELETE FROM history WHERE player = ? AND n <= ?", (player, n - MAX_HISTORY_POINTS))
-
-
-def _trim(db: sqlite3.Connection, max_games: int) -> None:
-    (count,) = db.execute("SELECT COUNT(*) FROM games").fetchone()
-    if count <= max_games:
-        return
-    old = [
-        row[0]
-        for row in db.execute(
-            "SELECT id FROM games ORDER BY finished, id LIMIT ?", (count - max_games,)
-        ).fetchall()
-    ]
-    for id in old:
-        db.execute("DELETE FROM games WHERE id = ?", (id,))
-        db.execute("DELETE FROM seated WHERE game = ?", (id,))
 
 
 __all__ = ["DEFAULT_MAX_GAMES", "LocalLedger"]

@@ -1,4 +1,5 @@
 // The page: where it is (/ or /r/CODE), the saved seats, one connection, the lobby or the room.
+// What the server's welcome, joined and error replies do to the page is replies.js.
 
 import { Connection, socketUrl } from "./connection.js";
 import { RoomState, eventsOf } from "./state.js";
@@ -8,12 +9,12 @@ import { Table } from "./table.js";
 import { h, fill } from "./text.js";
 import { TurnCue } from "./cue.js";
 import { download } from "./report.js";
-import { errorWords, commandWords } from "./describe.js";
 import { checkName } from "./limits.js";
 import { playerKey } from "./key.js";
 import { savedSeats, saveSeat, linkedRoom } from "./seats.js";
+import { onWelcome, onJoined, onError } from "./replies.js";
 import { Pages, parseRoute } from "./pages.js";
-import { TournamentDesk, TOURNAMENT_COMMANDS } from "./tourney_desk.js";
+import { TournamentDesk } from "./tourney_desk.js";
 import { TournamentsCard } from "./tourney_list.js";
 import { t, load, pickLanguage, storedLanguage } from "./i18n.js";
 import { dressPage } from "./dress.js";
@@ -198,7 +199,7 @@ class App {
     for (const reply of replies) this.send(reply);
     switch (message.type) {
       case "welcome":
-        this.onWelcome(message);
+        onWelcome(this, message);
         break;
       case "link_code":
         if (typeof message.code === "string") this.pages.showLinkCode(message.code, message.expires_in);
@@ -207,7 +208,7 @@ class App {
         if (typeof message.code === "string") this.pages.showRecoveryCode(message.code);
         break;
       case "joined":
-        this.onJoined(message);
+        onJoined(this, message);
         break;
       case "rooms":
         this.lobby?.update(
@@ -219,7 +220,7 @@ class App {
         this.tourney.receive(message);
         break;
       case "error":
-        this.onError(message);
+        onError(this, message);
         break;
       case "snapshot":
       case "patch":
@@ -245,94 +246,6 @@ class App {
       default:
         break;
     }
-  }
-
-  onWelcome(message) {
-    const player = typeof message.player === "string" && message.player ? message.player : null;
-    this.player = player;
-    if (this.meLink) {
-      this.meLink.textContent = player ? t("app.my_page") : t("app.link");
-      this.meLink.setAttribute("href", player ? `#/player/${encodeURIComponent(player)}` : "#/link");
-    }
-    if (this.pendingLink || this.pendingRecovery) {
-      this.pendingLink = null;
-      this.pendingRecovery = null;
-      if (player) this.pages.linked(player);
-    }
-    if (player) this.pages.known(player);
-    if (player && player !== this.name) this.rename(player); // a known key plays under its name
-  }
-
-  onJoined(message) {
-    if (message.seat_token) {
-      this.resume = { room: message.room, token: message.seat_token };
-      saveSeat(message.room, { token: message.seat_token, seat: message.seat });
-      this.watching = null;
-    } else {
-      this.resume = null;
-      this.watching = message.room;
-    }
-    const code = /^[A-Za-z0-9-]{1,24}$/.test(String(message.room)) ? String(message.room) : null;
-    // The room's link, keeping a page shown beside the table (#/ladder, ...).
-    if (code && location.pathname !== `/r/${code}`) history.replaceState(null, "", `/r/${code}${location.hash}`);
-    this.say("");
-  }
-
-  onError(message) {
-    if (message.command === "resync" && !this.state.doc) return; // a room left: nothing to mend
-    if (message.command === "hello" && message.code === "bad_link") {
-      const recovering = Boolean(this.pendingRecovery);
-      this.pendingLink = null;
-      this.pendingRecovery = null;
-      this.pages.linkRefused(recovering ? t("recover.refused") : t("link.refused"));
-      this.connection.restart();
-      return;
-    }
-    if (message.command === "link_code") {
-      this.pages.linkRefused(t("link.no_code", { reason: errorWords(message) }));
-      return;
-    }
-    if (message.command === "recovery_code") {
-      this.pages.recoveryRefused(t("player.no_recovery", { reason: errorWords(message) }));
-      return;
-    }
-    if (TOURNAMENT_COMMANDS.includes(message.command)) {
-      this.tourney.refused(message, (text) => this.say(text, "error"));
-      return;
-    }
-    if (message.command === "record" && this.recordForReplay) {
-      this.recordForReplay = false;
-    }
-    if (message.command === "hello" && !["bad_token", "no_such_room"].includes(message.code)) {
-      const reason = errorWords(message);
-      // In the header and the banner in short; why, and what to do next, in the notice.
-      this.helloName = null;
-      this.nameRefused = true;
-      // What was asked under that name ("Create room") waits for the player to ask again.
-      this.connection.dropQueued();
-      this.pendingBots = [];
-      this.onStatus("refused", t("error.name_refused"));
-      // At the name's field, where it is changed (a tournament's page, or the lobby); elsewhere
-      // in the notice.
-      if (this.tourney.nameRefused(t("error.change_name", { reason }))) return;
-      if (this.lobby) this.lobby.refuseName(t("error.change_name", { reason }));
-      else this.say(t("error.change_name", { reason }), "error");
-      return;
-    }
-    if (message.code === "bad_token" || (message.command === "hello" && message.code === "no_such_room")) {
-      const room = this.resume?.room ?? linkedRoom();
-      if (room) saveSeat(room, null);
-      this.resume = null;
-      this.state.clear();
-      this.showLobby(room);
-      this.say(message.code === "bad_token" ? t("error.seat_gone", { code: room }) : t("error.room_closed", { code: room }), "error");
-      this.send({ type: "list_rooms" });
-      return;
-    }
-    const reason = errorWords(message);
-    this.say(message.command
-      ? t("error.refused_command", { command: commandWords(message.command), reason })
-      : t("error.refused", { reason }), "error");
   }
 
   onDocument() {

@@ -18,7 +18,7 @@ from i18n_helpers import cli_words, english_leaks, english_only_cli_words
 
 from bridge.convert import layout
 from bridge.records import match_of
-from clients.cli.plain import ends_words
+from clients.cli.plain_words import ends_words
 from engine import Match, Move
 from protocol.records import decode_record
 from protocol.views import Ends, Layout
