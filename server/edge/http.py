@@ -26,7 +26,7 @@ from http import HTTPStatus
 
 from websockets.http11 import Request, Response
 
-from server.config import Config
+from server.config import Network
 from server.edge.api import Api
 from server.edge.door import Door
 from server.edge.probes import Probes, text_response
@@ -45,7 +45,8 @@ class HttpSide:
 
     def __init__(
         self,
-        config: Config,
+        network: Network,
+        max_connections_per_ip: int,
         door: Door,
         web: WebFiles,
         probes: Probes,
@@ -55,7 +56,9 @@ class HttpSide:
         review: Callable[[Request, str, str], Awaitable[Response]] | None = None,
         refusals: Refusals | None = None,
     ) -> None:
-        self.config = config
+        self.network = network
+        #: How many WebSocket connections one address may hold (said in a 429).
+        self.max_connections_per_ip = max_connections_per_ip
         self.door = door
         self.web = web
         self.probes = probes
@@ -103,14 +106,14 @@ class HttpSide:
 
     def _review(self, wire: Wire, request: Request, found: tuple[str, ...]) -> Awaitable[Response]:
         assert self.review is not None  # bound only when served (`table`)
-        return self.review(request, found[0], client_address(self.config, wire, request))
+        return self.review(request, found[0], client_address(self.network, wire, request))
 
     def _api(self, name: str) -> Handler:
         api = self.api
         assert api is not None  # bound only when served (`table`)
 
         def answer(wire: Wire, request: Request, found: tuple[str, ...]) -> Awaitable[Response]:
-            return api.answer(request, client_address(self.config, wire, request), name, found)
+            return api.answer(request, client_address(self.network, wire, request), name, found)
 
         return answer
 
@@ -135,7 +138,7 @@ class HttpSide:
     def unrouted(self, wire: Wire, request: Request, path: str) -> Response | None:
         """The answer to a path no route serves: 503 while the server starts or stops, else 404;
         for `/` asking to upgrade, the checks before the WebSocket (module docstring)."""
-        door, config = self.door, self.config
+        door, network = self.door, self.network
         if door.closing:
             return text_response(HTTPStatus.SERVICE_UNAVAILABLE, "the server is stopping\n")
         if door.starting:
@@ -146,13 +149,13 @@ class HttpSide:
             )
         # The sockets in all and by peer address are counted from accept (`server.edge.gate`);
         # from a trusted proxy, the address it names is counted here.
-        if config.network.trusts(peer_of(wire)) and door.named.full(
-            client_address(config, wire, request)
+        if network.trusts(peer_of(wire)) and door.named.full(
+            client_address(network, wire, request)
         ):
             self.metrics.errors["too_many_connections"] += 1
             return text_response(
                 HTTPStatus.TOO_MANY_REQUESTS,
-                f"at most {config.limits.max_connections_per_ip} connections per address\n",
+                f"at most {self.max_connections_per_ip} connections per address\n",
             )
         return None
 
@@ -161,10 +164,10 @@ class HttpSide:
         this machine or at a trusted proxy's own address, the asker being the address a trusted
         proxy names (a stranger's request through the proxy is the stranger's). With
         `trust_proxy` yes (any socket names its client), only this machine."""
-        network = self.config.network
+        network = self.network
         if network.open_metrics:
             return True
-        asker = client_address(self.config, wire, request)
+        asker = client_address(self.network, wire, request)
         with contextlib.suppress(ValueError):
             address = ipaddress.ip_address(asker)
             if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
@@ -182,14 +185,14 @@ class HttpSide:
             if name not in headers:
                 headers[name] = value
         if response.status_code in REFUSED:
-            address = client_address(self.config, wire, request)
+            address = client_address(self.network, wire, request)
             self.refusals.note(wire, address, response.status_code, request.path)
 
 
-def client_address(config: Config, wire: Wire, request: Request | None) -> str:
+def client_address(network: Network, wire: Wire, request: Request | None) -> str:
     """The client's address: the socket's peer, or from a trusted proxy the one it names."""
     peer = peer_of(wire)
-    if request is not None and config.network.trusts(peer):
+    if request is not None and network.trusts(peer):
         for header in ("X-Real-IP", "X-Forwarded-For"):
             named = request.headers.get(header, "").rsplit(",", 1)[-1].strip()
             with contextlib.suppress(ValueError):
