@@ -1,7 +1,9 @@
 """The HTTP side of the one port: the browser table, probes, metrics, and who may upgrade.
 
 `process_request` answers each request before any upgrade (`server.edge.wire`) (wrapped by `server.edge.http_guard`),
-by the port's one route table (`server.edge.routes`): the review and the API (`server.edge.api`),
+by the port's one route table (`server.edge.routes`), which also says which methods each path
+takes (another is a 405 naming them; a path no route has is a 404 whatever the method): the
+review and the API (`server.edge.api`),
 the browser's files (`server.edge.web`), `/healthz` and `/readyz` (`server.edge.probes`), `/metrics` (to
 this machine and the trusted proxies only, unless `open_metrics`: a stranger gets the answer of a
 path that does not exist), and
@@ -11,7 +13,7 @@ a peer address with too many sockets are turned away before this, at accept (`se
 
 `process_response` sees each response before it is sent: every answer but the upgrade itself gets the
 page's security headers (`server.edge.web.security_headers`) where it has none of its own,
-whoever made it (the page, the API, a probe, a 404, a 405 or 500 of `server.edge.http_guard`,
+whoever made it (the page, the API, a probe, a 404, a 405 of the route table, a 500 of `server.edge.http_guard`,
 websockets' refusal of a bad upgrade), and a refusal over a limit (429) is counted and logged
 once a minute per address (`server.edge.refusals`).
 """
@@ -31,7 +33,7 @@ from server.edge.api import Api
 from server.edge.door import Door
 from server.edge.probes import Probes, text_response
 from server.edge.refusals import REFUSED, Refusals
-from server.edge.routes import Handler, RouteTable
+from server.edge.routes import Handler, Route, RouteTable, method_refused
 from server.edge.web import WebFiles, security_headers
 from server.edge.wire import Wire
 from server.metrics import Metrics
@@ -96,13 +98,22 @@ class HttpSide:
     def process_request(
         self, wire: Wire, request: Request
     ) -> Response | Awaitable[Response] | None:
-        """A response for a plain HTTP request, or None to let `/` upgrade to a WebSocket."""
+        """A response for a plain HTTP request, or None to let `/` upgrade to a WebSocket: a
+        path no route has (or one the asker may not know of) is answered as missing whatever
+        the method; a method its route does not take, 405."""
         path = request.path.split("?", 1)[0]
         routed = self.routes.find(path)
-        if routed is None:
+        if routed is None or not self.shown(routed[0], wire, request):
             return self.unrouted(wire, request, path)
-        _, handler, found = routed
+        route, handler, found = routed
+        if not route.takes(request.method):
+            return method_refused(route, request.method)
         return handler(wire, request, found)
+
+    def shown(self, route: Route, wire: Wire, request: Request) -> bool:
+        """Whether the asker may know the route is there: `/metrics` is, to a stranger, a path
+        that does not exist, whatever the method."""
+        return route.name != "metrics" or self.may_read_metrics(wire, request)
 
     def _review(self, wire: Wire, request: Request, found: tuple[str, ...]) -> Awaitable[Response]:
         assert self.review is not None  # bound only when served (`table`)
@@ -131,9 +142,8 @@ class HttpSide:
     def _metrics(
         self, wire: Wire, request: Request, found: tuple[str, ...]
     ) -> Response | Awaitable[Response] | None:
-        if self.may_read_metrics(wire, request):
-            return text_response(HTTPStatus.OK, self.counters(), "text/plain; version=0.0.4")
-        return self.unrouted(wire, request, "/metrics")  # a stranger: as if it did not exist
+        # A stranger never gets here (`shown`): to them the path does not exist.
+        return text_response(HTTPStatus.OK, self.counters(), "text/plain; version=0.0.4")
 
     def unrouted(self, wire: Wire, request: Request, path: str) -> Response | None:
         """The answer to a path no route serves: 503 while the server starts or stops, else 404;
