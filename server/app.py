@@ -85,7 +85,7 @@ class Server:
             config.bots.hint_workers,
             config.limits.max_hints_waiting,
         )
-        self.gate = Gate(config, metrics)
+        self.gate = Gate(config.network, config.limits, metrics)
         self.door = door = Door(self.gate)
         self.store_watch = StoreWatch(store)
         shelf = ReviewShelf(store)
@@ -97,7 +97,9 @@ class Server:
             load=shelf.load,
             on_reviewed=shelf.keep,
         )
-        self.registry = registry = Registry(config)
+        self.registry = registry = Registry(
+            config.limits, config.timing, config.storage.keep_patches
+        )
         self.hooks = hooks = PlayHooks(tasks, registry, metrics, RecordSaver(store, tasks.spawn))
         self.committer, finder = committer_for(config, store, registry, hooks)
         self.listing = listing = Listing(
@@ -116,7 +118,9 @@ class Server:
         )
         self.finisher = Finisher(ledger, registry, self.committer, config.clock, tasks.spawn)
         hooks.connect(self.driver, self.finisher, listing)
-        self.tables = hooks.tables = TableRooms(config, registry, self.committer, finder, metrics)
+        self.tables = hooks.tables = TableRooms(
+            config.clock, registry, self.committer, finder, metrics
+        )
         self.api = Api(
             ledger, store.tournaments, config.limits.api_burst, config.limits.api_per_second
         )
@@ -140,8 +144,19 @@ class Server:
         )
         self.desk = lanes.desk
         self.tables.listener = self.desk.rounds.table_finished
-        rooms = RoomCommands(config, registry, self.committer, metrics)
-        self.sessions = Sessions(config, door, registry, finder, rooms, metrics, lanes)
+        rooms = RoomCommands(config.clock, registry, self.committer, metrics)
+        self.sessions = Sessions(
+            config.network,
+            config.limits,
+            config.timing,
+            config.clock,
+            door,
+            registry,
+            finder,
+            rooms,
+            metrics,
+            lanes,
+        )
         refusals = Refusals()
         page = MetricsPage(
             metrics, registry, door, self.committer, refusals, self.finisher, self.api
@@ -149,7 +164,16 @@ class Server:
         probes = Probes(door, self.store_watch, self.committer.problems)
         review = ReviewAnswers(self.reviews, self.api).answer
         self.http = HttpSide(
-            config, door, WebFiles(), probes, metrics, page.text, self.api, review, refusals
+            config.network,
+            config.limits.max_connections_per_ip,
+            door,
+            WebFiles(),
+            probes,
+            metrics,
+            page.text,
+            self.api,
+            review,
+            refusals,
         )
         self.websocket_server: WebSocketServer | None = None
         #: What tests and embedders read: the rooms held here by code, and the event that,
@@ -206,7 +230,8 @@ class Server:
         self.tasks.spawn(self.store_watch.run())
         self.door.starting = self.committer.shared
         self.websocket_server = await listen(
-            self.config,
+            self.config.network,
+            self.config.limits.max_size,
             self.gate,
             self.sessions,
             guarded(self.http.process_request),
@@ -281,9 +306,18 @@ def committer_for(
 
         assert isinstance(store, RedisStore)
         parts = shared_parts(registry, hooks)
-        return SharedCommitter(config, store, registry, hooks, parts), parts.finder
+        shared = SharedCommitter(
+            config.timing,
+            config.clock,
+            store,
+            registry,
+            hooks,
+            parts,
+            config.storage.cluster_lease,
+        )
+        return shared, parts.finder
     alone = MemoryCommitter if store.holds_live_rooms else LocalCommitter
-    return alone(config, store, registry, hooks), Finder(registry)
+    return alone(config.timing, config.clock, store, registry, hooks), Finder(registry)
 
 
 @contextlib.asynccontextmanager

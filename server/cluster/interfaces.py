@@ -51,5 +51,9 @@ class UpkeepHost(Host, Tended, Protocol):
     @property
     def replica(self) -> Follower: ...
 
+    @property
+    def lease_seconds(self) -> float:
+        """How long this process's lease lasts unless renewed."""
+
     async def keep_all(self, codes: list[str]) -> None:
         """Load and keep rooms this process took."""

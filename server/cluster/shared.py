@@ -25,7 +25,7 @@ from server.cluster.membership import Cluster, Save
 from server.cluster.place import Place
 from server.cluster.replica import Replica, listing
 from server.cluster.upkeep import SharedUpkeep
-from server.config import Config
+from server.config import Clock, Timing
 from server.play.committer import Committer, Hooks
 from server.play.finder import Finder
 from server.play.live import Change, LiveRoom, T
@@ -72,13 +72,17 @@ class SharedCommitter(Committer):
 
     def __init__(
         self,
-        config: Config,
+        timing: Timing,
+        clock: Clock,
         store: RedisStore,
         registry: Registry,
         hooks: Hooks,
         parts: SharedParts,
+        lease_seconds: float,
     ) -> None:
-        super().__init__(config, store, registry, hooks)
+        super().__init__(timing, clock, store, registry, hooks)
+        #: How long this process's lease lasts unless renewed (`cluster_lease`).
+        self.lease_seconds = lease_seconds
         self.redis_store = store
         self.place = parts.place
         self.replica = parts.replica
@@ -100,7 +104,7 @@ class SharedCommitter(Committer):
 
     async def join(self, name: str) -> None:
         """Take a lease, subscribe to room notices, keep the rooms nobody keeps; start upkeep."""
-        cluster = Cluster(self.redis_store, name, self.config.storage.cluster_lease)
+        cluster = Cluster(self.redis_store, name, self.lease_seconds)
         cluster.notices.on_notice = self.replica.on_notice
         self.place.joined = cluster
         await cluster.beat()

@@ -118,7 +118,7 @@ class SharedUpkeep:
 
     async def _let_go(self) -> None:
         """Forget rooms this process neither keeps nor serves anyone in."""
-        quiet = time.monotonic() - self.committer.config.storage.cluster_lease
+        quiet = time.monotonic() - self.committer.lease_seconds
         for live in list(self.registry.rooms.values()):
             if live.kept or live.members or follow(live).doubts or live.busy:
                 continue
@@ -131,7 +131,7 @@ class SharedUpkeep:
     async def _expire_empty(self) -> None:
         """Delete the kept rooms nobody has been connected to for `empty_room_seconds`."""
         now = self.committer.clock()
-        after = self.committer.config.timing.empty_room_seconds
+        after = self.committer.timing.empty_room_seconds
         for live in [live for live in self.registry.rooms.values() if live.kept]:
             since = live.room.state.empty_since
             if since is None or now - since < after or live.members:

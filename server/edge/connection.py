@@ -2,7 +2,7 @@
 
 Messages are written at once, never awaited, through the connection's `Wire`
 (`server.edge.wire`: websockets' Sans-I/O protocol encodes the frame): the connection's send
-queue is its transport's write buffer, bounded at `Config.network.send_buffer` bytes. A client that lets
+queue is its transport's write buffer, bounded at `send_buffer` bytes. A client that lets
 it fill (it does not read) is closed (1008) instead of slowing its room.
 """
 
@@ -14,7 +14,7 @@ import time
 from typing import TYPE_CHECKING
 
 from protocol import messages as msg
-from server.config import Config
+from server.config import Limits, Network
 from server.edge.limits import TokenBucket
 from server.metrics import Metrics
 from server.play.members import (
@@ -58,14 +58,16 @@ class Connection:
         "wire",
     )
 
-    def __init__(self, wire: Wire, address: str, config: Config, metrics: Metrics) -> None:
+    def __init__(
+        self, wire: Wire, address: str, network: Network, limits: Limits, metrics: Metrics
+    ) -> None:
         self.wire = wire
         #: No extension was negotiated (its frames are sent as they are).
         self.plain = wire.plain()
         self.address = address
         self.metrics = metrics
-        self.limit = config.network.send_buffer
-        self.bucket = TokenBucket(config.limits.rate, config.limits.burst, time.monotonic())
+        self.limit = network.send_buffer
+        self.bucket = TokenBucket(limits.rate, limits.burst, time.monotonic())
         self.name = ""
         #: The player of the hello's key (None: a guest).
         self.player: Player | None = None

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from server.config import Config
+from server.config import Limits, Network
 from server.edge.keepalive import Keepalive
 from server.edge.web import security_headers
 from server.metrics import Metrics
@@ -48,15 +48,16 @@ class Socket(Protocol):
 class Gate:
     """The sockets open now, in all and by address; see the module docstring."""
 
-    def __init__(self, config: Config, metrics: Metrics) -> None:
-        self.config = config
+    def __init__(self, network: Network, limits: Limits, metrics: Metrics) -> None:
+        self.network = network
+        self.limits = limits
         self.metrics = metrics
         #: Every socket admitted and not yet closed.
         self.wires: set[Socket] = set()
-        self.per_address = PerAddress(config.limits.max_connections_per_ip)
+        self.per_address = PerAddress(limits.max_connections_per_ip)
         #: From a trusted proxy: WebSocket connections by the address the proxy names.
-        self.named = PerAddress(config.limits.max_connections_per_ip)
-        self.keepalive = Keepalive(config.network.ping_interval)
+        self.named = PerAddress(limits.max_connections_per_ip)
+        self.keepalive = Keepalive(network.ping_interval)
 
     @property
     def open(self) -> int:
@@ -69,25 +70,25 @@ class Gate:
 
     def refusal(self, address: str) -> bytes | None:
         """The HTTP response that turns a new socket from `address` away, or None to admit it."""
-        config = self.config
-        if self.open >= config.limits.max_connections:
+        limits = self.limits
+        if self.open >= limits.max_connections:
             self.metrics.errors["server_full"] += 1
             return _response(
                 "503 Service Unavailable",
-                f"the server is full ({config.limits.max_connections} connections): try again later\n",
+                f"the server is full ({limits.max_connections} connections): try again later\n",
             )
-        if not config.network.trusts(address) and self.per_address.full(address):
+        if not self.network.trusts(address) and self.per_address.full(address):
             self.metrics.errors["too_many_connections"] += 1
             return _response(
                 "429 Too Many Requests",
-                f"at most {config.limits.max_connections_per_ip} connections per address\n",
+                f"at most {limits.max_connections_per_ip} connections per address\n",
             )
         return None
 
     def admit(self, wire: Socket) -> None:
         """Count a socket."""
         self.wires.add(wire)
-        if not self.config.network.trusts(wire.address):
+        if not self.network.trusts(wire.address):
             self.per_address.add(wire.address)
 
     def release(self, wire: Socket) -> None:
@@ -95,7 +96,7 @@ class Gate:
         if wire not in self.wires:
             return
         self.wires.discard(wire)
-        if not self.config.network.trusts(wire.address):
+        if not self.network.trusts(wire.address):
             self.per_address.remove(wire.address)
 
 

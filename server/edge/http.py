@@ -1,7 +1,9 @@
 """The HTTP side of the one port: the browser table, probes, metrics, and who may upgrade.
 
 `process_request` answers each request before any upgrade (`server.edge.wire`) (wrapped by `server.edge.http_guard`),
-by the port's one route table (`server.edge.routes`): the review and the API (`server.edge.api`),
+by the port's one route table (`server.edge.routes`), which also says which methods each path
+takes (another is a 405 naming them; a path no route has is a 404 whatever the method): the
+review and the API (`server.edge.api`),
 the browser's files (`server.edge.web`), `/healthz` and `/readyz` (`server.edge.probes`), `/metrics` (to
 this machine and the trusted proxies only, unless `open_metrics`: a stranger gets the answer of a
 path that does not exist), and
@@ -11,7 +13,7 @@ a peer address with too many sockets are turned away before this, at accept (`se
 
 `process_response` sees each response before it is sent: every answer but the upgrade itself gets the
 page's security headers (`server.edge.web.security_headers`) where it has none of its own,
-whoever made it (the page, the API, a probe, a 404, a 405 or 500 of `server.edge.http_guard`,
+whoever made it (the page, the API, a probe, a 404, a 405 of the route table, a 500 of `server.edge.http_guard`,
 websockets' refusal of a bad upgrade), and a refusal over a limit (429) is counted and logged
 once a minute per address (`server.edge.refusals`).
 """
@@ -26,12 +28,12 @@ from http import HTTPStatus
 
 from websockets.http11 import Request, Response
 
-from server.config import Config
+from server.config import Network
 from server.edge.api import Api
 from server.edge.door import Door
 from server.edge.probes import Probes, text_response
 from server.edge.refusals import REFUSED, Refusals
-from server.edge.routes import Handler, RouteTable
+from server.edge.routes import Handler, Route, RouteTable, method_refused
 from server.edge.web import WebFiles, security_headers
 from server.edge.wire import Wire
 from server.metrics import Metrics
@@ -45,7 +47,8 @@ class HttpSide:
 
     def __init__(
         self,
-        config: Config,
+        network: Network,
+        max_connections_per_ip: int,
         door: Door,
         web: WebFiles,
         probes: Probes,
@@ -55,7 +58,9 @@ class HttpSide:
         review: Callable[[Request, str, str], Awaitable[Response]] | None = None,
         refusals: Refusals | None = None,
     ) -> None:
-        self.config = config
+        self.network = network
+        #: How many WebSocket connections one address may hold (said in a 429).
+        self.max_connections_per_ip = max_connections_per_ip
         self.door = door
         self.web = web
         self.probes = probes
@@ -93,24 +98,33 @@ class HttpSide:
     def process_request(
         self, wire: Wire, request: Request
     ) -> Response | Awaitable[Response] | None:
-        """A response for a plain HTTP request, or None to let `/` upgrade to a WebSocket."""
+        """A response for a plain HTTP request, or None to let `/` upgrade to a WebSocket: a
+        path no route has (or one the asker may not know of) is answered as missing whatever
+        the method; a method its route does not take, 405."""
         path = request.path.split("?", 1)[0]
         routed = self.routes.find(path)
-        if routed is None:
+        if routed is None or not self.shown(routed[0], wire, request):
             return self.unrouted(wire, request, path)
-        _, handler, found = routed
+        route, handler, found = routed
+        if not route.takes(request.method):
+            return method_refused(route, request.method)
         return handler(wire, request, found)
+
+    def shown(self, route: Route, wire: Wire, request: Request) -> bool:
+        """Whether the asker may know the route is there: `/metrics` is, to a stranger, a path
+        that does not exist, whatever the method."""
+        return route.name != "metrics" or self.may_read_metrics(wire, request)
 
     def _review(self, wire: Wire, request: Request, found: tuple[str, ...]) -> Awaitable[Response]:
         assert self.review is not None  # bound only when served (`table`)
-        return self.review(request, found[0], client_address(self.config, wire, request))
+        return self.review(request, found[0], client_address(self.network, wire, request))
 
     def _api(self, name: str) -> Handler:
         api = self.api
         assert api is not None  # bound only when served (`table`)
 
         def answer(wire: Wire, request: Request, found: tuple[str, ...]) -> Awaitable[Response]:
-            return api.answer(request, client_address(self.config, wire, request), name, found)
+            return api.answer(request, client_address(self.network, wire, request), name, found)
 
         return answer
 
@@ -128,14 +142,13 @@ class HttpSide:
     def _metrics(
         self, wire: Wire, request: Request, found: tuple[str, ...]
     ) -> Response | Awaitable[Response] | None:
-        if self.may_read_metrics(wire, request):
-            return text_response(HTTPStatus.OK, self.counters(), "text/plain; version=0.0.4")
-        return self.unrouted(wire, request, "/metrics")  # a stranger: as if it did not exist
+        # A stranger never gets here (`shown`): to them the path does not exist.
+        return text_response(HTTPStatus.OK, self.counters(), "text/plain; version=0.0.4")
 
     def unrouted(self, wire: Wire, request: Request, path: str) -> Response | None:
         """The answer to a path no route serves: 503 while the server starts or stops, else 404;
         for `/` asking to upgrade, the checks before the WebSocket (module docstring)."""
-        door, config = self.door, self.config
+        door, network = self.door, self.network
         if door.closing:
             return text_response(HTTPStatus.SERVICE_UNAVAILABLE, "the server is stopping\n")
         if door.starting:
@@ -146,13 +159,13 @@ class HttpSide:
             )
         # The sockets in all and by peer address are counted from accept (`server.edge.gate`);
         # from a trusted proxy, the address it names is counted here.
-        if config.network.trusts(peer_of(wire)) and door.named.full(
-            client_address(config, wire, request)
+        if network.trusts(peer_of(wire)) and door.named.full(
+            client_address(network, wire, request)
         ):
             self.metrics.errors["too_many_connections"] += 1
             return text_response(
                 HTTPStatus.TOO_MANY_REQUESTS,
-                f"at most {config.limits.max_connections_per_ip} connections per address\n",
+                f"at most {self.max_connections_per_ip} connections per address\n",
             )
         return None
 
@@ -161,10 +174,10 @@ class HttpSide:
         this machine or at a trusted proxy's own address, the asker being the address a trusted
         proxy names (a stranger's request through the proxy is the stranger's). With
         `trust_proxy` yes (any socket names its client), only this machine."""
-        network = self.config.network
+        network = self.network
         if network.open_metrics:
             return True
-        asker = client_address(self.config, wire, request)
+        asker = client_address(self.network, wire, request)
         with contextlib.suppress(ValueError):
             address = ipaddress.ip_address(asker)
             if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
@@ -182,14 +195,14 @@ class HttpSide:
             if name not in headers:
                 headers[name] = value
         if response.status_code in REFUSED:
-            address = client_address(self.config, wire, request)
+            address = client_address(self.network, wire, request)
             self.refusals.note(wire, address, response.status_code, request.path)
 
 
-def client_address(config: Config, wire: Wire, request: Request | None) -> str:
+def client_address(network: Network, wire: Wire, request: Request | None) -> str:
     """The client's address: the socket's peer, or from a trusted proxy the one it names."""
     peer = peer_of(wire)
-    if request is not None and config.network.trusts(peer):
+    if request is not None and network.trusts(peer):
         for header in ("X-Real-IP", "X-Forwarded-For"):
             named = request.headers.get(header, "").rsplit(",", 1)[-1].strip()
             with contextlib.suppress(ValueError):

@@ -1,8 +1,8 @@
-"""Before any HTTP handling: only GET and HEAD are served, HEAD gets headers alone, and a
-request that makes the handler fail gets a plain 500.
+"""Around all HTTP handling: HEAD gets headers alone, and a request that makes the handler fail
+gets a plain 500.
 
-`guarded(handler)` wraps the server's `process_request` hook: other methods get 405 before the
-handler sees them (probes, metrics and the WebSocket upgrade alike), a response to HEAD keeps
+`guarded(handler)` wraps the server's `process_request` hook (which methods each path takes, and
+the 405 for the others, are the route table's: `server.edge.routes`): a response to HEAD keeps
 its headers (Content-Length included) but loses its body, and an exception in the handler is
 answered 500 "internal error" (the server's own response, which `server.edge.http` gives the
 security headers like every other) and logged with its traceback once a minute per kind of
@@ -26,17 +26,13 @@ log = logging.getLogger("allfives.http")
 
 #: A `process_request` hook: a response now, one to come (`/readyz` asks the store), or None.
 Handler = Callable[[Wire, Request], Response | Awaitable[Response] | None]
-METHODS = ("GET", "HEAD")
 
 
 def guarded(handler: Handler, throttle: Throttle | None = None) -> Handler:
-    """`handler`, answering 405 to methods other than GET and HEAD, HEAD without a body, and
-    500 when it fails."""
+    """`handler`, answering HEAD without a body, and 500 when it fails."""
     failures = throttle or Throttle()
 
     def process_request(wire: Wire, request: Request) -> Response | Awaitable[Response] | None:
-        if request.method not in METHODS:
-            return refusal(request.method)
         try:
             response = handler(wire, request)
         except Exception as error:
@@ -71,15 +67,6 @@ def failed(error: Exception, failures: Throttle) -> Response:
             exc_info=error,
         )
     return plain(HTTPStatus.INTERNAL_SERVER_ERROR, "internal error\n")
-
-
-def refusal(method: str) -> Response:
-    """405 for a method that is not served."""
-    response = plain(
-        HTTPStatus.METHOD_NOT_ALLOWED, f"{method} is not served here: only GET and HEAD\n"
-    )
-    response.headers["Allow"] = ", ".join(METHODS)
-    return response
 
 
 def plain(status: HTTPStatus, text: str) -> Response:

@@ -20,7 +20,7 @@ from websockets.frames import CloseCode
 from websockets.http11 import Request, Response
 from websockets.server import ServerProtocol
 
-from server.config import Config
+from server.config import Network
 from server.edge.gate import Gate
 from server.edge.limits import allowed_origins
 from server.edge.session import Sessions
@@ -35,23 +35,23 @@ class Listener:
 
     def __init__(
         self,
-        config: Config,
+        network: Network,
+        max_size: int,
         gate: Gate,
         sessions: Sessions,
         answer: Answer,
         responded: Callable[[Wire, Request, Response], None],
         server_header: str,
     ) -> None:
-        self.config = config
+        #: The largest frame a connection may send (`max_size`).
+        self.max_size = max_size
         self.gate = gate
         self.sessions = sessions
         self._answer = answer
         self._responded = responded
         self.server_header = server_header
-        self.origins = allowed_origins(config.network.allowed_origin)
-        self.extensions = (
-            enable_server_permessage_deflate(None) if config.network.compression else None
-        )
+        self.origins = allowed_origins(network.allowed_origin)
+        self.extensions = enable_server_permessage_deflate(None) if network.compression else None
         self.closed = False
         self.server: asyncio.Server | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -106,7 +106,7 @@ class Listener:
         return ServerProtocol(
             origins=self.origins,
             extensions=self.extensions,
-            max_size=self.config.limits.max_size,
+            max_size=self.max_size,
             logger=WEBSOCKETS_LOG,
         )
 
@@ -118,7 +118,8 @@ class Listener:
 
 
 async def listen(
-    config: Config,
+    network: Network,
+    max_size: int,
     gate: Gate,
     sessions: Sessions,
     answer: Answer,
@@ -127,11 +128,12 @@ async def listen(
     ssl: ssl.SSLContext | None,
     server_header: str,
 ) -> Listener:
-    """Listen on `config.network.host` and `config.network.port` (TLS with `ssl`); see the module docstring."""
-    listener = Listener(config, gate, sessions, answer, responded, server_header)
+    """Listen on `network.host` and `network.port` (TLS with `ssl`), frames up to `max_size`
+    bytes; see the module docstring."""
+    listener = Listener(network, max_size, gate, sessions, answer, responded, server_header)
     loop = asyncio.get_running_loop()
     listener.server = await loop.create_server(
-        lambda: Wire(listener, sessions), config.network.host or None, config.network.port, ssl=ssl
+        lambda: Wire(listener, sessions), network.host or None, network.port, ssl=ssl
     )
     return listener
 

@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable
 
 from protocol import errors
 from protocol import messages as msg
-from server.config import Config
+from server.config import Clock
 from server.edge.connection import CLOSE_SEAT_RESUMED, Connection
 from server.metrics import Metrics
 from server.play.committer import Committer
@@ -39,10 +39,9 @@ class RoomCommands:
     """What a session does in a room (see the module docstring)."""
 
     def __init__(
-        self, config: Config, registry: Registry, committer: Committer, metrics: Metrics
+        self, clock: Clock, registry: Registry, committer: Committer, metrics: Metrics
     ) -> None:
-        self.config = config
-        self.clock = config.clock
+        self.clock = clock
         self.registry = registry
         self.committer = committer
         self.metrics = metrics
@@ -95,10 +94,7 @@ class RoomCommands:
         code = await self.committer.new_code()
         invite = None if message.rules.public else codes.new_invite()
         room = Room.create(code, message.rules, connection.address, self.clock(), invite)
-        room.away_seconds = self.config.timing.away_seconds
-        room.idle_seconds = self.config.timing.idle_seconds
-        live = LiveRoom(room, self.config.storage.keep_patches)
-        live.saved = room.to_bytes()
+        live = self.registry.fresh(room)
         self.registry.open(live)
         join = msg.Join(id=message.id, room=room.code, seat=message.seat)
         try:

@@ -1,14 +1,16 @@
-"""The port's route table: each HTTP path the server answers, as a pattern and its handler, in
-one place.
+"""The port's route table: each HTTP path the server answers, the methods it takes there, and
+its handler, in one place.
 
 `ROUTES` names every route (`Route`: a pattern the request's path, without its query, must match
-whole); `RouteTable` binds those names to their handlers and finds the
+whole, and the methods it takes); `RouteTable` binds those names to their handlers and finds the
 route of a path, the first that matches. `server.edge.http` answers the port's requests through
-it, the `/api/...` routes included (`server.edge.api` answers those it is handed), and a path no
-route matches gets the one answer of a path that does not exist (`HttpSide.unrouted`).
+it, the `/api/...` routes included (`server.edge.api` answers those it is handed): a path no
+route matches gets the one answer of a path that does not exist (`HttpSide.unrouted`), whatever
+the method, and a method its route does not take gets 405 with an `Allow` header naming those
+it does (`method_refused`).
 
-Every route takes GET and HEAD (`server.edge.http_guard` answers any other method 405 before the
-table is asked, HEAD losing its body there).
+Every route takes GET and HEAD (HEAD loses its body in `server.edge.http_guard`), but for the
+API's other paths, which answer the API's own 404 to any method.
 """
 
 from __future__ import annotations
@@ -16,9 +18,11 @@ from __future__ import annotations
 import re
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
+from http import HTTPStatus
 
 from websockets.http11 import Request, Response
 
+from server.edge.http_guard import plain
 from server.edge.wire import Wire
 
 #: A route's handler: the wire, the request and the pattern's groups (as written in the path);
@@ -26,17 +30,37 @@ from server.edge.wire import Wire
 Handler = Callable[[Wire, Request, tuple[str, ...]], Response | Awaitable[Response] | None]
 
 
+#: What a route takes unless it says otherwise: reading, and reading the headers alone.
+READ = ("GET", "HEAD")
+
+
 @dataclass(frozen=True)
 class Route:
-    """One route: its name (what `RouteTable` binds a handler to) and the pattern the path must
-    match whole."""
+    """One route: its name (what `RouteTable` binds a handler to), the pattern the path must
+    match whole, and the methods it takes (None: any, each answered by its handler)."""
 
     name: str
     pattern: re.Pattern[str]
+    methods: tuple[str, ...] | None = READ
+
+    def takes(self, method: str) -> bool:
+        """Whether the route answers `method` (a method it does not take is a 405)."""
+        return self.methods is None or method in self.methods
 
 
-def _route(name: str, pattern: str) -> Route:
-    return Route(name, re.compile(pattern))
+def _route(name: str, pattern: str, methods: tuple[str, ...] | None = READ) -> Route:
+    return Route(name, re.compile(pattern), methods)
+
+
+def method_refused(route: Route, method: str) -> Response:
+    """405 for a method `route` does not take, its `Allow` header naming those it does."""
+    assert route.methods is not None  # a route taking any method refuses none
+    allowed = " and ".join(route.methods)
+    response = plain(
+        HTTPStatus.METHOD_NOT_ALLOWED, f"{method} is not served here: only {allowed}\n"
+    )
+    response.headers["Allow"] = ", ".join(route.methods)
+    return response
 
 
 #: One segment of an API path, as written (percent-escapes still in it).
@@ -55,8 +79,9 @@ ROUTES: tuple[Route, ...] = (
     _route("api.positions", f"/api/games/{_SEGMENT}/positions{_FRAGMENT}"),
     _route("api.tournaments", r"/api/tournaments" + _FRAGMENT),
     _route("api.tournament", f"/api/tournaments/{_SEGMENT}{_FRAGMENT}"),
-    #: Any other path of the API: its own `not_found` (after its budget and checks).
-    _route("api.other", r"/api(?:/.*)?"),
+    #: Any other path of the API: its own `not_found` (after its budget and checks), whatever
+    #: the method, as a path that does not exist.
+    _route("api.other", r"/api(?:/.*)?", methods=None),
     _route("page", r"(?:/|/r/[A-Za-z0-9-]{1,24}/?)(?:#.*)?"),
     _route("files", r"/web/.*"),
     _route("favicon", r"/favicon\.ico(?:#.*)?"),
@@ -86,4 +111,4 @@ class RouteTable:
         return None
 
 
-__all__ = ["ROUTES", "Handler", "Route", "RouteTable"]
+__all__ = ["READ", "ROUTES", "Handler", "Route", "RouteTable", "method_refused"]

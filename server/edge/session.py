@@ -24,7 +24,7 @@ from engine import Move
 from protocol import errors
 from protocol import messages as msg
 from protocol.tournaments import TOURNAMENT_MESSAGES
-from server.config import Config
+from server.config import Clock, Limits, Network, Timing
 from server.desk.desk import Desk
 from server.edge.connection import CLOSE_POLICY, Connection
 from server.edge.door import Door
@@ -73,7 +73,10 @@ class Sessions:
 
     def __init__(
         self,
-        config: Config,
+        network: Network,
+        limits: Limits,
+        timing: Timing,
+        clock: Clock,
         door: Door,
         registry: Registry,
         finder: Finder,
@@ -81,8 +84,10 @@ class Sessions:
         metrics: Metrics,
         lanes: Lanes,
     ) -> None:
-        self.config = config
-        self.clock = config.clock
+        self.network = network
+        self.limits = limits
+        self.timing = timing
+        self.clock = clock
         self.door = door
         self.registry = registry
         self.finder = finder
@@ -100,19 +105,19 @@ class Sessions:
     def open(self, wire: Wire, request: Request) -> Connection:
         """A WebSocket connection opened (its upgrade `request` is read now, and not kept)."""
         door = self.door
-        address = client_address(self.config, wire, request)
-        connection = Connection(wire, address, self.config, self.metrics)
-        if self.config.network.trusts(peer_of(wire)):  # else server.gate counts the socket's peer
+        address = client_address(self.network, wire, request)
+        connection = Connection(wire, address, self.network, self.limits, self.metrics)
+        if self.network.trusts(peer_of(wire)):  # else server.gate counts the socket's peer
             if door.named.full(address):
                 connection.close(CLOSE_POLICY, "too many connections from your address")
                 return connection
             door.named.add(address)
             connection.named = True
         connection.deadline = asyncio.get_running_loop().call_later(
-            self.config.timing.hello_seconds,
+            self.timing.hello_seconds,
             _no_hello,
             connection,
-            self.config.timing.hello_seconds,
+            self.timing.hello_seconds,
         )
         return connection
 
@@ -201,7 +206,7 @@ class Sessions:
         if not connection.bucket.allow(time.monotonic()):
             # Every dropped message is answered, naming it where it parsed, until the flood
             # limit: then the connection is closed, saying why.
-            if connection.bucket.refused_in_a_row > self.config.limits.flood_limit:
+            if connection.bucket.refused_in_a_row > self.limits.flood_limit:
                 connection.close(CLOSE_POLICY, "flooding: too many messages")
                 return
             id, command = msg.peek(frame)
@@ -210,8 +215,8 @@ class Sessions:
                 id,
                 command,
                 errors.RATE_LIMITED,
-                f"too many messages: at most {self.config.limits.rate:g} a second "
-                f"(bursts of {self.config.limits.burst}); this one was dropped",
+                f"too many messages: at most {self.limits.rate:g} a second "
+                f"(bursts of {self.limits.burst}); this one was dropped",
             )
             return
         try:

@@ -21,7 +21,7 @@ import msgspec
 
 from protocol import messages as msg
 from protocol.views import AnyEvent
-from server.config import Config
+from server.config import Clock, Timing
 from server.play.live import Change, LiveRoom, T, stored_state
 from server.play.registry import Registry
 from server.play.upkeep import LocalUpkeep
@@ -54,9 +54,12 @@ class Committer(abc.ABC):
     #: listening, and is not ready until it has).
     shared = False
 
-    def __init__(self, config: Config, store: Store, registry: Registry, hooks: Hooks) -> None:
-        self.config = config
-        self.clock = config.clock
+    def __init__(
+        self, timing: Timing, clock: Clock, store: Store, registry: Registry, hooks: Hooks
+    ) -> None:
+        #: How long seats and rooms wait, and the upkeep's beat (`server.play.upkeep`).
+        self.timing = timing
+        self.clock = clock
         self.store = store
         self.registry = registry
         self.hooks = hooks
@@ -172,8 +175,7 @@ class LocalCommitter(Committer):
                 # Whoever was connected is gone: that is a change, stored under a new seq.
                 state = self._encode(room)
                 await self._store(room, state)
-            live = LiveRoom(room, self.config.storage.keep_patches)
-            live.saved = state
+            live = self.registry.held(room, state)
             self.registry.open(live)
             # Kept here: a finished match its last process did not archive is archived now.
             self.hooks.keep(live, True)

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 from protocol import errors
 from protocol import messages as msg
-from server.config import Config
+from server.config import Limits, Timing
 from server.play.budgets import KeyedBuckets, PerAddress
 from server.play.live import LiveRoom
 from server.rooms import codes
@@ -22,29 +22,43 @@ from server.rooms.room import Room, RoomError
 
 
 class Registry:
-    """Rooms by code, and the open rooms each address holds."""
+    """Rooms by code, and the open rooms each address holds; each room held with the waits of
+    `timing` and `keep_patches` changes kept for returning players."""
 
-    def __init__(self, config: Config) -> None:
-        self.config = config
+    def __init__(self, limits: Limits, timing: Timing, keep_patches: int) -> None:
+        self.limits = limits
+        self.timing = timing
+        self.keep_patches = keep_patches
         self.rooms: dict[str, LiveRoom] = {}
         #: The rooms held here that `list_rooms` shows, kept as their changes are published.
         self.listed: dict[str, LiveRoom] = {}
-        self.rooms_per_ip = PerAddress(config.limits.max_rooms_per_ip)
-        self.created = KeyedBuckets(
-            config.limits.rooms_burst, config.limits.rooms_per_hour / 3600.0
-        )
+        self.rooms_per_ip = PerAddress(limits.max_rooms_per_ip)
+        self.created = KeyedBuckets(limits.rooms_burst, limits.rooms_per_hour / 3600.0)
 
     def live(self, state: bytes) -> LiveRoom:
         """A room in memory from its stored state (not registered yet)."""
-        live = LiveRoom(self.room_of(state), self.config.storage.keep_patches)
-        live.saved = state
+        return self.held(self.room_of(state), state)
+
+    def held(self, room: Room, saved: bytes) -> LiveRoom:
+        """`room` in memory (not registered yet), `saved` what it was last stored as."""
+        live = LiveRoom(room, self.keep_patches)
+        live.saved = saved
         return live
+
+    def fresh(self, room: Room) -> LiveRoom:
+        """A room just created, in memory with this server's waits (not registered yet)."""
+        self.set_waits(room)
+        return self.held(room, room.to_bytes())
+
+    def set_waits(self, room: Room) -> None:
+        """Give a room this server's waits: an away player's turn, an idle one's."""
+        room.away_seconds = self.timing.away_seconds
+        room.idle_seconds = self.timing.idle_seconds
 
     def room_of(self, state: bytes) -> Room:
         """A room's state machine from its stored state."""
         room = Room.from_bytes(state)
-        room.away_seconds = self.config.timing.away_seconds
-        room.idle_seconds = self.config.timing.idle_seconds
+        self.set_waits(room)
         return room
 
     def open(self, live: LiveRoom) -> None:
@@ -67,19 +81,19 @@ class Registry:
         """Around creating a room for `address`: RoomError `rate_limited` when it holds
         `max_rooms_per_ip` open rooms (those being created counted) or created its
         `rooms_burst` and then `rooms_per_hour`; a creation that fails costs nothing."""
-        config = self.config
+        limits = self.limits
         if self.rooms_per_ip.full(address):
             raise RoomError(
                 errors.RATE_LIMITED,
-                f"an address may hold at most {config.limits.max_rooms_per_ip} open rooms",
+                f"an address may hold at most {limits.max_rooms_per_ip} open rooms",
             )
         now = time.monotonic()
         if not self.created.take(address, now):
             wait = self.created.wait(address, now)
             raise RoomError(
                 errors.RATE_LIMITED,
-                f"an address may create {config.limits.rooms_burst} rooms at once, then "
-                f"{config.limits.rooms_per_hour:g} an hour: try again in {max(1.0, wait):.0f} s",
+                f"an address may create {limits.rooms_burst} rooms at once, then "
+                f"{limits.rooms_per_hour:g} an hour: try again in {max(1.0, wait):.0f} s",
             )
         # The room is counted as open from here, before the store is awaited, so creations in
         # flight at once cannot open more than the limit; once opened it is counted as the
@@ -100,9 +114,7 @@ class Registry:
 
     def new_code(self) -> str:
         """A code no room held here uses; RoomError `busy` when there is none to give."""
-        code = (
-            codes.new_code(self.rooms) if len(self.rooms) < self.config.limits.max_rooms else None
-        )
+        code = codes.new_code(self.rooms) if len(self.rooms) < self.limits.max_rooms else None
         if code is None:
             raise RoomError(
                 errors.BUSY, "the server holds as many rooms as it can: try again later"

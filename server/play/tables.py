@@ -20,7 +20,7 @@ from collections.abc import Callable
 
 from protocol import errors
 from protocol.rules import RoomRules
-from server.config import Config
+from server.config import Clock
 from server.metrics import Metrics
 from server.play.committer import Committer
 from server.play.finder import Finder
@@ -44,15 +44,14 @@ class TableRooms:
 
     def __init__(
         self,
-        config: Config,
+        clock: Clock,
         registry: Registry,
         committer: Committer,
         finder: Finder,
         metrics: Metrics,
     ) -> None:
-        self.config = config
         self.metrics = metrics
-        self.clock = config.clock
+        self.clock = clock
         self.registry = registry
         self.committer = committer
         self.finder = finder
@@ -65,10 +64,7 @@ class TableRooms:
         invite = None if rules.public else codes.new_invite()
         now = self.clock()
         room = Room.create(code, rules, f"tournament {of.code}", now, invite)
-        room.away_seconds = self.config.timing.away_seconds
-        room.idle_seconds = self.config.timing.idle_seconds
-        live = LiveRoom(room, self.config.storage.keep_patches)
-        live.saved = room.to_bytes()
+        live = self.registry.fresh(room)
         self.registry.open(live)
 
         try:

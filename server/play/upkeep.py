@@ -9,7 +9,7 @@ import contextlib
 import logging
 from typing import Protocol
 
-from server.config import Config
+from server.config import Timing
 from server.play.live import Storer
 from server.play.registry import Registry
 from server.rooms.server_commands import ReleaseAway
@@ -20,10 +20,10 @@ log = logging.getLogger("allfives.server")
 
 class Tended(Storer, Protocol):
     """What the upkeep uses of a committer (`server.play.committer.Committer`), which imports
-    this module: its settings, rooms and store, and a room's one path (`Storer`)."""
+    this module: its waits, rooms and store, and a room's one path (`Storer`)."""
 
     @property
-    def config(self) -> Config: ...
+    def timing(self) -> Timing: ...
 
     @property
     def registry(self) -> Registry: ...
@@ -35,7 +35,7 @@ class Tended(Storer, Protocol):
 async def release_away(committer: Tended) -> None:
     """Players gone `release_seconds` from the rooms kept here: seats of waiting rooms freed,
     hosts passed on."""
-    release = ReleaseAway(committer.config.timing.release_seconds)
+    release = ReleaseAway(committer.timing.release_seconds)
     for live in [live for live in committer.registry.rooms.values() if live.kept]:
         with contextlib.suppress(StoreUnavailable):
             await live.run(committer, release)
@@ -50,14 +50,14 @@ class LocalUpkeep:
     async def run(self) -> None:
         """Close rooms nobody has been connected to for `empty_room_seconds`."""
         committer = self.committer
-        config, registry = committer.config, committer.registry
+        timing, registry = committer.timing, committer.registry
         while True:
-            await asyncio.sleep(config.timing.sweep_seconds)
+            await asyncio.sleep(timing.sweep_seconds)
             await release_away(committer)
             now = committer.clock()
             for live in list(registry.rooms.values()):
                 since = live.room.state.empty_since
-                if since is not None and now - since >= config.timing.empty_room_seconds:
+                if since is not None and now - since >= timing.empty_room_seconds:
                     async with live.exclusive():
                         if live.room.is_empty():
                             registry.forget(live)

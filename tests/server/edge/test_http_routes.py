@@ -1,12 +1,15 @@
 """The port's one route table (`server.edge.routes`): every route in it answers, with its own
-answer, on a real server, and a path no route matches gets the one 404."""
+answer, on a real server; a method a route does not take gets 405 naming those it does, and a
+path no route matches gets the one 404 whatever the method."""
 
 from __future__ import annotations
+
+import re
 
 from server_helpers import api_get, fast_config
 
 from server.app import run_server
-from server.edge.routes import ROUTES, RouteTable
+from server.edge.routes import READ, ROUTES, Route, RouteTable, method_refused
 
 #: A path for each route, with the status it answers on a fresh server and the start of its
 #: body (a JSON answer's `message` for the API's refusals).
@@ -59,3 +62,45 @@ async def test_every_route_answers_and_an_unknown_path_is_the_one_404() -> None:
             answer = await api_get(server.url, path)
             assert (answer.status, answer.body) == (404, NOT_FOUND), (path, answer)
             assert answer.headers["x-content-type-options"] == "nosniff", path
+
+
+#: Methods no route of the port takes (and one no HTTP server knows).
+OTHER_METHODS = ["POST", "PUT", "DELETE", "PATCH", "OPTIONS", "BREW"]
+
+
+async def test_a_method_a_route_does_not_take_is_a_405_naming_those_it_does() -> None:
+    async with run_server(fast_config()) as server:
+        for name, (path, _, _) in SAMPLES.items():
+            route = next(route for route in ROUTES if route.name == name)
+            for method in OTHER_METHODS:
+                answer = await api_get(server.url, path, method=method)
+                if route.methods is None:  # the API's other paths: missing, whatever the method
+                    assert answer.status == 404, (name, method, answer)
+                    assert answer.json["message"] == "no such API path", (name, answer)
+                    continue
+                assert answer.status == 405, (name, method, answer)
+                assert answer.headers["allow"] == "GET, HEAD", (name, method, answer)
+                assert answer.body == f"{method} is not served here: only GET and HEAD\n".encode()
+                assert answer.headers["x-content-type-options"] == "nosniff", (name, method)
+        # Refused, the request changed nothing: the page and the API answer as before.
+        assert (await api_get(server.url, "/api/ladder")).status == 200
+        assert (await api_get(server.url, "/healthz")).body == b"ok\n"
+
+
+async def test_a_path_no_route_has_is_the_one_404_whatever_the_method() -> None:
+    async with run_server(fast_config()) as server:
+        for path in UNKNOWN:
+            for method in OTHER_METHODS:
+                answer = await api_get(server.url, path, method=method)
+                assert (answer.status, answer.body) == (404, NOT_FOUND), (path, method, answer)
+                assert "allow" not in answer.headers, (path, method)
+
+
+def test_the_405_names_the_methods_of_its_own_route() -> None:
+    only_get = Route("only", re.compile("/only"), ("GET",))
+    refused = method_refused(only_get, "HEAD")
+    assert refused.status_code == 405 and refused.headers["Allow"] == "GET"
+    assert refused.body == b"HEAD is not served here: only GET\n"
+    assert only_get.takes("GET") and not only_get.takes("HEAD")
+    assert all(route.methods in (READ, None) for route in ROUTES)
+    assert [route.name for route in ROUTES if route.methods is None] == ["api.other"]

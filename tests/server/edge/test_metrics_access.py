@@ -22,12 +22,17 @@ STRANGER = "203.0.113.7"
 
 
 def get(
-    port: int, path: str, source: str = "127.0.0.1", to: str = "127.0.0.1", **headers: str
+    port: int,
+    path: str,
+    source: str = "127.0.0.1",
+    to: str = "127.0.0.1",
+    method: str = "GET",
+    **headers: str,
 ) -> tuple[int, bytes]:
-    """Status and body of a GET to `to`:`port` from the address `source`."""
+    """Status and body of a GET (or `method`) to `to`:`port` from the address `source`."""
     connection = http.client.HTTPConnection(to, port, timeout=5, source_address=(source, 0))
     try:
-        connection.request("GET", path, headers=headers)
+        connection.request(method, path, headers=headers)
         response = connection.getresponse()
         return response.status, response.read()
     finally:
@@ -62,6 +67,12 @@ async def test_a_stranger_through_the_proxy_gets_what_a_missing_path_gets() -> N
         missing = await ask("/no-such-page", PROXY, **named)
         assert refused[0] == 404 and refused == missing
         assert b"allfives_" not in refused[1]
+        # Nor does another method tell a stranger the path is there: no 405 naming GET.
+        for method in ("POST", "DELETE"):
+            posted = await asyncio.to_thread(get, port, "/metrics", PROXY, method=method, **named)
+            assert posted == missing, method
+        allowed = await asyncio.to_thread(get, port, "/metrics", "127.0.0.1", method="POST")
+        assert allowed[0] == 405  # this machine may know of it
         # The proxy naming a client on this machine: that client may read them.
         assert (await ask("/metrics", PROXY, **{"X-Real-IP": "127.0.0.1"}))[0] == 200
         # A header from a socket that is no trusted proxy names nobody: 127.0.0.1 still asks.

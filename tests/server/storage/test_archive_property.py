@@ -42,7 +42,8 @@ class Process:
 
     def __init__(self, machine: RoomLife, stored: bytes) -> None:
         self.machine = machine
-        self.registry = Registry(Config())
+        config = Config()
+        self.registry = Registry(config.limits, config.timing, config.storage.keep_patches)
         self.live = self.registry.live(stored)
         self.registry.rooms[self.live.room.code] = self.live
         self.tasks: set[asyncio.Task[Any]] = set()
