@@ -19,7 +19,7 @@ from server.tournaments.view import entrant_of, public_view, table_of
 
 def sent(state: Tournament, version: int) -> TournamentUpdate:
     """The `tournament` message a client gets, as it decodes it."""
-    view = public_view(state, code="QWRTZ", version=version, host="Host")
+    view = public_view(state, code="QWRTZ", version=version, host="Host", private_games=False)
     update = TournamentUpdate(tournament="QWRTZ", state=view, you=0, table=table_of(state, 0))
     frame = encode(update)
     assert b"host-id" not in frame and b'"p1"' not in frame  # no player id
