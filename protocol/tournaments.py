@@ -23,6 +23,7 @@ from protocol.message_base import (
     ServerMessage,
 )
 from protocol.names import BOT_LIKE, name_problem
+from protocol.ratings import GameId
 from protocol.rules import RoomRules, Rules, TurnSeconds
 from protocol.views import BotLevel, Count
 
@@ -118,11 +119,13 @@ class EntrantView(Struct, kw_only=True, omit_defaults=True):
 
 class TableView(Struct, kw_only=True, omit_defaults=True):
     """A table of a round: its seats (entrant numbers, in seat order), its room once opened
-    (`CODE`, or `CODE-INVITE` in a private tournament), the scores by seat once finished."""
+    (`CODE`, or `CODE-INVITE` in a private tournament), the scores by seat once finished, and
+    the id of its archived game (`GET /api/games/ID`) once archived, to whoever may open it."""
 
     seats: Annotated[list[Entrant], Meta(min_length=2, max_length=4)]
     room: RoomCode | None = None
     scores: Annotated[list[Score], Meta(max_length=4)] | None = None
+    game: GameId | None = None
 
 
 class RoundView(Struct, kw_only=True):

@@ -417,6 +417,38 @@ async def played_tournament(
     await server.store.tournaments.save(code, 1, encode(kept))
 
 
+async def bots_tournament_with_games(url: str, bots: int = 3) -> Any:
+    """A round robin of `bots` bots at tables of two (to 50) made by a player on the server at
+    `url`, played out by its bots: its public view (`TournamentView`) once it is finished and
+    every table names its archived game."""
+    from server_helpers import Client, api_get, new_key
+
+    from protocol import api
+    from protocol.tournaments import TournamentUpdate, TournamentView
+
+    host = await Client.open(url, "Cat", key=new_key())
+    made = await host.request(
+        "create_tournament",
+        name="Bots cup",
+        format="round_robin",
+        rules={"players": 2, "target": 50},
+        bots=["easy"] * bots,
+    )
+    assert isinstance(made, TournamentUpdate), made
+    started = await host.request("start_tournament", tournament=made.tournament)
+    assert isinstance(started, TournamentUpdate), started
+    await host.close()
+
+    async def played() -> TournamentView | None:
+        answer = await api_get(url, f"/api/tournaments/{made.tournament}")
+        view = api.decode_answer(answer.body, TournamentView)
+        tables = [table for played in view.rounds for table in played.tables]
+        done = view.phase == "finished" and all(table.game for table in tables)
+        return view if done else None
+
+    return await until(played, 120, "the bots' tournament played, every game noted", every=0.2)
+
+
 def keep_player_key(config: Path, url: str, name: str) -> None:
     """A fresh key for `name` on the server at `url`, kept as the terminal client keeps it under
     the config folder `config` (`clients.cli.keys`): that player is the one this device plays as."""

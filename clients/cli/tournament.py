@@ -296,6 +296,7 @@ def show(args: argparse.Namespace) -> int:
         return 1
     plain_lines = plain.wanted(args)
     width = PLAIN_WIDTH if plain_lines else Console().width - 1
-    for row in tournament_rows(view, width, plain=plain_lines, code=args.code):
+    replay = f"{local.command()} show {visible(url.rstrip('/'))}"  # i18n: a command
+    for row in tournament_rows(view, width, plain=plain_lines, code=args.code, replay=replay):
         print(visible(row.plain))
     return 0

@@ -112,13 +112,32 @@ def entrant_rows(view: TournamentView, you: int | None = None) -> list[str]:
     return [said.format(count=len(view.entrants)) + (" " + names if names else "")]
 
 
-def round_rows(view: TournamentView, number: int, played: RoundView) -> list[str]:
-    """A round: each table, who sits at it and its result; who sits it out."""
+def replay_rows(command: str, game: str, width: int) -> list[str]:
+    """The command that replays a table's game (`command` then the id, as `allfives history`
+    prints it): one row if it fits `width`, else the id whole on a row of its own after the
+    shell's line continuation, so that no fold cuts it."""
+    shown = visible(game)
+    if cell_len(f"    {command} {shown}") <= width:
+        return [f"    {command} {shown}"]
+    return [f"    {command} \\", f"      {shown}"]
+
+
+def round_rows(
+    view: TournamentView,
+    number: int,
+    played: RoundView,
+    replay: str | None = None,
+    width: int = 80,
+) -> list[str]:
+    """A round: each table, who sits at it and its result (and with `replay`, the command
+    that replays a finished table's game, under it); who sits it out."""
     rows = [_("Round {number}").format(number=number)]
     for index, table in enumerate(played.tables, start=1):
         said = _("Table {number}: {names}: {result}")
         names, result = table_names(view, table), table_result(view, table)
         rows.append("  " + said.format(number=index, names=names, result=result))
+        if replay is not None and table.scores is not None and table.game is not None:
+            rows += replay_rows(replay, table.game, width)
     if played.byes:
         byes = ", ".join(unit_name(view, unit) for unit in played.byes)
         rows.append("  " + _("Sits this round out: {names}").format(names=byes))
@@ -191,12 +210,14 @@ def tournament_rows(
     plain: bool = False,
     last_rounds: int | None = None,
     code: str | None = None,
+    replay: str | None = None,
 ) -> list[Text]:
     """The tournament as rows of at most `width` columns: its name and code, what it plays,
     where it stands, the entrants, each round's tables (`last_rounds`: only so many of the
     last, the others counted), the standings and the champion (`plain`: no box drawing, for
     screen readers). `code` is what finds it, shown in its title (a private one's CODE-INVITE;
-    by default the letters of the view)."""
+    by default the letters of the view). `replay` ("allfives show URL"): each finished table
+    whose game the view names gets the command that replays it, under it."""
     rows: list[str | Table] = []
     title = f"{visible(view.name)} · {visible(code or view.code)}"
     rows += [title, summary_row(view), phase_row(view)]
@@ -210,10 +231,13 @@ def tournament_rows(
             earlier,
         )
         rows += ["", said.format(count=earlier)]
+    games = any(table.game for played in view.rounds[earlier:] for table in played.tables)
+    if replay is not None and games:
+        rows += ["", _("Under each finished table, the command that replays its game.")]
     for number, played in enumerate(view.rounds, start=1):
         if number > earlier:
             rows.append("")
-            rows += round_rows(view, number, played)
+            rows += round_rows(view, number, played, replay, width)
     if view.standings and view.rounds:
         rows.append("")
         rows.append(standings_table(view, width, plain))

@@ -43,7 +43,7 @@ from protocol.tournaments import (
     TournamentUpdate,
 )
 from server.config import Clock, Limits
-from server.desk.kept import Kept, decode, encode, handle, new_code, opens, split
+from server.desk.kept import Kept, decode, encode, handle, new_code, opens, split, view_of
 from server.desk.lease import Lease
 from server.desk.rounds import Rounds, Spawn, Tables
 from server.rooms.codes import new_invite
@@ -58,7 +58,7 @@ from server.storage.tournaments import (
 )
 from server.tournaments import state
 from server.tournaments.stored import Tournament
-from server.tournaments.view import entrant_of, public_view, table_of
+from server.tournaments.view import entrant_of, table_of
 
 #: Tries of a change that lost races to other processes, and of a fresh code.
 TRIES = 5
@@ -325,7 +325,7 @@ class Desk:
         tournament = kept.tournament
         player = follower.player
         you = entrant_of(tournament, None if player is None else player.id)
-        view = public_view(tournament, code=code, version=version, host=kept.host_name)
+        view = view_of(code, kept, version, None if player is None else player.id)
         follower.send_message(
             TournamentUpdate(
                 tournament=handle(code, kept.invite),

@@ -13,7 +13,7 @@ from protocol.api import TournamentSummary
 from protocol.tournaments import TournamentView
 from server.rooms import codes
 from server.tournaments.stored import Tournament
-from server.tournaments.view import public_view, summary
+from server.tournaments.view import entrant_of, public_view, summary
 
 CODE_LENGTH = 5
 
@@ -42,6 +42,12 @@ class Kept(msgspec.Struct, kw_only=True):
     def is_rated(self) -> bool:
         return self.rated if self.rated is not None else self.tournament.public
 
+    @property
+    def private_games(self) -> bool:
+        """Whether its tables' archived games are their players' alone: a private room's
+        unrated match, as the archive keeps it (`server.play.finish.archived_of`)."""
+        return not self.tournament.public and not self.is_rated
+
 
 def encode(kept: Kept) -> bytes:
     return msgspec.msgpack.encode(kept)
@@ -67,9 +73,17 @@ def split(text: str) -> tuple[str, str]:
     return letters[:CODE_LENGTH], letters[CODE_LENGTH:]
 
 
-def view_of(code: str, kept: Kept, version: int) -> TournamentView:
-    """The tournament's public view (`server.tournaments.view`), as its followers are sent it."""
-    return public_view(kept.tournament, code=code, version=version, host=kept.host_name)
+def view_of(code: str, kept: Kept, version: int, player: str | None = None) -> TournamentView:
+    """The tournament's public view (`server.tournaments.view`), as its followers are sent it:
+    private games shown only to the `player` (an id) who sat at their table."""
+    return public_view(
+        kept.tournament,
+        code=code,
+        version=version,
+        host=kept.host_name,
+        private_games=kept.private_games,
+        viewer=entrant_of(kept.tournament, player),
+    )
 
 
 def summary_of(code: str, kept: Kept) -> TournamentSummary:

@@ -33,7 +33,7 @@ from protocol.rules import RoomRules
 from server.desk.kept import Kept
 from server.desk.lease import Lease
 from server.rooms.room_state import RoomError, TableOf
-from server.rooms.tables import Sitter
+from server.rooms.tables import Sitter, TableResult
 from server.storage.store import StoreUnavailable
 from server.tournaments import state
 from server.tournaments.stored import Table, Tournament
@@ -54,8 +54,9 @@ class Tables(Protocol):
     async def open(self, rules: RoomRules, of: TableOf, sitters: list[Sitter]) -> str:
         """A stored room playing table `of`; what finds it."""
 
-    async def scores(self, room: str, of: TableOf) -> list[int] | None:
-        """The final scores by seat of table `of` in `room` (None while it plays)."""
+    async def result(self, room: str, of: TableOf) -> TableResult | None:
+        """The final scores by seat and archived game of table `of` in `room` (None while it
+        plays)."""
 
     async def discard(self, room: str) -> None:
         """Drop a room its tournament did not take."""
@@ -94,8 +95,9 @@ class Rounds:
         self._retrying: set[str] = set()
 
     def table_finished(self, of: TableOf) -> None:
-        """A table's match finished here: its tournament is told (in a task)."""
-        self.spawn(self.reconcile(of.code))
+        """A table's match finished here, or its game was archived: its tournament is told (in
+        a task)."""
+        self.spawn(self.reconcile(of.code, of))
 
     async def resume(self, codes: list[str]) -> None:
         """At start: every tournament being played among `codes` is reconciled."""
@@ -126,17 +128,18 @@ class Rounds:
             ):
                 await self.reconcile(code)
 
-    async def reconcile(self, code: str) -> None:
-        """Reconcile, and tell the followers here if that changed the tournament."""
-        done = await self.step(code)
+    async def reconcile(self, code: str, of: TableOf | None = None) -> None:
+        """Reconcile (and note the game of table `of`), and tell the followers here if that
+        changed the tournament."""
+        done = await self.step(code, of)
         if done is not None:
             self.book.tell(code, *done)
 
-    async def step(self, code: str) -> tuple[Kept, int] | None:
+    async def step(self, code: str, of: TableOf | None = None) -> tuple[Kept, int] | None:
         """`reconcile_now`, tried again later (and the followers then told) if a store or a
         room did not answer: what it stored last, or None."""
         try:
-            return await self.reconcile_now(code)
+            return await self.reconcile_now(code, of)
         except (StoreUnavailable, RoomError) as error:
             log.warning("tournament %s: its tables wait (%s): trying again", code, error)
         except Exception:
@@ -144,16 +147,22 @@ class Rounds:
         self._retry(code)
         return None
 
-    async def reconcile_now(self, code: str) -> tuple[Kept, int] | None:
+    async def reconcile_now(self, code: str, of: TableOf | None = None) -> tuple[Kept, int] | None:
         """The step itself: the tournament and version it stored last, or None if it changed
         nothing. StoreUnavailable or RoomError (a room or the tournament not reachable) leave
-        what was stored so far, and the next step goes on from there."""
+        what was stored so far, and the next step goes on from there. `of`: a table, of any
+        round, whose archived game is noted if it is not yet (the tournament may be over)."""
         done: tuple[Kept, int] | None = None
         async with self._locks.setdefault(code, asyncio.Lock()):
             while True:
                 kept, version = await self.book.load(code)
                 tournament = kept.tournament
                 if tournament.phase != "playing":
+                    noted = await self._game_noted(code, kept, of)
+                    if noted is not None:
+                        kept, version, changed = await self.book.commit(code, [noted])
+                        if changed:
+                            done = (kept, version)
                     return done
                 may_open = True
                 lease = self.lease
@@ -165,6 +174,9 @@ class Rounds:
                 opened: list[str] = []
                 try:
                     commands = await self._due(code, kept, opened, may_open)
+                    noted = await self._game_noted(code, kept, of)
+                    if noted is not None and noted not in commands:
+                        commands.append(noted)
                     if not commands:
                         return done
                     mark = lease.give_back if lease is not None and opened else None
@@ -195,15 +207,42 @@ class Rounds:
                 room = await self.tables.open(rules_of(kept), of, sitters_of(tournament, table))
                 opened.append(room)
                 commands.append(state.TableOpened(round=number, table=index, room=room))
-            elif table.scores is None:
-                try:
-                    scores = await self.tables.scores(table.room, of)
-                except RoomError as error:
-                    log.warning("tournament %s: table %s: %s", code, of, error.message)
-                    continue
-                if scores is not None:
-                    commands.append(state.TableFinished(round=number, table=index, scores=scores))
+            elif table.scores is None or table.game is None:
+                told = await self._told(code, table, of)
+                if told is not None:
+                    commands.append(told)
         return commands
+
+    async def _game_noted(
+        self, code: str, kept: Kept, of: TableOf | None
+    ) -> state.TableFinished | None:
+        """The archived game of table `of` (any round), if it finished and its game is not
+        noted yet but its room now has one."""
+        rounds = kept.tournament.rounds
+        if of is None or not 0 <= of.round < len(rounds):
+            return None
+        tables = rounds[of.round].tables
+        if not 0 <= of.table < len(tables):
+            return None
+        table = tables[of.table]
+        if table.scores is None or table.game is not None:
+            return None
+        return await self._told(code, table, of)
+
+    async def _told(self, code: str, table: Table, of: TableOf) -> state.TableFinished | None:
+        """What the room of a table tells of its result (scores, and the game once archived),
+        if it finished and that is news; None while it plays, or if its room is gone."""
+        assert table.room is not None
+        try:
+            result = await self.tables.result(table.room, of)
+        except RoomError as error:
+            log.warning("tournament %s: table %s: %s", code, of, error.message)
+            return None
+        if result is None or (table.scores is not None and result.game is None):
+            return None
+        return state.TableFinished(
+            round=of.round, table=of.table, scores=result.scores, game=result.game
+        )
 
     def _retry(self, code: str) -> None:
         if code not in self._retrying:

@@ -135,7 +135,7 @@ class Api:
             "api.game": ((), lambda asked, found: self.game(asked, found[0])),
             "api.positions": ((), lambda asked, found: self.positions(asked, found[0])),
             "api.tournaments": (TOURNAMENTS_QUERY, lambda asked, _: self.tournament_list(asked)),
-            "api.tournament": ((), lambda asked, found: self.tournament(found[0])),
+            "api.tournament": ((), lambda asked, found: self.tournament(found[0], asked.asker)),
         }
 
     async def answer(
@@ -284,9 +284,10 @@ class Api:
         total, found = await public_tournaments(self.tournaments, offset, limit)
         return api.TournamentsPage(offset=offset, limit=limit, total=total, tournaments=found)
 
-    async def tournament(self, id: str) -> TournamentView:
-        """One tournament's public view; a private one only with its invite in `id`."""
-        view = await tournament_view(self.tournaments, id)
+    async def tournament(self, id: str, asker: str | None = None) -> TournamentView:
+        """One tournament's public view; a private one only with its invite in `id`, and its
+        private games only to the `asker` who played them."""
+        view = await tournament_view(self.tournaments, id, asker)
         if view is None:
             raise NOT_FOUND_TOURNAMENT
         return view

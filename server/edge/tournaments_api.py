@@ -33,9 +33,12 @@ async def public_tournaments(
     return total, found
 
 
-async def tournament_view(store: TournamentStore, id: str) -> TournamentView | None:
+async def tournament_view(
+    store: TournamentStore, id: str, asker: str | None = None
+) -> TournamentView | None:
     """The public view of the tournament `id` finds (`CODE`, or `CODE-INVITE` for a private
-    one), or None when it finds none the asker may see."""
+    one), or None when it finds none the asker may see; a private tournament's games are shown
+    only to the `asker` (a player id) who sat at their tables, as the archive answers them."""
     code, invite = split(id)
     if len(code) != CODE_LENGTH or not code.isalpha():
         return None
@@ -45,4 +48,4 @@ async def tournament_view(store: TournamentStore, id: str) -> TournamentView | N
     kept = decode(stored.state)
     if not opens(kept, invite):
         return None
-    return view_of(code, kept, stored.version)
+    return view_of(code, kept, stored.version, asker)

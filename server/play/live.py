@@ -163,6 +163,8 @@ class LiveRoom:
         self.published_phase = room.phase
         #: The last match archived from this copy (`server.play.finish`).
         self.archived = 0
+        #: A tournament table's archived game its tournament was last told (`server.play.tables`).
+        self.told_game: str | None = None
         self.driver: asyncio.Task[None] | None = None
         self.timer: asyncio.TimerHandle | None = None
         self.timer_deadline: float | None = None

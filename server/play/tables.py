@@ -4,12 +4,12 @@ its end (docs/tournaments.md, "How a round is played").
 `TableRooms` is what the tournaments' rounds (`server.desk.rounds`) are given to reach rooms:
 `open` makes a table's room as a client's `create_room` makes one (a fresh code, stored through
 the committer before anything about it is sent, kept here, its bots and clock run by the driver)
-with every seat reserved and the match dealt at once (`server.rooms.tables`); `scores` reads a
-table's final scores from its room, under the room's lock; `discard` drops a room opened for a
+with every seat reserved and the match dealt at once (`server.rooms.tables`); `result` reads a
+table's final scores and archived game's id from its room, under the room's lock; `discard` drops a room opened for a
 table that another process opened first. `noticed` and `kept` are the committer's hooks' seams
 (`server.play.hooks.PlayHooks.published` and `keep`): a table's match that has just finished
-in a room kept here, or that had finished in a room this process takes, is handed to whoever
-listens (the rounds), which tells its tournament.
+in a room kept here (and again once its game is archived), or that had finished in a room this
+process takes, is handed to whoever listens (the rounds), which tells its tournament.
 """
 
 from __future__ import annotations
@@ -26,11 +26,11 @@ from server.play.committer import Committer
 from server.play.finder import Finder
 from server.play.live import LiveRoom
 from server.play.registry import Registry
-from server.rooms import codes
+from server.rooms import codes, results
 from server.rooms.room import Room, RoomError
 from server.rooms.room_state import TableOf
 from server.rooms.server_commands import OpenTable
-from server.rooms.tables import Sitter
+from server.rooms.tables import Sitter, TableResult
 from server.storage.store import StoreUnavailable
 
 log = logging.getLogger("allfives.server")
@@ -79,15 +79,16 @@ class TableRooms:
         )
         return room.join_code
 
-    async def scores(self, room: str, of: TableOf) -> list[int] | None:
-        """The final scores by seat of table `of` playing in `room` (None while its match
-        plays); RoomError `no_such_room` if no such room plays that table any more."""
+    async def result(self, room: str, of: TableOf) -> TableResult | None:
+        """The final scores by seat and archived game of table `of` playing in `room` (None
+        while its match plays); RoomError `no_such_room` if no such room plays that table any
+        more."""
         code, _ = codes.split(room)
         live = await self.finder.room(code)
         async with live.exclusive():
             if live.room.state.tournament != of:
                 raise RoomError(errors.NO_SUCH_ROOM, f"room {code} plays no table {of}")
-            return live.room.table_scores()
+            return live.room.table_result()
 
     async def discard(self, room: str) -> None:
         """Drop a table's room that its tournament did not take (another process opened that
@@ -103,9 +104,14 @@ class TableRooms:
                 await self.committer.store.delete_room(code)
 
     def noticed(self, live: LiveRoom) -> None:
-        """After a change was published: a table's match that has just finished is told, by
-        the process that keeps the room (with several processes, the others let it)."""
-        if live.kept and live.room.phase == "finished" and live.published_phase != "finished":
+        """After a change was published: a table's match that has just finished, or whose game
+        has just been archived, is told, by the process that keeps the room (with several
+        processes, the others let it)."""
+        if not live.kept or live.room.phase != "finished":
+            return
+        game = results.game_shown(live.room.state)
+        if live.published_phase != "finished" or game != live.told_game:
+            live.told_game = game
             self._tell(live)
 
     def kept(self, live: LiveRoom) -> None:

@@ -296,9 +296,18 @@ class Room(RoomView):
 
     def table_scores(self) -> list[int] | None:
         """A tournament table's final scores by seat once its match is over (else None)."""
+        result = self.table_result()
+        return None if result is None else result.scores
+
+    def table_result(self) -> tables.TableResult | None:
+        """A tournament table's final scores by seat and archived game's id, once its match is
+        over (else None)."""
         finished = self.state.finished
         scores = None if finished is None else list(Match.from_bytes(finished).scores)
-        return tables.final_scores(self.state, scores)
+        final = tables.final_scores(self.state, scores)
+        if final is None:
+            return None
+        return tables.TableResult(scores=final, game=results.game_shown(self.state))
 
     def rematch(self, by: int | None, now: float = 0.0) -> None:
         """Host: back to waiting with the same seats after a finished match."""

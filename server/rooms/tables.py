@@ -39,6 +39,14 @@ class Sitter(msgspec.Struct, frozen=True, kw_only=True):
     level: BotLevel | None = None
 
 
+class TableResult(msgspec.Struct, frozen=True, kw_only=True):
+    """A table's finished match: its final scores by seat, and its archived game's id (None
+    until the archive has it)."""
+
+    scores: list[int]
+    game: str | None = None
+
+
 def is_table(state: RoomState) -> bool:
     """Whether the room plays a tournament's table."""
     return state.tournament is not msgspec.UNSET

@@ -14,6 +14,7 @@ partners, seats 0+2 and 1+3 play together (docs/rules.md). docs/tournaments.md t
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from msgspec import Struct
@@ -30,6 +31,7 @@ from protocol.errors import (
 )
 from protocol.messages import MAX_NAME_LENGTH, MAX_ROOM_CODE_LENGTH
 from protocol.names import name_key, name_problem
+from protocol.ratings import GAME_ID_PATTERN
 from protocol.rules import Rules, TurnSeconds
 from protocol.views import BotLevel
 from server.tournaments import pairing
@@ -56,6 +58,9 @@ from server.tournaments.stored import (
     current_standings,
     unit_of,
 )
+
+#: What a game's id may be (the archive's, protocol/ratings.py).
+GAME_ID = re.compile(GAME_ID_PATTERN)
 
 
 class TournamentError(ProtocolError):
@@ -118,11 +123,13 @@ class TableOpened(Command, tag="table_opened"):
 
 
 class TableFinished(Command, tag="table_finished"):
-    """The server tells a table's final scores, by seat."""
+    """The server tells a table's final scores, by seat, and its archived game's id once the
+    archive has it (told again with the id, it is noted then)."""
 
     round: Index
     table: Index
     scores: list[Score]
+    game: str | None = None
 
 
 AnyCommand = Create | Join | Leave | Start | TableOpened | TableFinished
@@ -387,15 +394,25 @@ def table_opened(tournament: Tournament, command: TableOpened) -> Tournament:
 
 
 def table_finished(tournament: Tournament, command: TableFinished) -> Tournament:
-    """Record a table's final scores; the round's last one draws the next round or ends the
-    tournament. Told again with the same scores, it counts once (no change)."""
+    """Record a table's final scores (and its game's id, when told); the round's last one
+    draws the next round or ends the tournament. Told again with the same scores, it counts
+    once: only a game's id not noted yet changes it."""
     if tournament.phase == "open":
         raise TournamentError(WRONG_PHASE, "the tournament has not started")
     table = _table(tournament, command.round, command.table)
+    game = command.game
+    if game is not None and not GAME_ID.fullmatch(game):
+        raise TournamentError(INVALID, "a game's id is 1 to 40 letters, digits, - and _")
     if table.scores is not None:
-        if table.scores == command.scores:
+        if table.scores != command.scores:
+            raise TournamentError(INVALID, "the table finished already, with other scores")
+        if game is None or table.game == game:
             return tournament
-        raise TournamentError(INVALID, "the table finished already, with other scores")
+        if table.game is not None:
+            raise TournamentError(INVALID, "the table's game is noted already, another one")
+        noted = copy_of(tournament)
+        noted.rounds[command.round].tables[command.table].game = game
+        return noted
     if table.room is None:
         raise TournamentError(INVALID, "the table has not been opened in a room")
     scores = command.scores
@@ -406,7 +423,9 @@ def table_finished(tournament: Tournament, command: TableFinished) -> Tournament
     if tournament.rules.partnership and (scores[0] != scores[2] or scores[1] != scores[3]):
         raise TournamentError(INVALID, "partners (seats 0 and 2, 1 and 3) share one score")
     changed = copy_of(tournament)
-    changed.rounds[command.round].tables[command.table].scores = list(scores)
+    finished = changed.rounds[command.round].tables[command.table]
+    finished.scores = list(scores)
+    finished.game = game
     current = changed.rounds[-1]
     if all(other.scores is not None for other in current.tables):
         _next_round(changed)

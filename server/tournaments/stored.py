@@ -12,6 +12,7 @@ import msgspec
 from msgspec import Meta, Struct
 
 from protocol.messages import MAX_NAME_LENGTH, MAX_ROOM_CODE_LENGTH
+from protocol.ratings import GameId
 from protocol.rules import Rules, TurnSeconds
 from protocol.tournaments import MAX_ENTRANTS as MAX_ENTRANTS
 from protocol.tournaments import MAX_SCORE as MAX_SCORE
@@ -47,11 +48,13 @@ class Entrant(Struct, kw_only=True, omit_defaults=True):
 
 class Table(Struct, kw_only=True, omit_defaults=True):
     """A table of a round: its seats (entrant numbers), its room once opened, its final scores
-    by seat once finished."""
+    by seat once finished, and its archived game's id once archived (a tournament stored
+    before games were noted has none)."""
 
     seats: list[Index]
     room: RoomCode | None = None
     scores: list[Score] | None = None
+    game: GameId | None = None
 
 
 class Round(Struct, kw_only=True):

@@ -4,6 +4,9 @@ entrant a player is and the room of their table. Pure, like the rest of the pack
 The view holds no player ids (a player's key's id is the server's own): entrants by the names
 they joined under, the host by the name given. A table's `room` is as the desk opened it: for a
 private tournament `CODE-INVITE`, shown only to those who found the tournament with its invite.
+A table's `game` is its archived game's id, shown to whoever may open that game: anyone, unless
+the games are private (a private tournament's unrated matches, as the archive keeps a private
+room's), then only to the table's own entrants.
 """
 
 from __future__ import annotations
@@ -65,9 +68,18 @@ def summary(tournament: Tournament, *, code: str, host: str) -> TournamentSummar
     )
 
 
-def public_view(tournament: Tournament, *, code: str, version: int, host: str) -> TournamentView:
+def public_view(
+    tournament: Tournament,
+    *,
+    code: str,
+    version: int,
+    host: str,
+    private_games: bool,
+    viewer: int | None = None,
+) -> TournamentView:
     """The tournament as anyone who may see it sees it: `code` its letters alone, `version` as
-    stored, `host` the host's name."""
+    stored, `host` the host's name; with `private_games`, a table's game only to `viewer` (an
+    entrant number) if it sat there."""
     started = tournament.phase != "open"
     return TournamentView(
         **described(tournament, code=code, host=host),
@@ -84,6 +96,7 @@ def public_view(tournament: Tournament, *, code: str, version: int, host: str) -
                         seats=list(table.seats),
                         room=table.room,
                         scores=None if table.scores is None else list(table.scores),
+                        game=table.game if not private_games or viewer in table.seats else None,
                     )
                     for table in played.tables
                 ],

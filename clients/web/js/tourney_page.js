@@ -1,8 +1,8 @@
 // A tournament's page (#/tournament/CODE, or CODE-INVITE for a private one): what it is, its
 // entrants, joining and leaving before the start, the host's start, each round's tables (names,
-// the room to watch, the scores once finished) and byes, and the standings with their tie-break
-// columns and the champion, drawn again from every `tournament` message. Server data is only
-// ever put in as text.
+// the room to watch, the scores once finished and a link to the archived game's review) and
+// byes, and the standings with their tie-break columns and the champion, drawn again from every
+// `tournament` message. Server data is only ever put in as text.
 
 import { h, fill } from "./text.js";
 import { t, plural } from "./i18n.js";
@@ -161,9 +161,12 @@ export class TournamentPage {
     }).join(" – ");
     const yours = you !== null && seats.includes(you);
     const room = typeof table.room === "string" ? table.room : null;
+    // A finished table's archived game, when the server names it to this viewer: its review page.
+    const game = scores && typeof table.game === "string" ? table.game : null;
     return h("li", { class: yours ? "table-line yours" : "table-line", "data-room": room ?? "" }, // i18n: not shown
       `${t("tourney.table_n", { table: number + 1 })}: ${who}`,
       scores ? ` · ${t("tourney.finished")}` : "",
+      game ? [" · ", h("a", { href: `#/game/${encodeURIComponent(game)}`, class: "game-link" }, t("tourney.game_link", { table: number + 1 }))] : null,
       room && !scores ? [" · ", h("a", { href: `/r/${encodeURIComponent(room)}`, class: "watch-link", onclick: (event) => {
         event.preventDefault();
         this.actions.watch(room);

@@ -39,6 +39,16 @@ async def played_out(server: Server, code: str, timeout: float = 60.0) -> Kept:
     return await until(finished, timeout=timeout, what=f"tournament {code} finished")
 
 
+async def games_noted(server: Server, code: str) -> Kept | None:
+    """The tournament as stored once each of its tables notes its archived game."""
+    stored = await server.store.tournaments.load(code)
+    kept = None if stored is None else decode(stored.state)
+    if kept is None:
+        return None
+    tables = [table for played in kept.tournament.rounds for table in played.tables]
+    return kept if all(table.game is not None for table in tables) else None
+
+
 def check_tables(server: Server, code: str, kept: Kept) -> None:
     """Each table played in a room of its own, which plays that table, with its scores."""
     rooms = set()
@@ -112,10 +122,18 @@ async def test_a_tournament_of_bots_is_played_to_its_champion(
             names = [player.name for player in archived.detail.players]
             assert names == [entrants[seat].name for seat in table.seats]
         assert (await metrics_of(server))["allfives_matches_started_total"] == tables
+        # Each table notes its game, archived after its result was told.
+        noted = await until(lambda: games_noted(server, code), what="every game noted")
+        for room in rooms:
+            of = room.state.tournament
+            assert isinstance(of, TableOf)
+            assert noted.tournament.rounds[of.round].tables[of.table].game == room.state.game_id
+        stored = await server.store.tournaments.load(code)
+        assert stored is not None
         # The step again: nothing left to do, nothing stored.
         assert await server.desk.rounds.reconcile_now(code) is None
-        stored = await server.store.tournaments.load(code)
-        assert stored is not None and stored.version == versions[-1]
+        again = await server.store.tournaments.load(code)
+        assert again is not None and again.version == stored.version
         await host.close()
 
 

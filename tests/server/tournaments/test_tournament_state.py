@@ -269,6 +269,37 @@ def test_a_result_is_refused_for_an_unknown_or_unopened_table_and_counts_once() 
     refused(state, TableFinished(round=0, table=0, scores=[100, 250]), INVALID)
 
 
+def test_a_tables_game_is_noted_with_its_result_or_later_and_only_one() -> None:
+    state = apply(made(("swiss", 2, None, True), 4, rounds=2), Start(by=HOST))
+    for table in (0, 1):
+        state = apply(state, TableOpened(round=0, table=table, room=f"r{table}"))
+    state = apply(state, TableFinished(round=0, table=0, scores=[250, 100], game="g-0"))
+    assert state.rounds[0].tables[0].game == "g-0"
+    # The last table's result draws the next round before its game is archived ...
+    state = apply(state, TableFinished(round=0, table=1, scores=[90, 250]))
+    assert len(state.rounds) == 2 and state.rounds[0].tables[1].game is None
+    # ... and the game noted later changes that table alone, once.
+    later = apply(state, TableFinished(round=0, table=1, scores=[90, 250], game="g_1"))
+    assert later.rounds[0].tables[1].game == "g_1"
+    assert encode_json(apply(later, TableFinished(round=0, table=1, scores=[90, 250]))) == (
+        encode_json(later)
+    )
+    assert current_standings(later) == current_standings(state)
+    assert len(later.rounds) == 2
+    refused(later, TableFinished(round=0, table=1, scores=[90, 250], game="other"), INVALID)
+    refused(state, TableFinished(round=0, table=1, scores=[250, 90], game="g_1"), INVALID)
+    refused(state, TableFinished(round=0, table=1, scores=[90, 250], game="no/slash"), INVALID)
+
+
+def test_a_tournament_stored_before_games_were_noted_still_loads() -> None:
+    state = apply(made(("swiss", 2, None, True), 2, rounds=1), Start(by=HOST))
+    state = apply(state, TableOpened(round=0, table=0, room="r0"))
+    state = apply(state, TableFinished(round=0, table=0, scores=[250, 100]))
+    stored = encode_json(state)
+    assert b'"game"' not in stored  # as a tournament was stored before
+    assert decode_json(stored) == state and decode_json(stored).rounds[0].tables[0].game is None
+
+
 def test_partners_share_a_score() -> None:
     state = apply(made(("round_robin", 4, "rotating", True), 4), Start(by=HOST))
     state = apply(state, TableOpened(round=0, table=0, room="r"))

@@ -19,7 +19,7 @@ from server.tournaments.view import entrant_of, public_view, table_of
 
 def sent(state: Tournament, version: int) -> TournamentUpdate:
     """The `tournament` message a client gets, as it decodes it."""
-    view = public_view(state, code="QWRTZ", version=version, host="Host")
+    view = public_view(state, code="QWRTZ", version=version, host="Host", private_games=False)
     update = TournamentUpdate(tournament="QWRTZ", state=view, you=0, table=table_of(state, 0))
     frame = encode(update)
     assert b"host-id" not in frame and b'"p1"' not in frame  # no player id
@@ -81,3 +81,23 @@ def test_a_player_is_found_by_id_and_a_guest_is_nobody() -> None:
     assert entrant_of(state, "p2") == 2
     assert entrant_of(state, "someone") is None and entrant_of(state, None) is None
     assert table_of(state, 2) is None
+
+
+def test_private_games_are_shown_only_to_the_entrants_of_their_table() -> None:
+    state = apply(made(KINDS[0], 4), Start(by=HOST))
+    for number in range(len(state.rounds[0].tables)):
+        state = apply(state, TableOpened(round=0, table=number, room=f"R{number}"))
+        done = TableFinished(round=0, table=number, scores=[100, 50], game=f"game{number}")
+        state = apply(state, done)
+    first, second = state.rounds[0].tables[:2]
+
+    def games(private: bool, viewer: int | None) -> list[str | None]:
+        view = public_view(
+            state, code="QWRTZ", version=9, host="Host", private_games=private, viewer=viewer
+        )
+        return [table.game for table in view.rounds[0].tables]
+
+    assert games(False, None) == ["game0", "game1"]  # public games: to anyone
+    assert games(True, None) == [None, None]
+    assert games(True, first.seats[1]) == ["game0", None]
+    assert games(True, second.seats[0]) == [None, "game1"]
