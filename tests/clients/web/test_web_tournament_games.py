@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from browser_helpers import chromium, js_errors, wait_for
 from client_helpers import bots_tournament_with_games
 from selenium.webdriver.common.by import By
@@ -13,6 +14,8 @@ from selenium.webdriver.remote.webdriver import WebDriver
 from server_helpers import ServerThread
 
 from protocol.tournaments import TournamentView
+
+pytestmark = pytest.mark.browser
 
 PHONE = (360, 740)
 

@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from redis_server import REDIS
 from restart_helpers import Keeping, data_keeping, redis_keeping, server_process
 from server_helpers import api_get, fast_config, load_stored, new_key
 from tournament_helpers import Entrant, archived_tables, game_id_of, keyed, tournament_update
@@ -79,7 +80,7 @@ async def test_each_finished_table_shows_the_game_the_archive_holds_for_it() -> 
         await ann.close()
 
 
-@pytest.fixture(params=["redis", "data"])
+@pytest.fixture(params=[REDIS, "data"])
 async def keeping(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Keeping]:
     """Where the server process keeps its rooms and tournaments: Redis, or `--data`."""
     if request.param == "redis":
