@@ -177,7 +177,10 @@ def run(argv: list[str]) -> int:
         command = sub.add_parser(name, help=_(text), description=_(text))
         add_lang_argument(command)
         if name == chosen:
-            importlib.import_module(module).add_arguments(command)
+            chosen_module = importlib.import_module(module)
+            chosen_module.add_arguments(command)
+            # A command may read its line first (`allfives show URL -Ab3…`: an id, not an option).
+            argv = getattr(chosen_module, "given", list)(argv)
             for action in nested_parsers(command):  # `tournament create`: --lang there too
                 add_lang_argument(action)
     for each in (parser, *sub.choices.values()):

@@ -14,6 +14,7 @@ show). Every row is wrapped at spaces, never cut, and the keys are always the la
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 
 from rich.console import Console
@@ -37,6 +38,20 @@ from protocol.review import REVIEW_VERSION, Review
 HELP = N_("→ ← step · PageDown PageUp hand · Home End · q quit")
 #: The row under a summary taller than the screen: which of its rows show.
 MORE = N_("(review rows {first}-{last} of {total}: ↓ ↑ scroll)")
+
+
+#: A game's id is URL-safe base64 of 15 bytes (`server.play.finish.game_id`): one in 64 begins
+#: with "-", which argparse would take for an option.
+DASH_ID = re.compile(r"-[A-Za-z0-9_-]{19}")
+
+
+def given(argv: list[str]) -> list[str]:
+    """The command line with a game id that begins with "-" moved after `--`, where it can only
+    be the game (`allfives show URL -Ab3…` as `history` prints it)."""
+    ids = [arg for arg in argv if DASH_ID.fullmatch(arg)]
+    if len(ids) != 1 or "--" in argv:
+        return argv
+    return [arg for arg in argv if arg != ids[0]] + ["--", ids[0]]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -10,6 +10,7 @@ at the table uses the server's review when the game is in the server's archive.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import json
 import os
@@ -35,10 +36,12 @@ from rich.text import Text
 from server_helpers import ServerThread, api_get, fast_config, finish_match, new_key
 from waiting import until, until_sync
 
+from allfives import cli
 from bridge.positions import positions_of
 from bridge.records import match_of
 from clients.cli import i18n, local, words
 from clients.cli import review as review_module
+from clients.cli import show as show_module
 from clients.cli.api import Api, ApiError
 from clients.cli.commands import Send, interpret
 from clients.cli.connection import Connection
@@ -493,3 +496,30 @@ def test_the_last_steps_summary_leaves_the_keys_on_a_short_screen() -> None:
     assert scrolled[-3].plain == " (review rows 23-40 of 40: ↓ ↑ scroll)"
     roomy = [row.plain for row in with_summary(rows, said[:3], 24, 80)[0]]
     assert "[6|6]" in roomy and roomy[-1] == "keys"
+
+
+#: A game id of the server's form (20 characters of URL-safe base64) that begins with "-".
+DASH_GAME = "-Ab3" + "x" * 16
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["show", "ws://127.0.0.1:1", DASH_GAME],
+        ["show", "ws://127.0.0.1:1", DASH_GAME, "--lang", "cs"],
+        ["--lang", "et", "show", DASH_GAME, "ws://127.0.0.1:1"],
+    ],
+)
+def test_a_game_id_that_begins_with_a_dash_is_the_game_not_an_option(
+    argv: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # One id in 64 begins with "-": `allfives show URL ID` as `history` prints it must work.
+    shown: list[tuple[str, str]] = []
+
+    def run(args: argparse.Namespace) -> int:
+        shown.append((args.url, args.game))
+        return 0
+
+    monkeypatch.setattr(show_module, "run", run)
+    assert cli.main(argv) == 0
+    assert shown == [("ws://127.0.0.1:1", DASH_GAME)]
