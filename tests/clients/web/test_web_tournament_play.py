@@ -15,6 +15,7 @@ import pytest
 from browser_helpers import (
     PLAY_ON,
     assert_fits,
+    axe_problems,
     chromium,
     focused,
     js_errors,
@@ -149,6 +150,7 @@ def test_ann_is_taken_to_each_table_and_back_to_the_standings_until_the_champion
             assert (focused(page) or {}).get("id") != "tournament-back-now"  # not taken
             if match == 0:
                 assert_fits(measure(page))
+                assert axe_problems(page) == []
                 page.find_element(By.ID, "tournament-back-now").send_keys(Keys.ENTER)
             else:  # the seconds run out a second from now
                 page.execute_script("window.allfives.tourney.lingering.at = Date.now() + 1000")
