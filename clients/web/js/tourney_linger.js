@@ -1,7 +1,8 @@
-// A finished tournament table kept in sight before the page goes back to the tournament: a bar
-// above the table says "Back to the tournament in 7 s" (counting, hidden from screen readers,
-// which hear one polite sentence instead) with a button to go at once. It never takes the
-// keyboard's focus: the table's end (the last hand, the winner, the scoreboard) stays where it was.
+// A finished tournament table kept in sight before the page goes back to the tournament: a
+// bar at the foot of the screen says "Back to the tournament in 7 s" (counting, hidden from
+// screen readers, which hear one polite sentence instead) with a button to go at once. It never
+// takes the keyboard's focus: the table's end (the last hand, the winner, the scoreboard) stays
+// where it was.
 
 import { h, fill } from "./text.js";
 import { t } from "./i18n.js";

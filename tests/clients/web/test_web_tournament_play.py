@@ -151,6 +151,14 @@ def test_ann_is_taken_to_each_table_and_back_to_the_standings_until_the_champion
             if match == 0:
                 assert_fits(measure(page))
                 assert axe_problems(page) == []
+                # Her next table is ready meanwhile: it waits for the countdown, not counted
+                # down under the finished table; back on the tournament's page it is (as any).
+                going = wait_for(
+                    lambda: page.execute_script("return window.allfives.tourney.going"),
+                    timeout=60,
+                    what="her next table known while the finished one is in sight",
+                )
+                assert going["at"] is None and where(page)["path"] == f"/r/{room}", going
                 page.find_element(By.ID, "tournament-back-now").send_keys(Keys.ENTER)
             else:  # the seconds run out a second from now
                 page.execute_script("window.allfives.tourney.lingering.at = Date.now() + 1000")
