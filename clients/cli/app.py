@@ -110,12 +110,8 @@ class App:
     def _changed(self) -> None:
         """The table changed: show it, and leave it if `leave_when` says so."""
         self.request_redraw()
-        if self.leave_when is not None and self.leave_when(self.state):
-            if self.linger.seconds <= 0:
-                self.leave()
-            elif not self.linger.started:
-                self.linger.start()
-                self.lingers()
+        if self.leave_when is not None and self.leave_when(self.state) and self.linger.begin():
+            self.lingers()
 
     def lingers(self) -> None:
         """The finished table stays a while: the countdown is on the prompt's row."""

@@ -44,6 +44,17 @@ class Linger:
         """Whether the countdown runs (or ran)."""
         return self._ends_at is not None
 
+    def begin(self) -> bool:
+        """Start counting down, or leave at once when there are no seconds to wait; True only
+        when the countdown starts now."""
+        if self.seconds <= 0:
+            self._leave()
+            return False
+        if self.started:
+            return False
+        self.start()
+        return True
+
     def start(self) -> None:
         """Start counting down (again: nothing)."""
         if self.started:

@@ -28,8 +28,8 @@ def test_the_countdown_leaves_once_when_its_seconds_are_up() -> None:
 
         linger = Linger(0.3, leave)
         assert not linger.started
-        linger.start()
-        linger.start()  # again: nothing
+        assert linger.begin()
+        assert not linger.begin()  # again: nothing
         left.append(linger.words())
         await asyncio.wait_for(gone.wait(), 5)
         left.append(linger.words())
@@ -42,6 +42,12 @@ def test_the_countdown_leaves_once_when_its_seconds_are_up() -> None:
         "Back to the tournament in 0 s; Enter goes now",
     ]
     assert calls == 1
+
+
+def test_no_seconds_to_wait_leaves_at_once() -> None:
+    gone: list[bool] = []
+    assert not Linger(0.0, lambda: gone.append(True)).begin()
+    assert gone == [True]
 
 
 def test_a_stopped_countdown_never_leaves() -> None:
