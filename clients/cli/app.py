@@ -32,6 +32,7 @@ from clients.cli.bindings import prompt_output, table_keys
 from clients.cli.commands import Ask, Board, Quit, Refuse, Save, Send, Show, interpret
 from clients.cli.connection import Connection, Fatal
 from clients.cli.i18n import _
+from clients.cli.linger import Linger
 from clients.cli.mode import Mode
 from clients.cli.prompt_words import placeholder, prompt_text
 from clients.cli.render import render
@@ -66,6 +67,7 @@ class App:
         quiet: bool = False,
         on_result: Callable[[bool], None] | None = None,
         leave_when: Callable[[TableState], bool] | None = None,
+        linger: float = 0.0,
     ) -> None:
         self.connection = connection
         #: Where the room lives: hosted here, `play` against bots, or joined (`clients.cli.mode`).
@@ -99,6 +101,8 @@ class App:
         #: When this holds of the table, the table is left by itself (a tournament's match
         #: over: its screen comes back).
         self.leave_when = leave_when
+        #: Once `leave_when` holds, the table stays this long (Enter: at once) before leaving.
+        self.linger = Linger(linger, self.leave)
         connection.on_change = self._changed
         #: The address another device joins at (a /link code's command names it).
         self.state.server_url = join_url or self.state.server_url
@@ -106,8 +110,15 @@ class App:
     def _changed(self) -> None:
         """The table changed: show it, and leave it if `leave_when` says so."""
         self.request_redraw()
-        if self.leave_when is not None and self.leave_when(self.state):
-            self.leave()
+        if self.leave_when is not None and self.leave_when(self.state) and self.linger.begin():
+            self.lingers()
+
+    def lingers(self) -> None:
+        """The finished table stays a while: the countdown is on the prompt's row."""
+
+    def lingering(self) -> bool:
+        """Whether the finished table counts down to leaving (Enter leaves at once)."""
+        return self.linger.started
 
     # -- drawing ---------------------------------------------------------------------------
 
@@ -209,6 +220,8 @@ class App:
 
     def _clock_running(self) -> bool:
         view = self.state.view
+        if self.lingering():
+            return True
         return view is not None and (
             seconds_left(self.state, view) is not None or idle_left(view) is not None
         )
@@ -290,6 +303,8 @@ class App:
             )
             self.request_redraw()
             return True
+        if self.lingering() and not line.strip():
+            return False  # Enter: on to where the program goes next, without waiting
         self.extra, self.scroll_rows = [], 0
         dismissed = self.state.dismiss_result()
         self._tell_result()
@@ -378,6 +393,7 @@ class App:
                     except KeyboardInterrupt:  # a SIGINT as the prompt took the terminal
                         self.stopped = self.state.view is None
         finally:
+            self.linger.stop()
             watcher.cancel()
             reader.cancel()
             status = await self._closed(link)

@@ -116,6 +116,10 @@ class PlainApp(App):
         """Plain mode draws no frame: it tells."""
         self.tell()
 
+    def lingers(self) -> None:
+        """The finished table stays a while: said once, not each second."""
+        self.out(self.linger.words())
+
     def tell(self) -> None:
         """Print what happened since the last call, then what happens now."""
         state, view = self.state, self.state.view
@@ -322,6 +326,8 @@ class PlainApp(App):
         text = line.strip()
         game = self.state.game
         if not self.confirming and self.pending is None:
+            if not text and self.lingering():
+                return False  # Enter: on without waiting
             if not text:
                 self._told_turn = self._told_status = None
                 self.tell()
@@ -382,6 +388,7 @@ class PlainApp(App):
                 if not await self.handle(line):
                     break
         finally:
+            self.linger.stop()
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 loop.remove_signal_handler(signal.SIGINT)
             status_code = await self._closed(link)

@@ -43,6 +43,8 @@ def placeholder(app: App) -> FormattedText:
         return FormattedText([("fg:ansibrightblack", hint)])
     view = app.state.view
     narrow = app.size[0] < NARROW
+    if app.lingering():  # a finished tournament table's countdown back
+        return FormattedText([("fg:ansibrightblack", app.linger.words())])
     if app._hand_hidden():  # why a tile typed now is not played (short: any width)
         return FormattedText([("fg:ansibrightblack", _("(too small to play)"))])
     if view is not None and view.you is not None and view.phase == "finished":

@@ -3,10 +3,12 @@ until the tournament is finished (the final standings and the champion: status 0
 
 When a round gives you a table (the `tournament` message's `table`), the screen steps aside and
 the table `allfives join` uses takes the terminal (`join.plan`, `plain.table`: the same code),
-joined to that room, where the server keeps your seat; once the match is over the table leaves
-by itself and this screen comes back with the standings and the next round. Drawn, the screen is
-redrawn from the top at every change, a prompt below; `--plain`, it is told again as lines.
-Typed here: `/start` (the host), `/help`, `/quit`, or Enter (say it again).
+joined to that room, where the server keeps your seat; once the match is over the finished
+table stays in sight a while (`clients.cli.linger`: a countdown, Enter goes at once) and this
+screen comes back with the standings and the next round. Drawn, the screen is redrawn from the
+top at every change, a prompt below; `--plain`, it is told whole once and then only what changed
+(`clients.cli.tournament_news`). Typed here: `/start` (the host), `/standings` or Enter (the
+whole again), `/help`, `/quit`.
 """
 
 from __future__ import annotations
@@ -27,13 +29,15 @@ from clients.cli import join, local, plain, plain_input
 from clients.cli.bindings import prompt_output
 from clients.cli.i18n import _
 from clients.cli.keys import KeyStore
+from clients.cli.linger import linger_seconds
 from clients.cli.mode import Mode
 from clients.cli.safe import visible
 from clients.cli.state import TableState
 from clients.cli.tournament_link import TournamentLink
+from clients.cli.tournament_news import news
 from clients.cli.tournament_words import rendered, tournament_rows, where_you_are
 from protocol import messages as msg
-from protocol.tournaments import StartTournament, TournamentUpdate
+from protocol.tournaments import StartTournament, TournamentUpdate, TournamentView
 
 #: Seconds the drawn screen shows the standings and pairings before moving to the table (plain
 #: lines stay where they were said).
@@ -84,6 +88,11 @@ class TournamentScreen:
         #: The rooms whose match was played from here.
         self.played: set[str] = set()
         self._told: tuple[object, ...] | None = None
+        #: Plain lines: the tournament as last told (then only what changed is said), the
+        #: hints last said, and whether the whole is asked for again (/standings, Enter).
+        self._told_view: TournamentView | None = None
+        self._told_hints: list[str] = []
+        self._whole = True
         self._notice: str | None = None
         self._session: PromptSession[str] | None = None
         self._prompting: asyncio.Task[None] | None = None
@@ -154,14 +163,17 @@ class TournamentScreen:
         word = line.strip().lower()
         if word in ("/quit", "/q", "/exit"):  # i18n: a command
             return False
+        if word in ("", "/standings", "/s"):  # i18n: a command
+            self._whole = True
         if word == "/start":  # i18n: a command
             if self.link.code is not None:
                 self.link.typed = True
                 await self.link.send(StartTournament(tournament=self.link.code))
         elif word in ("/help", "/h", "/?"):  # i18n: a command
             self._notice = _(
-                "/start starts the tournament (its host); /quit leaves this screen (you stay "
-                "entered: come back with the same command); Enter shows it again"
+                "/start starts the tournament (its host); /standings (or Enter) shows it all "
+                "again; /quit leaves this screen (you stay entered: come back with the same "
+                "command)"
             )
         elif word:
             self._notice = _("{typed} is no command here: /start, /help or /quit").format(
@@ -181,7 +193,11 @@ class TournamentScreen:
             self.link.url, room, self.link.player or self.link.name, keys=self.keys
         )
         table = plain.table(self.args)(
-            connection, Mode.JOIN, quiet=getattr(self.args, "quiet", False), leave_when=match_over
+            connection,
+            Mode.JOIN,
+            quiet=getattr(self.args, "quiet", False),
+            leave_when=match_over,
+            linger=linger_seconds(),
         )
         status = await table.run(first, resume=resume)
         self.played.add(room)
@@ -220,11 +236,28 @@ class TournamentScreen:
                 rows = tournament_rows(state, width, you, last_rounds=last, code=code)
         rows += below
         if self.plain:
-            for row in rows:
-                self.say(row.plain)
+            self._tell(update, said, rows)
             return
         shown = rows[-(lines - 1) :] if len(rows) > lines - 1 else rows
         self._draw(shown)
+
+    def _tell(self, update: TournamentUpdate, below: list[str], rows: list[Text]) -> None:
+        """Plain lines: the whole the first time, in the lobby and when asked, else only what
+        changed (and the hints when they change)."""
+        before, self._told_view = self._told_view, update.state
+        if before is None or self._whole or update.state.phase == "open":  # a lobby is short
+            self._whole = False
+            for row in rows:
+                self.say(row.plain)
+            self._told_hints = self.hints(update)
+            return
+        for line in news(before, update.state, update.you, PLAIN_WIDTH):
+            self.say(line)
+        hints = self.hints(update)
+        fresh = [line for line in below if line not in self._told_hints]
+        self._told_hints = hints
+        for line in fresh:
+            self.say(line)
 
     def hints(self, update: TournamentUpdate) -> list[str]:
         """What to do now: how friends enter, how to start, or what is awaited."""

@@ -63,6 +63,7 @@ class App {
       room: () => (this.state.doc && this.state.doc.you !== null ? this.state.room : null),
       toTable: (room) => this.toTable(room),
       backFrom: (room, hash) => this.leave(hash),
+      stayRoot: () => document.getElementById("main"),
       watch: (room) => this.toTable(room, true),
       show: (hash) => { location.hash = hash; },
     });
@@ -305,6 +306,7 @@ class App {
   /** Leave the room, to the lobby or to the page `hash` names (a tournament's, after its table). */
   leave(hash = "") {
     const room = this.state.room;
+    this.tourney.leftTable();
     this.send({ type: "leave" });
     // Mid-match the seat stays yours (a bot plays it): keep its token to come back by the link.
     if (room && this.state.doc?.phase !== "playing") saveSeat(room, null);

@@ -1,9 +1,11 @@
 // The page's side of a tournament: it follows the one shown (or the one this device plays in,
 // again after every reconnect), sends its messages, keeps the latest `tournament` message, and
 // moves the player: when their `table` appears it takes them to it (the ordinary join with that
-// room), and once that table's match is over, back to the tournament's page.
+// room), and once that table's match is over, back to the tournament's page (after the finished
+// table has stayed in sight a while: `tourney_linger.js`).
 
 import { TournamentPage } from "./tourney_page.js";
+import { Linger, LINGER_SECONDS } from "./tourney_linger.js";
 import { codeOf, tournamentHandle } from "./tourney_words.js";
 import { errorWords, commandWords } from "./describe.js";
 import { h } from "./text.js";
@@ -42,7 +44,8 @@ export class TournamentDesk {
   /** `app`: send(message) (its id), name() (the name last used), claimName(text) ({name} or
    *  {problem}: checked, kept, said in a fresh hello when new), player() (this device's player
    *  name, or null), room() (the room the page has a seat in, or null), toTable(room) (join it and show
-   *  it), backFrom(room, hash) (leave that room and show the hash's page), watch(room), show(hash). */
+   *  it), backFrom(room, hash) (leave that room and show the hash's page), stayRoot() (where a
+   *  finished table's bar back goes), watch(room), show(hash). */
   constructor(app) {
     this.app = app;
     this.handle = kept();
@@ -55,6 +58,9 @@ export class TournamentDesk {
     this.going = null;
     /** What the page says of the match just over, until the next table. */
     this.over = "";
+    /** How long a finished table stays in sight (0: back at once), and its bar while it does. */
+    this.lingerSeconds = LINGER_SECONDS;
+    this.lingering = null;
   }
 
   /** Draw the tournament `handle` names into `root`, and follow it. */
@@ -147,8 +153,11 @@ export class TournamentDesk {
       this.done.add(room);
       if (this.app.room() === room) {
         this.over = state.phase === "finished" ? t("tourney.over_all") : t("tourney.match_over");
-        this.app.backFrom(room, `#/tournament/${this.handle}`);
-        this.page?.focusTop();
+        if (this.lingerSeconds > 0) {
+          this.lingering = new Linger(this.app.stayRoot(), this.lingerSeconds, () => this.back(room));
+        } else {
+          this.back(room);
+        }
       }
     }
     if (!table || this.done.has(table) || state.phase !== "playing") {
@@ -164,11 +173,32 @@ export class TournamentDesk {
     if (this.going?.table === table) return;
     this.cancel();
     const round = (state.rounds ?? []).length;
-    // A player at another room's match is not taken from it: the page offers the table.
+    // A player at another room's match is not taken from it: the page offers the table. At
+    // their finished table, the countdown back to the tournament's page comes first.
     const busy = this.app.room() !== null;
     this.going = { table, round, at: busy ? null : Date.now() + READY_SECONDS * 1000 };
     if (!busy) this.timer = setInterval(() => this.tick(), 1000);
     this.sayNews();
+  }
+
+  /** From the finished table `room` to the tournament's page (unless the player has left it
+   *  already); a table ready meanwhile is counted down to there, as any. */
+  back(room) {
+    this.lingering?.close();
+    this.lingering = null;
+    if (this.app.room() !== room) return;
+    if (this.going && this.going.at === null) {
+      this.going.at = Date.now() + READY_SECONDS * 1000;
+      this.timer = setInterval(() => this.tick(), 1000);
+    }
+    this.app.backFrom(room, `#/tournament/${this.handle}`);
+    this.page?.focusTop();
+  }
+
+  /** The player left the room: a finished table's bar back goes with it. */
+  leftTable() {
+    this.lingering?.close();
+    this.lingering = null;
   }
 
   tick() {

@@ -25,6 +25,10 @@ from protocol.tournaments import TournamentView
 ENV = {"TERM": "xterm-256color", "PYTHONPATH": str(ROOT), "LANGUAGE": "en"}
 #: The plain table's question on your turn.
 YOUR_TURN = r"Type (?:a move's number, 1 to \d+|1 to make it), or /help\."
+#: A finished table's countdown back to the tournament.
+LINGER = r"Back to the tournament in \d+ s; Enter goes now"
+#: Longer than the test's whole: a table left before it ran out was left by Enter.
+LONG_LINGER = {"ALLFIVES_LINGER_SECONDS": "600"}
 MATCH_SECONDS = 180.0
 #: A round robin of three at tables of two, each match first to 10: three short rounds.
 CUP_OPTIONS = ("--bots", "easy", "--target", "10", "--plain")
@@ -37,11 +41,12 @@ def view_of(server: ServerThread, code: str) -> TournamentView:
 
 
 def played_on(child: Any) -> bool:
-    """Answer the child's turn with its first legal move if it asks; True once it has ended."""
-    index = child.expect([YOUR_TURN, pexpect.EOF, pexpect.TIMEOUT], timeout=0.2)
-    if index == 0:
-        child.sendline("1")
-    return bool(index == 1)
+    """Answer the child's turn with its first legal move if it asks, and a finished table's
+    countdown with Enter; True once it has ended."""
+    index = child.expect([YOUR_TURN, LINGER, pexpect.EOF, pexpect.TIMEOUT], timeout=0.2)
+    if index in (0, 1):
+        child.sendline("1" if index == 0 else "")
+    return bool(index == 2)
 
 
 def test_two_players_and_a_bot_follow_a_tournament_from_lobby_to_tables_to_champion(
@@ -53,7 +58,7 @@ def test_two_players_and_a_bot_follow_a_tournament_from_lobby_to_tables_to_champ
         keep_player_key(tmp_path / "bea", url, "Bea")
         ann, ann_said = spawn_plain(
             ["tournament", "create", url, "--name", "Cup", *CUP_OPTIONS],
-            {**ENV, "XDG_CONFIG_HOME": str(tmp_path / "ann")},
+            {**ENV, **LONG_LINGER, "XDG_CONFIG_HOME": str(tmp_path / "ann")},
         )
         bea: Any = None
         try:
@@ -61,7 +66,7 @@ def test_two_players_and_a_bot_follow_a_tournament_from_lobby_to_tables_to_champ
             code = ann.match.group(1)
             bea, bea_said = spawn_plain(
                 ["tournament", "join", url, code, "--plain"],
-                {**ENV, "XDG_CONFIG_HOME": str(tmp_path / "bea")},
+                {**ENV, **LONG_LINGER, "XDG_CONFIG_HOME": str(tmp_path / "bea")},
             )
             bea.expect("Waiting for the host to start it")
             ann.expect("Entrants \\(3\\): 1 bot:easy, 2 Ann \\(you\\), 3 Bea")
@@ -85,6 +90,7 @@ def test_two_players_and_a_bot_follow_a_tournament_from_lobby_to_tables_to_champ
     champion = names[view.units[view.champion][0]]
     for name, said in (("Ann", ann_said.getvalue()), ("Bea", bea_said.getvalue())):
         me = names.index(name)
+        said = said.replace("\r\n", "\n")  # the terminal's line ends
         moves = list(re.finditer(r"Round (\d): to your table, room (\w+)", said))
         mine = [
             (number, table.room)
@@ -95,15 +101,38 @@ def test_two_players_and_a_bot_follow_a_tournament_from_lobby_to_tables_to_champ
         assert [(int(m.group(1)), m.group(2)) for m in moves] == mine, said
         for move in moves:  # each move shows that room's table
             assert f"Room {move.group(2)}: 2 players" in said[move.end() :]
+        for move, after in zip(moves, [*moves[1:], None], strict=True):
+            at_table = said[move.end() : after.start() if after is not None else None]
+            # The match's end is told, then the countdown, then the tournament's news.
+            won = re.search(r" wins the match: [^\n]*\.\nYou (?:win|lose)\.", at_table)
+            assert won is not None, at_table
+            linger = re.search(LINGER, at_table)
+            assert linger is not None and won.start() < linger.start(), at_table
+            news = at_table[linger.end() :]
+            assert "Standings" in news or "Champion" in news, at_table
         between = said[moves[0].end() : moves[1].start()]
         first_round = view.rounds[int(moves[0].group(1)) - 1].tables[0]
         assert first_round.scores is not None
         assert " : ".join(map(str, first_round.scores)) in between  # back at the standings
         assert "Standings" in between
-        assert said.count("You sit this round out") >= 1
+        # Her bye is said: as hers while it is played, or in its round's pairings when that
+        # round was over by the time she was back from her table.
+        assert "You sit this round out" in said or f"Sits this round out: {name}\n" in said
         final = said[moves[-1].end() :]
         assert "Standings" in final and f"Champion: {champion}" in final
         assert "\x1b" not in said
+        # Told whole once, then only what changed: each line of news said once.
+        assert "Entrants" not in said[moves[0].start() :], said
+        assert said.count(f"Champion: {champion}") == 1, said
+        assert said.count("Round 1\n") == 1 and said.count("Round 3\n") == 1, said
+        for played in view.rounds:
+            for table in played.tables:
+                # Each result once: as news ("Round 2, table 1: ...") or, for a round over
+                # before she was back from her table, in that round's pairings.
+                assert table.scores is not None
+                seated = " – ".join(names[seat] for seat in table.seats)
+                result = f"{seated}: {table.scores[0]} : {table.scores[1]}\n"
+                assert said.count(result) == 1, said
 
 
 def drawn_turn(terminal: Terminal, rows: list[str]) -> None:
@@ -134,7 +163,8 @@ def test_the_drawn_screen_moves_to_the_table_and_back_to_the_standings(
         command = [sys.executable, "-m", "allfives.cli", "tournament", "create", url]
         command += ["--name", "Cup", "--bots", "easy", "--target", "10"]
         size = {"COLUMNS": str(terminal.width), "LINES": str(terminal.height)}
-        terminal.start(command, {**ENV, **size, "XDG_CONFIG_HOME": str(tmp_path / "ann")})
+        env = {**ENV, **size, **LONG_LINGER, "XDG_CONFIG_HOME": str(tmp_path / "ann")}
+        terminal.start(command, env)
         rows = terminal.wait_for(r"Friends enter with: ")
         found = re.search(r"^Cup · ([A-Z]{5})$", rows[0])
         assert found is not None, rows
@@ -150,15 +180,24 @@ def test_the_drawn_screen_moves_to_the_table_and_back_to_the_standings(
             terminal.wait_for(r"Entrants \(3\): 1 bot:easy, 2 Ann \(you\), 3 Bea")
             terminal.type("/start")
             # Round 1 seats Ann with the bot: her table comes by itself.
-            rows = terminal.wait_for(r"room [A-Z]{4} · hand", timeout=30)
-            room = re.search(r"room ([A-Z]{4})", rows[0])
+            # (A narrow header, or a match the bot won at its first lead, drops "room".)
+            rows = terminal.wait_for(r"\b[A-Z]{4} · hand", timeout=30)
+            room = re.search(r"\b([A-Z]{4}) · hand", rows[0])
             assert room is not None and "Ann (you)" in "\n".join(rows[:3])
             deadline = time.monotonic() + MATCH_SECONDS
-            while not any(row.startswith("Standings") for row in rows):
+            while not re.search(LINGER, "\n".join(rows)):
                 assert time.monotonic() < deadline, "\n".join(rows)
+                assert not any(row.startswith("Standings") for row in rows), "\n".join(rows)
                 drawn_turn(terminal, rows)
                 rows = terminal.screen()
-            rows = terminal.wait_for(r"You sit this round out")
+            # The finished table stays, its end in sight, until Enter (the countdown is long).
+            ended = "\n".join(rows)
+            assert re.search(r"(Ann|Bot \d) wins the match", ended), ended
+            assert not any(row.startswith("Standings") for row in rows), ended
+            terminal.type("")
+            rows = terminal.wait_for(r"Standings")
+            if not any(row.startswith("Round 3") for row in rows):  # round 2 may be over
+                rows = terminal.wait_for(r"You sit this round out")
         finally:
             bea.close(force=True)
         view = view_of(server, code)

@@ -1,8 +1,9 @@
 """A tournament played in the browser at a phone's 360 x 740, in Chromium against a real server:
 Ann makes a round robin to 25 with two easy bots from the lobby and starts it; her page says
 when her table is ready and takes her to it by itself (the ordinary join, into the seat kept for
-her), and after each match brings her back to the tournament's page with the standings and the
-next pairings, to the champion. Her bye is said in words."""
+her), and after each match keeps the finished table in sight (its winner, a bar counting down
+back to the tournament, Back now) before it brings her back to the tournament's page with the
+standings and the next pairings, to the champion. Her bye is said in words."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import pytest
 from browser_helpers import (
     PLAY_ON,
     assert_fits,
+    axe_problems,
     chromium,
     focused,
     js_errors,
@@ -81,6 +83,20 @@ def play_until_back(page: WebDriver) -> None:
     wait_for(step, timeout=120, what="the page back on the tournament's page")
 
 
+def play_until_the_end_shows(page: WebDriver) -> str:
+    """Play Ann's first legal move on each of her turns until her finished table shows its bar
+    back to the tournament; what the bar shows."""
+
+    def step() -> str | None:
+        bars = page.find_elements(By.ID, "tournament-back-shown")
+        if bars:
+            return str(bars[0].text) or None
+        page.execute_script(PLAY_ON)
+        return None
+
+    return wait_for(step, timeout=120, what="the finished table's bar back")
+
+
 def test_ann_is_taken_to_each_table_and_back_to_the_standings_until_the_champion() -> None:
     with ServerThread(bot_delay=0.0) as server, chromium(*PHONE) as page:
         open_lobby(page, server.base + "/", "Ann")
@@ -115,7 +131,39 @@ def test_ann_is_taken_to_each_table_and_back_to_the_standings_until_the_champion
             assert room == where(page)["table"]
             played.append(room)
             assert_fits(measure(page))
+            # The first match's end stays until Back now; the second's goes back by itself.
+            seconds = 600
+            page.execute_script(f"window.allfives.tourney.lingerSeconds = {seconds}")
+            shown = play_until_the_end_shows(page)
+            assert re.fullmatch(r"Back to the tournament in \d+ s", shown), shown
+            # Still at the finished table, its end in sight: who won the match.
+            seen = where(page)
+            assert seen["path"] == f"/r/{room}" and seen["phase"] == "finished", seen
+            body = page.find_element(By.TAG_NAME, "body").text
+            assert re.search(r"\S wins the match", body), body
+            said = wait_for(
+                lambda: page.find_element(By.ID, "tournament-back-said").text, what="the bar said"
+            )
+            assert said == (
+                f"Your match is over: back to the tournament in {seconds} seconds, or at Back now."
+            )
+            assert (focused(page) or {}).get("id") != "tournament-back-now"  # not taken
+            if match == 0:
+                assert_fits(measure(page))
+                assert axe_problems(page) == []
+                # Her next table is ready meanwhile: it waits for the countdown, not counted
+                # down under the finished table; back on the tournament's page it is (as any).
+                going = wait_for(
+                    lambda: page.execute_script("return window.allfives.tourney.going"),
+                    timeout=60,
+                    what="her next table known while the finished one is in sight",
+                )
+                assert going["at"] is None and where(page)["path"] == f"/r/{room}", going
+                page.find_element(By.ID, "tournament-back-now").send_keys(Keys.ENTER)
+            else:  # the seconds run out a second from now
+                page.execute_script("window.allfives.tourney.lingering.at = Date.now() + 1000")
             play_until_back(page)
+            assert not page.find_elements(By.ID, "tournament-back")
             assert where(page)["hash"] == f"#/tournament/{handle}"
             # The keyboard starts from the tournament's name, not from where the table had it.
             assert (focused(page) or {}).get("id") == "tournament-name"
