@@ -23,6 +23,7 @@ from client_helpers import Terminal, embedded_config
 from feed_oracle import reference_document
 from hypothesis import settings
 from redis_server import REDIS, RedisServer, start_for_test
+from restart_helpers import Keeping, keeping_of
 from server_helpers import References, fast_config
 
 from clients.cli import i18n
@@ -136,6 +137,15 @@ async def running(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterat
         redis: RedisServer = request.getfixturevalue("redis_server")
         async with run_server(fast_config(store=RedisStore(redis.url))) as server:
             yield server
+
+
+@pytest.fixture(params=[REDIS, "data"])
+async def keeping(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Keeping]:
+    """Where a server process (`restart_helpers.server_process`) keeps its rooms and
+    tournaments, each in turn: a real redis-server, or SQLite under `--data`."""
+    kept = keeping_of(request.param, request, tmp_path / "data")
+    yield kept
+    await kept.store.close()
 
 
 @pytest.fixture

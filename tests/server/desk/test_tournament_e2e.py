@@ -10,14 +10,12 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import msgspec
-import pytest
-from redis_server import REDIS
-from restart_helpers import Keeping, ServerProcess, keeping_of, server_process
+from restart_helpers import Keeping, ServerProcess, server_process
 from server_helpers import api_get
 from tournament_helpers import (
     Archived,
@@ -41,14 +39,6 @@ from server.tournaments.stored import Tournament
 
 #: A tournament's time to its end: several matches to a low target, people moving at once.
 PLAY_SECONDS = 240.0
-
-
-@pytest.fixture(params=["data", REDIS])
-async def keeping(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Keeping]:
-    """Where the server process keeps its rooms and tournaments: `--data`, or Redis."""
-    kept = keeping_of(request.param, request, tmp_path / "data")
-    yield kept
-    await kept.store.close()
 
 
 async def stored_tournament(keeping: Keeping, code: str) -> Tournament:

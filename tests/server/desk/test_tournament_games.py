@@ -6,12 +6,9 @@ restart too; and a private tournament's unrated games are shown only to their pl
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
 from pathlib import Path
 
-import pytest
-from redis_server import REDIS
-from restart_helpers import Keeping, data_keeping, redis_keeping, server_process
+from restart_helpers import Keeping, server_process
 from server_helpers import api_get, fast_config, load_stored, new_key
 from tournament_helpers import Entrant, archived_tables, game_id_of, keyed, tournament_update
 from waiting import until
@@ -78,17 +75,6 @@ async def test_each_finished_table_shows_the_game_the_archive_holds_for_it() -> 
         answered = await until(lambda: shown(server.url, code), 10, "the API's view")
         assert answered.rounds == followed.rounds
         await ann.close()
-
-
-@pytest.fixture(params=[REDIS, "data"])
-async def keeping(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Keeping]:
-    """Where the server process keeps its rooms and tournaments: Redis, or `--data`."""
-    if request.param == "redis":
-        kept = redis_keeping(request.getfixturevalue("redis_server"))
-    else:
-        kept = data_keeping(tmp_path / "data")
-    yield kept
-    await kept.store.close()
 
 
 async def test_the_games_are_noted_when_the_server_was_killed_mid_round(

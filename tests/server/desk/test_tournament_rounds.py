@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 from cluster_helpers import two_servers
 from hidden_helpers import check_room_frames
-from redis_server import REDIS, RedisServer
-from restart_helpers import Keeping, data_keeping, redis_keeping, server_process
+from redis_server import RedisServer
+from restart_helpers import Keeping, server_process
 from server_helpers import fast_config, load_stored, new_key
 from tournament_helpers import Entrant, keyed, tournament_update
 from waiting import until
@@ -150,17 +149,6 @@ async def test_a_tournament_table_offers_no_rematch() -> None:
         assert refused.code == "wrong_phase", refused
         assert server.rooms[codes.split(started.table)[0]].room.phase == "finished"
         await ann.close()
-
-
-@pytest.fixture(params=[REDIS, "data"])
-async def keeping(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Keeping]:
-    """Where the server process keeps its rooms and tournaments: Redis, or `--data`."""
-    if request.param == "redis":
-        kept = redis_keeping(request.getfixturevalue("redis_server"))
-    else:
-        kept = data_keeping(tmp_path / "data")
-    yield kept
-    await kept.store.close()
 
 
 async def test_a_tournament_killed_mid_round_is_played_to_its_end_after_a_restart(

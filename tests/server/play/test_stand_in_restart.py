@@ -7,13 +7,11 @@ is told the same."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from redis_server import REDIS
-from restart_helpers import Keeping, data_keeping, open_room, redis_keeping, server_process
+from restart_helpers import Keeping, open_room, server_process
 from server_helpers import Client, fast_config
 
 from clients.cli.state import TableState
@@ -24,17 +22,6 @@ pytestmark = pytest.mark.asyncio
 
 #: What the terminal client adds to a line of a move a stand-in made.
 STAND_IN_NOTE = "(a bot, standing in while they are away)"
-
-
-@pytest.fixture(params=[REDIS, "data"])
-async def keeping(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Keeping]:
-    """Where the server process keeps its rooms: Redis, or SQLite under `--data`."""
-    if request.param == "redis":
-        kept = redis_keeping(request.getfixturevalue("redis_server"))
-    else:
-        kept = data_keeping(tmp_path / "data")
-    yield kept
-    await kept.store.close()
 
 
 def plays(document: dict[str, Any]) -> list[dict[str, Any]]:

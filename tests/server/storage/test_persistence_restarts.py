@@ -11,36 +11,20 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-from redis_server import REDIS
 from restart_helpers import (
     Keeping,
     check_match,
-    data_keeping,
     open_room,
     play_matches,
-    redis_keeping,
     server_process,
 )
 from server_helpers import load_stored
 from waiting import until
 
 from server.rooms.room import Room
-
-
-@pytest.fixture(params=[REDIS, "data"])
-async def keeping(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Keeping]:
-    """Where the server process keeps its rooms: Redis, or SQLite under `--data`."""
-    if request.param == "redis":
-        kept = redis_keeping(request.getfixturevalue("redis_server"))
-    else:
-        kept = data_keeping(tmp_path / "data")
-    yield kept
-    await kept.store.close()
 
 
 async def test_a_server_killed_mid_hand_resumes_the_room_exactly(
