@@ -521,5 +521,8 @@ def test_a_game_id_that_begins_with_a_dash_is_the_game_not_an_option(
         return 0
 
     monkeypatch.setattr(show_module, "run", run)
-    assert cli.main(argv) == 0
+    try:
+        assert cli.main(argv) == 0
+    finally:
+        i18n.set_language("en")  # --lang sets the process's language: the next tests read English
     assert shown == [("ws://127.0.0.1:1", DASH_GAME)]
