@@ -146,12 +146,20 @@ def stopped(argv: list[str]) -> int:
     """Ctrl-C: one line (over the terminal's `^C`), status 130; a second Ctrl-C is ignored."""
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+        # What the Ctrl-C cut short is finalized as the process ends, after its event loop
+        # closed (a connection half made calls the loop to close its socket): Python would print
+        # that as "Exception ignored in: <coroutine ...>" with a traceback under our one line.
+        sys.unraisablehook = _ignore
     from clients.cli.i18n import _
 
     command = chosen_command(argv)
     prog = f"allfives {command}" if command in COMMANDS else "allfives"
     print(f"\r{prog}: " + _("stopped (Ctrl-C)"), file=sys.stderr)
     return 130
+
+
+def _ignore(unraisable: object) -> None:
+    """An unraisable exception while a stopped program ends: nothing to tell (`stopped`)."""
 
 
 def run(argv: list[str]) -> int:

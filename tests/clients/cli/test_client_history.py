@@ -94,7 +94,9 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[ServerThr
     """A server where Ann played two matches; her key kept in a config folder."""
     config = tmp_path_factory.mktemp("config")
     key = new_key()
-    with ServerThread(bot_delay=0.0, review_budget_ms=2.0) as server:
+    # Every test of the module reads the API from this one address: its budget (30 at once,
+    # then 5 a second) is not what they test.
+    with ServerThread(bot_delay=0.0, review_budget_ms=2.0, api_burst=10_000) as server:
         url = f"ws://127.0.0.1:{server.server.port}/"
 
         async def play(seed: int) -> None:
