@@ -206,7 +206,11 @@ def test_the_drawn_screen_moves_to_the_table_and_back_to_the_standings(
     shown = "\n".join(rows)
     seated = " – ".join(view.entrants[seat].name for seat in first.seats)
     assert sorted(seated.split(" – ")) == ["Ann", "bot:easy"]
-    assert f"Table 1: {seated}: {first.scores[0]} : {first.scores[1]}" in shown, shown
+    if "(1 earlier round" not in shown:
+        assert f"Table 1: {seated}: {first.scores[0]} : {first.scores[1]}" in shown, shown
+    else:  # round 3 is drawn already: 24 rows show rounds 2 and 3, and Ann's one match so far
+        ann = first.scores[[view.entrants[seat].name for seat in first.seats].index("Ann")]
+        assert re.search(rf"^\d+\s+Ann\s+\d+\s+\d+\s+{ann}\s+1\s", shown, re.M), shown
     assert "Round 2" in shown and "playing in room" in shown
 
 
