@@ -21,6 +21,7 @@ BUSY = "busy"
 NAME_TAKEN = "name_taken"
 BAD_LINK = "bad_link"
 NOT_A_PLAYER = "not_a_player"
+NO_SUCH_GAME = "no_such_game"
 
 #: Reasons: a finer cause the server adds to some errors (`Error.reason`), for clients to word
 #: in the player's language; language-neutral like the codes. A client that does not know one
@@ -75,6 +76,7 @@ ERROR_CODES: frozenset[str] = frozenset(
         NAME_TAKEN,
         BAD_LINK,
         NOT_A_PLAYER,
+        NO_SUCH_GAME,
     }
 )
 

@@ -25,6 +25,7 @@ from protocol.message_base import RoomCode as RoomCode
 from protocol.message_base import ServerMessage as ServerMessage
 from protocol.names import BOT_LIKE, name_problem
 from protocol.positions import Position
+from protocol.ratings import GameId
 from protocol.records import Record
 from protocol.rules import RoomRules
 from protocol.tiles import TILE_PATTERN, EndName, Tile
@@ -178,7 +179,10 @@ class Resync(ClientMessage, tag="resync"):
 
 
 class GetRecord(ClientMessage, tag="record"):
-    """Ask for the record of the room's finished match."""
+    """Ask for the record of the room's finished match, or with `game` for an archived game's
+    (its id, as the HTTP API names it): one the asker may see, else `no_such_game`."""
+
+    game: GameId | None = None
 
 
 class AskLinkCode(ClientMessage, tag="link_code"):
@@ -308,6 +312,8 @@ class RecordReply(ServerMessage, tag="record"):
     record: Record
     positions: list[Position] = msgspec.field(default_factory=list)
     id: int | None = None
+    #: The archived game's id when `record` asked for one (None: the room's match).
+    game: str | None = None
 
 
 class LinkCodeReply(ServerMessage, tag="link_code"):

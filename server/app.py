@@ -27,6 +27,7 @@ from server.config import Config
 from server.desk.desk import WATCH_SECONDS, Desk
 from server.desk.lease import Lease
 from server.edge.api import Api
+from server.edge.archived import ArchivedGames
 from server.edge.connection import Connection
 from server.edge.door import Door
 from server.edge.gate import Gate
@@ -141,6 +142,7 @@ class Server:
                 self._lease(config),
                 config.clock,
             ),
+            archived=ArchivedGames(self.api),
         )
         self.desk = lanes.desk
         self.tables.listener = self.desk.rounds.table_finished

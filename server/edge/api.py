@@ -145,9 +145,8 @@ class Api:
         the path's segments `found` as written (any other name: the API's `not_found`)."""
         host = request.headers.get("Host")
         try:
-            now = time.monotonic()
-            if not self.budget.take(address, now):
-                wait = max(1.0, self.budget.wait(address, now))
+            wait = self.charge(address)
+            if wait is not None:
                 raise ApiRefusal(
                     api.RATE_LIMITED, "too many requests from your address", retry_after=wait
                 )
@@ -166,6 +165,14 @@ class Api:
             return _json(503, api.encode_answer(error), host)
         self.answered += 1
         return _json(200, api.encode_answer(body), host)
+
+    def charge(self, address: str) -> float | None:
+        """Charge one request to an address's budget: None, or the seconds to wait (over it;
+        nothing charged). The review and the WebSocket's archived games are charged here too."""
+        now = time.monotonic()
+        if self.budget.take(address, now):
+            return None
+        return max(1.0, self.budget.wait(address, now))
 
     async def _route(
         self, request: Request, route: str, found: tuple[str, ...]

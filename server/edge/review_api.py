@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import logging
 import math
-import time
 from collections.abc import Awaitable, Callable
 from http import HTTPStatus
 from urllib.parse import urlsplit
@@ -69,10 +68,7 @@ class ReviewAnswers:
 
     def charge(self, address: str) -> float | None:
         """Charge one API request to an address: None, or the seconds to wait (over budget)."""
-        now = time.monotonic()
-        if self.api.budget.take(address, now):
-            return None
-        return max(1.0, self.api.budget.wait(address, now))
+        return self.api.charge(address)
 
 
 async def answer_review(

@@ -26,6 +26,7 @@ from protocol import messages as msg
 from protocol.tournaments import TOURNAMENT_MESSAGES
 from server.config import Clock, Limits, Network, Timing
 from server.desk.desk import Desk
+from server.edge.archived import ArchivedGames
 from server.edge.connection import CLOSE_POLICY, Connection
 from server.edge.door import Door
 from server.edge.http import client_address, peer_of
@@ -53,7 +54,7 @@ if TYPE_CHECKING:
 @dataclass
 class Lanes:
     """What bounds a session's requests beyond its own rate: failed lookups per address, the
-    hint lane, each room's chat, and the room list."""
+    hint lane, each room's chat, the room list, and the archived games (the API's budget)."""
 
     lookups: LookupBudget
     hints: HintDesk
@@ -61,6 +62,7 @@ class Lanes:
     listing: Listing
     players: Players
     desk: Desk
+    archived: ArchivedGames
 
 
 log = logging.getLogger("allfives.server")
@@ -99,6 +101,7 @@ class Sessions:
         self.listing = lanes.listing
         self.players = lanes.players
         self.desk = lanes.desk
+        self.archived = lanes.archived
         #: Messages being served that had to wait (a store, a lock).
         self.tasks: set[asyncio.Task[Any]] = set()
 
@@ -280,6 +283,15 @@ class Sessions:
         """A command of the room the connection is in."""
         await self.rooms.command(_current(connection), connection, message)
 
+    async def _record(self, connection: Connection, message: msg.GetRecord) -> None:
+        """The room's finished match (a room command), or with `game` an archived game's."""
+        if message.game is None:
+            await self._in_room(connection, message)
+            return
+        asker = None if connection.player is None else connection.player.id
+        reply = await self.archived.record(connection.address, asker, message)
+        connection.send_message(reply)
+
     async def _ping(self, connection: Connection, message: msg.Ping) -> None:
         connection.send_message(msg.Pong(id=message.id))
 
@@ -407,6 +419,7 @@ _SERVES: dict[type[msg.ClientMessage], Callable[[Sessions, Connection, Any], Awa
     msg.Spectate: Sessions._enter,
     msg.Hint: Sessions._hint,
     msg.Chat: Sessions._chat,
+    msg.GetRecord: Sessions._record,
     msg.AskLinkCode: Sessions._link_code,
     msg.AskRecoveryCode: Sessions._recovery_code,
     **{kind: Sessions._tournament for kind in TOURNAMENT_MESSAGES},

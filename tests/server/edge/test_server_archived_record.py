@@ -1,0 +1,118 @@
+"""`record` with `game`: an archived game over the WebSocket, as the HTTP API answers it.
+
+Against a real server on each store (`running`: embedded, and a real redis-server): the
+player of a private room's game is sent its record and positions, byte for byte what
+`GET /api/games/ID` and `/positions` answer her; a stranger (a guest, or a player with a key of
+their own) is told `no_such_game` in the very words a missing id gets, and stays where they
+were; a malformed id is `invalid`; each request is charged to the address's API budget.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import msgspec
+import pytest
+from server_helpers import Client, api_get, fast_config, finish_match, new_key, until_archived
+
+from protocol import errors
+from protocol import messages as msg
+from protocol.positions import Position
+from protocol.records import decode_record
+from server.app import Server, run_server
+
+pytestmark = pytest.mark.asyncio
+
+
+async def private_game(server: Server, key: str) -> str:
+    """Ann (with `key`) plays an unrated private room's match to its end; its game's id."""
+    ann = await finish_match(server.url, "Ann", key, public=False)
+    await until_archived(ann)
+    assert ann.document["rules"]["public"] is False and ann.document["ratings"] is None
+    game = ann.document["game_id"]
+    await ann.close()
+    assert isinstance(game, str)
+    return game
+
+
+def without_id(error: msg.Error) -> dict[str, object]:
+    """What an error says, apart from the `id` it answers."""
+    said: dict[str, object] = msgspec.to_builtins(error)
+    said.pop("id")
+    return said
+
+
+async def test_a_private_game_is_sent_to_its_player_as_the_api_answers_her(
+    running: Server,
+) -> None:
+    key = new_key()
+    game = await private_game(running, key)
+    ann = await Client.open(running.url, "Ann", key=key)
+    reply = await ann.request("record", game=game)
+    assert isinstance(reply, msg.RecordReply), reply
+    assert reply.game == game
+    detail = await api_get(running.url, f"/api/games/{game}", key)
+    placed = await api_get(running.url, f"/api/games/{game}/positions", key)
+    assert detail.status == placed.status == 200
+    assert reply.record == decode_record(msgspec.json.encode(detail.json["record"]))
+    assert reply.positions == msgspec.convert(placed.json["positions"], list[Position])
+    assert reply.record.hands and reply.positions[-1].scores == reply.record.scores
+    # Asked again on a connection that sits in no room: the room's `record` is another thing.
+    refused = await ann.error_for("record")
+    assert refused.code == errors.NOT_IN_ROOM
+    await ann.close()
+
+
+async def test_a_stranger_is_told_what_a_missing_game_tells_and_nothing_changes(
+    running: Server,
+) -> None:
+    game = await private_game(running, new_key())
+    other_key = new_key()
+    stranger = await Client.open(running.url, "Stranger", key=other_key)
+    guest = await Client.open(running.url, "Guest")
+    joined = await stranger.request("create_room", rules={"players": 2})
+    assert isinstance(joined, msg.Joined)
+    before = await stranger.request("resync")
+    assert isinstance(before, msg.Snapshot)
+    missing = await guest.error_for("record", game="AbCdEfGh1234")
+    assert (missing.code, missing.command, missing.message) == (
+        errors.NO_SUCH_GAME,
+        "record",
+        "no such game",
+    )
+    for asker in (stranger, guest):
+        refused = await asker.error_for("record", game=game)
+        assert without_id(refused) == without_id(missing)
+        assert refused.id is not None
+    after = await stranger.request("resync")
+    assert isinstance(after, msg.Snapshot)
+    assert (after.seq, after.state) == (before.seq, before.state)
+    assert stranger.room is not None and running.rooms[stranger.room.split("-")[0]]
+    # The game is none of theirs over HTTP either: the same rule, the same answer.
+    for key in (other_key, None):
+        hidden = await api_get(running.url, f"/api/games/{game}", key)
+        assert hidden.status == 404
+    for client in (stranger, guest):
+        await client.close()
+
+
+@pytest.mark.parametrize("game", ["bad id!", "x" * 41, "", "../etc"])
+async def test_a_malformed_game_id_is_invalid(running: Server, game: str) -> None:
+    guest = await Client.open(running.url, "Guest")
+    refused = await guest.error_for("record", game=game)
+    assert refused.code == errors.INVALID and refused.command == "record"
+    assert refused.message.startswith("game: "), refused.message
+    assert isinstance(await guest.request("ping"), msg.Pong)  # the connection goes on
+    await guest.close()
+
+
+async def test_each_game_asked_is_charged_to_the_addresss_api_budget(tmp_path: Path) -> None:
+    config = fast_config(data=str(tmp_path), api_burst=3, api_per_second=0.01)
+    async with run_server(config) as server:
+        guest = await Client.open(server.url, "Guest")
+        codes = [(await guest.error_for("record", game=f"G{n}")).code for n in range(4)]
+        assert codes == [errors.NO_SUCH_GAME] * 3 + [errors.RATE_LIMITED]
+        # The socket and the HTTP API spend one budget: the API is over it too.
+        answer = await api_get(server.url, "/api/ladder")
+        assert answer.status == 429 and answer.json["error"] == "rate_limited"
+        await guest.close()
