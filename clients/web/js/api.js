@@ -40,8 +40,6 @@ export const paths = {
   ladder: () => "/api/ladder",
   player: (name) => `/api/players/${encodeURIComponent(name)}`,
   games: (name, offset, limit) => `/api/players/${encodeURIComponent(name)}/games?offset=${offset}&limit=${limit}`,
-  game: (id) => `/api/games/${encodeURIComponent(id)}`,
   review: (id) => `/api/games/${encodeURIComponent(id)}/review`,
-  positions: (id) => `/api/games/${encodeURIComponent(id)}/positions`,
   tournaments: (offset, limit) => `/api/tournaments?offset=${offset}&limit=${limit}`,
 };

@@ -52,6 +52,7 @@ class App {
       recoveryCode: () => this.send({ type: "recovery_code" }),
       recover: (code) => this.recover(code),
       askRecord: () => this.askRecord(),
+      askGame: (id) => this.send({ type: "record", game: id }),
       tournament: (root, handle) => this.tourney.show(root, handle),
       closeTournament: () => this.tourney.close(),
     });
@@ -144,6 +145,7 @@ class App {
 
   onOpen(again) {
     this.tourney.opened();
+    if (again) this.pages.reconnected();
     if (this.resume) return;
     if (this.watching) {
       this.state.clear();
@@ -236,7 +238,9 @@ class App {
         this.drawTable();
         break;
       case "record":
-        if (message.record && this.recordForReplay) {
+        if (typeof message.game === "string") {
+          this.pages.gameRecord(message);
+        } else if (message.record && this.recordForReplay) {
           this.recordForReplay = false;
           const id = typeof this.state.doc?.game_id === "string" ? this.state.doc.game_id : null;
           this.pages.showRecord(message.record, message.positions ?? [], id);

@@ -1,7 +1,8 @@
 // The pages beside the table, reached by hash routes inside the one page: #/ladder,
-// #/player/NAME, #/game/ID (a replay of an archived game with its review), #/replay (the
-// room's last finished match, from the `record` message), #/link (this device joins a player)
-// and #/tournament/CODE (a tournament, CODE-INVITE for a private one).
+// #/player/NAME, #/game/ID (a replay of an archived game with its review: the game asked for on
+// the connection, `record` with `game`), #/replay (the room's last finished match, from the
+// `record` message), #/link (this device joins a player) and #/tournament/CODE (a tournament,
+// CODE-INVITE for a private one).
 
 import { h, fill } from "./text.js";
 import { apiGet, apiProblem, paths } from "./api.js";
@@ -9,6 +10,7 @@ import { showLadder } from "./ladder.js";
 import { PlayerPage } from "./player.js";
 import { Replay } from "./replay.js";
 import { linkCode, recoveryCode } from "./key.js";
+import { errorWords } from "./describe.js";
 import { around, t } from "./i18n.js";
 
 /** The page a hash names, or null for the table or the lobby. */
@@ -34,6 +36,7 @@ export class Pages {
   /** `app`: player() (this device's player name, or null), inRoom(), linkCode(), link(code),
    *  recoveryCode(), recover(code),
    *  askRecord() (the room's last record, answered through `showRecord`),
+   *  askGame(id) (an archived game's record, answered through `gameRecord` or `gameRefused`),
    *  tournament(root, handle) (draw a tournament's page in `root`), closeTournament(). */
   constructor(root, app) {
     this.root = root;
@@ -42,6 +45,8 @@ export class Pages {
     this.player = null;
     this.route = null;
     this.body = h("div", { id: "page-body" });
+    /** The archived game asked for and not answered yet (its id), or null. */
+    this.awaited = null;
   }
 
   nav() {
@@ -58,6 +63,7 @@ export class Pages {
     this.replay = null;
     this.player = null;
     this.route = null;
+    this.awaited = null;
   }
 
   show(route) {
@@ -96,24 +102,44 @@ export class Pages {
     }
   }
 
-  async showGame(id) {
+  /** An archived game: its record and the table at each of its steps (the server's positions:
+   *  nothing is placed here), asked for once on the connection; a game this page may not see
+   *  is the server's `error`, said once, and no refused HTTP request in the console. */
+  showGame(id) {
     fill(this.body, h("p", { class: "card", id: "replay-loading" }, t("pages.fetching_game")));
-    // The game, then the table at each of its steps (the server's positions: nothing is placed
-    // here); a game this page may not see is asked for once, and said once.
-    const refused = (failed) => fill(this.body, h("p", { class: "card", role: "alert" }, apiProblem(failed, "game")));
-    const answer = await apiGet(paths.game(id));
-    if (this.route?.id !== id) return;
-    if (!answer.ok || !answer.body?.record) {
-      refused(answer);
+    this.awaited = id;
+    this.app.askGame(id);
+  }
+
+  /** The connection is back: the game asked for before it dropped is asked for again. */
+  reconnected() {
+    if (this.awaited && this.route?.page === "game" && this.route.id === this.awaited) this.app.askGame(this.awaited);
+  }
+
+  /** The server's `record` of an archived game (`game` its id): shown if it is the one awaited. */
+  gameRecord(message) {
+    if (!this.awaited || message.game !== this.awaited || this.route?.id !== message.game) return;
+    this.awaited = null;
+    if (!message.record || !Array.isArray(message.positions)) {
+      this.sayRefused(t("api.no_answer.game"));
       return;
     }
-    const placed = await apiGet(paths.positions(id));
-    if (this.route?.id !== id) return;
-    if (!placed.ok || !Array.isArray(placed.body?.positions)) {
-      refused(placed);
-      return;
-    }
-    this.showRecord(answer.body.record, placed.body.positions, id);
+    this.showRecord(message.record, message.positions, message.game);
+  }
+
+  /** The server refused `record`: said here when it was the awaited game's (true), else not
+   *  this page's to say (false). */
+  gameRefused(message) {
+    if (!this.awaited || this.route?.page !== "game") return false;
+    this.awaited = null;
+    if (message.code === "no_such_game") this.sayRefused(t("api.not_found.game"));
+    else if (message.code === "rate_limited") this.sayRefused(t("api.too_many_soon"));
+    else this.sayRefused(errorWords(message));
+    return true;
+  }
+
+  sayRefused(text) {
+    fill(this.body, h("p", { class: "card", role: "alert" }, text));
   }
 
   /** A record to replay (the room's, or an archived game's) with the server's positions of it;

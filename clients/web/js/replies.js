@@ -63,6 +63,7 @@ export function onError(app, message) {
     app.tourney.refused(message, (text) => app.say(text, "error"));
     return;
   }
+  if (message.command === "record" && app.pages.gameRefused(message)) return;
   if (message.command === "record" && app.recordForReplay) {
     app.recordForReplay = false;
   }

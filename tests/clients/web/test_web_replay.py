@@ -197,25 +197,3 @@ def check_review(driver: WebDriver, record: Record) -> None:
         costliest[0].click()
         said = wait_for(lambda: driver.find_element(By.ID, "review-move").text)
         assert " lost " in said and "against" in said
-
-
-def test_a_game_the_page_may_not_see_is_asked_for_once_and_said_once() -> None:
-    """A stranger at a private game's link (the API's 404, as for an id that never was): the
-    page said "No such game." after asking for the game and its positions both, two refused
-    requests in the console."""
-    with ServerThread() as server, chromium(360, 740) as driver:
-        driver.get(server.base + "/#/game/AbCdEfGh1234")
-        said = wait_for(
-            lambda: driver.find_elements(By.CSS_SELECTOR, "#page-body [role=alert]"),
-            what="the refusal",
-        )
-        assert [alert.text for alert in said] == ["No such game."]
-        asked = driver.execute_script(
-            "return performance.getEntriesByType('resource')"
-            ".map((entry) => new URL(entry.name).pathname)"
-            ".filter((path) => path.startsWith('/api/'))"
-        )
-        assert asked == ["/api/games/AbCdEfGh1234"], asked
-        # What the console holds is the browser's one line for that one refused request.
-        errors = js_errors(driver)
-        assert len(errors) <= 1 and all("/api/games/AbCdEfGh1234 " in e for e in errors), errors

@@ -1,0 +1,117 @@
+"""An archived game's link in Chromium: the game is asked for on the page's WebSocket.
+
+Ann plays an unrated private room's match to its end (her key's, through the Python client).
+Its link (#/game/ID) opened by a stranger (a fresh profile, so a guest) says "No such game." in
+the page's language, as an id that never was does; opened on a device that holds Ann's key, it
+replays the game. Either way the page asks no `/api/games/ID` nor `/positions` (a refused one
+is a 404 the browser itself logs), and the browser's console log holds no entry at all.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, cast
+
+import pytest
+from browser_helpers import chromium, screenshot, wait_for
+from i18n_helpers import web_words
+from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webdriver import WebDriver
+from server_helpers import ServerThread, finish_match, new_key, until_archived
+
+from protocol import messages as msg
+from protocol.records import Record
+
+pytestmark = pytest.mark.browser
+
+#: The API's paths the page fetched (the review's, asked once a game is shown, among them).
+API_ASKED = """
+return performance.getEntriesByType('resource')
+  .map((entry) => new URL(entry.name).pathname)
+  .filter((path) => path.startsWith('/api/'));
+"""
+
+
+def private_game(server: ServerThread, key: str) -> tuple[str, Record]:
+    """Ann (with `key`) plays an unrated private room's match against the easy bot: its id
+    and its record."""
+
+    async def play() -> tuple[str, Record]:
+        ann = await finish_match(server.server.url, "Ann", key, public=False)
+        await until_archived(ann)
+        game = str(ann.document["game_id"])
+        reply = await ann.request("record")
+        assert isinstance(reply, msg.RecordReply), reply
+        await ann.close()
+        return game, reply.record
+
+    played: tuple[str, Record] = server.call(play(), timeout=60)
+    return played
+
+
+def console(driver: WebDriver) -> list[dict[str, Any]]:
+    """Every entry of the browser's console log since it was last read, whatever its level."""
+    entries: list[dict[str, Any]] = cast(Any, driver).get_log("browser")
+    return entries
+
+
+def refusal(driver: WebDriver) -> list[str]:
+    alerts = driver.find_elements(By.CSS_SELECTOR, "#page-body [role=alert]")
+    return [alert.text for alert in alerts]
+
+
+@pytest.mark.parametrize("language", ["en", "cs"])
+def test_a_strangers_link_to_a_private_game_says_no_such_game_with_a_clean_console(
+    language: str,
+) -> None:
+    with (
+        ServerThread(bot_delay=0.0) as server,
+        chromium(360, 740, language=f"{language}-CZ" if language == "cs" else "en-US") as driver,
+    ):
+        game, _ = private_game(server, new_key())
+        said = web_words(language, "api.not_found.game")
+        for id in (game, "AbCdEfGh1234"):  # the private game, and one that never was
+            driver.get(f"{server.base}/#/game/{id}")
+            assert wait_for(lambda: refusal(driver), what="the refusal") == [said]
+            assert not driver.find_elements(By.ID, "replay")
+            assert driver.execute_script(API_ASKED) == []
+            assert console(driver) == []
+        shot = screenshot(driver, f"archived-game-refused-{language}-360x740", 360, 740)
+        assert Path(shot).exists()
+
+
+def test_its_players_link_replays_the_private_game_with_a_clean_console() -> None:
+    key = new_key()
+    with ServerThread(bot_delay=0.0, review_budget_ms=2.0) as server, chromium(360, 740) as driver:
+        game, record = private_game(server, key)
+        # This device holds Ann's key and name, as the page keeps them.
+        driver.get(f"{server.base}/web/i18n/en.json")
+        driver.execute_script(
+            "localStorage.setItem('allfives.key', arguments[0]);"
+            "localStorage.setItem('allfives.name', 'Ann');",
+            key,
+        )
+        driver.get(f"{server.base}/#/game/{game}")
+        replay = wait_for(lambda: driver.find_element(By.ID, "replay"), what="the replay")
+        assert (replay.get_attribute("data-hand"), replay.get_attribute("data-move")) == ("1", "0")
+        hands = [b.text for b in driver.find_elements(By.CSS_SELECTOR, ".replay-hand > b")]
+        assert hands[0] == "Ann" and len(hands) == len(record.names), hands
+        driver.find_element(By.ID, "replay-last").click()
+        scores = wait_for(
+            lambda: (
+                [
+                    int(s.text)
+                    for s in driver.find_elements(By.CSS_SELECTOR, "#replay-scores .score")
+                ]
+                == record.scores
+                or None
+            ),
+            what="the final scores",
+        )
+        assert scores
+        # The review, Ann's to see, is the one request of the API.
+        wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, "#review-summary > li"), 60)
+        assert not refusal(driver)
+        assert driver.execute_script(API_ASKED) == [f"/api/games/{game}/review"]
+        assert console(driver) == []
+        screenshot(driver, "archived-game-player-360x740", 360, 740)
