@@ -7,6 +7,8 @@ from typing import Annotated, Any, get_args
 import msgspec
 from msgspec import Meta, Struct
 
+from protocol.archived import GetReview as GetReview
+from protocol.archived import ReviewReply as ReviewReply
 from protocol.errors import (
     BAD_JSON,
     INVALID,
@@ -216,6 +218,7 @@ AnyClientMessage = (
     | Chat
     | Resync
     | GetRecord
+    | GetReview
     | AskLinkCode
     | AskRecoveryCode
     | Ping
@@ -356,6 +359,7 @@ AnyServerMessage = (
     | Error
     | HintReply
     | RecordReply
+    | ReviewReply
     | LinkCodeReply
     | RecoveryCodeReply
     | Pong

@@ -288,9 +288,17 @@ class Sessions:
         if message.game is None:
             await self._in_room(connection, message)
             return
-        asker = None if connection.player is None else connection.player.id
-        reply = await self.archived.record(connection.address, asker, message)
+        reply = await self.archived.record(connection.address, _asker(connection), message)
         connection.send_message(reply)
+
+    async def _review(self, connection: Connection, message: msg.GetReview) -> None:
+        def refuse(id: int | None, code: str, text: str) -> None:
+            self._error(connection, id, "review", code, text)
+
+        asker = _asker(connection)
+        await self.archived.review(
+            connection.address, asker, message, connection.send_message, refuse
+        )
 
     async def _ping(self, connection: Connection, message: msg.Ping) -> None:
         connection.send_message(msg.Pong(id=message.id))
@@ -420,6 +428,7 @@ _SERVES: dict[type[msg.ClientMessage], Callable[[Sessions, Connection, Any], Awa
     msg.Hint: Sessions._hint,
     msg.Chat: Sessions._chat,
     msg.GetRecord: Sessions._record,
+    msg.GetReview: Sessions._review,
     msg.AskLinkCode: Sessions._link_code,
     msg.AskRecoveryCode: Sessions._recovery_code,
     **{kind: Sessions._tournament for kind in TOURNAMENT_MESSAGES},
@@ -465,6 +474,11 @@ def _current(connection: Connection) -> LiveRoom:
     if connection.room is None:
         raise RoomError(errors.NOT_IN_ROOM, "you are not in a room: join or create one first")
     return connection.room
+
+
+def _asker(connection: Connection) -> str | None:
+    """The player id of the connection's key (None: a guest), as the HTTP API's asker."""
+    return None if connection.player is None else connection.player.id
 
 
 def _no_hello(connection: Connection, seconds: float) -> None:

@@ -125,6 +125,7 @@ def chosen(draw: st.DrawFn) -> dict[str, list[dict[str, Any]]]:
         {"type": "hello", "version": 1, "name": "Again"},
         {"type": "list_rooms", "offset": draw(st.integers(0, 100))},
         {"type": "record", "game": draw(st.sampled_from(["AbCdEfGh1234", "bad id!", "x" * 41]))},
+        {"type": "review", "game": draw(st.sampled_from(["AbCdEfGh1234", "bad id!", "x" * 41]))},
         {"type": "join_tournament", "tournament": "?"},
         {"type": "join_tournament", "tournament": "?", "bot": "hard"},
         {"type": "leave_tournament", "tournament": "?", "entrant": draw(st.integers(0, 2))},

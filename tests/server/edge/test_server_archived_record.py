@@ -1,10 +1,13 @@
-"""`record` with `game`: an archived game over the WebSocket, as the HTTP API answers it.
+"""An archived game over the WebSocket (`record` with `game`, `review`), as the HTTP API
+answers it.
 
 Against a real server on each store (`running`: embedded, and a real redis-server): the
-player of a private room's game is sent its record and positions, byte for byte what
-`GET /api/games/ID` and `/positions` answer her; a stranger (a guest, or a player with a key of
-their own) is told `no_such_game` in the very words a missing id gets, and stays where they
-were; a malformed id is `invalid`; each request is charged to the address's API budget.
+player of a private room's game is sent its record and positions, what `GET /api/games/ID` and
+`/positions` answer her, and its review, what `/review` answers; a stranger (a guest, or a
+player with a key of their own) is told `no_such_game` in the very words a missing id gets, and
+stays where they were; a malformed id is `invalid`; each request is charged to the address's API
+budget; a review being worked out holds none of the connection's other messages, and past the
+lane's bound it is `busy`.
 """
 
 from __future__ import annotations
@@ -13,12 +16,24 @@ from pathlib import Path
 
 import msgspec
 import pytest
-from server_helpers import Client, api_get, fast_config, finish_match, new_key, until_archived
+from server_helpers import (
+    Client,
+    Held,
+    api_get,
+    archived_game,
+    ask,
+    fast_config,
+    finish_match,
+    new_key,
+    until_archived,
+)
+from waiting import until
 
 from protocol import errors
 from protocol import messages as msg
 from protocol.positions import Position
 from protocol.records import decode_record
+from protocol.review import decode_review
 from server.app import Server, run_server
 
 pytestmark = pytest.mark.asyncio
@@ -80,10 +95,15 @@ async def test_a_stranger_is_told_what_a_missing_game_tells_and_nothing_changes(
         "record",
         "no such game",
     )
+    unreviewed = await guest.error_for("review", game="AbCdEfGh1234")
+    assert (unreviewed.code, unreviewed.command) == (errors.NO_SUCH_GAME, "review")
     for asker in (stranger, guest):
         refused = await asker.error_for("record", game=game)
         assert without_id(refused) == without_id(missing)
         assert refused.id is not None
+        not_reviewed = await asker.error_for("review", game=game)
+        assert without_id(not_reviewed) == without_id(unreviewed)
+    assert running.reviews.computed == 0 and not running.reviews.working
     after = await stranger.request("resync")
     assert isinstance(after, msg.Snapshot)
     assert (after.seq, after.state) == (before.seq, before.state)
@@ -96,11 +116,12 @@ async def test_a_stranger_is_told_what_a_missing_game_tells_and_nothing_changes(
         await client.close()
 
 
+@pytest.mark.parametrize("kind", ["record", "review"])
 @pytest.mark.parametrize("game", ["bad id!", "x" * 41, "", "../etc"])
-async def test_a_malformed_game_id_is_invalid(running: Server, game: str) -> None:
+async def test_a_malformed_game_id_is_invalid(running: Server, kind: str, game: str) -> None:
     guest = await Client.open(running.url, "Guest")
-    refused = await guest.error_for("record", game=game)
-    assert refused.code == errors.INVALID and refused.command == "record"
+    refused = await guest.error_for(kind, game=game)
+    assert refused.code == errors.INVALID and refused.command == kind
     assert refused.message.startswith("game: "), refused.message
     assert isinstance(await guest.request("ping"), msg.Pong)  # the connection goes on
     await guest.close()
@@ -110,9 +131,50 @@ async def test_each_game_asked_is_charged_to_the_addresss_api_budget(tmp_path: P
     config = fast_config(data=str(tmp_path), api_burst=3, api_per_second=0.01)
     async with run_server(config) as server:
         guest = await Client.open(server.url, "Guest")
-        codes = [(await guest.error_for("record", game=f"G{n}")).code for n in range(4)]
+        kinds = ["record", "review", "record", "review"]
+        codes = [(await guest.error_for(kind, game=f"G{n}")).code for n, kind in enumerate(kinds)]
         assert codes == [errors.NO_SUCH_GAME] * 3 + [errors.RATE_LIMITED]
         # The socket and the HTTP API spend one budget: the API is over it too.
         answer = await api_get(server.url, "/api/ladder")
         assert answer.status == 429 and answer.json["error"] == "rate_limited"
         await guest.close()
+
+
+async def test_the_players_review_is_what_the_api_answers_her() -> None:
+    async with run_server(fast_config(review_budget_ms=2.0)) as server:
+        key = new_key()
+        game = await archived_game(server, "Ann", key, public=False)
+        ann = await Client.open(server.url, "Ann", key=key)
+        reply = await ann.request("review", game=game)
+        assert isinstance(reply, msg.ReviewReply), reply
+        assert reply.game == game
+        answer = await ask(server, game, key)
+        assert answer.status == 200
+        assert reply.review == decode_review(answer.body)
+        assert [player.name for player in reply.review.players] == ["Ann", "bot:normal"]
+        assert server.reviews.computed == 1  # worked out once, for the socket and the API
+        await ann.close()
+
+
+async def test_a_review_being_worked_out_holds_no_other_message_and_busy_past_the_bound() -> None:
+    held = Held()
+    async with run_server(fast_config(review_budget_ms=2.0, max_reviews_waiting=1)) as server:
+        server.reviews.compute = held
+        key = new_key()
+        one = await archived_game(server, "Ann", key, seed=1)
+        two = await archived_game(server, "Ann", key, seed=2)
+        ann = await Client.open(server.url, "Ann", key=key)
+        first = await ann.send("review", game=one)
+        await until(lambda: held.started.is_set())
+        # The connection is served while the review is worked out: a ping, a room made.
+        assert isinstance(await ann.request("ping"), msg.Pong)
+        assert isinstance(await ann.request("create_room", rules={"players": 2}), msg.Joined)
+        busy = await ann.error_for("review", game=two)
+        assert busy.code == errors.BUSY and busy.command == "review"
+        held.release.set()
+        done = await ann.until(lambda m: getattr(m, "id", None) == first)
+        assert isinstance(done, msg.ReviewReply) and done.game == one
+        again = await ann.request("review", game=two)
+        assert isinstance(again, msg.ReviewReply) and again.game == two
+        assert server.reviews.computed == 2
+        await ann.close()
