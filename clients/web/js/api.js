@@ -25,8 +25,7 @@ export async function apiGet(path, { asker = true } = {}) {
   return { ok: response.ok, status: response.status, body, retry: Number.isSafeInteger(retry) ? retry : null };
 }
 
-/** A refused answer in words; `what`: "ladder", "player", "games", "game", "review" or
- *  "tournaments". */
+/** A refused answer in words; `what`: "ladder", "player", "games" or "tournaments". */
 export function apiProblem(answer, what) {
   if (answer.status === 0) return t(`api.no_answer.${what}`);
   if (answer.status === 404) return t(`api.not_found.${what}`);
@@ -40,6 +39,5 @@ export const paths = {
   ladder: () => "/api/ladder",
   player: (name) => `/api/players/${encodeURIComponent(name)}`,
   games: (name, offset, limit) => `/api/players/${encodeURIComponent(name)}/games?offset=${offset}&limit=${limit}`,
-  review: (id) => `/api/games/${encodeURIComponent(id)}/review`,
   tournaments: (offset, limit) => `/api/tournaments?offset=${offset}&limit=${limit}`,
 };

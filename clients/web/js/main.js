@@ -53,6 +53,7 @@ class App {
       recover: (code) => this.recover(code),
       askRecord: () => this.askRecord(),
       askGame: (id) => this.send({ type: "record", game: id }),
+      askReview: (id) => this.send({ type: "review", game: id }),
       tournament: (root, handle) => this.tourney.show(root, handle),
       closeTournament: () => this.tourney.close(),
     });
@@ -236,6 +237,9 @@ class App {
         break;
       case "hint":
         this.drawTable();
+        break;
+      case "review":
+        this.pages.gameReview(message);
         break;
       case "record":
         if (typeof message.game === "string") {

@@ -5,7 +5,7 @@
 // CODE-INVITE for a private one).
 
 import { h, fill } from "./text.js";
-import { apiGet, apiProblem, paths } from "./api.js";
+import { apiGet, paths } from "./api.js";
 import { showLadder } from "./ladder.js";
 import { PlayerPage } from "./player.js";
 import { Replay } from "./replay.js";
@@ -37,6 +37,7 @@ export class Pages {
    *  recoveryCode(), recover(code),
    *  askRecord() (the room's last record, answered through `showRecord`),
    *  askGame(id) (an archived game's record, answered through `gameRecord` or `gameRefused`),
+   *  askReview(id) (its review, answered through `gameReview` or `reviewRefused`),
    *  tournament(root, handle) (draw a tournament's page in `root`), closeTournament(). */
   constructor(root, app) {
     this.root = root;
@@ -47,6 +48,8 @@ export class Pages {
     this.body = h("div", { id: "page-body" });
     /** The archived game asked for and not answered yet (its id), or null. */
     this.awaited = null;
+    /** The game whose review was asked for and not answered yet (its id), or null. */
+    this.reviewAwaited = null;
   }
 
   nav() {
@@ -64,6 +67,7 @@ export class Pages {
     this.player = null;
     this.route = null;
     this.awaited = null;
+    this.reviewAwaited = null;
   }
 
   show(route) {
@@ -111,9 +115,11 @@ export class Pages {
     this.app.askGame(id);
   }
 
-  /** The connection is back: the game asked for before it dropped is asked for again. */
+  /** The connection is back: the game (or its review) asked for before it dropped is asked
+   *  for again. */
   reconnected() {
     if (this.awaited && this.route?.page === "game" && this.route.id === this.awaited) this.app.askGame(this.awaited);
+    if (this.reviewAwaited && this.replay) this.app.askReview(this.reviewAwaited);
   }
 
   /** The server's `record` of an archived game (`game` its id): shown if it is the one awaited. */
@@ -179,14 +185,32 @@ export class Pages {
     }
   }
 
-  async loadReview(id) {
-    const replay = this.replay;
-    replay?.setReview("loading");
-    const answer = await apiGet(paths.review(id));
-    if (this.replay !== replay || !replay) return;
-    if (answer.status === 503 && answer.body?.error === "busy") replay.setReview({ busy: true, retry: answer.retry });
-    else if (!answer.ok || !answer.body) replay.setReview({ error: apiProblem(answer, "review") });
-    else replay.setReview(answer.body);
+  /** The hard bot's review of the game `id`, asked for on the connection (`review`). */
+  loadReview(id) {
+    if (!this.replay) return;
+    this.replay.setReview("loading");
+    this.reviewAwaited = id;
+    this.app.askReview(id);
+  }
+
+  /** The server's `review` of the game `message.game`: shown if it is the one awaited. */
+  gameReview(message) {
+    if (!this.replay || !this.reviewAwaited || message.game !== this.reviewAwaited) return;
+    this.reviewAwaited = null;
+    const review = message.review && typeof message.review === "object" ? message.review : null;
+    this.replay.setReview(review ?? { error: t("api.no_answer.review") });
+  }
+
+  /** The server refused `review`: said in the replay's review when it was the awaited one's
+   *  (true), else not this page's to say (false). */
+  reviewRefused(message) {
+    if (!this.replay || !this.reviewAwaited) return false;
+    this.reviewAwaited = null;
+    if (message.code === "busy") this.replay.setReview({ busy: true, retry: null });
+    else if (message.code === "no_such_game") this.replay.setReview({ error: t("api.not_found.review") });
+    else if (message.code === "rate_limited") this.replay.setReview({ error: t("api.too_many_soon") });
+    else this.replay.setReview({ error: errorWords(message) });
+    return true;
   }
 
   showLink() {

@@ -64,6 +64,7 @@ export function onError(app, message) {
     return;
   }
   if (message.command === "record" && app.pages.gameRefused(message)) return;
+  if (message.command === "review" && app.pages.reviewRefused(message)) return;
   if (message.command === "record" && app.recordForReplay) {
     app.recordForReplay = false;
   }

@@ -1,6 +1,6 @@
-// The hard bot's review (GET /api/games/ID/review, protocol/review.py) in words. The review
-// carries codes and numbers; the words come from the catalog (review.* keys), the same
-// sentences as the terminal's (clients/cli/review_words.py).
+// The hard bot's review (the `review` message, as GET /api/games/ID/review answers it:
+// protocol/review.py) in words. The review carries codes and numbers; the words come from the
+// catalog (review.* keys), the same sentences as the terminal's (clients/cli/review_words.py).
 
 import { decimal, t, plural } from "./i18n.js";
 import { endWord, seatNumber } from "./describe.js";

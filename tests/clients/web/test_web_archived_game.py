@@ -3,8 +3,9 @@
 Ann plays an unrated private room's match to its end (her key's, through the Python client).
 Its link (#/game/ID) opened by a stranger (a fresh profile, so a guest) says "No such game." in
 the page's language, as an id that never was does; opened on a device that holds Ann's key, it
-replays the game. Either way the page asks no `/api/games/ID` nor `/positions` (a refused one
-is a 404 the browser itself logs), and the browser's console log holds no entry at all.
+replays the game and shows its review, or says the server is busy with other reviews. Either way the page asks nothing of `/api/games/ID`
+(its positions and review included: a refused request is a 404 the browser itself logs), and
+the browser's console log holds no entry at all.
 """
 
 from __future__ import annotations
@@ -17,14 +18,14 @@ from browser_helpers import chromium, screenshot, wait_for
 from i18n_helpers import web_words
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
-from server_helpers import ServerThread, finish_match, new_key, until_archived
+from server_helpers import Client, Held, ServerThread, finish_match, new_key, until_archived
 
 from protocol import messages as msg
 from protocol.records import Record
 
 pytestmark = pytest.mark.browser
 
-#: The API's paths the page fetched (the review's, asked once a game is shown, among them).
+#: The API's paths the page fetched.
 API_ASKED = """
 return performance.getEntriesByType('resource')
   .map((entry) => new URL(entry.name).pathname)
@@ -80,17 +81,21 @@ def test_a_strangers_link_to_a_private_game_says_no_such_game_with_a_clean_conso
         assert Path(shot).exists()
 
 
+def as_ann(driver: WebDriver, server: ServerThread, key: str) -> None:
+    """This device holds Ann's key and name, as the page keeps them."""
+    driver.get(f"{server.base}/web/i18n/en.json")
+    driver.execute_script(
+        "localStorage.setItem('allfives.key', arguments[0]);"
+        "localStorage.setItem('allfives.name', 'Ann');",
+        key,
+    )
+
+
 def test_its_players_link_replays_the_private_game_with_a_clean_console() -> None:
     key = new_key()
     with ServerThread(bot_delay=0.0, review_budget_ms=2.0) as server, chromium(360, 740) as driver:
         game, record = private_game(server, key)
-        # This device holds Ann's key and name, as the page keeps them.
-        driver.get(f"{server.base}/web/i18n/en.json")
-        driver.execute_script(
-            "localStorage.setItem('allfives.key', arguments[0]);"
-            "localStorage.setItem('allfives.name', 'Ann');",
-            key,
-        )
+        as_ann(driver, server, key)
         driver.get(f"{server.base}/#/game/{game}")
         replay = wait_for(lambda: driver.find_element(By.ID, "replay"), what="the replay")
         assert (replay.get_attribute("data-hand"), replay.get_attribute("data-move")) == ("1", "0")
@@ -109,9 +114,46 @@ def test_its_players_link_replays_the_private_game_with_a_clean_console() -> Non
             what="the final scores",
         )
         assert scores
-        # The review, Ann's to see, is the one request of the API.
-        wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, "#review-summary > li"), 60)
+        # The review, Ann's to see, came on the connection too.
+        reviewed = wait_for(
+            lambda: driver.find_elements(By.CSS_SELECTOR, "#review-summary > li"), 60
+        )
+        assert len(reviewed) == len(record.names) and reviewed[0].text.startswith("Ann")
         assert not refusal(driver)
-        assert driver.execute_script(API_ASKED) == [f"/api/games/{game}/review"]
+        assert driver.execute_script(API_ASKED) == []
         assert console(driver) == []
         screenshot(driver, "archived-game-player-360x740", 360, 740)
+
+
+def test_a_review_the_server_is_too_busy_for_is_said_with_a_clean_console() -> None:
+    held = Held()
+    key = new_key()
+    config = {"bot_delay": 0.0, "review_budget_ms": 2.0, "max_reviews_waiting": 1}
+    with ServerThread(**config) as server, chromium(360, 740) as driver:
+        one, _ = private_game(server, key)
+        two, _ = private_game(server, key)
+        server.server.reviews.compute = held
+
+        async def review_of_one() -> Client:
+            ann = await Client.open(server.server.url, "Ann", key=key)
+            await ann.send("review", game=one)
+            return ann
+
+        other: Client = server.call(review_of_one())
+        try:
+            wait_for(lambda: held.started.is_set(), what="the lane working on the other game")
+            as_ann(driver, server, key)
+            driver.get(f"{server.base}/#/game/{two}")
+            wait_for(lambda: driver.find_element(By.ID, "replay"), what="the replay")
+            busy = web_words("en", "review.busy_soon")
+            status = wait_for(
+                lambda: busy in driver.find_element(By.ID, "review").text or None,
+                what="the busy review",
+            )
+            assert status
+            assert driver.find_elements(By.ID, "review-retry")  # and a way to ask again
+            assert driver.execute_script(API_ASKED) == []
+            assert console(driver) == []
+        finally:
+            held.release.set()
+            server.call(other.close())
