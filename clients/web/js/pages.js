@@ -144,6 +144,13 @@ export class Pages {
     return true;
   }
 
+  /** The server refused this page's hello (`text` says why): a game awaited is not coming. */
+  helloRefused(text) {
+    if (!this.awaited || this.route?.page !== "game") return;
+    this.awaited = null;
+    this.sayRefused(text);
+  }
+
   sayRefused(text) {
     fill(this.body, h("p", { class: "card", role: "alert" }, text));
   }

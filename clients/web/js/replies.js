@@ -77,6 +77,8 @@ export function onError(app, message) {
     app.connection.dropQueued();
     app.pendingBots = [];
     app.onStatus("refused", t("error.name_refused"));
+    // A game's page waiting for its game says why none comes (the request went with the name).
+    app.pages.helloRefused(t("error.change_name", { reason }));
     // At the name's field, where it is changed (a tournament's page, or the lobby); elsewhere
     // in the notice.
     if (app.tourney.nameRefused(t("error.change_name", { reason }))) return;

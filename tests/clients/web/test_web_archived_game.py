@@ -157,3 +157,17 @@ def test_a_review_the_server_is_too_busy_for_is_said_with_a_clean_console() -> N
         finally:
             held.release.set()
             server.call(other.close())
+
+
+def test_a_refused_hello_is_said_on_the_games_page_rather_than_waited_on() -> None:
+    """The page says hello under its default name, "Player"; a player who holds that name
+    makes the server refuse it, and with it the game asked for under it."""
+    with ServerThread(bot_delay=0.0) as server, chromium(360, 740) as driver:
+        game, _ = private_game(server, new_key())
+        holder: Client = server.call(Client.open(server.server.url, "Player", key=new_key()))
+        driver.get(f"{server.base}/#/game/{game}")
+        said = wait_for(lambda: refusal(driver), what="the refusal")
+        why = web_words("en", "error.name_taken")
+        assert said == [web_words("en", "error.change_name", reason=why)]
+        assert console(driver) == []
+        server.call(holder.close())
