@@ -4,8 +4,8 @@ The table is redrawn over itself (cursor home, each row, the rest erased) whenev
 changes, inside `run_in_terminal` so the prompt and what the player is typing are kept intact.
 What is typed goes through `commands.interpret`; what it asks for is sent on the `Connection`.
 The prompt's words and placeholder are `clients.cli.prompt_words`, its keys
-`clients.cli.bindings`, and what `/save` and the boards (`/scores`, `/ends`, `/log`) do
-`clients.cli.table_commands`.
+`clients.cli.bindings`, what `/save` and the boards (`/scores`, `/ends`, `/log`) do
+`clients.cli.table_commands`, and a finished tournament table's countdown `clients.cli.linger`.
 """
 
 from __future__ import annotations
@@ -98,11 +98,9 @@ class App:
         self._leave_asked = False
         #: Lines typed (Enter) and not yet handled.
         self._lines: asyncio.Queue[str] = asyncio.Queue()
-        #: When this holds of the table, the table is left by itself (a tournament's match
-        #: over: its screen comes back).
-        self.leave_when = leave_when
-        #: Once `leave_when` holds, the table stays this long (Enter: at once) before leaving.
-        self.linger = Linger(linger, self.leave)
+        #: Once `leave_when` holds of the table (a tournament's match over), it stays `linger`
+        #: seconds (Enter: at once), then is left by itself (the tournament's screen comes back).
+        self.linger = Linger(linger, self.leave, leave_when)
         connection.on_change = self._changed
         #: The address another device joins at (a /link code's command names it).
         self.state.server_url = join_url or self.state.server_url
@@ -110,7 +108,7 @@ class App:
     def _changed(self) -> None:
         """The table changed: show it, and leave it if `leave_when` says so."""
         self.request_redraw()
-        if self.leave_when is not None and self.leave_when(self.state) and self.linger.begin():
+        if self.linger.changed(self.state):
             self.lingers()
 
     def lingers(self) -> None:
