@@ -13,6 +13,7 @@ import sys
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 sys.dont_write_bytecode = False
 
+import itertools
 import json
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -30,6 +31,8 @@ from clients.cli import i18n
 from server.app import Server, run_server
 from server.rooms.feed import Feed, Frames
 from server.storage.redis_store import RedisStore
+from server.storage.sqlite_store import SqliteStore
+from server.storage.store import MemoryStore, Store
 
 # The clients speak English in the tests unless a test asks for a language (docs/i18n.md): the
 # developer's own LANG, LC_ALL... must not change what the terminal says, here or in the
@@ -101,6 +104,26 @@ def redis_server_session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[R
         yield server
     finally:
         server.stop()
+
+
+#: Each `each_store` on the session's redis-server keeps its keys under a prefix of its own.
+STORE_PREFIXES = itertools.count()
+
+
+@pytest.fixture(params=["memory", "sqlite", REDIS])
+async def each_store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
+    """A store of each kind in turn: in memory, SQLite under the test's directory, and a real
+    redis-server (the session's, under a key prefix of the test's own)."""
+    opened: Store
+    if request.param == "memory":
+        opened = MemoryStore()
+    elif request.param == "sqlite":
+        opened = SqliteStore(tmp_path / "data")
+    else:
+        redis: RedisServer = request.getfixturevalue("redis_server_session")
+        opened = RedisStore(redis.url, prefix=f"each{next(STORE_PREFIXES)}:")
+    yield opened
+    await opened.close()
 
 
 @pytest.fixture(params=["embedded", REDIS])

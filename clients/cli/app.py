@@ -4,8 +4,9 @@ The table is redrawn over itself (cursor home, each row, the rest erased) whenev
 changes, inside `run_in_terminal` so the prompt and what the player is typing are kept intact.
 What is typed goes through `commands.interpret`; what it asks for is sent on the `Connection`.
 The prompt's words and placeholder are `clients.cli.prompt_words`, its keys
-`clients.cli.bindings`, and what `/save` and the boards (`/scores`, `/ends`, `/log`) do
-`clients.cli.table_commands`.
+`clients.cli.bindings`, what `/save` and the boards (`/scores`, `/ends`, `/log`) do
+`clients.cli.table_commands`, the question before quitting and the farewell
+`clients.cli.leaving`, and a finished tournament table's countdown `clients.cli.linger`.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from rich.control import Control
 from rich.segment import ControlType
 from rich.text import Text
 
-from clients.cli import local, review
+from clients.cli import leaving, local, review
 from clients.cli.bindings import prompt_output, table_keys
 from clients.cli.commands import Ask, Board, Quit, Refuse, Save, Send, Show, interpret
 from clients.cli.connection import Connection, Fatal
@@ -98,11 +99,9 @@ class App:
         self._leave_asked = False
         #: Lines typed (Enter) and not yet handled.
         self._lines: asyncio.Queue[str] = asyncio.Queue()
-        #: When this holds of the table, the table is left by itself (a tournament's match
-        #: over: its screen comes back).
-        self.leave_when = leave_when
-        #: Once `leave_when` holds, the table stays this long (Enter: at once) before leaving.
-        self.linger = Linger(linger, self.leave)
+        #: Once `leave_when` holds of the table (a tournament's match over), it stays `linger`
+        #: seconds (Enter: at once), then is left by itself (the tournament's screen comes back).
+        self.linger = Linger(linger, self.leave, leave_when)
         connection.on_change = self._changed
         #: The address another device joins at (a /link code's command names it).
         self.state.server_url = join_url or self.state.server_url
@@ -110,7 +109,7 @@ class App:
     def _changed(self) -> None:
         """The table changed: show it, and leave it if `leave_when` says so."""
         self.request_redraw()
-        if self.leave_when is not None and self.leave_when(self.state) and self.linger.begin():
+        if self.linger.changed(self.state):
             self.lingers()
 
     def lingers(self) -> None:
@@ -243,35 +242,10 @@ class App:
     def _placeholder(self) -> FormattedText:
         return placeholder(self)
 
-    def _quit_needs_asking(self) -> bool:
-        """Whether quitting now ends a match or a room others are in (the host's server stops)."""
-        view = self.state.view
-        if not self.mode.hosting or view is None or self.connection.fatal is not None:
-            return False
-        if self.mode.against_bots:
-            return view.phase == "playing"
-        others = any(
-            seat is not None and seat.kind == "human" and index != view.you
-            for index, seat in enumerate(view.seats)
-        )
-        return others or (view.phase == "playing" and view.spectators > 0)
-
     def quit_asked(self) -> bool:
-        """The player asked to quit (/quit, Ctrl-C, Ctrl-D): True to go now, False to ask first."""
-        if self.confirming or not self._quit_needs_asking():
-            return True
-        self.confirming = True
-        if self.mode.against_bots:
-            self.state.say(
-                _("Quitting ends this match: y ends it (Ctrl-C too), n plays on"), "error"
-            )
-        else:
-            self.state.say(
-                _("Quitting ends the match for everyone: y closes the room (Ctrl-C too), n stays"),
-                "error",
-            )
-        self.request_redraw()
-        return False
+        """The player asked to quit (/quit, Ctrl-C, Ctrl-D): True to go now, False to ask first
+        (`clients.cli.leaving`)."""
+        return leaving.quit_asked(self)
 
     def _hand_hidden(self) -> bool:
         """Whether this player's tiles in a match being played are out of sight (the "too
@@ -295,14 +269,7 @@ class App:
     async def handle(self, line: str) -> bool:
         """Act on one typed line; False when the player leaves."""
         if self.confirming:
-            self.confirming = False
-            if line.strip().lower() in ("y", "yes", "/quit", "/q", _("y"), _("yes")):
-                return False
-            self.state.say(
-                _("The match goes on") if self.mode.against_bots else _("The room stays open")
-            )
-            self.request_redraw()
-            return True
+            return not leaving.answered(self, line)
         if self.lingering() and not line.strip():
             return False  # Enter: on to where the program goes next, without waiting
         self.extra, self.scroll_rows = [], 0
@@ -496,20 +463,5 @@ class App:
         self.leave()
 
     def _farewell(self) -> None:
-        view = self.state.view
-        if self.connection.fatal is not None:
-            return
-        if view is None or view.you is None:  # a watcher leaves no seat behind
-            return
-        if self.mode.remote and view.phase == "playing" and self.state.room:
-            self.console.print(
-                safe_text(
-                    Text(
-                        _(
-                            "You left room {code} during a match: a bot plays your seat until "
-                            "you come back with: {command}"
-                        ).format(code=view.code, command=self.connection.come_back()),
-                        style="dim",
-                    )
-                )
-            )
+        """The line said as the table is left (`clients.cli.leaving`)."""
+        leaving.farewell(self)

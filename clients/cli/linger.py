@@ -2,8 +2,9 @@
 
 A tournament's table ends its match and the tournament's screen comes back; `Linger` keeps the
 finished table (the last hand's result, who won the match, the scoreboard) on screen for
-`seconds` first, counting down, and Enter goes at once. ALLFIVES_LINGER_SECONDS sets how long
-(default `LINGER_SECONDS`; 0 goes at once).
+`seconds` first, counting down, and Enter goes at once. It starts as the table changes to what
+its `when` asks (the match over). ALLFIVES_LINGER_SECONDS sets how long (default
+`LINGER_SECONDS`; 0 goes at once).
 """
 
 from __future__ import annotations
@@ -12,8 +13,12 @@ import asyncio
 import math
 import os
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from clients.cli.i18n import _
+
+if TYPE_CHECKING:
+    from clients.cli.state import TableState
 
 #: Seconds a finished tournament table stays in sight.
 LINGER_SECONDS = 10.0
@@ -31,11 +36,18 @@ def linger_seconds() -> float:
 
 
 class Linger:
-    """Counts down from `seconds` once started, then calls `leave` (once)."""
+    """Counts down from `seconds` once started (by `begin`, or as the table changes to what
+    `when` asks), then calls `leave` (once)."""
 
-    def __init__(self, seconds: float, leave: Callable[[], None]) -> None:
+    def __init__(
+        self,
+        seconds: float,
+        leave: Callable[[], None],
+        when: Callable[[TableState], bool] | None = None,
+    ) -> None:
         self.seconds = seconds
         self._leave = leave
+        self._when = when
         self._ends_at: float | None = None
         self._task: asyncio.Task[None] | None = None
 
@@ -54,6 +66,11 @@ class Linger:
             return False
         self.start()
         return True
+
+    def changed(self, state: TableState) -> bool:
+        """The table changed: `begin` if it is now what `when` asks (no `when`: never); True
+        only when the countdown starts now."""
+        return self._when is not None and self._when(state) and self.begin()
 
     def start(self) -> None:
         """Start counting down (again: nothing)."""

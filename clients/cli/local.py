@@ -202,18 +202,10 @@ def turn_seconds(text: str) -> int:
 def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
     """--players, --teams/--no-teams, --target, --hand-size, --end-scoring, --reserve,
     --turn-seconds, --rated/--no-rated."""
-    parser.add_argument(
-        "--players",
-        type=int,
-        choices=(2, 3, 4),
-        default=2,
-        help=_("players at the table (default 2)"),
-    )
-    parser.add_argument(
-        "--teams",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help=_("with 4 players, play as two teams, seats 1+3 against 2+4 (default: teams)"),
+    add_table_arguments(
+        parser,
+        players_help=_("players at the table (default 2)"),
+        teams_help=_("with 4 players, play as two teams, seats 1+3 against 2+4 (default: teams)"),
     )
     targets = ", ".join(
         _("{score} with {count}").format(score=score, count=count)
@@ -247,13 +239,29 @@ def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
         default=0,
         help=_("boneyard tiles never drawn (default 0)"),
     )
+    add_turn_seconds_argument(parser)
+    add_rated_argument(parser)
+
+
+def add_table_arguments(
+    parser: argparse.ArgumentParser, *, players_help: str, teams_help: str
+) -> None:
+    """--players (2, 3 or 4, default 2) and --teams/--no-teams (unset: teams with 4 players),
+    each with the help its command gives it."""
+    parser.add_argument("--players", type=int, choices=(2, 3, 4), default=2, help=players_help)
+    parser.add_argument(
+        "--teams", action=argparse.BooleanOptionalAction, default=None, help=teams_help
+    )
+
+
+def add_turn_seconds_argument(parser: argparse.ArgumentParser) -> None:
+    """--turn-seconds: how long a turn waits before a bot plays it (default: no clock)."""
     parser.add_argument(
         "--turn-seconds",
         type=turn_seconds,
         default=None,
         help=_("seconds a player has for a turn before a bot plays it (default: no clock)"),
     )
-    add_rated_argument(parser)
 
 
 def add_rated_argument(parser: argparse.ArgumentParser) -> None:

@@ -62,18 +62,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="round_robin",
         help=_("round_robin, swiss or elimination (default round_robin)"),
     )
-    create.add_argument(
-        "--players",
-        type=int,
-        choices=(2, 3, 4),
-        default=2,
-        help=_("players at a table (default 2)"),
-    )
-    create.add_argument(
-        "--teams",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help=_("with 4 players a table, play as two teams (default: teams)"),
+    local.add_table_arguments(
+        create,
+        players_help=_("players at a table (default 2)"),
+        teams_help=_("with 4 players a table, play as two teams (default: teams)"),
     )
     create.add_argument(
         "--partners",
@@ -97,12 +89,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     create.add_argument(
         "--target", type=local.target_score, default=None, help=_("the score that wins a match")
     )
-    create.add_argument(
-        "--turn-seconds",
-        type=local.turn_seconds,
-        default=None,
-        help=_("seconds a player has for a turn before a bot plays it (default: no clock)"),
-    )
+    local.add_turn_seconds_argument(create)
     create.add_argument(
         "--private",
         action="store_true",

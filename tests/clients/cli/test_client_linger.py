@@ -1,16 +1,19 @@
-"""A finished tournament table's countdown (`clients.cli.linger`): it leaves once, when its
-seconds are up, saying the seconds left on the way; ALLFIVES_LINGER_SECONDS is bounded."""
+"""A finished tournament table's countdown (`clients.cli.linger`): it starts as the table's
+match is over and not before, leaves once, when its seconds are up, saying the seconds left on
+the way; ALLFIVES_LINGER_SECONDS is bounded."""
 
 from __future__ import annotations
 
 import asyncio
 
 import pytest
+from client_helpers import make_view, state_of
 from hypothesis import given
 from hypothesis import strategies as st
 
 from clients.cli import i18n
 from clients.cli.linger import LINGER_SECONDS, MOST_SECONDS, Linger, linger_seconds
+from clients.cli.tournament_screen import match_over
 
 
 def test_the_countdown_leaves_once_when_its_seconds_are_up() -> None:
@@ -48,6 +51,26 @@ def test_no_seconds_to_wait_leaves_at_once() -> None:
     gone: list[bool] = []
     assert not Linger(0.0, lambda: gone.append(True)).begin()
     assert gone == [True]
+
+
+def test_the_countdown_starts_as_the_match_is_over_and_only_once() -> None:
+    async def run() -> tuple[list[bool], bool, bool]:
+        gone: list[bool] = []
+        linger = Linger(5.0, lambda: gone.append(True), match_over)
+        starts = [linger.changed(state_of(make_view(phase="playing")))]
+        assert not linger.started
+        finished = state_of(make_view(phase="finished"))
+        starts += [linger.changed(finished), linger.changed(finished)]
+        counting = linger.started
+        linger.stop()
+        at_once: list[bool] = []
+        Linger(0.0, lambda: at_once.append(True), match_over).changed(finished)
+        return starts, counting and not gone, at_once == [True]
+
+    starts, counting, left_at_once = asyncio.run(run())
+    assert starts == [False, True, False]
+    assert counting  # counting down, not gone yet
+    assert left_at_once  # no seconds to wait: the table is left as its match ends
 
 
 def test_a_stopped_countdown_never_leaves() -> None:

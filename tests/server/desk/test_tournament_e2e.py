@@ -164,50 +164,46 @@ async def test_a_swiss_of_four_people_and_two_bots_survives_a_kill_in_its_middle
             await person.close()
 
 
-async def test_a_round_robin_of_four_fixed_teams_survives_a_kill_in_its_middle(
-    keeping: Keeping, tmp_path: Path
-) -> None:
+async def team_round_robin(keeping: Keeping, tmp_path: Path, partners: str) -> TournamentView:
+    """Ann, Bea, Cid and Dan and four bots play a round robin of teams of two to 15, partners
+    `partners`, on a server process killed in its second round and started again; the end
+    checked (`check_the_end`), the tournament's public view."""
     people = [Person(name) for name in ("Ann", "Bea", "Cid", "Dan")]
     async with server_process(
         keeping, tmp_path, "--bot-delay", "0", "--away-seconds", "2"
     ) as server:
         code = await create(
-            people[0], server.url, format="round_robin", partners="fixed",
+            people[0], server.url, format="round_robin", partners=partners,
             rules={"players": 4, "teams": True, "target": 15}, bots=["easy", "normal"],
         )  # fmt: skip
         await join_and_start(server.url, code, people, bots=["hard", "easy"])
         view = await played_with_a_restart(server, keeping, code, people, in_round(1))
-        # Teams in join order: the two first bots, Ann and Bea, Cid and Dan, the two last bots.
-        assert view.units == [[0, 1], [2, 3], [4, 5], [6, 7]]
-        assert [entrant.name for entrant in view.entrants[2:6]] == ["Ann", "Bea", "Cid", "Dan"]
         await check_the_end(server, keeping, view, people)
-        assert len(view.rounds) == 3
-        for number, played in enumerate(view.rounds):
-            drawn = {frozenset(units_at(view, table.seats)) for table in played.tables}
-            assert drawn == circle_pairs(4, number) and played.byes == []
         for person in people:
             await person.close()
+    return view
+
+
+async def test_a_round_robin_of_four_fixed_teams_survives_a_kill_in_its_middle(
+    keeping: Keeping, tmp_path: Path
+) -> None:
+    view = await team_round_robin(keeping, tmp_path, "fixed")
+    # Teams in join order: the two first bots, Ann and Bea, Cid and Dan, the two last bots.
+    assert view.units == [[0, 1], [2, 3], [4, 5], [6, 7]]
+    assert [entrant.name for entrant in view.entrants[2:6]] == ["Ann", "Bea", "Cid", "Dan"]
+    assert len(view.rounds) == 3
+    for number, played in enumerate(view.rounds):
+        drawn = {frozenset(units_at(view, table.seats)) for table in played.tables}
+        assert drawn == circle_pairs(4, number) and played.byes == []
 
 
 async def test_a_round_robin_of_eight_rotating_partners_survives_a_kill_in_its_middle(
     keeping: Keeping, tmp_path: Path
 ) -> None:
-    people = [Person(name) for name in ("Ann", "Bea", "Cid", "Dan")]
-    async with server_process(
-        keeping, tmp_path, "--bot-delay", "0", "--away-seconds", "2"
-    ) as server:
-        code = await create(
-            people[0], server.url, format="round_robin", partners="rotating",
-            rules={"players": 4, "teams": True, "target": 15}, bots=["easy", "normal"],
-        )  # fmt: skip
-        await join_and_start(server.url, code, people, bots=["hard", "easy"])
-        view = await played_with_a_restart(server, keeping, code, people, in_round(1))
-        assert view.units == [[entrant] for entrant in range(8)]
-        # Each meets the seven others at the best in ceil(7 / 3) rounds.
-        assert view.rounds_planned == 3 and len(view.rounds) == 3
-        await check_the_end(server, keeping, view, people)
-        for number, played in enumerate(view.rounds):
-            assert len(played.tables) == 2 and played.byes == []
-            check_rotating_round(view, number)
-        for person in people:
-            await person.close()
+    view = await team_round_robin(keeping, tmp_path, "rotating")
+    assert view.units == [[entrant] for entrant in range(8)]
+    # Each meets the seven others at the best in ceil(7 / 3) rounds.
+    assert view.rounds_planned == 3 and len(view.rounds) == 3
+    for number, played in enumerate(view.rounds):
+        assert len(played.tables) == 2 and played.byes == []
+        check_rotating_round(view, number)

@@ -7,13 +7,10 @@ and the public ones are read a page at a time, newest first, from an index of th
 from __future__ import annotations
 
 import asyncio
-import itertools
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 from cluster_helpers import two_servers
-from redis_server import REDIS, RedisServer
+from redis_server import RedisServer
 from server_helpers import Client, new_key
 
 from protocol import messages as msg
@@ -21,8 +18,7 @@ from protocol.rules import Rules
 from protocol.tournaments import TournamentUpdate
 from server.desk.kept import Kept, encode
 from server.storage.redis_store import RedisStore
-from server.storage.sqlite_store import SqliteStore
-from server.storage.store import MemoryStore, Store
+from server.storage.store import Store
 from server.storage.tournaments import (
     MAKER_WINDOW,
     Bounds,
@@ -31,22 +27,7 @@ from server.storage.tournaments import (
 )
 from server.tournaments.stored import Tournament
 
-PREFIXES = itertools.count()
 CUP = {"name": "Friday cup", "format": "round_robin", "rules": {"players": 2}}
-
-
-@pytest.fixture(params=["memory", "sqlite", REDIS])
-async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
-    opened: Store
-    if request.param == "memory":
-        opened = MemoryStore()
-    elif request.param == "sqlite":
-        opened = SqliteStore(tmp_path / "data")
-    else:
-        redis: RedisServer = request.getfixturevalue("redis_server_session")
-        opened = RedisStore(redis.url, prefix=f"bounds{next(PREFIXES)}:")
-    yield opened
-    await opened.close()
 
 
 def kept(name: str, public: bool = True) -> bytes:
@@ -58,9 +39,9 @@ def kept(name: str, public: bool = True) -> bytes:
 
 
 async def test_an_address_makes_its_tournaments_a_day_and_a_refusal_stores_nothing(
-    store: Store,
+    each_store: Store,
 ) -> None:
-    tournaments = store.tournaments
+    tournaments = each_store.tournaments
     ann = Bounds(maker="192.0.2.1", per_maker=2, most=4, now=1000.0)
     await tournaments.create("AAAAA", kept("A"), True, ann)
     await tournaments.create("BBBBB", kept("B"), True, ann)
@@ -89,7 +70,7 @@ async def test_an_address_makes_its_tournaments_a_day_and_a_refusal_stores_nothi
     later = Bounds(maker="192.0.2.1", per_maker=2, most=4, now=1000.0 + MAKER_WINDOW - 1)
     with pytest.raises(TooManyTournaments):
         await tournaments.create("GGGGG", kept("G"), True, later)
-    if isinstance(store, RedisStore):
+    if isinstance(each_store, RedisStore):
         return  # Redis expires the count by its own clock: a day is not waited for here
     next_day = Bounds(maker="192.0.2.1", per_maker=2, most=4, now=1000.0 + MAKER_WINDOW)
     await tournaments.create("GGGGG", kept("G"), True, next_day)
@@ -97,21 +78,23 @@ async def test_an_address_makes_its_tournaments_a_day_and_a_refusal_stores_nothi
 
 
 async def test_the_public_tournaments_are_paged_newest_first_without_the_private_ones(
-    store: Store,
+    each_store: Store,
 ) -> None:
     bounds = Bounds(maker="192.0.2.1", per_maker=100, most=100, now=0.0)
     public = []
     for number in range(30):
         code = f"T{number:04d}"
-        await store.tournaments.create(code, kept(code, number % 4 != 1), number % 4 != 1, bounds)
+        await each_store.tournaments.create(
+            code, kept(code, number % 4 != 1), number % 4 != 1, bounds
+        )
         if number % 4 != 1:
             public.append(code)
     newest = public[::-1]
-    assert await store.tournaments.public_page(0, 10) == (22, newest[:10])
-    assert await store.tournaments.public_page(20, 10) == (22, newest[20:])
-    assert await store.tournaments.public_page(22, 10) == (22, [])
-    await store.tournaments.delete(newest[0])
-    assert await store.tournaments.public_page(0, 2) == (21, newest[1:3])
+    assert await each_store.tournaments.public_page(0, 10) == (22, newest[:10])
+    assert await each_store.tournaments.public_page(20, 10) == (22, newest[20:])
+    assert await each_store.tournaments.public_page(22, 10) == (22, [])
+    await each_store.tournaments.delete(newest[0])
+    assert await each_store.tournaments.public_page(0, 2) == (21, newest[1:3])
 
 
 async def made_by(client: Client) -> msg.AnyServerMessage:

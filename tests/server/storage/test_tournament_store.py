@@ -6,25 +6,22 @@ stored, and what was saved outlives the process that saved it, killed (SIGKILL).
 from __future__ import annotations
 
 import asyncio
-import itertools
 import signal
 import sys
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from redis_server import REDIS, RedisServer
+from redis_server import REDIS
 
 from protocol.rules import Rules
 from server.storage.redis_store import RedisStore
 from server.storage.sqlite_store import SqliteStore
-from server.storage.store import MemoryStore, Store
+from server.storage.store import Store
 from server.storage.tournaments import StoredTournament, TournamentChanged
 from server.tournaments import state
 from server.tournaments.stored import Tournament, decode_msgpack, encode_msgpack
 
 ROOT = Path(__file__).resolve().parents[3]
-PREFIXES = itertools.count()
 
 
 def made(name: str = "Friday cup") -> Tournament:
@@ -42,22 +39,8 @@ def joined_by(tournament: Tournament, name: str) -> Tournament:
     return state.apply(tournament, state.Join(by=name.lower(), name=name))
 
 
-@pytest.fixture(params=["memory", "sqlite", REDIS])
-async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
-    opened: Store
-    if request.param == "memory":
-        opened = MemoryStore()
-    elif request.param == "sqlite":
-        opened = SqliteStore(tmp_path / "data")
-    else:
-        redis: RedisServer = request.getfixturevalue("redis_server_session")
-        opened = RedisStore(redis.url, prefix=f"tournaments{next(PREFIXES)}:")
-    yield opened
-    await opened.close()
-
-
-async def test_a_saved_tournament_loads_back_as_it_was_with_its_version(store: Store) -> None:
-    kept = store.tournaments
+async def test_a_saved_tournament_loads_back_as_it_was_with_its_version(each_store: Store) -> None:
+    kept = each_store.tournaments
     assert await kept.codes() == [] and await kept.load("QWRTZ") is None
     first = made()
     second = joined_by(first, "Bea")
@@ -77,8 +60,10 @@ async def test_a_saved_tournament_loads_back_as_it_was_with_its_version(store: S
     assert await kept.codes() == ["QWRTZ"] and await kept.load("BCDFG") is None
 
 
-async def test_a_save_over_another_version_is_refused_and_changes_nothing(store: Store) -> None:
-    kept = store.tournaments
+async def test_a_save_over_another_version_is_refused_and_changes_nothing(
+    each_store: Store,
+) -> None:
+    kept = each_store.tournaments
     with pytest.raises(TournamentChanged) as refused:
         await kept.save("QWRTZ", 2, encode_msgpack(made()))
     assert refused.value.stored == 0 and await kept.load("QWRTZ") is None
@@ -95,26 +80,26 @@ async def test_a_save_over_another_version_is_refused_and_changes_nothing(store:
 
 
 async def test_of_two_saves_racing_for_one_version_exactly_one_is_stored(
-    store: Store, request: pytest.FixtureRequest
+    each_store: Store, request: pytest.FixtureRequest
 ) -> None:
     # Two writers: with Redis, two stores (two processes' connections); else the one store.
     other = (
         RedisStore(
-            request.getfixturevalue("redis_server_session").url, prefix=store.prefix.decode()
+            request.getfixturevalue("redis_server_session").url, prefix=each_store.prefix.decode()
         )
-        if isinstance(store, RedisStore)
-        else store
+        if isinstance(each_store, RedisStore)
+        else each_store
     )
     try:
         base = made()
-        await store.tournaments.save("QWRTZ", 1, encode_msgpack(base))
+        await each_store.tournaments.save("QWRTZ", 1, encode_msgpack(base))
         for round_number in range(2, 12):
             mine, theirs = (
                 joined_by(base, f"Mine{round_number}"),
                 joined_by(base, f"Theirs{round_number}"),
             )
             results = await asyncio.gather(
-                store.tournaments.save("QWRTZ", round_number, encode_msgpack(mine)),
+                each_store.tournaments.save("QWRTZ", round_number, encode_msgpack(mine)),
                 other.tournaments.save("QWRTZ", round_number, encode_msgpack(theirs)),
                 return_exceptions=True,
             )
@@ -126,7 +111,7 @@ async def test_of_two_saves_racing_for_one_version_exactly_one_is_stored(
             assert decode_msgpack(loaded.state) == winner
             base = winner
     finally:
-        if other is not store:
+        if other is not each_store:
             await other.close()
 
 
