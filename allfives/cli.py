@@ -6,13 +6,14 @@ only the chosen one is imported, so `allfives replay` never loads the server.
 
 from __future__ import annotations
 
-import _thread
 import argparse
+import contextlib
 import importlib
 import os
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NoReturn
 
@@ -156,17 +157,30 @@ _passed_on: Callable[[UnraisableHookArgs], object] = sys.__unraisablehook__
 
 
 def _interrupt_again(unraisable: UnraisableHookArgs) -> None:
-    """A KeyboardInterrupt that Python could not raise: delivered again.
+    """A KeyboardInterrupt that Python could not raise: Ctrl-C comes again (`_ctrl_c_again`).
 
     Ctrl-C's KeyboardInterrupt is raised wherever the program is, and where it is may be a
     weakref callback, a `__del__` or a garbage collector's finalizer (the import system and
     asyncio have some): Python reports an exception there as "Exception ignored" and goes on,
-    so the Ctrl-C was lost and the program went on to the table and waited for ever. It comes
-    again as a fresh Ctrl-C, raised at the next line the program runs."""
+    so the Ctrl-C was lost and the program went on to the table and waited for ever."""
     if issubclass(unraisable.exc_type, KeyboardInterrupt):
-        _thread.interrupt_main(signal.SIGINT)
+        with contextlib.suppress(RuntimeError):  # (no new thread: the interpreter is ending)
+            threading.Thread(target=_ctrl_c_again, name="ctrl-c-again", daemon=True).start()
         return
     _passed_on(unraisable)
+
+
+#: How long after it was lost a Ctrl-C comes again: the place that lost it is left by then.
+AGAIN_SECONDS = 0.02
+
+
+def _ctrl_c_again() -> None:
+    """SIGINT to the main thread, as the terminal sends it: it wakes a program waiting for
+    input or the network, and reaches whatever takes Ctrl-C by then (the table asks)."""
+    time.sleep(AGAIN_SECONDS)
+    main = threading.main_thread().ident
+    if main is not None:
+        signal.pthread_kill(main, signal.SIGINT)
 
 
 def stopped(argv: list[str]) -> int:

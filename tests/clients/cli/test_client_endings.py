@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import re
 import socket
+import subprocess
 import sys
 import threading
 import time
@@ -322,6 +323,48 @@ def test_ctrl_c_at_any_moment_of_play_s_first_second_ends_or_asks(tmp_path: Path
         lines = written_lines(ending.output)
         assert lines == ["^C"] or lines[-1:] == ["allfives play: stopped (Ctrl-C)"], said
         assert all("allfives" not in line for line in lines[:-1]), said
+
+
+#: A program guarded as `allfives` guards its commands, given Ctrl-C as a finalizer runs (Python
+#: reports an exception raised there as "Exception ignored" and goes on), then waiting as the
+#: table waits for the player.
+LOST_IN_A_FINALIZER = """
+import asyncio, signal
+from allfives import cli
+
+cli.guard_ctrl_c()
+
+class Finalized:
+    def __del__(self):
+        signal.raise_signal(signal.SIGINT)
+
+async def waiting():
+    Finalized()
+    await asyncio.sleep(30)
+
+try:
+    asyncio.run(waiting())
+    print("went on")
+except KeyboardInterrupt:
+    print("stopped")
+"""
+
+
+def test_a_ctrl_c_that_lands_in_a_finalizer_still_stops_the_program() -> None:
+    """Ctrl-C whose KeyboardInterrupt is raised in a `__del__` (or a weakref callback: the
+    import system's clean-up of its locks) comes again at once, and stops the program waiting
+    in its event loop, with nothing said about the one Python could not raise."""
+    started = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, "-c", LOST_IN_A_FINALIZER],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.stdout.split() == ["stopped"], done
+    assert "Exception ignored" not in done.stderr and "Traceback" not in done.stderr, done
+    assert time.monotonic() - started < 15, done
 
 
 def test_an_unknown_host_is_said_in_words(tmp_path: Path) -> None:
