@@ -7,15 +7,21 @@ only the chosen one is imported, so `allfives replay` never loads the server.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import os
 import signal
 import sys
 import threading
-from typing import NoReturn
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, NoReturn
 
-# Nothing of the project is imported here: Ctrl-C while it loads must reach `main`'s guard
-# (`allfives.start` guards the moments before).
+if TYPE_CHECKING:
+    from sys import UnraisableHookArgs
+
+# Nothing of the project is imported here: only the chosen command is loaded, and Ctrl-C while
+# it loads ends the process at once (`allfives.start`).
 
 
 def N_(message: str) -> str:
@@ -116,11 +122,11 @@ def nested_parsers(parser: argparse.ArgumentParser) -> list[argparse.ArgumentPar
 def main(argv: list[str] | None = None) -> int:
     """Parse the command line and run the chosen subcommand; returns the exit status.
 
-    Ctrl-C that reaches here (while the modules load, while connecting, outside any prompt
-    that asks) stops the program with one line and status 130, never a traceback."""
+    Ctrl-C while the command loads ends the process at once (`allfives.start`); once it runs
+    (connecting, outside any prompt that asks) it stops the program with one line and status
+    130, never a traceback."""
     argv = sys.argv[1:] if argv is None else argv
     try:
-        guard_ctrl_c()
         return run(argv)
     except KeyboardInterrupt:
         return stopped(argv)
@@ -135,11 +141,46 @@ def interrupted(signum: int, frame: object) -> None:
 
 
 def guard_ctrl_c() -> None:
-    """From here on Ctrl-C is KeyboardInterrupt (`allfives.start` ended the process at once),
+    """From here on (the command runs, everything it needs loaded) Ctrl-C is KeyboardInterrupt,
     unless it is ignored (a background job) or this is not the main thread (a test)."""
+    global _passed_on
     main_thread = threading.current_thread() is threading.main_thread()
     if main_thread and signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
         signal.signal(signal.SIGINT, interrupted)
+        if sys.unraisablehook is not _interrupt_again:
+            _passed_on = sys.unraisablehook
+            sys.unraisablehook = _interrupt_again
+
+
+#: The hook `_interrupt_again` hands every other unraisable exception to.
+_passed_on: Callable[[UnraisableHookArgs], object] = sys.__unraisablehook__
+
+
+def _interrupt_again(unraisable: UnraisableHookArgs) -> None:
+    """A KeyboardInterrupt that Python could not raise: Ctrl-C comes again (`_ctrl_c_again`).
+
+    Ctrl-C's KeyboardInterrupt is raised wherever the program is, and where it is may be a
+    weakref callback, a `__del__` or a garbage collector's finalizer (the import system and
+    asyncio have some): Python reports an exception there as "Exception ignored" and goes on,
+    so the Ctrl-C was lost and the program went on to the table and waited for ever."""
+    if issubclass(unraisable.exc_type, KeyboardInterrupt):
+        with contextlib.suppress(RuntimeError):  # (no new thread: the interpreter is ending)
+            threading.Thread(target=_ctrl_c_again, name="ctrl-c-again", daemon=True).start()
+        return
+    _passed_on(unraisable)
+
+
+#: How long after it was lost a Ctrl-C comes again: the place that lost it is left by then.
+AGAIN_SECONDS = 0.02
+
+
+def _ctrl_c_again() -> None:
+    """SIGINT to the main thread, as the terminal sends it: it wakes a program waiting for
+    input or the network, and reaches whatever takes Ctrl-C by then (the table asks)."""
+    time.sleep(AGAIN_SECONDS)
+    main = threading.main_thread().ident
+    if main is not None:
+        signal.pthread_kill(main, signal.SIGINT)
 
 
 def stopped(argv: list[str]) -> int:
@@ -150,12 +191,17 @@ def stopped(argv: list[str]) -> int:
         # closed (a connection half made calls the loop to close its socket): Python would print
         # that as "Exception ignored in: <coroutine ...>" with a traceback under our one line.
         sys.unraisablehook = _ignore
+    print(f"\r{stopped_line(argv)}", file=sys.stderr)
+    return 130
+
+
+def stopped_line(argv: list[str]) -> str:
+    """`allfives COMMAND: stopped (Ctrl-C)`, in the player's language."""
     from clients.cli.i18n import _
 
     command = chosen_command(argv)
     prog = f"allfives {command}" if command in COMMANDS else "allfives"
-    print(f"\r{prog}: " + _("stopped (Ctrl-C)"), file=sys.stderr)
-    return 130
+    return f"{prog}: " + _("stopped (Ctrl-C)")
 
 
 def _ignore(unraisable: object) -> None:
@@ -164,6 +210,7 @@ def _ignore(unraisable: object) -> None:
 
 def run(argv: list[str]) -> int:
     """`main` without its guard against Ctrl-C."""
+    from allfives import start
     from clients.cli import i18n
     from clients.cli.argparse_words import word_placeholders
     from clients.cli.i18n import _
@@ -171,6 +218,7 @@ def run(argv: list[str]) -> int:
     asked = chosen_language(argv)
     i18n.set_language(i18n.language_from(asked))
     i18n.words_for_argparse()
+    start.say_when_stopped(stopped_line(argv))  # Ctrl-C while the command loads says it so
     if asked and i18n.known_language(asked) is None:
         said = _(
             "there is no {language} here: the table speaks en, cs, sr-Latn or et; English it is"
@@ -194,8 +242,10 @@ def run(argv: list[str]) -> int:
     for each in (parser, *sub.choices.values()):
         word_placeholders(each)
     args = parser.parse_args(argv)
+    command_run = importlib.import_module(COMMANDS[args.command][0]).run
+    guard_ctrl_c()
     try:
-        result: int = importlib.import_module(COMMANDS[args.command][0]).run(args)
+        result: int = command_run(args)
     except Exception as error:
         # The last guard: a failure nobody foresaw is one line, not a traceback on the table
         # (ALLFIVES_DEBUG=1 shows the traceback, for a bug report).

@@ -2,32 +2,50 @@
 
 The command enters here (pyproject's `[project.scripts]`), with nothing loaded but what Python
 itself needs, so Ctrl-C while the rest loads (a second or two on a slow machine) is caught from
-the very start: `stopped_while_loading` until `allfives.cli.main` takes over with its own guard,
-which says it in the player's language.
+the very start: `stopped_while_loading` ends the process at once, with one line, until
+`allfives.cli.run` hands over to the chosen command (`allfives.cli.guard_ctrl_c`).
+
+Loading is never interrupted by an exception: a KeyboardInterrupt raised inside an import was
+lost when it landed in the import system's own clean-up (Python reports it as "Exception
+ignored" and goes on: the program went on to the table and waited for ever), and one raised
+while a compiled extension initialised (msgspec's) crashed the interpreter (status 139).
 """
 
-from __future__ import annotations
-
 import os
-import signal
 import sys
+
+#: The signal module built into Python (loaded as it starts): `signal` would load `enum` first,
+#: tens of milliseconds during which Ctrl-C showed a traceback.
+_signal = __import__("_signal")
+
+#: What Ctrl-C writes while the command loads: English until the player's language is known.
+_line = ""
 
 
 def stopped_while_loading(signum: int, frame: object) -> None:
-    """Ctrl-C before `allfives.cli.main` runs: one line, status 130. Nothing is open yet and the
-    terminal is as it was, so the process ends here; in English, as no catalog is loaded yet
-    (that lasts a few milliseconds)."""
-    given = [a for i, a in enumerate(sys.argv[1:]) if not (i and sys.argv[i] == "--lang")]
-    command = next((a for a in given if not a.startswith("-")), "")
-    prog = f"allfives {command}" if command.isalpha() else "allfives"
-    os.write(2, f"\r{prog}: stopped (Ctrl-C)\n".encode())  # i18n: before any catalog
+    """Ctrl-C before the command runs: one line, status 130. Nothing is open yet and the
+    terminal is as it was, so the process ends here; in English until `say_when_stopped` gives
+    the line in the player's language."""
+    line = _line
+    if not line:
+        given = [a for i, a in enumerate(sys.argv[1:]) if not (i and sys.argv[i] == "--lang")]
+        command = next((a for a in given if not a.startswith("-")), "")
+        prog = f"allfives {command}" if command.isalpha() else "allfives"
+        line = f"{prog}: stopped (Ctrl-C)"  # i18n: before any catalog
+    os.write(2, f"\r{line}\n".encode())
     os._exit(130)
+
+
+def say_when_stopped(line: str) -> None:
+    """The line Ctrl-C writes from now on while the command still loads (translated)."""
+    global _line
+    _line = line
 
 
 def main() -> int:
     """Guard against Ctrl-C, then load and run the command."""
-    if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:  # (a background job ignores it)
-        signal.signal(signal.SIGINT, stopped_while_loading)
+    if _signal.getsignal(_signal.SIGINT) != _signal.SIG_IGN:  # (a background job ignores it)
+        _signal.signal(_signal.SIGINT, stopped_while_loading)
     from allfives.cli import main as run
 
     return run()

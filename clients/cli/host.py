@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING
 
 from clients.cli import local, plain
 from clients.cli.connection import Connection
@@ -24,8 +23,12 @@ from protocol import messages as msg
 from protocol.rules import RoomRules
 from protocol.views import BotLevel
 
-if TYPE_CHECKING:
-    from server.app import Config
+# Loaded with the command, not once it runs: Ctrl-C while modules load ends the process at once
+# (`allfives.start`); a KeyboardInterrupt raised inside an import could be lost, or crash.
+from server.app import Config, run_server
+from server.config import Timing
+from server.edge.address import network_address
+from server.storage.store import StoreUnavailable
 
 DEFAULT_PORT = 8765
 #: The close reason the server sends (the clients word a closed room from the close code).
@@ -84,8 +87,6 @@ def run(args: argparse.Namespace) -> int:
 
 def join_url(network: bool, port: int) -> str:
     """The address friends connect to."""
-    from server.edge.address import network_address
-
     address = network_address() if network else "127.0.0.1"
     return f"ws://{address}:{port}"
 
@@ -101,9 +102,6 @@ def first_messages(rules: RoomRules, levels: list[BotLevel]) -> list[msg.ClientM
 
 def server_config(args: argparse.Namespace) -> Config:
     """The embedded server's settings: where it listens, and Redis if asked for."""
-    from server.app import Config
-    from server.config import Timing
-
     listen = "0.0.0.0" if args.lan or args.public else "127.0.0.1"
     idle = local.idle_seconds(Timing.idle_seconds)
     config = Config.of(host=listen, port=args.port, bot_delay=local.bot_delay(), idle_seconds=idle)
@@ -117,9 +115,6 @@ def server_config(args: argparse.Namespace) -> Config:
 
 async def host(args: argparse.Namespace, rules: RoomRules) -> int:
     """Run the server and the table; on leaving, close the room for everyone."""
-    from server.app import run_server
-    from server.storage.store import StoreUnavailable
-
     network = args.lan or args.public
     config = server_config(args)
     listen = config.network.host

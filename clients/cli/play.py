@@ -19,6 +19,10 @@ from protocol import messages as msg
 from protocol.rules import RoomRules
 from protocol.views import BotLevel
 
+# Loaded with the command, not once it runs: Ctrl-C while modules load ends the process at once
+# (`allfives.start`); a KeyboardInterrupt raised inside an import could be lost, or crash.
+from server.app import Config, run_server
+
 BOT_LEVELS: tuple[BotLevel, ...] = ("easy", "normal", "hard")
 
 
@@ -84,8 +88,6 @@ def first_messages(rules: RoomRules, levels: list[BotLevel]) -> list[msg.ClientM
 
 async def play(args: argparse.Namespace, rules: RoomRules, levels: list[BotLevel]) -> int:
     """Run the embedded server and the table."""
-    from server.app import Config, run_server
-
     # Alone with bots nobody waits for the player: no idle bound unless asked for.
     config = Config.of(
         host="127.0.0.1", port=0, bot_delay=local.bot_delay(), idle_seconds=local.idle_seconds(0)
