@@ -28,6 +28,10 @@ from engine.view import View
 if TYPE_CHECKING:
     from engine.match import Match
 
+#: The line's ends as plain names: an enum's member read off its class is a slow lookup on
+#: Python 3.11, and the public part is taken at every move.
+_WEST, _EAST = End.WEST, End.EAST
+
 
 class Table(NamedTuple):
     """The public part of a match: what every receiver of its room sees alike."""
@@ -124,12 +128,12 @@ def spinner_index(layout: Layout) -> int | None:
     """Where the spinner sits on the west-to-east line (as `Layout.line` counts), if there is one."""
     if layout.spinner < 0:
         return None
-    west = layout.chains[End.WEST]
+    west = layout.chains[_WEST]
     if layout.spinner_end == NOT_OPEN:
         return len(west)
-    if layout.spinner_end == End.WEST:
+    if layout.spinner_end == _WEST:
         idx = next(i for i, (a, b) in enumerate(west) if a == b)
         return len(west) - 1 - idx
-    east = layout.chains[End.EAST]
+    east = layout.chains[_EAST]
     idx = next(i for i, (a, b) in enumerate(east) if a == b)
     return len(west) + 1 + idx

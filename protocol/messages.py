@@ -491,10 +491,15 @@ def _decode_slowly(data: bytes | str, types: dict[str, Any]) -> Any:
         raise ProtocolError(INVALID, explanation, kind, given_id) from None
 
 
+#: The messages that carry a player's name (a tuple made once: `A | B` makes a new union at
+#: each use, and every client message is checked).
+_NAMED = (Hello, Join, JoinTournament)
+
+
 def _check_text(message: AnyClientMessage) -> AnyClientMessage:
     """Strip and check names and chat lines, which need more than a length limit."""
     try:
-        if isinstance(message, Hello | Join | JoinTournament) and message.name is not None:
+        if isinstance(message, _NAMED) and message.name is not None:
             message.name = validate_name(message.name)
         elif isinstance(message, CreateTournament):
             message.name = validate_tournament_name(message.name)

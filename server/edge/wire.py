@@ -21,8 +21,9 @@ import asyncio
 import http
 import logging
 import struct
+import sys
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import Any, Protocol, cast
+from typing import Any, Protocol
 
 from websockets.frames import CloseCode, Frame, Opcode
 from websockets.http11 import Request, Response
@@ -62,6 +63,10 @@ _HEAD64 = struct.Struct("!BBQ")
 #: A whole text frame's first byte (FIN, opcode 1), and a frame's head for each short length.
 _TEXT = 0x81
 _SHORT_HEADS = [bytes((_TEXT, length)) for length in range(126)]
+#: The states and opcodes as plain names: reading an enum's member off its class is a slow
+#: lookup on Python 3.11, and these are read for every frame in and out.
+_CONNECTING, _OPEN, _CLOSED = State.CONNECTING, State.OPEN, State.CLOSED
+_TEXT_FRAME, _BINARY_FRAME, _CONT_FRAME = Opcode.TEXT, Opcode.BINARY, Opcode.CONT
 
 
 def text_frame(message: bytes) -> bytes:
@@ -119,6 +124,7 @@ class Wire(asyncio.Protocol):
         "fragments",
         "held",
         "held_size",
+        "high_water",
         "listener",
         "paused",
         "protocol",
@@ -147,6 +153,9 @@ class Wire(asyncio.Protocol):
         self.held: list[bytes] | None = None
         self.held_size = 0
         self.paused = False
+        #: The transport's high-water mark: while `paused` is False it holds at most this
+        #: many bytes (asyncio pauses a protocol above it). Unknown until connected.
+        self.high_water = sys.maxsize
         #: The close deadline is set.
         self.closing = False
 
@@ -155,6 +164,7 @@ class Wire(asyncio.Protocol):
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         assert isinstance(transport, asyncio.Transport)
         self.transport = transport
+        self.high_water = transport.get_write_buffer_limits()[1]
         listener = self.listener
         peer = transport.get_extra_info("peername")
         self.address = address = str(peer[0]) if peer else "unknown"
@@ -248,20 +258,27 @@ class Wire(asyncio.Protocol):
         """Send one text message (UTF-8 JSON) now: framed here when no extension was
         negotiated (`text_frame`), else by the protocol (a compressed frame is its own)."""
         protocol = self.protocol
-        if protocol is not None and protocol.state is State.OPEN:
-            transport = self.transport
-            assert transport is not None
-            if protocol.extensions:
-                protocol.send_text(message)
-                for data in protocol.data_to_send():
-                    self._write(data)
-            else:
-                self._write(text_frame(message))
+        if protocol is None or protocol.state is not _OPEN:
+            return
+        if protocol.extensions:
+            protocol.send_text(message)
+            for data in protocol.data_to_send():
+                self._write(data)
+            return
+        # `_write`, inline: this runs for every member of a room at each move.
+        frame = text_frame(message)
+        held = self.held
+        if held is not None:
+            held.append(frame)
+            self.held_size += len(frame)
+        else:
+            assert self.transport is not None
+            self.transport.write(frame)
 
     def close(self, code: int, reason: str) -> None:
         """Start the close handshake (dropped if it is not finished in CLOSE_SECONDS)."""
         protocol = self.protocol
-        if protocol is not None and protocol.state is State.OPEN:
+        if protocol is not None and protocol.state is _OPEN:
             protocol.send_close(code, reason)
             self.flush()
         self._closing()
@@ -273,7 +290,7 @@ class Wire(asyncio.Protocol):
 
     def ping_now(self) -> bool:
         protocol = self.protocol
-        if protocol is None or protocol.state is not State.OPEN:
+        if protocol is None or protocol.state is not _OPEN:
             return False
         protocol.send_ping(b"")
         self.flush()
@@ -283,7 +300,7 @@ class Wire(asyncio.Protocol):
         log.info("dropped %s: no answer to a keepalive ping", self.address)
         self.beat = None
         protocol = self.protocol
-        if protocol is not None and protocol.state is State.OPEN:
+        if protocol is not None and protocol.state is _OPEN:
             protocol.fail(CloseCode.INTERNAL_ERROR, "keepalive ping timeout")
             self.flush()
         asyncio.get_running_loop().call_later(DROP_SECONDS, self.abort)
@@ -322,7 +339,7 @@ class Wire(asyncio.Protocol):
         protocol, transport = self.protocol, self.transport
         if protocol is None or transport is None or self.closing:
             return
-        if protocol.state is State.CLOSED or protocol.close_expected():
+        if protocol.state is _CLOSED or protocol.close_expected():
             self.closing = True
             if self.timer is not None:
                 self.timer.cancel()
@@ -333,13 +350,13 @@ class Wire(asyncio.Protocol):
         if connection is None:
             return
         opcode = frame.opcode
-        if opcode is Opcode.TEXT or opcode is Opcode.BINARY:
+        if opcode is _TEXT_FRAME or opcode is _BINARY_FRAME:
             data = bytes(frame.data)
             if not frame.fin:
                 self.fragments = [data]
                 return
-            self.sessions.message(connection, data if opcode is Opcode.BINARY else data.decode())
-        elif opcode is Opcode.CONT and self.fragments is not None:
+            self.sessions.message(connection, data if opcode is _BINARY_FRAME else data.decode())
+        elif opcode is _CONT_FRAME and self.fragments is not None:
             self.fragments.append(bytes(frame.data))
             if frame.fin:
                 whole = b"".join(self.fragments)
@@ -363,7 +380,7 @@ class Wire(asyncio.Protocol):
 
     def _respond(self, request: Request, answer: Response | None) -> None:
         protocol = self.protocol
-        if protocol is None or protocol.state is not State.CONNECTING:
+        if protocol is None or protocol.state is not _CONNECTING:
             return
         listener = self.listener
         response = protocol.accept(request) if answer is None else answer
@@ -375,7 +392,7 @@ class Wire(asyncio.Protocol):
         listener.responded(self, request, response)
         protocol.send_response(response)
         self.flush()
-        if cast(State, protocol.state) is State.OPEN:
+        if protocol.state is _OPEN:
             if self.timer is not None:
                 self.timer.cancel()
                 self.timer = None

@@ -237,6 +237,8 @@ class Feed:
         if state.spectators != self._spectators:
             ops.append(patches.replace("/spectators", state.spectators))
             self._spectators = state.spectators
+        if state.phase != "finished" and self._ratings is None and self._game_id is None:
+            return  # both are shown only while a match is finished (`server.rooms.results`)
         ratings = results.ratings_shown(state)
         if ratings != self._ratings:
             ops.append(patches.replace("/ratings", ratings))

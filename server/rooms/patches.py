@@ -54,7 +54,10 @@ HISTORY = "/game/history/-"
 CHAT = "/chat/-"
 TILE_NAMES: tuple[str, ...] = tuple(str(tile) for tile in ALL_TILES)
 END_PATHS = ("/game/ends/west", "/game/ends/east", "/game/ends/north", "/game/ends/south")
-ARM_PATHS = {End.NORTH: "/game/layout/north/-", End.SOUTH: "/game/layout/south/-"}
+ARM_PATHS: dict[int, str] = {End.NORTH: "/game/layout/north/-", End.SOUTH: "/game/layout/south/-"}
+#: The line's ends as plain names (an enum's member read off its class is a slow lookup on
+#: Python 3.11, and `_layout_ops` runs at every move).
+_WEST, _EAST = End.WEST, End.EAST
 COUNT_PATHS = tuple(f"/game/hand_counts/{seat}" for seat in range(4))
 SCORE_PATHS = tuple(f"/game/scores/{side}" for side in range(4))
 
@@ -68,6 +71,8 @@ def replace(path: str, value: Any) -> Operation:
 SEAT_FIELDS: tuple[tuple[str, str], ...] = tuple(
     zip(wire.SeatInfo.__struct_fields__, wire.SeatInfo.__struct_encode_fields__, strict=True)
 )
+#: The name of a seat's `deadline` in the document.
+_DEADLINE = dict(SEAT_FIELDS)["deadline"]
 
 
 def seat_ops(
@@ -78,6 +83,12 @@ def seat_ops(
     or freed."""
     if old is None or new is None:
         out.append(Op("replace", f"/seats/{index}", new))
+        return
+    deadline = new.deadline
+    if old.deadline != deadline and msgspec.structs.replace(old, deadline=deadline) == new:
+        # The turn moved on, to or from this seat: its deadline alone changed (most changes of
+        # a seat). One comparison of the two, where the loop below reads every field.
+        out.append(Op("replace", f"/seats/{index}/{_DEADLINE}", deadline))
         return
     for attribute, name in SEAT_FIELDS:
         value = getattr(new, attribute)
@@ -131,12 +142,12 @@ def _layout_ops(old: Table, new: Table, out: list[Operation]) -> None:
         if before is after or len(before) == len(after):
             continue
         for inner, outer in after[len(before) :]:
-            if end == End.WEST:
+            if end == _WEST:
                 out.append(Op("add", "/game/layout/line/0", [outer, inner]))
-            elif end == End.EAST:
+            elif end == _EAST:
                 out.append(Op("add", "/game/layout/line/-", [inner, outer]))
             else:
-                out.append(Op("add", ARM_PATHS[End(end)], [inner, outer]))
+                out.append(Op("add", ARM_PATHS[end], [inner, outer]))
     if old.spinner != new.spinner:
         out.append(replace("/game/layout/spinner", new.spinner))
 

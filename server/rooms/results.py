@@ -29,14 +29,30 @@ class _Held(Protocol):
     def state(self) -> RoomState: ...
 
 
+#: The last record made: the finished match's bytes (the very object the room holds), its
+#: names, and the record. A finished match's record is asked for by its saver and then its
+#: archiver (`server.play.finish`) in turn; one entry is enough, and holds one record.
+_last_record: tuple[bytes, list[str], Record] | None = None
+
+
 def finished_record(room: _Held) -> Record:
-    """The record of the room's last finished match (RoomError while none is finished)."""
+    """The record of the room's last finished match (RoomError while none is finished).
+
+    Made once for the same finished match: callers share it and never change it."""
+    global _last_record
     state = room.state
-    if state.finished is None:
+    finished = state.finished
+    if finished is None:
         raise RoomError(
             errors.WRONG_PHASE, "no finished match yet: a record exists once a match ends"
         )
-    return record_of(Match.from_bytes(state.finished), list(state.finished_names))
+    last = _last_record
+    if last is not None and last[0] is finished and last[1] == state.finished_names:
+        return last[2]
+    names = list(state.finished_names)
+    record = record_of(Match.from_bytes(finished), names)
+    _last_record = (finished, names, record)
+    return record
 
 
 def note_finished(state: RoomState) -> None:

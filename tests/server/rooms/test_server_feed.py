@@ -22,7 +22,8 @@ from server_helpers import room_with
 
 from protocol import messages as msg
 from protocol.patch import apply, events_of
-from protocol.views import CHAT_HISTORY
+from protocol.views import CHAT_HISTORY, SeatInfo
+from server.rooms import patches
 from server.rooms.feed import SPECTATORS, Feed, Frames, Receiver, frame_of
 from server.rooms.room import Room
 
@@ -336,3 +337,32 @@ def test_a_turns_deadline_and_a_seats_coming_and_going_are_each_one_field() -> N
     room.disconnect(away, now=102.0)
     events = []
     assert seat_ops() == [{"op": "replace", "path": f"/seats/{away}/connected", "value": False}]
+
+
+SEATS = st.builds(
+    SeatInfo,
+    seat=st.just(2),
+    name=st.sampled_from(["Ann", "Bo"]),
+    kind=st.sampled_from(["human", "bot"]),
+    level=st.sampled_from([None, "easy", "hard"]),
+    connected=st.booleans(),
+    stand_in=st.booleans(),
+    stand_in_moves=st.integers(0, 2),
+    deadline=st.sampled_from([None, 1765000000.125, 1765000030.5]),
+)
+
+
+@given(SEATS, SEATS)
+def test_a_seats_operations_replace_each_changed_field_in_the_documents_order(
+    old: SeatInfo, new: SeatInfo
+) -> None:
+    ops: list[patches.Operation] = []
+    patches.seat_ops(2, old, new, ops)
+    old_fields, new_fields = msgspec.to_builtins(old), msgspec.to_builtins(new)
+    assert [msgspec.to_builtins(op) for op in ops] == [
+        {"op": "replace", "path": f"/seats/2/{name}", "value": value}
+        for name, value in new_fields.items()
+        if old_fields.get(name) != value
+    ]
+    document = {"seats": [None, None, old_fields]}
+    assert apply(document, [msgspec.to_builtins(op) for op in ops])["seats"][2] == new_fields

@@ -243,3 +243,32 @@ def test_a_match_stored_as_bytes_by_an_earlier_version_loads_and_gives_its_recor
     assert loaded is not None and match.to_bytes() == loaded.to_bytes()
     record = record_of(match, ["Ann", "bot:easy"])
     assert record.rules == match.rules and len(record.hands[0].moves) == 3
+
+
+def _play_to_the_end(room: Room, rng: random.Random) -> None:
+    match = room.match
+    assert match is not None
+    while room.phase == "playing":
+        room.play(match.turn, rng.choice(match.legal_moves()))
+
+
+def test_a_finished_matchs_record_is_made_once_and_each_finished_match_has_its_own() -> None:
+    rng = random.Random(11)
+    room = room_with(players=2, humans=2, target=60)
+    room.start(0, seed=3)
+    _play_to_the_end(room, rng)
+    first = room.finished_record()
+    assert room.finished_record() is first  # asked again (saved, then archived): made once
+    finished = room.state.finished
+    assert finished is not None
+    assert first == record_of(Match.from_bytes(finished), room.state.finished_names)
+    # The same match read back from its bytes (another object) gives the same record.
+    assert Room.from_bytes(room.to_bytes()).finished_record() == first
+    room.rematch(0)
+    room.start(0, seed=4)
+    _play_to_the_end(room, rng)
+    second = room.finished_record()
+    finished = room.state.finished
+    assert finished is not None
+    assert second == record_of(Match.from_bytes(finished), room.state.finished_names)
+    assert second.hands != first.hands
