@@ -182,6 +182,7 @@ def test_every_row_fits_its_width_and_holds_no_control_character(
         assert "You sit this round out" in text
 
 
+@pytest.mark.terminal
 def test_create_prints_the_code_and_a_friends_join_shows_in_the_lobby(tmp_path: Path) -> None:
     with ServerThread() as server:
         url = server.server.url
@@ -240,6 +241,7 @@ def test_create_prints_the_code_and_a_friends_join_shows_in_the_lobby(tmp_path: 
         assert "\x1b" not in ann_said.getvalue()
 
 
+@pytest.mark.terminal
 def test_joining_a_missing_tournament_is_one_line_and_status_1(tmp_path: Path) -> None:
     with ServerThread() as server:
         url = server.server.url
@@ -358,6 +360,7 @@ def test_a_screen_too_short_for_every_round_shows_the_last_and_counts_the_others
     assert last.startswith("Cup · QWRTZ") and "Standings" in last
 
 
+@pytest.mark.terminal
 def test_a_private_tournament_is_shown_and_entered_with_its_whole_code(tmp_path: Path) -> None:
     with ServerThread() as server:
         url = server.server.url
@@ -391,6 +394,7 @@ def test_a_private_tournament_is_shown_and_entered_with_its_whole_code(tmp_path:
             ann.close(force=True)
 
 
+@pytest.mark.terminal
 def test_a_dropped_connection_follows_the_tournament_again(tmp_path: Path) -> None:
     with ServerThread() as server:
         url = server.server.url
@@ -418,6 +422,7 @@ def test_a_dropped_connection_follows_the_tournament_again(tmp_path: Path) -> No
             ann.close(force=True)
 
 
+@pytest.mark.terminal
 @pytest.mark.parametrize(
     ("options", "said"),
     [
