@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from rich.console import Console
 from server_helpers import fast_config
 from waiting import until, until_sync
 from websockets.asyncio.client import ClientConnection, connect
@@ -29,6 +28,8 @@ from protocol.views import Ends, GameView, Layout, MoveSpec, Phase, RoomView, Se
 from server.app import Config
 
 TIMEOUT = 20.0
+#: A Console's tab stops.
+TAB_SIZE = 8
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -199,10 +200,17 @@ def screen(view: RoomView, width: int = 80, height: int = 24, **options: Any) ->
 def screen_of(state: TableState, width: int = 80, height: int = 24, **options: Any) -> list[str]:
     """The table of a client state as the App draws it, as plain text rows (no colour)."""
     body, footer = render(state, width - 1, height - 1, **options)
-    console = Console(record=True, width=width, height=height, no_color=True, file=io.StringIO())
+    # What `Console.print(row, no_wrap=True, overflow="crop")` shows of each row (its lines,
+    # tabs expanded, cut to the width), without a Console: a Console recording the rows cost as
+    # much as drawing them, and some tests draw thousands of tables.
+    shown: list[str] = []
     for row in [*body, *footer]:
-        console.print(row, no_wrap=True, overflow="crop")
-    return console.export_text().splitlines()
+        for line in row.split(allow_blank=True):
+            if "\t" in line.plain:
+                line.expand_tabs(TAB_SIZE)
+            line.truncate(width, overflow="crop")
+            shown.append(line.plain)
+    return shown
 
 
 def status(rows: list[str]) -> str:
