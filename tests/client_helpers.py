@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import os
 import re
@@ -320,6 +321,37 @@ class Terminal:
 
     def close(self) -> None:
         subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)
+
+
+def run_allfives(*args: str, config: Path, columns: int = 80) -> subprocess.CompletedProcess[str]:
+    """`allfives ARGS` run in this process, as a program with its output captured would run it
+    (not a terminal: `COLUMNS` wide, config under `config`): its status, stdout and stderr.
+    For what a command prints; a test of the process itself (a pseudo-terminal, a signal, its
+    start) starts one. The language a `--lang` chose is English again afterwards."""
+    from allfives import cli
+    from clients.cli import i18n
+
+    out, err = io.StringIO(), io.StringIO()
+    changed = {"XDG_CONFIG_HOME": str(config), "COLUMNS": str(columns)}
+    before = {name: os.environ.get(name) for name in changed}
+    os.environ.update(changed)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                status = cli.main(list(args))
+            except SystemExit as leaving:
+                code = leaving.code
+                status = code if isinstance(code, int) else 0 if code is None else 1
+                if isinstance(code, str):
+                    print(code, file=err)
+    finally:
+        for name, value in before.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+        i18n.set_language("en")
+    return subprocess.CompletedProcess(["allfives", *args], status, out.getvalue(), err.getvalue())
 
 
 #: Box drawing and block elements (U+2500 to U+259F): what a drawn table is made of.

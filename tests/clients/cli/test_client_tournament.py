@@ -7,16 +7,21 @@ characters made visible, whatever it holds."""
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
-import sys
 import unicodedata
 from pathlib import Path
 
 import pexpect  # type: ignore[import-untyped]
 import pytest
-from client_helpers import BOX_DRAWING, ROOT, keep_player_key, played_tournament, spawn_plain
+from client_helpers import (
+    BOX_DRAWING,
+    ROOT,
+    keep_player_key,
+    played_tournament,
+    run_allfives,
+    spawn_plain,
+)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.cells import cell_len
@@ -42,14 +47,8 @@ ENV = {"TERM": "xterm-256color", "PYTHONPATH": str(ROOT), "LANGUAGE": "en"}
 
 
 def allfives(*args: str, config: Path, columns: int = 80) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "allfives.cli", *args],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env={**os.environ, **ENV, "XDG_CONFIG_HOME": str(config), "COLUMNS": str(columns)},
-        check=False,
-    )
+    """What `allfives ARGS` prints, run in this process (`client_helpers.run_allfives`)."""
+    return run_allfives(*args, config=config, columns=columns)
 
 
 def view_of(server: ServerThread, code: str) -> TournamentView:
