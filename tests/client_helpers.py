@@ -10,6 +10,7 @@ import re
 import shlex
 import shutil
 import subprocess
+import sys
 import uuid
 from collections.abc import Sequence
 from pathlib import Path
@@ -323,18 +324,24 @@ class Terminal:
         subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)
 
 
-def run_allfives(*args: str, config: Path, columns: int = 80) -> subprocess.CompletedProcess[str]:
-    """`allfives ARGS` run in this process, as a program with its output captured would run it
-    (not a terminal: `COLUMNS` wide, config under `config`): its status, stdout and stderr.
-    For what a command prints; a test of the process itself (a pseudo-terminal, a signal, its
-    start) starts one. The language a `--lang` chose is English again afterwards."""
+def run_allfives(
+    *args: str, config: Path | None = None, columns: int = 80
+) -> subprocess.CompletedProcess[str]:
+    """`allfives ARGS` run in this process, as a program with no terminal attached would run
+    (stdin empty, output captured, `COLUMNS` wide, its config under `config` if given): its
+    status, stdout and stderr. For what a command says; a test of the process itself (a
+    pseudo-terminal, a signal, its start) starts one. The language a `--lang` chose is
+    English again afterwards."""
     from allfives import cli
     from clients.cli import i18n
 
     out, err = io.StringIO(), io.StringIO()
-    changed = {"XDG_CONFIG_HOME": str(config), "COLUMNS": str(columns)}
+    changed = {"COLUMNS": str(columns)}
+    if config is not None:
+        changed["XDG_CONFIG_HOME"] = str(config)
     before = {name: os.environ.get(name) for name in changed}
     os.environ.update(changed)
+    stdin, sys.stdin = sys.stdin, io.StringIO()
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             try:
@@ -345,6 +352,7 @@ def run_allfives(*args: str, config: Path, columns: int = 80) -> subprocess.Comp
                 if isinstance(code, str):
                     print(code, file=err)
     finally:
+        sys.stdin = stdin
         for name, value in before.items():
             if value is None:
                 os.environ.pop(name, None)
@@ -363,8 +371,6 @@ def spawn_plain(
 ) -> tuple[Any, io.StringIO]:
     """`allfives ARGS` in a pseudo-terminal of its own (pexpect), and everything it writes
     there, as a screen reader would be given it."""
-    import sys
-
     import pexpect  # type: ignore[import-untyped]
 
     child = pexpect.spawn(
