@@ -182,9 +182,10 @@ def _module_of(nodeid: str) -> str:
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """On an xdist worker: the modules that took longest last time first (a module never
     timed first of all), each module's tests in their own order."""
-    if not hasattr(config, "workerinput") or config.cache is None:
+    cache = getattr(config, "cache", None)  # None with `-p no:cacheprovider`
+    if not hasattr(config, "workerinput") or cache is None:
         return
-    noted: dict[str, float] = config.cache.get(MODULE_SECONDS, {})
+    noted: dict[str, float] = cache.get(MODULE_SECONDS, {})
     items.sort(key=lambda item: -noted.get(_module_of(item.nodeid), float("inf")))
 
 
@@ -197,8 +198,9 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
 def pytest_sessionfinish(session: pytest.Session) -> None:
     """Note the modules' times in the cache, from the run's one controlling process."""
     config = session.config
-    if hasattr(config, "workerinput") or config.cache is None or not _module_seconds:
+    cache = getattr(config, "cache", None)
+    if hasattr(config, "workerinput") or cache is None or not _module_seconds:
         return
-    noted: dict[str, float] = config.cache.get(MODULE_SECONDS, {})
+    noted: dict[str, float] = cache.get(MODULE_SECONDS, {})
     noted.update({module: round(seconds, 3) for module, seconds in _module_seconds.items()})
-    config.cache.set(MODULE_SECONDS, noted)
+    cache.set(MODULE_SECONDS, noted)
