@@ -3,19 +3,20 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import os
 import re
 import shlex
 import shutil
 import subprocess
+import sys
 import uuid
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
-from rich.console import Console
 from server_helpers import fast_config
 from waiting import until, until_sync
 from websockets.asyncio.client import ClientConnection, connect
@@ -29,6 +30,8 @@ from protocol.views import Ends, GameView, Layout, MoveSpec, Phase, RoomView, Se
 from server.app import Config
 
 TIMEOUT = 20.0
+#: A Console's tab stops.
+TAB_SIZE = 8
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -199,10 +202,17 @@ def screen(view: RoomView, width: int = 80, height: int = 24, **options: Any) ->
 def screen_of(state: TableState, width: int = 80, height: int = 24, **options: Any) -> list[str]:
     """The table of a client state as the App draws it, as plain text rows (no colour)."""
     body, footer = render(state, width - 1, height - 1, **options)
-    console = Console(record=True, width=width, height=height, no_color=True, file=io.StringIO())
+    # What `Console.print(row, no_wrap=True, overflow="crop")` shows of each row (its lines,
+    # tabs expanded, cut to the width), without a Console: a Console recording the rows cost as
+    # much as drawing them, and some tests draw thousands of tables.
+    shown: list[str] = []
     for row in [*body, *footer]:
-        console.print(row, no_wrap=True, overflow="crop")
-    return console.export_text().splitlines()
+        for line in row.split(allow_blank=True):
+            if "\t" in line.plain:
+                line.expand_tabs(TAB_SIZE)
+            line.truncate(width, overflow="crop")
+            shown.append(line.plain)
+    return shown
 
 
 def status(rows: list[str]) -> str:
@@ -314,6 +324,44 @@ class Terminal:
         subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)
 
 
+def run_allfives(
+    *args: str, config: Path | None = None, columns: int = 80
+) -> subprocess.CompletedProcess[str]:
+    """`allfives ARGS` run in this process, as a program with no terminal attached would run
+    (stdin empty, output captured, `COLUMNS` wide, its config under `config` if given): its
+    status, stdout and stderr. For what a command says; a test of the process itself (a
+    pseudo-terminal, a signal, its start) starts one. The language a `--lang` chose is
+    English again afterwards."""
+    from allfives import cli
+    from clients.cli import i18n
+
+    out, err = io.StringIO(), io.StringIO()
+    changed = {"COLUMNS": str(columns)}
+    if config is not None:
+        changed["XDG_CONFIG_HOME"] = str(config)
+    before = {name: os.environ.get(name) for name in changed}
+    os.environ.update(changed)
+    stdin, sys.stdin = sys.stdin, io.StringIO()
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                status = cli.main(list(args))
+            except SystemExit as leaving:
+                code = leaving.code
+                status = code if isinstance(code, int) else 0 if code is None else 1
+                if isinstance(code, str):
+                    print(code, file=err)
+    finally:
+        sys.stdin = stdin
+        for name, value in before.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+        i18n.set_language("en")
+    return subprocess.CompletedProcess(["allfives", *args], status, out.getvalue(), err.getvalue())
+
+
 #: Box drawing and block elements (U+2500 to U+259F): what a drawn table is made of.
 BOX_DRAWING = re.compile("[\u2500-\u259f]")
 
@@ -323,8 +371,6 @@ def spawn_plain(
 ) -> tuple[Any, io.StringIO]:
     """`allfives ARGS` in a pseudo-terminal of its own (pexpect), and everything it writes
     there, as a screen reader would be given it."""
-    import sys
-
     import pexpect  # type: ignore[import-untyped]
 
     child = pexpect.spawn(

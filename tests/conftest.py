@@ -187,3 +187,43 @@ def references(monkeypatch: pytest.MonkeyPatch) -> References:
 
     monkeypatch.setattr(Feed, "publish", recording_publish)
     return kept
+
+
+# The fast loop on several workers (`-n 2`, docs/development.md): each worker is handed whole
+# modules, the next one as it runs out. Handed in collection order, the modules that take
+# longest could come last and leave one worker running them alone; so each run notes how long
+# each module took (in pytest's cache) and the next distributed run hands the longest first.
+# A serial run (CI's) keeps the files' order.
+MODULE_SECONDS = "allfives/module-seconds"
+_module_seconds: dict[str, float] = {}
+
+
+def _module_of(nodeid: str) -> str:
+    return nodeid.split("::", 1)[0]
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """On an xdist worker: the modules that took longest last time first (a module never
+    timed first of all), each module's tests in their own order."""
+    cache = getattr(config, "cache", None)  # None with `-p no:cacheprovider`
+    if not hasattr(config, "workerinput") or cache is None:
+        return
+    noted: dict[str, float] = cache.get(MODULE_SECONDS, {})
+    items.sort(key=lambda item: -noted.get(_module_of(item.nodeid), float("inf")))
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Add up each module's time (setup, call and teardown)."""
+    module = _module_of(report.nodeid)
+    _module_seconds[module] = _module_seconds.get(module, 0.0) + report.duration
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Note the modules' times in the cache, from the run's one controlling process."""
+    config = session.config
+    cache = getattr(config, "cache", None)
+    if hasattr(config, "workerinput") or cache is None or not _module_seconds:
+        return
+    noted: dict[str, float] = cache.get(MODULE_SECONDS, {})
+    noted.update({module: round(seconds, 3) for module, seconds in _module_seconds.items()})
+    cache.set(MODULE_SECONDS, noted)

@@ -58,8 +58,11 @@ class Client:
     async def open(
         cls, url: str, name: str = "Ann", hello: bool = True, **hello_fields: Any
     ) -> Client:
-        """Connect (and say hello unless told not to)."""
-        client = cls(await connect(url, max_size=2**22), name)
+        """Connect (and say hello unless told not to). Every frame that comes is taken in,
+        read or not (`max_queue=None`, as a browser does): a client a test stopped reading
+        (a watcher it is done with) closes at once, where a full queue paused reading and
+        its close waited the 10 s of `close_timeout` for the server's answer."""
+        client = cls(await connect(url, max_size=2**22, max_queue=None), name)
         if hello:
             reply = await client.request(
                 "hello", version=msg.PROTOCOL_VERSION, name=name, **hello_fields

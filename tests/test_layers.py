@@ -13,6 +13,7 @@ inside a function counts too.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from collections.abc import Collection
 from pathlib import Path
@@ -45,16 +46,31 @@ IN_PROCESS: dict[str, set[str]] = {
 SHARED_MODULES: dict[str, set[str]] = {"engine": {"protocol.rules"}}
 
 
-def imported_names(path: Path) -> set[str]:
+def parsed(path: Path) -> ast.Module:
+    """A module's syntax tree (parsed once for each text: many checks read the same files)."""
+    return _parse(path.read_text(), str(path))
+
+
+@functools.cache
+def _parse(text: str, name: str) -> ast.Module:
+    return ast.parse(text, name)
+
+
+def imported_names(path: Path) -> frozenset[str]:
     """Every module name a module imports, anywhere in it (`from a import b` gives a and a.b)."""
+    return _imported_names(parsed(path))
+
+
+@functools.cache
+def _imported_names(tree: ast.Module) -> frozenset[str]:
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+    for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             found |= {alias.name for alias in node.names}
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             found.add(node.module)
             found |= {f"{node.module}.{alias.name}" for alias in node.names}
-    return found
+    return frozenset(found)
 
 
 def project_imports(path: Path, shared: Collection[str] = ()) -> set[str]:
@@ -209,7 +225,7 @@ def run_time_imports(path: Path) -> set[str]:
                 found.update(f"{child.module}.{alias.name}" for alias in child.names)
             visit(child)
 
-    visit(ast.parse(path.read_text(), str(path)))
+    visit(parsed(path))
     return found
 
 
@@ -318,7 +334,7 @@ def locks_taken(path: Path) -> list[int]:
     """The lines where a module takes an asyncio lock held in an attribute (`async with
     x.lock:`; a thread's lock, `with`, guards a store's connection, not a room)."""
     lines = []
-    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+    for node in ast.walk(parsed(path)):
         if isinstance(node, ast.AsyncWith):
             for item in node.items:
                 held = item.context_expr
@@ -403,7 +419,9 @@ def test_the_circle_check_finds_a_circle_of_three() -> None:
 
 def test_no_import_circle_in_the_server_even_type_only() -> None:
     modules = server_modules()
-    graph = {name: imported_names(path) & set(modules) - {name} for name, path in modules.items()}
+    graph = {
+        name: set(imported_names(path) & set(modules)) - {name} for name, path in modules.items()
+    }
     found = circles(graph)
     assert not found, [sorted(group) for group in found]
 
@@ -444,7 +462,7 @@ OPTION_CHECKS = {"clients/cli/local.py": "modulo 5"}
 def python_rules(path: Path) -> list[str]:
     """The rules a client's Python module holds: each as line and what it is."""
     found: list[str] = []
-    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+    for node in ast.walk(parsed(path)):
         line = getattr(node, "lineno", 0)
         if (
             isinstance(node, ast.BinOp)

@@ -24,6 +24,8 @@ from server_helpers import ServerThread
 
 from clients.cli.connection import reason
 
+pytestmark = pytest.mark.terminal
+
 ROOT = Path(__file__).resolve().parents[3]
 #: How long after it first shows something a run may take to end.
 PROMPT_SECONDS = 3.0

@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import re
 import socket
 import subprocess
@@ -24,7 +23,7 @@ from pathlib import Path
 import msgspec
 import pytest
 from browser_helpers import ARTIFACTS
-from client_helpers import NEEDS_TMUX, ROOT, Terminal
+from client_helpers import NEEDS_TMUX, ROOT, Terminal, run_allfives
 from i18n_helpers import (
     GETTEXT_NAMES,
     TRANSLATED,
@@ -64,14 +63,8 @@ ENV = {"TERM": "xterm-256color", "PYTHONPATH": str(ROOT)}
 
 
 def allfives(*args: str, config: Path, columns: int = 160) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "allfives.cli", *args],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env={**os.environ, **ENV, "XDG_CONFIG_HOME": str(config), "COLUMNS": str(columns)},
-        check=False,
-    )
+    """What `allfives ARGS` prints, run in this process (`client_helpers.run_allfives`)."""
+    return run_allfives(*args, config=config, columns=columns)
 
 
 def keep_key(config: Path, url: str, key: str) -> None:

@@ -7,11 +7,14 @@ import socket
 from pathlib import Path
 
 import pexpect  # type: ignore[import-untyped]
+import pytest
 from client_helpers import spawn_plain
 from server_helpers import http_get
 from waiting import until_sync
 
 from clients.cli.keys import KeyStore
+
+pytestmark = pytest.mark.terminal
 
 
 def free_port() -> int:

@@ -12,6 +12,8 @@ import pexpect  # type: ignore[import-untyped]
 import pytest
 from client_helpers import written_lines
 
+pytestmark = pytest.mark.terminal
+
 ROOT = Path(__file__).resolve().parents[3]
 RUN_SECONDS = 60
 

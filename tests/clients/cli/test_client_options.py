@@ -5,13 +5,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import importlib
-import os
 import socket
 import subprocess
 import sys
 
 import pytest
-from client_helpers import TIMEOUT
+from client_helpers import TIMEOUT, run_allfives
 
 from allfives import cli
 from clients.cli import i18n, local
@@ -22,15 +21,8 @@ from server.app import Server
 
 
 def allfives(*args: str) -> subprocess.CompletedProcess[str]:
-    """Run the command with no terminal attached."""
-    return subprocess.run(
-        [sys.executable, "-m", "allfives.cli", *args],
-        capture_output=True,
-        text=True,
-        stdin=subprocess.DEVNULL,
-        timeout=60,
-        env={**os.environ, "COLUMNS": "100"},
-    )
+    """Run the command with no terminal attached (in this process: `run_allfives`)."""
+    return run_allfives(*args, columns=100)
 
 
 @pytest.mark.parametrize(

@@ -7,16 +7,21 @@ characters made visible, whatever it holds."""
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
-import sys
 import unicodedata
 from pathlib import Path
 
 import pexpect  # type: ignore[import-untyped]
 import pytest
-from client_helpers import BOX_DRAWING, ROOT, keep_player_key, played_tournament, spawn_plain
+from client_helpers import (
+    BOX_DRAWING,
+    ROOT,
+    keep_player_key,
+    played_tournament,
+    run_allfives,
+    spawn_plain,
+)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.cells import cell_len
@@ -42,14 +47,8 @@ ENV = {"TERM": "xterm-256color", "PYTHONPATH": str(ROOT), "LANGUAGE": "en"}
 
 
 def allfives(*args: str, config: Path, columns: int = 80) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "allfives.cli", *args],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env={**os.environ, **ENV, "XDG_CONFIG_HOME": str(config), "COLUMNS": str(columns)},
-        check=False,
-    )
+    """What `allfives ARGS` prints, run in this process (`client_helpers.run_allfives`)."""
+    return run_allfives(*args, config=config, columns=columns)
 
 
 def view_of(server: ServerThread, code: str) -> TournamentView:
@@ -182,6 +181,7 @@ def test_every_row_fits_its_width_and_holds_no_control_character(
         assert "You sit this round out" in text
 
 
+@pytest.mark.terminal
 def test_create_prints_the_code_and_a_friends_join_shows_in_the_lobby(tmp_path: Path) -> None:
     with ServerThread() as server:
         url = server.server.url
@@ -240,6 +240,7 @@ def test_create_prints_the_code_and_a_friends_join_shows_in_the_lobby(tmp_path: 
         assert "\x1b" not in ann_said.getvalue()
 
 
+@pytest.mark.terminal
 def test_joining_a_missing_tournament_is_one_line_and_status_1(tmp_path: Path) -> None:
     with ServerThread() as server:
         url = server.server.url
@@ -358,6 +359,7 @@ def test_a_screen_too_short_for_every_round_shows_the_last_and_counts_the_others
     assert last.startswith("Cup · QWRTZ") and "Standings" in last
 
 
+@pytest.mark.terminal
 def test_a_private_tournament_is_shown_and_entered_with_its_whole_code(tmp_path: Path) -> None:
     with ServerThread() as server:
         url = server.server.url
@@ -391,6 +393,7 @@ def test_a_private_tournament_is_shown_and_entered_with_its_whole_code(tmp_path:
             ann.close(force=True)
 
 
+@pytest.mark.terminal
 def test_a_dropped_connection_follows_the_tournament_again(tmp_path: Path) -> None:
     with ServerThread() as server:
         url = server.server.url
@@ -418,6 +421,7 @@ def test_a_dropped_connection_follows_the_tournament_again(tmp_path: Path) -> No
             ann.close(force=True)
 
 
+@pytest.mark.terminal
 @pytest.mark.parametrize(
     ("options", "said"),
     [

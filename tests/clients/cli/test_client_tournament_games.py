@@ -5,30 +5,18 @@ columns."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
-from client_helpers import ROOT, bots_tournament_with_games
+from client_helpers import bots_tournament_with_games, run_allfives
 from rich.cells import cell_len
 from server_helpers import ServerThread, api_get
 
 from protocol.tournaments import TournamentView
 
-ENV = {"TERM": "xterm-256color", "PYTHONPATH": str(ROOT), "LANGUAGE": "en"}
-
 
 def shown(url: str, code: str, config: Path, columns: int) -> list[str]:
-    """What `allfives tournament show` prints at `columns`, row by row."""
-    done = subprocess.run(
-        [sys.executable, "-m", "allfives.cli", "tournament", "show", url, code],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env={**os.environ, **ENV, "XDG_CONFIG_HOME": str(config), "COLUMNS": str(columns)},
-        check=False,
-    )
+    """What `allfives tournament show` prints at `columns`, row by row (run in this process)."""
+    done = run_allfives("tournament", "show", url, code, config=config, columns=columns)
     assert done.returncode == 0, done.stderr
     return done.stdout.splitlines()
 
@@ -52,7 +40,8 @@ def replays(rows: list[str]) -> list[str]:
 def test_show_prints_the_command_that_replays_each_tables_game_at_60_and_80_columns(
     tmp_path: Path,
 ) -> None:
-    with ServerThread() as server:
+    # The bots play at once: what is shown is the finished tournament, not how it was played.
+    with ServerThread(bot_delay=0.0) as server:
         url = server.server.url
         view: TournamentView = server.call(bots_tournament_with_games(url))
         tables = [table for played in view.rounds for table in played.tables]

@@ -22,6 +22,8 @@ from server_helpers import ServerThread, api_get
 from protocol import api
 from protocol.tournaments import TournamentView
 
+pytestmark = pytest.mark.terminal
+
 ENV = {"TERM": "xterm-256color", "PYTHONPATH": str(ROOT), "LANGUAGE": "en"}
 #: The plain table's question on your turn.
 YOUR_TURN = r"Type (?:a move's number, 1 to \d+|1 to make it), or /help\."
@@ -150,7 +152,6 @@ def drawn_turn(terminal: Terminal, rows: list[str]) -> None:
         terminal.type(re.findall(r"\d+", line.split("(")[0])[0])
 
 
-@pytest.mark.terminal
 @NEEDS_TMUX
 @pytest.mark.parametrize("terminal", [(80, 24), (60, 24)], indirect=True)
 def test_the_drawn_screen_moves_to_the_table_and_back_to_the_standings(

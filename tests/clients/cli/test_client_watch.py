@@ -146,6 +146,7 @@ def test_a_watchers_chat_line_says_it_is_a_watchers() -> None:
     assert any(line.text == "Ann: thanks" for line in seated.log)
 
 
+@pytest.mark.terminal
 def test_a_watcher_without_a_name_is_told_how_to_chat(tmp_path: Path) -> None:
     """`watch URL ROOM` with no --name and no key kept says hello without a name, and the
     server takes no chat from a nameless connection: /chat says so and how to watch with a

@@ -70,7 +70,7 @@ async def test_an_idle_player_is_replaced_and_the_abandoned_match_ends_and_count
 
 async def test_back_takes_the_seat_back_from_the_idle_stand_in() -> None:
     # Bots slow enough that the match is still on when the player comes back.
-    async with run_server(fast_config(idle_seconds=1.5, bot_delay=0.2)) as server:
+    async with run_server(fast_config(idle_seconds=IDLE, bot_delay=0.2)) as server:
         client = await idler_against(server.url, new_key(), target=150)
         await until_holds(client, lambda d: d["seats"][0]["stand_in"])
         assert isinstance(await client.request("back"), msg.Ack)

@@ -203,11 +203,15 @@ async def test_a_match_finished_but_not_archived_is_archived_when_the_server_sta
 
 
 class SlowSqlite(SqliteStore):
-    """A file on a slow disk: each save takes a while, so joins sent at once meet mid-save."""
+    """A file on a slow disk once `slow` is set: each save takes a while, so joins sent at
+    once meet mid-save."""
+
+    slow = False
 
     async def save_room(self, code: str, seq: int, state: bytes) -> None:
         """Save after a pause (the stimulus; nothing waits on it for a result)."""
-        await asyncio.sleep(0.1)
+        if self.slow:
+            await asyncio.sleep(0.1)
         await super().save_room(code, seq, state)
 
 
@@ -217,8 +221,9 @@ async def test_more_joins_at_once_than_the_lookup_budget_are_all_seated_on_sqlit
     # The budget bounds failed room lookups; a join's save is no lookup: while SQLite commits
     # one, the other joins from the address find their rooms (and were refused, beyond it).
     rooms = Config().limits.lookup_burst + 10
+    store = SlowSqlite(tmp_path)
     config = fast_config(
-        store=SlowSqlite(tmp_path),
+        store=store,
         data=str(tmp_path),
         max_rooms_per_ip=rooms,
         rooms_burst=rooms,
@@ -232,6 +237,8 @@ async def test_more_joins_at_once_than_the_lookup_budget_are_all_seated_on_sqlit
             assert isinstance(joined, msg.Joined), joined
             hosts.append(host)
         guests = [await Client.open(server.url, f"G{index}") for index in range(rooms)]
+        # The rooms were made one after another: the disk is slow from the joins on.
+        store.slow = True
         replies = await asyncio.gather(
             *(
                 guest.request("join", room=host.room)
