@@ -222,7 +222,7 @@ def test_a_player_who_leaves_the_table_mid_match_comes_back_to_the_same_seat(
         keep_player_key(tmp_path / "ann", url, "Ann")
         keep_player_key(tmp_path / "bea", url, "Bea")
         env = {**ENV, "XDG_CONFIG_HOME": str(tmp_path / "ann")}
-        ann, _said = spawn_plain(
+        ann, said = spawn_plain(
             ["tournament", "create", url, "--name", "Cup", "--bots", "easy", "--plain"], env
         )
         bea: Any = None
@@ -243,6 +243,12 @@ def test_a_player_who_leaves_the_table_mid_match_comes_back_to_the_same_seat(
             ann.expect(pexpect.EOF)
             ann.close()
             assert ann.exitstatus == 0
+            # The table's own farewell names the same way back: the tournament's, not the
+            # room's `join` (which would seat her but never bring her to her next table).
+            told = " ".join(said.getvalue().split())
+            back = rf"You left room {room} during a match: a bot plays your seat until you come"
+            back += rf" back with: [^:]*\btournament join \S+ {code}\b"
+            assert re.search(back, told), told
             assert view_of(server, code).rounds[0].tables[0].scores is None  # still playing
             again, _again_said = spawn_plain(["tournament", "join", url, code, "--plain"], env)
             try:
