@@ -235,7 +235,9 @@ class TournamentScreen:
         rows = tournament_rows(state, width, you, plain=self.plain, code=code)
         for last in (2, 1):  # too tall: the last rounds only, the others counted
             if not self.plain and len(rows) + len(below) > lines - 1:
-                rows = tournament_rows(state, width, you, last_rounds=last, code=code)
+                rows = tournament_rows(
+                    state, width, you, last_rounds=last, code=code, show_all=self._show_all()
+                )
         rows += below
         if self.plain:
             self._tell(update, said, rows)
@@ -345,6 +347,11 @@ class TournamentScreen:
         url = self.link.url.rstrip("/")
         code = self.link.code or ""
         return f"{local.command()} tournament join {url} {code}"  # i18n: a command
+
+    def _show_all(self) -> str:
+        """The command that prints the whole tournament, every round."""
+        url = self.link.url.rstrip("/")
+        return f"{local.command()} tournament show {url} {self.link.code or ''}"  # i18n: a command
 
     def _come_back(self) -> str:
         return _("You left the tournament's screen; come back with: {command}").format(

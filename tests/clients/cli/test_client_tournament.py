@@ -351,10 +351,13 @@ def test_a_screen_too_short_for_every_round_shows_the_last_and_counts_the_others
         ],
     )
     every = "\n".join(row.plain for row in tournament_rows(view, 59))
-    last = "\n".join(row.plain for row in tournament_rows(view, 59, last_rounds=1))
+    show = "allfives tournament show ws://10.0.0.2:8765 QWRTZ"
+    rows = tournament_rows(view, 59, last_rounds=1, show_all=show)
+    last = "\n".join(row.plain for row in rows)
     assert all(f"Round {n}" in every for n in (1, 2, 3))
     assert "Round 3" in last and "Round 1" not in last and "Round 2" not in last
-    assert "(2 earlier rounds: allfives tournament show)" in last
+    # The count names the whole command that shows them, its server and code with it.
+    assert "(2 earlier rounds: " + show + ")" in " ".join(last.split())
     assert last.startswith("Cup · QWRTZ") and "Standings" in last
 
 
