@@ -240,6 +240,28 @@ def test_create_prints_the_code_and_a_friends_join_shows_in_the_lobby(tmp_path: 
         assert "\x1b" not in ann_said.getvalue()
 
 
+def test_a_start_with_too_few_entrants_says_how_many_it_takes(tmp_path: Path) -> None:
+    with ServerThread() as server:
+        url = server.server.url
+        keep_player_key(tmp_path / "ann", url, "Ann")
+        ann, _said = spawn_plain(
+            ["tournament", "create", url, "--name", "Cup", "--players", "3", "--plain"],
+            {**ENV, "XDG_CONFIG_HOME": str(tmp_path / "ann")},
+        )
+        try:
+            ann.expect(r"Friends enter with: .*allfives tournament join \S+ ([A-Z]{5})")
+            code = ann.match.group(1)
+            done = allfives("tournament", "start", url, code, config=tmp_path / "ann")
+        finally:
+            ann.close(force=True)
+        assert done.returncode == 1
+        assert done.stderr == (
+            "allfives tournament: could not start the tournament: too few entrants to start it:"
+            " at least as many as a table seats (with fixed partners, an even number)\n"
+        )
+        assert view_of(server, code).phase == "open"
+
+
 def test_joining_a_missing_tournament_is_one_line_and_status_1(tmp_path: Path) -> None:
     with ServerThread() as server:
         url = server.server.url

@@ -196,7 +196,11 @@ def test_a_start_refused_is_said_on_the_page_and_changes_nothing() -> None:
         assert entrants(page) == []
         press(page, "tournament-start")
         said = wait_for(lambda: page.find_element(By.ID, "tournament-note").text, what="refused")
-        assert said.startswith("Refused (starting the tournament): ")
+        # Why, in words the host can act on (not "the server found that request invalid").
+        assert said == (
+            "Refused (starting the tournament): too few entrants to start it: at least as many"
+            " as a table seats (with fixed partners, an even number)"
+        ), said
         assert page.find_element(By.ID, "tournament-phase").text.startswith("open for entrants")
         assert js_errors(page) == []
 
