@@ -399,6 +399,19 @@ def test_a_private_tournament_is_shown_and_entered_with_its_whole_code(tmp_path:
             letters = whole.split("-")[0]
             hidden = allfives("tournament", "show", url, letters, config=tmp_path / "bea")
             assert hidden.returncode == 1 and "no such tournament" in hidden.stderr
+            # A wrong invite is not told to give the invite it gave: the invite may be wrong.
+            wrong = f"{letters}-{'A' * len(whole.split('-')[1])}"
+            refused, refused_said = spawn_plain(
+                ["tournament", "join", url, wrong, "--plain"],
+                {**ENV, "XDG_CONFIG_HOME": str(tmp_path / "bea")},
+            )
+            refused.expect(pexpect.EOF)
+            refused.close()
+            assert refused.exitstatus == 1
+            assert " ".join(refused_said.getvalue().split()) == (
+                "allfives tournament: could not enter the tournament: there is no tournament "
+                f"'{wrong}' on this server, or the invite after its dash is wrong"
+            )
             shown = allfives("tournament", "show", url, whole, config=tmp_path / "bea")
             assert shown.returncode == 0, shown.stderr
             assert shown.stdout.startswith(f"Quiet cup · {whole}\n")
