@@ -41,6 +41,8 @@ BAD_RECOVERY = "bad_recovery"  # bad_link: hello's recovery code is none of this
 #: invalid: start_tournament with fewer entrants than a table seats (fixed partners: fewer than
 #: four, or an odd number)
 TOO_FEW_ENTRANTS = "too_few_entrants"
+#: rate_limited: create_tournament past the tournaments an address may make in a day
+TOURNAMENTS_A_DAY = "tournaments_a_day"
 
 REASONS: frozenset[str] = frozenset(
     {
@@ -56,6 +58,7 @@ REASONS: frozenset[str] = frozenset(
         OWN_SEAT,
         BAD_RECOVERY,
         TOO_FEW_ENTRANTS,
+        TOURNAMENTS_A_DAY,
     }
 )
 

@@ -90,6 +90,10 @@ REASON_WORDS = {
         "too few entrants to start it: at least as many as a table seats (with fixed partners, "
         "an even number)"
     ),
+    "tournaments_a_day": N_(
+        "this address has made as many tournaments as the server allows in a day: try again "
+        "tomorrow"
+    ),
 }
 #: The command a refused request was, as shown (the wire's type names).
 COMMAND_WORDS = {

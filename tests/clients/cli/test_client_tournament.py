@@ -262,6 +262,27 @@ def test_a_start_with_too_few_entrants_says_how_many_it_takes(tmp_path: Path) ->
         assert view_of(server, code).phase == "open"
 
 
+def test_a_create_past_the_days_tournaments_says_so(tmp_path: Path) -> None:
+    with ServerThread(max_tournaments_per_ip=1) as server:
+        url = server.server.url
+        keep_player_key(tmp_path / "ann", url, "Ann")
+        env = {**ENV, "XDG_CONFIG_HOME": str(tmp_path / "ann")}
+        first, _said = spawn_plain(["tournament", "create", url, "--name", "Cup", "--plain"], env)
+        try:
+            first.expect(r"Friends enter with: ")
+        finally:
+            first.close(force=True)
+        again, said = spawn_plain(["tournament", "create", url, "--name", "Cup 2", "--plain"], env)
+        again.expect(pexpect.EOF)
+        again.close()
+        assert again.exitstatus == 1
+        # Not "too many messages at once: slow down": waiting a moment would not help.
+        assert " ".join(said.getvalue().split()).endswith(
+            "this address has made as many tournaments as the server allows in a day: try again"
+            " tomorrow"
+        ), said.getvalue()
+
+
 def test_joining_a_missing_tournament_is_one_line_and_status_1(tmp_path: Path) -> None:
     with ServerThread() as server:
         url = server.server.url

@@ -205,6 +205,24 @@ def test_a_start_refused_is_said_on_the_page_and_changes_nothing() -> None:
         assert js_errors(page) == []
 
 
+def test_a_tournament_past_the_days_allowance_is_refused_in_words_that_say_so() -> None:
+    """The address made its one tournament of the day: the form's next one is refused, and the
+    page says why (not "too many messages at once", which waiting a moment would mend)."""
+    with ServerThread(max_tournaments_per_ip=1) as server, chromium(*PHONE) as page:
+        made(server, "Friday cup")
+        open_lobby(page, server.base + "/", "Ann")
+        press(page, "new-tournament")
+        page.find_element(By.ID, "new-tournament-name").send_keys("Saturday cup")
+        press(page, "create-tournament")
+        said = wait_for(lambda: page.find_element(By.ID, "notice").text, what="refused")
+        assert said == (
+            "Refused (new tournament): this address has made as many tournaments as the server"
+            " allows in a day: try again tomorrow"
+        ), said
+        assert not page.execute_script("return location.hash").startswith("#/tournament/")
+        assert js_errors(page) == []
+
+
 def test_a_name_another_player_holds_is_refused_on_the_tournaments_page() -> None:
     """Typed on the tournament's page, the name goes with a fresh hello; the server's refusal of
     it is said there, where it is changed, and nobody entered."""
