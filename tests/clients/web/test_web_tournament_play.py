@@ -130,6 +130,10 @@ def test_ann_is_taken_to_each_table_and_back_to_the_standings_until_the_champion
             room = at_table(page)
             assert room == where(page)["table"]
             played.append(room)
+            # Its seats are kept for the entrants: the room's link is offered for watching,
+            # not as a way for friends to join.
+            link = page.find_element(By.ID, "room-link").text
+            assert link.startswith(f"Others watch at {server.base}/r/{room}"), link
             assert_fits(measure(page))
             # The first match's end stays until Back now; the second's goes back by itself.
             seconds = 600
