@@ -350,7 +350,7 @@ def test_fixed_partners_are_shown_as_teams_in_the_tables_the_byes_and_the_standi
         for line in page.find_elements(By.CSS_SELECTOR, ".table-line"):
             # Once archived, a finished table links to its game.
             said = " ".join(line.text.split())
-            game = r"( · review the game of table 1)?"
+            game = r"( · review the game of round \d, table 1)?"
             assert re.fullmatch(rf"Table 1: {team}: \d+ – {team}: \d+ · finished{game}", said)
         byes = [bye.text for bye in page.find_elements(By.CSS_SELECTOR, ".bye")]
         assert len(byes) == 3

@@ -178,7 +178,9 @@ def test_ann_is_taken_to_each_table_and_back_to_the_standings_until_the_champion
             )
             assert re.search(r"\bAnn \(you\): \d+\b", line.text), line.text
             # (then, once archived, the link to its game)
-            assert re.search(r"· finished( ·\s+review the game of table 1)?$", line.text), line.text
+            assert re.search(
+                r"· finished( ·\s+review the game of round \d, table 1)?$", line.text
+            ), line.text
             ann = page.find_element(By.CSS_SELECTOR, "#tournament-standings tr.yours")
             assert ann.find_elements(By.TAG_NAME, "td")[4].text == str(match + 1)  # played
 
