@@ -38,6 +38,11 @@ NO_BOT = "no_bot"  # invalid: remove_bot on a seat that holds no bot
 SEAT_FREE = "seat_free"  # invalid: remove_player on a free seat
 OWN_SEAT = "own_seat"  # invalid: remove_player on the caller's own seat
 BAD_RECOVERY = "bad_recovery"  # bad_link: hello's recovery code is none of this server's
+#: invalid: start_tournament with fewer entrants than a table seats (fixed partners: fewer than
+#: four, or an odd number)
+TOO_FEW_ENTRANTS = "too_few_entrants"
+#: rate_limited: create_tournament past the tournaments an address may make in a day
+TOURNAMENTS_A_DAY = "tournaments_a_day"
 
 REASONS: frozenset[str] = frozenset(
     {
@@ -52,6 +57,8 @@ REASONS: frozenset[str] = frozenset(
         SEAT_FREE,
         OWN_SEAT,
         BAD_RECOVERY,
+        TOO_FEW_ENTRANTS,
+        TOURNAMENTS_A_DAY,
     }
 )
 

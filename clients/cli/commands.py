@@ -53,6 +53,7 @@ def echoed(text: str) -> str:
     return repr(text[: ECHOED - 1]) + "…"
 
 
+#: The table's help: how to play and everyone's commands, then the host's, then the rest.
 HELP = N_("""\
 Play: a tile's number (3) or the tile (5-3); add an end to pick it (5-3 n).
 A tile that fits several ends asks which: n(orth), s(outh), e(ast), w(est).
@@ -61,12 +62,18 @@ A tile that fits several ends asks which: n(orth), s(outh), e(ast), w(est).
 /scores            points hand by hand, and the biggest play
 /log               the whole log (PageUp and PageDown scroll it too)
 /save FILE         write the match record (for allfives replay)
-/chat TEXT         say something to the table
+/chat TEXT         say something to the table""")
+
+#: The host's commands, shown in a room that has a host (a tournament's table has none).
+HOST_HELP = N_("""\
 /bots add LEVEL    seat a bot: easy, normal or hard (host)
 /bots fill LEVEL   seat bots in every free seat (host)
 /bots remove SEAT  free a bot's seat (host)
 /start             deal the first hand (host)
-/rematch           play again with the same seats (host)
+/rematch           play again with the same seats (host)""")
+
+#: The rest of the help, for everyone.
+MORE_HELP = N_("""\
 /back              take your seat back from the stand-in that plays it
 /review            after a match: your costliest moves, by the hard bot
 /link              a one-time code to play as you on another device
@@ -304,7 +311,8 @@ def _command(text: str, view: RoomView | None) -> Action:
     if word in ("quit", "exit", "q"):
         return Quit()
     if word in ("help", "h", "?"):
-        return Show(_(HELP))
+        hosted = view is None or view.host is not None
+        return Show("\n".join([_(HELP), *([_(HOST_HELP)] if hosted else []), _(MORE_HELP)]))
     if view is None:
         return Refuse(_("not in a room yet"))
     match word:

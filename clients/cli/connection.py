@@ -93,6 +93,9 @@ class Connection:
         #: Seconds of failed reconnecting before giving up.
         self.give_up_after = GIVE_UP_SECONDS
         self._resuming = False
+        #: The command that takes this seat back, when not the room's own `join` (a
+        #: tournament's table is taken back by following the tournament again).
+        self.back_with: str | None = None
 
     # -- sending ---------------------------------------------------------------------------
 
@@ -179,7 +182,10 @@ class Connection:
             self._resuming = self.state.token is not None and self.state.room is not None
 
     def come_back(self) -> str:
-        """The command that takes this seat back later: `allfives join URL CODE`."""
+        """The command that takes this seat back later: `allfives join URL CODE`, or
+        `back_with` when it is set."""
+        if self.back_with is not None:
+            return self.back_with
         room = self.state.room or ""
         return f"{local.command()} join {self.url.rstrip('/')} {room}".rstrip()  # i18n: a command
 

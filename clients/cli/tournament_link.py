@@ -42,7 +42,14 @@ GIVE_UP_SECONDS = 300.0
 def refusal(error: msg.Error, code: str) -> str:
     """A refused tournament message in words; `code` what the player typed."""
     if error.code == errors.NO_SUCH_ROOM:
-        said = _("there is no tournament {code} on this server (a private one needs CODE-INVITE)")
+        if "-" in code:  # an invite was given: it may be the part that is wrong
+            said = _(
+                "there is no tournament {code} on this server, or the invite after its dash is wrong"
+            )
+        else:
+            said = _(
+                "there is no tournament {code} on this server (a private one needs CODE-INVITE)"
+            )
         return said.format(code=repr(code))
     if error.code == errors.NOT_A_PLAYER:
         return _("tournaments are for players: this device has no key the server knows")

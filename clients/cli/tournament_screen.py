@@ -192,6 +192,8 @@ class TournamentScreen:
         connection, first, resume = join.plan(
             self.link.url, room, self.link.player or self.link.name, keys=self.keys
         )
+        # Leaving the table mid-match, the way back is the tournament's, not the room's own.
+        connection.back_with = self._join_again()
         table = plain.table(self.args)(
             connection,
             Mode.JOIN,
@@ -233,7 +235,9 @@ class TournamentScreen:
         rows = tournament_rows(state, width, you, plain=self.plain, code=code)
         for last in (2, 1):  # too tall: the last rounds only, the others counted
             if not self.plain and len(rows) + len(below) > lines - 1:
-                rows = tournament_rows(state, width, you, last_rounds=last, code=code)
+                rows = tournament_rows(
+                    state, width, you, last_rounds=last, code=code, show_all=self._show_all()
+                )
         rows += below
         if self.plain:
             self._tell(update, said, rows)
@@ -338,10 +342,18 @@ class TournamentScreen:
                 await asyncio.wait_for(task, 2.0)
         self._session = None
 
-    def _come_back(self) -> str:
+    def _join_again(self) -> str:
+        """The command that follows this tournament again (and takes a table's seat back)."""
         url = self.link.url.rstrip("/")
         code = self.link.code or ""
-        command = f"{local.command()} tournament join {url} {code}"  # i18n: a command
+        return f"{local.command()} tournament join {url} {code}"  # i18n: a command
+
+    def _show_all(self) -> str:
+        """The command that prints the whole tournament, every round."""
+        url = self.link.url.rstrip("/")
+        return f"{local.command()} tournament show {url} {self.link.code or ''}"  # i18n: a command
+
+    def _come_back(self) -> str:
         return _("You left the tournament's screen; come back with: {command}").format(
-            command=command
+            command=self._join_again()
         )

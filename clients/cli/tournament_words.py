@@ -211,13 +211,15 @@ def tournament_rows(
     last_rounds: int | None = None,
     code: str | None = None,
     replay: str | None = None,
+    show_all: str = "allfives tournament show",  # i18n: a command
 ) -> list[Text]:
     """The tournament as rows of at most `width` columns: its name and code, what it plays,
     where it stands, the entrants, each round's tables (`last_rounds`: only so many of the
     last, the others counted), the standings and the champion (`plain`: no box drawing, for
     screen readers). `code` is what finds it, shown in its title (a private one's CODE-INVITE;
     by default the letters of the view). `replay` ("allfives show URL"): each finished table
-    whose game the view names gets the command that replays it, under it."""
+    whose game the view names gets the command that replays it, under it. `show_all` is the
+    command that shows every round, named where the earlier ones are counted."""
     rows: list[str | Table] = []
     title = f"{visible(view.name)} · {visible(code or view.code)}"
     rows += [title, summary_row(view), phase_row(view)]
@@ -226,11 +228,11 @@ def tournament_rows(
     earlier = len(view.rounds) - shown
     if earlier > 0:
         said = ngettext(
-            "({count} earlier round: allfives tournament show)",
-            "({count} earlier rounds: allfives tournament show)",
+            "({count} earlier round: {command})",
+            "({count} earlier rounds: {command})",
             earlier,
         )
-        rows += ["", said.format(count=earlier)]
+        rows += ["", said.format(count=earlier, command=show_all)]
     games = any(table.game for played in view.rounds[earlier:] for table in played.tables)
     if replay is not None and games:
         rows += ["", _("Under each finished table, the command that replays its game.")]

@@ -86,6 +86,14 @@ REASON_WORDS = {
     "no_bot": N_("that seat holds no bot"),
     "seat_free": N_("that seat is free already"),
     "own_seat": N_("to give up your own seat, leave"),
+    "too_few_entrants": N_(
+        "too few entrants to start it: at least as many as a table seats (with fixed partners, "
+        "an even number)"
+    ),
+    "tournaments_a_day": N_(
+        "this address has made as many tournaments as the server allows in a day: try again "
+        "tomorrow"
+    ),
 }
 #: The command a refused request was, as shown (the wire's type names).
 COMMAND_WORDS = {

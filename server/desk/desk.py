@@ -187,6 +187,7 @@ class Desk:
                     raise RoomError(
                         errors.RATE_LIMITED,
                         f"an address may make {self.per_address} tournaments a day",
+                        errors.TOURNAMENTS_A_DAY,
                     ) from None
                 raise RoomError(
                     errors.BUSY, "the server holds as many tournaments as it may"

@@ -26,6 +26,7 @@ from protocol.errors import (
     NOT_HOST,
     NOT_IN_ROOM,
     ROOM_FULL,
+    TOO_FEW_ENTRANTS,
     WRONG_PHASE,
     ProtocolError,
 )
@@ -292,9 +293,11 @@ def start(tournament: Tournament, command: Start) -> Tournament:
     count = len(tournament.entrants)
     least = least_entrants(tournament)
     if count < least:
-        raise TournamentError(INVALID, f"{count} entrants: the tournament needs {least} or more")
+        said = f"{count} entrants: the tournament needs {least} or more"
+        raise TournamentError(INVALID, said, TOO_FEW_ENTRANTS)
     if tournament.partners == "fixed" and count % 2:
-        raise TournamentError(INVALID, "fixed partners need an even number of entrants")
+        said = "fixed partners need an even number of entrants"
+        raise TournamentError(INVALID, said, TOO_FEW_ENTRANTS)
     changed = copy_of(tournament)
     changed.phase = "playing"
     if tournament.partners == "fixed":

@@ -305,6 +305,7 @@ class App {
     const model = tableModel(this.state.doc, {
       finalLayout: this.state.finalLayout, finalHistory: this.state.finalHistory, finalHand: this.state.finalHand, hint: this.state.hint, online: this.online });
     model.handle = this.state.room ?? this.state.doc.code;
+    model.tournamentTable = this.tourney.playsTable(model.handle);
     this.table.update(model, this.state.log, this.state.hintText(), this.state.hands, this.heard ?? []);
     const game = this.state.doc.game;
     this.cue.update(t("app.room_title", { code: this.state.doc.code }), Boolean(model.game?.myTurn),

@@ -230,7 +230,8 @@ export class Table {
     this.title.textContent = t("lobby.room", { code: model.code });
     // A private room's link carries its invite (CODE-INVITE, the room as joined).
     const path = `/r/${encodeURIComponent(model.handle ?? model.code)}`;
-    fill(this.link, `${t("table.friends_join")} `, h("a", { href: path, id: "invite-link" }, `${location.origin}${path}`),
+    // A tournament's table keeps its seats for its entrants: its link is for watching.
+    fill(this.link, `${t(model.tournamentTable ? "table.others_watch" : "table.friends_join")} `, h("a", { href: path, id: "invite-link" }, `${location.origin}${path}`),
       model.spectators ? ` · ${plural("table.watching_count", model.spectators)}` : "", model.you === null ? ` · ${t("table.you_watch")}` : "");
     fill(this.seats, model.teams && model.game
       ? model.game.sides.map((side) => h("li", { class: "side" },

@@ -195,6 +195,14 @@ export class TournamentDesk {
     this.page?.focusTop();
   }
 
+  /** Whether `room` plays a table of the tournament last followed (its seats are kept for its
+   *  entrants: nobody else joins it, anyone may watch). */
+  playsTable(room) {
+    const rounds = this.last?.state?.rounds ?? [];
+    return Boolean(room) && rounds.some((round) => (round.tables ?? []).some(
+      (table) => typeof table.room === "string" && codeOf(table.room) === codeOf(room)));
+  }
+
   /** The player left the room: a finished table's bar back goes with it. */
   leftTable() {
     this.lingering?.close();

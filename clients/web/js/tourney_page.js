@@ -136,12 +136,12 @@ export class TournamentPage {
       h("h3", { id: "rounds-title" }, t("tourney.rounds")),
       rounds.map((round, index) => h("section", { class: "round", "data-round": index + 1 },
         h("h4", {}, t("tourney.round_n", { round: index + 1 })),
-        h("ol", { class: "tables" }, (round.tables ?? []).map((table, number) => this.table(state, table, number, you))),
+        h("ol", { class: "tables" }, (round.tables ?? []).map((table, number) => this.table(state, table, number, you, index + 1))),
         (round.byes ?? []).map((unit) => h("p", { class: unit === mine ? "bye yours" : "bye" }, // i18n: not shown
           t(unit === mine ? "tourney.bye_yours" : unitsOf(state)[unit]?.length > 1 ? "tourney.bye_team" : "tourney.bye", { name: unitName(state, unit) }))))).reverse());
   }
 
-  table(state, table, number, you) {
+  table(state, table, number, you, round) {
     const seats = table.seats ?? [];
     const scores = Array.isArray(table.scores) ? table.scores : null;
     // Fixed partners are a unit (the server's `units`): named together, with their side's score;
@@ -166,7 +166,9 @@ export class TournamentPage {
     return h("li", { class: yours ? "table-line yours" : "table-line", "data-room": room ?? "" }, // i18n: not shown
       `${t("tourney.table_n", { table: number + 1 })}: ${who}`,
       scores ? ` · ${t("tourney.finished")}` : "",
-      game ? [" · ", h("a", { href: `#/game/${encodeURIComponent(game)}`, class: "game-link" }, t("tourney.game_link", { table: number + 1 }))] : null,
+      // The game's link names its round too: in a list of the page's links each reads apart.
+      game ? [" · ", h("a", { href: `#/game/${encodeURIComponent(game)}`, class: "game-link" },
+        t("tourney.game_link", { round, table: number + 1 }))] : null,
       room && !scores ? [" · ", h("a", { href: `/r/${encodeURIComponent(room)}`, class: "watch-link", onclick: (event) => {
         event.preventDefault();
         this.actions.watch(room);

@@ -190,6 +190,19 @@ def test_help_and_quit() -> None:
     assert interpret("/quit", cross_view()) == Quit()
 
 
+def test_help_at_a_table_without_a_host_leaves_out_the_hosts_commands() -> None:
+    """A tournament's table has no host: nobody there may add bots, start or ask a rematch."""
+    hosted = interpret("/help", make_view(host=0))
+    table = interpret("/help", make_view(host=None))
+    assert isinstance(hosted, Show) and isinstance(table, Show)
+    host_lines = [line for line in hosted.text.splitlines() if line.endswith("(host)")]
+    assert [line.split()[0] for line in host_lines] == ["/bots"] * 3 + ["/start", "/rematch"]
+    assert table.text.splitlines() == [
+        line for line in hosted.text.splitlines() if line not in host_lines
+    ]
+    assert "/back" in table.text and "/quit" in table.text
+
+
 def test_bots_are_added_by_the_host_of_a_waiting_room() -> None:
     waiting = make_view(
         phase="waiting",

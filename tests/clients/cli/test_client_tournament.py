@@ -241,6 +241,51 @@ def test_create_prints_the_code_and_a_friends_join_shows_in_the_lobby(tmp_path: 
 
 
 @pytest.mark.terminal
+def test_a_start_with_too_few_entrants_says_how_many_it_takes(tmp_path: Path) -> None:
+    with ServerThread() as server:
+        url = server.server.url
+        keep_player_key(tmp_path / "ann", url, "Ann")
+        ann, _said = spawn_plain(
+            ["tournament", "create", url, "--name", "Cup", "--players", "3", "--plain"],
+            {**ENV, "XDG_CONFIG_HOME": str(tmp_path / "ann")},
+        )
+        try:
+            ann.expect(r"Friends enter with: .*allfives tournament join \S+ ([A-Z]{5})")
+            code = ann.match.group(1)
+            done = allfives("tournament", "start", url, code, config=tmp_path / "ann")
+        finally:
+            ann.close(force=True)
+        assert done.returncode == 1
+        assert done.stderr == (
+            "allfives tournament: could not start the tournament: too few entrants to start it:"
+            " at least as many as a table seats (with fixed partners, an even number)\n"
+        )
+        assert view_of(server, code).phase == "open"
+
+
+@pytest.mark.terminal
+def test_a_create_past_the_days_tournaments_says_so(tmp_path: Path) -> None:
+    with ServerThread(max_tournaments_per_ip=1) as server:
+        url = server.server.url
+        keep_player_key(tmp_path / "ann", url, "Ann")
+        env = {**ENV, "XDG_CONFIG_HOME": str(tmp_path / "ann")}
+        first, _said = spawn_plain(["tournament", "create", url, "--name", "Cup", "--plain"], env)
+        try:
+            first.expect(r"Friends enter with: ")
+        finally:
+            first.close(force=True)
+        again, said = spawn_plain(["tournament", "create", url, "--name", "Cup 2", "--plain"], env)
+        again.expect(pexpect.EOF)
+        again.close()
+        assert again.exitstatus == 1
+        # Not "too many messages at once: slow down": waiting a moment would not help.
+        assert " ".join(said.getvalue().split()).endswith(
+            "this address has made as many tournaments as the server allows in a day: try again"
+            " tomorrow"
+        ), said.getvalue()
+
+
+@pytest.mark.terminal
 def test_joining_a_missing_tournament_is_one_line_and_status_1(tmp_path: Path) -> None:
     with ServerThread() as server:
         url = server.server.url
@@ -352,10 +397,13 @@ def test_a_screen_too_short_for_every_round_shows_the_last_and_counts_the_others
         ],
     )
     every = "\n".join(row.plain for row in tournament_rows(view, 59))
-    last = "\n".join(row.plain for row in tournament_rows(view, 59, last_rounds=1))
+    show = "allfives tournament show ws://10.0.0.2:8765 QWRTZ"
+    rows = tournament_rows(view, 59, last_rounds=1, show_all=show)
+    last = "\n".join(row.plain for row in rows)
     assert all(f"Round {n}" in every for n in (1, 2, 3))
     assert "Round 3" in last and "Round 1" not in last and "Round 2" not in last
-    assert "(2 earlier rounds: allfives tournament show)" in last
+    # The count names the whole command that shows them, its server and code with it.
+    assert "(2 earlier rounds: " + show + ")" in " ".join(last.split())
     assert last.startswith("Cup · QWRTZ") and "Standings" in last
 
 
@@ -376,6 +424,19 @@ def test_a_private_tournament_is_shown_and_entered_with_its_whole_code(tmp_path:
             letters = whole.split("-")[0]
             hidden = allfives("tournament", "show", url, letters, config=tmp_path / "bea")
             assert hidden.returncode == 1 and "no such tournament" in hidden.stderr
+            # A wrong invite is not told to give the invite it gave: the invite may be wrong.
+            wrong = f"{letters}-{'A' * len(whole.split('-')[1])}"
+            refused, refused_said = spawn_plain(
+                ["tournament", "join", url, wrong, "--plain"],
+                {**ENV, "XDG_CONFIG_HOME": str(tmp_path / "bea")},
+            )
+            refused.expect(pexpect.EOF)
+            refused.close()
+            assert refused.exitstatus == 1
+            assert " ".join(refused_said.getvalue().split()) == (
+                "allfives tournament: could not enter the tournament: there is no tournament "
+                f"'{wrong}' on this server, or the invite after its dash is wrong"
+            )
             shown = allfives("tournament", "show", url, whole, config=tmp_path / "bea")
             assert shown.returncode == 0, shown.stderr
             assert shown.stdout.startswith(f"Quiet cup · {whole}\n")

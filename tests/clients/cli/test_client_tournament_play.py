@@ -16,7 +16,15 @@ from typing import Any
 
 import pexpect  # type: ignore[import-untyped]
 import pytest
-from client_helpers import NEEDS_TMUX, ROOT, Terminal, keep_player_key, spawn_plain, status
+from client_helpers import (
+    NEEDS_TMUX,
+    ROOT,
+    Terminal,
+    keep_player_key,
+    played_tournament,
+    spawn_plain,
+    status,
+)
 from server_helpers import ServerThread, api_get
 
 from protocol import api
@@ -215,6 +223,30 @@ def test_the_drawn_screen_moves_to_the_table_and_back_to_the_standings(
     assert "Round 2" in shown and "playing in room" in shown
 
 
+@pytest.mark.terminal
+@NEEDS_TMUX
+@pytest.mark.parametrize("terminal", [(80, 24), (60, 24)], indirect=True)
+def test_a_screen_too_short_for_every_round_names_the_whole_command_that_shows_them(
+    terminal: Terminal, tmp_path: Path
+) -> None:
+    """The drawn screen counts the rounds it has no room for and names the command that
+    shows them, with its server and code, ready to type."""
+    with ServerThread() as server:
+        server.call(played_tournament(server.server, "QWRTZ", ["Ann", "Bea"], ["easy"], 3))
+        url = server.server.url.rstrip("/")
+        keep_player_key(tmp_path / "cid", url, "Cid")
+        size = {"COLUMNS": str(terminal.width), "LINES": str(terminal.height)}
+        env = {**ENV, **size, "XDG_CONFIG_HOME": str(tmp_path / "cid")}
+        command = [sys.executable, "-m", "allfives.cli", "tournament", "join", url, "QWRTZ"]
+        terminal.start(command, env)
+        rows = terminal.wait_for(r"Champion: ")
+    shown = " ".join("\n".join(rows).split())
+    found = re.search(r"\((\d) earlier rounds?: ([^)]*)\)", shown)
+    assert found is not None, "\n".join(rows)
+    assert found.group(2).endswith(f" tournament show {url} QWRTZ"), found.group(2)
+    assert f"Round {int(found.group(1)) + 1}" in shown  # the last rounds are drawn
+
+
 def test_a_player_who_leaves_the_table_mid_match_comes_back_to_the_same_seat(
     tmp_path: Path,
 ) -> None:
@@ -223,7 +255,7 @@ def test_a_player_who_leaves_the_table_mid_match_comes_back_to_the_same_seat(
         keep_player_key(tmp_path / "ann", url, "Ann")
         keep_player_key(tmp_path / "bea", url, "Bea")
         env = {**ENV, "XDG_CONFIG_HOME": str(tmp_path / "ann")}
-        ann, _said = spawn_plain(
+        ann, said = spawn_plain(
             ["tournament", "create", url, "--name", "Cup", "--bots", "easy", "--plain"], env
         )
         bea: Any = None
@@ -244,6 +276,12 @@ def test_a_player_who_leaves_the_table_mid_match_comes_back_to_the_same_seat(
             ann.expect(pexpect.EOF)
             ann.close()
             assert ann.exitstatus == 0
+            # The table's own farewell names the same way back: the tournament's, not the
+            # room's `join` (which would seat her but never bring her to her next table).
+            told = " ".join(said.getvalue().split())
+            back = rf"You left room {room} during a match: a bot plays your seat until you come"
+            back += rf" back with: [^:]*\btournament join \S+ {code}\b"
+            assert re.search(back, told), told
             assert view_of(server, code).rounds[0].tables[0].scores is None  # still playing
             again, _again_said = spawn_plain(["tournament", "join", url, code, "--plain"], env)
             try:

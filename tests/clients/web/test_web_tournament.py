@@ -196,8 +196,30 @@ def test_a_start_refused_is_said_on_the_page_and_changes_nothing() -> None:
         assert entrants(page) == []
         press(page, "tournament-start")
         said = wait_for(lambda: page.find_element(By.ID, "tournament-note").text, what="refused")
-        assert said.startswith("Refused (starting the tournament): ")
+        # Why, in words the host can act on (not "the server found that request invalid").
+        assert said == (
+            "Refused (starting the tournament): too few entrants to start it: at least as many"
+            " as a table seats (with fixed partners, an even number)"
+        ), said
         assert page.find_element(By.ID, "tournament-phase").text.startswith("open for entrants")
+        assert js_errors(page) == []
+
+
+def test_a_tournament_past_the_days_allowance_is_refused_in_words_that_say_so() -> None:
+    """The address made its one tournament of the day: the form's next one is refused, and the
+    page says why (not "too many messages at once", which waiting a moment would mend)."""
+    with ServerThread(max_tournaments_per_ip=1) as server, chromium(*PHONE) as page:
+        made(server, "Friday cup")
+        open_lobby(page, server.base + "/", "Ann")
+        press(page, "new-tournament")
+        page.find_element(By.ID, "new-tournament-name").send_keys("Saturday cup")
+        press(page, "create-tournament")
+        said = wait_for(lambda: page.find_element(By.ID, "notice").text, what="refused")
+        assert said == (
+            "Refused (new tournament): this address has made as many tournaments as the server"
+            " allows in a day: try again tomorrow"
+        ), said
+        assert not page.execute_script("return location.hash").startswith("#/tournament/")
         assert js_errors(page) == []
 
 
@@ -328,7 +350,7 @@ def test_fixed_partners_are_shown_as_teams_in_the_tables_the_byes_and_the_standi
         for line in page.find_elements(By.CSS_SELECTOR, ".table-line"):
             # Once archived, a finished table links to its game.
             said = " ".join(line.text.split())
-            game = r"( · review the game of table 1)?"
+            game = r"( · review the game of round \d, table 1)?"
             assert re.fullmatch(rf"Table 1: {team}: \d+ – {team}: \d+ · finished{game}", said)
         byes = [bye.text for bye in page.find_elements(By.CSS_SELECTOR, ".bye")]
         assert len(byes) == 3

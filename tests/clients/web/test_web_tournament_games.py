@@ -4,6 +4,7 @@ on the table's scores."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -41,12 +42,15 @@ def test_each_finished_table_links_to_its_game_and_the_link_opens_its_review() -
             what="the games' links",
         )
         assert len(links) == len(tables) == 3
-        for table in tables:
+        rounds = [number for number, played in enumerate(view.rounds, 1) for _ in played.tables]
+        for round_number, table in zip(rounds, tables, strict=True):
             assert table.game is not None and table.room is not None
             line = page.find_element(By.CSS_SELECTOR, f"li.table-line[data-room='{table.room}']")
             link = line.find_element(By.CSS_SELECTOR, ".game-link")
             assert str(link.get_attribute("href")).endswith(f"#/game/{table.game}")
-            assert link.text.startswith("review the game of table ")
+            # Each link names its round as well as its table, so a list of the page's links
+            # (as a screen reader gives it) tells one game from another.
+            assert re.fullmatch(rf"review the game of round {round_number}, table \d", link.text)
 
         first = tables[0]
         line = page.find_element(By.CSS_SELECTOR, f"li.table-line[data-room='{first.room}']")

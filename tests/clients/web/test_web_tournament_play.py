@@ -130,6 +130,10 @@ def test_ann_is_taken_to_each_table_and_back_to_the_standings_until_the_champion
             room = at_table(page)
             assert room == where(page)["table"]
             played.append(room)
+            # Its seats are kept for the entrants: the room's link is offered for watching,
+            # not as a way for friends to join.
+            link = page.find_element(By.ID, "room-link").text
+            assert link.startswith(f"Others watch at {server.base}/r/{room}"), link
             assert_fits(measure(page))
             # The first match's end stays until Back now; the second's goes back by itself.
             seconds = 600
@@ -174,7 +178,9 @@ def test_ann_is_taken_to_each_table_and_back_to_the_standings_until_the_champion
             )
             assert re.search(r"\bAnn \(you\): \d+\b", line.text), line.text
             # (then, once archived, the link to its game)
-            assert re.search(r"· finished( ·\s+review the game of table 1)?$", line.text), line.text
+            assert re.search(
+                r"· finished( ·\s+review the game of round \d, table 1)?$", line.text
+            ), line.text
             ann = page.find_element(By.CSS_SELECTOR, "#tournament-standings tr.yours")
             assert ann.find_elements(By.TAG_NAME, "td")[4].text == str(match + 1)  # played
 

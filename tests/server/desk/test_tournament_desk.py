@@ -174,7 +174,8 @@ async def test_an_address_makes_a_bounded_number_of_tournaments(running: Server)
         await update_for(ann, "create_tournament", **CUP)
     codes = await running.store.tournaments.codes()
     assert len(codes) == limit == 4
-    assert (await ann.error_for("create_tournament", **CUP)).code == "rate_limited"
+    refused = await ann.error_for("create_tournament", **CUP)
+    assert (refused.code, refused.reason) == ("rate_limited", "tournaments_a_day")
     assert await running.store.tournaments.codes() == codes
     await ann.close()
 

@@ -26,6 +26,7 @@ from protocol.errors import (
     NOT_HOST,
     NOT_IN_ROOM,
     ROOM_FULL,
+    TOO_FEW_ENTRANTS,
     WRONG_PHASE,
 )
 from protocol.rules import RoomRules, Rules
@@ -236,10 +237,14 @@ def test_leaving_before_the_start_only() -> None:
 
 def test_starting_needs_the_host_and_enough_entrants() -> None:
     refused(made(("round_robin", 2, None, True), 2), Start(by="p0"), NOT_HOST)
-    refused(made(("round_robin", 2, None, True), 1), Start(by=HOST), INVALID)
-    refused(made(("swiss", 3, None, True), 2), Start(by=HOST), INVALID)
-    refused(made(("swiss", 4, "fixed", True), 5), Start(by=HOST), INVALID)
-    refused(made(("swiss", 4, "rotating", True), 3), Start(by=HOST), INVALID)
+    too_few = [
+        made(("round_robin", 2, None, True), 1),
+        made(("swiss", 3, None, True), 2),
+        made(("swiss", 4, "fixed", True), 5),
+        made(("swiss", 4, "rotating", True), 3),
+    ]
+    for state in too_few:  # the clients word the reason: how many it takes
+        assert refused(state, Start(by=HOST), INVALID).reason == TOO_FEW_ENTRANTS
     state = apply(made(("swiss", 4, "fixed", True), 6), Start(by=HOST))
     assert state.units == [[0, 1], [2, 3], [4, 5]]
     # Two teams play, the third sits out; partners sit across (seats 0 and 2).
