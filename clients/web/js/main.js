@@ -134,7 +134,7 @@ class App {
     const keyed = named || Boolean(this.pendingLink || this.pendingRecovery);
     // A guest by default: under the page's default name, or none once a player owns it.
     this.defaultGuest = !keyed;
-    const fields = named || !this.nameless ? { name: named ? this.name : t("app.default_name") } : {};
+    const fields = keyed || !this.nameless ? { name: named ? this.name : t("app.default_name") } : {};
     // The key claims the hello's name: it goes once the player has chosen one (or links this
     // device, which takes the other device's name); until then the page is a guest.
     if (keyed) fields.key = playerKey();
