@@ -25,11 +25,14 @@ from protocol.message_base import MessageId as MessageId
 from protocol.message_base import Name as Name
 from protocol.message_base import RoomCode as RoomCode
 from protocol.message_base import ServerMessage as ServerMessage
-from protocol.names import BOT_LIKE, name_problem
 from protocol.positions import Position
 from protocol.ratings import GameId
 from protocol.records import Record
 from protocol.rules import RoomRules
+from protocol.text_checks import BOT_KEY as BOT_KEY
+from protocol.text_checks import MAX_CHAT_LENGTH as MAX_CHAT_LENGTH
+from protocol.text_checks import validate_chat as validate_chat
+from protocol.text_checks import validate_name as validate_name
 from protocol.tiles import TILE_PATTERN, EndName, Tile
 from protocol.tournaments import (
     CreateTournament,
@@ -43,7 +46,6 @@ from protocol.tournaments import (
 from protocol.views import BotLevel, Count, MoveSpec, RoomView, Seat
 
 PROTOCOL_VERSION = 1
-MAX_CHAT_LENGTH = 200
 MAX_MESSAGE_BYTES = 4096
 MAX_TOKEN_LENGTH = 128
 RATE_BURST = 20
@@ -292,13 +294,14 @@ class Patch(ServerMessage, tag="patch", omit_defaults=True):
 class Error(ServerMessage, tag="error", omit_defaults=True):
     """A refused message: the `id` and `type` (`command`) it answers, a code and a sentence
     (English, for people; clients word the code, and the `reason` where one is given: one of
-    protocol.errors.REASONS)."""
+    protocol.errors.REASONS); `retry_after`, where given, the seconds to wait (a `busy`)."""
 
     id: int | None
     command: str | None
     code: str
     message: str
     reason: str | None = None
+    retry_after: int | None = None
 
 
 class HintReply(ServerMessage, tag="hint"):
@@ -403,41 +406,6 @@ def decode_server(data: bytes | str) -> AnyServerMessage:
     except (msgspec.DecodeError, RecursionError):
         message = _decode_slowly(data, SERVER_TYPES)
     return message
-
-
-#: What every bot's name starts with, folded as names are compared (`protocol.names`): "bot:" is
-#: its own fold (tests/server/edge/test_server_hardening.py checks it), so importing the protocol loads no
-#: confusables data.
-BOT_KEY = "bot:"
-
-
-def validate_name(name: str) -> str:
-    """A player name stripped of outer spaces; ValueError unless non-empty, printable and short."""
-    cleaned = name.strip()
-    if not cleaned:
-        raise ValueError("a name cannot be empty")
-    if len(cleaned) > MAX_NAME_LENGTH:
-        raise ValueError(f"a name has at most {MAX_NAME_LENGTH} characters")
-    if not cleaned.isprintable():
-        raise ValueError("a name may hold only printable characters")
-    problem = name_problem(cleaned)
-    if problem == BOT_LIKE:
-        raise ValueError('"bot:" starts the names of bots only')
-    if problem is not None:
-        raise ValueError("a name may hold only characters a reader can see (no invisible ones)")
-    return cleaned
-
-
-def validate_chat(text: str) -> str:
-    """A chat line stripped of outer spaces; ValueError unless non-empty, printable and short."""
-    cleaned = text.strip()
-    if not cleaned:
-        raise ValueError("a chat line cannot be empty")
-    if len(cleaned) > MAX_CHAT_LENGTH:
-        raise ValueError(f"a chat line has at most {MAX_CHAT_LENGTH} characters")
-    if not cleaned.isprintable():
-        raise ValueError("a chat line may hold only printable characters (one line)")
-    return cleaned
 
 
 class _Peek(Struct):

@@ -142,7 +142,7 @@ class Server:
                 self._lease(config),
                 config.clock,
             ),
-            archived=ArchivedGames(self.api, self.reviews),
+            archived=ArchivedGames(self.api, self.reviews, tasks.spawn),
         )
         self.desk = lanes.desk
         self.tables.listener = self.desk.rounds.table_finished

@@ -29,6 +29,7 @@ from bridge.positions import positions_of
 from protocol import api
 from protocol.messages import KEY_PATTERN, MAX_NAME_LENGTH
 from protocol.names import name_key
+from protocol.positions import Position
 from protocol.ratings import BOT_PLAYERS, GAME_ID_PATTERN, LADDERS
 from protocol.rules import Rules
 from protocol.tournaments import TournamentView
@@ -281,8 +282,14 @@ class Api:
 
     async def positions(self, asked: Asked, id: str) -> api.GamePositions:
         """The table after each step of one game, as its replay draws it (the game's access)."""
+        detail, positions = await self.replay(asked, id)
+        return api.GamePositions(id=detail.id, positions=positions)
+
+    async def replay(self, asked: Asked, id: str) -> tuple[api.GameDetail, list[Position]]:
+        """One game and the table after each of its steps (`positions` over HTTP, `record`
+        with `game` on the WebSocket)."""
         detail = await self.game(asked, id)
-        return api.GamePositions(id=detail.id, positions=positions_of(detail.record))
+        return detail, positions_of(detail.record)
 
     async def tournament_list(self, asked: Asked) -> api.TournamentsPage:
         """A page of the public tournaments (`server.edge.tournaments_api`)."""

@@ -23,6 +23,7 @@ import msgspec
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
+from protocol import errors
 from protocol.records import encode_record
 from server.edge.api import Api, ApiRefusal, Asked, authorization_key
 from server.edge.query import BadQuery, read_query
@@ -58,17 +59,51 @@ class ReviewAnswers:
         return answer_review(self.desk, self.game_record, request, game_id, self.charge(address))
 
     async def game_record(self, game_id: str, key: str | None) -> bytes | None:
-        """An archived game's record (JSON) for the asker of `key`, as the API finds a game:
-        None when there is none, or it is a private room's game the asker did not play."""
-        try:
-            detail = await self.api.game(Asked([], await self.api.asker(key)), game_id)
-        except ApiRefusal:
-            return None
-        return encode_record(detail.record)
+        """An archived game's record (JSON) for the asker of `key` (`archived_record`)."""
+        return await archived_record(self.api, await self.api.asker(key), game_id)
 
     def charge(self, address: str) -> float | None:
         """Charge one API request to an address: None, or the seconds to wait (over budget)."""
         return self.api.charge(address)
+
+
+async def archived_record(api: Api, asker: str | None, game_id: str) -> bytes | None:
+    """An archived game's record (JSON) for the player `asker` (None: a guest), as the API
+    finds a game: None when there is none, or it is a private room's game the asker did not
+    play. The HTTP API and the WebSocket find a game to review by it."""
+    try:
+        detail = await api.game(Asked([], asker), game_id)
+    except ApiRefusal:
+        return None
+    return encode_record(detail.record)
+
+
+class ReviewRefused(Exception):
+    """A review the lane did not answer: `busy` (ask again in `retry_after` seconds) or
+    `unavailable` (it failed), with the sentence both front ends say."""
+
+    def __init__(self, code: str, message: str, retry_after: int | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.retry_after = retry_after
+
+
+async def work_out_review(desk: ReviewDesk, game_id: str, record: bytes) -> bytes:
+    """The review (JSON) of the archived game `game_id` whose record is `record`, from the
+    review lane; ReviewRefused if it is busy or the review fails (logged). Both the HTTP API
+    and the WebSocket ask the lane through it."""
+    try:
+        return await desk.review(game_id, record)
+    except ReviewsBusy as busy:
+        raise ReviewRefused(
+            errors.BUSY,
+            f"the server is busy with other reviews: try again in {busy.retry_after} s",
+            busy.retry_after,
+        ) from None
+    except Exception:
+        log.exception("game %s: the review failed", game_id)
+        raise ReviewRefused(errors.UNAVAILABLE, "the review could not be worked out") from None
 
 
 async def answer_review(
@@ -98,22 +133,16 @@ async def answer_review(
     if record is None:
         return json_error(HTTPStatus.NOT_FOUND, "not_found", "no such game", host)
     try:
-        review = await desk.review(game_id, record)
-    except ReviewsBusy as busy:
+        review = await work_out_review(desk, game_id, record)
+    except ReviewRefused as refused:
+        if refused.retry_after is None:
+            return json_error(HTTPStatus.INTERNAL_SERVER_ERROR, refused.code, refused.message, host)
         return json_error(
             HTTPStatus.SERVICE_UNAVAILABLE,
-            "busy",
-            "the server is busy with other reviews: try again soon",
+            refused.code,
+            refused.message,
             host,
-            [("Retry-After", str(busy.retry_after))],
-        )
-    except Exception:
-        log.exception("game %s: the review failed", game_id)
-        return json_error(
-            HTTPStatus.INTERNAL_SERVER_ERROR,
-            "unavailable",
-            "the review could not be worked out",
-            host,
+            [("Retry-After", str(refused.retry_after))],
         )
     return json_answer(HTTPStatus.OK, review, host)
 

@@ -264,10 +264,18 @@ class Sessions:
         code: str,
         text: str,
         reason: str | None = None,
+        retry_after: int | None = None,
     ) -> None:
         self.metrics.errors[code] += 1
         connection.send_message(
-            msg.Error(id=id, command=command, code=code, message=text, reason=reason)
+            msg.Error(
+                id=id,
+                command=command,
+                code=code,
+                message=text,
+                reason=reason,
+                retry_after=retry_after,
+            )
         )
 
     def _dispatch(self, connection: Connection, message: msg.ClientMessage) -> Awaitable[Any]:
@@ -292,12 +300,12 @@ class Sessions:
         connection.send_message(reply)
 
     async def _review(self, connection: Connection, message: msg.GetReview) -> None:
-        def refuse(id: int | None, code: str, text: str) -> None:
-            self._error(connection, id, "review", code, text)
+        def refuse(id: int | None, code: str, text: str, retry_after: int | None) -> None:
+            self._error(connection, id, "review", code, text, retry_after=retry_after)
 
         asker = _asker(connection)
         await self.archived.review(
-            connection.address, asker, message, connection.send_message, refuse
+            connection, connection.address, asker, message, connection.send_message, refuse
         )
 
     async def _ping(self, connection: Connection, message: msg.Ping) -> None:

@@ -65,6 +65,11 @@ export class Connection {
     this.queue = [];
   }
 
+  /** Whether the command whose id is `id` waits in the queue for the next welcome. */
+  isQueued(id) {
+    return this.queue.some((item) => item.id === id);
+  }
+
   /** Send a command (given an id); queued while the connection is down. */
   send(message) {
     const framed = { ...message, id: this.nextId++ };

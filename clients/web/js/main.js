@@ -43,6 +43,9 @@ class App {
     this.pendingLink = null;
     this.pendingRecovery = null;
     this.nameRefused = false;
+    /** A player owns the page's default name: until this device's player chooses a name, it
+     *  says hello without one (a guest who watches), so a game's link still opens. */
+    this.nameless = false;
     this.recordForReplay = false;
     this.pages = new Pages(this.pagesRoot, {
       player: () => this.player,
@@ -54,6 +57,7 @@ class App {
       askRecord: () => this.askRecord(),
       askGame: (id) => this.send({ type: "record", game: id }),
       askReview: (id) => this.send({ type: "review", game: id }),
+      queued: (ask) => this.connection.isQueued(ask),
       tournament: (root, handle) => this.tourney.show(root, handle),
       closeTournament: () => this.tourney.close(),
     });
@@ -127,13 +131,16 @@ class App {
 
   helloFields() {
     const named = Boolean(this.name) && !checkName(this.name).problem;
-    const fields = { name: named ? this.name : t("app.default_name") };
+    const keyed = named || Boolean(this.pendingLink || this.pendingRecovery);
+    // A guest by default: under the page's default name, or none once a player owns it.
+    this.defaultGuest = !keyed;
+    const fields = keyed || !this.nameless ? { name: named ? this.name : t("app.default_name") } : {};
     // The key claims the hello's name: it goes once the player has chosen one (or links this
     // device, which takes the other device's name); until then the page is a guest.
-    if (named || this.pendingLink || this.pendingRecovery) fields.key = playerKey();
+    if (keyed) fields.key = playerKey();
     if (this.pendingLink) fields.link = this.pendingLink;
     else if (this.pendingRecovery) fields.recover = this.pendingRecovery;
-    this.helloName = fields.name;
+    this.helloName = fields.name ?? null;
     if (this.resume) {
       fields.token = this.resume.token;
       fields.room = this.resume.room;

@@ -37,7 +37,9 @@ export class Pages {
    *  recoveryCode(), recover(code),
    *  askRecord() (the room's last record, answered through `showRecord`),
    *  askGame(id) (an archived game's record, answered through `gameRecord` or `gameRefused`),
-   *  askReview(id) (its review, answered through `gameReview` or `reviewRefused`),
+   *  askReview(id) (its review, answered through `gameReview` or `reviewRefused`): each
+   *  returns the id of the message that asks, which its answer carries,
+   *  queued(ask) (whether the message `ask` waits to be sent once the connection is back),
    *  tournament(root, handle) (draw a tournament's page in `root`), closeTournament(). */
   constructor(root, app) {
     this.root = root;
@@ -46,10 +48,14 @@ export class Pages {
     this.player = null;
     this.route = null;
     this.body = h("div", { id: "page-body" });
-    /** The archived game asked for and not answered yet (its id), or null. */
+    /** The archived game asked for and not answered yet: `{ game, ask }` (its id and the id
+     *  of the message that asked), or null. */
     this.awaited = null;
-    /** The game whose review was asked for and not answered yet (its id), or null. */
+    /** The game whose review was asked for and not answered yet (`{ game, ask }`), or null. */
     this.reviewAwaited = null;
+    /** The ids of the asks this page made and no answer came for yet: an answer to one no
+     *  longer awaited (another game shown since) is dropped, never taken for the new one's. */
+    this.asks = new Set();
   }
 
   nav() {
@@ -111,20 +117,38 @@ export class Pages {
    *  is the server's `error`, said once, and no refused HTTP request in the console. */
   showGame(id) {
     fill(this.body, h("p", { class: "card", id: "replay-loading" }, t("pages.fetching_game")));
-    this.awaited = id;
-    this.app.askGame(id);
+    this.awaited = this.ask(id, (game) => this.app.askGame(game));
+  }
+
+  /** Ask for `game` with `send` (which returns the id of the message that asks): what is
+   *  awaited. */
+  ask(game, send) {
+    const ask = send(game);
+    this.asks.add(ask);
+    return { game, ask };
+  }
+
+  /** Whether `message` answers an ask of this page's (then forgotten: one answer each), and
+   *  the one `awaited` (else it is dropped). */
+  answers(message, awaited) {
+    if (!this.asks.delete(message.id)) return false;
+    return Boolean(awaited) && message.id === awaited.ask;
   }
 
   /** The connection is back: the game (or its review) asked for before it dropped is asked
-   *  for again. */
+   *  for again, unless its ask is still queued (sent now that the connection is back). */
   reconnected() {
-    if (this.awaited && this.route?.page === "game" && this.route.id === this.awaited) this.app.askGame(this.awaited);
-    if (this.reviewAwaited && this.replay) this.app.askReview(this.reviewAwaited);
+    const again = (awaited, send) => (this.app.queued(awaited.ask) ? awaited : this.ask(awaited.game, send));
+    if (this.awaited && this.route?.page === "game" && this.route.id === this.awaited.game) {
+      this.awaited = again(this.awaited, (game) => this.app.askGame(game));
+    }
+    if (this.reviewAwaited && this.replay) this.reviewAwaited = again(this.reviewAwaited, (game) => this.app.askReview(game));
   }
 
-  /** The server's `record` of an archived game (`game` its id): shown if it is the one awaited. */
+  /** The server's `record` of an archived game (`game` its id): shown if it answers the ask
+   *  awaited. */
   gameRecord(message) {
-    if (!this.awaited || message.game !== this.awaited || this.route?.id !== message.game) return;
+    if (!this.answers(message, this.awaited) || this.route?.id !== this.awaited.game) return;
     this.awaited = null;
     if (!message.record || !Array.isArray(message.positions)) {
       this.sayRefused(t("api.no_answer.game"));
@@ -133,10 +157,12 @@ export class Pages {
     this.showRecord(message.record, message.positions, message.game);
   }
 
-  /** The server refused `record`: said here when it was the awaited game's (true), else not
-   *  this page's to say (false). */
+  /** The server refused `record`: said here when it was the awaited game's; dropped when it
+   *  answers an ask of this page's no longer awaited (true either way), else not this page's
+   *  to say (false). */
   gameRefused(message) {
-    if (!this.awaited || this.route?.page !== "game") return false;
+    if (!this.asks.has(message.id)) return false;
+    if (!this.answers(message, this.awaited) || this.route?.page !== "game") return true;
     this.awaited = null;
     if (message.code === "no_such_game") this.sayRefused(t("api.not_found.game"));
     else if (message.code === "rate_limited") this.sayRefused(t("api.too_many_soon"));
@@ -196,24 +222,26 @@ export class Pages {
   loadReview(id) {
     if (!this.replay) return;
     this.replay.setReview("loading");
-    this.reviewAwaited = id;
-    this.app.askReview(id);
+    this.reviewAwaited = this.ask(id, (game) => this.app.askReview(game));
   }
 
-  /** The server's `review` of the game `message.game`: shown if it is the one awaited. */
+  /** The server's `review` of the game `message.game`: shown if it answers the ask awaited. */
   gameReview(message) {
-    if (!this.replay || !this.reviewAwaited || message.game !== this.reviewAwaited) return;
+    if (!this.answers(message, this.reviewAwaited) || !this.replay || message.game !== this.reviewAwaited.game) return;
     this.reviewAwaited = null;
     const review = message.review && typeof message.review === "object" ? message.review : null;
     this.replay.setReview(review ?? { error: t("api.no_answer.review") });
   }
 
-  /** The server refused `review`: said in the replay's review when it was the awaited one's
-   *  (true), else not this page's to say (false). */
+  /** The server refused `review`: said in the replay's review when it was the awaited one's;
+   *  dropped when it answers an ask of this page's no longer awaited (true either way), else
+   *  not this page's to say (false). */
   reviewRefused(message) {
-    if (!this.replay || !this.reviewAwaited) return false;
+    if (!this.asks.has(message.id)) return false;
+    if (!this.answers(message, this.reviewAwaited) || !this.replay) return true;
     this.reviewAwaited = null;
-    if (message.code === "busy") this.replay.setReview({ busy: true, retry: null });
+    const wait = Number.isSafeInteger(message.retry_after) && message.retry_after > 0 ? message.retry_after : null;
+    if (message.code === "busy") this.replay.setReview({ busy: true, retry: wait });
     else if (message.code === "no_such_game") this.replay.setReview({ error: t("api.not_found.review") });
     else if (message.code === "rate_limited") this.replay.setReview({ error: t("api.too_many_soon") });
     else this.replay.setReview({ error: errorWords(message) });

@@ -68,6 +68,13 @@ export function onError(app, message) {
   if (message.command === "record" && app.recordForReplay) {
     app.recordForReplay = false;
   }
+  if (message.command === "hello" && message.code === "name_taken" && app.defaultGuest && !app.nameless) {
+    // A player owns the page's default name, which this visitor never chose: say hello
+    // again without a name (what was asked waits in the queue for that welcome).
+    app.nameless = true;
+    app.connection.restart();
+    return;
+  }
   if (message.command === "hello" && !["bad_token", "no_such_room"].includes(message.code)) {
     const reason = errorWords(message);
     // In the header and the banner in short; why, and what to do next, in the notice.

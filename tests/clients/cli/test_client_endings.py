@@ -234,14 +234,53 @@ def test_a_room_closed_under_the_player_ends_at_once(tmp_path: Path) -> None:
 EARLY_MOMENTS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6)
 
 
+#: The files a KeyboardInterrupt may come from while Python still starts `allfives`: its
+#: `site`, the generated script, and `allfives.start` loading.
+STARTING = (
+    str(Path(sys.executable).parent / "allfives"),  # the script, as `spawn` runs it
+    *(str(ROOT / "allfives" / name) for name in ("start.py", "__init__.py")),
+)
+
+
+def starting_frame(path: str) -> bool:
+    """Whether a traceback's frame is one of Python starting `allfives` (`STARTING`, or
+    Python's own `site.py`)."""
+    return path in STARTING or path == "<frozen site>" or path.endswith("/site.py")
+
+
 def before_python_ran_allfives(output: str) -> bool:
     """Python's own KeyboardInterrupt while it still started (its `site`, the generated
     `allfives` script, `allfives.start` loading: a busy machine): no code of allfives had run
-    yet, nothing of it could guard (`allfives.start.main` guards before anything else)."""
+    yet, nothing of it could guard (`allfives.start.main` guards before anything else). Any
+    other frame (a library's, the standard library's), or an exception Python could only
+    ignore, is not excused."""
+    if "KeyboardInterrupt" not in output or "Exception ignored" in output:
+        return False
     frames = re.findall(r'File "([^"]+)"', output)
-    ours = [f for f in frames if f.startswith(f"{ROOT}/") and not f.startswith(f"{ROOT}/.venv/")]
-    loading = ("/allfives/start.py", "/allfives/__init__.py")
-    return "KeyboardInterrupt" in output and all(frame.endswith(loading) for frame in ours)
+    return all(starting_frame(frame) for frame in frames)
+
+
+def test_only_python_starting_allfives_is_excused() -> None:
+    """A KeyboardInterrupt whose frames are all Python starting `allfives` is excused; one
+    with a frame of a library or of the standard library, or one Python ignored, is not."""
+
+    def traceback(*paths: str, ignored: bool = False) -> str:
+        head = "Exception ignored in: <module>\n" if ignored else ""
+        frames = "".join(f'  File "{path}", line 1, in <module>\n' for path in paths)
+        return f"{head}Traceback (most recent call last):\n{frames}KeyboardInterrupt\n"
+
+    script, start, package = STARTING
+    assert before_python_ran_allfives(traceback("<frozen site>", script, start, package))
+    assert before_python_ran_allfives(traceback("/usr/lib/python3.11/site.py", script))
+    assert not before_python_ran_allfives(
+        traceback(script, start, "/usr/lib/python3.11/asyncio/__init__.py")
+    )
+    assert not before_python_ran_allfives(
+        traceback(script, str(ROOT / ".venv/lib/msgspec/__init__.py"))
+    )
+    assert not before_python_ran_allfives(traceback(script, str(ROOT / "clients/cli/app.py")))
+    assert not before_python_ran_allfives(traceback(script, start, ignored=True))
+    assert not before_python_ran_allfives("Traceback (most recent call last):\nValueError\n")
 
 
 def interrupted_at(args: list[str], home: Path, moment: float, seconds: float = 60) -> Ending:

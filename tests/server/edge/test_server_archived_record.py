@@ -169,12 +169,61 @@ async def test_a_review_being_worked_out_holds_no_other_message_and_busy_past_th
         # The connection is served while the review is worked out: a ping, a room made.
         assert isinstance(await ann.request("ping"), msg.Pong)
         assert isinstance(await ann.request("create_room", rules={"players": 2}), msg.Joined)
-        busy = await ann.error_for("review", game=two)
+        # Past the lane's bound (asked from another connection): busy, and for how long.
+        other = await Client.open(server.url, "Ann", key=key)
+        busy = await other.error_for("review", game=two)
         assert busy.code == errors.BUSY and busy.command == "review"
+        assert isinstance(busy.retry_after, int) and busy.retry_after >= 1
+        assert f"try again in {busy.retry_after} s" in busy.message
         held.release.set()
         done = await ann.until(lambda m: getattr(m, "id", None) == first)
         assert isinstance(done, msg.ReviewReply) and done.game == one
         again = await ann.request("review", game=two)
         assert isinstance(again, msg.ReviewReply) and again.game == two
         assert server.reviews.computed == 2
+        await ann.close()
+        await other.close()
+
+
+async def test_a_second_review_on_a_connection_is_busy_while_its_first_is_worked_out() -> None:
+    held = Held()
+    async with run_server(fast_config(review_budget_ms=2.0, max_reviews_waiting=8)) as server:
+        server.reviews.compute = held
+        key = new_key()
+        one = await archived_game(server, "Ann", key, seed=1)
+        two = await archived_game(server, "Ann", key, seed=2)
+        ann = await Client.open(server.url, "Ann", key=key)
+        first = await ann.send("review", game=one)
+        await until(lambda: held.started.is_set())
+        busy = await ann.error_for("review", game=two)
+        assert busy.code == errors.BUSY and busy.command == "review"
+        assert "your last review" in busy.message
+        held.release.set()
+        done = await ann.until(lambda m: getattr(m, "id", None) == first)
+        assert isinstance(done, msg.ReviewReply) and done.game == one
+        # Its answer came: the connection may ask again, and the lane worked out one game only
+        # while it was refused.
+        again = await ann.request("review", game=two)
+        assert isinstance(again, msg.ReviewReply) and again.game == two
+        assert server.reviews.computed == 2
+        await ann.close()
+
+
+def not_a_review(record: bytes, budget_ms: float) -> bytes:
+    """A review lane that answers something that is not a review."""
+    return b'{"not": "a review"}'
+
+
+async def test_a_review_that_cannot_be_read_is_unavailable_and_the_connection_asks_again() -> None:
+    async with run_server(fast_config(review_budget_ms=2.0)) as server:
+        server.reviews.compute = not_a_review
+        key = new_key()
+        game = await archived_game(server, "Ann", key)
+        ann = await Client.open(server.url, "Ann", key=key)
+        refused = await ann.error_for("review", game=game)
+        assert refused.code == errors.UNAVAILABLE and refused.command == "review"
+        assert refused.message == "the review could not be worked out"
+        # Nothing was left in flight: asking again is answered, not `busy`.
+        again = await ann.error_for("review", game=game)
+        assert again.code == errors.UNAVAILABLE
         await ann.close()
