@@ -67,7 +67,7 @@ def test_two_players_and_a_bot_follow_a_tournament_from_lobby_to_tables_to_champ
         keep_player_key(tmp_path / "ann", url, "Ann")
         keep_player_key(tmp_path / "bea", url, "Bea")
         ann, ann_said = spawn_plain(
-            ["tournament", "create", url, "--name", "Cup", *CUP_OPTIONS],
+            ["tournament", "create", url, "--title", "Cup", *CUP_OPTIONS],
             {**ENV, **LONG_LINGER, "XDG_CONFIG_HOME": str(tmp_path / "ann")},
         )
         bea: Any = None
@@ -170,7 +170,7 @@ def test_the_drawn_screen_moves_to_the_table_and_back_to_the_standings(
         keep_player_key(tmp_path / "ann", url, "Ann")
         keep_player_key(tmp_path / "bea", url, "Bea")
         command = [sys.executable, "-m", "allfives.cli", "tournament", "create", url]
-        command += ["--name", "Cup", "--bots", "easy", "--target", "10"]
+        command += ["--title", "Cup", "--bots", "easy", "--target", "10"]
         size = {"COLUMNS": str(terminal.width), "LINES": str(terminal.height)}
         env = {**ENV, **size, **LONG_LINGER, "XDG_CONFIG_HOME": str(tmp_path / "ann")}
         terminal.start(command, env)
@@ -256,7 +256,7 @@ def test_a_player_who_leaves_the_table_mid_match_comes_back_to_the_same_seat(
         keep_player_key(tmp_path / "bea", url, "Bea")
         env = {**ENV, "XDG_CONFIG_HOME": str(tmp_path / "ann")}
         ann, said = spawn_plain(
-            ["tournament", "create", url, "--name", "Cup", "--bots", "easy", "--plain"], env
+            ["tournament", "create", url, "--title", "Cup", "--bots", "easy", "--plain"], env
         )
         bea: Any = None
         try:
