@@ -286,6 +286,8 @@ class TournamentScreen:
             return []  # the move to the table is said next
         if view.phase == "playing":
             return [_("Waiting for the next round: your table comes by itself")]
+        if view.phase == "finished" and update.you is None:
+            return [_("This tournament is over; you did not play in it")]
         return []
 
     def _size(self) -> tuple[int, int]:

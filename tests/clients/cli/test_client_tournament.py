@@ -364,6 +364,30 @@ def test_a_create_without_a_title_or_with_a_bad_name_is_refused_in_one_line(
     assert not (tmp_path / "allfives" / "keys.json").exists()  # nothing was kept or sent
 
 
+@pytest.mark.terminal
+def test_joining_a_finished_tournament_says_you_did_not_play_in_it(tmp_path: Path) -> None:
+    with ServerThread() as server:
+        url = server.server.url
+        server.call(played_tournament(server.server, "QWRTZ", ["Ann", "Bea"], [], 1))
+        assert view_of(server, "QWRTZ").phase == "finished"
+        keep_player_key(tmp_path, url, "Cid")
+        cid, said = spawn_plain(
+            ["tournament", "join", url, "QWRTZ", "--plain"],
+            {**ENV, "XDG_CONFIG_HOME": str(tmp_path)},
+        )
+        try:
+            cid.expect(pexpect.EOF)
+            cid.close()
+        finally:
+            cid.close(force=True)
+        assert cid.exitstatus == 0
+        text = " ".join(said.getvalue().split())
+        assert "Champion: " in text
+        assert "This tournament is over; you did not play in it" in text
+        assert "Cid" not in text  # shown, not entered
+        assert [entrant.name for entrant in view_of(server, "QWRTZ").entrants] == ["Ann", "Bea"]
+
+
 def test_a_name_the_server_will_not_have_is_refused_before_connecting(tmp_path: Path) -> None:
     done = allfives(
         "tournament", "create", "ws://127.0.0.1:9", "--title", "\x1b[2J", config=tmp_path
