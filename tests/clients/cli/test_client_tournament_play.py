@@ -293,3 +293,33 @@ def test_a_player_who_leaves_the_table_mid_match_comes_back_to_the_same_seat(
             ann.close(force=True)
             if bea is not None:
                 bea.close(force=True)
+
+
+@pytest.mark.terminal
+@NEEDS_TMUX
+@pytest.mark.parametrize("terminal", [(80, 24), (60, 24)], indirect=True)
+def test_the_goodbye_after_quit_keeps_the_command_to_come_back_whole_on_its_row(
+    terminal: Terminal, tmp_path: Path
+) -> None:
+    """Folded at spaces to the terminal's width, not cut mid-word by the terminal's wrap."""
+    with ServerThread() as server:
+        url = server.server.url.rstrip("/")
+        keep_player_key(tmp_path / "ann", url, "Ann")
+        size = {"COLUMNS": str(terminal.width), "LINES": str(terminal.height)}
+        env = {**ENV, **size, "XDG_CONFIG_HOME": str(tmp_path / "ann")}
+        command = [sys.executable, "-m", "allfives.cli", "tournament", "create", url]
+        terminal.start([*command, "--title", "Cup"], env)
+        rows = terminal.wait_for(r"Friends enter with: ")
+        found = re.search(r"^Cup · ([A-Z]{5})$", rows[0])
+        assert found is not None, rows
+        terminal.type("/quit")
+        rows = terminal.wait_for(r"EXITED 0")
+    shown = [row.rstrip() for row in rows]
+    come_back = next(i for i, row in enumerate(shown) if row.startswith("You left the"))
+    said = shown[come_back : shown.index("EXITED 0")]
+    assert " ".join(" ".join(said).split()).startswith(
+        "You left the tournament's screen; come back with: "
+    )
+    whole = f"tournament join {url} {found.group(1)}"
+    assert said[-1].endswith(whole) and said[-1].split()[0] in ("uv", "allfives"), said
+    assert all(len(row) < terminal.width for row in said), said
