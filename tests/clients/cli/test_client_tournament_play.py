@@ -131,6 +131,7 @@ def test_two_players_and_a_bot_follow_a_tournament_from_lobby_to_tables_to_champ
         final = said[moves[-1].end() :]
         assert "Standings" in final and f"Champion: {champion}" in final
         assert "\x1b" not in said
+        assert f"{name} left seat" not in said, said  # nobody is told of their own leaving
         # Told whole once, then only what changed: each line of news said once.
         assert "Entrants" not in said[moves[0].start() :], said
         assert said.count(f"Champion: {champion}") == 1, said
