@@ -35,6 +35,7 @@ PLACEHOLDERS = {
     "TARGET": N_("TARGET"),
     "TURN_SECONDS": N_("TURN_SECONDS"),
     "NAME": N_("NAME"),
+    "TITLE": N_("TITLE"),
     "PORT": N_("PORT"),
     "URL": N_("URL"),
     "CODE": N_("CODE"),

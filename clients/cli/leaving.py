@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 
+from clients.cli.fold import fold_keeping
 from clients.cli.i18n import _
 from clients.cli.safe import safe_text
 
@@ -67,8 +68,10 @@ def farewell(app: App) -> None:
     if view is None or view.you is None:  # a watcher leaves no seat behind
         return
     if app.mode.remote and view.phase == "playing" and app.state.room:
+        command = app.connection.come_back()
         said = _(
             "You left room {code} during a match: a bot plays your seat until "
             "you come back with: {command}"
-        ).format(code=view.code, command=app.connection.come_back())
-        app.console.print(safe_text(Text(said, style="dim")))
+        ).format(code=view.code, command=command)
+        for row in fold_keeping(said, command, app.console.width - 1):
+            app.console.print(safe_text(Text(row, style="dim")), no_wrap=True, crop=False)

@@ -13,7 +13,7 @@ def seat_changes(
     before: RoomView, after: RoomView, old_names: Sequence[str], new_names: Sequence[str]
 ) -> list[str]:
     """Sentences for the seats that changed between two views of a room (each view's seats
-    named by `old_names` and `new_names`)."""
+    named by `old_names` and `new_names`); the reader's own seat emptying is left unsaid."""
     lines = []
     for index, (old, new) in enumerate(zip(before.seats, after.seats, strict=False)):
         if old == new:
@@ -28,6 +28,8 @@ def seat_changes(
                 line = _("{who} took seat {seat}").format(who=new_names[index], seat=number)
             lines.append(line)
         elif old is not None and new is None:
+            if index == before.you:
+                continue  # the player's own leaving: they know it, and it is no other's news
             lines.append(_("{who} left seat {seat}").format(who=old_names[index], seat=number))
         elif old is not None and new is not None and old.kind != new.kind:
             if new.kind == "bot":

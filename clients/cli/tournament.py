@@ -23,7 +23,7 @@ from clients.cli.i18n import _
 from clients.cli.keys import KeyStore
 from clients.cli.safe import visible
 from clients.cli.seats import normalize_url
-from clients.cli.tournament_link import TournamentLink
+from clients.cli.tournament_link import TournamentLink, not_found
 from clients.cli.tournament_screen import PLAIN_WIDTH, TournamentScreen
 from clients.cli.tournament_words import tournament_rows
 from protocol import messages as msg
@@ -54,7 +54,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     _add_url(create)
     create.add_argument(
-        "--name", required=True, type=tournament_name, help=_("the tournament's name")
+        "--title", type=tournament_name, default=None, help=_("the tournament's name (required)")
+    )
+    # Typed as for `join` and `host`; checked once --title is known to be there, so that an
+    # old `--name "Friday cup"` is told of --title rather than of a player's name.
+    create.add_argument(
+        "--name",
+        default=None,
+        help=_(
+            "your name in the tournament (default: the player this device plays as on that "
+            "server, else your login)"
+        ),
     )
     create.add_argument(
         "--format",
@@ -208,6 +218,21 @@ def link_for(url: str, name: str | None) -> tuple[TournamentLink, KeyStore]:
     return TournamentLink(url, name, keys.key_for(url, name), keys), keys
 
 
+def host_name(args: argparse.Namespace) -> str | None:
+    """The host's own name at `create` (None: as `join` picks it); a missing --title, or a
+    name no player may have: UsageError."""
+    if args.title is None:
+        raise local.UsageError(
+            _("name the tournament with --title (--name is your own name in it, as for join)")
+        )
+    if args.name is None:
+        return None
+    try:
+        return local.player_name(args.name)
+    except argparse.ArgumentTypeError as error:
+        raise local.UsageError(f"--name: {error}") from None
+
+
 def rules_of(args: argparse.Namespace) -> RoomRules:
     """Every match's rules, as the options ask (a combination that makes no sense: UsageError)."""
     if args.teams and args.players != 4:
@@ -229,14 +254,16 @@ async def follow(args: argparse.Namespace) -> int:
     """Create or join, then follow the tournament on its screen."""
     url = normalize_url(args.url)
     first: list[msg.ClientMessage]
+    name = args.name
     if args.action == "create":
+        name = host_name(args)
         rules = rules_of(args)
         partners = args.partners
         if rules.players == 4 and rules.teams and partners is None:
             partners = "fixed"
         first = [
             CreateTournament(
-                name=args.name,
+                name=args.title,
                 format=args.format,
                 rules=rules,
                 partners=partners,
@@ -246,7 +273,7 @@ async def follow(args: argparse.Namespace) -> int:
         ]
     else:
         first = [JoinTournament(tournament=args.code, name=args.name)]
-    link, keys = link_for(url, getattr(args, "name", None) if args.action == "join" else None)
+    link, keys = link_for(url, name)
     link.join_after_create = args.action == "create" and not args.no_join
     return await TournamentScreen(link, args, keys).run(first)
 
@@ -279,7 +306,8 @@ def show(args: argparse.Namespace) -> int:
     try:
         view = api.get(api.tournament_path(args.code), TournamentView, "tournament")
     except ApiError as error:
-        print(visible(f"{PROGRAM}: {error.text}"), file=sys.stderr)
+        said = not_found(args.code) if error.status == 404 else error.text
+        print(visible(f"{PROGRAM}: {said}"), file=sys.stderr)
         return 1
     plain_lines = plain.wanted(args)
     width = PLAIN_WIDTH if plain_lines else Console().width - 1

@@ -39,18 +39,22 @@ MAX_FRAME = 2**22
 GIVE_UP_SECONDS = 300.0
 
 
+def not_found(code: str) -> str:
+    """That there is no tournament `code` (as typed) in words: with an invite given, that the
+    invite may be the part that is wrong."""
+    if "-" in code:
+        said = _(
+            "there is no tournament {code} on this server, or the invite after its dash is wrong"
+        )
+    else:
+        said = _("there is no tournament {code} on this server (a private one needs CODE-INVITE)")
+    return said.format(code=repr(code))
+
+
 def refusal(error: msg.Error, code: str) -> str:
     """A refused tournament message in words; `code` what the player typed."""
     if error.code == errors.NO_SUCH_ROOM:
-        if "-" in code:  # an invite was given: it may be the part that is wrong
-            said = _(
-                "there is no tournament {code} on this server, or the invite after its dash is wrong"
-            )
-        else:
-            said = _(
-                "there is no tournament {code} on this server (a private one needs CODE-INVITE)"
-            )
-        return said.format(code=repr(code))
+        return not_found(code)
     if error.code == errors.NOT_A_PLAYER:
         return _("tournaments are for players: this device has no key the server knows")
     if error.code == errors.NOT_HOST:

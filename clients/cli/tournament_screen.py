@@ -27,6 +27,7 @@ from rich.text import Text
 
 from clients.cli import join, local, plain, plain_input
 from clients.cli.bindings import prompt_output
+from clients.cli.fold import fold_keeping
 from clients.cli.i18n import _
 from clients.cli.keys import KeyStore
 from clients.cli.linger import linger_seconds
@@ -148,14 +149,14 @@ class TournamentScreen:
             if link.done():
                 return await self._end(0)
             if line is None or (line != ASIDE and not await self._typed(line)):
-                return await self._end(0, self._come_back())
+                return await self._end(0, self._come_back(), self._join_again())
             self.show()
 
-    async def _end(self, status: int, said: str | None = None) -> int:
-        """The prompt gone, a last line said: `status`."""
+    async def _end(self, status: int, said: str | None = None, command: str = "") -> int:
+        """The prompt gone, a last line said (`command` in it kept whole): `status`."""
         await self._stop_listening()
         if said is not None:
-            self.say(said)
+            self.say(said, command)
         return status
 
     async def _typed(self, line: str) -> bool:
@@ -206,7 +207,7 @@ class TournamentScreen:
         if not match_over(connection.state):
             # Left during the match (a bot plays the seat), or the link failed.
             await self._stop_listening()
-            self.say(self._come_back())
+            self.say(self._come_back(), self._join_again())
             return status
         self._told = None
         self._listen()
@@ -286,15 +287,20 @@ class TournamentScreen:
             return []  # the move to the table is said next
         if view.phase == "playing":
             return [_("Waiting for the next round: your table comes by itself")]
+        if view.phase == "finished" and update.you is None:
+            return [_("This tournament is over; you did not play in it")]
         return []
 
     def _size(self) -> tuple[int, int]:
         size = shutil.get_terminal_size((80, 24))
         return size.columns, size.lines
 
-    def say(self, text: str) -> None:
-        """One line below what is shown, made visible."""
-        self.console.file.write(visible(text) + "\n")
+    def say(self, text: str, command: str = "") -> None:
+        """One line below what is shown, made visible; drawn, folded at spaces to the
+        terminal's width with `command` (a part of it) whole on a row where it fits."""
+        shown = visible(text)
+        rows = [shown] if self.plain else fold_keeping(shown, visible(command), self._size()[0] - 1)
+        self.console.file.write("".join(row + "\n" for row in rows))
         self.console.file.flush()
 
     def _draw(self, rows: list[Text]) -> None:

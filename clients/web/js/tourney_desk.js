@@ -65,7 +65,9 @@ export class TournamentDesk {
 
   /** Draw the tournament `handle` names into `root`, and follow it. */
   show(root, handle) {
-    const same = this.last && codeOf(this.last.tournament) === codeOf(handle);
+    // Only the very handle last answered is drawn at once: the letters alone, or another
+    // invite, are the server's to answer (a private one is not shown by a link without it).
+    const same = this.last && tournamentHandle(this.last.tournament) === tournamentHandle(handle);
     this.page = new TournamentPage(root, same ? this.last.tournament : handle, {
       join: (name) => this.join(name),
       leave: (entrant) => this.send({ type: "leave_tournament", tournament: this.handle, ...(entrant === null ? {} : { entrant }) }),
@@ -139,7 +141,8 @@ export class TournamentDesk {
       this.app.show(`#/tournament/${handle}`);
       return;
     }
-    if (this.page) this.page.update(message);
+    // The page draws only the tournament its link names, as the server answered it.
+    if (this.page && tournamentHandle(this.page.handle) === handle) this.page.update(message);
     this.follow(message);
   }
 

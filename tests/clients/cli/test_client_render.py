@@ -274,6 +274,22 @@ def test_the_log_says_who_sits_down_goes_away_and_comes_back() -> None:
     ]
 
 
+@pytest.mark.parametrize("you_after", [3, None])
+def test_a_player_is_not_told_of_their_own_leaving_as_of_anothers(you_after: int | None) -> None:
+    # The end of a tournament's table: Bob (seat 4) leaves once the match is over.
+    people = [SeatInfo(seat=seat, name=name, kind="human") for seat, name in enumerate("ACDB")]
+    people[3] = SeatInfo(seat=3, name="Bob", kind="human")
+    state = state_of(make_view(phase="finished", players=4, seats=people, you=3, host=None))
+    before = state.sync.document
+    assert before is not None
+    others_leave = [to_builtins(people[0]), None, *(to_builtins(seat) for seat in people[2:])]
+    after = dict(before, seats=others_leave)
+    state.receive(msg.Patch(seq=2, ops=diff(before, after)))
+    after_bob = dict(after, seats=[*others_leave[:3], None], you=you_after)
+    state.receive(msg.Patch(seq=3, ops=diff(after, after_bob)))
+    assert [line.text for line in state.log] == ["C left seat 2"]
+
+
 def test_the_host_is_not_told_of_the_bots_they_seated() -> None:
     ann = SeatInfo(seat=0, name="Ann", kind="human")
     state = state_of(make_view(phase="waiting", seats=[ann, None], host=0))

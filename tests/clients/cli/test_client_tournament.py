@@ -105,7 +105,8 @@ def test_show_of_a_missing_tournament_is_one_line_and_status_1(tmp_path: Path) -
     assert done.returncode == 1
     assert done.stdout == ""
     assert done.stderr.splitlines() == [
-        "allfives tournament: no such tournament on this server (a private one needs CODE-INVITE)"
+        "allfives tournament: there is no tournament 'NOPEX' on this server (a private one needs "
+        "CODE-INVITE)"
     ]
 
 
@@ -188,7 +189,16 @@ def test_create_prints_the_code_and_a_friends_join_shows_in_the_lobby(tmp_path: 
         keep_player_key(tmp_path / "ann", url, "Ann")
         keep_player_key(tmp_path / "bea", url, "Bea")
         ann, ann_said = spawn_plain(
-            ["tournament", "create", url, "--name", "Friday cup", "--bots", "easy,hard", "--plain"],
+            [
+                "tournament",
+                "create",
+                url,
+                "--title",
+                "Friday cup",
+                "--bots",
+                "easy,hard",
+                "--plain",
+            ],
             {**ENV, "XDG_CONFIG_HOME": str(tmp_path / "ann")},
         )
         try:
@@ -246,7 +256,7 @@ def test_a_start_with_too_few_entrants_says_how_many_it_takes(tmp_path: Path) ->
         url = server.server.url
         keep_player_key(tmp_path / "ann", url, "Ann")
         ann, _said = spawn_plain(
-            ["tournament", "create", url, "--name", "Cup", "--players", "3", "--plain"],
+            ["tournament", "create", url, "--title", "Cup", "--players", "3", "--plain"],
             {**ENV, "XDG_CONFIG_HOME": str(tmp_path / "ann")},
         )
         try:
@@ -269,12 +279,12 @@ def test_a_create_past_the_days_tournaments_says_so(tmp_path: Path) -> None:
         url = server.server.url
         keep_player_key(tmp_path / "ann", url, "Ann")
         env = {**ENV, "XDG_CONFIG_HOME": str(tmp_path / "ann")}
-        first, _said = spawn_plain(["tournament", "create", url, "--name", "Cup", "--plain"], env)
+        first, _said = spawn_plain(["tournament", "create", url, "--title", "Cup", "--plain"], env)
         try:
             first.expect(r"Friends enter with: ")
         finally:
             first.close(force=True)
-        again, said = spawn_plain(["tournament", "create", url, "--name", "Cup 2", "--plain"], env)
+        again, said = spawn_plain(["tournament", "create", url, "--title", "Cup 2", "--plain"], env)
         again.expect(pexpect.EOF)
         again.close()
         assert again.exitstatus == 1
@@ -307,9 +317,80 @@ def test_joining_a_missing_tournament_is_one_line_and_status_1(tmp_path: Path) -
         ]
 
 
+@pytest.mark.terminal
+def test_a_first_time_host_enters_under_the_name_given_with_name(tmp_path: Path) -> None:
+    with ServerThread() as server:
+        url = server.server.url
+        cid, _said = spawn_plain(
+            ["tournament", "create", url, "--title", "Cup", "--name", "Cid", "--plain"],
+            {**ENV, "XDG_CONFIG_HOME": str(tmp_path)},
+        )
+        try:
+            cid.expect(r"Cup · ([A-Z]{5})\s")
+            code = cid.match.group(1)
+            cid.expect("Entrants \\(1\\): 1 Cid \\(you\\)")
+        finally:
+            cid.close(force=True)
+        view = view_of(server, code)
+        assert view.name == "Cup" and view.host == "Cid"
+        assert [entrant.name for entrant in view.entrants] == ["Cid"]
+
+
+@pytest.mark.terminal
+@pytest.mark.parametrize(
+    ("options", "said"),
+    [
+        (["--name", "Cid"], "name the tournament with --title (--name is your own name in it"),
+        (["--title", "Cup", "--name", "\x1b[2J"], "--name: "),
+    ],
+)
+def test_a_create_without_a_title_or_with_a_bad_name_is_refused_in_one_line(
+    tmp_path: Path, options: list[str], said: str
+) -> None:
+    # `--name Cid` typed as for `join` never silently names the tournament "Cid".
+    child, written = spawn_plain(
+        ["tournament", "create", "ws://127.0.0.1:9", *options],
+        {**ENV, "XDG_CONFIG_HOME": str(tmp_path)},
+    )
+    try:
+        child.expect(pexpect.EOF)
+        child.close()
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 2
+    lines = [line for line in written.getvalue().splitlines() if line.strip()]
+    assert len(lines) == 1 and said in lines[0], lines
+    assert lines[0].startswith("allfives tournament")
+    assert not (tmp_path / "allfives" / "keys.json").exists()  # nothing was kept or sent
+
+
+@pytest.mark.terminal
+def test_joining_a_finished_tournament_says_you_did_not_play_in_it(tmp_path: Path) -> None:
+    with ServerThread() as server:
+        url = server.server.url
+        server.call(played_tournament(server.server, "QWRTZ", ["Ann", "Bea"], [], 1))
+        assert view_of(server, "QWRTZ").phase == "finished"
+        keep_player_key(tmp_path, url, "Cid")
+        cid, said = spawn_plain(
+            ["tournament", "join", url, "QWRTZ", "--plain"],
+            {**ENV, "XDG_CONFIG_HOME": str(tmp_path)},
+        )
+        try:
+            cid.expect(pexpect.EOF)
+            cid.close()
+        finally:
+            cid.close(force=True)
+        assert cid.exitstatus == 0
+        text = " ".join(said.getvalue().split())
+        assert "Champion: " in text
+        assert "This tournament is over; you did not play in it" in text
+        assert "Cid" not in text  # shown, not entered
+        assert [entrant.name for entrant in view_of(server, "QWRTZ").entrants] == ["Ann", "Bea"]
+
+
 def test_a_name_the_server_will_not_have_is_refused_before_connecting(tmp_path: Path) -> None:
     done = allfives(
-        "tournament", "create", "ws://127.0.0.1:9", "--name", "\x1b[2J", config=tmp_path
+        "tournament", "create", "ws://127.0.0.1:9", "--title", "\x1b[2J", config=tmp_path
     )
     assert done.returncode == 2
     assert len(done.stderr.splitlines()) == 1
@@ -414,7 +495,7 @@ def test_a_private_tournament_is_shown_and_entered_with_its_whole_code(tmp_path:
         keep_player_key(tmp_path / "ann", url, "Ann")
         keep_player_key(tmp_path / "bea", url, "Bea")
         ann, _said = spawn_plain(
-            ["tournament", "create", url, "--name", "Quiet cup", "--private", "--plain"],
+            ["tournament", "create", url, "--title", "Quiet cup", "--private", "--plain"],
             {**ENV, "XDG_CONFIG_HOME": str(tmp_path / "ann")},
         )
         try:
@@ -423,13 +504,20 @@ def test_a_private_tournament_is_shown_and_entered_with_its_whole_code(tmp_path:
             ann.expect(f"Friends enter with: .*allfives tournament join \\S+ {whole}")
             letters = whole.split("-")[0]
             hidden = allfives("tournament", "show", url, letters, config=tmp_path / "bea")
-            assert hidden.returncode == 1 and "no such tournament" in hidden.stderr
+            assert hidden.returncode == 1 and "a private one needs CODE-INVITE" in hidden.stderr
             # A wrong invite is not told to give the invite it gave: the invite may be wrong.
             wrong = f"{letters}-{'A' * len(whole.split('-')[1])}"
             refused, refused_said = spawn_plain(
                 ["tournament", "join", url, wrong, "--plain"],
                 {**ENV, "XDG_CONFIG_HOME": str(tmp_path / "bea")},
             )
+            # `show` says the same of the same code as `join` does.
+            told = allfives("tournament", "show", url, wrong.lower(), config=tmp_path / "bea")
+            assert told.returncode == 1 and told.stdout == ""
+            assert told.stderr.splitlines() == [
+                f"allfives tournament: there is no tournament '{wrong}' on this server, or the "
+                "invite after its dash is wrong"
+            ]
             refused.expect(pexpect.EOF)
             refused.close()
             assert refused.exitstatus == 1
@@ -461,7 +549,7 @@ def test_a_dropped_connection_follows_the_tournament_again(tmp_path: Path) -> No
         keep_player_key(tmp_path / "ann", url, "Ann")
         keep_player_key(tmp_path / "bea", url, "Bea")
         ann, _said = spawn_plain(
-            ["tournament", "create", url, "--name", "Cup", "--plain"],
+            ["tournament", "create", url, "--title", "Cup", "--plain"],
             {**ENV, "XDG_CONFIG_HOME": str(tmp_path / "ann")},
         )
         try:
@@ -496,7 +584,7 @@ def test_options_that_do_not_go_together_are_one_line_and_status_2(
     tmp_path: Path, options: list[str], said: str
 ) -> None:
     child, written = spawn_plain(
-        ["tournament", "create", "ws://127.0.0.1:9", "--name", "Cup", *options],
+        ["tournament", "create", "ws://127.0.0.1:9", "--title", "Cup", *options],
         {**ENV, "XDG_CONFIG_HOME": str(tmp_path)},
     )
     try:

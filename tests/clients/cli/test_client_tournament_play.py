@@ -67,7 +67,7 @@ def test_two_players_and_a_bot_follow_a_tournament_from_lobby_to_tables_to_champ
         keep_player_key(tmp_path / "ann", url, "Ann")
         keep_player_key(tmp_path / "bea", url, "Bea")
         ann, ann_said = spawn_plain(
-            ["tournament", "create", url, "--name", "Cup", *CUP_OPTIONS],
+            ["tournament", "create", url, "--title", "Cup", *CUP_OPTIONS],
             {**ENV, **LONG_LINGER, "XDG_CONFIG_HOME": str(tmp_path / "ann")},
         )
         bea: Any = None
@@ -131,6 +131,7 @@ def test_two_players_and_a_bot_follow_a_tournament_from_lobby_to_tables_to_champ
         final = said[moves[-1].end() :]
         assert "Standings" in final and f"Champion: {champion}" in final
         assert "\x1b" not in said
+        assert f"{name} left seat" not in said, said  # nobody is told of their own leaving
         # Told whole once, then only what changed: each line of news said once.
         assert "Entrants" not in said[moves[0].start() :], said
         assert said.count(f"Champion: {champion}") == 1, said
@@ -170,7 +171,7 @@ def test_the_drawn_screen_moves_to_the_table_and_back_to_the_standings(
         keep_player_key(tmp_path / "ann", url, "Ann")
         keep_player_key(tmp_path / "bea", url, "Bea")
         command = [sys.executable, "-m", "allfives.cli", "tournament", "create", url]
-        command += ["--name", "Cup", "--bots", "easy", "--target", "10"]
+        command += ["--title", "Cup", "--bots", "easy", "--target", "10"]
         size = {"COLUMNS": str(terminal.width), "LINES": str(terminal.height)}
         env = {**ENV, **size, **LONG_LINGER, "XDG_CONFIG_HOME": str(tmp_path / "ann")}
         terminal.start(command, env)
@@ -256,7 +257,7 @@ def test_a_player_who_leaves_the_table_mid_match_comes_back_to_the_same_seat(
         keep_player_key(tmp_path / "bea", url, "Bea")
         env = {**ENV, "XDG_CONFIG_HOME": str(tmp_path / "ann")}
         ann, said = spawn_plain(
-            ["tournament", "create", url, "--name", "Cup", "--bots", "easy", "--plain"], env
+            ["tournament", "create", url, "--title", "Cup", "--bots", "easy", "--plain"], env
         )
         bea: Any = None
         try:
@@ -293,3 +294,33 @@ def test_a_player_who_leaves_the_table_mid_match_comes_back_to_the_same_seat(
             ann.close(force=True)
             if bea is not None:
                 bea.close(force=True)
+
+
+@pytest.mark.terminal
+@NEEDS_TMUX
+@pytest.mark.parametrize("terminal", [(80, 24), (60, 24)], indirect=True)
+def test_the_goodbye_after_quit_keeps_the_command_to_come_back_whole_on_its_row(
+    terminal: Terminal, tmp_path: Path
+) -> None:
+    """Folded at spaces to the terminal's width, not cut mid-word by the terminal's wrap."""
+    with ServerThread() as server:
+        url = server.server.url.rstrip("/")
+        keep_player_key(tmp_path / "ann", url, "Ann")
+        size = {"COLUMNS": str(terminal.width), "LINES": str(terminal.height)}
+        env = {**ENV, **size, "XDG_CONFIG_HOME": str(tmp_path / "ann")}
+        command = [sys.executable, "-m", "allfives.cli", "tournament", "create", url]
+        terminal.start([*command, "--title", "Cup"], env)
+        rows = terminal.wait_for(r"Friends enter with: ")
+        found = re.search(r"^Cup · ([A-Z]{5})$", rows[0])
+        assert found is not None, rows
+        terminal.type("/quit")
+        rows = terminal.wait_for(r"EXITED 0")
+    shown = [row.rstrip() for row in rows]
+    come_back = next(i for i, row in enumerate(shown) if row.startswith("You left the"))
+    said = shown[come_back : shown.index("EXITED 0")]
+    assert " ".join(" ".join(said).split()).startswith(
+        "You left the tournament's screen; come back with: "
+    )
+    whole = f"tournament join {url} {found.group(1)}"
+    assert said[-1].endswith(whole) and said[-1].split()[0] in ("uv", "allfives"), said
+    assert all(len(row) < terminal.width for row in said), said

@@ -184,6 +184,59 @@ def test_a_private_tournament_is_found_by_its_whole_link_only() -> None:
         assert js_errors(page) == []
 
 
+def test_a_link_with_the_code_in_small_letters_opens_the_tournament() -> None:
+    with ServerThread() as server, chromium(*PHONE) as page:
+        cup = made(server, "Friday cup")
+        secret = made(server, "Secret cup", rules={"players": 2, "public": False})
+        page.get(f"{server.base}/#/tournament/{cup.tournament.lower()}")
+        wait_for(
+            lambda: page.find_element(By.ID, "tournament-name").text == "Friday cup",
+            what="the tournament by its code in small letters",
+        )
+        assert page.find_element(By.ID, "tournament-link").text.endswith(
+            f"#/tournament/{cup.tournament}"
+        )
+        page.get(f"{server.base}/#/tournament/{secret.tournament.lower()}")
+        wait_for(
+            lambda: page.find_element(By.ID, "tournament-name").text == "Secret cup",
+            what="the private tournament by its whole link in small letters",
+        )
+        # Typed into the address bar of a page open at the lobby, as much as opened afresh.
+        open_lobby(page, server.base + "/", "Ann")
+        page.execute_script(
+            "location.hash = arguments[0]", f"#/tournament/{cup.tournament.lower()}"
+        )
+        wait_for(
+            lambda: page.find_element(By.ID, "tournament-name").text == "Friday cup",
+            what="the tournament by its code in small letters, from the lobby",
+        )
+        assert js_errors(page) == []
+
+
+@pytest.mark.parametrize("asked", ["letters", "wrong invite"])
+def test_a_private_tournament_seen_is_not_shown_again_by_a_link_without_its_invite(
+    asked: str,
+) -> None:
+    with ServerThread() as server, chromium(*PHONE) as page:
+        secret = made(server, "Secret cup", rules={"players": 2, "public": False})
+        code, invite = secret.tournament.split("-")
+        page.get(f"{server.base}/#/tournament/{secret.tournament}")
+        wait_for(
+            lambda: page.find_element(By.ID, "tournament-name").text == "Secret cup",
+            what="the private tournament by its whole link",
+        )
+        # The same page, another link: the page asks the server for what it names.
+        wrong = code if asked == "letters" else f"{code}-{'Z' * len(invite)}"
+        page.execute_script("location.hash = arguments[0]", f"#/tournament/{wrong}")
+        said = wait_for(
+            lambda: page.find_element(By.ID, "tournament-missing").text, what="the refusal"
+        )
+        assert said.startswith("No such tournament")
+        shown = page.find_element(By.ID, "tournament").text
+        assert "Secret cup" not in shown and invite not in shown
+        assert js_errors(page) == []
+
+
 def test_a_start_refused_is_said_on_the_page_and_changes_nothing() -> None:
     """The host starts with nobody entered: refused, said on the page, still open."""
     with ServerThread() as server, chromium(*PHONE) as page:
