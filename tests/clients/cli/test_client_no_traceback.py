@@ -96,7 +96,11 @@ CASES: list[tuple[list[str], int, str]] = [
 ]
 
 
-@pytest.mark.parametrize(("args", "status", "said"), CASES, ids=[" ".join(c[0]) for c in CASES])
+@pytest.mark.parametrize(
+    ("args", "status", "said"),
+    CASES,
+    ids=[" ".join(c[0]).replace(NOWHERE, "ws://NOWHERE") for c in CASES],
+)
 def test_bad_arguments_in_a_terminal_are_one_line_never_a_traceback(
     args: list[str], status: int, said: str, tmp_path: Path
 ) -> None:
