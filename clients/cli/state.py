@@ -465,7 +465,11 @@ class TableState:
             scores = zip(side_names(names, view.rules), view.game.scores, strict=False)
             line += ": " + ", ".join(f"{side} {score}" for side, score in scores) + "."
         if view is not None and _stood_in(event, view):
-            line += _(" (a bot, standing in while they are away)")
+            yours = isinstance(event, Played) and event.seat == view.you
+            if yours:
+                line += _(" (a bot, standing in for you)")
+            else:
+                line += _(" (a bot, standing in while they are away)")
         return line
 
 
