@@ -35,6 +35,9 @@ STATUS_ROWS = 2
 #: The most rows a layout takes once its arms are folded: the line (three rows where a double
 #: lies across), an arm's mark above and below it, and the row listing the ends.
 FOLDED_ROWS = 6
+#: The fewest spaces between the header's left side and the ends total, so the two never read
+#: as one phrase ("pank 10  otste summa 12").
+HEADER_GAP = 2
 
 
 def total_text(game: GameView | None, short: bool = False) -> Text:
@@ -68,7 +71,8 @@ def header(view: RoomView, width: int) -> Text:
     """Room, hand, target, boneyard; the ends total in the right corner, always whole.
 
     When the row is too narrow the left side gives way first: the title goes, then the words
-    shorten, then it is cut; the total is the last thing to shorten ("total 10 ★").
+    shorten, then it is cut; the total is the last thing to shorten ("total 10 ★"). At least
+    `HEADER_GAP` spaces always part the two sides.
     """
     game = view.game
     if game is None:
@@ -96,12 +100,14 @@ def header(view: RoomView, width: int) -> Text:
     for right in (total_text(game), total_text(game, short=True)):
         for parts in ([_("All Fives"), *full], full, short):
             left = _joined(parts)
-            if left.cell_len + 1 + right.cell_len <= width:
+            if left.cell_len + HEADER_GAP + right.cell_len <= width:
                 return Text.assemble(left, " " * (width - left.cell_len - right.cell_len), right)
     right = total_text(game, short=True)
     left = _joined(short)
-    left.truncate(max(0, width - right.cell_len - 1), overflow="ellipsis")
-    return Text.assemble(left, " " * max(1, width - left.cell_len - right.cell_len), right)
+    left.truncate(max(0, width - right.cell_len - HEADER_GAP), overflow="ellipsis")
+    if not left.cell_len:
+        return Text.assemble(" " * max(0, width - right.cell_len), right)
+    return Text.assemble(left, " " * (width - left.cell_len - right.cell_len), right)
 
 
 def _seat_chunk(view: RoomView, seat: int, names: Sequence[str], score: int | None) -> Text:

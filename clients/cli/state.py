@@ -465,7 +465,10 @@ class TableState:
             scores = zip(side_names(names, view.rules), view.game.scores, strict=False)
             line += ": " + ", ".join(f"{side} {score}" for side, score in scores) + "."
         if view is not None and _stood_in(event, view):
-            line += _(" (a bot, standing in while they are away)")
+            if isinstance(event, Played) and event.seat == view.you:
+                line += _(" (a bot, standing in for you)")
+            else:
+                line += _(" (a bot, standing in while they are away)")
         return line
 
 

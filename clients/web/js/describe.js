@@ -73,9 +73,11 @@ export function sideName(index, names, teams) {
 }
 
 /** One sentence for an event, e.g. "Ann played 5-3 east: total 15, scores 15". Seats in
- *  `standIns` had the move made for them by the stand-in bot ("Bob's stand-in played …"). */
-export function describe(event, names, teams = false, standIns = new Set()) {
-  const mover = (seat) => (standIns.has(seat) ? t("log.stand_in", { who: nameOf(seat, names) }) : nameOf(seat, names));
+ *  `standIns` had the move made for them by the stand-in bot ("Bob's stand-in played …"; to the
+ *  player of seat `you` themself, "Your stand-in played …"). */
+export function describe(event, names, teams = false, standIns = new Set(), you = null) {
+  const standIn = (seat) => (seat === you ? t("log.stand_in_you") : t("log.stand_in", { who: nameOf(seat, names) }));
+  const mover = (seat) => (standIns.has(seat) ? standIn(seat) : nameOf(seat, names));
   switch (event.type) {
     case "played": {
       const who = mover(event.seat);

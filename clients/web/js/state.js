@@ -269,7 +269,7 @@ export class RoomState {
       if (["played", "hand_ended", "match_ended"].includes(event.type)) this.hint = null;
       if (event.type === "chat") continue; // chat lines have their own panel
       const stood = standIns.has(event.seat) && ["played", "drew"].includes(event.type);
-      this.note(describe(event, names, teams, standIns), stood ? "standin" : lineKind(event));
+      this.note(describe(event, names, teams, standIns, this.doc?.you ?? null), stood ? "standin" : lineKind(event));
     }
   }
 

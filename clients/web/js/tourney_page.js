@@ -179,13 +179,22 @@ export class TournamentPage {
     const lines = state.standings ?? [];
     const mine = you === null ? null : unitOfEntrant(state, you);
     const champion = Number.isInteger(state.champion) ? state.champion : null;
-    const heads = ["#", t("tourney.col.who"), t("tourney.col.points"), t("tourney.col.buchholz"), t("tourney.col.score"), t("tourney.col.played"), t("tourney.col.byes")];
+    // Each column named in full; on a phone the short word shows instead, the full one still read.
+    const heads = [
+      [t("tourney.col.who"), t("tourney.col_short.who")],
+      [t("tourney.col.points"), t("tourney.col_short.points")],
+      [t("tourney.col.buchholz"), t("tourney.col_short.buchholz")],
+      [t("tourney.col.score"), t("tourney.col_short.score")],
+      [t("tourney.col.played"), t("tourney.col_short.played")],
+      [t("tourney.col.byes"), t("tourney.col_short.byes")],
+    ];
     return h("section", { class: "card", id: "tournament-standings", "aria-labelledby": "standings-title" },
       h("h3", { id: "standings-title" }, state.phase === "finished" ? t("tourney.final_standings") : t("tourney.standings")),
       champion !== null ? h("p", { id: "tournament-champion", class: "champion" }, t("tourney.champion", { name: champion === mine ? `${unitName(state, champion)} ${t("tourney.you_mark")}` : unitName(state, champion) })) : null,
-      // On a phone the tie-break columns scroll sideways within their own region.
+      // Should a narrow screen still be too narrow, the table scrolls within its own region.
       h("div", { class: "scoreboard-wrap", role: "region", tabindex: "0", "aria-labelledby": "standings-title" }, h("table", { class: "scoreboard standings" },
-        h("thead", {}, h("tr", {}, heads.map((head) => h("th", { scope: "col" }, head)))),
+        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), heads.map(([full, short]) => h("th", { scope: "col", title: full },
+          h("span", { class: "col-full" }, full), h("span", { class: "col-short", "aria-hidden": "true" }, short))))),
         h("tbody", {}, lines.map((line, index) => h("tr", { class: line.unit === mine ? "yours" : "", "data-unit": line.unit },
           h("th", { scope: "row" }, String(index + 1)),
           h("td", {}, unitName(state, line.unit), line.unit === mine ? ` ${t("tourney.you_mark")}` : ""),

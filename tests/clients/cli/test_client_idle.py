@@ -1,5 +1,6 @@
 """The terminal counts down to the idle bound on the player's turn (a room without a turn
-clock), says when the stand-in has taken the seat, and `/back` takes it back; at 60 and 80
+clock), says when the stand-in has taken the seat (its move told to the player as made for
+them), and `/back` takes it back; at 60 and 80
 columns (the screens go to tests/artifacts/terminal-idle-WIDTH-*.txt)."""
 
 from __future__ import annotations
@@ -39,6 +40,9 @@ def test_the_idle_countdown_the_stand_in_and_back(terminal: Terminal, tmp_path: 
     keep(rows, f"terminal-idle-{width}-countdown")
     rows = terminal.wait_for(r"A stand-in plays for you", timeout=30)
     assert "/back to play again" in status(rows), status(rows)
+    # The stand-in's move for Tess is told to Tess as hers, not of someone away.
+    rows = terminal.wait_for(r"Tess (led|played) [\s\S]*\(a bot, standing\s+in\s+for\s+you\)")
+    assert "while they are away" not in "\n".join(rows)
     keep(rows, f"terminal-idle-{width}-stand-in")
     terminal.type("/back")
     rows = terminal.wait_for(r"Your turn|to play…", timeout=30)

@@ -9,12 +9,15 @@ import time
 import msgspec
 import pytest
 from client_helpers import cross_view, make_view, screen, state_of
+from hypothesis import given
+from hypothesis import strategies as st
 from protocol_helpers import diff, hand_ended
 from rich.console import Console
 from rich.text import Text
 
+from clients.cli import i18n
 from clients.cli.commands import Ask
-from clients.cli.render import header, render
+from clients.cli.render import HEADER_GAP, MIN_WIDTH, header, render, total_text
 from clients.cli.state import error_text
 from clients.cli.styles import GOLD, PLAYABLE
 from protocol import messages as msg
@@ -27,6 +30,7 @@ from protocol.views import (
     MatchEnded,
     MoveSpec,
     Played,
+    RoomView,
     SeatInfo,
 )
 
@@ -134,6 +138,86 @@ def test_the_ends_total_and_its_star_stay_whole_however_narrow_the_header(width:
     assert plain.endswith("total 10 ★")
     if width >= 60:
         assert plain.endswith("ends total 10 ★") and "hand 1" in plain
+
+
+def header_sides(view: RoomView, width: int) -> tuple[str, str, str]:
+    """The header's left side, the spaces between and the ends total, as drawn at `width`."""
+    plain = header(view, width).plain
+    assert len(plain) <= width, (width, plain)
+    totals = [total_text(view.game, short).plain for short in (False, True)]
+    right = next((total for total in totals if plain.endswith(total)), None)
+    assert right is not None, (width, plain)
+    rest = plain[: -len(right)]
+    left = rest.rstrip(" ")
+    return left, rest[len(left) :], right
+
+
+def header_view(
+    players: int, hand_number: int, boneyard: int, total: int, points: int, code: str
+) -> RoomView:
+    view = make_view(
+        players=players,
+        layout=Layout(line=[[6, 4]]),
+        ends=Ends(west=6, east=4),
+        total=total,
+        history=[Played(seat=1, tile="6-4", end=None, total=total, points=points)],
+    )
+    assert view.game is not None
+    view.code = code
+    view.game.hand_number = hand_number
+    view.game.boneyard = boneyard
+    return view
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("language", i18n.LANGUAGES)
+def test_the_header_keeps_two_spaces_before_the_ends_total_at_every_width(
+    language: str, players: int
+) -> None:
+    # Estonian at 60 columns once drew "… pank 10 otste summa 12": two parts read as one phrase.
+    i18n.set_language(language)
+    try:
+        for view in (
+            header_view(players, 10, 10, 12, 0, "KXQPZZZZ"),
+            header_view(players, 1, 9, 10, 10, "ABCD"),
+            header_view(players, 23, 14, 45, 45, "ZZZZZZZZ"),
+        ):
+            for width in range(20, 121):
+                left, gap, _right = header_sides(view, width)
+                assert not left or len(gap) >= HEADER_GAP, (language, width, left + gap)
+    finally:
+        i18n.set_language("en")
+
+
+@given(
+    language=st.sampled_from(i18n.LANGUAGES),
+    players=st.integers(2, 4),
+    width=st.integers(MIN_WIDTH, 160),
+    hand_number=st.integers(1, 99),
+    boneyard=st.integers(0, 28),
+    total=st.integers(0, 60),
+    scores=st.booleans(),
+    code=st.text(alphabet="ABCDEFGHJKLMNPQRSTUVWXYZ", min_size=4, max_size=8),
+)
+def test_the_headers_two_sides_never_meet_whatever_the_table(
+    language: str,
+    players: int,
+    width: int,
+    hand_number: int,
+    boneyard: int,
+    total: int,
+    scores: bool,
+    code: str,
+) -> None:
+    i18n.set_language(language)
+    try:
+        view = header_view(players, hand_number, boneyard, total, total if scores else 0, code)
+        left, gap, right = header_sides(view, width)
+        assert left and len(gap) >= HEADER_GAP, (left + gap + right, width)
+        starred = scores and total > 0
+        assert right.endswith(f"{total} ★" if starred else str(total))
+    finally:
+        i18n.set_language("en")
 
 
 def test_without_colour_the_table_has_no_colour_codes_but_still_marks_a_scoring_total(

@@ -142,6 +142,29 @@ def test_a_stand_in_bots_play_is_marked_as_not_the_players_own() -> None:
     assert state.log[-1].text == "Femi played 4-4 east: total 10, scores 10"
 
 
+def test_a_stand_in_bots_play_for_you_is_told_to_you_as_yours() -> None:
+    # Ann's clock ran out and the stand-in played her turn: she is not "they", away.
+    ann = SeatInfo(seat=0, name="Ann", kind="human", stand_in=True)
+    seats = [ann, SeatInfo(seat=1, name="Femi", kind="human")]
+    state = state_of(make_view(seats=seats, turn=0))
+    change(
+        state,
+        make_view(seats=seats, turn=1, legal=[]),
+        Played(seat=0, tile="6-4", end=None, total=10, points=10, stand_in=True),
+    )
+    assert state.log[-1].text == "Ann led 6-4: total 10, scores 10 (a bot, standing in for you)"
+    # Femi sees the same move told of Ann, as before.
+    theirs = state_of(make_view(seats=seats, you=1, turn=0, legal=[]))
+    change(
+        theirs,
+        make_view(seats=seats, you=1, turn=1),
+        Played(seat=0, tile="6-4", end=None, total=10, points=10, stand_in=True),
+    )
+    assert theirs.log[-1].text == (
+        "Ann led 6-4: total 10, scores 10 (a bot, standing in while they are away)"
+    )
+
+
 def test_the_turn_clock_counts_down_on_screen() -> None:
     view = make_view()
     view.rules = RoomRules(players=2, target=100, turn_seconds=30)

@@ -60,6 +60,16 @@ def test_a_phone_player_idle_on_their_turn_sees_the_countdown_the_stand_in_and_c
         assert back.text == web_words("en", "dock.back")
         seats = page.find_element(By.ID, "seats").text
         assert web_words("en", "seat.idle_stand_in") in seats, seats
+        # Its move is told to Ann as her stand-in's, never by her own name as someone else's.
+        yours = web_words("en", "log.stand_in_you")
+        log = "return [...document.querySelectorAll('#log li')].map((li) => li.textContent)"
+        told = wait_for(
+            lambda: [line for line in page.execute_script(log) if yours in line],
+            what="the stand-in's move in the log",
+        )
+        assert told[0].startswith(yours), told
+        theirs = web_words("en", "log.stand_in", who="Ann")
+        assert not [line for line in page.execute_script(log) if theirs in line]
         assert_fits(measure(page))
         screenshot(page, "phone-idle-stand-in", *PHONE)
         back.click()

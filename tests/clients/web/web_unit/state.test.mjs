@@ -173,6 +173,22 @@ test("a stand-in's moves are the seats whose stand_in_moves went up", () => {
   assert.deepEqual([...standInMoves(after, after)], []);
 });
 
+test("a stand-in's move for you is told to you as yours, and to the others by your name", () => {
+  const told = (you) => {
+    const state = new RoomState();
+    const seats = [human(0, "Ann"), human(1, "Bo")];
+    state.receive({ type: "snapshot", seq: 1, state: room(seats, { you, phase: "playing", game: readmeDocument().game }) });
+    const played = { type: "played", seat: 0, tile: "6-4", end: "east", total: 10, points: 10 };
+    state.receive({ type: "patch", seq: 2, ops: [{ op: "replace", path: "/seats/0/stand_in_moves", value: 1 }], events: [played] });
+    return texts(state).at(-1);
+  };
+  const line = (who) => words("en", "log.played", { who, tile: "6-4", end: words("en", "end.east"), total: 10 })
+    + words("en", "log.scores", { points: 10 });
+  assert.equal(told(0), line(words("en", "log.stand_in_you")));
+  assert.equal(told(0), "Your stand-in played 6-4 east: total 10, scores 10");
+  assert.equal(told(1), line(words("en", "log.stand_in", { who: "Ann" })));
+});
+
 test("the seconds left on a turn follow the server's clock", () => {
   const state = new RoomState();
   const first = { ...snapshot, state: structuredClone(snapshot.state) };

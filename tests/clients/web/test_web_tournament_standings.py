@@ -1,0 +1,94 @@
+"""A tournament's standings on a phone, in Chromium against a real server, in each language: at
+360 x 740 every column shows whole without scrolling sideways (short headings on a narrow screen,
+each column still named in full for a screen reader), axe finds nothing serious; at 1280 x 800
+the headings are the full words."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from browser_helpers import ax_nodes, axe_problems, chromium, js_errors, screenshot, wait_for
+from i18n_helpers import BROWSER_TAGS, web_words
+from selenium.webdriver.common.by import By
+from server_helpers import Client, ServerThread, new_key
+
+from protocol.tournaments import TournamentUpdate
+
+pytestmark = pytest.mark.browser
+
+PHONE = (360, 740)
+DESK = (1280, 800)
+#: The standings' columns after the rank, by their words in the page's catalog.
+COLUMNS = ("who", "points", "buchholz", "score", "played", "byes")
+
+#: Where each cell of the standings lies against its scrolling region, measured in one go.
+CELLS = """
+const wrap = document.querySelector("#tournament-standings .scoreboard-wrap");
+const box = wrap.getBoundingClientRect();
+const cells = [...wrap.querySelectorAll("th, td")].map((cell) => {
+  const r = cell.getBoundingClientRect();
+  return { text: cell.innerText, left: r.left - box.left, right: r.right - box.left };
+});
+const heads = [...wrap.querySelectorAll("thead th")].map((th) => th.innerText.trim());
+return { cells, heads, width: box.width, scrolls: wrap.scrollWidth - wrap.clientWidth,
+         pageScrolls: document.documentElement.scrollWidth - innerWidth };
+"""
+
+
+def finished_cup(server: ServerThread) -> str:
+    """Three easy bots' round robin to 25 points, made and started by Cat: its id."""
+    key = new_key()
+
+    async def make() -> str:
+        cat = await Client.open(server.server.url, "Cat", key=key)
+        reply = await cat.request(
+            "create_tournament",
+            name="Phone cup",
+            format="round_robin",
+            rules={"players": 2, "target": 25},
+            bots=["easy"] * 3,
+        )
+        assert isinstance(reply, TournamentUpdate), reply
+        started = await cat.request("start_tournament", tournament=reply.tournament)
+        assert isinstance(started, TournamentUpdate), started
+        return reply.tournament
+
+    tournament: str = server.call(make())
+    return tournament
+
+
+@pytest.mark.parametrize("language", list(BROWSER_TAGS))
+def test_every_standings_column_shows_on_a_phone_without_sideways_scrolling(
+    language: str,
+) -> None:
+    with ServerThread(bot_delay=0.0) as server, chromium(*PHONE, BROWSER_TAGS[language]) as page:
+        cup = finished_cup(server)
+        page.get(f"{server.base}/#/tournament/{cup}")
+        champion = web_words(language, "tourney.champion", name="")
+        wait_for(
+            lambda: page.find_element(By.ID, "tournament-champion").text.startswith(champion),
+            timeout=120,
+            what="the champion",
+        )
+        page.execute_script(
+            "document.getElementById('tournament-standings').scrollIntoView({block: 'start'})"
+        )
+        screenshot(page, f"standings-{language}-360x740", *PHONE)
+        seen: dict[str, Any] = page.execute_script(CELLS)
+        assert seen["scrolls"] <= 0 and seen["pageScrolls"] <= 0, seen
+        outside = [c for c in seen["cells"] if c["left"] < -0.5 or c["right"] > seen["width"] + 0.5]
+        assert outside == [], seen
+        assert len(seen["cells"]) == 7 * 4  # the heading row and three players, seven columns
+
+        # Each column keeps its whole name for a screen reader, whatever the heading shows.
+        named = [node["name"] for node in ax_nodes(page) if node["role"] == "columnheader"]
+        full = [web_words(language, f"tourney.col.{column}") for column in COLUMNS]
+        assert named[1:] == full, named
+        assert axe_problems(page) == []
+
+        # On a wide screen the headings are the full words.
+        screenshot(page, f"standings-{language}-1280x800", *DESK)
+        wide: dict[str, Any] = page.execute_script(CELLS)
+        assert wide["heads"][1:] == full, wide["heads"]
+        assert js_errors(page) == []
