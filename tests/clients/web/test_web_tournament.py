@@ -16,6 +16,7 @@ from browser_helpers import chromium, focused, js_errors, keys, open_lobby, pres
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support.ui import Select
 from server_helpers import Client, ServerThread, new_key
 
@@ -358,10 +359,14 @@ def test_a_table_being_played_is_watched_from_the_tournaments_page() -> None:
 
         server.call(start())
         page.get(f"{server.base}/#/tournament/{cup.tournament}")
-        links = wait_for(
-            lambda: page.find_elements(By.CSS_SELECTOR, ".watch-link"), what="the rooms' links"
-        )
-        assert [link.text.startswith("watch (room ") for link in links] == [True, True]
+
+        # Both tables' links, whole (a wait for the first link found may see the list half drawn).
+        def both_links() -> list[WebElement] | None:
+            found = page.find_elements(By.CSS_SELECTOR, ".watch-link")
+            whole = len(found) == 2 and all(f.text.startswith("watch (room ") for f in found)
+            return found if whole else None
+
+        links = wait_for(both_links, what="both rooms' links")
         room = str(links[0].get_attribute("href")).rsplit("/r/", 1)[1]
         links[0].click()
         wait_for(
