@@ -376,6 +376,33 @@ def test_a_table_being_played_is_watched_from_the_tournaments_page() -> None:
         assert js_errors(page) == []
 
 
+def test_a_stranger_opening_a_tables_link_reads_that_others_watch_there_not_join() -> None:
+    """A page that follows no tournament opens a table's link and watches: the room's own
+    document says it is a tournament's table, so the page offers watching, never joining."""
+    with ServerThread(bot_delay=0.2) as server, chromium(*PHONE) as page:
+        cup = made(server, "Bots' cup", bots=["easy"] * 2, rules={"players": 2, "target": 500})
+
+        async def start() -> str:
+            cat = await Client.open(server.server.url, "Cat", key=CAT)
+            reply = await cat.request("start_tournament", tournament=cup.tournament)
+            assert isinstance(reply, TournamentUpdate), reply
+            room = reply.state.rounds[0].tables[0].room
+            assert room is not None
+            return room
+
+        room = server.call(start())
+        open_lobby(page, f"{server.base}/r/{room}", "Dan")
+        page.find_element(By.ID, "watch-button").click()
+        wait_for(
+            lambda: "you are watching" in page.find_element(By.ID, "room-link").text,
+            what="watching the table",
+        )
+        link = page.find_element(By.ID, "room-link").text
+        assert link.startswith(f"Others watch at {server.base}/r/{room}"), link
+        assert "you are watching" in link and "join" not in link.lower(), link
+        assert js_errors(page) == []
+
+
 def test_fixed_partners_are_shown_as_teams_in_the_tables_the_byes_and_the_standings() -> None:
     """Six bots in three teams of fixed partners (the server's units), played to the end."""
     with ServerThread(bot_delay=0.0) as server, chromium(*PHONE) as page:
