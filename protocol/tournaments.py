@@ -144,6 +144,9 @@ class StandingView(Struct, kw_only=True):
     score: Annotated[int, Meta(ge=-MAX_SAFE_INTEGER, le=MAX_SAFE_INTEGER)]
     played: Count
     byes: Count
+    #: Elimination: the round the unit went out in (1 is the first); None while it is still in,
+    #: and in the other formats.
+    out_in_round: Annotated[int, Meta(ge=1, le=MAX_ROUNDS)] | None = None
 
 
 class TournamentView(Struct, kw_only=True):

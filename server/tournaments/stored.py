@@ -125,6 +125,30 @@ def unit_of(tournament: Tournament) -> dict[int, int]:
     return {entrant: unit for unit, members in enumerate(tournament.units) for entrant in members}
 
 
+def elimination_sides(tournament: Tournament, table: Table) -> tuple[int, int]:
+    """An elimination table's winner and loser (units): the higher score wins, a tie goes to the
+    better seed, who sits first (`pairing.elimination_draw`)."""
+    assert table.scores is not None
+    unit = unit_of(tournament)
+    first, second = unit[table.seats[0]], unit[table.seats[1]]
+    if table.scores[1] > table.scores[0]:
+        return second, first
+    return first, second
+
+
+def went_out(tournament: Tournament) -> dict[int, int]:
+    """Elimination: each beaten unit and the round it went out in (1 is the first); the units
+    still in are not there. Empty in the other formats."""
+    if tournament.format != "elimination":
+        return {}
+    return {
+        elimination_sides(tournament, table)[1]: number
+        for number, played in enumerate(tournament.rounds, start=1)
+        for table in played.tables
+        if table.scores is not None
+    }
+
+
 def outcomes(tournament: Tournament) -> list[Outcome | Bye]:
     """Every finished table and every bye so far, as the standings count them."""
     units = unit_of(tournament)

@@ -26,7 +26,8 @@ from protocol.tournaments import (
     TournamentName,
     TournamentView,
 )
-from server.tournaments.stored import Tournament, champion, current_standings
+from server.tournaments.standings import Standing
+from server.tournaments.stored import Tournament, champion, current_standings, went_out
 
 
 class Described(TypedDict):
@@ -81,6 +82,7 @@ def public_view(
     stored, `host` the host's name; with `private_games`, a table's game only to `viewer` (an
     entrant number) if it sat there."""
     started = tournament.phase != "open"
+    out = went_out(tournament)
     return TournamentView(
         **described(tournament, code=code, host=host),
         public=tournament.public,
@@ -112,11 +114,21 @@ def public_view(
                 score=line.score,
                 played=line.played,
                 byes=line.byes,
+                out_in_round=out.get(line.unit),
             )
-            for line in (current_standings(tournament) if started else [])
+            for line in (standing_order(tournament, out) if started else [])
         ],
         champion=champion(tournament),
     )
+
+
+def standing_order(tournament: Tournament, out: dict[int, int]) -> list[Standing]:
+    """The standings, best first; in elimination the units still in come first, then those who
+    went out, the later the higher (docs/tournaments.md, "Standings")."""
+    lines = current_standings(tournament)
+    if tournament.format != "elimination":
+        return lines
+    return sorted(lines, key=lambda line: -out.get(line.unit, len(tournament.rounds) + 1))
 
 
 def entrant_of(tournament: Tournament, player: str | None) -> int | None:

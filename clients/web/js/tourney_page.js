@@ -179,7 +179,12 @@ export class TournamentPage {
     const lines = state.standings ?? [];
     const mine = you === null ? null : unitOfEntrant(state, you);
     const champion = Number.isInteger(state.champion) ? state.champion : null;
-    const heads = ["#", t("tourney.col.who"), t("tourney.col.points"), t("tourney.col.buchholz"), t("tourney.col.score"), t("tourney.col.played"), t("tourney.col.byes")];
+    // A bracket's standings say who is still in and the round each went out, not tie-breaks.
+    const bracket = state.format === "elimination";
+    const heads = bracket ? ["#", t("tourney.col.who"), t("tourney.col.status"), t("tourney.col.played"), t("tourney.col.byes")]
+      : ["#", t("tourney.col.who"), t("tourney.col.points"), t("tourney.col.buchholz"), t("tourney.col.score"), t("tourney.col.played"), t("tourney.col.byes")];
+    const status = (line) => line.unit === champion ? t("tourney.champion_mark")
+      : Number.isInteger(line.out_in_round) ? t("tourney.out_in_round", { round: line.out_in_round }) : t("tourney.still_in");
     return h("section", { class: "card", id: "tournament-standings", "aria-labelledby": "standings-title" },
       h("h3", { id: "standings-title" }, state.phase === "finished" ? t("tourney.final_standings") : t("tourney.standings")),
       champion !== null ? h("p", { id: "tournament-champion", class: "champion" }, t("tourney.champion", { name: champion === mine ? `${unitName(state, champion)} ${t("tourney.you_mark")}` : unitName(state, champion) })) : null,
@@ -189,7 +194,8 @@ export class TournamentPage {
         h("tbody", {}, lines.map((line, index) => h("tr", { class: line.unit === mine ? "yours" : "", "data-unit": line.unit },
           h("th", { scope: "row" }, String(index + 1)),
           h("td", {}, unitName(state, line.unit), line.unit === mine ? ` ${t("tourney.you_mark")}` : ""),
-          [line.match_points, line.buchholz, line.score, line.played, line.byes].map((value) => h("td", {}, String(value)))))))),
-      h("p", { class: "muted" }, t("tourney.tie_breaks")));
+          (bracket ? [status(line), line.played, line.byes] : [line.match_points, line.buchholz, line.score, line.played, line.byes])
+            .map((value) => h("td", {}, String(value)))))))),
+      h("p", { class: "muted" }, t(bracket ? "tourney.bracket_order" : "tourney.tie_breaks")));
   }
 }

@@ -88,6 +88,48 @@ def test_show_prints_a_played_tournament_at_60_and_80_columns(tmp_path: Path) ->
             assert f"Champion: {names[view.champion]}" in text
 
 
+def test_an_eliminations_standings_say_who_is_still_in_and_when_each_went_out(
+    tmp_path: Path,
+) -> None:
+    """Five in a bracket of eight: after each round the standings say "still in" or the round
+    each went out (no tie-break columns), the champion last of all, at 60 and 80 columns."""
+    for rounds in (1, 3):
+        with ServerThread() as server:
+            people, bots = ["Ann", "Bea", "Cid"], ["easy", "hard"]
+            played = played_tournament(
+                server.server, "QWRTZ", people, bots, rounds, format="elimination"
+            )
+            server.call(played)
+            view = view_of(server, "QWRTZ")
+            assert (view.champion is not None) == (rounds == 3)
+            for columns in (60, 80):
+                done = allfives(
+                    "tournament",
+                    "show",
+                    server.server.url,
+                    "QWRTZ",
+                    config=tmp_path,
+                    columns=columns,
+                )
+                assert done.returncode == 0, done.stderr
+                lines = done.stdout.splitlines()
+                assert all(cell_len(line) <= columns for line in lines), done.stdout
+                table = lines[next(n for n, line in enumerate(lines) if line == "Standings") :]
+                assert "status" in table[1] and "Buchholz" not in done.stdout, done.stdout
+                for rank, line in enumerate(view.standings, start=1):
+                    row = next(row for row in table if re.match(rf"^\s*{rank}\s", row))
+                    name = view.entrants[view.units[line.unit][0]].name
+                    if line.unit == view.champion:
+                        said = "champion"
+                    elif line.out_in_round is None:
+                        said = "still in"
+                    else:
+                        said = f"out in round {line.out_in_round}"
+                    assert name in row and said in row, (row, done.stdout)
+                if rounds == 1:  # one table in round 1 (three byes): one went out
+                    assert sum("out in round 1" in row for row in table) == 1, done.stdout
+
+
 def test_show_in_plain_lines_draws_no_box(tmp_path: Path) -> None:
     with ServerThread() as server:
         server.call(played_tournament(server.server, "QWRTZ", ["Ann", "Bea"], ["easy"], 1))

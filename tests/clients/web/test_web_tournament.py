@@ -440,6 +440,37 @@ def test_fixed_partners_are_shown_as_teams_in_the_tables_the_byes_and_the_standi
         )
 
 
+def test_an_eliminations_standings_say_who_went_out_in_which_round_not_tie_breaks() -> None:
+    """Three bots in a bracket of four played to the end: the standings say the champion and
+    the round each other went out, with no Buchholz, score or match points."""
+    with ServerThread(bot_delay=0.0) as server, chromium(*PHONE) as page:
+        cup = made(
+            server,
+            "Knockout",
+            format="elimination",
+            bots=["easy"] * 3,
+            rules={"players": 2, "target": 25},
+        )
+
+        async def start() -> None:
+            cat = await Client.open(server.server.url, "Cat", key=CAT)
+            reply = await cat.request("start_tournament", tournament=cup.tournament)
+            assert isinstance(reply, TournamentUpdate), reply
+
+        server.call(start())
+        page.get(f"{server.base}/#/tournament/{cup.tournament}")
+        wait_for(lambda: page.find_element(By.ID, "tournament-champion").text, timeout=120)
+        heads = page.find_elements(By.CSS_SELECTOR, "#tournament-standings thead th")
+        assert [head.text for head in heads] == ["#", "Player or team", "Status", "Played", "Byes"]
+        rows = page.find_elements(By.CSS_SELECTOR, "#tournament-standings tbody tr")
+        said = [row.find_elements(By.TAG_NAME, "td")[1].text for row in rows]
+        # Seed 1 sits round 1 out: the champion, then round 2's loser, then round 1's.
+        assert said == ["champion", "out in round 2", "out in round 1"], said
+        note = page.find_element(By.CSS_SELECTOR, "#tournament-standings p.muted").text
+        assert note.startswith("Those still in come first") and "Buchholz" not in note
+        assert js_errors(page) == []
+
+
 def test_the_lobby_pages_the_tournaments_ten_at_a_time() -> None:
     with ServerThread(max_tournaments_per_ip=20) as server, chromium(*PHONE) as page:
         # The list is newest first (docs/tournaments.md).
