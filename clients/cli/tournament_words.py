@@ -112,6 +112,21 @@ def entrant_rows(view: TournamentView, you: int | None = None) -> list[str]:
     return [said.format(count=len(view.entrants)) + (" " + names if names else "")]
 
 
+def team_rows(view: TournamentView) -> list[str]:
+    """Before the start of a tournament of fixed partners, the teams as they stand (the
+    server's units: the 1st and 2nd to enter, the 3rd and 4th, ...; docs/tournaments.md)."""
+    if view.phase != "open" or view.partners != "fixed" or not view.units:
+        return []
+    teams = [
+        unit_name(view, unit)
+        if len(members) > 1
+        else _("{name} waits for a partner").format(name=unit_name(view, unit))
+        for unit, members in enumerate(view.units)
+    ]
+    said = _("Teams as they stand (partners in order of entry): {teams}")
+    return [said.format(teams="; ".join(teams))]
+
+
 def replay_rows(command: str, game: str, width: int) -> list[str]:
     """The command that replays a table's game (`command` then the id, as `allfives history`
     prints it): one row if it fits `width`, else the id whole on a row of its own after the
@@ -253,6 +268,7 @@ def tournament_rows(
     title = f"{visible(view.name)} · {visible(code or view.code)}"
     rows += [title, summary_row(view), phase_row(view)]
     rows += entrant_rows(view, you)
+    rows += team_rows(view)
     shown = len(view.rounds) if last_rounds is None else max(0, last_rounds)
     earlier = len(view.rounds) - shown
     if earlier > 0:

@@ -58,6 +58,7 @@ from server.tournaments.stored import (
     copy_of,
     current_standings,
     elimination_sides,
+    fixed_teams,
     unit_of,
 )
 
@@ -302,7 +303,7 @@ def start(tournament: Tournament, command: Start) -> Tournament:
     changed = copy_of(tournament)
     changed.phase = "playing"
     if tournament.partners == "fixed":
-        changed.units = [[first, first + 1] for first in range(0, count, 2)]
+        changed.units = fixed_teams(count)
     else:
         changed.units = [[entrant] for entrant in range(count)]
     units = len(changed.units)

@@ -120,6 +120,12 @@ def copy_of(tournament: Tournament) -> Tournament:
 # -- what a state says --------------------------------------------------------------------------
 
 
+def fixed_teams(count: int) -> list[list[int]]:
+    """Fixed partners' teams of `count` entrants, in join order: the 1st and 2nd, the 3rd and
+    4th, and so on; with an odd count the last is alone (it waits for a partner)."""
+    return [list(range(first, min(first + 2, count))) for first in range(0, count, 2)]
+
+
 def unit_of(tournament: Tournament) -> dict[int, int]:
     """Each entrant's unit (once started)."""
     return {entrant: unit for unit, members in enumerate(tournament.units) for entrant in members}

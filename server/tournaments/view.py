@@ -27,7 +27,13 @@ from protocol.tournaments import (
     TournamentView,
 )
 from server.tournaments.standings import Standing
-from server.tournaments.stored import Tournament, champion, current_standings, went_out
+from server.tournaments.stored import (
+    Tournament,
+    champion,
+    current_standings,
+    fixed_teams,
+    went_out,
+)
 
 
 class Described(TypedDict):
@@ -90,7 +96,7 @@ def public_view(
         entrants=[
             EntrantView(name=entrant.name, bot=entrant.bot) for entrant in tournament.entrants
         ],
-        units=[list(members) for members in tournament.units],
+        units=units_shown(tournament),
         rounds=[
             RoundView(
                 tables=[
@@ -120,6 +126,14 @@ def public_view(
         ],
         champion=champion(tournament),
     )
+
+
+def units_shown(tournament: Tournament) -> list[list[int]]:
+    """The units: set at the start; before it, fixed partners' teams as they stand (the last
+    one alone while it waits for a partner), and none in the other kinds."""
+    if tournament.phase == "open":
+        return fixed_teams(len(tournament.entrants)) if tournament.partners == "fixed" else []
+    return [list(members) for members in tournament.units]
 
 
 def standing_order(tournament: Tournament, out: dict[int, int]) -> list[Standing]:

@@ -125,7 +125,18 @@ export class TournamentPage {
           h("span", { class: "entrant-name" }, entrantName(entrant), index === you ? ` ${t("tourney.you_mark")}` : ""),
           open && host ? h("button", { type: "button", class: "take-out", id: `take-out-${index}`, onclick: () => this.actions.leave(index),
             "aria-label": t("tourney.take_out_who", { name: entrantName(entrant) }) }, t("tourney.take_out")) : null)))
-        : h("p", { class: "muted" }, t("tourney.no_entrants")));
+        : h("p", { class: "muted" }, t("tourney.no_entrants")),
+      this.teamsSoFar(state));
+  }
+
+  /** Before the start of fixed partners, the teams as they stand (the server's units: the
+   *  1st and 2nd to enter, the 3rd and 4th, ...; docs/tournaments.md). */
+  teamsSoFar(state) {
+    const units = Array.isArray(state.units) ? state.units : [];
+    if (state.phase !== "open" || state.partners !== "fixed" || !units.length) return null;
+    const teams = units.map((members, unit) => members.length > 1 ? unitName(state, unit)
+      : t("tourney.waits_partner", { name: unitName(state, unit) }));
+    return h("p", { id: "tournament-teams" }, t("tourney.teams_so_far", { teams: teams.join("; ") }));
   }
 
   rounds(state, you) {

@@ -292,6 +292,42 @@ def test_create_prints_the_code_and_a_friends_join_shows_in_the_lobby(tmp_path: 
         assert "\x1b" not in ann_said.getvalue()
 
 
+def folded(text: str) -> str:
+    """A pattern for `text` as a screen may fold it: any run of blanks between its words."""
+    return r"\s+".join(re.escape(word) for word in text.split())
+
+
+@pytest.mark.terminal
+def test_the_lobby_of_fixed_partners_shows_the_teams_as_they_stand(tmp_path: Path) -> None:
+    """Before the start, partners are the 1st and 2nd to enter, the 3rd and 4th: the lobby
+    says who partners whom, and who still waits for a partner, at every entry."""
+    with ServerThread() as server:
+        url = server.server.url
+        keep_player_key(tmp_path / "ann", url, "Ann")
+        keep_player_key(tmp_path / "bea", url, "Bea")
+        options = ["--players", "4", "--partners", "fixed", "--bots", "easy,hard", "--plain"]
+        ann, _ann_said = spawn_plain(
+            ["tournament", "create", url, "--title", "Pairs", *options],
+            {**ENV, "XDG_CONFIG_HOME": str(tmp_path / "ann")},
+        )
+        try:
+            teams = "Teams as they stand (partners in order of entry):"
+            ann.expect(folded(f"{teams} bot:easy & bot:hard; Ann waits for a partner"))
+            ann.expect(r"Friends enter with: .*allfives tournament join \S+ ([A-Z]{5})")
+            code = ann.match.group(1)
+            bea, _bea_said = spawn_plain(
+                ["tournament", "join", url, code, "--plain"],
+                {**ENV, "XDG_CONFIG_HOME": str(tmp_path / "bea")},
+            )
+            try:
+                bea.expect(folded(f"{teams} bot:easy & bot:hard; Ann & Bea"))
+                ann.expect(folded(f"{teams} bot:easy & bot:hard; Ann & Bea"))
+            finally:
+                bea.close(force=True)
+        finally:
+            ann.close(force=True)
+
+
 @pytest.mark.terminal
 def test_a_start_with_too_few_entrants_says_how_many_it_takes(tmp_path: Path) -> None:
     with ServerThread() as server:

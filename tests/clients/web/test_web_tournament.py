@@ -328,6 +328,40 @@ def test_the_form_makes_a_private_tournament_at_tables_of_four_with_fixed_partne
         assert page.find_element(By.ID, "tournament-link").text.endswith(f"/#/tournament/{handle}")
 
 
+def test_before_the_start_fixed_partners_are_shown_as_the_teams_they_make() -> None:
+    """Partners are the 1st and 2nd to enter, the 3rd and 4th: the page says so before the
+    start, and who waits for a partner, and says it again when someone enters."""
+    with ServerThread() as server, chromium(*PHONE) as page:
+        cup = made(server, "Pairs", bots=["hard"] * 3, rules={"players": 4}, partners="fixed")
+        page.get(f"{server.base}/#/tournament/{cup.tournament}")
+        names = wait_for(lambda: entrants(page), what="the entrants")
+
+        def expected(names: list[str]) -> str:
+            teams = [f"{names[n]} & {names[n + 1]}" for n in range(0, len(names) - 1, 2)]
+            if len(names) % 2:
+                teams.append(f"{names[-1]} waits for a partner")
+            return "Teams as they stand (partners in order of entry): " + "; ".join(teams)
+
+        teams = page.find_element(By.ID, "tournament-teams")
+        assert teams.text == expected(names), teams.text
+
+        async def enter() -> None:
+            dan = await Client.open(server.server.url, "Dan", key=new_key())
+            reply = await dan.request("join_tournament", tournament=cup.tournament)
+            assert isinstance(reply, TournamentUpdate), reply
+
+        server.call(enter())
+        grown = wait_for(
+            lambda: found if len(found := entrants(page)) > len(names) else None, what="Dan in"
+        )
+        assert grown[-1] == "Dan"
+        wait_for(
+            lambda: page.find_element(By.ID, "tournament-teams").text == expected(grown),
+            what="the teams with Dan",
+        )
+        assert js_errors(page) == []
+
+
 def test_the_host_adds_bots_by_the_keyboard_alone_and_the_focus_stays_on_the_button() -> None:
     """Each change draws the page again; the control that had the focus keeps it, so Enter
     twice on "Add a bot" adds two."""

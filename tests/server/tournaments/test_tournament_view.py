@@ -132,3 +132,21 @@ def test_elimination_standings_say_who_is_still_in_and_the_round_each_went_out(
         went = [number + 1 if line.out_in_round is None else line.out_in_round for line in lines]
         assert went == sorted(went, reverse=True)
     assert sent(state, 0).state.standings[0].unit == champion(state)
+
+
+@given(st.integers(0, 12), st.sampled_from(KINDS))
+def test_before_the_start_fixed_partners_are_shown_as_the_teams_they_make(
+    count: int, kind: tuple[str, int, str | None, bool]
+) -> None:
+    """The 1st and 2nd to enter, the 3rd and 4th: the view's units before the start, the last
+    alone while it waits; the start keeps those teams. Other kinds have no units till then."""
+    state = made(kind, count)
+    units = sent(state, 1).state.units
+    if kind[2] != "fixed":
+        assert units == []
+        return
+    assert [entrant for unit in units for entrant in unit] == list(range(count))
+    assert all(len(unit) == 2 for unit in units[:-1])
+    assert not units or len(units[-1]) == 2 - count % 2
+    if count >= 4 and count % 2 == 0:
+        assert sent(apply(state, Start(by=HOST)), 2).state.units == units
