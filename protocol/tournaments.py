@@ -144,6 +144,9 @@ class StandingView(Struct, kw_only=True):
     score: Annotated[int, Meta(ge=-MAX_SAFE_INTEGER, le=MAX_SAFE_INTEGER)]
     played: Count
     byes: Count
+    #: Elimination: the round the unit went out in (1 is the first); None while it is still in,
+    #: and in the other formats.
+    out_in_round: Annotated[int, Meta(ge=1, le=MAX_ROUNDS)] | None = None
 
 
 class TournamentView(Struct, kw_only=True):
@@ -161,7 +164,9 @@ class TournamentView(Struct, kw_only=True):
     phase: Phase
     version: Annotated[int, Meta(ge=0, le=MAX_SAFE_INTEGER)]
     entrants: Annotated[list[EntrantView], Meta(max_length=MAX_ENTRANTS)]
-    #: The units, each its entrants: a team of fixed partners, or one entrant (set at the start).
+    #: The units, each its entrants: a team of fixed partners, or one entrant (set at the start;
+    #: before it, fixed partners' teams as they stand, the last one alone while it waits for a
+    #: partner, and none in the other kinds).
     units: Annotated[
         list[Annotated[list[Entrant], Meta(min_length=1, max_length=2)]],
         Meta(max_length=MAX_ENTRANTS),

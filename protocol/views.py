@@ -213,3 +213,7 @@ class RoomView(Struct, kw_only=True):
     #: Once the finished match is archived (the same patch as `ratings`): its id in the HTTP API
     #: (`GET /api/games/ID`, its review), for a replay of it. None until then.
     game_id: GameId | None = None
+    #: Whether the room plays a tournament's table: its seats are kept for the tournament's
+    #: entrants, so its link is for watching, never for joining. Which tournament is not said
+    #: (a private tournament's code stays with its entrants).
+    tournament_table: bool = False

@@ -431,10 +431,12 @@ async def played_tournament(
     bots: Sequence[str] = (),
     finished_rounds: int = 1,
     name: str = "Friday cup",
+    format: str = "round_robin",
 ) -> None:
-    """A round robin at tables of two stored on `server` as `code` (the pure core's own
-    commands: made, entered by `people` and `bots`, started), with the tables of its first
-    `finished_rounds` rounds played: the first seat wins each by 100 to a score that grows."""
+    """A round robin (or another `format`) at tables of two stored on `server` as `code` (the
+    pure core's own commands: made, entered by `people` and `bots`, started), with the tables
+    of its first `finished_rounds` rounds played: the first seat wins each by 100 to a score
+    that grows."""
     from server.desk.kept import Kept, encode
     from server.tournaments import state
 
@@ -442,7 +444,11 @@ async def played_tournament(
     tournament = state.apply(
         None,
         state.Create(
-            name=name, format="round_robin", table_size=2, rules=RoomRules(players=2), host=host
+            name=name,
+            format=format,  # type: ignore[arg-type]
+            table_size=2,
+            rules=RoomRules(players=2),
+            host=host,
         ),
     )
     for index, person in enumerate(people):

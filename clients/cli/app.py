@@ -160,7 +160,10 @@ class App:
         columns, lines = self.size = self._terminal_size()
         width = max(20, columns - 1)
         join_line = None
-        if self.join_url is not None and self.state.room is not None:
+        table = (
+            self.state.view is not None and self.state.view.tournament_table
+        )  # for watching only
+        if self.join_url is not None and self.state.room is not None and not table:
             join_line = (
                 f"{local.command()} join {self.join_url} {self.state.room}"  # i18n: a command
             )

@@ -158,7 +158,8 @@ class PlainApp(App):
         """The room, its rules and seats (and how friends join) when it waits; with a match
         under way, the room and the scores."""
         join_line = None
-        if self.join_url is not None and self.state.room is not None:
+        table = view.tournament_table  # for watching only
+        if self.join_url is not None and self.state.room is not None and not table:
             join_line = (
                 f"{local.command()} join {self.join_url} {self.state.room}"  # i18n: a command
             )

@@ -112,6 +112,21 @@ def entrant_rows(view: TournamentView, you: int | None = None) -> list[str]:
     return [said.format(count=len(view.entrants)) + (" " + names if names else "")]
 
 
+def team_rows(view: TournamentView) -> list[str]:
+    """Before the start of a tournament of fixed partners, the teams as they stand (the
+    server's units: the 1st and 2nd to enter, the 3rd and 4th, ...; docs/tournaments.md)."""
+    if view.phase != "open" or view.partners != "fixed" or not view.units:
+        return []
+    teams = [
+        unit_name(view, unit)
+        if len(members) > 1
+        else _("{name} waits for a partner").format(name=unit_name(view, unit))
+        for unit, members in enumerate(view.units)
+    ]
+    said = _("Teams as they stand (partners in order of entry): {teams}")
+    return [said.format(teams="; ".join(teams))]
+
+
 def replay_rows(command: str, game: str, width: int) -> list[str]:
     """The command that replays a table's game (`command` then the id, as `allfives history`
     prints it): one row if it fits `width`, else the id whole on a row of its own after the
@@ -158,19 +173,7 @@ def standings_table(view: TournamentView, width: int, plain: bool = False) -> Ta
         # "bot:easy 2" stays whole.
         collapse_padding=not plain,
     )
-    lines = [
-        (
-            str(rank),
-            unit_name(view, line.unit),
-            str(line.match_points),
-            str(line.buchholz),
-            str(line.score),
-            str(line.played),
-            str(line.byes),
-        )
-        for rank, line in enumerate(view.standings, start=1)
-    ]
-    headings = ("#", _("entrant"), _("points"), _("Buchholz"), _("score"), _("played"), _("byes"))
+    headings, lines = standing_columns(view)
     widths = [
         max(cell_len(heading), *(cell_len(line[index]) for line in lines))
         for index, heading in enumerate(headings)
@@ -185,6 +188,47 @@ def standings_table(view: TournamentView, width: int, plain: bool = False) -> Ta
     for line in lines:
         table.add_row(*line[:1], Text(line[1]), *line[2:])
     return table
+
+
+def standing_columns(view: TournamentView) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
+    """The standings' headings and lines: the tie-break columns, or in a single elimination
+    who is still in and the round each went out (docs/tournaments.md, "Standings")."""
+    lines: list[tuple[str, ...]]
+    if view.format == "elimination":
+        lines = [
+            (
+                str(rank),
+                unit_name(view, line.unit),
+                bracket_status(view, line.unit, line.out_in_round),
+                str(line.played),
+                str(line.byes),
+            )
+            for rank, line in enumerate(view.standings, start=1)
+        ]
+        return ("#", _("entrant"), _("status"), _("played"), _("byes")), lines
+    lines = [
+        (
+            str(rank),
+            unit_name(view, line.unit),
+            str(line.match_points),
+            str(line.buchholz),
+            str(line.score),
+            str(line.played),
+            str(line.byes),
+        )
+        for rank, line in enumerate(view.standings, start=1)
+    ]
+    headings = ("#", _("entrant"), _("points"), _("Buchholz"), _("score"), _("played"), _("byes"))
+    return headings, lines
+
+
+def bracket_status(view: TournamentView, unit: int, out_in_round: int | None) -> str:
+    """ "champion", "still in" or "out in round 2"."""
+    if unit == view.champion:
+        return _("champion")
+    if out_in_round is None:
+        return _("still in")
+    return _("out in round {number}").format(number=out_in_round)
 
 
 def where_you_are(view: TournamentView, you: int | None) -> str | None:
@@ -224,6 +268,7 @@ def tournament_rows(
     title = f"{visible(view.name)} · {visible(code or view.code)}"
     rows += [title, summary_row(view), phase_row(view)]
     rows += entrant_rows(view, you)
+    rows += team_rows(view)
     shown = len(view.rounds) if last_rounds is None else max(0, last_rounds)
     earlier = len(view.rounds) - shown
     if earlier > 0:

@@ -77,6 +77,8 @@ def _rules_words(view: RoomView) -> str:
         said.append(_("{seconds} s a turn").format(seconds=rules.turn_seconds))
     said.append(_("listed") if rules.public else _("private"))
     said.append(_("rated") if rules.is_rated else _("unrated"))
+    if view.tournament_table:  # its seats are the tournament's: nobody joins
+        said.append(_("a tournament's table, for watching"))
     return ", ".join(said)
 
 

@@ -13,7 +13,7 @@ import msgspec
 
 from bridge import convert
 from protocol import views as wire
-from server.rooms import results
+from server.rooms import results, tables
 from server.rooms.room import Room
 
 #: A receiver: a seat number, or SPECTATORS.
@@ -37,6 +37,7 @@ def room_view(room: Room, receiver: Receiver) -> wire.RoomView:
         chat=list(state.chat),
         ratings=results.ratings_shown(state),
         game_id=results.game_shown(state),
+        tournament_table=tables.is_table(state),
     )
 
 

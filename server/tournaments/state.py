@@ -57,6 +57,8 @@ from server.tournaments.stored import (
     TournamentName,
     copy_of,
     current_standings,
+    elimination_sides,
+    fixed_teams,
     unit_of,
 )
 
@@ -301,7 +303,7 @@ def start(tournament: Tournament, command: Start) -> Tournament:
     changed = copy_of(tournament)
     changed.phase = "playing"
     if tournament.partners == "fixed":
-        changed.units = [[first, first + 1] for first in range(0, count, 2)]
+        changed.units = fixed_teams(count)
     else:
         changed.units = [[entrant] for entrant in range(count)]
     units = len(changed.units)
@@ -439,14 +441,8 @@ def _next_round(tournament: Tournament) -> None:
     """After the last table of a round: the next round, or the end."""
     if tournament.format == "elimination":
         current = tournament.rounds[-1]
-        unit = unit_of(tournament)
         winners = set(current.byes)
-        for table in current.tables:
-            assert table.scores is not None
-            # The higher score wins; a tie goes to the better seed (the lower unit number).
-            first, second = unit[table.seats[0]], unit[table.seats[1]]
-            won = table.scores[1] > table.scores[0]
-            winners.add(second if won else first)
+        winners.update(elimination_sides(tournament, table)[0] for table in current.tables)
         tournament.bracket = pairing.advance(tournament.bracket, winners)
         if len(tournament.bracket) == 1:
             tournament.phase = "finished"

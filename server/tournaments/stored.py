@@ -120,9 +120,39 @@ def copy_of(tournament: Tournament) -> Tournament:
 # -- what a state says --------------------------------------------------------------------------
 
 
+def fixed_teams(count: int) -> list[list[int]]:
+    """Fixed partners' teams of `count` entrants, in join order: the 1st and 2nd, the 3rd and
+    4th, and so on; with an odd count the last is alone (it waits for a partner)."""
+    return [list(range(first, min(first + 2, count))) for first in range(0, count, 2)]
+
+
 def unit_of(tournament: Tournament) -> dict[int, int]:
     """Each entrant's unit (once started)."""
     return {entrant: unit for unit, members in enumerate(tournament.units) for entrant in members}
+
+
+def elimination_sides(tournament: Tournament, table: Table) -> tuple[int, int]:
+    """An elimination table's winner and loser (units): the higher score wins, a tie goes to the
+    better seed, who sits first (`pairing.elimination_draw`)."""
+    assert table.scores is not None
+    unit = unit_of(tournament)
+    first, second = unit[table.seats[0]], unit[table.seats[1]]
+    if table.scores[1] > table.scores[0]:
+        return second, first
+    return first, second
+
+
+def went_out(tournament: Tournament) -> dict[int, int]:
+    """Elimination: each beaten unit and the round it went out in (1 is the first); the units
+    still in are not there. Empty in the other formats."""
+    if tournament.format != "elimination":
+        return {}
+    return {
+        elimination_sides(tournament, table)[1]: number
+        for number, played in enumerate(tournament.rounds, start=1)
+        for table in played.tables
+        if table.scores is not None
+    }
 
 
 def outcomes(tournament: Tournament) -> list[Outcome | Bye]:

@@ -26,7 +26,14 @@ from protocol.tournaments import (
     TournamentName,
     TournamentView,
 )
-from server.tournaments.stored import Tournament, champion, current_standings
+from server.tournaments.standings import Standing
+from server.tournaments.stored import (
+    Tournament,
+    champion,
+    current_standings,
+    fixed_teams,
+    went_out,
+)
 
 
 class Described(TypedDict):
@@ -81,6 +88,7 @@ def public_view(
     stored, `host` the host's name; with `private_games`, a table's game only to `viewer` (an
     entrant number) if it sat there."""
     started = tournament.phase != "open"
+    out = went_out(tournament)
     return TournamentView(
         **described(tournament, code=code, host=host),
         public=tournament.public,
@@ -88,7 +96,7 @@ def public_view(
         entrants=[
             EntrantView(name=entrant.name, bot=entrant.bot) for entrant in tournament.entrants
         ],
-        units=[list(members) for members in tournament.units],
+        units=units_shown(tournament),
         rounds=[
             RoundView(
                 tables=[
@@ -112,11 +120,29 @@ def public_view(
                 score=line.score,
                 played=line.played,
                 byes=line.byes,
+                out_in_round=out.get(line.unit),
             )
-            for line in (current_standings(tournament) if started else [])
+            for line in (standing_order(tournament, out) if started else [])
         ],
         champion=champion(tournament),
     )
+
+
+def units_shown(tournament: Tournament) -> list[list[int]]:
+    """The units: set at the start; before it, fixed partners' teams as they stand (the last
+    one alone while it waits for a partner), and none in the other kinds."""
+    if tournament.phase == "open":
+        return fixed_teams(len(tournament.entrants)) if tournament.partners == "fixed" else []
+    return [list(members) for members in tournament.units]
+
+
+def standing_order(tournament: Tournament, out: dict[int, int]) -> list[Standing]:
+    """The standings, best first; in elimination the units still in come first, then those who
+    went out, the later the higher (docs/tournaments.md, "Standings")."""
+    lines = current_standings(tournament)
+    if tournament.format != "elimination":
+        return lines
+    return sorted(lines, key=lambda line: -out.get(line.unit, len(tournament.rounds) + 1))
 
 
 def entrant_of(tournament: Tournament, player: str | None) -> int | None:

@@ -312,7 +312,9 @@ class App {
     const model = tableModel(this.state.doc, {
       finalLayout: this.state.finalLayout, finalHistory: this.state.finalHistory, finalHand: this.state.finalHand, hint: this.state.hint, online: this.online });
     model.handle = this.state.room ?? this.state.doc.code;
-    model.tournamentTable = this.tourney.playsTable(model.handle);
+    // The room's document says it plays a tournament's table; the tournament followed says so
+    // too (a server older than the document's field).
+    model.tournamentTable = this.state.doc.tournament_table === true || this.tourney.playsTable(model.handle);
     this.table.update(model, this.state.log, this.state.hintText(), this.state.hands, this.heard ?? []);
     const game = this.state.doc.game;
     this.cue.update(t("app.room_title", { code: this.state.doc.code }), Boolean(model.game?.myTurn),

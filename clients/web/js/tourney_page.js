@@ -125,7 +125,18 @@ export class TournamentPage {
           h("span", { class: "entrant-name" }, entrantName(entrant), index === you ? ` ${t("tourney.you_mark")}` : ""),
           open && host ? h("button", { type: "button", class: "take-out", id: `take-out-${index}`, onclick: () => this.actions.leave(index),
             "aria-label": t("tourney.take_out_who", { name: entrantName(entrant) }) }, t("tourney.take_out")) : null)))
-        : h("p", { class: "muted" }, t("tourney.no_entrants")));
+        : h("p", { class: "muted" }, t("tourney.no_entrants")),
+      this.teamsSoFar(state));
+  }
+
+  /** Before the start of fixed partners, the teams as they stand (the server's units: the
+   *  1st and 2nd to enter, the 3rd and 4th, ...; docs/tournaments.md). */
+  teamsSoFar(state) {
+    const units = Array.isArray(state.units) ? state.units : [];
+    if (state.phase !== "open" || state.partners !== "fixed" || !units.length) return null;
+    const teams = units.map((members, unit) => members.length > 1 ? unitName(state, unit)
+      : t("tourney.waits_partner", { name: unitName(state, unit) }));
+    return h("p", { id: "tournament-teams" }, t("tourney.teams_so_far", { teams: teams.join("; ") }));
   }
 
   rounds(state, you) {
@@ -179,15 +190,19 @@ export class TournamentPage {
     const lines = state.standings ?? [];
     const mine = you === null ? null : unitOfEntrant(state, you);
     const champion = Number.isInteger(state.champion) ? state.champion : null;
+    // A bracket's standings say who is still in and the round each went out, not tie-breaks.
+    const bracket = state.format === "elimination";
     // Each column named in full; on a phone the short word shows instead, the full one still read.
-    const heads = [
-      [t("tourney.col.who"), t("tourney.col_short.who")],
-      [t("tourney.col.points"), t("tourney.col_short.points")],
-      [t("tourney.col.buchholz"), t("tourney.col_short.buchholz")],
-      [t("tourney.col.score"), t("tourney.col_short.score")],
-      [t("tourney.col.played"), t("tourney.col_short.played")],
-      [t("tourney.col.byes"), t("tourney.col_short.byes")],
-    ];
+    const who = [t("tourney.col.who"), t("tourney.col_short.who")];
+    const played = [t("tourney.col.played"), t("tourney.col_short.played")];
+    const byes = [t("tourney.col.byes"), t("tourney.col_short.byes")];
+    const heads = bracket
+      ? [who, [t("tourney.col.status"), t("tourney.col.status")], played, byes]
+      : [who, [t("tourney.col.points"), t("tourney.col_short.points")],
+        [t("tourney.col.buchholz"), t("tourney.col_short.buchholz")],
+        [t("tourney.col.score"), t("tourney.col_short.score")], played, byes];
+    const status = (line) => line.unit === champion ? t("tourney.champion_mark")
+      : Number.isInteger(line.out_in_round) ? t("tourney.out_in_round", { round: line.out_in_round }) : t("tourney.still_in");
     return h("section", { class: "card", id: "tournament-standings", "aria-labelledby": "standings-title" },
       h("h3", { id: "standings-title" }, state.phase === "finished" ? t("tourney.final_standings") : t("tourney.standings")),
       champion !== null ? h("p", { id: "tournament-champion", class: "champion" }, t("tourney.champion", { name: champion === mine ? `${unitName(state, champion)} ${t("tourney.you_mark")}` : unitName(state, champion) })) : null,
@@ -198,7 +213,8 @@ export class TournamentPage {
         h("tbody", {}, lines.map((line, index) => h("tr", { class: line.unit === mine ? "yours" : "", "data-unit": line.unit },
           h("th", { scope: "row" }, String(index + 1)),
           h("td", {}, unitName(state, line.unit), line.unit === mine ? ` ${t("tourney.you_mark")}` : ""),
-          [line.match_points, line.buchholz, line.score, line.played, line.byes].map((value) => h("td", {}, String(value)))))))),
-      h("p", { class: "muted" }, t("tourney.tie_breaks")));
+          (bracket ? [status(line), line.played, line.byes] : [line.match_points, line.buchholz, line.score, line.played, line.byes])
+            .map((value) => h("td", {}, String(value)))))))),
+      h("p", { class: "muted" }, t(bracket ? "tourney.bracket_order" : "tourney.tie_breaks")));
   }
 }

@@ -34,7 +34,8 @@ export function entrantName(entrant) {
   return String(entrant.name);
 }
 
-/** The units of a tournament: set at the start; before it, each entrant is one. */
+/** The units of a tournament: set at the start (before it, fixed partners' teams as they
+ *  stand); with none, each entrant is one. */
 export function unitsOf(state) {
   const units = Array.isArray(state?.units) ? state.units : [];
   if (units.length) return units;

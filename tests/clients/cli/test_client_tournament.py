@@ -88,6 +88,48 @@ def test_show_prints_a_played_tournament_at_60_and_80_columns(tmp_path: Path) ->
             assert f"Champion: {names[view.champion]}" in text
 
 
+def test_an_eliminations_standings_say_who_is_still_in_and_when_each_went_out(
+    tmp_path: Path,
+) -> None:
+    """Five in a bracket of eight: after each round the standings say "still in" or the round
+    each went out (no tie-break columns), the champion last of all, at 60 and 80 columns."""
+    for rounds in (1, 3):
+        with ServerThread() as server:
+            people, bots = ["Ann", "Bea", "Cid"], ["easy", "hard"]
+            played = played_tournament(
+                server.server, "QWRTZ", people, bots, rounds, format="elimination"
+            )
+            server.call(played)
+            view = view_of(server, "QWRTZ")
+            assert (view.champion is not None) == (rounds == 3)
+            for columns in (60, 80):
+                done = allfives(
+                    "tournament",
+                    "show",
+                    server.server.url,
+                    "QWRTZ",
+                    config=tmp_path,
+                    columns=columns,
+                )
+                assert done.returncode == 0, done.stderr
+                lines = done.stdout.splitlines()
+                assert all(cell_len(line) <= columns for line in lines), done.stdout
+                table = lines[next(n for n, line in enumerate(lines) if line == "Standings") :]
+                assert "status" in table[1] and "Buchholz" not in done.stdout, done.stdout
+                for rank, line in enumerate(view.standings, start=1):
+                    row = next(row for row in table if re.match(rf"^\s*{rank}\s", row))
+                    name = view.entrants[view.units[line.unit][0]].name
+                    if line.unit == view.champion:
+                        said = "champion"
+                    elif line.out_in_round is None:
+                        said = "still in"
+                    else:
+                        said = f"out in round {line.out_in_round}"
+                    assert name in row and said in row, (row, done.stdout)
+                if rounds == 1:  # one table in round 1 (three byes): one went out
+                    assert sum("out in round 1" in row for row in table) == 1, done.stdout
+
+
 def test_show_in_plain_lines_draws_no_box(tmp_path: Path) -> None:
     with ServerThread() as server:
         server.call(played_tournament(server.server, "QWRTZ", ["Ann", "Bea"], ["easy"], 1))
@@ -248,6 +290,42 @@ def test_create_prints_the_code_and_a_friends_join_shows_in_the_lobby(tmp_path: 
         finally:
             ann.close(force=True)
         assert "\x1b" not in ann_said.getvalue()
+
+
+def folded(text: str) -> str:
+    """A pattern for `text` as a screen may fold it: any run of blanks between its words."""
+    return r"\s+".join(re.escape(word) for word in text.split())
+
+
+@pytest.mark.terminal
+def test_the_lobby_of_fixed_partners_shows_the_teams_as_they_stand(tmp_path: Path) -> None:
+    """Before the start, partners are the 1st and 2nd to enter, the 3rd and 4th: the lobby
+    says who partners whom, and who still waits for a partner, at every entry."""
+    with ServerThread() as server:
+        url = server.server.url
+        keep_player_key(tmp_path / "ann", url, "Ann")
+        keep_player_key(tmp_path / "bea", url, "Bea")
+        options = ["--players", "4", "--partners", "fixed", "--bots", "easy,hard", "--plain"]
+        ann, _ann_said = spawn_plain(
+            ["tournament", "create", url, "--title", "Pairs", *options],
+            {**ENV, "XDG_CONFIG_HOME": str(tmp_path / "ann")},
+        )
+        try:
+            teams = "Teams as they stand (partners in order of entry):"
+            ann.expect(folded(f"{teams} bot:easy & bot:hard; Ann waits for a partner"))
+            ann.expect(r"Friends enter with: .*allfives tournament join \S+ ([A-Z]{5})")
+            code = ann.match.group(1)
+            bea, _bea_said = spawn_plain(
+                ["tournament", "join", url, code, "--plain"],
+                {**ENV, "XDG_CONFIG_HOME": str(tmp_path / "bea")},
+            )
+            try:
+                bea.expect(folded(f"{teams} bot:easy & bot:hard; Ann & Bea"))
+                ann.expect(folded(f"{teams} bot:easy & bot:hard; Ann & Bea"))
+            finally:
+                bea.close(force=True)
+        finally:
+            ann.close(force=True)
 
 
 @pytest.mark.terminal

@@ -25,10 +25,10 @@ from client_helpers import (
     spawn_plain,
     status,
 )
-from server_helpers import ServerThread, api_get
+from server_helpers import Client, ServerThread, api_get, new_key
 
 from protocol import api
-from protocol.tournaments import TournamentView
+from protocol.tournaments import TournamentUpdate, TournamentView
 
 pytestmark = pytest.mark.terminal
 
@@ -159,6 +159,41 @@ def drawn_turn(terminal: Terminal, rows: list[str]) -> None:
         terminal.type("1")
     elif line.startswith("Your turn"):
         terminal.type(re.findall(r"\d+", line.split("(")[0])[0])
+
+
+def test_watching_a_tournaments_table_says_it_is_one_for_watching(tmp_path: Path) -> None:
+    """`allfives watch` of a table's room: the room's line says it is a tournament's table, for
+    watching (its seats are the entrants'), whoever watches."""
+    with ServerThread(bot_delay=0.2) as server:
+        url = server.server.url
+
+        async def started() -> str:
+            host = await Client.open(url, "Cat", key=new_key())
+            made = await host.request(
+                "create_tournament",
+                name="Bots cup",
+                format="round_robin",
+                rules={"players": 2, "target": 500},
+                bots=["easy", "easy"],
+            )
+            assert isinstance(made, TournamentUpdate), made
+            begun = await host.request("start_tournament", tournament=made.tournament)
+            assert isinstance(begun, TournamentUpdate), begun
+            room = begun.state.rounds[0].tables[0].room
+            assert room is not None
+            return room
+
+        room = server.call(started())
+        child, _said = spawn_plain(
+            ["watch", url, room, "--plain"], {**ENV, "XDG_CONFIG_HOME": str(tmp_path)}
+        )
+        try:
+            child.expect(rf"Room {room}: 2 players, first to 500, [^\n]*")
+            line = str(child.after)
+            assert line.rstrip().endswith("a tournament's table, for watching"), line
+            assert "join" not in line
+        finally:
+            child.close(force=True)
 
 
 @NEEDS_TMUX

@@ -329,6 +329,40 @@ def test_the_form_makes_a_private_tournament_at_tables_of_four_with_fixed_partne
         assert page.find_element(By.ID, "tournament-link").text.endswith(f"/#/tournament/{handle}")
 
 
+def test_before_the_start_fixed_partners_are_shown_as_the_teams_they_make() -> None:
+    """Partners are the 1st and 2nd to enter, the 3rd and 4th: the page says so before the
+    start, and who waits for a partner, and says it again when someone enters."""
+    with ServerThread() as server, chromium(*PHONE) as page:
+        cup = made(server, "Pairs", bots=["hard"] * 3, rules={"players": 4}, partners="fixed")
+        page.get(f"{server.base}/#/tournament/{cup.tournament}")
+        names = wait_for(lambda: entrants(page), what="the entrants")
+
+        def expected(names: list[str]) -> str:
+            teams = [f"{names[n]} & {names[n + 1]}" for n in range(0, len(names) - 1, 2)]
+            if len(names) % 2:
+                teams.append(f"{names[-1]} waits for a partner")
+            return "Teams as they stand (partners in order of entry): " + "; ".join(teams)
+
+        teams = page.find_element(By.ID, "tournament-teams")
+        assert teams.text == expected(names), teams.text
+
+        async def enter() -> None:
+            dan = await Client.open(server.server.url, "Dan", key=new_key())
+            reply = await dan.request("join_tournament", tournament=cup.tournament)
+            assert isinstance(reply, TournamentUpdate), reply
+
+        server.call(enter())
+        grown = wait_for(
+            lambda: found if len(found := entrants(page)) > len(names) else None, what="Dan in"
+        )
+        assert grown[-1] == "Dan"
+        wait_for(
+            lambda: page.find_element(By.ID, "tournament-teams").text == expected(grown),
+            what="the teams with Dan",
+        )
+        assert js_errors(page) == []
+
+
 def test_the_host_adds_bots_by_the_keyboard_alone_and_the_focus_stays_on_the_button() -> None:
     """Each change draws the page again; the control that had the focus keeps it, so Enter
     twice on "Add a bot" adds two."""
@@ -381,6 +415,33 @@ def test_a_table_being_played_is_watched_from_the_tournaments_page() -> None:
         assert js_errors(page) == []
 
 
+def test_a_stranger_opening_a_tables_link_reads_that_others_watch_there_not_join() -> None:
+    """A page that follows no tournament opens a table's link and watches: the room's own
+    document says it is a tournament's table, so the page offers watching, never joining."""
+    with ServerThread(bot_delay=0.2) as server, chromium(*PHONE) as page:
+        cup = made(server, "Bots' cup", bots=["easy"] * 2, rules={"players": 2, "target": 500})
+
+        async def start() -> str:
+            cat = await Client.open(server.server.url, "Cat", key=CAT)
+            reply = await cat.request("start_tournament", tournament=cup.tournament)
+            assert isinstance(reply, TournamentUpdate), reply
+            room = reply.state.rounds[0].tables[0].room
+            assert room is not None
+            return room
+
+        room = server.call(start())
+        open_lobby(page, f"{server.base}/r/{room}", "Dan")
+        page.find_element(By.ID, "watch-button").click()
+        wait_for(
+            lambda: "you are watching" in page.find_element(By.ID, "room-link").text,
+            what="watching the table",
+        )
+        link = page.find_element(By.ID, "room-link").text
+        assert link.startswith(f"Others watch at {server.base}/r/{room}"), link
+        assert "you are watching" in link and "join" not in link.lower(), link
+        assert js_errors(page) == []
+
+
 def test_fixed_partners_are_shown_as_teams_in_the_tables_the_byes_and_the_standings() -> None:
     """Six bots in three teams of fixed partners (the server's units), played to the end."""
     with ServerThread(bot_delay=0.0) as server, chromium(*PHONE) as page:
@@ -416,6 +477,37 @@ def test_fixed_partners_are_shown_as_teams_in_the_tables_the_byes_and_the_standi
             re.fullmatch(rf"Bye: {team} sit this round out, and it counts as a win\.", b)
             for b in byes
         )
+
+
+def test_an_eliminations_standings_say_who_went_out_in_which_round_not_tie_breaks() -> None:
+    """Three bots in a bracket of four played to the end: the standings say the champion and
+    the round each other went out, with no Buchholz, score or match points."""
+    with ServerThread(bot_delay=0.0) as server, chromium(*PHONE) as page:
+        cup = made(
+            server,
+            "Knockout",
+            format="elimination",
+            bots=["easy"] * 3,
+            rules={"players": 2, "target": 25},
+        )
+
+        async def start() -> None:
+            cat = await Client.open(server.server.url, "Cat", key=CAT)
+            reply = await cat.request("start_tournament", tournament=cup.tournament)
+            assert isinstance(reply, TournamentUpdate), reply
+
+        server.call(start())
+        page.get(f"{server.base}/#/tournament/{cup.tournament}")
+        wait_for(lambda: page.find_element(By.ID, "tournament-champion").text, timeout=120)
+        heads = page.find_elements(By.CSS_SELECTOR, "#tournament-standings thead th")
+        assert [head.text for head in heads] == ["#", "Player or team", "Status", "Played", "Byes"]
+        rows = page.find_elements(By.CSS_SELECTOR, "#tournament-standings tbody tr")
+        said = [row.find_elements(By.TAG_NAME, "td")[1].text for row in rows]
+        # Seed 1 sits round 1 out: the champion, then round 2's loser, then round 1's.
+        assert said == ["champion", "out in round 2", "out in round 1"], said
+        note = page.find_element(By.CSS_SELECTOR, "#tournament-standings p.muted").text
+        assert note.startswith("Those still in come first") and "Buchholz" not in note
+        assert js_errors(page) == []
 
 
 def test_the_lobby_pages_the_tournaments_ten_at_a_time() -> None:

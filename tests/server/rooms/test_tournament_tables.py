@@ -5,12 +5,14 @@ its final scores by seat, and no rematch."""
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from engine import PASS
 from protocol.rules import RoomRules
+from server.rooms.documents import SPECTATORS, room_view
 from server.rooms.room import Room, RoomError
 from server.rooms.room_state import TableOf
 from server.rooms.tables import Sitter
@@ -91,3 +93,18 @@ def test_a_finished_table_gives_its_scores_by_seat_partners_alike_and_no_rematch
     with pytest.raises(RoomError) as refused:
         room.rematch(0, now=30.0)
     assert refused.value.code == "wrong_phase" and room.to_bytes() == before
+
+
+@given(table=tables())
+def test_every_receiver_of_a_table_reads_that_it_is_one_and_not_which_tournament(
+    table: tuple[RoomRules, list[Sitter]],
+) -> None:
+    rules, sitters = table
+    room = opened(rules, sitters)
+    for receiver in [SPECTATORS, *range(rules.players)]:
+        document = room_view(room, receiver)
+        assert document.tournament_table
+        # A private tournament's code stays with its entrants: no receiver's document holds it.
+        assert OF.code.encode() not in msgspec.json.encode(document)
+    ordinary = Room.create("BCDG", rules, now=10.0)
+    assert not room_view(ordinary, SPECTATORS).tournament_table

@@ -8,12 +8,14 @@ from __future__ import annotations
 import random
 
 import pytest
-from test_tournament_state import HOST, KINDS, made
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_tournament_state import HOST, KINDS, made, play_round, winners
 
 from protocol.messages import decode_server, encode
 from protocol.tournaments import MAX_ENTRANTS, TournamentUpdate
 from server.tournaments.state import Start, TableFinished, TableOpened, apply
-from server.tournaments.stored import Tournament, current_standings
+from server.tournaments.stored import Tournament, champion, current_standings
 from server.tournaments.view import entrant_of, public_view, table_of
 
 
@@ -36,12 +38,16 @@ def check(state: Tournament, version: int) -> None:
     if state.phase == "open":
         assert view.standings == [] and view.rounds == []
         return
-    assert [
-        (line.unit, line.match_points, line.buchholz, line.score) for line in view.standings
-    ] == [
+    shown = [(line.unit, line.match_points, line.buchholz, line.score) for line in view.standings]
+    counted = [
         (line.unit, line.match_points, line.buchholz, line.score)
         for line in current_standings(state)
     ]
+    if state.format == "elimination":  # the same lines, in the bracket's order (tested below)
+        assert sorted(shown) == sorted(counted)
+    else:
+        assert shown == counted
+        assert all(line.out_in_round is None for line in view.standings)
     assert len(view.rounds) == len(state.rounds) and view.rounds_planned == state.planned
 
 
@@ -101,3 +107,46 @@ def test_private_games_are_shown_only_to_the_entrants_of_their_table() -> None:
     assert games(True, None) == [None, None]
     assert games(True, first.seats[1]) == ["game0", None]
     assert games(True, second.seats[0]) == [None, "game1"]
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(2, 20), st.booleans(), st.randoms(use_true_random=False))
+def test_elimination_standings_say_who_is_still_in_and_the_round_each_went_out(
+    count: int, teams: bool, chance: random.Random
+) -> None:
+    kind = ("elimination", 4, "fixed", True) if teams else ("elimination", 2, None, True)
+    state = apply(made(kind, 2 * count if teams else count), Start(by=HOST))
+    alive = set(range(count))
+    out: dict[int, int] = {}
+    while state.phase == "playing":
+        number = len(state.rounds)
+        state = play_round(state, chance)
+        advanced = winners(state, state.rounds[number - 1])
+        out |= {unit: number for unit in alive - advanced}
+        alive = advanced
+        lines = sent(state, number + 1).state.standings
+        assert {line.unit: line.out_in_round for line in lines} == {
+            unit: out.get(unit) for unit in range(count)
+        }
+        # Those still in first, then who went out, the later the higher.
+        went = [number + 1 if line.out_in_round is None else line.out_in_round for line in lines]
+        assert went == sorted(went, reverse=True)
+    assert sent(state, 0).state.standings[0].unit == champion(state)
+
+
+@given(st.integers(0, 12), st.sampled_from(KINDS))
+def test_before_the_start_fixed_partners_are_shown_as_the_teams_they_make(
+    count: int, kind: tuple[str, int, str | None, bool]
+) -> None:
+    """The 1st and 2nd to enter, the 3rd and 4th: the view's units before the start, the last
+    alone while it waits; the start keeps those teams. Other kinds have no units till then."""
+    state = made(kind, count)
+    units = sent(state, 1).state.units
+    if kind[2] != "fixed":
+        assert units == []
+        return
+    assert [entrant for unit in units for entrant in unit] == list(range(count))
+    assert all(len(unit) == 2 for unit in units[:-1])
+    assert not units or len(units[-1]) == 2 - count % 2
+    if count >= 4 and count % 2 == 0:
+        assert sent(apply(state, Start(by=HOST)), 2).state.units == units
