@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from client_helpers import NEEDS_TMUX, ROOT, Terminal
+from waiting import until_sync
 
 pytestmark = [pytest.mark.terminal, NEEDS_TMUX]
 
@@ -25,10 +26,17 @@ def test_seats_shown_from_one_and_join_seat_takes_the_number_shown(
     terminal.start(
         [*cli, "host", "--port", "0", "--players", "4", "--name", "Hana"], host_env, "host"
     )
-    rows = terminal.wait_for(r"Friends join with:", window="host")
-    # At 60 columns the printed line folds mid-word: read it with the rows put back together.
-    found = re.search(r"join (ws://127\.0\.0\.1:\d+) ([A-Z]{4}(?:-[A-Z]{10})?)", "".join(rows))
-    assert found is not None, rows
+    # At 60 columns the printed line folds (mid-word, or at a space that the fold takes): read
+    # it with the rows put back together, once the whole line is drawn, invite and all (the
+    # screen may be caught between "Friends join with:" and the line under it).
+    line = re.compile(r"join\s?(ws://127\.0\.0\.1:\d+)\s?([A-Z]{4}-[A-Z]{10})")
+    rows: list[str] = []
+
+    def join_line() -> re.Match[str] | None:
+        rows[:] = terminal.screen("host")
+        return line.search("".join(rows))
+
+    found = until_sync(join_line, 20.0, "the whole join line on the host's screen")
     url, room = found.groups()
     assert "seat 1  Hana  (you)" in "\n".join(rows), rows
     assert "seat 0" not in "\n".join(rows)
