@@ -3,10 +3,14 @@ line friends type to join."""
 
 from __future__ import annotations
 
+import textwrap
+
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 
 from clients.cli import words
+from clients.cli.fold import fold
 from clients.cli.i18n import _, ngettext
 from clients.cli.state import display_names
 from clients.cli.styles import DULL
@@ -14,13 +18,15 @@ from protocol.views import RoomView
 
 
 def waiting_rows(view: RoomView, join_line: str | None, width: int) -> list[Text]:
-    """The seats of a room that has not started, and the line friends type to join."""
+    """The seats of a room that has not started, and the line friends type to join. What is
+    read whole (the rules, the command to type, the link) folds at spaces to `width`; a seat's
+    row is cut."""
     names = display_names(view)
     said = _("Room {code}: {rules}").format(code=view.code, rules=_rules_words(view))
-    rows = [Text(" " + said, Style(bold=True))]
+    rows = _folded(said, Style(bold=True), width)
     if view.rules.is_rated and not view.rules.public:
-        rows.append(
-            Text(" " + _("Rated: this private room's results show on the public ladder."), DULL)
+        rows += _folded(
+            _("Rated: this private room's results show on the public ladder."), DULL, width
         )
     for index, seat in enumerate(view.seats):
         line = Text("   " + words.seat_word(index) + "  ")
@@ -40,17 +46,29 @@ def waiting_rows(view: RoomView, join_line: str | None, width: int) -> list[Text
         command, _newline, link = join_line.partition("\n")
         labels = [_("Friends join with:"), _("or in a browser:")]
         room = max(len(label) for label in labels) + 2
-        rows += [
-            Text(" "),
-            Text.assemble(f" {labels[0]:<{room}}", (command, Style(bold=True, color="cyan"))),
-        ]
+        rows.append(Text(" "))
+        rows += _labelled(f" {labels[0]:<{room}}", command, width)
         if link:
-            rows.append(
-                Text.assemble(f" {labels[1]:<{room}}", (link, Style(bold=True, color="cyan")))
-            )
+            rows += _labelled(f" {labels[1]:<{room}}", link, width)
     for row in rows:
         row.truncate(width)
     return rows
+
+
+def _folded(text: str, style: Style | str, width: int, indent: str = " ") -> list[Text]:
+    """`text` as rows of at most `width` cells, each after `indent`, folded at spaces."""
+    return [Text(indent + part, style) for part in fold(text, max(1, width - cell_len(indent)))]
+
+
+def _labelled(label: str, value: str, width: int) -> list[Text]:
+    """A label and what to type or open: one row where it fits; else the label, then the value
+    on rows of its own, folded at its spaces, and a word longer than a row broken (never cut:
+    it is copied as it is)."""
+    style = Style(bold=True, color="cyan")
+    if cell_len(label) + cell_len(value) <= width:
+        return [Text.assemble(label, (value, style))]
+    parts = textwrap.wrap(value, max(1, width - 1), break_on_hyphens=False) or [value]
+    return [Text(label.rstrip()), *(Text(" " + part, style) for part in parts)]
 
 
 def _rules_words(view: RoomView) -> str:

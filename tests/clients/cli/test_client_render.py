@@ -327,6 +327,28 @@ def test_a_waiting_room_lists_its_seats_and_how_friends_join() -> None:
     assert "1 free seat: wait for friends, or /bots fill to seat bots; then /start" in text
 
 
+@pytest.mark.parametrize("width", [31, 40, 50, 60, 80])
+def test_the_join_line_and_the_rooms_rules_fold_whole_at_every_width(width: int) -> None:
+    """What a friend copies (the command, the link) and the room's rules are never cut: at 60
+    columns the host's join command used to end at "ws://127.0.0.1:34"."""
+    seats = [SeatInfo(seat=0, name="Hana", kind="human"), None, None, None]
+    view = make_view(phase="waiting", players=4, seats=seats)
+    command = "uv run allfives join ws://127.0.0.1:34531 MXFT-NJHWHNHD"
+    link = "http://127.0.0.1:34531/r/MXFT-NJHWHNHD"
+    rows = screen(view, width, 40, join_line=f"{command}\n{link}")
+    assert all(len(row) <= width for row in rows), rows
+    said = " ".join(" ".join(rows).split())
+    assert "Friends join with:" in said and "or in a browser:" in said
+    assert "first to 100, listed, rated" in said, rows
+    if width >= 50:
+        # On rows of their own, the command folded at its spaces and the link whole.
+        assert command in said, rows
+        assert any(row.strip().endswith(link) for row in rows), rows
+    else:
+        # Narrower than the link: broken across rows, every character still there.
+        assert link in "".join(row.strip() for row in rows), rows
+
+
 def test_a_finished_match_names_the_winner_and_the_scores() -> None:
     view = make_view(phase="finished", turn=None, legal=[], scores=[55, 30], winner=0, over=True)
     assert "Ann wins the match: Ann 55, Bot 2 30." in screen(view)[-1]

@@ -36,7 +36,10 @@ def test_seats_shown_from_one_and_join_seat_takes_the_number_shown(
         rows[:] = terminal.screen("host")
         return line.search("".join(rows))
 
-    found = until_sync(join_line, 20.0, "the whole join line on the host's screen")
+    try:
+        found = until_sync(join_line, 20.0, "the whole join line on the host's screen")
+    except AssertionError:
+        raise AssertionError("no whole join line on the screen:\n" + "\n".join(rows)) from None
     url, room = found.groups()
     assert "seat 1  Hana  (you)" in "\n".join(rows), rows
     assert "seat 0" not in "\n".join(rows)
