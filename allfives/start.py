@@ -48,4 +48,12 @@ def main() -> int:
         _signal.signal(_signal.SIGINT, stopped_while_loading)
     from allfives.cli import main as run
 
-    return run()
+    status = run()
+    if status == 130:
+        # Stopped by Ctrl-C, its line written: end now. Python's own ending joins every thread
+        # still running, and one the Ctrl-C cut short (a connection's, a store's) could keep
+        # the process waiting for ever after its line.
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(130)
+    return status
