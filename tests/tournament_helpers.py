@@ -43,6 +43,25 @@ async def tournament_update(client: Client, kind: str, **fields: Any) -> Tournam
     return reply
 
 
+async def bots_table(url: str, players: int = 2, **fields: Any) -> str:
+    """A round robin of bots only, started by a host who does not play: its first table's room
+    (being played by the bots, for watching)."""
+    host = await keyed(url, "Host")
+    try:
+        made = await tournament_update(
+            host,
+            "create_tournament",
+            **{"name": "Cup", "format": "round_robin", "rules": {"players": players}, **fields},
+            bots=["easy"] * (players * 2),
+        )
+        started = await tournament_update(host, "start_tournament", tournament=made.tournament)
+    finally:
+        await host.close()
+    room = started.state.rounds[0].tables[0].room
+    assert room is not None, started.state
+    return room
+
+
 @dataclass
 class Entrant:
     """A person in a tournament: what it was told last, and each room it was seated in."""
@@ -54,6 +73,8 @@ class Entrant:
     seated: list[tuple[str, int | None]] = field(default_factory=list)
     #: Every `table` it was told, in order, each once.
     tables: list[str] = field(default_factory=list)
+    #: The seats of each room it sat in, as its room document said them last (by the room).
+    seats_seen: dict[str, list[dict[str, Any] | None]] = field(default_factory=dict)
 
     async def play_to_the_end(self, timeout: float = PLAY_SECONDS) -> TournamentUpdate:
         """Join each table it is told of and play its moves until the tournament is finished;
@@ -82,6 +103,8 @@ class Entrant:
                 self.seated.append((message.room, message.seat))
             elif isinstance(message, msg.Error):
                 raise AssertionError(f"{client.name}: {message}")
+            if client.room is not None and client.state.document is not None:
+                self.seats_seen[client.room] = list(client.document["seats"])
 
 
 async def _move(client: Client, rng: random.Random) -> None:

@@ -213,9 +213,9 @@ def print_history(url: str, player: PlayerAnswer, page: GamesPage, console: Cons
 
 
 def seat_of(player: GamePlayer) -> str:
-    """Who sat in a seat of a game: a bot as the table named its seat, with its level ("Bot 2
-    (hard)"); a person by their name."""
-    if player.kind == "bot":
+    """Who sat in a seat of a game: an ordinary room's bot as the table named its seat, with its
+    level ("Bot 2 (hard)"); a person, or a tournament's bot entrant, by its name."""
+    if player.kind == "bot" and (words.bot_level(player.name) is not None or not player.name):
         return words.bot_seat_name(player.seat, player.level or "normal")
     return player_name(player.name)
 

@@ -61,7 +61,8 @@ class Notice:
 
 
 def display_names(view: RoomView, played: list[str] | None = None) -> list[str]:
-    """A name per seat: people by their name, bots as "Bot 2", free seats as "(free)"; a
+    """A name per seat: people by their name, an ordinary room's bots as "Bot 2" (a
+    tournament's by the name the server gave it), free seats as "(free)"; a
     finished match's seats by the `played` names (who sat there while it was played), also
     once they have left."""
     if view.phase == "finished" and played is not None and len(played) == len(view.seats):
@@ -70,10 +71,8 @@ def display_names(view: RoomView, played: list[str] | None = None) -> list[str]:
     for index, seat in enumerate(view.seats):
         if seat is None:
             names.append(words.free_seat())
-        elif seat.kind == "bot":
-            names.append(words.bot_name(index))
         else:
-            names.append(seat.name)
+            names.append(words.seat_name(index, seat.name, seat.kind == "bot"))
     return names
 
 

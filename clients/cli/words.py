@@ -216,6 +216,13 @@ def bot_level(name: str) -> str | None:
     return name.removeprefix("bot:") if name in BOT_PLAYER_WORDS else None
 
 
+def seat_name(index: int, name: str, bot: bool) -> str:
+    """A seat's name as the server sent it; only a bot the server names by its level alone
+    (an ordinary room's, "bot:hard") by its seat, "Bot 2". A tournament's bot entrant has a
+    name of its own ("bot:hard 1"), shown as sent, as in the standings."""
+    return bot_name(index) if bot and bot_level(name) is not None else name
+
+
 def pips_of(who: str, pips: int | float | str) -> str:
     """A seat's pips with its name after them, "12 (Bot 2)": "Bot 2 12" read as Bot 212."""
     return _("{pips} ({who})").format(pips=pips, who=who)

@@ -253,10 +253,12 @@ def _person_name(tournament: Tournament, command: Join) -> str:
 
 
 def _bot_name(tournament: Tournament, level: str) -> str:
-    """bot:LEVEL, then bot:LEVEL 2, 3...: the first not in use."""
+    """A bot entrant's one name, in the standings, at its tables and in its games' records:
+    bot:LEVEL 1, 2, 3...: the first not in use. Always numbered, so it never reads as the bare
+    "bot:LEVEL" that names an ordinary room's bot, which the tables show by its seat."""
     taken = {entrant.name for entrant in tournament.entrants}
     number = 1
-    while (name := f"bot:{level}" + (f" {number}" if number > 1 else "")) in taken:
+    while (name := f"bot:{level} {number}") in taken:
         number += 1
     return name
 

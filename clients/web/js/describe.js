@@ -35,11 +35,18 @@ export function listedSeatName(name, index) {
   return t("seat.bot_level", { name: t("seat.bot_name", { seat: seatNumber(index) }), level: botWord(level[1]) });
 }
 
-/** A name per seat: people by their name, bots as "Bot 2" (in seat 2), free seats as "(free)". */
+/** Whether `name` is a bot's level alone ("bot:hard"), as the server names an ordinary room's
+ *  bot; a tournament's bot entrant has a name of its own ("bot:hard 1"). */
+export function levelOnly(name) {
+  return /^bot:(easy|normal|hard)$/.test(String(name));
+}
+
+/** A name per seat: people by their name, an ordinary room's bots as "Bot 2" (in seat 2), a
+ *  tournament's by the name the server gave it, free seats as "(free)". */
 export function displayNames(doc) {
   return (doc?.seats ?? []).map((seat, index) => {
     if (seat === null) return t("seat.free_name");
-    if (seat.kind === "bot") return t("seat.bot_name", { seat: seatNumber(index) });
+    if (seat.kind === "bot" && levelOnly(seat.name)) return t("seat.bot_name", { seat: seatNumber(index) });
     return seat.name;
   });
 }

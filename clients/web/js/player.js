@@ -5,7 +5,7 @@ import { h, fill, s } from "./text.js";
 import { apiGet, apiProblem, paths } from "./api.js";
 import { ladderName, botName, rating } from "./ladder.js";
 import { t, plural, decimal, signedDecimal, dateTime, dayOf, timeOf } from "./i18n.js";
-import { botSeatName } from "./describe.js";
+import { botSeatName, levelOnly } from "./describe.js";
 import { showCode } from "./key.js";
 
 export const PAGE_SIZE = 10;
@@ -83,8 +83,9 @@ function changeFor(game, name) {
 /** One game of a list: when, who, the scores, how it went for `name`, a link to its replay. */
 export function gameRow(game, name) {
   const when = Number.isFinite(game.finished_at) ? dateTime(game.finished_at) : "";
-  // A bot by its seat, its level beside it ("Bot 2 (hard)"); the ladder names levels only.
-  const who = (game.players ?? []).map((p) => (p.kind === "bot" ? botSeatName(p.seat, p.level ?? "normal") : p.name)).join(", ");
+  // An ordinary room's bot by its seat, its level beside it ("Bot 2 (hard)"); the ladder names
+  // levels only. A tournament's bot entrant by its name ("bot:hard 1"), as in the standings.
+  const who = (game.players ?? []).map((p) => (p.kind === "bot" && (levelOnly(p.name) || !p.name) ? botSeatName(p.seat, p.level ?? "normal") : p.name)).join(", ");
   const change = changeFor(game, name);
   return h("li", { class: "game-row", "data-game": game.id },
     h("a", { href: `#/game/${encodeURIComponent(game.id)}`, class: "game-link" }, `${when}`),

@@ -26,11 +26,10 @@ export function formatName(format) {
   return FORMATS.includes(format) ? t(`tourney.format.${format}`) : String(format);
 }
 
-/** An entrant's name as people read it: a bot as its level ("normal bot 2"). */
+/** An entrant's name, as the server sent it: a bot entrant's too ("bot:normal 2"), the one name
+ *  its table's seat and its games' records carry (docs/tournaments.md). */
 export function entrantName(entrant) {
   if (!entrant) return "?";
-  const match = /^bot:(easy|normal|hard)(?: (\d{1,2}))?$/.exec(String(entrant.name));
-  if (entrant.bot && match) return match[2] ? `${t(`bot.${match[1]}`)} ${match[2]}` : t(`bot.${match[1]}`);
   return String(entrant.name);
 }
 

@@ -272,7 +272,7 @@ def test_players_scores_tile_counts_boneyard_and_whose_turn() -> None:
 
 def test_teams_show_one_score_per_team() -> None:
     seats = [SeatInfo(seat=0, name="Ann", kind="human")] + [
-        SeatInfo(seat=i, name="x", kind="bot", level="easy") for i in (1, 2, 3)
+        SeatInfo(seat=i, name="bot:easy", kind="bot", level="easy") for i in (1, 2, 3)
     ]
     view = make_view(players=4, seats=seats, scores=[40, 15], turn=2, legal=[])
     rows = "\n".join(screen(view))
@@ -312,7 +312,7 @@ def test_a_waiting_room_lists_its_seats_and_how_friends_join() -> None:
     seats = [
         SeatInfo(seat=0, name="Ann", kind="human"),
         None,
-        SeatInfo(seat=2, name="b", kind="bot", level="hard"),
+        SeatInfo(seat=2, name="bot:hard", kind="bot", level="hard"),
     ]
     view = make_view(phase="waiting", players=3, seats=seats)
     join_line = "allfives join ws://10.0.0.5:8765 ABCD\nhttp://10.0.0.5:8765/r/ABCD"

@@ -246,7 +246,7 @@ def test_create_prints_the_code_and_a_friends_join_shows_in_the_lobby(tmp_path: 
         try:
             # The host enters as the tournament is made: told once or twice, the lobby with
             # Ann in it says the code and how to start.
-            ann.expect("Entrants \\(3\\): 1 bot:easy, 2 bot:hard, 3 Ann \\(you\\)")
+            ann.expect("Entrants \\(3\\): 1 bot:easy 1, 2 bot:hard 1, 3 Ann \\(you\\)")
             ann.expect(r"Friends enter with: .*allfives tournament join \S+ ([A-Z]{5})")
             code = ann.match.group(1)
             ann.expect("Start it once everyone is in: type /start")
@@ -257,7 +257,7 @@ def test_create_prints_the_code_and_a_friends_join_shows_in_the_lobby(tmp_path: 
             try:
                 bea.expect("4 Bea \\(you\\)")
                 bea.expect("Waiting for the host to start it")
-                ann.expect("Entrants \\(4\\): 1 bot:easy, 2 bot:hard, 3 Ann \\(you\\), 4 Bea")
+                ann.expect("Entrants \\(4\\): 1 bot:easy 1, 2 bot:hard 1, 3 Ann \\(you\\), 4 Bea")
                 # Bea is no host: her start is refused, in one line, and nothing changes.
                 done = allfives("tournament", "start", url, code, config=tmp_path / "bea")
                 assert done.returncode == 1
@@ -312,7 +312,7 @@ def test_the_lobby_of_fixed_partners_shows_the_teams_as_they_stand(tmp_path: Pat
         )
         try:
             teams = "Teams as they stand (partners in order of entry):"
-            ann.expect(folded(f"{teams} bot:easy & bot:hard; Ann waits for a partner"))
+            ann.expect(folded(f"{teams} bot:easy 1 & bot:hard 1; Ann waits for a partner"))
             ann.expect(r"Friends enter with: .*allfives tournament join \S+ ([A-Z]{5})")
             code = ann.match.group(1)
             bea, _bea_said = spawn_plain(
@@ -320,8 +320,8 @@ def test_the_lobby_of_fixed_partners_shows_the_teams_as_they_stand(tmp_path: Pat
                 {**ENV, "XDG_CONFIG_HOME": str(tmp_path / "bea")},
             )
             try:
-                bea.expect(folded(f"{teams} bot:easy & bot:hard; Ann & Bea"))
-                ann.expect(folded(f"{teams} bot:easy & bot:hard; Ann & Bea"))
+                bea.expect(folded(f"{teams} bot:easy 1 & bot:hard 1; Ann & Bea"))
+                ann.expect(folded(f"{teams} bot:easy 1 & bot:hard 1; Ann & Bea"))
             finally:
                 bea.close(force=True)
         finally:

@@ -79,7 +79,7 @@ def test_two_players_and_a_bot_follow_a_tournament_from_lobby_to_tables_to_champ
                 {**ENV, **LONG_LINGER, "XDG_CONFIG_HOME": str(tmp_path / "bea")},
             )
             bea.expect("Waiting for the host to start it")
-            ann.expect("Entrants \\(3\\): 1 bot:easy, 2 Ann \\(you\\), 3 Bea")
+            ann.expect("Entrants \\(3\\): 1 bot:easy 1, 2 Ann \\(you\\), 3 Bea")
             ann.sendline("/start")
             ended = {"ann": False, "bea": False}
             deadline = time.monotonic() + MATCH_SECONDS
@@ -222,7 +222,7 @@ def test_the_drawn_screen_moves_to_the_table_and_back_to_the_standings(
         )
         try:
             bea.expect("Waiting for the host to start it")
-            terminal.wait_for(r"Entrants \(3\): 1 bot:easy, 2 Ann \(you\), 3 Bea")
+            terminal.wait_for(r"Entrants \(3\): 1 bot:easy 1, 2 Ann \(you\), 3 Bea")
             terminal.type("/start")
             # Round 1 seats Ann with the bot: her table comes by itself.
             # (A narrow header, or a match the bot won at its first lead, drops "room".)
@@ -237,7 +237,7 @@ def test_the_drawn_screen_moves_to_the_table_and_back_to_the_standings(
                 rows = terminal.screen()
             # The finished table stays, its end in sight, until Enter (the countdown is long).
             ended = "\n".join(rows)
-            assert re.search(r"(Ann|Bot \d) wins the match", ended), ended
+            assert re.search(r"(Ann|bot:easy 1) wins the match", ended), ended
             assert not any(row.startswith("Standings") for row in rows), ended
             terminal.type("")
             rows = terminal.wait_for(r"Standings")
@@ -250,7 +250,7 @@ def test_the_drawn_screen_moves_to_the_table_and_back_to_the_standings(
     assert first.room == room.group(1) and first.scores is not None
     shown = "\n".join(rows)
     seated = " – ".join(view.entrants[seat].name for seat in first.seats)
-    assert sorted(seated.split(" – ")) == ["Ann", "bot:easy"]
+    assert sorted(seated.split(" – ")) == ["Ann", "bot:easy 1"]
     if "(1 earlier round" not in shown:
         assert f"Table 1: {seated}: {first.scores[0]} : {first.scores[1]}" in shown, shown
     else:  # round 3 is drawn already: 24 rows show rounds 2 and 3, and Ann's one match so far
@@ -302,7 +302,7 @@ def test_a_player_who_leaves_the_table_mid_match_comes_back_to_the_same_seat(
                 ["tournament", "join", url, code, "--plain"],
                 {**ENV, "XDG_CONFIG_HOME": str(tmp_path / "bea")},
             )
-            ann.expect("Entrants \\(3\\): 1 bot:easy, 2 Ann \\(you\\), 3 Bea")
+            ann.expect("Entrants \\(3\\): 1 bot:easy 1, 2 Ann \\(you\\), 3 Bea")
             ann.sendline("/start")
             ann.expect(r"Round 1: to your table, room ([A-Z]{4})")
             room = ann.match.group(1)

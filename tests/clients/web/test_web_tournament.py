@@ -85,7 +85,7 @@ def test_the_lobby_lists_a_public_tournament_and_its_link_opens_its_page() -> No
             what="the tournament's page",
         )
         assert page.title == f"All Fives · tournament {cup.tournament}"
-        assert entrants(page) == ["easy bot", "hard bot"]
+        assert entrants(page) == ["bot:easy 1", "bot:hard 1"]
         assert "Cat starts the tournament." in page.find_element(By.ID, "tournament").text
         # Not the host: no start, no bots to add, nobody to take out.
         assert not page.find_elements(By.ID, "tournament-start")
@@ -113,7 +113,7 @@ def test_a_player_makes_one_a_second_enters_by_its_link_and_the_host_sees_it_at_
         bots.send_keys("1")
         press(ann, "create-tournament")
         # The bots enter as the tournament is made, the host next ("I play in it too").
-        wait_for(lambda: entrants(ann) == ["normal bot", "Ann (you)"], what="the bot and Ann in")
+        wait_for(lambda: entrants(ann) == ["bot:normal 1", "Ann (you)"], what="the bot and Ann in")
         handle = ann.execute_script("return location.hash").removeprefix("#/tournament/")
         assert len(handle) == 5 and handle.isupper()
         about = ann.find_element(By.ID, "tournament-about").text
@@ -124,20 +124,20 @@ def test_a_player_makes_one_a_second_enters_by_its_link_and_the_host_sees_it_at_
 
         # Bea opens the shared link, names herself there and enters.
         bea.get(link)
-        wait_for(lambda: entrants(bea) == ["normal bot", "Ann"], what="Bea sees the entrants")
+        wait_for(lambda: entrants(bea) == ["bot:normal 1", "Ann"], what="Bea sees the entrants")
         field = bea.find_element(By.ID, "tournament-entrant")
         field.clear()
         field.send_keys("Bea")
         press(bea, "tournament-join")
-        wait_for(lambda: entrants(bea) == ["normal bot", "Ann", "Bea (you)"], what="Bea in")
+        wait_for(lambda: entrants(bea) == ["bot:normal 1", "Ann", "Bea (you)"], what="Bea in")
         assert bea.find_element(By.ID, "tournament-you").text.startswith("You play as Bea.")
         # Ann's page follows the tournament: Bea is there without a reload.
-        wait_for(lambda: entrants(ann) == ["normal bot", "Ann (you)", "Bea"], what="Ann sees Bea")
+        wait_for(lambda: entrants(ann) == ["bot:normal 1", "Ann (you)", "Bea"], what="Ann sees Bea")
 
         # The host takes the bot out; Bea leaves; both pages follow.
         take_out = ann.find_elements(By.CSS_SELECTOR, ".take-out")
         assert [b.get_attribute("aria-label") for b in take_out] == [
-            "Take out normal bot",
+            "Take out bot:normal 1",
             "Take out Ann",
             "Take out Bea",
         ]
@@ -377,7 +377,9 @@ def test_the_host_adds_bots_by_the_keyboard_alone_and_the_focus_stays_on_the_but
         wait_for(lambda: len(entrants(page)) == 2, what="a bot in")
         assert (focused(page) or {}).get("id") == "tournament-add-bot"
         keys(page, Keys.ENTER)
-        wait_for(lambda: entrants(page) == ["Ann (you)", "normal bot", "normal bot 2"], what="two")
+        wait_for(
+            lambda: entrants(page) == ["Ann (you)", "bot:normal 1", "bot:normal 2"], what="two"
+        )
         assert (focused(page) or {}).get("id") == "tournament-add-bot"
 
 
@@ -459,13 +461,13 @@ def test_fixed_partners_are_shown_as_teams_in_the_tables_the_byes_and_the_standi
         champion = wait_for(
             lambda: page.find_element(By.ID, "tournament-champion").text, timeout=120
         )
-        teams = {"easy bot & easy bot 2", "easy bot 3 & easy bot 4", "easy bot 5 & easy bot 6"}
+        teams = {"bot:easy 1 & bot:easy 2", "bot:easy 3 & bot:easy 4", "bot:easy 5 & bot:easy 6"}
         assert champion.removeprefix("Champion: ") in teams
         standings = page.find_elements(
             By.CSS_SELECTOR, "#tournament-standings tbody tr td:nth-child(2)"
         )
         assert {cell.text for cell in standings} == teams
-        team = r"easy bot( \d)? & easy bot \d"
+        team = r"bot:easy \d & bot:easy \d"
         for line in page.find_elements(By.CSS_SELECTOR, ".table-line"):
             # Once archived, a finished table links to its game.
             said = " ".join(line.text.split())

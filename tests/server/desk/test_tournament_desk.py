@@ -58,7 +58,7 @@ async def test_a_tournament_is_made_joined_and_left_and_every_follower_is_told(
     code = made.tournament
     assert len(code) == 5 and made.state.code == code and made.state.version == 1
     assert made.state.name == "Friday cup" and made.state.host == "Ann"
-    assert [e.name for e in made.state.entrants] == ["bot:easy", "bot:hard"]
+    assert [e.name for e in made.state.entrants] == ["bot:easy 1", "bot:hard 1"]
     assert made.you is None and made.state.phase == "open" and made.state.public
     # Stored before it was shown: what the store holds is what Ann was sent.
     stored = await running.store.tournaments.load(code)
@@ -69,7 +69,7 @@ async def test_a_tournament_is_made_joined_and_left_and_every_follower_is_told(
     assert watched.state == made.state and watched.you is None
     joined = await update_for(bea, "join_tournament", tournament=code)
     assert joined.you == 2 and joined.state.version == 2
-    assert [e.name for e in joined.state.entrants] == ["bot:easy", "bot:hard", "Bea"]
+    assert [e.name for e in joined.state.entrants] == ["bot:easy 1", "bot:hard 1", "Bea"]
     for follower in (ann, fan):
         assert (await told(follower, 2)).state == joined.state
     host_joined = await update_for(ann, "join_tournament", tournament=code, name="Annie")
@@ -91,12 +91,12 @@ async def test_a_tournament_is_made_joined_and_left_and_every_follower_is_told(
     assert await stored_version(running, code) == 3
 
     left = await update_for(ann, "leave_tournament", tournament=code, entrant=0)
-    assert [e.name for e in left.state.entrants] == ["bot:hard", "Bea", "Annie"]
+    assert [e.name for e in left.state.entrants] == ["bot:hard 1", "Bea", "Annie"]
     assert left.you == 2 and left.state.version == 4
     assert (await told(bea, 4)).you == 1
     await told(fan, 4)
     gone = await update_for(bea, "leave_tournament", tournament=code)
-    assert gone.you is None and [e.name for e in gone.state.entrants] == ["bot:hard", "Annie"]
+    assert gone.you is None and [e.name for e in gone.state.entrants] == ["bot:hard 1", "Annie"]
     for client in (guest, ann, bea, fan):
         await client.close()
 
@@ -130,7 +130,7 @@ async def test_a_tournament_outlives_its_server(tmp_path: Path) -> None:
         ann = await Client.open(second.url, "Ann", key=key)
         again = await update_for(ann, "follow_tournament", tournament=made.tournament)
         assert again.state.version == 2 and again.you == 1
-        assert [e.name for e in again.state.entrants] == ["bot:normal", "Ann"]
+        assert [e.name for e in again.state.entrants] == ["bot:normal 1", "Ann"]
         await ann.close()
 
 

@@ -111,7 +111,7 @@ async def test_a_tournament_is_its_followers_view_and_a_private_one_needs_its_in
     assert isinstance(joined, TournamentUpdate)
     seen = await view(server, cup.tournament)
     assert seen == joined.state and seen.version == 2
-    assert [e.name for e in seen.entrants] == ["bot:hard", "Annie"]
+    assert [e.name for e in seen.entrants] == ["bot:hard 1", "Annie"]
 
     secret = await made(ann, rules={"players": 2, "public": False})
     code = secret.state.code

@@ -52,7 +52,7 @@ async def test_a_saved_tournament_loads_back_as_it_was_with_its_version(each_sto
     assert decode_msgpack(loaded.state) == second
     assert [entrant.name for entrant in decode_msgpack(loaded.state).entrants] == [
         "Ann",
-        "bot:hard",
+        "bot:hard 1",
         "Bea",
     ]
     assert await kept.codes() == ["BCDFG", "QWRTZ"]

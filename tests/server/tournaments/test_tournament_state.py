@@ -216,7 +216,7 @@ def test_joining_checks_the_name_the_person_and_the_room() -> None:
     refused(state, Join(by="p9"), INVALID)
     refused(state, Join(by="p9", bot="hard"), NOT_HOST)
     state = apply(apply(state, Join(by=HOST, bot="hard")), Join(by=HOST, bot="hard"))
-    assert [entrant.name for entrant in state.entrants[2:]] == ["bot:hard", "bot:hard 2"]
+    assert [entrant.name for entrant in state.entrants[2:]] == ["bot:hard 1", "bot:hard 2"]
     full = made(("round_robin", 2, None, True), MAX_ENTRANTS)
     refused(full, Join(by="late", name="Late"), ROOM_FULL)
 

@@ -16,6 +16,7 @@ const { placeLayout } = await module("geometry.js");
 const { halfWidthFor } = await module("render.js");
 const { explainHand } = await module("results.js");
 const { tournamentHandle, tournamentRequest, tablesLine, entrantName } = await module("tourney_words.js");
+const { displayNames } = await module("describe.js");
 await i18n.load("en");
 
 test("the socket's URL follows the page", () => {
@@ -219,7 +220,13 @@ test("the tournament form asks for partners only at four in teams, rounds only f
 test("a tournament's tables and bots in words (a rules object leaves out its defaults)", () => {
   assert.equal(tablesLine({ rules: { players: 4 }, partners: "fixed" }), "tables of 4 in teams · fixed partners");
   assert.equal(tablesLine({ rules: { players: 4, teams: false, target: 50 }, turn_seconds: 1 }), "tables of 4 · to 50 · 1 second a turn");
-  assert.equal(entrantName({ name: "bot:hard 3", bot: "hard" }), "hard bot 3");
-  // A person's name that looks like a bot's stays as the server gave it.
-  assert.equal(entrantName({ name: "bot:hard 3" }), "bot:hard 3");
+  // A bot entrant's name is the server's, the one its table's seat and its games carry.
+  assert.equal(entrantName({ name: "bot:hard 3", bot: "hard" }), "bot:hard 3");
+  assert.equal(entrantName({ name: "bot:hard 1", bot: "hard" }), "bot:hard 1");
+});
+
+test("a tournament's bot sits at its table by its entrant's name; an ordinary room's by its seat", () => {
+  const bot = (name, level) => ({ name, kind: "bot", level });
+  const seats = [{ name: "Ann", kind: "human" }, bot("bot:hard 1", "hard"), bot("bot:hard", "hard"), null];
+  assert.deepEqual(displayNames({ seats }), ["Ann", "bot:hard 1", "Bot 3", "(free)"]);
 });
