@@ -1,10 +1,10 @@
 """The table as rich Text rows for a terminal of a given size: pure, no terminal needed.
 
-From top to bottom: a header (room, hand, target, boneyard, and the ends total in the right
-corner, gold on a multiple of five), the players with scores and tile counts (▶ marks whose turn
-it is), the layout, your hand numbered with the playable tiles highlighted, the log, the latest
-notice and a status line saying what to do. Everything also reads without colour: playable
-tiles are listed in the status line and a scoring total carries a ★.
+From top to bottom: a header (a tournament's table marked as one, room, hand, target, boneyard,
+and the ends total in the right corner, gold on a multiple of five), the players with scores and
+tile counts (▶ marks whose turn it is), the layout, your hand numbered with the playable tiles
+highlighted, the log, the latest notice and a status line saying what to do. Everything also reads
+without colour: playable tiles are listed in the status line and a scoring total carries a ★.
 """
 
 from __future__ import annotations
@@ -67,18 +67,28 @@ def _joined(parts: Sequence[str]) -> Text:
     return left
 
 
+def tournament_mark(view: RoomView) -> list[str]:
+    """The header's word for a tournament's table (`tournament_table`), first after the title
+    so that it stays when the row gives way; nothing for an ordinary room."""
+    # Short in every language: it fits at 60 columns beside the room, hand, target and boneyard.
+    return [_("tournament")] if view.tournament_table else []
+
+
 def header(view: RoomView, width: int) -> Text:
-    """Room, hand, target, boneyard; the ends total in the right corner, always whole.
+    """Room, hand, target, boneyard (after "tournament" at a tournament's table); the ends total
+    in the right corner, always whole.
 
     When the row is too narrow the left side gives way first: the title goes, then the words
     shorten, then it is cut; the total is the last thing to shorten ("total 10 ★"). At least
     `HEADER_GAP` spaces always part the two sides.
     """
     game = view.game
+    mark = tournament_mark(view)
     if game is None:
         left = _joined(
             [
                 _("All Fives"),
+                *mark,
                 _("room {code}").format(code=view.code),
                 _("first to {target}").format(target=view.rules.target_score),
             ]
@@ -86,12 +96,14 @@ def header(view: RoomView, width: int) -> Text:
         left.truncate(width)
         return left
     full = [
+        *mark,
         _("room {code}").format(code=view.code),
         _("hand {number}").format(number=game.hand_number),
         _("first to {target}").format(target=game.target),
         _("boneyard {count}").format(count=game.boneyard),
     ]
     short = [
+        *mark,
         view.code,
         _("hand {number}").format(number=game.hand_number),
         _("to {target}").format(target=game.target),
