@@ -32,7 +32,7 @@ from clients.cli.i18n import _
 from clients.cli.keys import KeyStore
 from clients.cli.linger import linger_seconds
 from clients.cli.mode import Mode
-from clients.cli.safe import visible
+from clients.cli.safe import safe_text, visible
 from clients.cli.state import TableState
 from clients.cli.tournament_link import TournamentLink
 from clients.cli.tournament_news import news
@@ -308,7 +308,11 @@ class TournamentScreen:
             console = self.console
             console.clear()
             for row in rows:
-                console.print(row, no_wrap=True, overflow="crop", crop=True, highlight=False)
+                # Made visible here, as the table's rows are: the hints carry the server's code
+                # and a notice its words, besides the names the rows made visible already.
+                console.print(
+                    safe_text(row), no_wrap=True, overflow="crop", crop=True, highlight=False
+                )
 
         session = self._session
         if session is not None and session.app.is_running:
