@@ -1,9 +1,10 @@
 """Tournament entrants as scripted WebSocket clients: each follows its tournament, joins the room
 its `table` names as soon as it is told, and plays legal moves from its own view until the
-tournament is finished; a `Person` who connects again after a restart. What the archive says of
-a tournament's tables (`archived_tables`), the standings recounted from it, and the pairings
-recomputed as docs/tournaments.md says them. Used by tests/server/desk/test_tournament_rounds.py and
-tests/server/desk/test_tournament_e2e.py."""
+tournament is finished (keeping each room's seats as it saw them); a `Person` who connects again
+after a restart; a table of bots alone to watch (`bots_table`). What the archive says of a
+tournament's tables (`archived_tables`), the standings recounted from it, and the pairings
+recomputed as docs/tournaments.md says them. Used by the tournament tests of tests/server/desk/,
+tests/server/storage/ and tests/clients/cli/."""
 
 from __future__ import annotations
 
