@@ -195,18 +195,20 @@ def references(monkeypatch: pytest.MonkeyPatch) -> References:
 
 
 # The run on several workers (`-n auto` in pyproject.toml's addopts; docs/development.md, "The
-# tests"). Each worker is handed whole test modules, the next one as it runs out, with one
-# exception: the modules with tests that drive a browser or a terminal (the `browser` and
-# `terminal` markers) form one lane that a single worker runs one after another, as a serial run
-# would. Those tests wait on what a person sees (a screen, a page), and each starts a browser or a
-# tmux of its own: two of them at once on a small machine made their waits a matter of luck. The
-# lane is handed out first (it is the longest piece of work); then the modules that took longest
-# last time (pytest's cache keeps each module's time), so that no long module runs alone at the
-# end. Only the workers see the tests' markers: each writes the lane's modules to a file the
-# controlling process named (`pytest_configure_node`), which its scheduler reads.
+# tests"). Each worker is handed whole test modules, the next one as it runs out, with two
+# exceptions: the modules with tests that drive a browser (the `browser` marker) form one lane
+# that a single worker runs one after another, as a serial run would, and so do those that drive
+# a terminal (`terminal`). Those tests wait on what a person sees (a screen, a page), and each
+# starts a browser or a tmux of its own: two browsers at once on a small machine made their waits
+# a matter of luck. The lanes are handed out first (they are the longest pieces of work); then the
+# modules that took longest last time (pytest's cache keeps each module's time), so that no long
+# module runs alone at the end. Only the workers see the tests' markers: each writes the lanes'
+# modules to a file the controlling process named (`pytest_configure_node`), which its scheduler
+# reads.
 MODULE_SECONDS = "allfives/module-seconds"
 LANE_FILE = "allfives_lane_file"
-_LANE_MARKERS = ("browser", "terminal")
+#: The lanes, in the order they are handed out: a module with tests of both goes to the first.
+LANES = ("browser", "terminal")
 _module_seconds: dict[str, float] = {}
 _lane_files = pytest.StashKey[Path]()
 
@@ -215,29 +217,37 @@ def _module_of(nodeid: str) -> str:
     return nodeid.split("::", 1)[0]
 
 
-def _in_lane(item: pytest.Item) -> bool:
-    return any(item.get_closest_marker(marker) is not None for marker in _LANE_MARKERS)
+def _lanes_of(items: list[pytest.Item]) -> dict[str, str]:
+    """Each module with tests of a lane, and its lane."""
+    lanes: dict[str, str] = {}
+    for lane in reversed(LANES):
+        lanes.update(
+            {_module_of(item.nodeid): lane for item in items if item.get_closest_marker(lane)}
+        )
+    return lanes
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """On an xdist worker: the lane's modules noted for the scheduler and handed out first; then
+    """On an xdist worker: the lanes' modules noted for the scheduler and handed out first; then
     the modules that took longest last time (a module never timed first of all), each module's
     tests in their own order."""
     workerinput = getattr(config, "workerinput", None)
     if workerinput is None:
         return
-    lane = {_module_of(item.nodeid) for item in items if _in_lane(item)}
+    lanes = _lanes_of(items)
     written = Path(workerinput[LANE_FILE])
-    written.with_suffix(".part").write_text(json.dumps(sorted(lane)))
+    written.with_suffix(".part").write_text(json.dumps(lanes))
     written.with_suffix(".part").replace(written)
     cache = getattr(config, "cache", None)  # None with `-p no:cacheprovider`
     noted: dict[str, float] = cache.get(MODULE_SECONDS, {}) if cache is not None else {}
-    items.sort(
-        key=lambda item: (
-            _module_of(item.nodeid) not in lane,
-            -noted.get(_module_of(item.nodeid), float("inf")),
-        )
-    )
+    first = {lane: index for index, lane in enumerate(LANES)}
+
+    def order(item: pytest.Item) -> tuple[int, float]:
+        module = _module_of(item.nodeid)
+        lane = lanes.get(module)
+        return (len(LANES) if lane is None else first[lane], -noted.get(module, float("inf")))
+
+    items.sort(key=order)
 
 
 def pytest_configure_node(node: WorkerController) -> None:
@@ -253,27 +263,26 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         shutil.rmtree(config.stash[_lane_files], ignore_errors=True)
 
 
-class _ModulesAndLane(LoadScopeScheduling):  # type: ignore[misc] # xdist has no types
+class _ModulesAndLanes(LoadScopeScheduling):  # type: ignore[misc] # xdist has no types
     """xdist's scheduling by module (`--dist loadfile`: module-scoped servers start once, a
-    module's tests keep their order), where the lane's modules are one piece of work."""
-
-    LANE = "browser-and-terminal"
+    module's tests keep their order), where each lane's modules are one piece of work."""
 
     def __init__(self, config: pytest.Config, log: Producer) -> None:
         super().__init__(config, log)
         self._config = config
-        self._lane: set[str] | None = None
+        self._lanes: dict[str, str] | None = None
 
     def _split_scope(self, nodeid: str) -> str:
-        if self._lane is None:  # first asked once every worker has collected (and written)
-            written = self._config.stash[_lane_files].glob("*.json")
-            self._lane = {module for path in written for module in json.loads(path.read_text())}
+        if self._lanes is None:  # first asked once every worker has collected (and written)
+            self._lanes = {}
+            for written in self._config.stash[_lane_files].glob("*.json"):
+                self._lanes.update(json.loads(written.read_text()))
         module = _module_of(nodeid)
-        return self.LANE if module in self._lane else module
+        return self._lanes.get(module, module)
 
 
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Producer) -> LoadScopeScheduling:
-    return _ModulesAndLane(config, log)
+    return _ModulesAndLanes(config, log)
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
