@@ -15,6 +15,8 @@ sys.dont_write_bytecode = False
 
 import itertools
 import json
+import shutil
+import tempfile
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
@@ -26,6 +28,9 @@ from hypothesis import settings
 from redis_server import REDIS, RedisServer, start_for_test
 from restart_helpers import Keeping, keeping_of
 from server_helpers import References, fast_config
+from xdist.remote import Producer
+from xdist.scheduler import LoadScopeScheduling
+from xdist.workermanage import WorkerController
 
 from clients.cli import i18n
 from server.app import Server, run_server
@@ -189,27 +194,95 @@ def references(monkeypatch: pytest.MonkeyPatch) -> References:
     return kept
 
 
-# The fast loop on several workers (`-n 2`, docs/development.md): each worker is handed whole
-# modules, the next one as it runs out. Handed in collection order, the modules that take
-# longest could come last and leave one worker running them alone; so each run notes how long
-# each module took (in pytest's cache) and the next distributed run hands the longest first.
-# A serial run (CI's) keeps the files' order.
+# The run on several workers (`-n auto` in pyproject.toml's addopts; docs/development.md, "The
+# tests"). Each worker is handed whole test modules, the next one as it runs out, with two
+# exceptions: the modules with tests that drive a browser (the `browser` marker) form one lane
+# that a single worker runs one after another, as a serial run would, and so do those that drive
+# a terminal (`terminal`). Those tests wait on what a person sees (a screen, a page), and each
+# starts a browser or a tmux of its own: two browsers at once on a small machine made their waits
+# a matter of luck. The lanes are handed out first (they are the longest pieces of work); then the
+# modules that took longest last time (pytest's cache keeps each module's time), so that no long
+# module runs alone at the end. Only the workers see the tests' markers: each writes the lanes'
+# modules to a file the controlling process named (`pytest_configure_node`), which its scheduler
+# reads.
 MODULE_SECONDS = "allfives/module-seconds"
+LANE_FILE = "allfives_lane_file"
+#: The lanes, in the order they are handed out: a module with tests of both goes to the first.
+LANES = ("browser", "terminal")
 _module_seconds: dict[str, float] = {}
+_lane_files = pytest.StashKey[Path]()
 
 
 def _module_of(nodeid: str) -> str:
     return nodeid.split("::", 1)[0]
 
 
+def _lanes_of(items: list[pytest.Item]) -> dict[str, str]:
+    """Each module with tests of a lane, and its lane."""
+    lanes: dict[str, str] = {}
+    for lane in reversed(LANES):
+        lanes.update(
+            {_module_of(item.nodeid): lane for item in items if item.get_closest_marker(lane)}
+        )
+    return lanes
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """On an xdist worker: the modules that took longest last time first (a module never
-    timed first of all), each module's tests in their own order."""
-    cache = getattr(config, "cache", None)  # None with `-p no:cacheprovider`
-    if not hasattr(config, "workerinput") or cache is None:
+    """On an xdist worker: the lanes' modules noted for the scheduler and handed out first; then
+    the modules that took longest last time (a module never timed first of all), each module's
+    tests in their own order."""
+    workerinput = getattr(config, "workerinput", None)
+    if workerinput is None:
         return
-    noted: dict[str, float] = cache.get(MODULE_SECONDS, {})
-    items.sort(key=lambda item: -noted.get(_module_of(item.nodeid), float("inf")))
+    lanes = _lanes_of(items)
+    written = Path(workerinput[LANE_FILE])
+    written.with_suffix(".part").write_text(json.dumps(lanes))
+    written.with_suffix(".part").replace(written)
+    cache = getattr(config, "cache", None)  # None with `-p no:cacheprovider`
+    noted: dict[str, float] = cache.get(MODULE_SECONDS, {}) if cache is not None else {}
+    first = {lane: index for index, lane in enumerate(LANES)}
+
+    def order(item: pytest.Item) -> tuple[int, float]:
+        module = _module_of(item.nodeid)
+        lane = lanes.get(module)
+        return (len(LANES) if lane is None else first[lane], -noted.get(module, float("inf")))
+
+    items.sort(key=order)
+
+
+def pytest_configure_node(node: WorkerController) -> None:
+    """Name the file in which the worker about to start notes the lane's modules."""
+    config = node.config
+    if _lane_files not in config.stash:
+        config.stash[_lane_files] = Path(tempfile.mkdtemp(prefix="allfives-lane-"))
+    node.workerinput[LANE_FILE] = str(config.stash[_lane_files] / f"{node.gateway.id}.json")
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if _lane_files in config.stash:
+        shutil.rmtree(config.stash[_lane_files], ignore_errors=True)
+
+
+class _ModulesAndLanes(LoadScopeScheduling):  # type: ignore[misc] # xdist has no types
+    """xdist's scheduling by module (`--dist loadfile`: module-scoped servers start once, a
+    module's tests keep their order), where each lane's modules are one piece of work."""
+
+    def __init__(self, config: pytest.Config, log: Producer) -> None:
+        super().__init__(config, log)
+        self._config = config
+        self._lanes: dict[str, str] | None = None
+
+    def _split_scope(self, nodeid: str) -> str:
+        if self._lanes is None:  # first asked once every worker has collected (and written)
+            self._lanes = {}
+            for written in self._config.stash[_lane_files].glob("*.json"):
+                self._lanes.update(json.loads(written.read_text()))
+        module = _module_of(nodeid)
+        return self._lanes.get(module, module)
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Producer) -> LoadScopeScheduling:
+    return _ModulesAndLanes(config, log)
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:

@@ -128,7 +128,7 @@ def test_a_whole_match_in_plain_mode(tmp_path: Path) -> None:
     lines = list(MOVE_LINE.finditer(text))
     assert len(lines) == len(plays), text
     ends = ends_after_each_play(saved)
-    named_ends = 0
+    named_ends = batched = 0
     for line, play, after in zip(lines, plays, ends, strict=True):
         assert sorted(line["tile"]) == sorted(play.tile or ""), line[0]
         assert int(line["total"]) == play.total, line[0]
@@ -136,11 +136,20 @@ def test_a_whole_match_in_plain_mode(tmp_path: Path) -> None:
         if after is None:
             assert line["ends"] is None, line[0]
             continue
+        if line["ends"] is None:
+            # The next play came before this one was written (a slow machine): the client says
+            # the open ends of the view it holds, after the later play, on that play's line.
+            later = next(found for found in lines if found.start() > line.start())
+            between = text[line.end() : later.start()]
+            assert "Type " not in between and "Result of hand" not in between, line[0]
+            batched += 1
+            continue
         counted, _, idle = line["ends"].partition("; open, counting nothing yet: ")
         shown = dict(part.split(" ") for part in [*counted.split(", "), *idle.split(", ")] if part)
         assert {end: int(number) for end, number in shown.items()} == after, line[0]
         named_ends += 1
-    assert named_ends >= len(plays) - len(record.hands)
+    assert named_ends + batched >= len(plays) - len(record.hands)
+    assert batched <= len(plays) // 2, text
     assert text.count("Result of hand ") == len(record.hands)
     verdict = re.search(r"wins the match: Ann (\d+), Bot 2 (\d+)\.", text)
     assert verdict is not None, text
