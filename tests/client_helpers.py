@@ -134,6 +134,24 @@ async def play_to_the_end(connection: Connection, timeout: float) -> None:
     await until(over, timeout, "the match to end")
 
 
+async def play_first_legal(
+    connection: Connection, state: TableState, answered: int | None
+) -> int | None:
+    """On this client's turn, if its `seq` is not `answered` yet, send the first legal move;
+    the `seq` answered last (this one once its move is sent)."""
+    view = state.view
+    game = view.game if view is not None else None
+    seq = state.seq
+    if not state.my_turn() or game is None or seq == answered:
+        return answered
+    spec = game.legal[0]
+    assert spec.pass_ or spec.tile is not None
+    await connection.send(
+        msg.Pass() if spec.tile is None else msg.Play(tile=spec.tile, end=spec.end)
+    )
+    return seq
+
+
 async def finished_between_two(url: str) -> tuple[Connection, Connection, list[asyncio.Task[None]]]:
     """Ann hosts a private room of two to 15 points, Bořek joins, and both play it to the end:
     the two connections and their running tasks (`close_all` ends them)."""
@@ -473,26 +491,16 @@ async def bots_tournament_with_games(url: str, bots: int = 3) -> Any:
     """A round robin of `bots` bots at tables of two (to 50) made by a player on the server at
     `url`, played out by its bots: its public view (`TournamentView`) once it is finished and
     every table names its archived game."""
-    from server_helpers import Client, api_get, new_key
+    from server_helpers import api_get
+    from tournament_helpers import bots_tournament_started
 
     from protocol import api
-    from protocol.tournaments import TournamentUpdate, TournamentView
+    from protocol.tournaments import TournamentView
 
-    host = await Client.open(url, "Cat", key=new_key())
-    made = await host.request(
-        "create_tournament",
-        name="Bots cup",
-        format="round_robin",
-        rules={"players": 2, "target": 50},
-        bots=["easy"] * bots,
-    )
-    assert isinstance(made, TournamentUpdate), made
-    started = await host.request("start_tournament", tournament=made.tournament)
-    assert isinstance(started, TournamentUpdate), started
-    await host.close()
+    started = await bots_tournament_started(url, bots, target=50)
 
     async def played() -> TournamentView | None:
-        answer = await api_get(url, f"/api/tournaments/{made.tournament}")
+        answer = await api_get(url, f"/api/tournaments/{started.tournament}")
         view = api.decode_answer(answer.body, TournamentView)
         tables = [table for played in view.rounds for table in played.tables]
         done = view.phase == "finished" and all(table.game for table in tables)
@@ -501,14 +509,15 @@ async def bots_tournament_with_games(url: str, bots: int = 3) -> Any:
     return await until(played, 120, "the bots' tournament played, every game noted", every=0.2)
 
 
-def keep_player_key(config: Path, url: str, name: str) -> None:
-    """A fresh key for `name` on the server at `url`, kept as the terminal client keeps it under
-    the config folder `config` (`clients.cli.keys`): that player is the one this device plays as."""
+def keep_player_key(config: Path, url: str, name: str, key: str | None = None) -> None:
+    """A key for `name` on the server at `url` (a fresh one unless given), kept as the terminal
+    client keeps it under the config folder `config` (`clients.cli.keys`): that player is the
+    one this device plays as."""
     import base64
     import json
     import secrets
 
-    key = base64.urlsafe_b64encode(secrets.token_bytes(32)).rstrip(b"=").decode()
+    key = key or base64.urlsafe_b64encode(secrets.token_bytes(32)).rstrip(b"=").decode()
     folder = config / "allfives"
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "keys.json").write_text(json.dumps({url: {"keys": {name: key}, "last": name}}))

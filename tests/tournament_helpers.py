@@ -105,6 +105,23 @@ async def tournament_update(client: Client, kind: str, **fields: Any) -> Tournam
     return reply
 
 
+async def bots_tournament_started(url: str, bots: int, target: int) -> TournamentUpdate:
+    """A round robin of `bots` easy bots at tables of two (first to `target`), made and started
+    on the server at `url` by a player who then leaves: the answer to its start."""
+    host = await keyed(url, "Cat")
+    made = await tournament_update(
+        host,
+        "create_tournament",
+        name="Bots cup",
+        format="round_robin",
+        rules={"players": 2, "target": target},
+        bots=["easy"] * bots,
+    )
+    started = await tournament_update(host, "start_tournament", tournament=made.tournament)
+    await host.close()
+    return started
+
+
 @dataclass
 class Entrant:
     """A person in a tournament: what it was told last, and each room it was seated in."""

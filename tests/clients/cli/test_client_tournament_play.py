@@ -17,16 +17,15 @@ from typing import Any
 import pexpect  # type: ignore[import-untyped]
 import pytest
 from client_helpers import NEEDS_TMUX, Terminal, played_tournament, spawn_plain, status
-from server_helpers import Client, ServerThread, new_key
+from server_helpers import ServerThread
 from tournament_helpers import (
     as_player,
+    bots_tournament_started,
     lobby_code,
     players_keyed,
     tournament_terminal,
     tournament_view,
 )
-
-from protocol.tournaments import TournamentUpdate
 
 pytestmark = pytest.mark.terminal
 
@@ -147,24 +146,9 @@ def test_watching_a_tournaments_table_says_it_is_one_for_watching(tmp_path: Path
     watching (its seats are the entrants'), whoever watches."""
     with ServerThread(bot_delay=0.2) as server:
         url = server.server.url
-
-        async def started() -> str:
-            host = await Client.open(url, "Cat", key=new_key())
-            made = await host.request(
-                "create_tournament",
-                name="Bots cup",
-                format="round_robin",
-                rules={"players": 2, "target": 500},
-                bots=["easy", "easy"],
-            )
-            assert isinstance(made, TournamentUpdate), made
-            begun = await host.request("start_tournament", tournament=made.tournament)
-            assert isinstance(begun, TournamentUpdate), begun
-            room = begun.state.rounds[0].tables[0].room
-            assert room is not None
-            return room
-
-        room = server.call(started())
+        begun = server.call(bots_tournament_started(url, bots=2, target=500))
+        room = begun.state.rounds[0].tables[0].room
+        assert room is not None
         child, _said = spawn_plain(["watch", url, room, "--plain"], as_player(tmp_path))
         try:
             child.expect(rf"Room {room}: 2 players, first to 500, [^\n]*")
