@@ -134,6 +134,19 @@ async def play_to_the_end(connection: Connection, timeout: float) -> None:
     await until(over, timeout, "the match to end")
 
 
+def against_easy_bots(
+    players: int = 2, seat: int | None = None, **rules: Any
+) -> list[msg.ClientMessage]:
+    """The first messages of a match against easy bots: a room (private unless `rules` say
+    otherwise) whose other seats are bots, and its start."""
+    rules.setdefault("public", False)
+    return [
+        msg.CreateRoom(rules=RoomRules(players=players, **rules), seat=seat),
+        *[msg.AddBot(level="easy") for _ in range(players - 1)],
+        msg.Start(),
+    ]
+
+
 async def play_first_legal(
     connection: Connection, state: TableState, answered: int | None
 ) -> int | None:
