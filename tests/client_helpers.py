@@ -259,6 +259,11 @@ NEEDS_TMUX = pytest.mark.skipif(
 )
 
 
+#: The environment of `allfives` in a test's terminal: bots that play at once, this checkout's
+#: code.
+QUICK_ENV = {"ALLFIVES_BOT_DELAY": "0.05", "TERM": "xterm-256color", "PYTHONPATH": str(ROOT)}
+
+
 class Terminal:
     """A tmux server of our own (its own socket) with windows of one size running commands."""
 
@@ -287,6 +292,11 @@ class Terminal:
             self.started = True
         else:
             self.tmux("new-window", "-d", "-t", "e2e", "-n", window, line)
+
+    def start_allfives(self, args: Sequence[str], config: Path, window: str = "t") -> None:
+        """`allfives ARGS` in a new window (`QUICK_ENV`), its settings under `config`."""
+        env = {**QUICK_ENV, "XDG_CONFIG_HOME": str(config)}
+        self.start([sys.executable, "-m", "allfives.cli", *args], env, window)
 
     def screen(self, window: str = "t") -> list[str]:
         """What the window shows, once two looks in a row agree (never a half-drawn table)."""
