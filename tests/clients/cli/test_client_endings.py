@@ -297,21 +297,38 @@ STARTING = (
 )
 
 
+def site_frame(path: str) -> bool:
+    """Whether a traceback's frame is Python's own `site`."""
+    return path == "<frozen site>" or path.endswith("/site.py")
+
+
 def starting_frame(path: str) -> bool:
     """Whether a traceback's frame is one of Python starting `allfives` (`STARTING`, or
     Python's own `site.py`)."""
-    return path in STARTING or path == "<frozen site>" or path.endswith("/site.py")
+    return path in STARTING or site_frame(path)
+
+
+def project_frame(path: str) -> bool:
+    """Whether a traceback's frame is the project's own code (not its virtual environment's,
+    not the start `STARTING` names)."""
+    inside = path.startswith(f"{ROOT}/") and not path.startswith(f"{ROOT / '.venv'}/")
+    return inside and path not in STARTING
 
 
 def before_python_ran_allfives(output: str) -> bool:
     """Python's own KeyboardInterrupt while it still started (its `site`, the generated
     `allfives` script, `allfives.start` loading: a busy machine): no code of allfives had run
-    yet, nothing of it could guard (`allfives.start.main` guards before anything else). Any
+    yet, nothing of it could guard (`allfives.start.main` guards before anything else). Under
+    `site` (a `.pth` line it runs) any frame but the project's is Python starting; elsewhere any
     other frame (a library's, the standard library's), or an exception Python could only
     ignore, is not excused."""
     if "KeyboardInterrupt" not in output or "Exception ignored" in output:
         return False
     frames = re.findall(r'File "([^"]+)"', output)
+    if frames and site_frame(frames[0]):
+        # Python's `site` still setting up: the `.pth` lines it runs and what they import
+        # (setuptools' `_distutils_hack`) are Python starting, unless the project's code ran.
+        return not any(project_frame(frame) for frame in frames)
     return all(starting_frame(frame) for frame in frames)
 
 
@@ -336,6 +353,10 @@ def test_only_python_starting_allfives_is_excused() -> None:
     assert not before_python_ran_allfives(traceback(script, str(ROOT / "clients/cli/app.py")))
     assert not before_python_ran_allfives(traceback(script, start, ignored=True))
     assert not before_python_ran_allfives("Traceback (most recent call last):\nValueError\n")
+    # Ctrl-C while `site` runs a `.pth` line: Python still starting, whatever it imports.
+    pth_line = ("<frozen site>", "<string>", "<frozen importlib._bootstrap_external>")
+    assert before_python_ran_allfives(traceback(*pth_line))
+    assert not before_python_ran_allfives(traceback(*pth_line, str(ROOT / "clients/cli/app.py")))
 
 
 def interrupted_at(args: list[str], home: Path, moment: float, seconds: float = 60) -> Ending:
