@@ -263,5 +263,10 @@ def run(argv: list[str]) -> int:
     return result
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+if __name__ == "__main__":  # `python -m allfives.cli`: ends as the `allfives` command does
+    from allfives.start import STOPPED, end_at_once
+
+    status = main()
+    if status == STOPPED:
+        end_at_once(status)
+    sys.exit(status)

@@ -11,12 +11,21 @@ ignored" and goes on: the program went on to the table and waited for ever), and
 while a compiled extension initialised (msgspec's) crashed the interpreter (status 139).
 """
 
+from __future__ import annotations
+
 import os
 import sys
+
+TYPE_CHECKING = False  # (`typing` is not loaded for it: it would load `enum`, `re`...)
+if TYPE_CHECKING:
+    from typing import NoReturn
 
 #: The signal module built into Python (loaded as it starts): `signal` would load `enum` first,
 #: tens of milliseconds during which Ctrl-C showed a traceback.
 _signal = __import__("_signal")
+
+#: The status of a program stopped by Ctrl-C (128 + SIGINT, as a shell reports it).
+STOPPED = 130
 
 #: What Ctrl-C writes while the command loads: English until the player's language is known.
 _line = ""
@@ -33,7 +42,20 @@ def stopped_while_loading(signum: int, frame: object) -> None:
         prog = f"allfives {command}" if command.isalpha() else "allfives"
         line = f"{prog}: stopped (Ctrl-C)"  # i18n: before any catalog
     os.write(2, f"\r{line}\n".encode())
-    os._exit(130)
+    end_at_once(STOPPED)
+
+
+def end_at_once(status: int) -> NoReturn:
+    """End the process now with `status`, what it wrote flushed: the one way a program stopped
+    by Ctrl-C ends, whatever entry point ran it. Python's own ending joins every thread still
+    running, and one the Ctrl-C cut short (a connection's, a store's) could keep the process
+    waiting for ever after its line."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (AttributeError, OSError, RuntimeError, ValueError):
+            continue  # (no such stream, a closed one, or a flush the Ctrl-C interrupted)
+    os._exit(status)
 
 
 def say_when_stopped(line: str) -> None:
@@ -49,11 +71,6 @@ def main() -> int:
     from allfives.cli import main as run
 
     status = run()
-    if status == 130:
-        # Stopped by Ctrl-C, its line written: end now. Python's own ending joins every thread
-        # still running, and one the Ctrl-C cut short (a connection's, a store's) could keep
-        # the process waiting for ever after its line.
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os._exit(130)
+    if status == STOPPED:
+        end_at_once(status)
     return status

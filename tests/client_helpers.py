@@ -134,6 +134,37 @@ async def play_to_the_end(connection: Connection, timeout: float) -> None:
     await until(over, timeout, "the match to end")
 
 
+def against_easy_bots(
+    players: int = 2, seat: int | None = None, **rules: Any
+) -> list[msg.ClientMessage]:
+    """The first messages of a match against easy bots: a room (private unless `rules` say
+    otherwise) whose other seats are bots, and its start."""
+    rules.setdefault("public", False)
+    return [
+        msg.CreateRoom(rules=RoomRules(players=players, **rules), seat=seat),
+        *[msg.AddBot(level="easy") for _ in range(players - 1)],
+        msg.Start(),
+    ]
+
+
+async def play_first_legal(
+    connection: Connection, state: TableState, answered: int | None
+) -> int | None:
+    """On this client's turn, if its `seq` is not `answered` yet, send the first legal move;
+    the `seq` answered last (this one once its move is sent)."""
+    view = state.view
+    game = view.game if view is not None else None
+    seq = state.seq
+    if not state.my_turn() or game is None or seq == answered:
+        return answered
+    spec = game.legal[0]
+    assert spec.pass_ or spec.tile is not None
+    await connection.send(
+        msg.Pass() if spec.tile is None else msg.Play(tile=spec.tile, end=spec.end)
+    )
+    return seq
+
+
 async def finished_between_two(url: str) -> tuple[Connection, Connection, list[asyncio.Task[None]]]:
     """Ann hosts a private room of two to 15 points, Bořek joins, and both play it to the end:
     the two connections and their running tasks (`close_all` ends them)."""
@@ -228,6 +259,11 @@ NEEDS_TMUX = pytest.mark.skipif(
 )
 
 
+#: The environment of `allfives` in a test's terminal: bots that play at once, this checkout's
+#: code.
+QUICK_ENV = {"ALLFIVES_BOT_DELAY": "0.05", "TERM": "xterm-256color", "PYTHONPATH": str(ROOT)}
+
+
 class Terminal:
     """A tmux server of our own (its own socket) with windows of one size running commands."""
 
@@ -256,6 +292,11 @@ class Terminal:
             self.started = True
         else:
             self.tmux("new-window", "-d", "-t", "e2e", "-n", window, line)
+
+    def start_allfives(self, args: Sequence[str], config: Path, window: str = "t") -> None:
+        """`allfives ARGS` in a new window (`QUICK_ENV`), its settings under `config`."""
+        env = {**QUICK_ENV, "XDG_CONFIG_HOME": str(config)}
+        self.start([sys.executable, "-m", "allfives.cli", *args], env, window)
 
     def screen(self, window: str = "t") -> list[str]:
         """What the window shows, once two looks in a row agree (never a half-drawn table)."""
@@ -473,26 +514,16 @@ async def bots_tournament_with_games(url: str, bots: int = 3) -> Any:
     """A round robin of `bots` bots at tables of two (to 50) made by a player on the server at
     `url`, played out by its bots: its public view (`TournamentView`) once it is finished and
     every table names its archived game."""
-    from server_helpers import Client, api_get, new_key
+    from server_helpers import api_get
+    from tournament_helpers import bots_tournament_started
 
     from protocol import api
-    from protocol.tournaments import TournamentUpdate, TournamentView
+    from protocol.tournaments import TournamentView
 
-    host = await Client.open(url, "Cat", key=new_key())
-    made = await host.request(
-        "create_tournament",
-        name="Bots cup",
-        format="round_robin",
-        rules={"players": 2, "target": 50},
-        bots=["easy"] * bots,
-    )
-    assert isinstance(made, TournamentUpdate), made
-    started = await host.request("start_tournament", tournament=made.tournament)
-    assert isinstance(started, TournamentUpdate), started
-    await host.close()
+    started = await bots_tournament_started(url, bots, target=50)
 
     async def played() -> TournamentView | None:
-        answer = await api_get(url, f"/api/tournaments/{made.tournament}")
+        answer = await api_get(url, f"/api/tournaments/{started.tournament}")
         view = api.decode_answer(answer.body, TournamentView)
         tables = [table for played in view.rounds for table in played.tables]
         done = view.phase == "finished" and all(table.game for table in tables)
@@ -501,14 +532,15 @@ async def bots_tournament_with_games(url: str, bots: int = 3) -> Any:
     return await until(played, 120, "the bots' tournament played, every game noted", every=0.2)
 
 
-def keep_player_key(config: Path, url: str, name: str) -> None:
-    """A fresh key for `name` on the server at `url`, kept as the terminal client keeps it under
-    the config folder `config` (`clients.cli.keys`): that player is the one this device plays as."""
+def keep_player_key(config: Path, url: str, name: str, key: str | None = None) -> None:
+    """A key for `name` on the server at `url` (a fresh one unless given), kept as the terminal
+    client keeps it under the config folder `config` (`clients.cli.keys`): that player is the
+    one this device plays as."""
     import base64
     import json
     import secrets
 
-    key = base64.urlsafe_b64encode(secrets.token_bytes(32)).rstrip(b"=").decode()
+    key = key or base64.urlsafe_b64encode(secrets.token_bytes(32)).rstrip(b"=").decode()
     folder = config / "allfives"
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "keys.json").write_text(json.dumps({url: {"keys": {name: key}, "last": name}}))

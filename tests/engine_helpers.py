@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import random
 
+import msgspec
 from hypothesis import strategies as st
 
+from bridge.records import match_of
 from engine import Match, Move, Rules, View
+from protocol.records import Record
 
 
 def play(match: Match, *moves: str) -> list[object]:
@@ -59,3 +62,12 @@ def most_a_side_can_still_score(view: View) -> int:
     yet on the table played for the most a play can score, then the most a count can."""
     left = sum(view.hand_counts) + view.boneyard_size
     return left * MOST_A_PLAY_SCORES + MOST_A_COUNT_SCORES
+
+
+def scores_after_each_hand(record: Record) -> list[list[int]]:
+    """The scores once each hand ended, by the engine replaying the record hand by hand."""
+    scores = []
+    for count in range(1, len(record.hands) + 1):
+        part = msgspec.structs.replace(record, hands=record.hands[:count], scores=None, winner=None)
+        scores.append(list(match_of(part).scores))
+    return scores

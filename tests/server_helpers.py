@@ -14,9 +14,10 @@ import secrets
 import threading
 import urllib.error
 import urllib.request
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgspec
 from prometheus_client.parser import text_string_to_metric_families
@@ -30,7 +31,7 @@ from protocol import messages as msg
 from protocol.patch import ClientState
 from protocol.records import Record
 from protocol.rules import RoomRules
-from server.app import Config, Server
+from server.app import Config, Server, run_server
 from server.play.live import LiveRoom, stored_state
 from server.rooms.room import Room
 from server.storage.store import Store, StoredRoom
@@ -549,6 +550,31 @@ class Held:
         self.started.set()
         self.release.wait(60)
         return review_bytes(record, budget_ms)
+
+
+class HeldReviews(NamedTuple):
+    """A server whose reviews wait for `held.release`, and two archived games of Ann's."""
+
+    server: Server
+    held: Held
+    #: Ann's key: the games are hers.
+    key: str
+    one: str
+    two: str
+
+
+@asynccontextmanager
+async def held_reviews(max_reviews_waiting: int) -> AsyncIterator[HeldReviews]:
+    """A real server whose reviews take as long as the test wants (`Held`), its bound of
+    reviews waiting `max_reviews_waiting`, and two games Ann played there to their end."""
+    held = Held()
+    config = fast_config(review_budget_ms=2.0, max_reviews_waiting=max_reviews_waiting)
+    async with run_server(config) as server:
+        server.reviews.compute = held
+        key = new_key()
+        one = await archived_game(server, "Ann", key, seed=1)
+        two = await archived_game(server, "Ann", key, seed=2)
+        yield HeldReviews(server, held, key, one, two)
 
 
 def check_final(record: Record, document: dict[str, Any]) -> None:

@@ -4,24 +4,33 @@ tournament is finished (keeping each room's seats as it saw them); a `Person` wh
 after a restart; a table of bots alone to watch (`bots_table`). What the archive says of a
 tournament's tables (`archived_tables`), the standings recounted from it, and the pairings
 recomputed as docs/tournaments.md says them. Used by the tournament tests of tests/server/desk/,
-tests/server/storage/ and tests/clients/cli/."""
+tests/server/storage/ and tests/clients/cli/. And the terminal client's side: players whose keys
+are kept on their devices (`players_keyed`), `allfives tournament` run as one of them in a
+pseudo-terminal (`tournament_terminal`, `tournament_ended`), the code its lobby names
+(`lobby_code`), and the tournament as the API shows it (`tournament_view`)."""
 
 from __future__ import annotations
 
 import asyncio
 import functools
+import io
 import itertools
 import json
 import random
 from collections import Counter
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+import pexpect  # type: ignore[import-untyped]
+from client_helpers import ROOT, keep_player_key, spawn_plain
 from hidden_helpers import check_room_frames
-from server_helpers import Client, api_get, load_stored, new_key, turn_of
+from server_helpers import Client, ServerThread, api_get, load_stored, new_key, turn_of
 from waiting import until
 
+from protocol import api
 from protocol import messages as msg
 from protocol.tournaments import TournamentUpdate, TournamentView
 from server.rooms import codes
@@ -30,6 +39,59 @@ from server.storage.store import Store
 
 #: Long enough for a round robin of three to a low target, bots included.
 PLAY_SECONDS = 120.0
+
+#: The terminal client's environment in the tournament tests: English, this checkout's code.
+TERMINAL_ENV = {"TERM": "xterm-256color", "PYTHONPATH": str(ROOT), "LANGUAGE": "en"}
+#: The lobby's line for friends, and the tournament's code it names.
+FRIENDS_ENTER = r"Friends enter with: .*allfives tournament join \S+ ([A-Z]{5})"
+
+
+def tournament_view(server: ServerThread, code: str) -> TournamentView:
+    """The tournament as `GET /api/tournaments/CODE` shows it to anyone."""
+    answer = server.call(api_get(server.server.url, f"/api/tournaments/{code}"))
+    assert answer.status == 200, answer.body
+    return api.decode_answer(answer.body, TournamentView)
+
+
+def players_keyed(home: Path, url: str, *names: str) -> list[Path]:
+    """A key of its own for each of `names` on the server at `url`, kept as the terminal
+    client keeps it under a config folder per player (`home/ann` for Ann): the folders."""
+    folders = [home / name.lower() for name in names]
+    for folder, name in zip(folders, names, strict=True):
+        keep_player_key(folder, url, name)
+    return folders
+
+
+def as_player(config: Path, **more: str) -> dict[str, str]:
+    """The terminal client's environment (with `more`) for the player kept under `config`."""
+    return {**TERMINAL_ENV, **more, "XDG_CONFIG_HOME": str(config)}
+
+
+@contextmanager
+def tournament_terminal(config: Path, *args: str, **more: str) -> Iterator[tuple[Any, io.StringIO]]:
+    """`allfives tournament ARGS --plain` in a pseudo-terminal (`client_helpers.spawn_plain`),
+    as the player kept under `config`, with `more` in its environment: the process and what it
+    writes, the process ended once the block is left."""
+    child, written = spawn_plain(["tournament", *args, "--plain"], as_player(config, **more))
+    try:
+        yield child, written
+    finally:
+        child.close(force=True)
+
+
+def tournament_ended(config: Path, *args: str) -> tuple[int, str]:
+    """`allfives tournament ARGS --plain` as the player kept under `config`, run to its end:
+    its exit status and what it wrote."""
+    with tournament_terminal(config, *args) as (child, written):
+        child.expect(pexpect.EOF)
+        child.close()
+    return int(child.exitstatus), written.getvalue()
+
+
+def lobby_code(child: Any) -> str:
+    """Wait for the lobby's line for friends (`FRIENDS_ENTER`); the code it names."""
+    child.expect(FRIENDS_ENTER)
+    return str(child.match.group(1))
 
 
 async def keyed(url: str, name: str, key: str | None = None) -> Client:
@@ -61,6 +123,23 @@ async def bots_table(url: str, players: int = 2, **fields: Any) -> str:
     room = started.state.rounds[0].tables[0].room
     assert room is not None, started.state
     return room
+
+
+async def bots_tournament_started(url: str, bots: int, target: int) -> TournamentUpdate:
+    """A round robin of `bots` easy bots at tables of two (first to `target`), made and started
+    on the server at `url` by a player who then leaves: the answer to its start."""
+    host = await keyed(url, "Cat")
+    made = await tournament_update(
+        host,
+        "create_tournament",
+        name="Bots cup",
+        format="round_robin",
+        rules={"players": 2, "target": target},
+        bots=["easy"] * bots,
+    )
+    started = await tournament_update(host, "start_tournament", tournament=made.tournament)
+    await host.close()
+    return started
 
 
 @dataclass

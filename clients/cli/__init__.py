@@ -2,7 +2,8 @@
 
 Pure parts (unit-tested without a terminal or a socket):
 `state` (the room from snapshot + patches, the log, notices, stable tile numbers, the turn
-clock), `commands` (what a typed line means, refusing what the server would refuse),
+clock), `log_lines` (an event told as the log's line), `commands` (what a typed line means,
+refusing what the server would refuse),
 `render`, `status` and `layout` (the table as rich Text rows for a given terminal size, the rows
 above the prompt, the dominoes),
 `scoreboard` (hands, results in words, the match summary), `safe` (server text made visible:

@@ -28,11 +28,12 @@ from clients.cli import local, words
 from clients.cli.app import App
 from clients.cli.connection import Fatal
 from clients.cli.i18n import _, ngettext
+from clients.cli.log_lines import LogLine
 from clients.cli.plain_input import INTERRUPT, TYPED
 from clients.cli.plain_words import ends_words, move_words, scores_words
 from clients.cli.safe import visible
 from clients.cli.scoreboard import Scoreboard, explain_hand, hand_numbers, side_names
-from clients.cli.state import LogLine, Notice
+from clients.cli.state import Notice
 from clients.cli.status import rating_note, rating_text, status
 from clients.cli.waiting_room import waiting_rows
 from protocol import messages as msg

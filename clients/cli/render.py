@@ -19,7 +19,8 @@ from clients.cli import layout as drawing
 from clients.cli import words
 from clients.cli.commands import Ask
 from clients.cli.i18n import _, ngettext
-from clients.cli.state import LogLine, TableState, display_names
+from clients.cli.log_lines import LogLine
+from clients.cli.state import TableState, display_names
 from clients.cli.status import notice_row, result_rows, status
 from clients.cli.styles import DULL, GOLD, HINTED, LOG_STYLES, PLAYABLE, rule, wrap
 from clients.cli.waiting_room import waiting_rows

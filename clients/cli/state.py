@@ -15,8 +15,9 @@ from typing import Literal
 from clients.cli import local, words
 from clients.cli.i18n import _, ngettext
 from clients.cli.keys import shown_code
+from clients.cli.log_lines import LineKind, LogLine, line_kind, told
 from clients.cli.safe import visible
-from clients.cli.scoreboard import Scoreboard, side_names
+from clients.cli.scoreboard import Scoreboard
 from clients.cli.seat_news import seat_changes
 from protocol import messages as msg
 from protocol.patch import ClientState, GapDetected
@@ -36,20 +37,7 @@ from protocol.views import (
 )
 
 LOG_LENGTH = 200
-LineKind = Literal["play", "score", "hand", "match", "chat", "info", "error"]
 NoticeKind = Literal["info", "error", "hint"]
-
-
-@dataclass(frozen=True)
-class LogLine:
-    """One line of the log: its text and what kind of news it is (for its colour)."""
-
-    text: str
-    kind: LineKind = "play"
-    #: The event the line tells, if it tells one (plain mode adds what followed it).
-    event: AnyEvent | None = None
-    #: Told before the finished match's names were known (told again once they are).
-    unnamed: bool = False
 
 
 @dataclass(frozen=True)
@@ -74,20 +62,6 @@ def display_names(view: RoomView, played: list[str] | None = None) -> list[str]:
         else:
             names.append(words.seat_name(index, seat.name, seat.kind == "bot"))
     return names
-
-
-def line_kind(event: AnyEvent) -> LineKind:
-    """How an event's log line is shown."""
-    match event:
-        case Played(points=points) if points > 0:
-            return "score"
-        case HandEnded():
-            return "hand"
-        case MatchEnded():
-            return "match"
-        case ChatLine():
-            return "chat"
-    return "play"
 
 
 def describe_move(move: MoveSpec) -> str:
@@ -316,7 +290,7 @@ class TableState:
             return
         self.played_names = words.table_names(record.names)
         self.log = deque(
-            replace(line, text=self._told(line.event), unnamed=False)
+            replace(line, text=told(line.event, self.view, self.names()), unnamed=False)
             if line.unnamed and line.event is not None
             else line
             for line in self.log
@@ -454,44 +428,9 @@ class TableState:
             if mine and not told_again:
                 self.fresh = set()
             unnamed = self._names_missing(view)
-            self.log.append(LogLine(self._told(event), line_kind(event), event, unnamed))
-
-    def _told(self, event: AnyEvent) -> str:
-        """An event's log line, with the seats' names as they are known now."""
-        view, names = self.view, self.names()
-        line = _describe(event, names, view is not None and view.rules.partnership)
-        if isinstance(event, MatchEnded) and view is not None and view.game is not None:
-            scores = zip(side_names(names, view.rules), view.game.scores, strict=False)
-            line += ": " + ", ".join(f"{side} {score}" for side, score in scores) + "."
-        if view is not None and _stood_in(event, view):
-            if isinstance(event, Played) and event.seat == view.you:
-                line += _(" (a bot, standing in for you)")
-            else:
-                line += _(" (a bot, standing in while they are away)")
-        return line
-
-
-def _describe(event: AnyEvent, names: list[str], teams: bool) -> str:
-    """The log line for an event: "Team A" written alike everywhere, and no pips claimed as
-    counted when the match was won mid-hand."""
-    if isinstance(event, HandEnded) and event.kind == "won":
-        by = names[event.by] if event.by is not None and event.by < len(names) else "?"
-        return _(
-            "{who} reached the target: the match ends here (pips left are not counted)"
-        ).format(who=by)
-    if isinstance(event, ChatLine) and event.seat is None:
-        return _("{who} (watching): {text}").format(who=event.name, text=event.text)
-    return words.describe(event, names, teams)
-
-
-def _stood_in(event: AnyEvent, view: RoomView) -> bool:
-    """Whether a move was made by the server's bot for an away player: the server says so on
-    the move (`stand_in`, kept with it), not whether its player is away now (a history told
-    again after they left, or after a server restart, would mark every move of theirs)."""
-    if not isinstance(event, Played) or not event.stand_in:
-        return False
-    seat = view.seats[event.seat] if 0 <= event.seat < len(view.seats) else None
-    return seat is not None and seat.kind == "human"
+            self.log.append(
+                LogLine(told(event, view, self.names()), line_kind(event), event, unnamed)
+            )
 
 
 def error_text(error: msg.Error) -> str:

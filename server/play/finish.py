@@ -34,7 +34,6 @@ from typing import Any
 from engine import Match
 from protocol.api import GameDetail, GamePlayer, RatingPoint
 from protocol.ratings import RatingChange
-from protocol.records import Record, encode_record
 from server.config import Clock
 from server.play import weighting
 from server.play.live import LiveRoom, Storer
@@ -57,23 +56,6 @@ RETRY_MAX = 5.0
 #: The first and the longest wait between tries to store a finished match's record.
 RECORD_RETRY_FIRST = 1.0
 RECORD_RETRY_MAX = 30.0
-
-
-#: The last record encoded and its bytes: a finished match's record (one object, shared:
-#: `server.rooms.results.finished_record`) is stored by `RecordSaver` and named by its bytes
-#: (`game_id`) in turn, so it is encoded once.
-_last_encoded: tuple[Record, bytes] | None = None
-
-
-def encoded_record(record: Record) -> bytes:
-    """A record's bytes (`encode_record`), made once for the record last asked for."""
-    global _last_encoded
-    last = _last_encoded
-    if last is not None and last[0] is record:
-        return last[1]
-    data = encode_record(record)
-    _last_encoded = (record, data)
-    return data
 
 
 def game_id(record_bytes: bytes) -> str:
@@ -110,7 +92,7 @@ def archived_of(room: Room, finished_at: float) -> Archived:
     winner = match.winner
     rated = state.rules.is_rated
     detail = GameDetail(
-        id=game_id(encoded_record(record)),
+        id=game_id(results.finished_bytes(room)),
         finished_at=finished_at,
         rules=record.rules,
         players=players,
@@ -231,7 +213,7 @@ class RecordSaver:
         self.spawn(self._save(room))
 
     async def _save(self, room: Room) -> None:
-        data = encoded_record(results.finished_record(room))
+        data = results.finished_bytes(room)
         match = results.finished_number(room.state)
         delay = RECORD_RETRY_FIRST
         while True:  # kept until the store has it (the task ends with the server)

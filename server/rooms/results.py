@@ -18,41 +18,76 @@ from bridge.records import record_of
 from engine import Match
 from protocol import errors
 from protocol.ratings import RatingChange
-from protocol.records import Record
+from protocol.records import Record, encode_record
 from server.rooms.room_state import FinishedSeat, RoomError, RoomState
 
 
+class FinishedRecord:
+    """A room's last finished match as a record and as the record's bytes, each made when
+    first asked for. A finished match's record is asked for by its saver and then its archiver
+    (`server.play.finish`) in turn, and the bytes name the archived game: the room keeps this
+    (`RoomView.finished_made`) while it holds that match, so each is made once for it."""
+
+    def __init__(self, finished: bytes, names: list[str]) -> None:
+        #: The finished match's bytes: the very object the room holds.
+        self.finished = finished
+        self.names = names
+        self._record: Record | None = None
+        self._data: bytes | None = None
+
+    def holds(self, state: RoomState) -> bool:
+        """Whether this is the match the room holds as finished now."""
+        return self.finished is state.finished and self.names == state.finished_names
+
+    @property
+    def record(self) -> Record:
+        """The finished match's record: callers share it and never change it."""
+        if self._record is None:
+            self._record = record_of(Match.from_bytes(self.finished), self.names)
+        return self._record
+
+    @property
+    def data(self) -> bytes:
+        """The record's bytes (`encode_record`): what is stored, and what names the game."""
+        if self._data is None:
+            self._data = encode_record(self.record)
+        return self._data
+
+
 class _Held(Protocol):
-    """What holds a room's state (`server.rooms.room_view.RoomView`)."""
+    """What holds a room's state and its finished match's record (`RoomView`)."""
 
     @property
     def state(self) -> RoomState: ...
 
-
-#: The last record made: the finished match's bytes (the very object the room holds), its
-#: names, and the record. A finished match's record is asked for by its saver and then its
-#: archiver (`server.play.finish`) in turn; one entry is enough, and holds one record.
-_last_record: tuple[bytes, list[str], Record] | None = None
+    finished_made: FinishedRecord | None
 
 
-def finished_record(room: _Held) -> Record:
-    """The record of the room's last finished match (RoomError while none is finished).
-
-    Made once for the same finished match: callers share it and never change it."""
-    global _last_record
+def finished_of(room: _Held) -> FinishedRecord:
+    """The room's last finished match as a record (RoomError while none is finished), made
+    once for the same finished match and kept on the room."""
     state = room.state
     finished = state.finished
     if finished is None:
         raise RoomError(
             errors.WRONG_PHASE, "no finished match yet: a record exists once a match ends"
         )
-    last = _last_record
-    if last is not None and last[0] is finished and last[1] == state.finished_names:
-        return last[2]
-    names = list(state.finished_names)
-    record = record_of(Match.from_bytes(finished), names)
-    _last_record = (finished, names, record)
-    return record
+    made = room.finished_made
+    if made is None or not made.holds(state):
+        made = room.finished_made = FinishedRecord(finished, list(state.finished_names))
+    return made
+
+
+def finished_record(room: _Held) -> Record:
+    """The record of the room's last finished match (RoomError while none is finished).
+
+    Made once for the same finished match: callers share it and never change it."""
+    return finished_of(room).record
+
+
+def finished_bytes(room: _Held) -> bytes:
+    """The bytes of the room's last finished match's record (`encode_record`), made once."""
+    return finished_of(room).data
 
 
 def note_finished(state: RoomState) -> None:

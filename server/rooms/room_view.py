@@ -31,6 +31,9 @@ class RoomView:
         #: takes): when the last change was that one move, other processes are sent the move,
         #: not the whole room.
         self.last_move: tuple[int, MoveNote | None] = (-1, None)
+        #: The last finished match's record and its bytes, once asked for (`results.finished_of`):
+        #: made once for the match, and gone with the room.
+        self.finished_made: results.FinishedRecord | None = None
 
     @classmethod
     def from_bytes(cls, data: bytes) -> Self:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import msgspec
 import pytest
+from client_helpers import play_first_legal
 
 from allfives.cli import main
 from bridge.records import match_of, record_of
@@ -328,15 +329,7 @@ async def test_review_in_the_terminal_client_after_a_match(monkeypatch: pytest.M
                 if view.phase == "waiting" and all(view.seats) and refused_early is None:
                     refused_early = await review_module.review(connection, state)
                     await connection.send(msg.Start())
-                game = view.game
-                if state.my_turn() and game is not None and played_at != state.seq:
-                    played_at = state.seq
-                    spec = game.legal[0]
-                    assert spec.pass_ or spec.tile is not None
-                    move = (
-                        msg.Pass() if spec.tile is None else msg.Play(tile=spec.tile, end=spec.end)
-                    )
-                    await connection.send(move)
+                played_at = await play_first_legal(connection, state, played_at)
             rows = await review_module.review(connection, state)
         await connection.close()
         link.cancel()

@@ -8,7 +8,13 @@ import io
 from pathlib import Path
 from typing import Any
 
-from client_helpers import TIMEOUT, close_all, finished_between_two, play_to_the_end
+from client_helpers import (
+    TIMEOUT,
+    against_easy_bots,
+    close_all,
+    finished_between_two,
+    play_to_the_end,
+)
 from rich.console import Console
 from waiting import until
 
@@ -22,14 +28,9 @@ from clients.cli.status import result_rows
 from clients.cli.status import status as status_line
 from protocol import messages as msg
 from protocol.records import check_record, decode_record
-from protocol.rules import RoomRules
 from server.app import Server
 
-OPENING: list[msg.ClientMessage] = [
-    msg.CreateRoom(rules=RoomRules(players=2, target=15, public=False)),
-    msg.AddBot(level="easy"),
-    msg.Start(),
-]
+OPENING = against_easy_bots(target=15)
 
 
 def terminal_app(
@@ -89,12 +90,7 @@ async def test_in_play_the_bots_wait_while_a_hands_result_is_on_screen(
     def hold(shown: bool) -> None:
         (held.clear if shown else held.set)()
 
-    opening: list[msg.ClientMessage] = [
-        msg.CreateRoom(rules=RoomRules(players=3, target=500, public=False)),
-        msg.AddBot(level="easy"),
-        msg.AddBot(level="easy"),
-        msg.Start(),
-    ]
+    opening = against_easy_bots(players=3, target=500)
     connection = Connection(server.url, "Ann", TableState())
     running = asyncio.create_task(connection.run(opening))
     app, _ = terminal_app(connection, Mode.PLAY, on_result=hold)

@@ -173,12 +173,8 @@ def test_a_whole_match_against_a_bot_typed_in_a_terminal(
 def test_a_host_and_a_friend_who_joins_with_the_printed_line(
     terminal: Terminal, tmp_path: Path
 ) -> None:
-    env = {"ALLFIVES_BOT_DELAY": "0.05", "TERM": "xterm-256color", "PYTHONPATH": str(ROOT)}
-    cli = [sys.executable, "-m", "allfives.cli"]
-    host_env = {**env, "XDG_CONFIG_HOME": str(tmp_path / "host")}
-    terminal.start(
-        [*cli, "host", "--port", "0", "--players", "3", "--name", "Hana"], host_env, "host"
-    )
+    host = ["host", "--port", "0", "--players", "3", "--name", "Hana"]
+    terminal.start_allfives(host, tmp_path / "host", "host")
     # The last line of the block, whole: the screen may be caught between its lines.
     rows = terminal.wait_for(
         r"or in a browser: +http://127\.0\.0\.1:\d+/r/[A-Z]{4}-[A-Z]{10}", window="host"
@@ -191,8 +187,8 @@ def test_a_host_and_a_friend_who_joins_with_the_printed_line(
     assert f"or in a browser:    http{url[2:]}/r/{room}" in "\n".join(rows)
     assert "2 free seats" in status(rows)
 
-    friend_env = {**env, "XDG_CONFIG_HOME": str(tmp_path / "friend")}
-    terminal.start([*cli, "join", url, room.lower(), "--name", "Femi"], friend_env, "friend")
+    femi = tmp_path / "friend"
+    terminal.start_allfives(["join", url, room.lower(), "--name", "Femi"], femi, "friend")
     friend = terminal.wait_for(r"Waiting for the host to start", window="friend")
     assert "seat 2  Femi  (you)" in "\n".join(friend)
     rows = terminal.wait_for(r"Femi took seat 2", window="host")
@@ -212,7 +208,7 @@ def test_a_host_and_a_friend_who_joins_with_the_printed_line(
     terminal.wait_for(r"EXITED 0", window="friend")
     terminal.wait_for(r"Femi is away", window="host")
     # The friend comes back to the seat; the host then closes the room, after saying yes.
-    terminal.start([*cli, "join", url, room], friend_env, "back")
+    terminal.start_allfives(["join", url, room], femi, "back")
     terminal.wait_for(r"Back in your seat", window="back")
     terminal.wait_for(r"Femi is back", window="host")
     terminal.type("/quit", "host")

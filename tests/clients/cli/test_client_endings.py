@@ -29,6 +29,8 @@ pytestmark = pytest.mark.terminal
 ROOT = Path(__file__).resolve().parents[3]
 #: How long after it first shows something a run may take to end.
 PROMPT_SECONDS = 3.0
+#: A run that has neither ended nor asked this long after its Ctrl-C waits for ever.
+STUCK_SECONDS = 15.0
 #: Runs at a time: enough to keep the test short, few enough for a two-core machine.
 AT_ONCE = 3
 #: The terminal's cursor-position request: nobody answers it here.
@@ -43,13 +45,25 @@ class Ending:
     seconds: float
 
 
-def spawn(args: list[str], home: Path) -> pexpect.spawn:
-    """`allfives ARGS` (the installed command, as a player runs it) in an 80x24 pseudo-terminal of its own (Ctrl-C reaches it as a signal)."""
-    env = {**os.environ, "XDG_CONFIG_HOME": str(home), "TERM": "xterm-256color"}
+#: The ways to run the program: the command as installed, and its module.
+ENTRY_POINTS = {
+    "allfives": [str(Path(sys.executable).parent / "allfives")],
+    "python -m allfives.cli": [sys.executable, "-m", "allfives.cli"],
+}
+
+
+def spawn(
+    args: list[str], home: Path, entry: str = "allfives", env: dict[str, str] | None = None
+) -> pexpect.spawn:
+    """`allfives ARGS` (the installed command, as a player runs it, unless `entry` names
+    another of `ENTRY_POINTS`) in an 80x24 pseudo-terminal of its own (Ctrl-C reaches it as a
+    signal)."""
+    env = {**os.environ, "XDG_CONFIG_HOME": str(home), "TERM": "xterm-256color", **(env or {})}
     env.pop("ALLFIVES_DEBUG", None)
+    program, *first = ENTRY_POINTS[entry]
     return pexpect.spawn(
-        str(Path(sys.executable).parent / "allfives"),  # the command as installed
-        args,
+        program,
+        [*first, *args],
         cwd=str(ROOT),
         env=env,
         dimensions=(24, 80),
@@ -216,6 +230,47 @@ def test_ctrl_c_while_connecting_ends_alike_every_time(command: str, tmp_path: P
         assert f"allfives {command}: stopped (Ctrl-C)" in ending.output, said
 
 
+#: A `sitecustomize` that starts, as Python starts, a thread that never ends and is no daemon:
+#: Python's own ending would wait for it for ever, as for a connection's thread the Ctrl-C cut
+#: short.
+NEVER_ENDING_THREAD = """
+import threading
+threading.Thread(target=threading.Event().wait, name="never-ending").start()
+"""
+
+
+@pytest.mark.parametrize("entry", list(ENTRY_POINTS))
+def test_ctrl_c_ends_every_entry_point_at_once_whatever_thread_still_runs(
+    entry: str, tmp_path: Path
+) -> None:
+    """The installed command and `python -m allfives.cli` alike: Ctrl-C while connecting ends
+    the process with its line and status 130 at once, though a thread that never ends still
+    runs (Python's own ending joined it: the line came and the process waited)."""
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "sitecustomize.py").write_text(NEVER_ENDING_THREAD)
+    path = os.pathsep.join(filter(None, [str(site), os.environ.get("PYTHONPATH")]))
+    server = SilentServer()
+    url = f"ws://127.0.0.1:{server.port}"
+    child = spawn(["join", url, "ZZZZ"], tmp_path, entry, {"PYTHONPATH": path})
+    child.timeout = STUCK_SECONDS
+    try:
+        child.expect("Connecting")
+        started = time.monotonic()
+        child.sendintr()
+        try:
+            ending = finish(child, started, child.before + child.after)
+        except pexpect.TIMEOUT:
+            pytest.fail(f"{entry}: still running {STUCK_SECONDS} s after Ctrl-C: {child.before}")
+    finally:
+        child.close(force=True)
+        server.close()
+    assert ending.status == 130, ending
+    assert ending.seconds < PROMPT_SECONDS, ending
+    assert "Traceback" not in ending.output, ending
+    assert written_lines(ending.output)[-1:] == ["allfives join: stopped (Ctrl-C)"], ending
+
+
 def test_a_room_closed_under_the_player_ends_at_once(tmp_path: Path) -> None:
     """A seated player whose server closes the room (the host's server stops) is told so and
     the process ends with status 1."""
@@ -242,21 +297,38 @@ STARTING = (
 )
 
 
+def site_frame(path: str) -> bool:
+    """Whether a traceback's frame is Python's own `site`."""
+    return path == "<frozen site>" or path.endswith("/site.py")
+
+
 def starting_frame(path: str) -> bool:
     """Whether a traceback's frame is one of Python starting `allfives` (`STARTING`, or
     Python's own `site.py`)."""
-    return path in STARTING or path == "<frozen site>" or path.endswith("/site.py")
+    return path in STARTING or site_frame(path)
+
+
+def project_frame(path: str) -> bool:
+    """Whether a traceback's frame is the project's own code (not its virtual environment's,
+    not the start `STARTING` names)."""
+    inside = path.startswith(f"{ROOT}/") and not path.startswith(f"{ROOT / '.venv'}/")
+    return inside and path not in STARTING
 
 
 def before_python_ran_allfives(output: str) -> bool:
     """Python's own KeyboardInterrupt while it still started (its `site`, the generated
     `allfives` script, `allfives.start` loading: a busy machine): no code of allfives had run
-    yet, nothing of it could guard (`allfives.start.main` guards before anything else). Any
+    yet, nothing of it could guard (`allfives.start.main` guards before anything else). Under
+    `site` (a `.pth` line it runs) any frame but the project's is Python starting; elsewhere any
     other frame (a library's, the standard library's), or an exception Python could only
     ignore, is not excused."""
     if "KeyboardInterrupt" not in output or "Exception ignored" in output:
         return False
     frames = re.findall(r'File "([^"]+)"', output)
+    if frames and site_frame(frames[0]):
+        # Python's `site` still setting up: the `.pth` lines it runs and what they import
+        # (setuptools' `_distutils_hack`) are Python starting, unless the project's code ran.
+        return not any(project_frame(frame) for frame in frames)
     return all(starting_frame(frame) for frame in frames)
 
 
@@ -281,6 +353,10 @@ def test_only_python_starting_allfives_is_excused() -> None:
     assert not before_python_ran_allfives(traceback(script, str(ROOT / "clients/cli/app.py")))
     assert not before_python_ran_allfives(traceback(script, start, ignored=True))
     assert not before_python_ran_allfives("Traceback (most recent call last):\nValueError\n")
+    # Ctrl-C while `site` runs a `.pth` line: Python still starting, whatever it imports.
+    pth_line = ("<frozen site>", "<string>", "<frozen importlib._bootstrap_external>")
+    assert before_python_ran_allfives(traceback(*pth_line))
+    assert not before_python_ran_allfives(traceback(*pth_line, str(ROOT / "clients/cli/app.py")))
 
 
 def interrupted_at(args: list[str], home: Path, moment: float, seconds: float = 60) -> Ending:
@@ -334,8 +410,6 @@ def test_ctrl_c_in_the_first_moments_is_one_line(command: str, tmp_path: Path) -
 #: 72 moments from 0.05 to 1 s after `allfives play` starts: the modules loading, the embedded
 #: server starting, the table coming up (about 0.7 s here on a loaded two-core machine).
 SPREAD_MOMENTS = tuple(round(0.05 + 0.95 * index / 71, 3) for index in range(72))
-#: A run that has neither ended nor asked this long after its Ctrl-C waits for ever.
-STUCK_SECONDS = 15.0
 
 
 def test_ctrl_c_at_any_moment_of_play_s_first_second_ends_or_asks(tmp_path: Path) -> None:

@@ -23,7 +23,15 @@ from pathlib import Path
 import msgspec
 import pytest
 from browser_helpers import ARTIFACTS
-from client_helpers import NEEDS_TMUX, ROOT, Terminal, run_allfives
+from client_helpers import (
+    NEEDS_TMUX,
+    ROOT,
+    Terminal,
+    keep_player_key,
+    play_first_legal,
+    run_allfives,
+)
+from engine_helpers import scores_after_each_hand
 from i18n_helpers import (
     GETTEXT_NAMES,
     TRANSLATED,
@@ -37,7 +45,6 @@ from waiting import until, until_sync
 
 from allfives import cli
 from bridge.positions import positions_of
-from bridge.records import match_of
 from clients.cli import i18n, local, words
 from clients.cli import review as review_module
 from clients.cli import show as show_module
@@ -67,21 +74,6 @@ def allfives(*args: str, config: Path, columns: int = 160) -> subprocess.Complet
     return run_allfives(*args, config=config, columns=columns)
 
 
-def keep_key(config: Path, url: str, key: str) -> None:
-    """Ann's key, kept as the terminal client keeps it (`clients.cli.keys`)."""
-    folder = config / "allfives"
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "keys.json").write_text(json.dumps({url: {"keys": {"Ann": key}, "last": "Ann"}}))
-
-
-def scores_after_each_hand(record: Record) -> list[list[int]]:
-    scores = []
-    for count in range(1, len(record.hands) + 1):
-        part = msgspec.structs.replace(record, hands=record.hands[:count], scores=None, winner=None)
-        scores.append(list(match_of(part).scores))
-    return scores
-
-
 @pytest.fixture(scope="module")
 def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[ServerThread, str, Path]]:
     """A server where Ann played two matches; her key kept in a config folder."""
@@ -107,7 +99,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[ServerThr
             return await listed() >= 2
 
         asyncio.run(until(both, 30, "Ann's two games in her list", every=0.05))
-        keep_key(config, url, key)
+        keep_player_key(config, url, "Ann", key)
         yield server, url, config
 
 
@@ -309,15 +301,7 @@ async def test_review_at_the_table_is_the_servers_once_it_archived_the_game() ->
             while state.view is None or state.view.ratings is None:
                 await changed.wait()
                 changed.clear()
-                view = state.view
-                game = view.game if view is not None else None
-                if state.my_turn() and game is not None and played_at != state.seq:
-                    played_at = state.seq
-                    spec = game.legal[0]
-                    move = (
-                        msg.Pass() if spec.tile is None else msg.Play(tile=spec.tile, end=spec.end)
-                    )
-                    await connection.send(move)
+                played_at = await play_first_legal(connection, state, played_at)
             rows = await review_module.review(connection, state)
         await connection.close()
         link.cancel()

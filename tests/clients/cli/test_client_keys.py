@@ -5,22 +5,19 @@ asks as Ctrl-C does."""
 from __future__ import annotations
 
 import string
-import sys
 from pathlib import Path
 
 import pytest
-from client_helpers import NEEDS_TMUX, ROOT, Terminal
+from client_helpers import NEEDS_TMUX, Terminal
 
 pytestmark = [pytest.mark.terminal, NEEDS_TMUX]
 
-ENV = {"ALLFIVES_BOT_DELAY": "0.05", "TERM": "xterm-256color", "PYTHONPATH": str(ROOT)}
 #: Ctrl-A to Ctrl-Y but Ctrl-C and Ctrl-D (which ask before leaving).
 CONTROL_KEYS = [f"C-{letter}" for letter in string.ascii_lowercase[:25] if letter not in "cd"]
 
 
 def start_play(terminal: Terminal, tmp_path: Path) -> list[str]:
-    command = [sys.executable, "-m", "allfives.cli", "play", "--name", "Tess"]
-    terminal.start(command, {**ENV, "XDG_CONFIG_HOME": str(tmp_path)})
+    terminal.start_allfives(["play", "--name", "Tess"], tmp_path)
     return terminal.wait_for(r"Your turn", timeout=30)
 
 

@@ -8,7 +8,14 @@ import io
 from pathlib import Path
 
 import pytest
-from client_helpers import TIMEOUT, embedded_config, host_room, make_view, state_of
+from client_helpers import (
+    TIMEOUT,
+    against_easy_bots,
+    embedded_config,
+    host_room,
+    make_view,
+    state_of,
+)
 from waiting import until
 
 from clients.cli import join, local
@@ -114,12 +121,7 @@ async def test_after_the_server_is_gone_for_good_the_client_stops_and_says_how_t
     await server.start()
     connection = Connection(server.url, "Ann", TableState(), seats=SeatStore(tmp_path / "s.json"))
     connection.give_up_after = 1.0
-    opening: list[msg.ClientMessage] = [
-        msg.CreateRoom(rules=RoomRules(players=2, public=False)),
-        msg.AddBot(level="easy"),
-        msg.Start(),
-    ]
-    running = asyncio.create_task(connection.run(opening))
+    running = asyncio.create_task(connection.run(against_easy_bots()))
     await until(lambda: (v := connection.state.view) is not None and v.phase == "playing")
     room = connection.state.room
     url = server.url.rstrip("/")
@@ -133,12 +135,7 @@ async def test_leaving_during_a_match_prints_the_whole_command_to_come_back(
     server: Server,
 ) -> None:
     connection = Connection(server.url, "Ann", TableState())
-    opening: list[msg.ClientMessage] = [
-        msg.CreateRoom(rules=RoomRules(players=2, public=False)),
-        msg.AddBot(level="easy"),
-        msg.Start(),
-    ]
-    running = asyncio.create_task(connection.run(opening))
+    running = asyncio.create_task(connection.run(against_easy_bots()))
     await until(lambda: (v := connection.state.view) is not None and v.phase == "playing")
     said = io.StringIO()
     app = App(connection, output=said)

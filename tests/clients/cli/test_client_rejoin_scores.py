@@ -43,6 +43,28 @@ async def comes_back(url: str, left: TableState) -> Connection:
     return Connection(url, "Kai", state)
 
 
+async def left_to_a_stand_in(url: str) -> tuple[TableState, Connection, asyncio.Task[None]]:
+    """Kai starts a match to 250 against a bot and leaves (away: a stand-in plays his turns)
+    while someone watches: Kai's state as he left it, and the watcher with its task."""
+    kai = Connection(url, "Kai", TableState())
+    # To 250: a match to 100 can end in its first hand (a random deal), and then there is no
+    # other hand to show.
+    running = asyncio.create_task(kai.run([msg.CreateRoom(rules=LONG), msg.AddBot()]))
+    await until(lambda: (v := kai.state.view) is not None and all(v.seats))
+    await kai.send(msg.Start())
+    await until(lambda: kai.state.game is not None)
+    room = kai.state.room
+    assert room is not None
+    # Someone watches (a room nobody is in waits): the match goes on without Kai.
+    watcher = Connection(url, "", TableState())
+    watching = asyncio.create_task(watcher.run([msg.Spectate(room=room)]))
+    await until(lambda: watcher.state.view is not None)
+    left = kai.state
+    await kai.close()
+    await asyncio.wait_for(running, TIMEOUT)
+    return left, watcher, watching
+
+
 def _told_every_hand(transcript: str, hands: list[int]) -> list[str] | None:
     """The transcript's lines once it has said each of `hands` in order, after the match's end."""
     lines = transcript.splitlines()
@@ -52,22 +74,7 @@ def _told_every_hand(transcript: str, hands: list[int]) -> list[str] | None:
 
 async def test_a_rejoin_after_a_stand_in_finished_the_match_shows_every_hand_of_it() -> None:
     async with run_server(embedded_config(away_seconds=0.01)) as server:
-        kai = Connection(server.url, "Kai", TableState())
-        # To 250: a match to 100 can end in its first hand (a random deal), and then there is
-        # no other hand to show.
-        running = asyncio.create_task(kai.run([msg.CreateRoom(rules=LONG), msg.AddBot()]))
-        await until(lambda: (v := kai.state.view) is not None and all(v.seats))
-        await kai.send(msg.Start())
-        await until(lambda: kai.state.game is not None)
-        room = kai.state.room
-        assert room is not None
-        # Someone watches (a room nobody is in waits): the match goes on without Kai.
-        watcher = Connection(server.url, "", TableState())
-        watching = asyncio.create_task(watcher.run([msg.Spectate(room=room)]))
-        await until(lambda: watcher.state.view is not None)
-        left = kai.state
-        await kai.close()  # away: a stand-in plays Kai's turns to the end of the match
-        await asyncio.wait_for(running, TIMEOUT)
+        left, watcher, watching = await left_to_a_stand_in(server.url)
         await until(
             lambda: (v := watcher.state.view) is not None and v.phase == "finished", TIMEOUT * 3
         )
@@ -107,19 +114,7 @@ async def test_a_rejoin_after_a_stand_in_finished_the_match_shows_every_hand_of_
 async def test_a_rejoin_mid_match_totals_the_rooms_scores_then_the_record_fills_the_hands() -> None:
     config = embedded_config(away_seconds=0.01, idle_seconds=0.01, bot_delay=0.01)
     async with run_server(config) as server:
-        kai = Connection(server.url, "Kai", TableState())
-        running = asyncio.create_task(kai.run([msg.CreateRoom(rules=LONG), msg.AddBot()]))
-        await until(lambda: (v := kai.state.view) is not None and all(v.seats))
-        await kai.send(msg.Start())
-        await until(lambda: kai.state.game is not None)
-        room = kai.state.room
-        assert room is not None
-        watcher = Connection(server.url, "", TableState())
-        watching = asyncio.create_task(watcher.run([msg.Spectate(room=room)]))
-        await until(lambda: watcher.state.view is not None)
-        left = kai.state
-        await kai.close()
-        await asyncio.wait_for(running, TIMEOUT)
+        left, watcher, watching = await left_to_a_stand_in(server.url)
         await until(lambda: (g := watcher.state.game) is not None and g.hand_number >= 2)
         again = await comes_back(server.url, left)
         back = asyncio.create_task(again.run(resume=True))

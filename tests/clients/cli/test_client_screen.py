@@ -5,20 +5,16 @@ and Ctrl-C at a question cancels the question instead of ending the match."""
 from __future__ import annotations
 
 import re
-import sys
 from pathlib import Path
 
 import pytest
-from client_helpers import NEEDS_TMUX, ROOT, Terminal, status
+from client_helpers import NEEDS_TMUX, Terminal, status
 
 pytestmark = [pytest.mark.terminal, NEEDS_TMUX]
 
-ENV = {"ALLFIVES_BOT_DELAY": "0.05", "TERM": "xterm-256color", "PYTHONPATH": str(ROOT)}
-
 
 def start_play(terminal: Terminal, tmp_path: Path, *options: str) -> list[str]:
-    command = [sys.executable, "-m", "allfives.cli", "play", "--name", "Tess", *options]
-    terminal.start(command, {**ENV, "XDG_CONFIG_HOME": str(tmp_path)})
+    terminal.start_allfives(["play", "--name", "Tess", *options], tmp_path)
     return terminal.wait_for(r"Your turn", timeout=30)
 
 

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import re
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
-from client_helpers import NEEDS_TMUX, ROOT, Terminal
+from client_helpers import NEEDS_TMUX, Terminal
 from waiting import until_sync
 
 pytestmark = [pytest.mark.terminal, NEEDS_TMUX]
@@ -20,12 +19,8 @@ pytestmark = [pytest.mark.terminal, NEEDS_TMUX]
 def test_seats_shown_from_one_and_join_seat_takes_the_number_shown(
     terminal: Terminal, tmp_path: Path
 ) -> None:
-    env = {"ALLFIVES_BOT_DELAY": "0.05", "TERM": "xterm-256color", "PYTHONPATH": str(ROOT)}
-    cli = [sys.executable, "-m", "allfives.cli"]
-    host_env = {**env, "XDG_CONFIG_HOME": str(tmp_path / "host")}
-    terminal.start(
-        [*cli, "host", "--port", "0", "--players", "4", "--name", "Hana"], host_env, "host"
-    )
+    host = ["host", "--port", "0", "--players", "4", "--name", "Hana"]
+    terminal.start_allfives(host, tmp_path / "host", "host")
     # At 60 columns the printed line folds (mid-word, or at a space that the fold takes): read
     # it with the rows put back together, once the whole line is drawn, invite and all (the
     # screen may be caught between "Friends join with:" and the line under it).
@@ -45,15 +40,15 @@ def test_seats_shown_from_one_and_join_seat_takes_the_number_shown(
     assert "seat 0" not in "\n".join(rows)
 
     # With four players the host's partner sits in seat 3, as --seat's help says.
-    friend_env = {**env, "XDG_CONFIG_HOME": str(tmp_path / "friend")}
-    terminal.start([*cli, "join", url, room, "--seat", "3", "--name", "Femi"], friend_env, "friend")
+    femi = ["join", url, room, "--seat", "3", "--name", "Femi"]
+    terminal.start_allfives(femi, tmp_path / "friend", "friend")
     friend = terminal.wait_for(r"seat 3  Femi  \(you\)", window="friend")
     assert "seat 1  Hana" in "\n".join(friend) and "seat 2  free" in "\n".join(friend)
     terminal.wait_for(r"Femi took seat 3", window="host")
 
     # Seat 1 is the host's: `--seat 1` asks for it and is refused, taking no other seat.
-    other_env = {**env, "XDG_CONFIG_HOME": str(tmp_path / "other")}
-    terminal.start([*cli, "join", url, room, "--seat", "1", "--name", "Gus"], other_env, "gus")
+    gus = ["join", url, room, "--seat", "1", "--name", "Gus"]
+    terminal.start_allfives(gus, tmp_path / "other", "gus")
     terminal.wait_for(r"that seat is taken", window="gus")
 
     terminal.type("/start", "host")

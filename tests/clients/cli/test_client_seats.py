@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
-from client_helpers import TIMEOUT
+from client_helpers import TIMEOUT, against_easy_bots
 from waiting import until
 
 from clients.cli import join, local
@@ -20,7 +20,6 @@ from clients.cli.keys import KeyStore, new_key
 from clients.cli.seats import KEEP_SECONDS, SeatStore, config_dir, normalize_url
 from clients.cli.state import TableState
 from protocol import messages as msg
-from protocol.rules import RoomRules
 from server.app import Server
 from server.edge.address import network_address
 
@@ -96,12 +95,7 @@ def test_the_join_line_says_uv_run_from_a_source_checkout(
 async def test_tile_numbers_survive_a_restart_of_join(server: Server, tmp_path: Path) -> None:
     store = SeatStore(tmp_path / "seats.json")
     first = Connection(server.url, "Ann", TableState(), seats=store)
-    opening: list[msg.ClientMessage] = [
-        msg.CreateRoom(rules=RoomRules(players=2, target=500, public=False), seat=0),
-        msg.AddBot(level="easy"),
-        msg.Start(),
-    ]
-    running = asyncio.create_task(first.run(opening))
+    running = asyncio.create_task(first.run(against_easy_bots(seat=0, target=500)))
     state = first.state
     await until(state.my_turn)
     game = state.game
@@ -135,12 +129,7 @@ async def test_a_private_rooms_seat_is_taken_back_by_the_code_the_table_shows(
     # The header shows the short code (KQDD) of a private room joined as KQDD-FDRBZDQNNQ.
     store = SeatStore(tmp_path / "seats.json")
     first = Connection(server.url, "Ann", TableState(), seats=store)
-    opening: list[msg.ClientMessage] = [
-        msg.CreateRoom(rules=RoomRules(players=2, target=500, public=False), seat=0),
-        msg.AddBot(level="easy"),
-        msg.Start(),
-    ]
-    running = asyncio.create_task(first.run(opening))
+    running = asyncio.create_task(first.run(against_easy_bots(seat=0, target=500)))
     await until(lambda: first.state.game is not None)
     room = first.state.room
     assert room is not None and "-" in room

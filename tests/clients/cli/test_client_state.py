@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from client_helpers import TIMEOUT, embedded_config, host_room, receive, send
+from client_helpers import TIMEOUT, against_easy_bots, embedded_config, host_room, receive, send
 from waiting import until
 from websockets.asyncio.client import connect
 
@@ -150,11 +150,7 @@ async def test_a_dropped_connection_comes_back_to_the_same_seat_and_catches_up(
     state = TableState()
     changes: list[str] = []
     connection = Connection(server.url, "Ann", state, lambda: changes.append("x"))
-    first = [
-        msg.CreateRoom(rules=RoomRules(players=2, target=100), seat=1),
-        msg.AddBot(level="easy"),
-        msg.Start(),
-    ]
+    first = against_easy_bots(seat=1, target=100, public=True)
     running = asyncio.create_task(connection.run(first))
     await until(lambda: state.view is not None and state.view.phase == "playing")
     room, token = state.room, state.token

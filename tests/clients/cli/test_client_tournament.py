@@ -14,24 +14,23 @@ from pathlib import Path
 
 import pexpect  # type: ignore[import-untyped]
 import pytest
-from client_helpers import (
-    BOX_DRAWING,
-    ROOT,
-    keep_player_key,
-    played_tournament,
-    run_allfives,
-    spawn_plain,
-)
+from client_helpers import BOX_DRAWING, played_tournament, run_allfives
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.cells import cell_len
-from server_helpers import ServerThread, api_get
+from server_helpers import ServerThread
+from tournament_helpers import (
+    lobby_code,
+    players_keyed,
+    tournament_ended,
+    tournament_terminal,
+    tournament_view,
+)
 from waiting import until_sync
 
 from clients.cli import i18n
 from clients.cli.i18n import _
 from clients.cli.tournament_words import tournament_rows
-from protocol import api
 from protocol.rules import Rules
 from protocol.tournaments import (
     EntrantView,
@@ -43,24 +42,16 @@ from protocol.tournaments import (
 from server.desk.kept import Kept, encode
 from server.tournaments.stored import Entrant, Round, Table, Tournament
 
-ENV = {"TERM": "xterm-256color", "PYTHONPATH": str(ROOT), "LANGUAGE": "en"}
-
 
 def allfives(*args: str, config: Path, columns: int = 80) -> subprocess.CompletedProcess[str]:
     """What `allfives ARGS` prints, run in this process (`client_helpers.run_allfives`)."""
     return run_allfives(*args, config=config, columns=columns)
 
 
-def view_of(server: ServerThread, code: str) -> TournamentView:
-    answer = server.call(api_get(server.server.url, f"/api/tournaments/{code}"))
-    assert answer.status == 200, answer.body
-    return api.decode_answer(answer.body, TournamentView)
-
-
 def test_show_prints_a_played_tournament_at_60_and_80_columns(tmp_path: Path) -> None:
     with ServerThread() as server:
         server.call(played_tournament(server.server, "QWRTZ", ["Ann", "Bea"], ["easy"], 3))
-        view = view_of(server, "QWRTZ")
+        view = tournament_view(server, "QWRTZ")
         assert view.phase == "finished" and view.champion is not None
         names = [entrant.name for entrant in view.entrants]
         for columns in (60, 80):
@@ -100,7 +91,7 @@ def test_an_eliminations_standings_say_who_is_still_in_and_when_each_went_out(
                 server.server, "QWRTZ", people, bots, rounds, format="elimination"
             )
             server.call(played)
-            view = view_of(server, "QWRTZ")
+            view = tournament_view(server, "QWRTZ")
             assert (view.champion is not None) == (rounds == 3)
             for columns in (60, 80):
                 done = allfives(
@@ -228,67 +219,45 @@ def test_every_row_fits_its_width_and_holds_no_control_character(
 def test_create_prints_the_code_and_a_friends_join_shows_in_the_lobby(tmp_path: Path) -> None:
     with ServerThread() as server:
         url = server.server.url
-        keep_player_key(tmp_path / "ann", url, "Ann")
-        keep_player_key(tmp_path / "bea", url, "Bea")
-        ann, ann_said = spawn_plain(
-            [
-                "tournament",
-                "create",
-                url,
-                "--title",
-                "Friday cup",
-                "--bots",
-                "easy,hard",
-                "--plain",
-            ],
-            {**ENV, "XDG_CONFIG_HOME": str(tmp_path / "ann")},
-        )
-        try:
+        ann_home, bea_home = players_keyed(tmp_path, url, "Ann", "Bea")
+        create = ["create", url, "--title", "Friday cup", "--bots", "easy,hard"]
+        with tournament_terminal(ann_home, *create) as (ann, ann_said):
             # The host enters as the tournament is made: told once or twice, the lobby with
             # Ann in it says the code and how to start.
             ann.expect("Entrants \\(3\\): 1 bot:easy 1, 2 bot:hard 1, 3 Ann \\(you\\)")
-            ann.expect(r"Friends enter with: .*allfives tournament join \S+ ([A-Z]{5})")
-            code = ann.match.group(1)
+            code = lobby_code(ann)
             ann.expect("Start it once everyone is in: type /start")
-            bea, _bea_said = spawn_plain(
-                ["tournament", "join", url, code.lower(), "--plain"],
-                {**ENV, "XDG_CONFIG_HOME": str(tmp_path / "bea")},
-            )
-            try:
+            with tournament_terminal(bea_home, "join", url, code.lower()) as (bea, _):
                 bea.expect("4 Bea \\(you\\)")
                 bea.expect("Waiting for the host to start it")
                 ann.expect("Entrants \\(4\\): 1 bot:easy 1, 2 bot:hard 1, 3 Ann \\(you\\), 4 Bea")
                 # Bea is no host: her start is refused, in one line, and nothing changes.
-                done = allfives("tournament", "start", url, code, config=tmp_path / "bea")
+                done = allfives("tournament", "start", url, code, config=bea_home)
                 assert done.returncode == 1
                 assert len(done.stderr.splitlines()) == 1
                 assert done.stderr.startswith(
                     "allfives tournament: could not start the tournament:"
                 )
-                view = view_of(server, code)
+                view = tournament_view(server, code)
                 assert view.phase == "open" and len(view.entrants) == 4
                 bea.sendline("/quit")
                 bea.expect("come back with: .*allfives tournament join")
                 bea.expect(r"\n")
                 bea.wait()
                 assert bea.exitstatus == 0
-            finally:
-                bea.close(force=True)
             # Bea stays entered: she left the screen, not the tournament.
-            assert [e.name for e in view_of(server, code).entrants][-1] == "Bea"
+            assert [e.name for e in tournament_view(server, code).entrants][-1] == "Bea"
             # The host's start, from another terminal: one line, status 0, and the screen
             # that follows it moves Ann to her table.
-            started = allfives("tournament", "start", url, code, config=tmp_path / "ann")
+            started = allfives("tournament", "start", url, code, config=ann_home)
             assert started.returncode == 0, started.stderr
             assert started.stdout == "Friday cup has started.\n"
-            view = view_of(server, code)
+            view = tournament_view(server, code)
             assert view.phase == "playing" and len(view.rounds) == 1
             ann.expect(r"Round 1: to your table, room ([A-Z]{4})")
             seated = [t.room for t in view.rounds[0].tables if 2 in t.seats]
             assert seated == [ann.match.group(1)]
             ann.expect(f"Room {seated[0]}: 2 players")
-        finally:
-            ann.close(force=True)
         assert "\x1b" not in ann_said.getvalue()
 
 
@@ -303,92 +272,61 @@ def test_the_lobby_of_fixed_partners_shows_the_teams_as_they_stand(tmp_path: Pat
     says who partners whom, and who still waits for a partner, at every entry."""
     with ServerThread() as server:
         url = server.server.url
-        keep_player_key(tmp_path / "ann", url, "Ann")
-        keep_player_key(tmp_path / "bea", url, "Bea")
-        options = ["--players", "4", "--partners", "fixed", "--bots", "easy,hard", "--plain"]
-        ann, _ann_said = spawn_plain(
-            ["tournament", "create", url, "--title", "Pairs", *options],
-            {**ENV, "XDG_CONFIG_HOME": str(tmp_path / "ann")},
-        )
-        try:
+        ann_home, bea_home = players_keyed(tmp_path, url, "Ann", "Bea")
+        options = ["--players", "4", "--partners", "fixed", "--bots", "easy,hard"]
+        with tournament_terminal(ann_home, "create", url, "--title", "Pairs", *options) as (
+            ann,
+            _,
+        ):
             teams = "Teams as they stand (partners in order of entry):"
             ann.expect(folded(f"{teams} bot:easy 1 & bot:hard 1; Ann waits for a partner"))
-            ann.expect(r"Friends enter with: .*allfives tournament join \S+ ([A-Z]{5})")
-            code = ann.match.group(1)
-            bea, _bea_said = spawn_plain(
-                ["tournament", "join", url, code, "--plain"],
-                {**ENV, "XDG_CONFIG_HOME": str(tmp_path / "bea")},
-            )
-            try:
+            code = lobby_code(ann)
+            with tournament_terminal(bea_home, "join", url, code) as (bea, _):
                 bea.expect(folded(f"{teams} bot:easy 1 & bot:hard 1; Ann & Bea"))
                 ann.expect(folded(f"{teams} bot:easy 1 & bot:hard 1; Ann & Bea"))
-            finally:
-                bea.close(force=True)
-        finally:
-            ann.close(force=True)
 
 
 @pytest.mark.terminal
 def test_a_start_with_too_few_entrants_says_how_many_it_takes(tmp_path: Path) -> None:
     with ServerThread() as server:
         url = server.server.url
-        keep_player_key(tmp_path / "ann", url, "Ann")
-        ann, _said = spawn_plain(
-            ["tournament", "create", url, "--title", "Cup", "--players", "3", "--plain"],
-            {**ENV, "XDG_CONFIG_HOME": str(tmp_path / "ann")},
-        )
-        try:
-            ann.expect(r"Friends enter with: .*allfives tournament join \S+ ([A-Z]{5})")
-            code = ann.match.group(1)
-            done = allfives("tournament", "start", url, code, config=tmp_path / "ann")
-        finally:
-            ann.close(force=True)
+        [ann_home] = players_keyed(tmp_path, url, "Ann")
+        create = ["create", url, "--title", "Cup", "--players", "3"]
+        with tournament_terminal(ann_home, *create) as (ann, _):
+            code = lobby_code(ann)
+            done = allfives("tournament", "start", url, code, config=ann_home)
         assert done.returncode == 1
         assert done.stderr == (
             "allfives tournament: could not start the tournament: too few entrants to start it:"
             " at least as many as a table seats (with fixed partners, an even number)\n"
         )
-        assert view_of(server, code).phase == "open"
+        assert tournament_view(server, code).phase == "open"
 
 
 @pytest.mark.terminal
 def test_a_create_past_the_days_tournaments_says_so(tmp_path: Path) -> None:
     with ServerThread(max_tournaments_per_ip=1) as server:
         url = server.server.url
-        keep_player_key(tmp_path / "ann", url, "Ann")
-        env = {**ENV, "XDG_CONFIG_HOME": str(tmp_path / "ann")}
-        first, _said = spawn_plain(["tournament", "create", url, "--title", "Cup", "--plain"], env)
-        try:
-            first.expect(r"Friends enter with: ")
-        finally:
-            first.close(force=True)
-        again, said = spawn_plain(["tournament", "create", url, "--title", "Cup 2", "--plain"], env)
-        again.expect(pexpect.EOF)
-        again.close()
-        assert again.exitstatus == 1
+        [ann_home] = players_keyed(tmp_path, url, "Ann")
+        with tournament_terminal(ann_home, "create", url, "--title", "Cup") as (first, _):
+            lobby_code(first)
+        status, said = tournament_ended(ann_home, "create", url, "--title", "Cup 2")
+        assert status == 1
         # Not "too many messages at once: slow down": waiting a moment would not help.
-        assert " ".join(said.getvalue().split()).endswith(
+        assert " ".join(said.split()).endswith(
             "this address has made as many tournaments as the server allows in a day: try again"
             " tomorrow"
-        ), said.getvalue()
+        ), said
 
 
 @pytest.mark.terminal
 def test_joining_a_missing_tournament_is_one_line_and_status_1(tmp_path: Path) -> None:
     with ServerThread() as server:
         url = server.server.url
-        keep_player_key(tmp_path, url, "Ann")
-        child, said = spawn_plain(
-            ["tournament", "join", url, "NOPEX", "--plain"],
-            {**ENV, "XDG_CONFIG_HOME": str(tmp_path)},
-        )
-        try:
-            child.expect("allfives tournament: could not enter the tournament: there is no")
-            child.wait()
-            assert child.exitstatus == 1
-        finally:
-            child.close(force=True)
-        lines = [line for line in said.getvalue().splitlines() if line.strip()]
+        [ann_home] = players_keyed(tmp_path, url, "Ann")
+        status, said = tournament_ended(ann_home, "join", url, "NOPEX")
+        assert status == 1
+        lines = [line for line in said.splitlines() if line.strip()]
         assert lines == [
             "allfives tournament: could not enter the tournament: there is no tournament "
             "'NOPEX' on this server (a private one needs CODE-INVITE)"
@@ -399,17 +337,12 @@ def test_joining_a_missing_tournament_is_one_line_and_status_1(tmp_path: Path) -
 def test_a_first_time_host_enters_under_the_name_given_with_name(tmp_path: Path) -> None:
     with ServerThread() as server:
         url = server.server.url
-        cid, _said = spawn_plain(
-            ["tournament", "create", url, "--title", "Cup", "--name", "Cid", "--plain"],
-            {**ENV, "XDG_CONFIG_HOME": str(tmp_path)},
-        )
-        try:
+        create = ["create", url, "--title", "Cup", "--name", "Cid"]
+        with tournament_terminal(tmp_path, *create) as (cid, _):
             cid.expect(r"Cup · ([A-Z]{5})\s")
             code = cid.match.group(1)
             cid.expect("Entrants \\(1\\): 1 Cid \\(you\\)")
-        finally:
-            cid.close(force=True)
-        view = view_of(server, code)
+        view = tournament_view(server, code)
         assert view.name == "Cup" and view.host == "Cid"
         assert [entrant.name for entrant in view.entrants] == ["Cid"]
 
@@ -426,17 +359,9 @@ def test_a_create_without_a_title_or_with_a_bad_name_is_refused_in_one_line(
     tmp_path: Path, options: list[str], said: str
 ) -> None:
     # `--name Cid` typed as for `join` never silently names the tournament "Cid".
-    child, written = spawn_plain(
-        ["tournament", "create", "ws://127.0.0.1:9", *options],
-        {**ENV, "XDG_CONFIG_HOME": str(tmp_path)},
-    )
-    try:
-        child.expect(pexpect.EOF)
-        child.close()
-    finally:
-        child.close(force=True)
-    assert child.exitstatus == 2
-    lines = [line for line in written.getvalue().splitlines() if line.strip()]
+    status, written = tournament_ended(tmp_path, "create", "ws://127.0.0.1:9", *options)
+    assert status == 2
+    lines = [line for line in written.splitlines() if line.strip()]
     assert len(lines) == 1 and said in lines[0], lines
     assert lines[0].startswith("allfives tournament")
     assert not (tmp_path / "allfives" / "keys.json").exists()  # nothing was kept or sent
@@ -447,23 +372,16 @@ def test_joining_a_finished_tournament_says_you_did_not_play_in_it(tmp_path: Pat
     with ServerThread() as server:
         url = server.server.url
         server.call(played_tournament(server.server, "QWRTZ", ["Ann", "Bea"], [], 1))
-        assert view_of(server, "QWRTZ").phase == "finished"
-        keep_player_key(tmp_path, url, "Cid")
-        cid, said = spawn_plain(
-            ["tournament", "join", url, "QWRTZ", "--plain"],
-            {**ENV, "XDG_CONFIG_HOME": str(tmp_path)},
-        )
-        try:
-            cid.expect(pexpect.EOF)
-            cid.close()
-        finally:
-            cid.close(force=True)
-        assert cid.exitstatus == 0
-        text = " ".join(said.getvalue().split())
+        assert tournament_view(server, "QWRTZ").phase == "finished"
+        [cid_home] = players_keyed(tmp_path, url, "Cid")
+        status, said = tournament_ended(cid_home, "join", url, "QWRTZ")
+        assert status == 0
+        text = " ".join(said.split())
         assert "Champion: " in text
         assert "This tournament is over; you did not play in it" in text
         assert "Cid" not in text  # shown, not entered
-        assert [entrant.name for entrant in view_of(server, "QWRTZ").entrants] == ["Ann", "Bea"]
+        entrants = tournament_view(server, "QWRTZ").entrants
+        assert [entrant.name for entrant in entrants] == ["Ann", "Bea"]
 
 
 def test_a_name_the_server_will_not_have_is_refused_before_connecting(tmp_path: Path) -> None:
@@ -570,82 +488,53 @@ def test_a_screen_too_short_for_every_round_shows_the_last_and_counts_the_others
 def test_a_private_tournament_is_shown_and_entered_with_its_whole_code(tmp_path: Path) -> None:
     with ServerThread() as server:
         url = server.server.url
-        keep_player_key(tmp_path / "ann", url, "Ann")
-        keep_player_key(tmp_path / "bea", url, "Bea")
-        ann, _said = spawn_plain(
-            ["tournament", "create", url, "--title", "Quiet cup", "--private", "--plain"],
-            {**ENV, "XDG_CONFIG_HOME": str(tmp_path / "ann")},
-        )
-        try:
+        ann_home, bea_home = players_keyed(tmp_path, url, "Ann", "Bea")
+        create = ["create", url, "--title", "Quiet cup", "--private"]
+        with tournament_terminal(ann_home, *create) as (ann, _):
             ann.expect(r"Quiet cup · ([A-Z]{5}-[A-Z]{4,})\s")
             whole = ann.match.group(1)
             ann.expect(f"Friends enter with: .*allfives tournament join \\S+ {whole}")
             letters = whole.split("-")[0]
-            hidden = allfives("tournament", "show", url, letters, config=tmp_path / "bea")
+            hidden = allfives("tournament", "show", url, letters, config=bea_home)
             assert hidden.returncode == 1 and "a private one needs CODE-INVITE" in hidden.stderr
             # A wrong invite is not told to give the invite it gave: the invite may be wrong.
             wrong = f"{letters}-{'A' * len(whole.split('-')[1])}"
-            refused, refused_said = spawn_plain(
-                ["tournament", "join", url, wrong, "--plain"],
-                {**ENV, "XDG_CONFIG_HOME": str(tmp_path / "bea")},
-            )
-            # `show` says the same of the same code as `join` does.
-            told = allfives("tournament", "show", url, wrong.lower(), config=tmp_path / "bea")
-            assert told.returncode == 1 and told.stdout == ""
-            assert told.stderr.splitlines() == [
-                f"allfives tournament: there is no tournament '{wrong}' on this server, or the "
-                "invite after its dash is wrong"
-            ]
-            refused.expect(pexpect.EOF)
-            refused.close()
+            with tournament_terminal(bea_home, "join", url, wrong) as (refused, refused_said):
+                # `show` says the same of the same code as `join` does.
+                told = allfives("tournament", "show", url, wrong.lower(), config=bea_home)
+                assert told.returncode == 1 and told.stdout == ""
+                assert told.stderr.splitlines() == [
+                    f"allfives tournament: there is no tournament '{wrong}' on this server, or "
+                    "the invite after its dash is wrong"
+                ]
+                refused.expect(pexpect.EOF)
+                refused.close()
             assert refused.exitstatus == 1
             assert " ".join(refused_said.getvalue().split()) == (
                 "allfives tournament: could not enter the tournament: there is no tournament "
                 f"'{wrong}' on this server, or the invite after its dash is wrong"
             )
-            shown = allfives("tournament", "show", url, whole, config=tmp_path / "bea")
+            shown = allfives("tournament", "show", url, whole, config=bea_home)
             assert shown.returncode == 0, shown.stderr
             assert shown.stdout.startswith(f"Quiet cup · {whole}\n")
             assert "private" in shown.stdout.splitlines()[1]
-            bea, _bea_said = spawn_plain(
-                ["tournament", "join", url, whole.lower(), "--plain"],
-                {**ENV, "XDG_CONFIG_HOME": str(tmp_path / "bea")},
-            )
-            try:
+            with tournament_terminal(bea_home, "join", url, whole.lower()) as (bea, _):
                 bea.expect("2 Bea \\(you\\)")
                 ann.expect("Entrants \\(2\\): 1 Ann \\(you\\), 2 Bea")
-            finally:
-                bea.close(force=True)
-        finally:
-            ann.close(force=True)
 
 
 @pytest.mark.terminal
 def test_a_dropped_connection_follows_the_tournament_again(tmp_path: Path) -> None:
     with ServerThread() as server:
         url = server.server.url
-        keep_player_key(tmp_path / "ann", url, "Ann")
-        keep_player_key(tmp_path / "bea", url, "Bea")
-        ann, _said = spawn_plain(
-            ["tournament", "create", url, "--title", "Cup", "--plain"],
-            {**ENV, "XDG_CONFIG_HOME": str(tmp_path / "ann")},
-        )
-        try:
+        ann_home, bea_home = players_keyed(tmp_path, url, "Ann", "Bea")
+        with tournament_terminal(ann_home, "create", url, "--title", "Cup") as (ann, _):
             ann.expect("Entrants \\(1\\): 1 Ann \\(you\\)")
-            ann.expect(r"Friends enter with: .*allfives tournament join \S+ ([A-Z]{5})")
-            code = ann.match.group(1)
+            code = lobby_code(ann)
             assert until_sync(lambda: server.drop("Ann"), what="Ann's connection cut")
-            bea, _bea_said = spawn_plain(
-                ["tournament", "join", url, code, "--plain"],
-                {**ENV, "XDG_CONFIG_HOME": str(tmp_path / "bea")},
-            )
-            try:
+            with tournament_terminal(bea_home, "join", url, code) as (bea, _):
                 bea.expect("2 Bea \\(you\\)")
                 ann.expect("Entrants \\(2\\): 1 Ann \\(you\\), 2 Bea")  # told after coming back
-            finally:
-                bea.close(force=True)
-        finally:
-            ann.close(force=True)
 
 
 @pytest.mark.terminal
@@ -661,17 +550,11 @@ def test_a_dropped_connection_follows_the_tournament_again(tmp_path: Path) -> No
 def test_options_that_do_not_go_together_are_one_line_and_status_2(
     tmp_path: Path, options: list[str], said: str
 ) -> None:
-    child, written = spawn_plain(
-        ["tournament", "create", "ws://127.0.0.1:9", "--title", "Cup", *options],
-        {**ENV, "XDG_CONFIG_HOME": str(tmp_path)},
+    status, written = tournament_ended(
+        tmp_path, "create", "ws://127.0.0.1:9", "--title", "Cup", *options
     )
-    try:
-        child.expect(pexpect.EOF)
-        child.close()
-    finally:
-        child.close(force=True)
-    assert child.exitstatus == 2
-    lines = [line for line in written.getvalue().splitlines() if line.strip()]
+    assert status == 2
+    lines = [line for line in written.splitlines() if line.strip()]
     assert len(lines) == 1 and said in lines[0] and lines[0].startswith("allfives tournament")
     assert not (tmp_path / "allfives" / "keys.json").exists()  # nothing was kept or sent
 

@@ -16,23 +16,19 @@ from typing import Any
 
 import pexpect  # type: ignore[import-untyped]
 import pytest
-from client_helpers import (
-    NEEDS_TMUX,
-    ROOT,
-    Terminal,
-    keep_player_key,
-    played_tournament,
-    spawn_plain,
-    status,
+from client_helpers import NEEDS_TMUX, Terminal, played_tournament, spawn_plain, status
+from server_helpers import ServerThread
+from tournament_helpers import (
+    as_player,
+    bots_tournament_started,
+    lobby_code,
+    players_keyed,
+    tournament_terminal,
+    tournament_view,
 )
-from server_helpers import Client, ServerThread, api_get, new_key
-
-from protocol import api
-from protocol.tournaments import TournamentUpdate, TournamentView
 
 pytestmark = pytest.mark.terminal
 
-ENV = {"TERM": "xterm-256color", "PYTHONPATH": str(ROOT), "LANGUAGE": "en"}
 #: The plain table's question on your turn.
 YOUR_TURN = r"Type (?:a move's number, 1 to \d+|1 to make it), or /help\."
 #: A finished table's countdown back to the tournament.
@@ -41,13 +37,7 @@ LINGER = r"Back to the tournament in \d+ s; Enter goes now"
 LONG_LINGER = {"ALLFIVES_LINGER_SECONDS": "600"}
 MATCH_SECONDS = 180.0
 #: A round robin of three at tables of two, each match first to 10: three short rounds.
-CUP_OPTIONS = ("--bots", "easy", "--target", "10", "--plain")
-
-
-def view_of(server: ServerThread, code: str) -> TournamentView:
-    answer = server.call(api_get(server.server.url, f"/api/tournaments/{code}"))
-    assert answer.status == 200, answer.body
-    return api.decode_answer(answer.body, TournamentView)
+CUP_OPTIONS = ("--bots", "easy", "--target", "10")
 
 
 def played_on(child: Any) -> bool:
@@ -64,37 +54,27 @@ def test_two_players_and_a_bot_follow_a_tournament_from_lobby_to_tables_to_champ
 ) -> None:
     with ServerThread() as server:
         url = server.server.url
-        keep_player_key(tmp_path / "ann", url, "Ann")
-        keep_player_key(tmp_path / "bea", url, "Bea")
-        ann, ann_said = spawn_plain(
-            ["tournament", "create", url, "--title", "Cup", *CUP_OPTIONS],
-            {**ENV, **LONG_LINGER, "XDG_CONFIG_HOME": str(tmp_path / "ann")},
-        )
-        bea: Any = None
-        try:
-            ann.expect(r"Friends enter with: .*allfives tournament join \S+ ([A-Z]{5})")
-            code = ann.match.group(1)
-            bea, bea_said = spawn_plain(
-                ["tournament", "join", url, code, "--plain"],
-                {**ENV, **LONG_LINGER, "XDG_CONFIG_HOME": str(tmp_path / "bea")},
-            )
-            bea.expect("Waiting for the host to start it")
-            ann.expect("Entrants \\(3\\): 1 bot:easy 1, 2 Ann \\(you\\), 3 Bea")
-            ann.sendline("/start")
-            ended = {"ann": False, "bea": False}
-            deadline = time.monotonic() + MATCH_SECONDS
-            while not all(ended.values()):
-                assert time.monotonic() < deadline, ann_said.getvalue() + bea_said.getvalue()
-                ended["ann"] = ended["ann"] or played_on(ann)
-                ended["bea"] = ended["bea"] or played_on(bea)
-            ann.close()
-            bea.close()
-            assert (ann.exitstatus, bea.exitstatus) == (0, 0)
-        finally:
-            ann.close(force=True)
-            if bea is not None:
-                bea.close(force=True)
-        view = view_of(server, code)
+        ann_home, bea_home = players_keyed(tmp_path, url, "Ann", "Bea")
+        create = ["create", url, "--title", "Cup", *CUP_OPTIONS]
+        with tournament_terminal(ann_home, *create, **LONG_LINGER) as (ann, ann_said):
+            code = lobby_code(ann)
+            with tournament_terminal(bea_home, "join", url, code, **LONG_LINGER) as (
+                bea,
+                bea_said,
+            ):
+                bea.expect("Waiting for the host to start it")
+                ann.expect("Entrants \\(3\\): 1 bot:easy 1, 2 Ann \\(you\\), 3 Bea")
+                ann.sendline("/start")
+                ended = {"ann": False, "bea": False}
+                deadline = time.monotonic() + MATCH_SECONDS
+                while not all(ended.values()):
+                    assert time.monotonic() < deadline, ann_said.getvalue() + bea_said.getvalue()
+                    ended["ann"] = ended["ann"] or played_on(ann)
+                    ended["bea"] = ended["bea"] or played_on(bea)
+                ann.close()
+                bea.close()
+                assert (ann.exitstatus, bea.exitstatus) == (0, 0)
+        view = tournament_view(server, code)
     assert view.phase == "finished" and view.champion is not None
     names = [entrant.name for entrant in view.entrants]
     champion = names[view.units[view.champion][0]]
@@ -166,27 +146,10 @@ def test_watching_a_tournaments_table_says_it_is_one_for_watching(tmp_path: Path
     watching (its seats are the entrants'), whoever watches."""
     with ServerThread(bot_delay=0.2) as server:
         url = server.server.url
-
-        async def started() -> str:
-            host = await Client.open(url, "Cat", key=new_key())
-            made = await host.request(
-                "create_tournament",
-                name="Bots cup",
-                format="round_robin",
-                rules={"players": 2, "target": 500},
-                bots=["easy", "easy"],
-            )
-            assert isinstance(made, TournamentUpdate), made
-            begun = await host.request("start_tournament", tournament=made.tournament)
-            assert isinstance(begun, TournamentUpdate), begun
-            room = begun.state.rounds[0].tables[0].room
-            assert room is not None
-            return room
-
-        room = server.call(started())
-        child, _said = spawn_plain(
-            ["watch", url, room, "--plain"], {**ENV, "XDG_CONFIG_HOME": str(tmp_path)}
-        )
+        begun = server.call(bots_tournament_started(url, bots=2, target=500))
+        room = begun.state.rounds[0].tables[0].room
+        assert room is not None
+        child, _said = spawn_plain(["watch", url, room, "--plain"], as_player(tmp_path))
         try:
             child.expect(rf"Room {room}: 2 players, first to 500, [^\n]*")
             line = str(child.after)
@@ -203,24 +166,18 @@ def test_the_drawn_screen_moves_to_the_table_and_back_to_the_standings(
 ) -> None:
     with ServerThread() as server:
         url = server.server.url
-        keep_player_key(tmp_path / "ann", url, "Ann")
-        keep_player_key(tmp_path / "bea", url, "Bea")
+        ann_home, bea_home = players_keyed(tmp_path, url, "Ann", "Bea")
         command = [sys.executable, "-m", "allfives.cli", "tournament", "create", url]
         command += ["--title", "Cup", "--bots", "easy", "--target", "10"]
         size = {"COLUMNS": str(terminal.width), "LINES": str(terminal.height)}
-        env = {**ENV, **size, **LONG_LINGER, "XDG_CONFIG_HOME": str(tmp_path / "ann")}
-        terminal.start(command, env)
+        terminal.start(command, as_player(ann_home, **size, **LONG_LINGER))
         rows = terminal.wait_for(r"Friends enter with: ")
         found = re.search(r"^Cup · ([A-Z]{5})$", rows[0])
         assert found is not None, rows
         code = found.group(1)
         assert code in "".join(rows[rows.index(next(r for r in rows if "Friends" in r)) :])
         assert "Start it once everyone is in: type /start" in "\n".join(rows)
-        bea, _bea_said = spawn_plain(
-            ["tournament", "join", url, code, "--plain"],
-            {**ENV, "XDG_CONFIG_HOME": str(tmp_path / "bea")},
-        )
-        try:
+        with tournament_terminal(bea_home, "join", url, code) as (bea, _):
             bea.expect("Waiting for the host to start it")
             terminal.wait_for(r"Entrants \(3\): 1 bot:easy 1, 2 Ann \(you\), 3 Bea")
             terminal.type("/start")
@@ -243,9 +200,7 @@ def test_the_drawn_screen_moves_to_the_table_and_back_to_the_standings(
             rows = terminal.wait_for(r"Standings")
             if not any(row.startswith("Round 3") for row in rows):  # round 2 may be over
                 rows = terminal.wait_for(r"You sit this round out")
-        finally:
-            bea.close(force=True)
-        view = view_of(server, code)
+        view = tournament_view(server, code)
     first = view.rounds[0].tables[0]
     assert first.room == room.group(1) and first.scores is not None
     shown = "\n".join(rows)
@@ -270,11 +225,10 @@ def test_a_screen_too_short_for_every_round_names_the_whole_command_that_shows_t
     with ServerThread() as server:
         server.call(played_tournament(server.server, "QWRTZ", ["Ann", "Bea"], ["easy"], 3))
         url = server.server.url.rstrip("/")
-        keep_player_key(tmp_path / "cid", url, "Cid")
+        [cid_home] = players_keyed(tmp_path, url, "Cid")
         size = {"COLUMNS": str(terminal.width), "LINES": str(terminal.height)}
-        env = {**ENV, **size, "XDG_CONFIG_HOME": str(tmp_path / "cid")}
         command = [sys.executable, "-m", "allfives.cli", "tournament", "join", url, "QWRTZ"]
-        terminal.start(command, env)
+        terminal.start(command, as_player(cid_home, **size))
         rows = terminal.wait_for(r"Champion: ")
     shown = " ".join("\n".join(rows).split())
     found = re.search(r"\((\d) earlier rounds?: ([^)]*)\)", shown)
@@ -288,47 +242,32 @@ def test_a_player_who_leaves_the_table_mid_match_comes_back_to_the_same_seat(
 ) -> None:
     with ServerThread() as server:
         url = server.server.url
-        keep_player_key(tmp_path / "ann", url, "Ann")
-        keep_player_key(tmp_path / "bea", url, "Bea")
-        env = {**ENV, "XDG_CONFIG_HOME": str(tmp_path / "ann")}
-        ann, said = spawn_plain(
-            ["tournament", "create", url, "--title", "Cup", "--bots", "easy", "--plain"], env
-        )
-        bea: Any = None
-        try:
-            ann.expect(r"Friends enter with: .*allfives tournament join \S+ ([A-Z]{5})")
-            code = ann.match.group(1)
-            bea, _bea_said = spawn_plain(
-                ["tournament", "join", url, code, "--plain"],
-                {**ENV, "XDG_CONFIG_HOME": str(tmp_path / "bea")},
-            )
-            ann.expect("Entrants \\(3\\): 1 bot:easy 1, 2 Ann \\(you\\), 3 Bea")
-            ann.sendline("/start")
-            ann.expect(r"Round 1: to your table, room ([A-Z]{4})")
-            room = ann.match.group(1)
-            ann.expect(f"Room {room}: 2 players")
-            ann.sendline("/quit")
-            ann.expect(f"come back with: .*allfives tournament join \\S+ {code}")
-            ann.expect(pexpect.EOF)
-            ann.close()
-            assert ann.exitstatus == 0
-            # The table's own farewell names the same way back: the tournament's, not the
-            # room's `join` (which would seat her but never bring her to her next table).
-            told = " ".join(said.getvalue().split())
-            back = rf"You left room {room} during a match: a bot plays your seat until you come"
-            back += rf" back with: [^:]*\btournament join \S+ {code}\b"
-            assert re.search(back, told), told
-            assert view_of(server, code).rounds[0].tables[0].scores is None  # still playing
-            again, _again_said = spawn_plain(["tournament", "join", url, code, "--plain"], env)
-            try:
-                again.expect(f"Round 1: to your table, room {room}")
-                again.expect(f"Back in your seat \\(seat \\d of room {room}")
-            finally:
-                again.close(force=True)
-        finally:
-            ann.close(force=True)
-            if bea is not None:
-                bea.close(force=True)
+        ann_home, bea_home = players_keyed(tmp_path, url, "Ann", "Bea")
+        create = ["create", url, "--title", "Cup", "--bots", "easy"]
+        with tournament_terminal(ann_home, *create) as (ann, said):
+            code = lobby_code(ann)
+            with tournament_terminal(bea_home, "join", url, code):
+                ann.expect("Entrants \\(3\\): 1 bot:easy 1, 2 Ann \\(you\\), 3 Bea")
+                ann.sendline("/start")
+                ann.expect(r"Round 1: to your table, room ([A-Z]{4})")
+                room = ann.match.group(1)
+                ann.expect(f"Room {room}: 2 players")
+                ann.sendline("/quit")
+                ann.expect(f"come back with: .*allfives tournament join \\S+ {code}")
+                ann.expect(pexpect.EOF)
+                ann.close()
+                assert ann.exitstatus == 0
+                # The table's own farewell names the same way back: the tournament's, not the
+                # room's `join` (which would seat her but never bring her to her next table).
+                told = " ".join(said.getvalue().split())
+                back = rf"You left room {room} during a match: a bot plays your seat until you"
+                back += rf" come back with: [^:]*\btournament join \S+ {code}\b"
+                assert re.search(back, told), told
+                still = tournament_view(server, code).rounds[0].tables[0].scores
+                assert still is None  # still playing
+                with tournament_terminal(ann_home, "join", url, code) as (again, _):
+                    again.expect(f"Round 1: to your table, room {room}")
+                    again.expect(f"Back in your seat \\(seat \\d of room {room}")
 
 
 @pytest.mark.terminal
@@ -340,11 +279,10 @@ def test_the_goodbye_after_quit_keeps_the_command_to_come_back_whole_on_its_row(
     """Folded at spaces to the terminal's width, not cut mid-word by the terminal's wrap."""
     with ServerThread() as server:
         url = server.server.url.rstrip("/")
-        keep_player_key(tmp_path / "ann", url, "Ann")
+        [ann_home] = players_keyed(tmp_path, url, "Ann")
         size = {"COLUMNS": str(terminal.width), "LINES": str(terminal.height)}
-        env = {**ENV, **size, "XDG_CONFIG_HOME": str(tmp_path / "ann")}
         command = [sys.executable, "-m", "allfives.cli", "tournament", "create", url]
-        terminal.start([*command, "--title", "Cup"], env)
+        terminal.start([*command, "--title", "Cup"], as_player(ann_home, **size))
         rows = terminal.wait_for(r"Friends enter with: ")
         found = re.search(r"^Cup · ([A-Z]{5})$", rows[0])
         assert found is not None, rows

@@ -10,6 +10,7 @@ import pexpect  # type: ignore[import-untyped]
 import pytest
 from client_helpers import (
     TIMEOUT,
+    against_easy_bots,
     close_all,
     finished_between_two,
     host_room,
@@ -64,12 +65,7 @@ async def test_a_host_room_is_listed_only_with_public(server: Server) -> None:
 
 async def test_watch_follows_a_match_in_progress_without_a_seat(server: Server) -> None:
     player = Connection(server.url, "Ann", TableState())
-    opening = [
-        msg.CreateRoom(rules=RoomRules(players=2, public=False)),
-        msg.AddBot(level="easy"),
-        msg.Start(),
-    ]
-    playing = asyncio.create_task(player.run(opening))
+    playing = asyncio.create_task(player.run(against_easy_bots()))
     await until(lambda: (v := player.state.view) is not None and v.phase == "playing")
     assert player.state.room is not None
     watcher, first = watch.plan(server.url, player.state.room.lower(), "Wes")

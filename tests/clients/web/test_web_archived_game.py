@@ -11,6 +11,8 @@ the browser's console log holds no entry at all.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, cast
 
@@ -58,6 +60,21 @@ def private_game(server: ServerThread, key: str) -> tuple[str, Record]:
 
     played: tuple[str, Record] = server.call(play(), timeout=60)
     return played
+
+
+@contextmanager
+def two_games_reviews_held(
+    held: Held, waiting: int
+) -> Iterator[tuple[ServerThread, WebDriver, str, str, str]]:
+    """A server whose reviews wait for `held` (`waiting` of them at most), a phone's page, and
+    two private games of Ann's: the server, the page, her key and the two games' ids."""
+    key = new_key()
+    config = {"bot_delay": 0.0, "review_budget_ms": 2.0, "max_reviews_waiting": waiting}
+    with ServerThread(**config) as server, chromium(360, 740) as driver:
+        one, _ = private_game(server, key)
+        two, _ = private_game(server, key)
+        server.server.reviews.compute = held
+        yield server, driver, key, one, two
 
 
 def console(driver: WebDriver) -> list[dict[str, Any]]:
@@ -137,12 +154,7 @@ def test_its_players_link_replays_the_private_game_with_a_clean_console() -> Non
 
 def test_a_review_the_server_is_too_busy_for_is_said_with_a_clean_console() -> None:
     held = Held()
-    key = new_key()
-    config = {"bot_delay": 0.0, "review_budget_ms": 2.0, "max_reviews_waiting": 1}
-    with ServerThread(**config) as server, chromium(360, 740) as driver:
-        one, _ = private_game(server, key)
-        two, _ = private_game(server, key)
-        server.server.reviews.compute = held
+    with two_games_reviews_held(held, 1) as (server, driver, key, one, two):
 
         async def review_of_one() -> Client:
             ann = await Client.open(server.server.url, "Ann", key=key)
@@ -223,12 +235,7 @@ def test_a_late_answer_for_the_game_left_is_not_taken_for_the_game_shown() -> No
     """Game one's review is still worked out when the page moves to game two; one's failure,
     coming late, is neither said in two's review nor in the notice."""
     held = HeldThenBroken()
-    key = new_key()
-    config = {"bot_delay": 0.0, "review_budget_ms": 2.0, "max_reviews_waiting": 4}
-    with ServerThread(**config) as server, chromium(360, 740) as driver:
-        one, _ = private_game(server, key)
-        two, _ = private_game(server, key)
-        server.server.reviews.compute = held
+    with two_games_reviews_held(held, 4) as (server, driver, key, one, two):
         as_ann(driver, server, key)
         driver.get(f"{server.base}/#/game/{one}")
         wait_for(lambda: driver.find_element(By.ID, "replay"), what="game one's replay")

@@ -13,15 +13,14 @@ import re
 from functools import partial
 from typing import Any
 
-import msgspec
 import pytest
 from browser_helpers import chromium, js_errors, play_a_match, screenshot, wait_for
+from engine_helpers import scores_after_each_hand
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
 from server_helpers import ServerThread
 
-from bridge.records import match_of
 from protocol.records import Record, decode_record
 
 pytestmark = pytest.mark.browser
@@ -52,15 +51,6 @@ def next_step(driver: WebDriver, before: dict[str, Any]) -> dict[str, Any] | Non
     """The step shown, once it is not `before` any more."""
     step = read_step(driver)
     return step if step is not None and step != before else None
-
-
-def scores_after_each_hand(record: Record) -> list[list[int]]:
-    """The scores once each hand ended, by the engine replaying the record hand by hand."""
-    scores = []
-    for count in range(1, len(record.hands) + 1):
-        part = msgspec.structs.replace(record, hands=record.hands[:count], scores=None, winner=None)
-        scores.append(list(match_of(part).scores))
-    return scores
 
 
 @pytest.mark.parametrize(("width", "height"), [(1280, 800), (360, 740)])

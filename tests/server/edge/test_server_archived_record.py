@@ -18,12 +18,12 @@ import msgspec
 import pytest
 from server_helpers import (
     Client,
-    Held,
     api_get,
     archived_game,
     ask,
     fast_config,
     finish_match,
+    held_reviews,
     new_key,
     until_archived,
 )
@@ -157,12 +157,7 @@ async def test_the_players_review_is_what_the_api_answers_her() -> None:
 
 
 async def test_a_review_being_worked_out_holds_no_other_message_and_busy_past_the_bound() -> None:
-    held = Held()
-    async with run_server(fast_config(review_budget_ms=2.0, max_reviews_waiting=1)) as server:
-        server.reviews.compute = held
-        key = new_key()
-        one = await archived_game(server, "Ann", key, seed=1)
-        two = await archived_game(server, "Ann", key, seed=2)
+    async with held_reviews(max_reviews_waiting=1) as (server, held, key, one, two):
         ann = await Client.open(server.url, "Ann", key=key)
         first = await ann.send("review", game=one)
         await until(lambda: held.started.is_set())
@@ -186,12 +181,7 @@ async def test_a_review_being_worked_out_holds_no_other_message_and_busy_past_th
 
 
 async def test_a_second_review_on_a_connection_is_busy_while_its_first_is_worked_out() -> None:
-    held = Held()
-    async with run_server(fast_config(review_budget_ms=2.0, max_reviews_waiting=8)) as server:
-        server.reviews.compute = held
-        key = new_key()
-        one = await archived_game(server, "Ann", key, seed=1)
-        two = await archived_game(server, "Ann", key, seed=2)
+    async with held_reviews(max_reviews_waiting=8) as (server, held, key, one, two):
         ann = await Client.open(server.url, "Ann", key=key)
         first = await ann.send("review", game=one)
         await until(lambda: held.started.is_set())

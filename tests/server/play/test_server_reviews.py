@@ -11,6 +11,7 @@ from server_helpers import (
     archived_game,
     ask,
     fast_config,
+    held_reviews,
     new_key,
     play_out,
     seat_players,
@@ -56,12 +57,7 @@ async def test_a_missing_game_and_a_strangers_private_game_are_alike_not_found()
 
 
 async def test_past_the_bound_the_answer_is_busy_with_when_to_ask_again() -> None:
-    held = Held()
-    async with run_server(fast_config(review_budget_ms=2.0, max_reviews_waiting=1)) as server:
-        server.reviews.compute = held
-        key = new_key()
-        one = await archived_game(server, "Ann", key, seed=1)
-        two = await archived_game(server, "Ann", key, seed=2)
+    async with held_reviews(max_reviews_waiting=1) as (server, held, _key, one, two):
         first = asyncio.create_task(ask(server, one))
         await until(lambda: held.started.is_set())
         busy = await ask(server, two)
