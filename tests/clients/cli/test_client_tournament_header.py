@@ -101,6 +101,7 @@ def test_watching_a_tournaments_table_at_60_columns_the_header_marks_it(
         rows = terminal.wait_for(rf"^{re.escape(mark)} · {room} · ", timeout=30)
         top = rows[0]
         assert len(top) <= 60 and "…" not in top, top
-        # The header is whole: the hand, the target and the boneyard, then the total on the right.
-        whole = rf"{re.escape(mark)} · {room} · \D+\d+ · \D*\d+\D* · \D+\d+ {{2,}}\D+\d+( ★)?"
+        # The header is whole: the hand, the target and the boneyard, then the total on the right
+        # (a dash before the hand's first tile).
+        whole = rf"{re.escape(mark)} · {room} · \D+\d+ · \D*\d+\D* · \D+\d+ {{2,}}\D+(\d+|—)( ★)?"
         assert re.fullmatch(whole, top.rstrip()), top
