@@ -27,7 +27,8 @@ from feed_oracle import reference_document
 from hypothesis import settings
 from redis_server import REDIS, RedisServer, start_for_test
 from restart_helpers import Keeping, keeping_of
-from server_helpers import References, fast_config
+from server_helpers import fast_config
+from ws_client_helpers import References
 from xdist.remote import Producer
 from xdist.scheduler import LoadScopeScheduling
 from xdist.workermanage import WorkerController

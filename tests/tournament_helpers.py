@@ -27,8 +27,10 @@ from typing import Any
 import pexpect  # type: ignore[import-untyped]
 from client_helpers import ROOT, keep_player_key, spawn_plain
 from hidden_helpers import check_room_frames
-from server_helpers import Client, ServerThread, api_get, load_stored, new_key, turn_of
+from server_helpers import ServerThread, api_get, new_key
+from storage_helpers import load_stored
 from waiting import until
+from ws_client_helpers import Client, turn_of
 
 from protocol import api
 from protocol import messages as msg

@@ -40,8 +40,9 @@ from i18n_helpers import (
     english_only_cli_words,
 )
 from rich.text import Text
-from server_helpers import ServerThread, api_get, fast_config, finish_match, new_key
+from server_helpers import ServerThread, api_get, fast_config, new_key
 from waiting import until, until_sync
+from ws_client_helpers import finish_match
 
 from allfives import cli
 from bridge.positions import positions_of

@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 from client_helpers import NEEDS_TMUX, ROOT, TIMEOUT, Terminal
-from server_helpers import Client, ServerThread, new_key
+from server_helpers import ServerThread, new_key
 from waiting import until
+from ws_client_helpers import Client
 
 from clients.cli import join, key
 from clients.cli.connection import Connection
