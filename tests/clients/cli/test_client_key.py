@@ -12,8 +12,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from client_helpers import NEEDS_TMUX, ROOT, TIMEOUT, Terminal
+from client_helpers import ROOT, TIMEOUT
 from server_helpers import ServerThread, new_key
+from tmux_helpers import NEEDS_TMUX, Terminal
 from waiting import until
 from ws_client_helpers import Client
 
