@@ -1,8 +1,9 @@
 """What a server keeps, as the tests reach it: a match played with the store checked at every turn
 (`stored_move_by_move`), a room as a server reads it back (`load_stored`), a finished match's
 record checked (`check_final`), archived games (`archived_game`) and their reviews, which can be
-held as long as a test wants (`held_reviews`). Used by the tests of storage, play, the edge and
-tournaments under tests/server/, the page's archived-game tests, and bench/faults.py.
+held as long as a test wants (`held_reviews`). Used by the server's tests of storage, play, the
+edge, the cluster and tournaments (tests/server/), tests/tournament_helpers.py, the page's
+archived-game tests, and bench/faults.py.
 """
 
 from __future__ import annotations

@@ -2,8 +2,9 @@
 frame and the document it holds. Helpers seat clients in a room (`seat_players`, `to_play`), play
 their turns (`play_out`, `next_mover`, `finish_match`), read until something holds (`read_until`,
 `until_holds`, `caught_up`) and check what a client holds or is told (`check_against`,
-`assert_error`). Used by the server's tests (tests/server/), the page's and the tournaments'
-helpers and tests, and bench/.
+`assert_error`). Used by the server's tests (tests/server/), the page's tests, a few of the
+terminal client's and the deployment's, the helpers built on these clients (cluster, hidden,
+storage, tournament) and bench/faults.py.
 """
 
 from __future__ import annotations
