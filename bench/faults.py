@@ -35,7 +35,8 @@ sys.path.append(str(ROOT / "bench"))  # last: bench/measure.py, nothing above it
 
 from measure import stop_after  # noqa: E402
 from redis_server import FaultProxy, RedisServer  # noqa: E402
-from server_helpers import Client, load_stored  # noqa: E402
+from storage_helpers import load_stored  # noqa: E402
+from ws_client_helpers import Client  # noqa: E402
 
 from protocol import messages as msg  # noqa: E402
 from server.app import Config, run_server  # noqa: E402

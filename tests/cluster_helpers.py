@@ -11,8 +11,9 @@ from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from redis_server import RedisServer
-from server_helpers import Client, fast_config, read_until, turn_of
+from server_helpers import fast_config
 from websockets.asyncio.client import connect
+from ws_client_helpers import Client, read_until, turn_of
 
 from bridge.records import match_of
 from protocol import messages as msg

@@ -22,12 +22,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from client_helpers import Terminal, embedded_config
+from client_helpers import embedded_config
 from feed_oracle import reference_document
 from hypothesis import settings
 from redis_server import REDIS, RedisServer, start_for_test
 from restart_helpers import Keeping, keeping_of
-from server_helpers import References, fast_config
+from server_helpers import fast_config
+from tmux_helpers import Terminal
+from ws_client_helpers import References
 from xdist.remote import Producer
 from xdist.scheduler import LoadScopeScheduling
 from xdist.workermanage import WorkerController

@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 import msgspec
-from server_helpers import Client
+from ws_client_helpers import Client
 
 from engine import PASS, Deal, End, Match, Move, Played, Tile
 from protocol import messages as msg

@@ -8,6 +8,9 @@ frame (`frame_of`, as `LiveRoom.broadcast` picks it), then the command's effects
 `error` the session sends, to its sender alone. Every client keeps its document as a client does
 (`protocol.patch.ClientState`: snapshots, then consecutive patches), so a test reads what each
 one holds. No store, no lock, no bots or clock: those are the server's, tested over sockets.
+
+`room_with` makes a waiting `Room` alone (humans and easy bots seated), for the tests of the
+room's own methods (tests/server/rooms/, tests/server/play/).
 """
 
 from __future__ import annotations
@@ -215,4 +218,14 @@ def _tiles_in(value: Any, found: set[str]) -> None:
         _tiles_in(value.get("tile"), found)
 
 
-__all__ = ["HarnessClient", "RoomHarness", "Sent", "hand_tiles"]
+def room_with(players: int = 4, humans: int = 1, **options: Any) -> Room:
+    """A waiting room: humans H0.. in the first seats, easy bots in the rest; H0 hosts."""
+    room = Room.create("TEST", RoomRules(players=players, **options))
+    for index in range(humans):
+        room.sit(f"H{index}")
+    for _ in range(players - humans):
+        room.add_bot(0, None, "easy")
+    return room
+
+
+__all__ = ["HarnessClient", "RoomHarness", "Sent", "hand_tiles", "room_with"]

@@ -25,10 +25,13 @@ from pathlib import Path
 from typing import Any
 
 import pexpect  # type: ignore[import-untyped]
-from client_helpers import ROOT, keep_player_key, spawn_plain
+from client_helpers import ROOT
+from command_helpers import keep_player_key, spawn_plain
 from hidden_helpers import check_room_frames
-from server_helpers import Client, ServerThread, api_get, load_stored, new_key, turn_of
+from server_helpers import ServerThread, api_get, new_key
+from storage_helpers import load_stored
 from waiting import until
+from ws_client_helpers import Client, turn_of
 
 from protocol import api
 from protocol import messages as msg
@@ -69,7 +72,7 @@ def as_player(config: Path, **more: str) -> dict[str, str]:
 
 @contextmanager
 def tournament_terminal(config: Path, *args: str, **more: str) -> Iterator[tuple[Any, io.StringIO]]:
-    """`allfives tournament ARGS --plain` in a pseudo-terminal (`client_helpers.spawn_plain`),
+    """`allfives tournament ARGS --plain` in a pseudo-terminal (`command_helpers.spawn_plain`),
     as the player kept under `config`, with `more` in its environment: the process and what it
     writes, the process ended once the block is left."""
     child, written = spawn_plain(["tournament", *args, "--plain"], as_player(config, **more))

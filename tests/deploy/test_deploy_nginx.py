@@ -22,10 +22,10 @@ from pathlib import Path
 import pytest
 from cluster_helpers import check_record, finished, held, moves_in, open_client, play, reconnect
 from redis_server import unavailable
-from server_helpers import Client
 from waiting import until, until_sync
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
+from ws_client_helpers import Client
 
 from deploy import nginx_conf
 from deploy.topology import Topology, TopologyError, find_nginx, get

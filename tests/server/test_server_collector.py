@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 from client_helpers import embedded_config
-from server_helpers import Client
 from waiting import until
+from ws_client_helpers import Client
 
 from server.app import run_server
 from server.collector import Collector

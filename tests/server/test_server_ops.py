@@ -17,10 +17,11 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from server_helpers import Client, fast_config, http_get, metrics_of, play_out, seat_players
+from server_helpers import fast_config, http_get, metrics_of
 from waiting import until
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
+from ws_client_helpers import Client, play_out, seat_players
 
 from protocol import errors
 from protocol import messages as msg

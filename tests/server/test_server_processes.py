@@ -11,9 +11,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from server_helpers import Client, next_mover, play_out_one
 from waiting import until, until_answered
 from websockets.exceptions import InvalidStatus
+from ws_client_helpers import Client, next_mover, play_out_one
 
 from protocol import messages as msg
 

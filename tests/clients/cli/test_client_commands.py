@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from client_helpers import cross_view, make_view
+from table_helpers import cross_view, make_view
 
 from clients.cli.commands import Ask, Quit, Refuse, Send, Show, interpret
 from protocol import messages as msg

@@ -12,7 +12,9 @@ import time
 from pathlib import Path
 
 import pytest
-from client_helpers import NEEDS_TMUX, ROOT, Terminal, status
+from client_helpers import ROOT
+from table_helpers import status
+from tmux_helpers import NEEDS_TMUX, Terminal
 from waiting import until_sync
 
 MATCH_SECONDS = 90.0

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pexpect  # type: ignore[import-untyped]
 import pytest
-from client_helpers import written_lines
+from command_helpers import written_lines
 from server_helpers import ServerThread
 
 from clients.cli.connection import reason

@@ -23,14 +23,8 @@ from pathlib import Path
 import msgspec
 import pytest
 from browser_helpers import ARTIFACTS
-from client_helpers import (
-    NEEDS_TMUX,
-    ROOT,
-    Terminal,
-    keep_player_key,
-    play_first_legal,
-    run_allfives,
-)
+from client_helpers import ROOT, play_first_legal
+from command_helpers import keep_player_key, run_allfives
 from engine_helpers import scores_after_each_hand
 from i18n_helpers import (
     GETTEXT_NAMES,
@@ -40,8 +34,10 @@ from i18n_helpers import (
     english_only_cli_words,
 )
 from rich.text import Text
-from server_helpers import ServerThread, api_get, fast_config, finish_match, new_key
+from server_helpers import ServerThread, api_get, fast_config, new_key
+from tmux_helpers import NEEDS_TMUX, Terminal
 from waiting import until, until_sync
+from ws_client_helpers import finish_match
 
 from allfives import cli
 from bridge.positions import positions_of
@@ -70,7 +66,7 @@ ENV = {"TERM": "xterm-256color", "PYTHONPATH": str(ROOT)}
 
 
 def allfives(*args: str, config: Path, columns: int = 160) -> subprocess.CompletedProcess[str]:
-    """What `allfives ARGS` prints, run in this process (`client_helpers.run_allfives`)."""
+    """What `allfives ARGS` prints, run in this process (`command_helpers.run_allfives`)."""
     return run_allfives(*args, config=config, columns=columns)
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pexpect  # type: ignore[import-untyped]
 import pytest
-from client_helpers import spawn_plain
+from command_helpers import spawn_plain
 from server_helpers import http_get
 from waiting import until_sync
 

@@ -9,11 +9,12 @@ import unicodedata
 from collections.abc import AsyncIterator
 
 import pytest
-from client_helpers import TIMEOUT, make_view
+from client_helpers import TIMEOUT
 from hypothesis import given
 from hypothesis import strategies as st
 from protocol_helpers import BOT_LOOK_ALIKES, LOOK_ALIKES
 from rich.console import Console
+from table_helpers import make_view
 from waiting import until
 from websockets.asyncio.server import ServerConnection, serve
 

@@ -10,7 +10,9 @@ from pathlib import Path
 
 import pytest
 from browser_helpers import ARTIFACTS
-from client_helpers import NEEDS_TMUX, ROOT, Terminal, status
+from client_helpers import ROOT
+from table_helpers import status
+from tmux_helpers import NEEDS_TMUX, Terminal
 
 pytestmark = [pytest.mark.terminal, NEEDS_TMUX]
 

@@ -12,9 +12,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from client_helpers import NEEDS_TMUX, ROOT, TIMEOUT, Terminal
-from server_helpers import Client, ServerThread, new_key
+from client_helpers import ROOT, TIMEOUT
+from server_helpers import ServerThread, new_key
+from tmux_helpers import NEEDS_TMUX, Terminal
 from waiting import until
+from ws_client_helpers import Client
 
 from clients.cli import join, key
 from clients.cli.connection import Connection

@@ -8,7 +8,7 @@ import string
 from pathlib import Path
 
 import pytest
-from client_helpers import NEEDS_TMUX, Terminal
+from tmux_helpers import NEEDS_TMUX, Terminal
 
 pytestmark = [pytest.mark.terminal, NEEDS_TMUX]
 

@@ -14,8 +14,10 @@ from pathlib import Path
 
 import pytest
 from browser_helpers import ARTIFACTS
-from client_helpers import NEEDS_TMUX, ROOT, Terminal, status
+from client_helpers import ROOT
 from i18n_helpers import LANGUAGES, cli_words, english_leaks, english_only_cli_words
+from table_helpers import status
+from tmux_helpers import NEEDS_TMUX, Terminal
 
 MATCH_SECONDS = 120.0
 #: How each language is asked for: the environment as a player's terminal sets it, or --lang.

@@ -16,8 +16,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import pytest
-from client_helpers import make_view, screen
 from hypothesis import settings
+from table_helpers import make_view, screen
 
 from bridge import convert
 from engine.match import Match

@@ -8,14 +8,8 @@ import io
 from pathlib import Path
 
 import pytest
-from client_helpers import (
-    TIMEOUT,
-    against_easy_bots,
-    embedded_config,
-    host_room,
-    make_view,
-    state_of,
-)
+from client_helpers import TIMEOUT, against_easy_bots, embedded_config, host_room
+from table_helpers import make_view, state_of
 from waiting import until
 
 from clients.cli import join, local

@@ -7,9 +7,9 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from client_helpers import make_view, state_of
 from hypothesis import given
 from hypothesis import strategies as st
+from table_helpers import make_view, state_of
 
 from clients.cli import i18n
 from clients.cli.linger import LINGER_SECONDS, MOST_SECONDS, Linger, linger_seconds

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pexpect  # type: ignore[import-untyped]
 import pytest
-from client_helpers import written_lines
+from command_helpers import written_lines
 
 pytestmark = pytest.mark.terminal
 

@@ -10,7 +10,8 @@ import subprocess
 import sys
 
 import pytest
-from client_helpers import TIMEOUT, run_allfives
+from client_helpers import TIMEOUT
+from command_helpers import run_allfives
 
 from allfives import cli
 from clients.cli import i18n, local

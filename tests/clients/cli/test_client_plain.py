@@ -13,8 +13,9 @@ from pathlib import Path
 import pexpect  # type: ignore[import-untyped]
 import pytest
 from browser_helpers import ARTIFACTS
-from client_helpers import BOX_DRAWING, make_view, spawn_plain
+from command_helpers import BOX_DRAWING, spawn_plain
 from i18n_helpers import cli_words, english_leaks, english_only_cli_words
+from table_helpers import make_view
 
 from bridge.convert import layout
 from bridge.records import match_of

@@ -8,12 +8,12 @@ import time
 
 import msgspec
 import pytest
-from client_helpers import cross_view, make_view, screen, state_of
 from hypothesis import given
 from hypothesis import strategies as st
 from protocol_helpers import diff, hand_ended
 from rich.console import Console
 from rich.text import Text
+from table_helpers import cross_view, make_view, screen, state_of
 
 from clients.cli import i18n
 from clients.cli.commands import Ask

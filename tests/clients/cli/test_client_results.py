@@ -8,9 +8,9 @@ from types import SimpleNamespace
 from typing import Any, cast
 
 import pytest
-from client_helpers import CROSS_LEGAL, cross_view, make_view, screen_of, state_of
 from protocol_helpers import hand_ended
 from rich.text import Text
+from table_helpers import CROSS_LEGAL, cross_view, make_view, screen_of, state_of
 
 from bridge import convert
 from clients.cli.plain import PlainApp

@@ -8,7 +8,8 @@ import re
 from pathlib import Path
 
 import pytest
-from client_helpers import NEEDS_TMUX, Terminal, status
+from table_helpers import status
+from tmux_helpers import NEEDS_TMUX, Terminal
 
 pytestmark = [pytest.mark.terminal, NEEDS_TMUX]
 

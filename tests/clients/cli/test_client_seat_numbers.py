@@ -9,7 +9,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from client_helpers import NEEDS_TMUX, Terminal
+from tmux_helpers import NEEDS_TMUX, Terminal
 from waiting import until_sync
 
 pytestmark = [pytest.mark.terminal, NEEDS_TMUX]

@@ -8,7 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from client_helpers import NEEDS_TMUX, ROOT, Terminal
+from client_helpers import ROOT
+from tmux_helpers import NEEDS_TMUX, Terminal
 
 pytestmark = pytest.mark.terminal
 

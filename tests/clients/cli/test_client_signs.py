@@ -4,8 +4,8 @@ has, and a seat's pips before its name ("2 (Bot 4)"), where "Bot 4 2" read as Bo
 from __future__ import annotations
 
 import pytest
-from client_helpers import make_view
 from protocol_helpers import hand_ended
+from table_helpers import make_view
 
 from clients.cli import i18n, words
 from clients.cli.scoreboard import explain_hand

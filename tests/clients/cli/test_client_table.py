@@ -9,9 +9,9 @@ import time
 from typing import Any
 
 import pytest
-from client_helpers import CROSS, CROSS_ENDS, make_view, screen, state_of
 from protocol_helpers import diff, hand_ended
 from rich.console import Console
+from table_helpers import CROSS, CROSS_ENDS, make_view, screen, state_of
 
 from clients.cli import host, i18n, join, local
 from clients.cli.ladder import print_ladders

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pexpect  # type: ignore[import-untyped]
 import pytest
-from client_helpers import BOX_DRAWING, played_tournament, run_allfives
+from client_helpers import played_tournament
+from command_helpers import BOX_DRAWING, run_allfives
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.cells import cell_len
@@ -44,7 +45,7 @@ from server.tournaments.stored import Entrant, Round, Table, Tournament
 
 
 def allfives(*args: str, config: Path, columns: int = 80) -> subprocess.CompletedProcess[str]:
-    """What `allfives ARGS` prints, run in this process (`client_helpers.run_allfives`)."""
+    """What `allfives ARGS` prints, run in this process (`command_helpers.run_allfives`)."""
     return run_allfives(*args, config=config, columns=columns)
 
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from client_helpers import bots_tournament_with_games, run_allfives
+from client_helpers import bots_tournament_with_games
+from command_helpers import run_allfives
 from rich.cells import cell_len
 from server_helpers import ServerThread, api_get
 

@@ -9,11 +9,13 @@ import sys
 from pathlib import Path
 
 import pytest
-from client_helpers import NEEDS_TMUX, ROOT, Terminal, make_view
+from client_helpers import ROOT
 from hypothesis import given
 from hypothesis import strategies as st
 from i18n_helpers import GETTEXT_NAMES, LANGUAGES, cli_words
 from server_helpers import ServerThread
+from table_helpers import make_view
+from tmux_helpers import NEEDS_TMUX, Terminal
 from tournament_helpers import bots_table
 
 from clients.cli import i18n

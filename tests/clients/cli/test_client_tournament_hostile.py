@@ -12,8 +12,8 @@ import io
 import re
 from pathlib import Path
 
-from client_helpers import make_view
 from rich.console import Console
+from table_helpers import make_view
 
 from clients.cli.app import App
 from clients.cli.connection import Connection

@@ -16,8 +16,11 @@ from typing import Any
 
 import pexpect  # type: ignore[import-untyped]
 import pytest
-from client_helpers import NEEDS_TMUX, Terminal, played_tournament, spawn_plain, status
+from client_helpers import played_tournament
+from command_helpers import spawn_plain
 from server_helpers import ServerThread
+from table_helpers import status
+from tmux_helpers import NEEDS_TMUX, Terminal
 from tournament_helpers import (
     as_player,
     bots_tournament_started,

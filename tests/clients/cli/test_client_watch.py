@@ -8,18 +8,11 @@ from pathlib import Path
 
 import pexpect  # type: ignore[import-untyped]
 import pytest
-from client_helpers import (
-    TIMEOUT,
-    against_easy_bots,
-    close_all,
-    finished_between_two,
-    host_room,
-    make_view,
-    spawn_plain,
-    state_of,
-)
+from client_helpers import TIMEOUT, against_easy_bots, close_all, finished_between_two, host_room
+from command_helpers import spawn_plain
 from redis_server import RedisServer
 from server_helpers import ServerThread
+from table_helpers import make_view, state_of
 from waiting import until
 
 from clients.cli import host, local, watch

@@ -21,15 +21,9 @@ from browser_helpers import chromium, screenshot, wait_for
 from i18n_helpers import web_prefix, web_words
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
-from server_helpers import (
-    Client,
-    Held,
-    ServerThread,
-    archived_game,
-    finish_match,
-    new_key,
-    until_archived,
-)
+from server_helpers import ServerThread, new_key
+from storage_helpers import Held, archived_game
+from ws_client_helpers import Client, finish_match, until_archived
 
 from protocol import errors
 from protocol import messages as msg

@@ -9,7 +9,8 @@ from i18n_helpers import web_words
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
-from server_helpers import Client, ServerThread, new_key
+from server_helpers import ServerThread, new_key
+from ws_client_helpers import Client
 
 pytestmark = pytest.mark.browser
 

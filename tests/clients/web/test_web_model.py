@@ -20,7 +20,7 @@ from browser_helpers import call, unit_page
 from client_helpers import embedded_config
 from msgspec import to_builtins
 from selenium.webdriver.remote.webdriver import WebDriver
-from server_helpers import Client, play_out, seat_players
+from ws_client_helpers import Client, play_out, seat_players
 
 from bridge import convert
 from engine import Move

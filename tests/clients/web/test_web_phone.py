@@ -33,7 +33,8 @@ from protocol_session import fixed_draws
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import Select
-from server_helpers import Client, ServerThread
+from server_helpers import ServerThread
+from ws_client_helpers import Client
 
 pytestmark = pytest.mark.browser
 

@@ -9,7 +9,8 @@ from browser_helpers import chromium, js_errors, open_lobby, screenshot, wait_fo
 from i18n_helpers import BROWSER_TAGS, web_words
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
-from server_helpers import Client, ServerThread
+from server_helpers import ServerThread
+from ws_client_helpers import Client
 
 pytestmark = pytest.mark.browser
 

@@ -12,7 +12,7 @@ import urllib.error
 import urllib.request
 from email.message import Message
 
-from server_helpers import Client
+from ws_client_helpers import Client
 
 from protocol import messages as msg
 from server.app import Config, run_server

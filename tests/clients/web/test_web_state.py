@@ -25,7 +25,7 @@ from client_helpers import embedded_config
 from i18n_helpers import web_words
 from protocol_helpers import LOOK_ALIKES
 from selenium.webdriver.remote.webdriver import WebDriver
-from server_helpers import play_out, seat_players
+from ws_client_helpers import play_out, seat_players
 
 from engine import End
 from engine.layout import layout_from

@@ -23,7 +23,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import Select
-from server_helpers import Client, ServerThread
+from server_helpers import ServerThread
+from ws_client_helpers import Client
 
 from protocol import messages as msg
 

@@ -18,7 +18,8 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support.ui import Select
-from server_helpers import Client, ServerThread, new_key
+from server_helpers import ServerThread, new_key
+from ws_client_helpers import Client
 
 from protocol.tournaments import TournamentUpdate
 

@@ -28,7 +28,8 @@ from browser_helpers import (
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
-from server_helpers import Client, ServerThread, new_key
+from server_helpers import ServerThread, new_key
+from ws_client_helpers import Client
 
 from protocol.tournaments import TournamentUpdate
 

@@ -11,7 +11,8 @@ import pytest
 from browser_helpers import ax_nodes, axe_problems, chromium, js_errors, screenshot, wait_for
 from i18n_helpers import BROWSER_TAGS, web_words
 from selenium.webdriver.common.by import By
-from server_helpers import Client, ServerThread, new_key
+from server_helpers import ServerThread, new_key
+from ws_client_helpers import Client
 
 from protocol.tournaments import TournamentUpdate
 

@@ -1,7 +1,7 @@
 """Several servers on one Redis: clients of one room on different processes play together.
 
 Servers run in this process (`run_server`, each with its own `RedisStore` on the same real
-redis-server). Every client checks what it holds (`CheckedState`, tests/server_helpers.py): each
+redis-server). Every client checks what it holds (`CheckedState`, tests/cluster_helpers.py): each
 patch follows the last `seq` (a gap fails the test), and each snapshot answering a `resync` equals
 the document the client held at that `seq`. A server going away (stopped, or killed as a
 process) is in tests/server/cluster/test_cluster_failover.py; what the servers keep in Redis, in
@@ -26,8 +26,8 @@ from cluster_helpers import (
     two_servers,
 )
 from redis_server import RedisServer
-from server_helpers import Client, caught_up, read_until, until_holds, until_someone_to_play
 from websockets.exceptions import ConnectionClosed
+from ws_client_helpers import Client, caught_up, read_until, until_holds, until_someone_to_play
 
 from protocol import messages as msg
 from protocol.views import ChatLine

@@ -32,8 +32,9 @@ from cluster_helpers import (
     started_across,
 )
 from redis_server import RedisServer
-from server_helpers import Client, load_stored
+from storage_helpers import load_stored
 from waiting import until
+from ws_client_helpers import Client
 
 from bridge.records import match_of
 from protocol import messages as msg

@@ -25,8 +25,8 @@ from cluster_helpers import (
     two_servers,
 )
 from redis_server import RedisServer
-from server_helpers import until_archived
 from waiting import until
+from ws_client_helpers import until_archived
 
 from protocol import messages as msg
 from server.app import Server, run_server

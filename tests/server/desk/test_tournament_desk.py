@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 from redis_server import RedisServer
-from server_helpers import Client, fast_config, new_key
+from server_helpers import fast_config, new_key
+from ws_client_helpers import Client
 
 from protocol import messages as msg
 from protocol.tournaments import TournamentUpdate

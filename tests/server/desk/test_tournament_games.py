@@ -9,7 +9,8 @@ import random
 from pathlib import Path
 
 from restart_helpers import Keeping, server_process
-from server_helpers import api_get, fast_config, load_stored, new_key
+from server_helpers import api_get, fast_config, new_key
+from storage_helpers import load_stored
 from tournament_helpers import Entrant, archived_tables, game_id_of, keyed, tournament_update
 from waiting import until
 

@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 from cluster_helpers import two_servers
 from redis_server import RedisServer
-from server_helpers import fast_config, load_stored, metrics_of
+from server_helpers import fast_config, metrics_of
+from storage_helpers import load_stored
 from tournament_helpers import keyed, tournament_update
 from waiting import until
 

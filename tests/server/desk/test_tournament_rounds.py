@@ -15,7 +15,8 @@ from cluster_helpers import two_servers
 from hidden_helpers import check_room_frames
 from redis_server import RedisServer
 from restart_helpers import Keeping, server_process
-from server_helpers import fast_config, load_stored, new_key
+from server_helpers import fast_config, new_key
+from storage_helpers import load_stored
 from tournament_helpers import Entrant, keyed, tournament_update
 from waiting import until
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 
 import pytest
-from server_helpers import api_get, fast_config, finish_match, new_key
+from server_helpers import api_get, fast_config, new_key
+from ws_client_helpers import finish_match
 
 from server.app import Server, run_server
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import asyncio
 
-from server_helpers import Client, fast_config
+from server_helpers import fast_config
 from waiting import until
+from ws_client_helpers import Client
 
 from protocol import messages as msg
 from server.app import run_server

@@ -11,7 +11,8 @@ import pytest
 from cluster_helpers import cluster_config
 from prometheus_client.parser import text_string_to_metric_families
 from redis_server import RedisServer
-from server_helpers import fast_config, http_get, metrics_of, seat_players
+from server_helpers import fast_config, http_get, metrics_of
+from ws_client_helpers import seat_players
 
 from server.app import Server, run_server
 

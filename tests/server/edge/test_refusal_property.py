@@ -28,14 +28,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from redis_server import RedisServer
-from server_helpers import (
-    Client,
-    ServerThread,
-    fast_config,
-    new_key,
-    play_out_one,
-    until_holds,
-)
+from server_helpers import ServerThread, fast_config, new_key
+from ws_client_helpers import Client, play_out_one, until_holds
 
 from protocol import messages as msg
 from protocol.rules import Rules

@@ -16,18 +16,10 @@ from pathlib import Path
 
 import msgspec
 import pytest
-from server_helpers import (
-    Client,
-    api_get,
-    archived_game,
-    ask,
-    fast_config,
-    finish_match,
-    held_reviews,
-    new_key,
-    until_archived,
-)
+from server_helpers import api_get, fast_config, new_key
+from storage_helpers import archived_game, ask, held_reviews
 from waiting import until
+from ws_client_helpers import Client, finish_match, until_archived
 
 from protocol import errors
 from protocol import messages as msg

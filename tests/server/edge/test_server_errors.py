@@ -9,18 +9,11 @@ import socket
 from collections.abc import AsyncIterator
 
 import pytest
-from server_helpers import (
-    Client,
-    assert_error,
-    caught_up,
-    fast_config,
-    play_out,
-    seat_players,
-    until_holds,
-)
+from server_helpers import fast_config
 from waiting import until
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
+from ws_client_helpers import Client, assert_error, caught_up, play_out, seat_players, until_holds
 
 from protocol import messages as msg
 from server.app import Server, run_server

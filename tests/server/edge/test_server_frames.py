@@ -8,8 +8,9 @@ from __future__ import annotations
 import asyncio
 import random
 
-from server_helpers import Client, References, check_against, fast_config, play_out
+from server_helpers import fast_config
 from websockets.asyncio.client import connect
+from ws_client_helpers import Client, References, check_against, play_out
 
 from protocol import messages as msg
 from server.app import run_server

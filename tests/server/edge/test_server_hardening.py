@@ -9,10 +9,11 @@ import random
 
 import msgspec
 import pytest
-from server_helpers import Client, assert_error, fast_config, play_out, seat_players
+from server_helpers import fast_config
 from waiting import until
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
+from ws_client_helpers import Client, assert_error, play_out, seat_players
 
 from protocol import messages as msg
 from protocol.names import name_key

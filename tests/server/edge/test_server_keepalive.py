@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from server_helpers import Client, fast_config, seat_players
+from server_helpers import fast_config
 from waiting import until
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.frames import PING, Frame
 from websockets.protocol import Event
+from ws_client_helpers import Client, seat_players
 
 from protocol import messages as msg
 from server.app import run_server

@@ -6,8 +6,9 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from server_helpers import Client, new_key
+from server_helpers import new_key
 from waiting import until
+from ws_client_helpers import Client
 
 from protocol import errors
 from protocol import messages as msg

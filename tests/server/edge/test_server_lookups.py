@@ -9,9 +9,10 @@ from cluster_helpers import cluster_config
 from hypothesis import given
 from hypothesis import strategies as st
 from redis_server import RedisServer
-from server_helpers import Client, fast_config
+from server_helpers import fast_config
 from waiting import until
 from websockets.asyncio.client import connect
+from ws_client_helpers import Client
 
 from protocol import messages as msg
 from server.app import run_server

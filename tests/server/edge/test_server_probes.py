@@ -9,10 +9,11 @@ import signal
 
 import pytest
 from redis_server import FaultProxy, RedisServer
-from server_helpers import Client, http_get
+from server_helpers import http_get
 from waiting import until
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
+from ws_client_helpers import Client
 
 from protocol import messages as msg
 from server.app import Config, Server, run_server

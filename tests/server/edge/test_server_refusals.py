@@ -7,7 +7,8 @@ from typing import Any
 
 import msgspec
 import pytest
-from server_helpers import Client, assert_error, fast_config, seat_players
+from server_helpers import fast_config
+from ws_client_helpers import Client, assert_error, seat_players
 
 from protocol import messages as msg
 from server.app import run_server

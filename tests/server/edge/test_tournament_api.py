@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 from redis_server import REDIS, RedisServer
-from server_helpers import ApiAnswer, Client, api_get, fast_config, new_key
+from server_helpers import ApiAnswer, api_get, fast_config, new_key
+from ws_client_helpers import Client
 
 from protocol import api
 from protocol.rules import Rules

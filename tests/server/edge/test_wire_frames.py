@@ -12,9 +12,10 @@ from typing import Any, cast
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from server_helpers import fast_config, play_out_one, to_play
+from server_helpers import fast_config
 from websockets.frames import Frame, Opcode
 from websockets.streams import StreamReader
+from ws_client_helpers import play_out_one, to_play
 
 from server.app import run_server
 from server.edge.wire import text_frame

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from server_helpers import room_with
+from room_harness import room_with
 
 from protocol.records import encode_record
 from server.play.finish import archived_of, game_id

@@ -7,7 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from server_helpers import api_get, finish_match, new_key, until_holds
+from server_helpers import api_get, new_key
+from ws_client_helpers import finish_match, until_holds
 
 from server.app import Server
 

@@ -11,18 +11,9 @@ import msgspec
 import pytest
 from cluster_helpers import cluster_config, two_servers
 from redis_server import REDIS, RedisServer
-from server_helpers import (
-    Client,
-    api_get,
-    fast_config,
-    finish_match,
-    new_key,
-    play_together,
-    samples_of,
-    until_archived,
-    until_holds,
-)
+from server_helpers import api_get, fast_config, new_key, samples_of
 from waiting import until
+from ws_client_helpers import Client, finish_match, play_together, until_archived, until_holds
 
 from bridge.positions import positions_of
 from protocol import errors

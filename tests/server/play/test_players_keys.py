@@ -11,15 +11,8 @@ import msgspec
 import pytest
 from protocol_helpers import BOT_LOOK_ALIKES, LOOK_ALIKES, OWNER_NAME
 from redis_server import RedisServer
-from server_helpers import (
-    Client,
-    api_get,
-    fast_config,
-    finish_match,
-    new_key,
-    until_archived,
-    until_holds,
-)
+from server_helpers import api_get, fast_config, new_key
+from ws_client_helpers import Client, finish_match, until_archived, until_holds
 
 from protocol import errors
 from protocol import messages as msg

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 from redis_server import REDIS, RedisServer
-from server_helpers import Client, fast_config, new_key
+from server_helpers import fast_config, new_key
+from ws_client_helpers import Client
 
 from allfives import cli
 from protocol import errors

@@ -13,7 +13,8 @@ import random
 
 import pytest
 from hidden_helpers import check_frames
-from server_helpers import Client, caught_up, fast_config, play_out, seat_players
+from server_helpers import fast_config
+from ws_client_helpers import Client, caught_up, play_out, seat_players
 
 from bridge.records import record_of
 from engine import Match, Rules

@@ -7,15 +7,9 @@ import statistics
 import threading
 
 import pytest
-from server_helpers import (
-    Client,
-    fast_config,
-    play_out_one,
-    seat_players,
-    to_play,
-    until_someone_to_play,
-)
+from server_helpers import fast_config
 from waiting import until
+from ws_client_helpers import Client, play_out_one, seat_players, to_play, until_someone_to_play
 
 from engine import Move, View
 from protocol import messages as msg

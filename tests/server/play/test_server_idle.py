@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 from redis_server import REDIS, RedisServer
-from server_helpers import Client, api_get, fast_config, new_key, until_archived, until_holds
+from server_helpers import api_get, fast_config, new_key
+from ws_client_helpers import Client, until_archived, until_holds
 
 from protocol import messages as msg
 from server.app import Server, run_server

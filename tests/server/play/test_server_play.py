@@ -10,12 +10,12 @@ from typing import Any
 
 import msgspec
 import pytest
-from server_helpers import (
+from server_helpers import fast_config
+from ws_client_helpers import (
     Client,
     References,
     caught_up,
     check_against,
-    fast_config,
     next_mover,
     play_out,
     play_out_one,

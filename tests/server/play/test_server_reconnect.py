@@ -7,12 +7,13 @@ import json
 import random
 import time
 
-from server_helpers import (
+from server_helpers import fast_config
+from websockets.exceptions import ConnectionClosed
+from ws_client_helpers import (
     Client,
     References,
     caught_up,
     check_against,
-    fast_config,
     live_of,
     next_mover,
     play_out,
@@ -20,7 +21,6 @@ from server_helpers import (
     seat_players,
     until_holds,
 )
-from websockets.exceptions import ConnectionClosed
 
 from protocol import messages as msg
 from server.app import run_server

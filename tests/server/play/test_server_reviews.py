@@ -6,17 +6,10 @@ import asyncio
 import random
 
 import msgspec
-from server_helpers import (
-    Held,
-    archived_game,
-    ask,
-    fast_config,
-    held_reviews,
-    new_key,
-    play_out,
-    seat_players,
-)
+from server_helpers import fast_config, new_key
+from storage_helpers import Held, archived_game, ask, held_reviews
 from waiting import until
+from ws_client_helpers import play_out, seat_players
 
 from protocol.review import decode_review
 from server.app import run_server

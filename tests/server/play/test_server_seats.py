@@ -8,8 +8,9 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from server_helpers import Client, fast_config, play_out, seat_players, until_holds
+from server_helpers import fast_config
 from websockets.exceptions import ConnectionClosed
+from ws_client_helpers import Client, play_out, seat_players, until_holds
 
 from protocol import messages as msg
 from server.app import run_server

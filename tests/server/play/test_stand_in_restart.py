@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 from restart_helpers import Keeping, open_room, server_process
-from server_helpers import Client, fast_config
+from server_helpers import fast_config
+from ws_client_helpers import Client
 
 from clients.cli.state import TableState
 from protocol import messages as msg

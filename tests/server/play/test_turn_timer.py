@@ -7,14 +7,9 @@ from __future__ import annotations
 import time
 
 import pytest
-from server_helpers import (
-    fast_config,
-    play_out_one,
-    read_until,
-    seat_players,
-    until_someone_to_play,
-)
+from server_helpers import fast_config
 from waiting import until
+from ws_client_helpers import play_out_one, read_until, seat_players, until_someone_to_play
 
 from server.app import run_server
 

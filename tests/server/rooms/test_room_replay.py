@@ -10,7 +10,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from protocol_helpers import examples
-from server_helpers import room_with
+from room_harness import room_with
 
 from server.rooms.notes import replay_move
 from server.rooms.room import Room

@@ -18,7 +18,7 @@ from feed_oracle import diff, reference_document
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from protocol_helpers import examples
-from server_helpers import room_with
+from room_harness import room_with
 
 from protocol import messages as msg
 from protocol.patch import apply, events_of

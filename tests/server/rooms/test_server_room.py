@@ -7,7 +7,7 @@ import random
 
 import msgspec
 import pytest
-from server_helpers import room_with
+from room_harness import room_with
 
 from bridge.records import record_of
 from engine import PASS, Match, Move

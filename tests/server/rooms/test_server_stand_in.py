@@ -10,7 +10,7 @@ browser labels those plays and counts down to the stand-in from these fields alo
 from __future__ import annotations
 
 import pytest
-from server_helpers import room_with
+from room_harness import room_with
 
 from protocol import errors
 from server.rooms.documents import room_view

@@ -13,21 +13,10 @@ from pathlib import Path
 import pytest
 from cluster_helpers import cluster_config
 from redis_server import REDIS, FaultProxy, RedisServer
-from server_helpers import (
-    Client,
-    Held,
-    api_get,
-    archived_game,
-    ask,
-    fast_config,
-    live_of,
-    metrics_of,
-    new_key,
-    play_out,
-    until_archived,
-    until_holds,
-)
+from server_helpers import api_get, fast_config, metrics_of, new_key
+from storage_helpers import Held, archived_game, ask
 from waiting import until
+from ws_client_helpers import Client, live_of, play_out, until_archived, until_holds
 
 from protocol import messages as msg
 from server.app import Server, run_server

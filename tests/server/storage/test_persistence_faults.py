@@ -19,8 +19,9 @@ from typing import Any
 import msgspec
 import pytest
 from redis_server import FaultProxy, RedisServer
-from server_helpers import Client, load_stored, until_someone_to_play
+from storage_helpers import load_stored
 from waiting import until
+from ws_client_helpers import Client, until_someone_to_play
 
 from protocol import messages as msg
 from protocol.patch import ClientState, to_builtins

@@ -10,17 +10,10 @@ import asyncio_redis
 import pytest
 from asyncio_redis.encoders import BytesEncoder
 from redis_server import RedisServer
-from server_helpers import (
-    Client,
-    caught_up,
-    fast_config,
-    live_of,
-    load_stored,
-    next_mover,
-    play_out_one,
-    seat_players,
-)
+from server_helpers import fast_config
+from storage_helpers import load_stored
 from websockets.asyncio.client import connect
+from ws_client_helpers import Client, caught_up, live_of, next_mover, play_out_one, seat_players
 
 from protocol import messages as msg
 from server.app import run_server

@@ -21,7 +21,7 @@ from restart_helpers import (
     play_matches,
     server_process,
 )
-from server_helpers import load_stored
+from storage_helpers import load_stored
 from waiting import until
 
 from server.rooms.room import Room

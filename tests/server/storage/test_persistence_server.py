@@ -14,15 +14,9 @@ from typing import Any
 import msgspec
 import pytest
 from redis_server import RedisServer
-from server_helpers import (
-    check_final,
-    play_out,
-    seat_players,
-    stored_move_by_move,
-    until_archived,
-    until_someone_to_play,
-)
+from storage_helpers import check_final, stored_move_by_move
 from waiting import until
+from ws_client_helpers import play_out, seat_players, until_archived, until_someone_to_play
 
 from protocol import messages as msg
 from protocol.records import Record

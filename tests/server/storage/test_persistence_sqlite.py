@@ -16,21 +16,18 @@ from pathlib import Path
 import msgspec
 import pytest
 from restart_helpers import ServerProcess, data_keeping, server_process
-from server_helpers import (
+from server_helpers import api_get, fast_config, new_key
+from storage_helpers import check_final, stored_move_by_move
+from waiting import until
+from ws_client_helpers import (
     Client,
-    api_get,
-    check_final,
-    fast_config,
     finish_match,
-    new_key,
     play_out,
     seat_players,
-    stored_move_by_move,
     to_play,
     until_archived,
     until_someone_to_play,
 )
-from waiting import until
 
 from protocol import messages as msg
 from protocol.records import Record

@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 from restart_helpers import ServerProcess
-from server_helpers import Client, api_get, fast_config, new_key
+from server_helpers import api_get, fast_config, new_key
+from ws_client_helpers import Client
 
 from allfives import cli
 from protocol import messages as msg

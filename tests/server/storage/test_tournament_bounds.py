@@ -11,7 +11,8 @@ import asyncio
 import pytest
 from cluster_helpers import two_servers
 from redis_server import RedisServer
-from server_helpers import Client, new_key
+from server_helpers import new_key
+from ws_client_helpers import Client
 
 from protocol import messages as msg
 from protocol.rules import Rules

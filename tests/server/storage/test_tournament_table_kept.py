@@ -11,8 +11,8 @@ import pytest
 from cluster_helpers import two_servers
 from redis_server import RedisServer
 from restart_helpers import Keeping, server_process
-from server_helpers import Client
 from tournament_helpers import bots_table
+from ws_client_helpers import Client
 
 from protocol import messages as msg
 from protocol.views import RoomView
