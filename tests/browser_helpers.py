@@ -2,6 +2,9 @@
 
 Selenium never downloads a driver here: /usr/bin/chromedriver and /usr/bin/chromium are given to
 it. Without them the browser tests skip, except under CI=true, where they fail.
+
+The page-logic test page has its own helpers (unit_page_helpers.py), and so do axe-core,
+the accessibility tree and the keyboard (accessibility_helpers.py).
 """
 
 from __future__ import annotations
@@ -12,7 +15,6 @@ import shutil
 import socket
 import subprocess
 import tempfile
-import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -258,66 +260,6 @@ def screenshot(driver: WebDriver, name: str, width: int, height: int) -> Path:
     return path
 
 
-@contextmanager
-def static_site(folders: dict[str, Path]) -> Iterator[str]:
-    """A plain HTTP server on a free loopback port serving `folders` ({"/web/": path, ...});
-    yields its base URL. For pages that are not the product (the page-logic test page)."""
-    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-
-    from server.edge.web import CONTENT_TYPES
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            path = self.path.split("?", 1)[0]
-            for prefix, folder in folders.items():
-                if path.startswith(prefix):
-                    file = (folder / path[len(prefix) :]).resolve()
-                    if file.is_relative_to(folder.resolve()) and file.is_file():
-                        body = file.read_bytes()
-                        self.send_response(200)
-                        self.send_header(
-                            "Content-Type", CONTENT_TYPES.get(file.suffix, "text/plain")
-                        )
-                        self.send_header("Content-Length", str(len(body)))
-                        self.end_headers()
-                        self.wfile.write(body)
-                        return
-            self.send_error(404)
-
-        def log_message(self, format: str, *args: Any) -> None:
-            pass
-
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
-
-
-@contextmanager
-def unit_page() -> Iterator[WebDriver]:
-    """A Chromium on the page-logic test page (tests/clients/web/unit_page/unit.html), its modules on `window.unit`."""
-    folders = {
-        "/web/": ROOT / "clients" / "web",
-        "/test/": ROOT / "tests" / "clients" / "web" / "unit_page",
-    }
-    with static_site(folders) as base, chromium(800, 600) as driver:
-        driver.get(base + "/test/unit.html")
-        wait_for(lambda: driver.execute_script("return window.unitReady === true"), what="modules")
-        yield driver
-
-
-def call(driver: WebDriver, expression: str, *args: Any) -> Any:
-    """Evaluate `expression` on the test page (arguments as `a[0]`, `a[1]`...) and return it,
-    copied through JSON."""
-    return driver.execute_script(
-        f"const a = arguments; return JSON.parse(JSON.stringify({expression}));", *args
-    )
-
-
 def press(driver: WebDriver, element_id: str) -> None:
     """Click the element with this id once it is there, finding it again when a redraw
     replaced it under the click (a stale element means "not yet")."""
@@ -433,85 +375,3 @@ def play_a_match(driver: WebDriver, server: ServerThread) -> str:
     wait_for(lambda: driver.execute_script(PLAY_ON) == "finished", timeout=90, what="the end")
     code: str = driver.execute_script("return window.allfives.state.doc.code")
     return code
-
-
-def axe_problems(driver: WebDriver) -> list[dict[str, Any]]:
-    """What axe-core (the copy PyPI's axe-selenium-python ships, nothing fetched) finds on the
-    page as it is now, serious or critical only: each rule's id, impact and the nodes it names."""
-    from axe_selenium_python import Axe
-
-    axe = Axe(driver)
-    axe.inject()
-    results: dict[str, Any] = axe.run()
-    return [
-        {
-            "id": violation["id"],
-            "impact": violation["impact"],
-            "nodes": [node["target"] for node in violation["nodes"]],
-            "why": violation["nodes"][0]["failureSummary"] if violation["nodes"] else "",
-        }
-        for violation in results["violations"]
-        if violation["impact"] in ("serious", "critical")
-    ]
-
-
-def ax_nodes(driver: WebDriver) -> list[dict[str, Any]]:
-    """Chromium's accessibility tree of the page, through the DevTools protocol, as
-    {role, name, ignored, disabled, dom (the DOM node's id, or "")} per node."""
-    tree = driver.execute_cdp_cmd("Accessibility.getFullAXTree", {})
-    ids: dict[int, str] = {}
-    described = driver.execute_cdp_cmd("DOM.getDocument", {"depth": -1})
-    stack = [described["root"]]
-    while stack:
-        node = stack.pop()
-        attributes = node.get("attributes", [])
-        named = dict(zip(attributes[::2], attributes[1::2], strict=False))
-        ids[node["backendNodeId"]] = named.get("id", "")
-        stack.extend(node.get("children", []))
-    nodes = []
-    for node in tree["nodes"]:
-        properties = {p["name"]: p["value"].get("value") for p in node.get("properties", [])}
-        nodes.append(
-            {
-                "role": node.get("role", {}).get("value", ""),
-                "name": node.get("name", {}).get("value", ""),
-                "ignored": node.get("ignored", False),
-                "disabled": bool(properties.get("disabled")),
-                "dom": ids.get(node.get("backendDOMNodeId", -1), ""),
-            }
-        )
-    return nodes
-
-
-#: What holds the keyboard focus.
-FOCUSED = """
-const el = document.activeElement;
-return el ? { id: el.id, tag: el.tagName, name: el.getAttribute("name"), cls: el.getAttribute("class") ?? "", tile: el.dataset?.tile ?? null,
-  end: el.dataset?.end ?? null, key: el.dataset?.key ?? null } : null;
-"""
-
-
-def focused(driver: WebDriver) -> dict[str, Any] | None:
-    """The element holding the keyboard focus: its id, tag, name, class and data-tile/end/key."""
-    seen: dict[str, Any] | None = driver.execute_script(FOCUSED)
-    return seen
-
-
-def keys(driver: WebDriver, *pressed: str) -> None:
-    """Press keys as a person would, on whatever holds the focus (no element is clicked)."""
-    from selenium.webdriver.common.action_chains import ActionChains
-
-    ActionChains(driver).send_keys(*pressed).perform()
-
-
-def tab_to(driver: WebDriver, wanted: Callable[[dict[str, Any]], bool], limit: int = 80) -> None:
-    """Press Tab until the focused element is `wanted` (given `focused`'s reading); fails
-    after `limit` presses."""
-    from selenium.webdriver.common.keys import Keys
-
-    for _ in range(limit):
-        now = focused(driver)
-        if now and wanted(now):
-            return
-        keys(driver, Keys.TAB)
-    raise AssertionError(f"Tab never reached the control: last {focused(driver)}")

@@ -15,7 +15,6 @@ from collections.abc import Iterator
 import pytest
 from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import write_mo
-from browser_helpers import call, unit_page
 from i18n_helpers import (
     GETTEXT_NAMES,
     LANGUAGES,
@@ -30,6 +29,7 @@ from i18n_helpers import (
     web_catalog_problems,
 )
 from selenium.webdriver.remote.webdriver import WebDriver
+from unit_page_helpers import call, unit_page
 
 from clients.cli import i18n, words
 

@@ -13,17 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from browser_helpers import (
-    PLAY_UNTIL,
-    axe_problems,
-    chromium,
-    js_errors,
-    keys,
-    play_until,
-    screenshot,
-    tab_to,
-    wait_for,
-)
+from accessibility_helpers import axe_problems, keys, tab_to
+from browser_helpers import PLAY_UNTIL, chromium, js_errors, play_until, screenshot, wait_for
 from i18n_helpers import BROWSER_TAGS, LANGUAGES, web_words
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys

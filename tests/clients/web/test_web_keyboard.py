@@ -19,19 +19,15 @@ from functools import partial
 from typing import Any
 
 import pytest
+from accessibility_helpers import ax_nodes, focused, keys, tab_to
 from browser_helpers import (
     PLAY_ON,
     PLAY_UNTIL,
-    ax_nodes,
     chromium,
-    focused,
     js_errors,
-    keys,
     play_until,
     screenshot,
     start_against_a_bot,
-    tab_to,
-    unit_page,
     wait_for,
 )
 from i18n_helpers import tile_words, web_words
@@ -39,6 +35,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
 from server_helpers import ServerThread
+from unit_page_helpers import unit_page
 
 pytestmark = pytest.mark.browser
 

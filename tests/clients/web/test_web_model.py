@@ -16,10 +16,10 @@ from typing import Any
 
 import protocol_session
 import pytest
-from browser_helpers import call, unit_page
 from client_helpers import embedded_config
 from msgspec import to_builtins
 from selenium.webdriver.remote.webdriver import WebDriver
+from unit_page_helpers import call, unit_page
 from ws_client_helpers import Client, play_out, seat_players
 
 from bridge import convert

@@ -12,11 +12,12 @@ import re
 from collections.abc import Iterator
 
 import pytest
-from browser_helpers import call, chromium, unit_page, wait_for
+from browser_helpers import chromium, wait_for
 from i18n_helpers import BROWSER_TAGS
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from server_helpers import ServerThread
+from unit_page_helpers import call, unit_page
 
 pytestmark = pytest.mark.browser
 

@@ -15,11 +15,11 @@ from typing import Any
 
 import msgspec
 import pytest
-from browser_helpers import call, unit_page
 from i18n_helpers import web_words
 from protocol_helpers import BOT_LOOK_ALIKES, LOOK_ALIKES, hand_ended
 from selenium.webdriver.remote.webdriver import WebDriver
 from server_helpers import ServerThread
+from unit_page_helpers import call, unit_page
 
 from protocol.names import name_problem
 

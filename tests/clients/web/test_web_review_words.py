@@ -7,9 +7,9 @@ from collections.abc import Iterator
 
 import msgspec
 import pytest
-from browser_helpers import call, unit_page
 from i18n_helpers import GETTEXT_NAMES, TRANSLATED, english_leaks, english_only_web_words
 from selenium.webdriver.remote.webdriver import WebDriver
+from unit_page_helpers import call, unit_page
 
 from bridge.positions import positions_of
 from bridge.records import record_of

@@ -20,11 +20,11 @@ from typing import Any
 
 import protocol_session
 import pytest
-from browser_helpers import call, unit_page
 from client_helpers import embedded_config
 from i18n_helpers import web_words
 from protocol_helpers import LOOK_ALIKES
 from selenium.webdriver.remote.webdriver import WebDriver
+from unit_page_helpers import call, unit_page
 from ws_client_helpers import play_out, seat_players
 
 from engine import End

@@ -12,7 +12,8 @@ from functools import partial
 from typing import Any
 
 import pytest
-from browser_helpers import chromium, focused, js_errors, keys, open_lobby, press, tab_to, wait_for
+from accessibility_helpers import focused, keys, tab_to
+from browser_helpers import chromium, js_errors, open_lobby, press, wait_for
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver

@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from browser_helpers import axe_problems, chromium, js_errors, open_lobby, press, wait_for
+from accessibility_helpers import axe_problems
+from browser_helpers import chromium, js_errors, open_lobby, press, wait_for
 from i18n_helpers import BROWSER_TAGS, web_words
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver

@@ -12,12 +12,11 @@ from functools import partial
 from typing import Any
 
 import pytest
+from accessibility_helpers import axe_problems, focused
 from browser_helpers import (
     PLAY_ON,
     assert_fits,
-    axe_problems,
     chromium,
-    focused,
     js_errors,
     measure,
     open_lobby,
