@@ -375,7 +375,7 @@ def test_the_boards_text_names_every_open_end_and_the_servers_total() -> None:
 def test_the_accessibility_tree_names_every_control_with_its_role() -> None:
     with ServerThread() as server, chromium(*PHONE) as page:
         start_against_a_bot(page, server, 150)
-        play_until(page, TWO_ENDS, "a tile that fits two ends")
+        play_until(page, TWO_ENDS, "a tile that fits two ends", timeout=240, matches=3)
         now = wait_for(lambda: (t := turn(page)) and t["mine"] and t, what="the turn")
         tile = next(t for t, ends in now["ends"].items() if len(ends) > 1)
         tab_to(page, lambda f: "hand-tile" in f["cls"])
@@ -442,7 +442,7 @@ def test_at_200_percent_zoom_on_a_phone_nothing_scrolls_sideways() -> None:
         no_sideways(page, "the lobby")
         start_against_a_bot(page, server, 50)
         zoom(page)
-        play_until(page, TWO_ENDS, "a tile that fits two ends")
+        play_until(page, TWO_ENDS, "a tile that fits two ends", timeout=240, matches=3)
         page.find_element(By.CSS_SELECTOR, ".hand-tile.playable")
         tile = next(t for t, ends in turn(page)["ends"].items() if len(ends) > 1)  # type: ignore[index]
         page.execute_script(
