@@ -37,6 +37,25 @@ return { cells, heads, width: box.width, scrolls: wrap.scrollWidth - wrap.client
          pageScrolls: document.documentElement.scrollWidth - innerWidth };
 """
 
+#: The words of the players' names that the page broke across two lines (a name wraps at its
+#: spaces, never inside a word such as "bot:easy").
+BROKEN_WORDS = r"""
+const broken = [];
+for (const cell of document.querySelectorAll("#tournament-standings tbody td:nth-child(2)")) {
+  const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (const found of node.data.matchAll(/\S+/g)) {
+      const range = document.createRange();
+      range.setStart(node, found.index);
+      range.setEnd(node, found.index + found[0].length);
+      const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+      if (tops.size > 1) broken.push(found[0]);
+    }
+  }
+}
+return broken;
+"""
+
 
 def finished_cup(server: ServerThread) -> str:
     """Three easy bots' round robin to 25 points, made and started by Cat: its id."""
@@ -82,6 +101,7 @@ def test_every_standings_column_shows_on_a_phone_without_sideways_scrolling(
         outside = [c for c in seen["cells"] if c["left"] < -0.5 or c["right"] > seen["width"] + 0.5]
         assert outside == [], seen
         assert len(seen["cells"]) == 7 * 4  # the heading row and three players, seven columns
+        assert page.execute_script(BROKEN_WORDS) == []
 
         # Each column keeps its whole name for a screen reader, whatever the heading shows.
         named = [node["name"] for node in ax_nodes(page) if node["role"] == "columnheader"]
