@@ -71,7 +71,7 @@ class Speaker:
     async def open(cls, url: str, address: str, name: str) -> Speaker:
         socket = await connect(url, local_addr=(address, 0), max_size=2**22)
         speaker = cls(socket)
-        await speaker.ask("hello", version=1, name=name)
+        await speaker.ask("hello", version=2, name=name)
         return speaker
 
     async def ask(self, kind: str, **fields: Any) -> dict[str, Any]:
@@ -254,7 +254,7 @@ async def flood(url: str, attacker: str, seconds: float, seen: Counter[str]) -> 
     while await until(deadline):
         socket = await connect(url, local_addr=(attacker, 0))
         try:
-            await socket.send(json.dumps({"type": "hello", "version": 1, "name": "Flood"}))
+            await socket.send(json.dumps({"type": "hello", "version": 2, "name": "Flood"}))
             for _ in range(500):
                 await socket.send("{not json" * 50)
                 seen["sent"] += 1

@@ -246,7 +246,7 @@ async def open_table(
         player = Player(socket, table)
         table.players.append(player)
         asyncio.get_running_loop().create_task(player.read())
-        await player.request({"type": "hello", "version": 1, "name": f"P{index}"})
+        await player.request({"type": "hello", "version": 2, "name": f"P{index}"})
         if index == 0:
             rules = {"players": 4, "teams": True, "public": False}
             joined = await player.request({"type": "create_room", "rules": rules})
@@ -257,7 +257,7 @@ async def open_table(
         watcher = Watcher(socket, table)
         table.players.append(watcher)
         asyncio.get_running_loop().create_task(watcher.read())
-        await watcher.request({"type": "hello", "version": 1, "name": f"W{index}"})
+        await watcher.request({"type": "hello", "version": 2, "name": f"W{index}"})
         await watcher.request({"type": "spectate", "room": joined["room"]})
     await table.players[0].request({"type": "start", "id": 1})
     await table.until_all_reach(max(p.seq for p in table.players))

@@ -58,7 +58,7 @@ async def record_match(url: str) -> list[Any]:
     as the first legal one."""
     frames: list[Any] = []
     async with connect(url) as socket:
-        await socket.send(json.dumps({"type": "hello", "version": 1, "name": "Bench"}))
+        await socket.send(json.dumps({"type": "hello", "version": 2, "name": "Bench"}))
         rules = {"players": 4, "target": 150, "public": False}
         await socket.send(json.dumps({"type": "create_room", "rules": rules}))
         for _ in range(3):

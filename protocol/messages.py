@@ -45,7 +45,7 @@ from protocol.tournaments import (
 )
 from protocol.views import BotLevel, Count, MoveSpec, RoomView, Seat
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 MAX_MESSAGE_BYTES = 4096
 MAX_TOKEN_LENGTH = 128
 RATE_BURST = 20

@@ -175,7 +175,7 @@ class GameView(Struct, kw_only=True):
 
 class SeatInfo(Struct, kw_only=True):
     """Who sits in a seat: name, human or bot (with its level), whether connected; whether a
-    stand-in bot plays for it, how many moves one has made for it, and when its turn runs out."""
+    stand-in bot plays for it, and how many moves one has made for it."""
 
     seat: Seat
     name: str
@@ -186,9 +186,6 @@ class SeatInfo(Struct, kw_only=True):
     stand_in: bool = False
     #: Moves a stand-in bot has made for this seat in this match (away, or out of time).
     stand_in_moves: Count = 0
-    #: On the seat to play while its turn is on a clock: when a stand-in plays the turn (Unix
-    #: seconds, the server's clock); None otherwise.
-    deadline: float | None = None
 
 
 class RoomView(Struct, kw_only=True):
@@ -205,6 +202,10 @@ class RoomView(Struct, kw_only=True):
     sides: list[Seat] = []
     spectators: Count = 0
     game: GameView | None = None
+    #: While the turn of the seat to play (`game.turn`) runs against a clock: when a stand-in
+    #: plays it (Unix seconds, the server's clock); None otherwise. One field for the turn, so
+    #: that a move changes one value, not one on each of two seats (protocol version 2).
+    deadline: float | None = None
     chat: list[ChatLine] = []
     #: Once a finished match is rated (a patch soon after the one that ends it): what it did to
     #: each rated seat's rating; seats of guests and unrated matches have none. None until then,

@@ -33,6 +33,7 @@ def make_view(
     total: int = 0,
     scores: Sequence[int] | None = None,
     seats: Sequence[SeatInfo | None] | None = None,
+    deadline: float | None = None,
     **game: Any,
 ) -> RoomView:
     """A room view as the server would send it to seat `you`, with a match unless waiting."""
@@ -70,6 +71,7 @@ def make_view(
         phase=phase,
         sides=sides,
         game=view_game,
+        deadline=deadline,
     )
 
 

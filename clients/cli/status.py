@@ -326,16 +326,16 @@ def seconds_left(state: TableState, view: RoomView) -> int | None:
 
 def idle_left(view: RoomView) -> int | None:
     """Seconds before a stand-in takes the seat of a connected player who does not move on
-    their turn (a room without a turn clock): the seat's `deadline`, by this machine's clock."""
+    their turn (a room without a turn clock): the turn's `deadline`, by this machine's clock."""
     game = view.game
     if game is None or game.turn is None or view.rules.turn_seconds is not None:
         return None
     seat = view.seats[game.turn]
     if seat is None or seat.kind != "human" or not seat.connected or seat.stand_in:
         return None
-    if seat.deadline is None:
+    if view.deadline is None:
         return None
-    return max(0, math.ceil(seat.deadline - time.time()))
+    return max(0, math.ceil(view.deadline - time.time()))
 
 
 def _your_turn(game: GameView, state: TableState, width: int, room: int = CLOCK_ROOM) -> Text:

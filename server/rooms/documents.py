@@ -34,6 +34,7 @@ def room_view(room: Room, receiver: Receiver) -> wire.RoomView:
         sides=seat_sides(room),
         spectators=state.spectators,
         game=game_view(room, receiver),
+        deadline=room.turn_deadline(),
         chat=list(state.chat),
         ratings=results.ratings_shown(state),
         game_id=results.game_shown(state),

@@ -81,6 +81,7 @@ class Feed:
         self._ready = False
         self._seats: list[wire.SeatInfo | None] = []
         self._host: int | None = None
+        self._deadline: float | None = None
         self._phase: str = ""
         self._spectators = 0
         self._ratings: list[Any] | None = None
@@ -107,6 +108,7 @@ class Feed:
         self.seq = state.seq
         self._seats = room.seat_infos()
         self._host = state.host
+        self._deadline = room.turn_deadline()
         self._phase = state.phase
         self._spectators = state.spectators
         self._ratings = results.ratings_shown(state)
@@ -231,6 +233,10 @@ class Feed:
         if state.host != self._host:
             ops.append(patches.replace("/host", state.host))
             self._host = state.host
+        deadline = room.turn_deadline()
+        if deadline != self._deadline:
+            ops.append(patches.replace("/deadline", deadline))
+            self._deadline = deadline
         if state.phase != self._phase:
             ops.append(patches.replace("/phase", state.phase))
             self._phase = state.phase

@@ -71,24 +71,15 @@ def replace(path: str, value: Any) -> Operation:
 SEAT_FIELDS: tuple[tuple[str, str], ...] = tuple(
     zip(wire.SeatInfo.__struct_fields__, wire.SeatInfo.__struct_encode_fields__, strict=True)
 )
-#: The name of a seat's `deadline` in the document.
-_DEADLINE = dict(SEAT_FIELDS)["deadline"]
 
 
 def seat_ops(
     index: int, old: wire.SeatInfo | None, new: wire.SeatInfo | None, out: list[Operation]
 ) -> None:
     """Operations turning seat `index` from `old` into `new`: each changed field replaced at its
-    own path (a turn's deadline is one small operation), or the whole seat where it was taken
-    or freed."""
+    own path, or the whole seat where it was taken or freed."""
     if old is None or new is None:
         out.append(Op("replace", f"/seats/{index}", new))
-        return
-    deadline = new.deadline
-    if old.deadline != deadline and msgspec.structs.replace(old, deadline=deadline) == new:
-        # The turn moved on, to or from this seat: its deadline alone changed (most changes of
-        # a seat). One comparison of the two, where the loop below reads every field.
-        out.append(Op("replace", f"/seats/{index}/{_DEADLINE}", deadline))
         return
     for attribute, name in SEAT_FIELDS:
         value = getattr(new, attribute)

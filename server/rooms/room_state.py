@@ -52,8 +52,8 @@ class SeatState(msgspec.Struct, kw_only=True):
     # (Fields added later are UNSET until first used: a room stored before them reads and
     # writes back byte for byte.)
 
-    def info(self, seat: int, deadline: float | None = None) -> SeatInfo:
-        """The seat as every client sees it (never the token); `deadline` if its turn is timed."""
+    def info(self, seat: int) -> SeatInfo:
+        """The seat as every client sees it (never the token)."""
         return SeatInfo(
             seat=seat,
             name=self.name,
@@ -62,7 +62,6 @@ class SeatState(msgspec.Struct, kw_only=True):
             connected=self.connected or self.kind == "bot",
             stand_in=self.stand_in,
             stand_in_moves=self.stand_in_moves or 0,
-            deadline=deadline,
         )
 
 

@@ -118,12 +118,14 @@ class RoomView:
         )
 
     def seat_infos(self) -> list[SeatInfo | None]:
-        """Every seat as clients see it (the seat to play with its turn's deadline, if timed)."""
-        turn, deadline = clock.timed_seat(self.state, self.match), self.state.deadline
-        return [
-            seat.info(i, deadline if i == turn else None) if seat is not None else None
-            for i, seat in enumerate(self.seats)
-        ]
+        """Every seat as clients see it."""
+        return [seat.info(i) if seat is not None else None for i, seat in enumerate(self.seats)]
+
+    def turn_deadline(self) -> float | None:
+        """The turn's deadline as clients see it: set while the seat to play is timed."""
+        if clock.timed_seat(self.state, self.match) is None:
+            return None
+        return self.state.deadline
 
     def seat_of_token(self, token: str) -> int | None:
         """The seat a secret token belongs to, if any."""

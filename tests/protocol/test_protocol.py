@@ -73,9 +73,9 @@ def test_every_server_message_round_trips(message: ServerMessage) -> None:
 def test_each_message_is_a_json_object_tagged_by_type() -> None:
     frame = json.loads(encode(Play(tile="5-3", end="east", id=7)))
     assert frame == {"type": "play", "tile": "5-3", "end": "east", "id": 7}
-    assert json.loads(encode(Hello(version=1, name="Ann"))) == {
+    assert json.loads(encode(Hello(version=2, name="Ann"))) == {
         "type": "hello",
-        "version": 1,
+        "version": 2,
         "name": "Ann",
     }
 
@@ -171,12 +171,12 @@ def test_an_oversized_frame_is_too_large() -> None:
 
 
 def test_names_are_stripped_and_must_be_printable_and_short() -> None:
-    hello = decode_client('{"type": "hello", "version": 1, "name": "  Ann  "}')
+    hello = decode_client('{"type": "hello", "version": 2, "name": "  Ann  "}')
     assert isinstance(hello, Hello) and hello.name == "Ann"
     join = decode_client('{"type": "join", "room": "ABCD", "name": " Bo "}')
     assert isinstance(join, Join) and join.name == "Bo"
     for name in ["   ", "Ann\u0007", "x" * (MAX_NAME_LENGTH + 1), "a\nb", ""]:
-        problem = refused(json.dumps({"type": "hello", "version": 1, "name": name}))
+        problem = refused(json.dumps({"type": "hello", "version": 2, "name": name}))
         assert problem.code == "invalid" and problem.message.startswith("name:"), name
 
 

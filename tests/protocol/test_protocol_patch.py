@@ -82,7 +82,6 @@ def test_operations_are_rfc_6902() -> None:
                 "connected": True,
                 "stand_in": False,
                 "stand_in_moves": 0,
-                "deadline": None,
             },
         }
     ]

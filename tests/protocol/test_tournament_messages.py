@@ -91,7 +91,7 @@ def view(entrants: int) -> TournamentView:
         turn_seconds=None,
         host="Ann",
         phase="open",
-        version=1,
+        version=2,
         entrants=[EntrantView(name=f"P{n}") for n in range(entrants)],
         units=[],
         rounds=[],

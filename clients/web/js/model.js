@@ -62,7 +62,7 @@ export function tableModel(doc, extras = {}) {
     level: seat?.level ?? null,
     connected: seat ? seat.connected : false,
     standIn: Boolean(seat?.stand_in),
-    deadline: seat?.deadline ?? null,
+    deadline: game && game.turn === index ? doc.deadline ?? null : null,
     you: index === you,
     host: index === doc.host,
     side: seatSide[index] ?? index,

@@ -197,17 +197,15 @@ export class RoomState {
   _setClock(before, doc) {
     const limit = doc?.rules?.turn_seconds;
     if (!limit) return;
-    doc.seats.forEach((seat, index) => {
-      const old = before?.seats?.[index]?.deadline ?? null;
-      const now = seat?.deadline ?? null;
-      if (now !== null && now !== old) this.clockOffset = now - limit - Date.now() / 1000;
-    });
+    const old = before?.deadline ?? null;
+    const now = doc?.deadline ?? null;
+    if (now !== null && now !== old) this.clockOffset = now - limit - Date.now() / 1000;
   }
 
   /** Seconds until the seat to play's turn runs out (null with no clock on it). */
   secondsLeft(now = Date.now() / 1000) {
     const turn = this.doc?.game?.turn;
-    const deadline = turn !== null && turn !== undefined ? this.doc.seats[turn]?.deadline : null;
+    const deadline = turn !== null && turn !== undefined ? this.doc.deadline : null;
     if (deadline === null || deadline === undefined) return null;
     const limit = this.doc.rules?.turn_seconds ?? Infinity;
     return Math.max(0, Math.min(limit, deadline - (now + this.clockOffset)));

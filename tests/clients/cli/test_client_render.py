@@ -484,16 +484,19 @@ def test_a_refusal_names_what_was_refused_in_words_not_the_wire_type(
 
 
 def test_the_idle_bound_is_counted_down_near_its_end_then_the_stand_in_is_named() -> None:
-    ann = SeatInfo(seat=0, name="Ann", kind="human", connected=True, deadline=time.time() + 30.5)
+    ann = SeatInfo(seat=0, name="Ann", kind="human", connected=True)
     bot = SeatInfo(seat=1, name="bot:normal", kind="bot", level="normal")
 
-    def said(*seats: SeatInfo, turn: int = 0) -> str:
-        _, footer = render(state_of(make_view(seats=list(seats), turn=turn)), 79, 23)
+    def said(*seats: SeatInfo, turn: int = 0, deadline: float | None = None) -> str:
+        view = make_view(seats=list(seats), turn=turn, deadline=deadline)
+        _, footer = render(state_of(view), 79, 23)
         return " ".join(" ".join(row.plain for row in footer).split())
 
-    assert said(ann, bot) == "Your turn: lead any tile · 31 s, then a stand-in"
-    far = SeatInfo(seat=0, name="Ann", kind="human", connected=True, deadline=time.time() + 299)
-    assert "stand-in" not in said(far, bot)  # not yet: only in its last minute
+    assert said(ann, bot, deadline=time.time() + 30.5) == (
+        "Your turn: lead any tile · 31 s, then a stand-in"
+    )
+    assert "stand-in" not in said(ann, bot)  # no deadline: none is counted down
+    assert "stand-in" not in said(ann, bot, deadline=time.time() + 299)  # only in its last minute
     taken = SeatInfo(seat=0, name="Ann", kind="human", connected=True, stand_in=True)
     assert said(taken, bot, turn=1).endswith("A stand-in plays for you: /back to play again")
 

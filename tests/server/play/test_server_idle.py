@@ -1,5 +1,5 @@
 """A connected player who stops moving cannot freeze a match (a room without a turn clock):
-their turn carries the idle bound as its `deadline`, then the stand-in takes the seat, the
+the room's `deadline` for their turn is the idle bound, then the stand-in takes the seat, the
 match ends, and it is archived and rated as docs/ratings.md says; `back` gives the seat back."""
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ async def test_an_idle_player_is_replaced_and_the_abandoned_match_ends_and_count
     # The turn says when the stand-in takes over: the idle bound from the turn's start.
     seat = client.document["seats"][0]
     assert seat["connected"] and not seat["stand_in"]
-    assert before + IDLE <= seat["deadline"] <= time.time() + IDLE
+    assert before + IDLE <= client.document["deadline"] <= time.time() + IDLE
     # The player never moves: the stand-in takes the seat (still connected) and plays on.
     await until_holds(client, lambda d: d["seats"][0]["stand_in"])
     assert client.document["seats"][0]["connected"]

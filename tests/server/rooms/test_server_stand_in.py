@@ -1,6 +1,6 @@
 """What the seats tell everyone about the turn clock and the stand-in bot.
 
-The seat to play carries its turn's `deadline` while a clock runs for it; a stand-in bot's move
+The room's `deadline` is the turn's while a clock runs for the seat to play; a stand-in bot's move
 for a player raises that seat's `stand_in_moves` in the same change (away, or out of time), and
 `stand_in` is true while the stand-in plays every turn of an away player, or of one who stayed
 idle on their turn past the idle bound in a room without a clock (until they send `back`). A
@@ -25,8 +25,11 @@ def started(turn_seconds: int | None) -> Room:
 
 
 def deadlines(room: Room) -> list[float | None]:
+    """Each seat's deadline as a client reads it: the room's `deadline` is the seat to play's."""
     view = room_view(room, None)
-    return [seat.deadline if seat is not None else None for seat in view.seats]
+    turn = view.game.turn if view.game is not None else None
+    assert turn is not None or view.deadline is None
+    return [view.deadline if seat == turn else None for seat in range(len(view.seats))]
 
 
 def test_the_seat_to_play_carries_its_turn_clock_and_a_timed_out_move_is_the_stand_ins() -> None:
@@ -65,7 +68,7 @@ def test_an_away_player_gets_a_countdown_then_a_stand_in_that_stays_until_they_a
     assert room.bot_play(bot, bot.view.legal[0], now=1100.0)
     seat = room_view(room, None).seats[turn]
     assert seat is not None and seat.stand_in and seat.stand_in_moves == 1
-    assert not seat.connected and seat.deadline is None
+    assert not seat.connected and deadlines(room)[turn] is None
     room.connect(turn, now=1101.0)
     seat = room_view(room, turn).seats[turn]
     assert seat is not None and not seat.stand_in and seat.stand_in_moves == 1

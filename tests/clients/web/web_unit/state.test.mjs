@@ -143,8 +143,8 @@ test("a patch's events are what it appends to the history and the chat", () => {
   assert.deepEqual(eventsOf(ops), [{ type: "passed", seat: 1 }, { type: "chat", seat: 0, name: "Ann", text: "hi" }]);
 });
 
-const human = (seat, name, more = {}) => ({ seat, name, kind: "human", level: null, connected: true, stand_in: false, stand_in_moves: 0, deadline: null, ...more });
-const bot = (seat, level) => ({ seat, name: `bot:${level}`, kind: "bot", level, connected: true, stand_in: false, stand_in_moves: 0, deadline: null });
+const human = (seat, name, more = {}) => ({ seat, name, kind: "human", level: null, connected: true, stand_in: false, stand_in_moves: 0, ...more });
+const bot = (seat, level) => ({ seat, name: `bot:${level}`, kind: "bot", level, connected: true, stand_in: false, stand_in_moves: 0 });
 const room = (seats, more = {}) => ({ code: "KXQP", rules: { players: seats.length, teams: false }, seats, you: 1, host: 0, phase: "waiting", game: null, ...more });
 
 test("seat changes are told: who sat, who left, who went away and came back", () => {
@@ -201,7 +201,7 @@ test("the seconds left on a turn follow the server's clock", () => {
     type: "patch",
     seq: 2,
     ops: [
-      { op: "replace", path: "/seats/0/deadline", value: deadline },
+      { op: "replace", path: "/deadline", value: deadline },
       { op: "replace", path: "/game", value: { ...readmeDocument().game, turn: 0 } },
     ],
   });
