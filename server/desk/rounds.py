@@ -5,7 +5,8 @@ For a tournament being played it looks at the current round's tables: a table wi
 gets one (`Tables.open`: stored, every seat reserved, the match dealt) and is noted as opened
 (`TableOpened`, with what finds the room); a table whose room's match has ended is told
 (`TableFinished`, the final scores by seat), and the core draws the next round when it was the
-round's last, whose tables the next pass opens; after the last round the tournament is
+round's last, whose tables the next pass opens; a table whose room is gone before its match
+ended (deleted from the store) is noted lost (`TableLost`), and the next pass opens it again; after the last round the tournament is
 finished. Each pass is one stored version (`Book.commit`: only over the version it read, so two
 processes never note two rooms for one table), and the followers here are told once the step is
 done. With several processes, only the holder of the tournament's lease (`server.desk.lease`)
@@ -29,6 +30,7 @@ from typing import Any, Protocol
 
 import msgspec
 
+from protocol import errors
 from protocol.rules import RoomRules
 from server.desk.kept import Kept
 from server.desk.lease import Lease
@@ -208,7 +210,7 @@ class Rounds:
                 opened.append(room)
                 commands.append(state.TableOpened(round=number, table=index, room=room))
             elif table.scores is None or table.game is None:
-                told = await self._told(code, table, of)
+                told = await self._told(code, table, of, unfinished=table.scores is None)
                 if told is not None:
                     commands.append(told)
         return commands
@@ -227,15 +229,29 @@ class Rounds:
         table = tables[of.table]
         if table.scores is None or table.game is not None:
             return None
-        return await self._told(code, table, of)
+        told = await self._told(code, table, of)
+        return told if isinstance(told, state.TableFinished) else None
 
-    async def _told(self, code: str, table: Table, of: TableOf) -> state.TableFinished | None:
+    async def _told(
+        self, code: str, table: Table, of: TableOf, unfinished: bool = False
+    ) -> state.TableFinished | state.TableLost | None:
         """What the room of a table tells of its result (scores, and the game once archived),
-        if it finished and that is news; None while it plays, or if its room is gone."""
-        assert table.room is not None
+        if it finished and that is news; None while it plays. A room gone (deleted from the
+        store): `TableLost` for an `unfinished` table (it is opened again in a new room), else
+        None (its game's id is never noted)."""
+        room = table.room
+        assert room is not None
         try:
-            result = await self.tables.result(table.room, of)
+            result = await self.tables.result(room, of)
         except RoomError as error:
+            if unfinished and error.code == errors.NO_SUCH_ROOM:
+                log.warning(
+                    "tournament %s: table %s: its room %s is gone: dealt again in a new room",
+                    code,
+                    of,
+                    room,
+                )
+                return state.TableLost(round=of.round, table=of.table, room=room)
             log.warning("tournament %s: table %s: %s", code, of, error.message)
             return None
         if result is None or (table.scores is not None and result.game is None):

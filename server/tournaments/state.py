@@ -1,6 +1,7 @@
 """A tournament's commands, pure: each takes the stored state (`stored`) and gives a new one.
 
-Each command (`Create`, `Join`, `Leave`, `Start`, `TableOpened`, `TableFinished`) is applied by
+Each command (`Create`, `Join`, `Leave`, `Start`, `TableOpened`, `TableLost`, `TableFinished`) is
+applied by
 `apply`, which checks it whole first and then changes a copy: a refused command raises
 `TournamentError` (a protocol error code, a sentence for people) and the state it was given is
 the same, byte for byte. The next round is drawn as the last table of a round finishes, and the
@@ -125,6 +126,15 @@ class TableOpened(Command, tag="table_opened"):
     room: RoomCode
 
 
+class TableLost(Command, tag="table_lost"):
+    """The server found the room of an unfinished table of the current round gone (deleted from
+    the store before its result was told): the table waits for a new room, dealt afresh."""
+
+    round: Index
+    table: Index
+    room: RoomCode
+
+
 class TableFinished(Command, tag="table_finished"):
     """The server tells a table's final scores, by seat, and its archived game's id once the
     archive has it (told again with the id, it is noted then)."""
@@ -135,7 +145,7 @@ class TableFinished(Command, tag="table_finished"):
     game: str | None = None
 
 
-AnyCommand = Create | Join | Leave | Start | TableOpened | TableFinished
+AnyCommand = Create | Join | Leave | Start | TableOpened | TableLost | TableFinished
 
 
 def apply(tournament: Tournament | None, command: AnyCommand) -> Tournament:
@@ -154,6 +164,8 @@ def apply(tournament: Tournament | None, command: AnyCommand) -> Tournament:
         return start(tournament, command)
     if isinstance(command, TableOpened):
         return table_opened(tournament, command)
+    if isinstance(command, TableLost):
+        return table_lost(tournament, command)
     return table_finished(tournament, command)
 
 
@@ -397,6 +409,22 @@ def table_opened(tournament: Tournament, command: TableOpened) -> Tournament:
         raise TournamentError(INVALID, f"room {command.room} holds another table")
     changed = copy_of(tournament)
     changed.rounds[command.round].tables[command.table].room = command.room
+    return changed
+
+
+def table_lost(tournament: Tournament, command: TableLost) -> Tournament:
+    """Forget the lost room of an unfinished table of the current round, so that the table is
+    opened again in a new one. Told of a room the table no longer plays in, or of a table that
+    finished, it changes nothing (another step noted it first)."""
+    if tournament.phase != "playing":
+        raise TournamentError(WRONG_PHASE, "no round is being played")
+    table = _table(tournament, command.round, command.table)
+    if command.round != len(tournament.rounds) - 1:
+        raise TournamentError(INVALID, f"round {command.round} is over")
+    if table.room != command.room or table.scores is not None:
+        return tournament
+    changed = copy_of(tournament)
+    changed.rounds[command.round].tables[command.table].room = None
     return changed
 
 

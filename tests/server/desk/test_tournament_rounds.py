@@ -190,6 +190,43 @@ async def test_a_tournament_killed_mid_round_is_played_to_its_end_after_a_restar
         await again.close()
 
 
+async def test_a_table_whose_room_was_lost_while_the_server_was_down_is_dealt_again(
+    keeping: Keeping, tmp_path: Path
+) -> None:
+    async with server_process(keeping, tmp_path, "--bot-delay", "0.02") as server:
+        key = new_key()
+        ann = await keyed(server.url, "Ann", key)
+        made = await tournament_update(ann, "create_tournament", **CUP, bots=["easy", "normal"])
+        code = made.tournament
+        await tournament_update(ann, "join_tournament", tournament=code)
+        started = await tournament_update(ann, "start_tournament", tournament=code)
+        (table,) = started.state.rounds[0].tables
+        room = codes.split(table.room or "")[0]
+
+        async def moves_stored() -> bool:
+            stored = await load_stored(keeping.store, room)
+            return stored is not None and stored.seq > 2
+
+        await until(moves_stored, timeout=30)
+        await server.kill()
+        await keeping.store.delete_room(room)  # by hand, while the server is down
+        assert await load_stored(keeping.store, room) is None
+
+        await server.start()
+        again = await keyed(server.url, "Ann", key)
+        followed = await tournament_update(again, "follow_tournament", tournament=code)
+        final = await Entrant(again, random.Random(5), latest=followed).play_to_the_end()
+        assert final.state.phase == "finished" and len(final.state.rounds) == 3
+        # The table was dealt again in a room of its own, played out and counted once.
+        first = final.state.rounds[0].tables[0]
+        assert first.room is not None and first.room != table.room
+        assert first.scores is not None
+        shown = [(s.unit, s.match_points, s.buchholz, s.score) for s in final.state.standings]
+        assert shown == recount(final.state)
+        assert f"its room {room} is gone" in server.log.read_text()
+        await again.close()
+
+
 async def test_a_private_tournament_plays_in_private_rooms_with_its_rules() -> None:
     async with run_server(fast_config()) as server:
         ann = await keyed(server.url, "Ann")

@@ -37,6 +37,7 @@ from server.tournaments.state import (
     Leave,
     Start,
     TableFinished,
+    TableLost,
     TableOpened,
     TournamentError,
     apply,
@@ -296,6 +297,28 @@ def test_a_tables_game_is_noted_with_its_result_or_later_and_only_one() -> None:
     refused(state, TableFinished(round=0, table=1, scores=[90, 250], game="no/slash"), INVALID)
 
 
+def test_a_tables_lost_room_is_forgotten_so_the_table_is_opened_again() -> None:
+    state = apply(made(("swiss", 2, None, True), 4, rounds=2), Start(by=HOST))
+    refused(state, TableLost(round=0, table=7, room="r1"), INVALID)
+    refused(state, TableLost(round=2, table=0, room="r1"), INVALID)
+    for table in (0, 1):
+        state = apply(state, TableOpened(round=0, table=table, room=f"r{table}"))
+    # Told of a room the table does not play in: nothing changes.
+    assert encode_json(apply(state, TableLost(round=0, table=0, room="r1"))) == encode_json(state)
+    lost = apply(state, TableLost(round=0, table=0, room="r0"))
+    assert lost.rounds[0].tables[0].room is None and lost.rounds[0].tables[1].room == "r1"
+    assert encode_json(apply(lost, TableLost(round=0, table=0, room="r0"))) == encode_json(lost)
+    refused(lost, TableFinished(round=0, table=0, scores=[250, 100]), INVALID)  # no room now
+    again = apply(lost, TableOpened(round=0, table=0, room="r2"))
+    assert again.rounds[0].tables[0].room == "r2"
+    # A table that finished keeps its result, its room gone or not; a round over is refused.
+    done = apply(again, TableFinished(round=0, table=0, scores=[250, 100]))
+    assert encode_json(apply(done, TableLost(round=0, table=0, room="r2"))) == encode_json(done)
+    done = apply(done, TableFinished(round=0, table=1, scores=[250, 100]))
+    assert len(done.rounds) == 2
+    refused(done, TableLost(round=0, table=1, room="r1"), INVALID)
+
+
 def test_a_tournament_stored_before_games_were_noted_still_loads() -> None:
     state = apply(made(("swiss", 2, None, True), 2, rounds=1), Start(by=HOST))
     state = apply(state, TableOpened(round=0, table=0, room="r0"))
@@ -454,6 +477,24 @@ class Tournaments(RuleBasedStateMachine):
         size = data.draw(st.integers(1, 5))
         scores = data.draw(st.lists(st.integers(-5, 300), min_size=size, max_size=size))
         self.send(TableFinished(round=index, table=table, scores=scores))
+
+    @rule(data=st.data(), same_room=st.booleans())
+    def lose_table(self, data: st.DataObject, same_room: bool) -> None:
+        assert self.state is not None
+        state = self.state
+        if not state.rounds:
+            self.send(TableLost(round=0, table=0, room="r0-0"))
+            return
+        index = len(state.rounds) - 1
+        table = data.draw(st.integers(0, len(state.rounds[index].tables) - 1))
+        held = state.rounds[index].tables[table]
+        room = held.room if same_room and held.room is not None else "elsewhere"
+        self.send(TableLost(round=index, table=table, room=room))
+        after = self.state.rounds[index].tables[table]
+        if held.room == room and held.scores is None and state.phase == "playing":
+            assert after.room is None  # opened again by the next step
+        else:
+            assert encode_json(self.state) == encode_json(state)
 
     @invariant()
     def keeps_its_invariants(self) -> None:
