@@ -14,7 +14,7 @@ import pytest
 from cluster_helpers import two_servers
 from hidden_helpers import check_room_frames
 from redis_server import RedisServer
-from restart_helpers import Keeping, server_process
+from restart_helpers import Keeping, ServerProcess, server_process
 from server_helpers import fast_config, new_key
 from storage_helpers import load_stored
 from tournament_helpers import Entrant, keyed, tournament_update
@@ -24,7 +24,7 @@ from bridge.records import record_of
 from engine import Match, Rules
 from protocol import messages as msg
 from protocol.records import encode_record
-from protocol.tournaments import TournamentView
+from protocol.tournaments import TableView, TournamentView
 from server.app import Server, run_server
 from server.desk.kept import decode
 from server.rooms import codes
@@ -152,42 +152,59 @@ async def test_a_tournament_table_offers_no_rematch() -> None:
         await ann.close()
 
 
+async def killed_mid_round(
+    server: ServerProcess, keeping: Keeping, key: str
+) -> tuple[str, TableView]:
+    """Ann's round robin with two bots, started, killed while its first table's match is being
+    played (some moves stored): the tournament's code and that table."""
+    ann = await keyed(server.url, "Ann", key)
+    made = await tournament_update(ann, "create_tournament", **CUP, bots=["easy", "normal"])
+    await tournament_update(ann, "join_tournament", tournament=made.tournament)
+    started = await tournament_update(ann, "start_tournament", tournament=made.tournament)
+    (table,) = started.state.rounds[0].tables
+    room = codes.split(table.room or "")[0]
+
+    async def moves_stored() -> bool:
+        stored = await load_stored(keeping.store, room)
+        return stored is not None and stored.seq > 2
+
+    await until(moves_stored, timeout=30)
+    await server.kill()
+    return made.tournament, table
+
+
+async def played_to_the_end(
+    server: ServerProcess, code: str, key: str, seed: int
+) -> TournamentView:
+    """After the restart: Ann follows her tournament again and plays it out; the finished
+    tournament, its standings a recount of its tables' scores."""
+    again = await keyed(server.url, "Ann", key)
+    followed = await tournament_update(again, "follow_tournament", tournament=code)
+    assert followed.you == 2 and followed.state.phase == "playing"
+    final = await Entrant(again, random.Random(seed), latest=followed).play_to_the_end()
+    assert final.state.phase == "finished" and len(final.state.rounds) == 3
+    assert final.state.champion == final.state.standings[0].unit
+    shown = [(s.unit, s.match_points, s.buchholz, s.score) for s in final.state.standings]
+    assert shown == recount(final.state)
+    await again.close()
+    return final.state
+
+
 async def test_a_tournament_killed_mid_round_is_played_to_its_end_after_a_restart(
     keeping: Keeping, tmp_path: Path
 ) -> None:
     async with server_process(keeping, tmp_path, "--bot-delay", "0.02") as server:
         key = new_key()
-        ann = await keyed(server.url, "Ann", key)
-        made = await tournament_update(ann, "create_tournament", **CUP, bots=["easy", "normal"])
-        code = made.tournament
-        await tournament_update(ann, "join_tournament", tournament=code)
-        started = await tournament_update(ann, "start_tournament", tournament=code)
-        (table,) = started.state.rounds[0].tables
-        room = codes.split(table.room or "")[0]
-
-        async def moves_stored() -> bool:
-            stored = await load_stored(keeping.store, room)
-            return stored is not None and stored.seq > 2
-
-        await until(moves_stored, timeout=30)
-        await server.kill()  # mid-round: the first table's match is being played
+        code, table = await killed_mid_round(server, keeping, key)
         stored = await keeping.store.tournaments.load(code)
         assert stored is not None
         assert decode(stored.state).tournament.rounds[0].tables[0].scores is None
 
         await server.start()
-        again = await keyed(server.url, "Ann", key)
-        followed = await tournament_update(again, "follow_tournament", tournament=code)
-        assert followed.you == 2 and followed.state.phase == "playing"
-        final = await Entrant(again, random.Random(4), latest=followed).play_to_the_end()
-        assert final.state.phase == "finished" and len(final.state.rounds) == 3
-        assert final.state.champion == final.state.standings[0].unit
-        shown = [(s.unit, s.match_points, s.buchholz, s.score) for s in final.state.standings]
-        assert shown == recount(final.state)
+        final = await played_to_the_end(server, code, key, 4)
         # The table killed mid-round was played out in its own room and told once.
-        assert final.state.rounds[0].tables[0].room == table.room
-        assert final.state.rounds[0].tables[0].scores is not None
-        await again.close()
+        assert final.rounds[0].tables[0].room == table.room
+        assert final.rounds[0].tables[0].scores is not None
 
 
 async def test_a_table_whose_room_was_lost_while_the_server_was_down_is_dealt_again(
@@ -195,36 +212,18 @@ async def test_a_table_whose_room_was_lost_while_the_server_was_down_is_dealt_ag
 ) -> None:
     async with server_process(keeping, tmp_path, "--bot-delay", "0.02") as server:
         key = new_key()
-        ann = await keyed(server.url, "Ann", key)
-        made = await tournament_update(ann, "create_tournament", **CUP, bots=["easy", "normal"])
-        code = made.tournament
-        await tournament_update(ann, "join_tournament", tournament=code)
-        started = await tournament_update(ann, "start_tournament", tournament=code)
-        (table,) = started.state.rounds[0].tables
+        code, table = await killed_mid_round(server, keeping, key)
         room = codes.split(table.room or "")[0]
-
-        async def moves_stored() -> bool:
-            stored = await load_stored(keeping.store, room)
-            return stored is not None and stored.seq > 2
-
-        await until(moves_stored, timeout=30)
-        await server.kill()
         await keeping.store.delete_room(room)  # by hand, while the server is down
         assert await load_stored(keeping.store, room) is None
 
         await server.start()
-        again = await keyed(server.url, "Ann", key)
-        followed = await tournament_update(again, "follow_tournament", tournament=code)
-        final = await Entrant(again, random.Random(5), latest=followed).play_to_the_end()
-        assert final.state.phase == "finished" and len(final.state.rounds) == 3
+        final = await played_to_the_end(server, code, key, 5)
         # The table was dealt again in a room of its own, played out and counted once.
-        first = final.state.rounds[0].tables[0]
+        first = final.rounds[0].tables[0]
         assert first.room is not None and first.room != table.room
         assert first.scores is not None
-        shown = [(s.unit, s.match_points, s.buchholz, s.score) for s in final.state.standings]
-        assert shown == recount(final.state)
         assert f"its room {room} is gone" in server.log.read_text()
-        await again.close()
 
 
 async def test_a_private_tournament_plays_in_private_rooms_with_its_rules() -> None:
