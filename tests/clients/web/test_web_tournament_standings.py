@@ -1,7 +1,8 @@
 """A tournament's standings on a phone, in Chromium against a real server, in each language: at
 360 x 740 every column shows whole without scrolling sideways (short headings on a narrow screen,
-each column still named in full for a screen reader), axe finds nothing serious; at 1280 x 800
-the headings are the full words."""
+each column still named in full for a screen reader), no word of a bot entrant's name ("bot:normal
+1") is split across lines, axe finds nothing serious; at 1280 x 800 the headings are the full
+words and the names' words are whole as well."""
 
 from __future__ import annotations
 
@@ -38,7 +39,7 @@ return { cells, heads, width: box.width, scrolls: wrap.scrollWidth - wrap.client
 """
 
 #: The words of the players' names that the page broke across two lines (a name wraps at its
-#: spaces, never inside a word such as "bot:easy").
+#: spaces, never inside a word such as "bot:normal").
 BROKEN_WORDS = r"""
 const broken = [];
 for (const cell of document.querySelectorAll("#tournament-standings tbody td:nth-child(2)")) {
@@ -58,7 +59,8 @@ return broken;
 
 
 def finished_cup(server: ServerThread) -> str:
-    """Three easy bots' round robin to 25 points, made and started by Cat: its id."""
+    """A round robin to 25 points of three bots, one of each level ("bot:easy 1", "bot:normal 1",
+    "bot:hard 1"), made and started by Cat: its id."""
     key = new_key()
 
     async def make() -> str:
@@ -68,7 +70,7 @@ def finished_cup(server: ServerThread) -> str:
             name="Phone cup",
             format="round_robin",
             rules={"players": 2, "target": 25},
-            bots=["easy"] * 3,
+            bots=["easy", "normal", "hard"],
         )
         assert isinstance(reply, TournamentUpdate), reply
         started = await cat.request("start_tournament", tournament=reply.tournament)
@@ -101,6 +103,8 @@ def test_every_standings_column_shows_on_a_phone_without_sideways_scrolling(
         outside = [c for c in seen["cells"] if c["left"] < -0.5 or c["right"] > seen["width"] + 0.5]
         assert outside == [], seen
         assert len(seen["cells"]) == 7 * 4  # the heading row and three players, seven columns
+        names = page.find_elements(By.CSS_SELECTOR, "#tournament-standings tbody td:nth-child(2)")
+        assert sorted(name.text for name in names) == ["bot:easy 1", "bot:hard 1", "bot:normal 1"]
         assert page.execute_script(BROKEN_WORDS) == []
 
         # Each column keeps its whole name for a screen reader, whatever the heading shows.
@@ -113,4 +117,5 @@ def test_every_standings_column_shows_on_a_phone_without_sideways_scrolling(
         screenshot(page, f"standings-{language}-1280x800", *DESK)
         wide: dict[str, Any] = page.execute_script(CELLS)
         assert wide["heads"][1:] == full, wide["heads"]
+        assert page.execute_script(BROKEN_WORDS) == []
         assert js_errors(page) == []
