@@ -212,7 +212,7 @@ export class TournamentPage {
           h("span", { class: "col-full" }, full), h("span", { class: "col-short", "aria-hidden": "true" }, short))))),
         h("tbody", {}, lines.map((line, index) => h("tr", { class: line.unit === mine ? "yours" : "", "data-unit": line.unit },
           h("th", { scope: "row" }, String(index + 1)),
-          h("td", {}, unitName(state, line.unit), line.unit === mine ? ` ${t("tourney.you_mark")}` : ""),
+          h("td", {}, h("span", { class: "standing-name" }, unitName(state, line.unit)), line.unit === mine ? ` ${t("tourney.you_mark")}` : ""),
           (bracket ? [status(line), line.played, line.byes] : [line.match_points, line.buchholz, line.score, line.played, line.byes])
             .map((value) => h("td", {}, String(value)))))))),
       h("p", { class: "muted" }, t(bracket ? "tourney.bracket_order" : "tourney.tie_breaks")));

@@ -272,11 +272,12 @@ def test_a_phone_shows_the_boneyard_and_your_team_on_your_turn_under_a_one_row_h
     count; with partnerships nothing said which team was yours."""
     with ServerThread() as server, chromium(*PHONE, BROWSER_TAGS[language]) as page:
         start_against_a_bot(page, server, 150, players=4)
+        play_until(page, "return game.turn === doc.you && game.legal.length > 0;", "my turn")
+        # At the table (the lobby's header may take two rows).
         header = page.execute_script(
             "return document.querySelector('header.bar').getBoundingClientRect().height"
         )
         assert header <= 56, header
-        play_until(page, "return game.turn === doc.you && game.legal.length > 0;", "my turn")
         wait_for(lambda: measure(page)["playable"], what="the glowing tiles")
         seen = measure(page)
         assert_fits(seen)

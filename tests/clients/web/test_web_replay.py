@@ -116,8 +116,10 @@ def test_a_finished_match_stepped_to_its_end_shows_the_records_scores(
         assert reviewed.text == "Bot 2 (normal)"
         screenshot(driver, f"replay-review-{width}x{height}", width, height)
 
-        # Ann's page, from the header: her rating, its graph, the game, and from it the replay.
-        driver.find_element(By.ID, "me-link").click()
+        # Ann's page, from the header (on a phone from the page's own nav, which has the
+        # header's ladder and "My page" there): her rating, its graph, the game, its replay.
+        wide = width >= 1000
+        driver.find_element(By.ID, "me-link" if wide else "nav-me").click()
         wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, "#games-list .game-link"))
         assert driver.find_element(By.ID, "player-name").text == "Ann"
         assert driver.find_elements(By.CSS_SELECTOR, "#rating-graph circle.graph-point")
@@ -134,7 +136,7 @@ def test_a_finished_match_stepped_to_its_end_shows_the_records_scores(
         check_review(driver, record)
 
         # The ladder names Ann and every bot level.
-        driver.find_element(By.ID, "ladder-link").click()
+        driver.find_element(By.ID, "ladder-link" if wide else "nav-ladder").click()
         ladder = wait_for(lambda: driver.find_element(By.CSS_SELECTOR, "[data-ladder='2p'] table"))
         assert "Ann" in ladder.text and "normal bot" in ladder.text and "hard bot" in ladder.text
         screenshot(driver, f"ladder-{width}x{height}", width, height)

@@ -1,7 +1,9 @@
 """A tournament's standings on a phone, in Chromium against a real server, in each language: at
 360 x 740 every column shows whole without scrolling sideways (short headings on a narrow screen,
-each column still named in full for a screen reader), axe finds nothing serious; at 1280 x 800
-the headings are the full words."""
+each column still named in full for a screen reader), no word of a bot entrant's name ("bot:normal
+1") is split across lines, axe finds nothing serious; at 1280 x 800 the headings are the full
+words and the names' words are whole as well. A name of one word longer than the column may take
+(a player's 24 letters) breaks in it rather than widen the table past a phone's screen."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from browser_helpers import chromium, js_errors, screenshot, wait_for
 from i18n_helpers import BROWSER_TAGS, web_words
 from selenium.webdriver.common.by import By
 from server_helpers import ServerThread, new_key
+from tournament_helpers import keyed, tournament_update
 from ws_client_helpers import Client
 
 from protocol.tournaments import TournamentUpdate
@@ -38,7 +41,7 @@ return { cells, heads, width: box.width, scrolls: wrap.scrollWidth - wrap.client
 """
 
 #: The words of the players' names that the page broke across two lines (a name wraps at its
-#: spaces, never inside a word such as "bot:easy").
+#: spaces, never inside a word such as "bot:normal").
 BROKEN_WORDS = r"""
 const broken = [];
 for (const cell of document.querySelectorAll("#tournament-standings tbody td:nth-child(2)")) {
@@ -58,7 +61,8 @@ return broken;
 
 
 def finished_cup(server: ServerThread) -> str:
-    """Three easy bots' round robin to 25 points, made and started by Cat: its id."""
+    """A round robin to 25 points of three bots, one of each level ("bot:easy 1", "bot:normal 1",
+    "bot:hard 1"), made and started by Cat: its id."""
     key = new_key()
 
     async def make() -> str:
@@ -68,7 +72,7 @@ def finished_cup(server: ServerThread) -> str:
             name="Phone cup",
             format="round_robin",
             rules={"players": 2, "target": 25},
-            bots=["easy"] * 3,
+            bots=["easy", "normal", "hard"],
         )
         assert isinstance(reply, TournamentUpdate), reply
         started = await cat.request("start_tournament", tournament=reply.tournament)
@@ -101,6 +105,8 @@ def test_every_standings_column_shows_on_a_phone_without_sideways_scrolling(
         outside = [c for c in seen["cells"] if c["left"] < -0.5 or c["right"] > seen["width"] + 0.5]
         assert outside == [], seen
         assert len(seen["cells"]) == 7 * 4  # the heading row and three players, seven columns
+        names = page.find_elements(By.CSS_SELECTOR, "#tournament-standings tbody td:nth-child(2)")
+        assert sorted(name.text for name in names) == ["bot:easy 1", "bot:hard 1", "bot:normal 1"]
         assert page.execute_script(BROKEN_WORDS) == []
 
         # Each column keeps its whole name for a screen reader, whatever the heading shows.
@@ -113,4 +119,52 @@ def test_every_standings_column_shows_on_a_phone_without_sideways_scrolling(
         screenshot(page, f"standings-{language}-1280x800", *DESK)
         wide: dict[str, Any] = page.execute_script(CELLS)
         assert wide["heads"][1:] == full, wide["heads"]
+        assert page.execute_script(BROKEN_WORDS) == []
+        assert js_errors(page) == []
+
+
+#: The longest name the server takes, in one word.
+ONE_LONG_WORD = "Abcdefghijklmnopqrstuvwx"
+
+
+def started_cup_with_a_long_name(server: ServerThread) -> str:
+    """A round robin of two normal bots and a player named `ONE_LONG_WORD`, who made, entered
+    and started it: its id."""
+
+    async def make() -> str:
+        player = await keyed(server.server.url, ONE_LONG_WORD)
+        try:
+            made = await tournament_update(
+                player,
+                "create_tournament",
+                name="Long names cup",
+                format="round_robin",
+                rules={"players": 2},
+                bots=["normal", "normal"],
+            )
+            await tournament_update(player, "join_tournament", tournament=made.tournament)
+            await tournament_update(player, "start_tournament", tournament=made.tournament)
+        finally:
+            await player.close()
+        return made.tournament
+
+    tournament: str = server.call(make())
+    return tournament
+
+
+@pytest.mark.parametrize("language", list(BROWSER_TAGS))
+def test_a_name_of_one_long_word_breaks_rather_than_widen_the_standings_on_a_phone(
+    language: str,
+) -> None:
+    with ServerThread(bot_delay=0.0) as server, chromium(*PHONE, BROWSER_TAGS[language]) as page:
+        cup = started_cup_with_a_long_name(server)
+        page.get(f"{server.base}/#/tournament/{cup}")
+        wait_for(
+            lambda: len(page.find_elements(By.CSS_SELECTOR, "#tournament-standings tbody tr")) == 3,
+            what="the standings",
+        )
+        seen: dict[str, Any] = page.execute_script(CELLS)
+        assert seen["scrolls"] <= 0 and seen["pageScrolls"] <= 0, seen
+        # Only the long word breaks: the bots' "bot:normal" stay whole beside it.
+        assert page.execute_script(BROKEN_WORDS) == [ONE_LONG_WORD]
         assert js_errors(page) == []
