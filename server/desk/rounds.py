@@ -30,12 +30,11 @@ from typing import Any, Protocol
 
 import msgspec
 
-from protocol import errors
 from protocol.rules import RoomRules
 from server.desk.kept import Kept
 from server.desk.lease import Lease
 from server.rooms.room_state import RoomError, TableOf
-from server.rooms.tables import Sitter, TableResult
+from server.rooms.tables import RoomGone, Sitter, TableResult
 from server.storage.store import StoreUnavailable
 from server.tournaments import state
 from server.tournaments.stored import Table, Tournament
@@ -58,7 +57,7 @@ class Tables(Protocol):
 
     async def result(self, room: str, of: TableOf) -> TableResult | None:
         """The final scores by seat and archived game of table `of` in `room` (None while it
-        plays)."""
+        plays); RoomGone if the room is gone for good, RoomError if it cannot be read now."""
 
     async def discard(self, room: str) -> None:
         """Drop a room its tournament did not take."""
@@ -236,22 +235,25 @@ class Rounds:
         self, code: str, table: Table, of: TableOf, unfinished: bool = False
     ) -> state.TableFinished | state.TableLost | None:
         """What the room of a table tells of its result (scores, and the game once archived),
-        if it finished and that is news; None while it plays. A room gone (deleted from the
-        store): `TableLost` for an `unfinished` table (it is opened again in a new room), else
-        None (its game's id is never noted)."""
+        if it finished and that is news; None while it plays or cannot be read. A room gone
+        for good (`RoomGone`: deleted from the store while no process held it): `TableLost`
+        for an `unfinished` table (it is opened again in a new room), else None (its game's
+        id is never noted)."""
         room = table.room
         assert room is not None
         try:
             result = await self.tables.result(room, of)
+        except RoomGone:
+            if not unfinished:
+                return None
+            log.warning(
+                "tournament %s: table %s: its room %s is gone: dealt again in a new room",
+                code,
+                of,
+                room,
+            )
+            return state.TableLost(round=of.round, table=of.table, room=room)
         except RoomError as error:
-            if unfinished and error.code == errors.NO_SUCH_ROOM:
-                log.warning(
-                    "tournament %s: table %s: its room %s is gone: dealt again in a new room",
-                    code,
-                    of,
-                    room,
-                )
-                return state.TableLost(round=of.round, table=of.table, room=room)
             log.warning("tournament %s: table %s: %s", code, of, error.message)
             return None
         if result is None or (table.scores is not None and result.game is None):

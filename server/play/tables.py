@@ -24,13 +24,13 @@ from server.config import Clock
 from server.metrics import Metrics
 from server.play.committer import Committer
 from server.play.finder import Finder
-from server.play.live import LiveRoom
+from server.play.live import LiveRoom, stored_state
 from server.play.registry import Registry
 from server.rooms import codes, results
 from server.rooms.room import Room, RoomError
 from server.rooms.room_state import TableOf
 from server.rooms.server_commands import OpenTable
-from server.rooms.tables import Sitter, TableResult
+from server.rooms.tables import RoomGone, Sitter, TableResult
 from server.storage.store import StoreUnavailable
 
 log = logging.getLogger("allfives.server")
@@ -81,14 +81,27 @@ class TableRooms:
 
     async def result(self, room: str, of: TableOf) -> TableResult | None:
         """The final scores by seat and archived game of table `of` playing in `room` (None
-        while its match plays); RoomError `no_such_room` if no such room plays that table any
-        more."""
+        while its match plays); RoomError `no_such_room` if that room plays another table, or
+        cannot be reached now.
+
+        Alone, a room this process does not hold is read from the store (one being loaded at
+        start-up, or one forgotten after it expired while the store did not answer), and one
+        the store does not have either is gone: RoomGone. With several processes that is never
+        said: a process holding a room the store lost writes it back (server.cluster.upkeep).
+        """
         code, _ = codes.split(room)
-        live = await self.finder.room(code)
+        try:
+            live = await self.finder.room(code)
+        except RoomError:
+            if self.committer.shared:
+                raise
+            stored = await self.committer.store.load_room(code)
+            if stored is None:
+                raise RoomGone(code) from None
+            state = stored_state(code, stored.state, stored.moves)
+            return _result_of(self.registry.room_of(state), of)
         async with live.exclusive():
-            if live.room.state.tournament != of:
-                raise RoomError(errors.NO_SUCH_ROOM, f"room {code} plays no table {of}")
-            return live.room.table_result()
+            return _result_of(live.room, of)
 
     async def discard(self, room: str) -> None:
         """Drop a table's room that its tournament did not take (another process opened that
@@ -124,6 +137,12 @@ class TableRooms:
         of = live.room.state.tournament
         if self.listener is not None and isinstance(of, TableOf):
             self.listener(of)
+
+
+def _result_of(room: Room, of: TableOf) -> TableResult | None:
+    if room.state.tournament != of:
+        raise RoomError(errors.NO_SUCH_ROOM, f"room {room.code} plays no table {of}")
+    return room.table_result()
 
 
 __all__ = ["Listener", "TableRooms"]

@@ -47,6 +47,10 @@ class TableResult(msgspec.Struct, frozen=True, kw_only=True):
     game: str | None = None
 
 
+class RoomGone(Exception):
+    """A table's room is gone for good: neither held by the process nor in the store."""
+
+
 def is_table(state: RoomState) -> bool:
     """Whether the room plays a tournament's table."""
     return state.tournament is not msgspec.UNSET

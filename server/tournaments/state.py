@@ -414,14 +414,17 @@ def table_opened(tournament: Tournament, command: TableOpened) -> Tournament:
 
 def table_lost(tournament: Tournament, command: TableLost) -> Tournament:
     """Forget the lost room of an unfinished table of the current round, so that the table is
-    opened again in a new one. Told of a room the table no longer plays in, or of a table that
-    finished, it changes nothing (another step noted it first)."""
-    if tournament.phase != "playing":
-        raise TournamentError(WRONG_PHASE, "no round is being played")
+    opened again in a new one. Told late (the table plays in another room, or finished, or its
+    round or the tournament is over), it changes nothing: another step got there first."""
+    if tournament.phase == "open":
+        raise TournamentError(WRONG_PHASE, "the tournament has not started")
     table = _table(tournament, command.round, command.table)
-    if command.round != len(tournament.rounds) - 1:
-        raise TournamentError(INVALID, f"round {command.round} is over")
-    if table.room != command.room or table.scores is not None:
+    if (
+        tournament.phase != "playing"
+        or command.round != len(tournament.rounds) - 1
+        or table.room != command.room
+        or table.scores is not None
+    ):
         return tournament
     changed = copy_of(tournament)
     changed.rounds[command.round].tables[command.table].room = None

@@ -1,0 +1,62 @@
+"""A tournament table's room that the server does not hold (alone, with `--data`): read from the
+store while it is there (a room still being loaded at start-up, or one forgotten after it
+expired while the store did not answer), and only once the store has it no more is the table
+noted lost and dealt again in a new room (docs/tournaments.md, "A lost room")."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from server_helpers import fast_config
+from tournament_helpers import keyed, tournament_update
+
+from server.app import run_server
+from server.desk.kept import decode
+from server.rooms import codes
+from server.rooms.room_state import TableOf
+from server.rooms.tables import RoomGone
+from server.storage.sqlite_store import SqliteStore
+
+CUP = {"name": "Lost cup", "format": "round_robin", "rules": {"players": 2, "target": 50}}
+
+
+async def test_a_table_room_not_held_is_read_from_the_store_and_lost_only_once_gone_from_it(
+    tmp_path: Path,
+) -> None:
+    # Rooms in SQLite, as with `--data`; slow bots: the first table's match is still being
+    # played while the test looks at it.
+    store = SqliteStore(tmp_path)
+    async with run_server(fast_config(data=str(tmp_path), store=store, bot_delay=60.0)) as server:
+        ann = await keyed(server.url, "Ann")
+        made = await tournament_update(ann, "create_tournament", **CUP, bots=["easy", "normal"])
+        code = made.tournament
+        await tournament_update(ann, "join_tournament", tournament=code)
+        started = await tournament_update(ann, "start_tournament", tournament=code)
+        (table,) = started.state.rounds[0].tables
+        assert table.room is not None
+        room = codes.split(table.room)[0]
+        of = TableOf(code, 0, 0)
+
+        async def table_room() -> str | None:
+            stored = await server.store.tournaments.load(code)
+            assert stored is not None
+            return decode(stored.state).tournament.rounds[0].tables[0].room
+
+        # Not held here (as while the rooms load at start-up), but stored: its result is read
+        # from the store, the match is still being played, and the table keeps its room.
+        live = server.registry.rooms[room]
+        server.registry.forget(live)
+        assert await server.tables.result(table.room, of) is None
+        assert await server.desk.rounds.reconcile_now(code) is None
+        assert await table_room() == table.room
+
+        # Gone from the store too: the table is noted lost and opened in a new room at once.
+        await server.store.delete_room(room)
+        with pytest.raises(RoomGone):
+            await server.tables.result(table.room, of)
+        assert await server.desk.rounds.reconcile_now(code) is not None
+        again = await table_room()
+        assert again is not None and again != table.room
+        assert codes.split(again)[0] in server.registry.rooms
+        await ann.close()
