@@ -68,6 +68,13 @@ export function onError(app, message) {
   if (message.command === "record" && app.recordForReplay) {
     app.recordForReplay = false;
   }
+  if (message.command === "hello" && message.code === "bad_version") {
+    // The server was updated while this page was open: it will take no hello of this page.
+    // Say so once and stop trying; a reload brings the page that speaks the server's version.
+    app.connection.stop();
+    app.onStatus("closed", t("error.bad_version"));
+    return;
+  }
   if (message.command === "hello" && message.code === "name_taken" && app.defaultGuest && !app.nameless) {
     // A player owns the page's default name, which this visitor never chose: say hello
     // again without a name (what was asked waits in the queue for that welcome).
