@@ -277,6 +277,16 @@ class Cluster:
             return None
         return int(seq), version.decode() if version else NO_VERSION
 
+    async def keeper(self, code: str) -> str | None:
+        """The id (NAME/INCARNATION) of the process noted as keeping a room, if one is."""
+
+        async def run(connection: asyncio_redis.Connection) -> bytes | None:
+            found: bytes | None = await connection.get(self._key("keeper", code))
+            return found
+
+        found = await self.store.link.call(f"read the keeper of room {code}", run)
+        return None if found is None else found.decode()
+
     async def delete(self, code: str, version: str) -> bool:
         """Delete a room still at `version`, tell the others; False if it changed meanwhile."""
         keys = [

@@ -102,6 +102,15 @@ class SharedCommitter(Committer):
     def presence_id(self) -> str:
         return self.place.presence_id
 
+    async def gone(self, code: str) -> bool:
+        """Not in Redis, and no live process keeps it: a keeper that runs writes back a room
+        Redis lost (`server.cluster.upkeep`)."""
+        cluster = self.cluster
+        if await cluster.head(code) is not None:
+            return False
+        keeper = await cluster.keeper(code)
+        return keeper is None or keeper not in await cluster.alive({keeper})
+
     async def join(self, name: str) -> None:
         """Take a lease, subscribe to room notices, keep the rooms nobody keeps; start upkeep."""
         cluster = Cluster(self.redis_store, name, self.lease_seconds)

@@ -119,6 +119,11 @@ class Committer(abc.ABC):
         """Other processes' changes taken here, by kind (None: alone, there are none)."""
         return None
 
+    async def gone(self, code: str) -> bool:
+        """Whether a room this process does not hold is gone for good: not in the store (with
+        several processes, nor kept by a live process, which would write it back)."""
+        return await self.store.load_room(code) is None
+
     def restore(self, live: LiveRoom) -> None:
         """Put a room back as it was last published (a change that could not be stored)."""
         live.room = self.registry.room_of(live.saved)

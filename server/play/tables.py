@@ -86,14 +86,17 @@ class TableRooms:
 
         Alone, a room this process does not hold is read from the store (one being loaded at
         start-up, or one forgotten after it expired while the store did not answer), and one
-        the store does not have either is gone: RoomGone. With several processes that is never
-        said: a process holding a room the store lost writes it back (server.cluster.upkeep).
+        the store does not have either is gone: RoomGone. With several processes, a room Redis
+        does not have is gone only if no live process keeps it (`Committer.gone`: a keeper
+        writes back a room Redis lost).
         """
         code, _ = codes.split(room)
         try:
             live = await self.finder.room(code)
         except RoomError:
             if self.committer.shared:
+                if await self.committer.gone(code):
+                    raise RoomGone(code) from None
                 raise
             stored = await self.committer.store.load_room(code)
             if stored is None:

@@ -8,8 +8,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from cluster_helpers import two_servers
+from redis_server import RedisServer
 from server_helpers import fast_config
+from storage_helpers import load_stored
 from tournament_helpers import keyed, tournament_update
+from waiting import until
 
 from server.app import run_server
 from server.desk.kept import decode
@@ -59,4 +63,29 @@ async def test_a_table_room_not_held_is_read_from_the_store_and_lost_only_once_g
         again = await table_room()
         assert again is not None and again != table.room
         assert codes.split(again)[0] in server.registry.rooms
+        await ann.close()
+
+
+@pytest.mark.redis
+async def test_with_redis_a_room_redis_lost_is_not_gone_while_its_keeper_runs(
+    redis_server: RedisServer,
+) -> None:
+    async with two_servers(redis_server, bot_delay=60.0) as (first, second):
+        ann = await keyed(first.url, "Ann")
+        made = await tournament_update(ann, "create_tournament", **CUP, bots=["easy", "normal"])
+        await tournament_update(ann, "join_tournament", tournament=made.tournament)
+        started = await tournament_update(ann, "start_tournament", tournament=made.tournament)
+        (table,) = started.state.rounds[0].tables
+        assert table.room is not None
+        room = codes.split(table.room)[0]
+        keeper, other = (first, second) if room in first.registry.rooms else (second, first)
+        await keeper.store.delete_room(room)  # Redis lost it: its keeper still runs
+        assert not await other.committer.gone(room)
+        assert not await keeper.committer.gone(room)
+
+        async def written_back() -> bool:
+            return await load_stored(keeper.store, room) is not None
+
+        await until(written_back, timeout=10, what="the keeper to write the room back")
+        assert not await other.committer.gone(room)
         await ann.close()
