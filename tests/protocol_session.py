@@ -105,7 +105,7 @@ async def run_session() -> Frames:
         async with run_server(config) as server:
             socket = await connect(server.url)
             ann = Talk(socket, frames)
-            await ann.send(type="hello", version=2, name="Ann", id=1)
+            await ann.send(type="hello", version=msg.PROTOCOL_VERSION, name="Ann", id=1)
             await ann.until("welcome")
             rules = {"players": 2, "target": 150}
             await ann.send(type="create_room", rules=rules, id=2)
@@ -139,7 +139,7 @@ async def run_session() -> Frames:
             ann.state = held  # what Ann's client kept while away
             await ann.send(
                 type="hello",
-                version=2,
+                version=msg.PROTOCOL_VERSION,
                 name="Ann",
                 token=joined["seat_token"],
                 room=joined["room"],

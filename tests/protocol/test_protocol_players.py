@@ -15,7 +15,9 @@ KEY_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
 
 
 def hello(**fields: object) -> bytes:
-    return msgspec.json.encode({"type": "hello", "version": 2, "name": "Ann", **fields})
+    return msgspec.json.encode(
+        {"type": "hello", "version": msg.PROTOCOL_VERSION, "name": "Ann", **fields}
+    )
 
 
 @given(st.text(KEY_CHARS, min_size=32, max_size=64))

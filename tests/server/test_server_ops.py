@@ -196,7 +196,9 @@ def test_sigterm_closes_connections_with_1001_and_exits_cleanly() -> None:
 
         async def connect_then_terminate() -> int:
             async with connect(url) as socket:
-                await socket.send(json.dumps({"type": "hello", "version": 2, "name": "Ann"}))
+                await socket.send(
+                    json.dumps({"type": "hello", "version": msg.PROTOCOL_VERSION, "name": "Ann"})
+                )
                 await socket.recv()
                 process.send_signal(signal.SIGTERM)
                 try:
@@ -231,9 +233,13 @@ async def test_with_a_certificate_the_server_speaks_wss(tmp_path: Path) -> None:
         assert server.url.startswith("wss://127.0.0.1:")
         trust = ssl.create_default_context(cafile=str(cert))
         async with connect(server.url, ssl=trust) as socket:
-            await socket.send(json.dumps({"type": "hello", "version": 2, "name": "Ann", "id": 1}))
+            await socket.send(
+                json.dumps(
+                    {"type": "hello", "version": msg.PROTOCOL_VERSION, "name": "Ann", "id": 1}
+                )
+            )
             assert msg.decode_server(await socket.recv()) == msg.Welcome(
-                version=2, server="allfives 0.1.0", id=1
+                version=msg.PROTOCOL_VERSION, server="allfives 0.1.0", id=1
             )
 
 

@@ -116,7 +116,7 @@ def chosen(draw: st.DrawFn) -> dict[str, list[dict[str, Any]]]:
         {"type": "add_bot", "seat": seat, "level": "easy"},
         {"type": "remove_bot", "seat": seat if seat is not None else 0},
         {"type": "remove_player", "seat": seat if seat is not None else 0},
-        {"type": "hello", "version": 2, "name": "Again"},
+        {"type": "hello", "version": msg.PROTOCOL_VERSION, "name": "Again"},
         {"type": "list_rooms", "offset": draw(st.integers(0, 100))},
         {"type": "record", "game": draw(st.sampled_from(["AbCdEfGh1234", "bad id!", "x" * 41]))},
         {"type": "review", "game": draw(st.sampled_from(["AbCdEfGh1234", "bad id!", "x" * 41]))},

@@ -81,8 +81,15 @@ async def test_hello_comes_first_and_names_the_version(server: Server) -> None:
         await client.request("hello", version=1, name="Ann"), "bad_version", "hello", 3
     )
     assert error.message == "this server speaks protocol version 2, not 1"
-    assert isinstance(await client.request("hello", version=2, name="Ann"), msg.Welcome)
-    assert_error(await client.request("hello", version=2, name="Ann"), "invalid", "hello", 5)
+    assert isinstance(
+        await client.request("hello", version=msg.PROTOCOL_VERSION, name="Ann"), msg.Welcome
+    )
+    assert_error(
+        await client.request("hello", version=msg.PROTOCOL_VERSION, name="Ann"),
+        "invalid",
+        "hello",
+        5,
+    )
 
 
 async def test_room_commands_refused_with_their_codes(server: Server) -> None:
@@ -123,7 +130,9 @@ async def test_room_commands_refused_with_their_codes(server: Server) -> None:
 async def test_a_bad_token_is_refused(server: Server) -> None:
     host, _ = await seat_players(server.url, 2, 2)
     client = await Client.open(server.url, hello=False)
-    await client.send("hello", version=2, name="X", token="not-a-token", room=host.room)
+    await client.send(
+        "hello", version=msg.PROTOCOL_VERSION, name="X", token="not-a-token", room=host.room
+    )
     await client.until(lambda m: isinstance(m, msg.Welcome))
     assert_error(await client.receive(), "bad_token", "hello", 1)
 
@@ -223,7 +232,9 @@ async def test_a_client_that_does_not_read_is_dropped_and_its_room_plays_on() ->
         raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 2048)
         raw.connect(("127.0.0.1", server.port))
         sleeper = await connect(server.url, sock=raw, max_queue=1)
-        await sleeper.send(json.dumps({"type": "hello", "version": 2, "name": "Zzz"}))
+        await sleeper.send(
+            json.dumps({"type": "hello", "version": msg.PROTOCOL_VERSION, "name": "Zzz"})
+        )
         await sleeper.send(json.dumps({"type": "spectate", "room": host.room}))
         for _ in range(400):
             await sleeper.send(json.dumps({"type": "resync"}))

@@ -113,7 +113,7 @@ async def test_huge_numbers_are_refused_as_invalid() -> None:
             json.dumps(
                 {
                     "type": "hello",
-                    "version": 2,
+                    "version": msg.PROTOCOL_VERSION,
                     "name": "A",
                     "room": "BCDF",
                     "token": "t",
@@ -170,7 +170,7 @@ async def test_names_are_unique_at_a_table_and_never_a_bots() -> None:
         assert isinstance(await twin.request("join", room=ann.room, name="Annie"), msg.Joined)
         for name in ["bot:hard", "BOT:normal", "bot : easy", "ｂｏｔ：hard"]:
             impostor = await Client.open(server.url, hello=False)
-            error = await impostor.error_for("hello", version=2, name=name)
+            error = await impostor.error_for("hello", version=msg.PROTOCOL_VERSION, name=name)
             assert (error.code, error.command) == ("invalid", "hello"), name
             assert "bot" in error.message
             error = await twin.error_for("join", room=ann.room, name=name)
@@ -328,5 +328,7 @@ async def test_look_alike_names_are_one_name_at_a_table() -> None:
         assert isinstance(await twin.request("join", room=ann.room, name="Annie"), msg.Joined)
         assert name_key("bot:") == msg.BOT_KEY
         impostor = await Client.open(server.url, hello=False)
-        error = await impostor.error_for("hello", version=2, name="b\u043et:hard")  # Cyrillic о
+        error = await impostor.error_for(
+            "hello", version=msg.PROTOCOL_VERSION, name="b\u043et:hard"
+        )  # Cyrillic о
         assert error.code == "invalid" and "bot" in error.message

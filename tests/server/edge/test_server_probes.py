@@ -60,7 +60,7 @@ async def test_a_server_is_not_ready_while_redis_is_stopped_or_stalled(
         # Still alive, and still taking players' connections (their commands get `unavailable`,
         # hello too: whether a name belongs to a player is in the store).
         client = await Client.open(server.url, "Ann", hello=False)
-        refused = await client.error_for("hello", version=2, name="Ann")
+        refused = await client.error_for("hello", version=msg.PROTOCOL_VERSION, name="Ann")
         assert refused.code == "unavailable"
         assert isinstance(await client.request("ping"), msg.Pong)
         await client.close()

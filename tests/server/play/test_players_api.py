@@ -85,11 +85,13 @@ async def test_an_unrated_match_still_names_its_archived_game(running: Server) -
 async def test_a_name_belongs_to_the_first_key(running: Server) -> None:
     first = await Client.open(running.url, "Bea", key=new_key())
     other = await Client.open(running.url, "x", hello=False)
-    refused = await other.error_for("hello", version=2, name="bea", key=new_key())
+    refused = await other.error_for(
+        "hello", version=msg.PROTOCOL_VERSION, name="bea", key=new_key()
+    )
     assert refused.code == errors.NAME_TAKEN
-    guest = await other.error_for("hello", version=2, name="BEA ")
+    guest = await other.error_for("hello", version=msg.PROTOCOL_VERSION, name="BEA ")
     assert guest.code == errors.NAME_TAKEN
-    welcome = await other.request("hello", version=2, name="Cid")
+    welcome = await other.request("hello", version=msg.PROTOCOL_VERSION, name="Cid")
     assert isinstance(welcome, msg.Welcome) and welcome.player is None
     for client in (first, other):
         await client.close()

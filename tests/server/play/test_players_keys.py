@@ -40,16 +40,22 @@ async def test_a_claimed_name_is_refused_to_other_keys_and_to_guests(running: Se
     again = await Client.open(running.url, "whatever", key=owner_key)
     # A known key plays under its own name, whatever the hello says.
     back = await Client.open(running.url, "Someone Else", hello=False)
-    welcome = await back.request("hello", version=2, name="Someone Else", key=owner_key)
+    welcome = await back.request(
+        "hello", version=msg.PROTOCOL_VERSION, name="Someone Else", key=owner_key
+    )
     assert isinstance(welcome, msg.Welcome) and welcome.player == "whatever"
     stranger = await Client.open(running.url, "x", hello=False)
     for name in ("Dee", "dee", "D e e", "Dее"):  # the last with Cyrillic e's
-        refused = await stranger.error_for("hello", version=2, name=name, key=new_key())
+        refused = await stranger.error_for(
+            "hello", version=msg.PROTOCOL_VERSION, name=name, key=new_key()
+        )
         assert refused.code == errors.NAME_TAKEN, name
-        refused = await stranger.error_for("hello", version=2, name=name)
+        refused = await stranger.error_for("hello", version=msg.PROTOCOL_VERSION, name=name)
         assert refused.code == errors.NAME_TAKEN, name
     # A refused hello changed nothing: the connection may still say hello, as a guest.
-    assert isinstance(await stranger.request("hello", version=2, name="Eve"), msg.Welcome)
+    assert isinstance(
+        await stranger.request("hello", version=msg.PROTOCOL_VERSION, name="Eve"), msg.Welcome
+    )
     # A guest cannot take the name at a table either.
     joined = await owner.request("create_room", rules={"players": 2})
     assert isinstance(joined, msg.Joined)
@@ -68,7 +74,7 @@ async def test_a_hello_without_a_name_watches_and_takes_no_seat(running: Server)
     owner = await Client.open(running.url, "Root", key=new_key())
     assert isinstance(await owner.request("create_room", rules={"players": 2}), msg.Joined)
     watcher = await Client.open(running.url, "", hello=False)
-    assert isinstance(await watcher.request("hello", version=2), msg.Welcome)
+    assert isinstance(await watcher.request("hello", version=msg.PROTOCOL_VERSION), msg.Welcome)
     assert isinstance(await watcher.request("spectate", room=owner.room), msg.Joined)
     for kind, fields in (("join", {"room": owner.room}), ("chat", {"text": "hi"})):
         refused = await watcher.error_for(kind, **fields)
@@ -78,11 +84,11 @@ async def test_a_hello_without_a_name_watches_and_takes_no_seat(running: Server)
         errors.NAME_TAKEN
     )
     sitter = await Client.open(running.url, "", hello=False)
-    assert isinstance(await sitter.request("hello", version=2), msg.Welcome)
+    assert isinstance(await sitter.request("hello", version=msg.PROTOCOL_VERSION), msg.Welcome)
     assert isinstance(await sitter.request("join", room=owner.room, name="Wes"), msg.Joined)
     # A new key claims a name, so it needs one.
     fresh = await Client.open(running.url, "", hello=False)
-    refused = await fresh.error_for("hello", version=2, key=new_key())
+    refused = await fresh.error_for("hello", version=msg.PROTOCOL_VERSION, key=new_key())
     assert refused.code == errors.INVALID and "claims a name" in refused.message
     for client in (owner, watcher, sitter, fresh):
         await client.close()
@@ -91,7 +97,9 @@ async def test_a_hello_without_a_name_watches_and_takes_no_seat(running: Server)
 async def test_a_bot_name_is_never_claimed(running: Server) -> None:
     client = await Client.open(running.url, "x", hello=False)
     for name in ("bot:hard", "BOT:easy", "ｂｏｔ：normal"):
-        refused = await client.error_for("hello", version=2, name=name, key=new_key())
+        refused = await client.error_for(
+            "hello", version=msg.PROTOCOL_VERSION, name=name, key=new_key()
+        )
         assert refused.code == errors.INVALID
     page = await api_get(running.url, "/api/players/bot:hard")
     assert page.status == 200 and page.json["bot"] and page.json["name"] == "bot:hard"
@@ -106,10 +114,14 @@ async def test_no_look_alike_of_a_claimed_name_or_of_a_bot_gets_in(running: Serv
     stranger = await Client.open(running.url, "x", hello=False)
     for name in LOOK_ALIKES + BOT_LOOK_ALIKES:
         for key in (new_key(), None):
-            refused = await stranger.error_for("hello", version=2, name=name, key=key)
+            refused = await stranger.error_for(
+                "hello", version=msg.PROTOCOL_VERSION, name=name, key=key
+            )
             assert refused.code in (errors.NAME_TAKEN, errors.INVALID), ascii(name)
     # Nobody sat down beside the owner and the bot; the ladder and the API know one "Zedjbz".
-    assert isinstance(await stranger.request("hello", version=2, name="Yuri"), msg.Welcome)
+    assert isinstance(
+        await stranger.request("hello", version=msg.PROTOCOL_VERSION, name="Yuri"), msg.Welcome
+    )
     for name in LOOK_ALIKES + BOT_LOOK_ALIKES:
         refused = await stranger.error_for("join", room=owner.room, name=name)
         assert refused.code in (errors.NAME_TAKEN, errors.INVALID), ascii(name)
@@ -133,7 +145,7 @@ async def resumed_by(
     fields: dict[str, object] = {"token": owner.token, "room": owner.room}
     if key is not None:
         fields["key"] = key
-    welcome = await client.request("hello", version=2, name=name, **fields)
+    welcome = await client.request("hello", version=msg.PROTOCOL_VERSION, name=name, **fields)
     assert isinstance(welcome, msg.Welcome), welcome
     answer = await client.until(lambda m: isinstance(m, msg.Error | msg.Joined))
     await client.close()
@@ -189,7 +201,9 @@ async def test_new_keys_from_one_address_at_once_never_pass_the_limit(running: S
     clients = [await Client.open(running.url, "x", hello=False) for _ in range(32)]
     answers = await asyncio.gather(
         *(
-            client.request("hello", version=2, name=f"Claim{index}", key=new_key())
+            client.request(
+                "hello", version=msg.PROTOCOL_VERSION, name=f"Claim{index}", key=new_key()
+            )
             for index, client in enumerate(clients)
         )
     )
@@ -220,7 +234,9 @@ async def test_new_keys_from_one_address_through_two_processes_share_one_budget(
         ]
         answers = await asyncio.gather(
             *(
-                client.request("hello", version=2, name=f"Both{index}", key=new_key())
+                client.request(
+                    "hello", version=msg.PROTOCOL_VERSION, name=f"Both{index}", key=new_key()
+                )
                 for index, client in enumerate(clients)
             )
         )
@@ -239,20 +255,24 @@ async def test_a_link_code_links_a_device_once(running: Server) -> None:
     phone_key = new_key()
     phone = await Client.open(running.url, "x", hello=False)
     welcome = await phone.request(
-        "hello", version=2, name="Phone", key=phone_key, link=code.code.lower()
+        "hello", version=msg.PROTOCOL_VERSION, name="Phone", key=phone_key, link=code.code.lower()
     )
     assert isinstance(welcome, msg.Welcome) and welcome.player == "Ann"
     # The new key is Ann's from now on, without the code.
     later = await Client.open(running.url, "x", hello=False)
-    welcome = await later.request("hello", version=2, name="Later", key=phone_key)
+    welcome = await later.request(
+        "hello", version=msg.PROTOCOL_VERSION, name="Later", key=phone_key
+    )
     assert isinstance(welcome, msg.Welcome) and welcome.player == "Ann"
     # Used once: a second device gets bad_link, and is not Ann's.
     third = await Client.open(running.url, "x", hello=False)
-    refused = await third.error_for("hello", version=2, name="Third", key=new_key(), link=code.code)
-    assert refused.code == errors.BAD_LINK
-    assert (await third.error_for("hello", version=2, name="T", link="ABCDEFGH")).code == (
-        errors.INVALID
+    refused = await third.error_for(
+        "hello", version=msg.PROTOCOL_VERSION, name="Third", key=new_key(), link=code.code
     )
+    assert refused.code == errors.BAD_LINK
+    assert (
+        await third.error_for("hello", version=msg.PROTOCOL_VERSION, name="T", link="ABCDEFGH")
+    ).code == (errors.INVALID)
     guest = await Client.open(running.url, "Guest")
     assert (await guest.error_for("link_code")).code == errors.NOT_A_PLAYER
     for client in (ann, phone, later, third, guest):
@@ -267,11 +287,15 @@ async def test_a_link_code_expires(tmp_path: Path) -> None:
         assert isinstance(code, msg.LinkCodeReply)
         clock.now += code.expires_in + 1
         phone = await Client.open(server.url, "x", hello=False)
-        refused = await phone.error_for("hello", version=2, name="P", key=new_key(), link=code.code)
+        refused = await phone.error_for(
+            "hello", version=msg.PROTOCOL_VERSION, name="P", key=new_key(), link=code.code
+        )
         assert refused.code == errors.BAD_LINK
         fresh = await ann.request("link_code")
         assert isinstance(fresh, msg.LinkCodeReply)
-        welcome = await phone.request("hello", version=2, name="P", key=new_key(), link=fresh.code)
+        welcome = await phone.request(
+            "hello", version=msg.PROTOCOL_VERSION, name="P", key=new_key(), link=fresh.code
+        )
         assert isinstance(welcome, msg.Welcome) and welcome.player == "Ann"
         for client in (ann, phone):
             await client.close()
@@ -283,7 +307,7 @@ async def test_wrong_link_codes_are_bounded_per_address(tmp_path: Path) -> None:
         codes = []
         for _ in range(25):
             refused = await client.error_for(
-                "hello", version=2, name="P", key=new_key(), link="ZZZZZZZZ"
+                "hello", version=msg.PROTOCOL_VERSION, name="P", key=new_key(), link="ZZZZZZZZ"
             )
             codes.append(refused.code)
         assert codes[:20] == [errors.BAD_LINK] * 20
@@ -304,9 +328,11 @@ async def test_the_key_is_never_logged_sent_recorded_or_answered(
     assert isinstance(record, msg.RecordReply)
     second = new_key()
     phone = await Client.open(running.url, "x", hello=False)
-    await phone.request("hello", version=2, name="P", key=second, link=code.code)
+    await phone.request("hello", version=msg.PROTOCOL_VERSION, name="P", key=second, link=code.code)
     bad = await Client.open(running.url, "x", hello=False)
-    await bad.request("hello", version=2, name="Ann", key=new_key() + "!")  # refused: invalid
+    await bad.request(
+        "hello", version=msg.PROTOCOL_VERSION, name="Ann", key=new_key() + "!"
+    )  # refused: invalid
     answers = [
         await api_get(running.url, "/api/ladder", key),
         await api_get(running.url, "/api/players/Ann", key),
@@ -338,9 +364,13 @@ async def test_link_codes_asked_are_bounded_per_address(running: Server) -> None
     codes = [answer.code for answer in answers[:5] if isinstance(answer, msg.LinkCodeReply)]
     phone = await Client.open(running.url, "x", hello=False)
     for code in codes[:2]:
-        refused = await phone.error_for("hello", version=2, name="P", key=new_key(), link=code)
+        refused = await phone.error_for(
+            "hello", version=msg.PROTOCOL_VERSION, name="P", key=new_key(), link=code
+        )
         assert refused.code == errors.BAD_LINK
-    welcome = await phone.request("hello", version=2, name="P", key=new_key(), link=codes[4])
+    welcome = await phone.request(
+        "hello", version=msg.PROTOCOL_VERSION, name="P", key=new_key(), link=codes[4]
+    )
     assert isinstance(welcome, msg.Welcome) and welcome.player == "Ann"
     if isinstance(running.store, RedisStore):
         # Redis forgets the others by itself when they expire.

@@ -38,7 +38,9 @@ async def recovery_code(client: Client) -> str:
 async def hello(url: str, **fields: object) -> msg.AnyServerMessage:
     """What a fresh connection's hello gets."""
     client = await Client.open(url, "x", hello=False)
-    answer = await client.request("hello", version=2, **{"name": "Someone", **fields})
+    answer = await client.request(
+        "hello", version=msg.PROTOCOL_VERSION, **{"name": "Someone", **fields}
+    )
     await client.close()
     return answer
 

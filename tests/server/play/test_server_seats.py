@@ -45,7 +45,13 @@ async def test_the_seats_of_players_gone_from_a_waiting_room_are_released() -> N
         assert isinstance(await friend.request("join", room=host.room), msg.Joined)
         # The squatter's token no longer holds a seat.
         back = await Client.open(server.url, "Squat0", hello=False)
-        await back.send("hello", version=2, name="Squat0", token=squatters[0].token, room=host.room)
+        await back.send(
+            "hello",
+            version=msg.PROTOCOL_VERSION,
+            name="Squat0",
+            token=squatters[0].token,
+            room=host.room,
+        )
         await back.until(lambda m: isinstance(m, msg.Welcome))
         error = await back.receive()
         assert isinstance(error, msg.Error) and error.code == "bad_token"
