@@ -2,14 +2,16 @@
 nothing of it leaves the screen and it never scrolls sideways. Someone who opened a tournament's
 link and follows it without entering sees the bar on one row, the ladder and "Link this device"
 in the page's own nav just below it; the lobby's bar wraps onto a second row with every link in
-sight. On a laptop (1280 x 800) the bar shows all its links on one row."""
+sight; at the table the bar keeps to one row with the title, the rules, the language and the
+status (the ladder and "My page" are in the lobby). On a laptop (1280 x 800) the bar shows all
+its links on one row."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
-from browser_helpers import chromium, js_errors, screenshot, wait_for
+from browser_helpers import chromium, js_errors, screenshot, start_against_a_bot, wait_for
 from i18n_helpers import BROWSER_TAGS, web_words
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
@@ -110,4 +112,21 @@ def test_the_top_bar_stays_on_a_phones_screen_for_a_tournaments_watcher_and_in_t
         lobby = the_bar(page)
         assert_on_screen(lobby)
         assert [part["what"] for part in lobby["shown"]] == EVERY_PART, lobby
+        assert js_errors(page) == []
+
+
+@pytest.mark.parametrize("language", list(BROWSER_TAGS))
+def test_at_the_table_a_phones_top_bar_is_one_row_with_the_language_and_status_in_sight(
+    language: str,
+) -> None:
+    with ServerThread() as server, chromium(*PHONE, BROWSER_TAGS[language]) as page:
+        start_against_a_bot(page, server, target=100)
+        wait_for(lambda: page.find_elements(By.CSS_SELECTOR, "#board"), what="the table")
+        connected(page, language)
+        screenshot(page, f"bar-table-{language}-360x740", *PHONE)
+        seen = the_bar(page)
+        assert_on_screen(seen)
+        assert seen["height"] <= ONE_ROW, seen
+        shown = [part["what"] for part in seen["shown"]]
+        assert shown == ["H1", "rules-link", "lang-choice", "status"], seen
         assert js_errors(page) == []
