@@ -9,11 +9,13 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib
+import logging
 import os
 import signal
 import sys
 import threading
 import time
+import warnings
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NoReturn
 
@@ -136,7 +138,15 @@ def interrupted(signum: int, frame: object) -> None:
     """Ctrl-C: KeyboardInterrupt where the program is. Not `signal.default_int_handler` itself,
     which `asyncio.run` replaces with a handler that only cancels its main task: a Ctrl-C
     while connecting, whose cancellation something on the way took for its own, was lost (the
-    program went on to the table and never ended)."""
+    program went on to the table and never ended).
+
+    The program ends from here (at the table Ctrl-C is a key its prompt asks about, not this
+    signal): what the Ctrl-C cut short may fail again as the event loop winds down (websockets'
+    `connection_lost` for a connection whose `connection_made` it interrupted) or complain as it
+    is collected (a coroutine never awaited), and asyncio and Python would print that, with a
+    traceback, over the one line that says the program stopped. Neither is told any more."""
+    logging.getLogger("asyncio").disabled = True
+    warnings.simplefilter("ignore")
     raise KeyboardInterrupt
 
 

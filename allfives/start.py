@@ -11,8 +11,9 @@ ignored" and goes on: the program went on to the table and waited for ever), and
 while a compiled extension initialised (msgspec's) crashed the interpreter (status 139).
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations`: `__future__` is a module of its own to load, and a
+# Ctrl-C while it loaded, before `main` guards, showed a traceback (the one annotation that needs
+# it is written as a string).
 import os
 import sys
 
@@ -45,7 +46,7 @@ def stopped_while_loading(signum: int, frame: object) -> None:
     end_at_once(STOPPED)
 
 
-def end_at_once(status: int) -> NoReturn:
+def end_at_once(status: int) -> "NoReturn":
     """End the process now with `status`, what it wrote flushed: the one way a program stopped
     by Ctrl-C ends, whatever entry point ran it. Python's own ending joins every thread still
     running, and one the Ctrl-C cut short (a connection's, a store's) could keep the process
