@@ -325,9 +325,11 @@ def before_python_ran_allfives(output: str) -> bool:
     if "KeyboardInterrupt" not in output or "Exception ignored" in output:
         return False
     frames = re.findall(r'File "([^"]+)"', output)
-    if frames and site_frame(frames[0]):
-        # Python's `site` still setting up: the `.pth` lines it runs and what they import
-        # (setuptools' `_distutils_hack`) are Python starting, unless the project's code ran.
+    if any(site_frame(frame) for frame in frames):
+        # Python's `site` still setting up (imported by Python's import machinery, whose frozen
+        # frames come first; "Fatal Python error: init_import_site"): the `.pth` lines it runs
+        # and what they import (setuptools' `_distutils_hack`) are Python starting, unless the
+        # project's code ran.
         return not any(project_frame(frame) for frame in frames)
     return all(starting_frame(frame) for frame in frames)
 
@@ -357,6 +359,17 @@ def test_only_python_starting_allfives_is_excused() -> None:
     pth_line = ("<frozen site>", "<string>", "<frozen importlib._bootstrap_external>")
     assert before_python_ran_allfives(traceback(*pth_line))
     assert not before_python_ran_allfives(traceback(*pth_line, str(ROOT / "clients/cli/app.py")))
+    # Ctrl-C as Python's import machinery loads `site` itself (and `site` the modules it needs):
+    # Python ends with "Fatal Python error: init_import_site", before any code of allfives.
+    importing_site = (
+        "<frozen importlib._bootstrap>",
+        "<frozen site>",
+        "<frozen importlib._bootstrap>",
+        "<frozen os>",
+        "<frozen abc>",
+    )
+    assert before_python_ran_allfives(traceback(*importing_site))
+    assert not before_python_ran_allfives(traceback(*importing_site, str(ROOT / "engine/match.py")))
 
 
 def interrupted_at(args: list[str], home: Path, moment: float, seconds: float = 60) -> Ending:
