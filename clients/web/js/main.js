@@ -190,7 +190,9 @@ class App {
     if (!down) return;
     const retry = status === "offline"
       ? h("button", { type: "button", id: "retry-button", onclick: () => this.connection.restart() }, t("banner.try_now"))
-      : null;
+      : this.outdated
+        ? h("button", { type: "button", id: "reload-button", onclick: () => location.reload() }, t("banner.reload"))
+        : null;
     const note = this.table && status !== "refused" ? ` ${t("banner.tiles_wait")}` : "";
     fill(this.banner, h("span", {}, `${text}${note}`), retry);
   }

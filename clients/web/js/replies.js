@@ -72,6 +72,7 @@ export function onError(app, message) {
     // The server was updated while this page was open: it will take no hello of this page.
     // Say so once and stop trying; a reload brings the page that speaks the server's version.
     app.connection.stop();
+    app.outdated = true; // the banner offers to reload
     app.onStatus("closed", t("error.bad_version"));
     return;
   }
