@@ -128,21 +128,41 @@ async def bots_table(url: str, players: int = 2, **fields: Any) -> str:
     return room
 
 
+async def round_robin(
+    url: str,
+    host: str,
+    bots: Sequence[str],
+    *,
+    name: str = "Cup",
+    target: int | None = None,
+    enter: bool = False,
+    start: bool = False,
+) -> TournamentUpdate:
+    """A public round robin at tables of two (first to `target`, else the default) with these
+    bot entrants, made on the server at `url` by the player `host`, who enters it if `enter`
+    and starts it if `start`, then leaves: the answer to its last command."""
+    client = await keyed(url, host)
+    rules: dict[str, Any] = {"players": 2} if target is None else {"players": 2, "target": target}
+    try:
+        answer = await tournament_update(
+            client, "create_tournament", name=name, format="round_robin", rules=rules, bots=bots
+        )
+        code = answer.tournament
+        if enter:
+            answer = await tournament_update(client, "join_tournament", tournament=code)
+        if start:
+            answer = await tournament_update(client, "start_tournament", tournament=code)
+    finally:
+        await client.close()
+    return answer
+
+
 async def bots_tournament_started(url: str, bots: int, target: int) -> TournamentUpdate:
     """A round robin of `bots` easy bots at tables of two (first to `target`), made and started
     on the server at `url` by a player who then leaves: the answer to its start."""
-    host = await keyed(url, "Cat")
-    made = await tournament_update(
-        host,
-        "create_tournament",
-        name="Bots cup",
-        format="round_robin",
-        rules={"players": 2, "target": target},
-        bots=["easy"] * bots,
+    return await round_robin(
+        url, "Cat", ["easy"] * bots, name="Bots cup", target=target, start=True
     )
-    started = await tournament_update(host, "start_tournament", tournament=made.tournament)
-    await host.close()
-    return started
 
 
 @dataclass

@@ -16,7 +16,7 @@ from i18n_helpers import BROWSER_TAGS, web_words
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from server_helpers import ServerThread
-from tournament_helpers import keyed, tournament_update
+from tournament_helpers import round_robin
 
 pytestmark = pytest.mark.browser
 
@@ -60,29 +60,14 @@ def connected(page: WebDriver, language: str) -> None:
     wait_for(lambda: page.find_element(By.ID, "status").text == said, what="connected")
 
 
-async def cup_by_cat(url: str) -> str:
-    """A public round robin of two normal bots, open for entries, made by Cat: its id."""
-    cat = await keyed(url, "Cat")
-    try:
-        made = await tournament_update(
-            cat,
-            "create_tournament",
-            name="Phone cup",
-            format="round_robin",
-            rules={"players": 2},
-            bots=["normal", "normal"],
-        )
-    finally:
-        await cat.close()
-    return made.tournament
-
-
 @pytest.mark.parametrize("language", list(BROWSER_TAGS))
 def test_the_top_bar_stays_on_a_phones_screen_for_a_tournaments_watcher_and_in_the_lobby(
     language: str,
 ) -> None:
     with ServerThread() as server, chromium(*PHONE, BROWSER_TAGS[language]) as page:
-        cup = server.call(cup_by_cat(server.server.url))
+        # A public round robin of two normal bots, open for entries, made by Cat.
+        made = server.call(round_robin(server.server.url, "Cat", ["normal"] * 2, name="Phone cup"))
+        cup = made.tournament
         page.get(f"{server.base}/#/tournament/{cup}")
         wait_for(
             lambda: len(page.find_elements(By.CSS_SELECTOR, "#tournament-entrants li")) == 2,

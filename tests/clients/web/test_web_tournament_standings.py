@@ -14,9 +14,8 @@ from accessibility_helpers import ax_nodes, axe_problems
 from browser_helpers import chromium, js_errors, screenshot, wait_for
 from i18n_helpers import BROWSER_TAGS, web_words
 from selenium.webdriver.common.by import By
-from server_helpers import ServerThread, new_key
-from tournament_helpers import keyed, tournament_update
-from ws_client_helpers import Client
+from server_helpers import ServerThread
+from tournament_helpers import round_robin
 
 from protocol.tournaments import TournamentUpdate
 
@@ -63,24 +62,10 @@ return broken;
 def finished_cup(server: ServerThread) -> str:
     """A round robin to 25 points of three bots, one of each level ("bot:easy 1", "bot:normal 1",
     "bot:hard 1"), made and started by Cat: its id."""
-    key = new_key()
-
-    async def make() -> str:
-        cat = await Client.open(server.server.url, "Cat", key=key)
-        reply = await cat.request(
-            "create_tournament",
-            name="Phone cup",
-            format="round_robin",
-            rules={"players": 2, "target": 25},
-            bots=["easy", "normal", "hard"],
-        )
-        assert isinstance(reply, TournamentUpdate), reply
-        started = await cat.request("start_tournament", tournament=reply.tournament)
-        assert isinstance(started, TournamentUpdate), started
-        return reply.tournament
-
-    tournament: str = server.call(make())
-    return tournament
+    bots = ["easy", "normal", "hard"]
+    made = round_robin(server.server.url, "Cat", bots, name="Phone cup", target=25, start=True)
+    started: TournamentUpdate = server.call(made)
+    return started.tournament
 
 
 @pytest.mark.parametrize("language", list(BROWSER_TAGS))
@@ -130,26 +115,16 @@ ONE_LONG_WORD = "Abcdefghijklmnopqrstuvwx"
 def started_cup_with_a_long_name(server: ServerThread) -> str:
     """A round robin of two normal bots and a player named `ONE_LONG_WORD`, who made, entered
     and started it: its id."""
-
-    async def make() -> str:
-        player = await keyed(server.server.url, ONE_LONG_WORD)
-        try:
-            made = await tournament_update(
-                player,
-                "create_tournament",
-                name="Long names cup",
-                format="round_robin",
-                rules={"players": 2},
-                bots=["normal", "normal"],
-            )
-            await tournament_update(player, "join_tournament", tournament=made.tournament)
-            await tournament_update(player, "start_tournament", tournament=made.tournament)
-        finally:
-            await player.close()
-        return made.tournament
-
-    tournament: str = server.call(make())
-    return tournament
+    made = round_robin(
+        server.server.url,
+        ONE_LONG_WORD,
+        ["normal", "normal"],
+        name="Long names cup",
+        enter=True,
+        start=True,
+    )
+    started: TournamentUpdate = server.call(made)
+    return started.tournament
 
 
 @pytest.mark.parametrize("language", list(BROWSER_TAGS))
