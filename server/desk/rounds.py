@@ -6,8 +6,8 @@ gets one (`Tables.open`: stored, every seat reserved, the match dealt) and is no
 (`TableOpened`, with what finds the room); a table whose room's match has ended is told
 (`TableFinished`, the final scores by seat), and the core draws the next round when it was the
 round's last, whose tables the next pass opens; a table whose room is gone before its match
-ended (deleted from the store) is noted lost (`TableLost`), and the next pass opens it again; after the last round the tournament is
-finished. Each pass is one stored version (`Book.commit`: only over the version it read, so two
+ended (deleted from the store) is noted lost (`TableLost`), and the next pass opens it again;
+after the last round the tournament is finished. Each pass is one stored version (`Book.commit`: only over the version it read, so two
 processes never note two rooms for one table), and the followers here are told once the step is
 done. With several processes, only the holder of the tournament's lease (`server.desk.lease`)
 opens a round's tables: it takes the lease in a save of its own, opens them, and gives the
