@@ -243,14 +243,14 @@ class Rounds:
         assert room is not None
         try:
             result = await self.tables.result(room, of)
-        except RoomGone:
+        except RoomGone as gone:
             if not unfinished:
                 return None
             log.warning(
                 "tournament %s: table %s: its room %s is gone: dealt again in a new room",
                 code,
                 of,
-                room,
+                gone.code,  # (not `room`: a private room's invite stays out of the log)
             )
             return state.TableLost(round=of.round, table=of.table, room=room)
         except RoomError as error:

@@ -48,7 +48,12 @@ class TableResult(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class RoomGone(Exception):
-    """A table's room is gone for good: neither held by the process nor in the store."""
+    """A table's room is gone for good: neither held by the process nor in the store. `code`
+    is the room's code alone (a private room's invite is not said)."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__(code)
+        self.code = code
 
 
 def is_table(state: RoomState) -> bool:

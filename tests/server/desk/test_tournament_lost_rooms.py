@@ -16,6 +16,7 @@ from tournament_helpers import keyed, tournament_update
 from waiting import until
 
 from server.app import run_server
+from server.desk import kept
 from server.desk.kept import decode
 from server.rooms import codes
 from server.rooms.room_state import TableOf
@@ -26,20 +27,25 @@ CUP = {"name": "Lost cup", "format": "round_robin", "rules": {"players": 2, "tar
 
 
 async def test_a_table_room_not_held_is_read_from_the_store_and_lost_only_once_gone_from_it(
-    tmp_path: Path,
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     # Rooms in SQLite, as with `--data`; slow bots: the first table's match is still being
     # played while the test looks at it.
     store = SqliteStore(tmp_path)
     async with run_server(fast_config(data=str(tmp_path), store=store, bot_delay=60.0)) as server:
         ann = await keyed(server.url, "Ann")
-        made = await tournament_update(ann, "create_tournament", **CUP, bots=["easy", "normal"])
-        code = made.tournament
-        await tournament_update(ann, "join_tournament", tournament=code)
-        started = await tournament_update(ann, "start_tournament", tournament=code)
+        # A private cup: its tables' rooms are private, found with their invites.
+        private = {"players": 2, "target": 50, "public": False}
+        made = await tournament_update(
+            ann, "create_tournament", **{**CUP, "rules": private}, bots=["easy", "normal"]
+        )
+        await tournament_update(ann, "join_tournament", tournament=made.tournament)
+        started = await tournament_update(ann, "start_tournament", tournament=made.tournament)
+        code = kept.split(made.tournament)[0]  # (a private tournament's code has its invite)
         (table,) = started.state.rounds[0].tables
         assert table.room is not None
-        room = codes.split(table.room)[0]
+        room, invite = codes.split(table.room)
+        assert invite
         of = TableOf(code, 0, 0)
 
         async def table_room() -> str | None:
@@ -63,6 +69,10 @@ async def test_a_table_room_not_held_is_read_from_the_store_and_lost_only_once_g
         again = await table_room()
         assert again is not None and again != table.room
         assert codes.split(again)[0] in server.registry.rooms
+        # The log names the lost room by its code; its invite stays out of it.
+        said = [r.getMessage() for r in caplog.records if "is gone" in r.getMessage()]
+        assert len(said) == 1 and f"its room {room} is gone" in said[0], said
+        assert invite not in caplog.text
         await ann.close()
 
 
