@@ -43,9 +43,9 @@ from protocol.tournaments import (
     TournamentUpdate,
     validate_tournament_name,
 )
-from protocol.views import BotLevel, Count, MoveSpec, RoomView, Seat
+from protocol.views import BotLevel, Count, Drew, MoveSpec, Passed, Played, RoomView, Seat
 
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
 MAX_MESSAGE_BYTES = 4096
 MAX_TOKEN_LENGTH = 128
 RATE_BURST = 20
@@ -291,6 +291,25 @@ class Patch(ServerMessage, tag="patch", omit_defaults=True):
     ops: list[dict[str, Any]]
 
 
+class Moved(ServerMessage, tag="moved", omit_defaults=True):
+    """A change made of moves alone, sent as its events: the document from `seq - 1` to `seq`.
+
+    Within a hand, a play, a draw or a pass changes nothing a client cannot work out from the
+    event and the document it holds: this frame is the RFC 6902 patch those operations make
+    (`protocol.patch.moved_ops`, protocol/README.md "A move's frame"), at a third of its size.
+    `turn` and `deadline` are the game's turn and the room's deadline after the moves. Only a
+    seat's own frame has `hand` (its whole hand, where it drew) and `legal` (its legal moves,
+    where they changed). A change a client could not work out this way comes as a `patch`.
+    """
+
+    seq: Seq
+    events: list[Played | Drew | Passed]
+    turn: Seat | None
+    deadline: float | None
+    hand: list[Tile] | None = None
+    legal: list[MoveSpec] | None = None
+
+
 class Error(ServerMessage, tag="error", omit_defaults=True):
     """A refused message: the `id` and `type` (`command`) it answers, a code and a sentence
     (English, for people; clients word the code, and the `reason` where one is given: one of
@@ -359,6 +378,7 @@ AnyServerMessage = (
     | Rooms
     | Snapshot
     | Patch
+    | Moved
     | Error
     | HintReply
     | RecordReply

@@ -1,4 +1,9 @@
-"""JSON Patch (RFC 6902) between view documents, and the client side that follows `seq`."""
+"""JSON Patch (RFC 6902) between view documents, and the client side that follows `seq`.
+
+A `moved` frame is a patch told by its events: `moved_ops` gives the RFC 6902 operations it
+stands for, against the document the client holds, and a client applies those as it applies a
+`patch` frame's.
+"""
 
 from __future__ import annotations
 
@@ -7,8 +12,8 @@ from typing import Any
 import jsonpatch
 import msgspec
 
-from protocol.messages import Patch, Snapshot
-from protocol.views import AnyEvent, RoomView
+from protocol.messages import Moved, Patch, Snapshot
+from protocol.views import AnyEvent, Drew, Played, RoomView
 
 _BAD_PATCH = (
     jsonpatch.JsonPatchException,
@@ -44,6 +49,89 @@ def events_of(operations: list[dict[str, Any]]) -> list[AnyEvent]:
     return msgspec.convert(values, list[AnyEvent]) if values else []
 
 
+class MovedError(ValueError):
+    """A `moved` frame that does not fit the document: its end is not open, its tile does not
+    match the end, or a seat in it has no hand count."""
+
+
+#: Where each end's tiles go in the layout: the west end's at the line's start, tile turned.
+_END_PATHS = {
+    "west": "/game/layout/line/0",
+    "east": "/game/layout/line/-",
+    "north": "/game/layout/north/-",
+    "south": "/game/layout/south/-",
+}
+
+
+def moved_ops(document: dict[str, Any], message: Moved) -> list[dict[str, Any]]:
+    """The RFC 6902 operations a `moved` frame stands for, on the document it follows.
+
+    Each event in order: a play takes a tile from its seat's count (and from the hand, where
+    the document is that seat's), puts it at its end with the half that matches the end inside,
+    opens the end at its other half, sets the total and adds its points to the seat's side; a
+    draw adds to the seat's count and takes from the boneyard; every event is a history line.
+    Then the turn, the deadline, and the seat's own `hand` and `legal` where the frame has them.
+    MovedError where the frame does not fit the document.
+    """
+    game = document.get("game")
+    if not isinstance(game, dict):
+        raise MovedError("a move's frame came with no game in the document")
+    counts = list(game["hand_counts"])
+    ends = dict(game["ends"])
+    scores = list(game["scores"])
+    sides = document.get("sides") or list(range(len(scores)))
+    hand = game.get("hand") if document.get("you") is not None else None
+    held = list(hand) if isinstance(hand, list) else None
+    boneyard = game["boneyard"]
+    ops: list[dict[str, Any]] = []
+    for event in message.events:
+        seat = event.seat
+        if not 0 <= seat < len(counts):
+            raise MovedError(f"seat {seat} has no hand count")
+        if type(event) is Played:
+            counts[seat] -= 1
+            ops.append(
+                {"op": "replace", "path": f"/game/hand_counts/{seat}", "value": counts[seat]}
+            )
+            if held is not None and seat == document.get("you"):
+                if event.tile not in held:
+                    raise MovedError(f"{event.tile} is not in this seat's hand")
+                ops.append({"op": "remove", "path": f"/game/hand/{held.index(event.tile)}"})
+                held.remove(event.tile)
+            end = event.end
+            open_at = ends.get(end) if end is not None else None
+            if end is None or open_at is None:
+                raise MovedError(f"{event.tile} went to an end that is not open: {end}")
+            high, low = (int(pip) for pip in event.tile.split("-"))
+            if open_at not in (high, low):
+                raise MovedError(f"{event.tile} does not match the {end} end's {open_at}")
+            inner, outer = (high, low) if high == open_at else (low, high)
+            placed = [outer, inner] if end == "west" else [inner, outer]
+            ops.append({"op": "add", "path": _END_PATHS[end], "value": placed})
+            ends[end] = outer
+            ops.append({"op": "replace", "path": f"/game/ends/{end}", "value": outer})
+            ops.append({"op": "replace", "path": "/game/total", "value": event.total})
+            if event.points:
+                side = sides[seat]
+                scores[side] += event.points
+                ops.append({"op": "replace", "path": f"/game/scores/{side}", "value": scores[side]})
+        elif type(event) is Drew:
+            counts[seat] += event.count
+            boneyard -= event.count
+            ops.append(
+                {"op": "replace", "path": f"/game/hand_counts/{seat}", "value": counts[seat]}
+            )
+            ops.append({"op": "replace", "path": "/game/boneyard", "value": boneyard})
+        ops.append({"op": "add", "path": "/game/history/-", "value": to_builtins(event)})
+    ops.append({"op": "replace", "path": "/game/turn", "value": message.turn})
+    ops.append({"op": "replace", "path": "/deadline", "value": message.deadline})
+    if message.hand is not None:
+        ops.append({"op": "replace", "path": "/game/hand", "value": list(message.hand)})
+    if message.legal is not None:
+        ops.append({"op": "replace", "path": "/game/legal", "value": to_builtins(message.legal)})
+    return ops
+
+
 def apply(document: dict[str, Any], operations: list[dict[str, Any]]) -> dict[str, Any]:
     """A new document: `document` with the operations applied (the input is left untouched)."""
     # A document is plain JSON: it copies through its encoding many times faster than through
@@ -67,8 +155,9 @@ class ClientState:
         self.seq = message.seq
         self._view = message.state
 
-    def on_patch(self, message: Patch) -> list[AnyEvent]:
-        """Apply a patch and return its events; GapDetected (state unchanged) unless it is seq + 1."""
+    def on_patch(self, message: Patch | Moved) -> list[AnyEvent]:
+        """Apply a patch (or a `moved` frame) and return its events; GapDetected (state
+        unchanged) unless it is seq + 1."""
         if self.document is None or self.seq is None:
             raise GapDetected(f"patch {message.seq} arrived before any snapshot")
         if message.seq <= self.seq:
@@ -76,9 +165,14 @@ class ClientState:
         if message.seq != self.seq + 1:
             raise GapDetected(f"patch {message.seq} does not follow {self.seq}")
         try:
-            document = apply(self.document, message.ops)
+            if isinstance(message, Moved):
+                operations = moved_ops(self.document, message)
+                events: list[AnyEvent] = list(message.events)
+            else:
+                operations = message.ops
+                events = events_of(operations)
+            document = apply(self.document, operations)
             view = msgspec.convert(document, RoomView)
-            events = events_of(message.ops)
         except _BAD_PATCH as error:
             raise GapDetected(f"patch {message.seq} does not apply: {error}") from None
         self.document, self.seq, self._view = document, message.seq, view

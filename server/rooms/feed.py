@@ -30,8 +30,8 @@ from engine import parts
 from engine.parts import Own, Table
 from protocol import messages as msg
 from protocol import views as wire
-from server.rooms import patches, results
-from server.rooms.documents import SPECTATORS, Receiver, public_game, room_view
+from server.rooms import moved, patches, results
+from server.rooms.documents import SPECTATORS, Receiver, public_game, room_view, seat_sides
 from server.rooms.room import Room
 
 __all__ = ["DEFAULT_KEEP", "SPECTATORS", "Feed", "Frames", "Receiver", "frame_of"]
@@ -42,6 +42,7 @@ KEPT_BYTES = 4096
 
 _encode = msgspec.json.Encoder().encode
 _decode_events = msgspec.json.Decoder(list[wire.AnyEvent]).decode
+_MOVED = b'{"type":"moved",'
 
 
 def frame_of(receiver: Receiver, shared: bytes, own: dict[int, bytes]) -> bytes:
@@ -141,7 +142,20 @@ class Feed:
         ops: list[patches.Operation] = []
         before = self._table
         self._room_ops(room, ops)
-        game_replaced = self._game_ops(room, events, ops)
+        match = room.match
+        after: Table | None = None
+        if (
+            match is not None
+            and before is not None
+            and (not ops or (len(ops) == 1 and ops[0].path == "/deadline"))
+            and room.state.matches == self._match_number
+            and len(room.state.chat) == self._chat
+            and self._history + len(events) == len(match.events)
+        ):
+            after = parts.table(match)
+            if moved.moves_only(before, after, events, seat_sides(room)):
+                return self._publish_moved(room, events, before, after, receivers)
+        game_replaced = self._game_ops(room, events, ops, after)
         self._chat_ops(room, events, ops)
         seq = room.seq
         self.seq = seq
@@ -155,8 +169,7 @@ class Feed:
         parts_kept: list[tuple[int, bytes]] = []
         fresh: list[Receiver] = []
         since = self.since
-        match = room.match
-        moved = self._moved(before, game_replaced)
+        changed = self._moved(before, game_replaced)
         for receiver in receivers:
             if receiver not in since:
                 since[receiver] = seq
@@ -164,7 +177,7 @@ class Feed:
                 if receiver is not None and match is not None:
                     self._own[receiver] = parts.own(match, receiver)
                 continue
-            if receiver is None or (moved is not None and receiver not in moved):
+            if receiver is None or (changed is not None and receiver not in changed):
                 continue
             if match is None:
                 self._own.pop(receiver, None)
@@ -181,13 +194,68 @@ class Feed:
                 tail = _encode(mine)[1:]
                 own[receiver] = b"".join((own_head, tail, b"}"))
                 parts_kept.append((receiver, tail))
-        if len(since) > len(receivers):  # every receiver is in `since` now: some left
+        self._forget_gone(receivers)
+        self._keep(seq, shared, tuple(parts_kept))
+        return Frames(seq, shared, own, tuple(fresh))
+
+    def _publish_moved(
+        self,
+        room: Room,
+        events: list[wire.AnyEvent],
+        before: Table,
+        after: Table,
+        receivers: list[Receiver],
+    ) -> Frames:
+        """The frames of a change of moves alone: its events, and each seat's own fields."""
+        assert room.match is not None
+        match = room.match
+        self._table = after
+        self._history += len(events)
+        seq = room.seq
+        self.seq = seq
+        frame = msg.Moved(seq=seq, events=events, turn=after.turn, deadline=self._deadline)  # type: ignore[arg-type]
+        shared = _encode(frame)
+        played: dict[int, int] = {}
+        for event in events:
+            if type(event) is wire.Played:
+                played[event.seat] = played.get(event.seat, 0) | moved.TILE_BITS[event.tile]
+        own: dict[int, bytes] = {}
+        parts_kept: list[tuple[int, bytes]] = []
+        fresh: list[Receiver] = []
+        since = self.since
+        changed = self._moved(before, False)
+        for receiver in receivers:
+            if receiver not in since:
+                since[receiver] = seq
+                fresh.append(receiver)
+                if receiver is not None:
+                    self._own[receiver] = parts.own(match, receiver)
+                continue
+            if receiver is None or (changed is not None and receiver not in changed):
+                continue
+            new = parts.own(match, receiver)
+            old = self._own.get(receiver)
+            self._own[receiver] = new
+            tail = (
+                moved.own_tail(old, new, played.get(receiver, 0))
+                if old is not None
+                else moved.own_tail(parts.Own(0, ()), new, 0)
+            )
+            if tail is not None:
+                own[receiver] = shared[:-1] + tail
+                parts_kept.append((receiver, tail))
+        self._forget_gone(receivers)
+        self._keep(seq, shared, tuple(parts_kept))
+        return Frames(seq, shared, own, tuple(fresh))
+
+    def _forget_gone(self, receivers: list[Receiver]) -> None:
+        """Forget the receivers that left the room (every receiver is in `since` by now)."""
+        since = self.since
+        if len(since) > len(receivers):
             for gone in [r for r in since if r not in receivers]:
                 del since[gone]
                 if gone is not None:
                     self._own.pop(gone, None)
-        self._keep(seq, shared, tuple(parts_kept))
-        return Frames(seq, shared, own, tuple(fresh))
 
     def _keep(self, seq: int, shared: bytes, own: tuple[tuple[int, bytes], ...]) -> None:
         """Keep a change's frames; the oldest go past `keep` changes or `kept_bytes`."""
@@ -255,9 +323,14 @@ class Feed:
             self._game_id = game_id
 
     def _game_ops(
-        self, room: Room, events: list[wire.AnyEvent], ops: list[patches.Operation]
+        self,
+        room: Room,
+        events: list[wire.AnyEvent],
+        ops: list[patches.Operation],
+        new: Table | None = None,
     ) -> bool:
-        """The game's operations; True if the public game was replaced (a new match or hand)."""
+        """The game's operations (`new`: the public part now, where already taken); True if
+        the public game was replaced (a new match or hand)."""
         match = room.match
         old = self._table
         if match is None:
@@ -266,7 +339,8 @@ class Feed:
             if old is not None:
                 ops.append(patches.replace("/game", None))
             return False
-        new = parts.table(match)
+        if new is None:
+            new = parts.table(match)
         self._table = new
         history = match.events
         if (
@@ -351,6 +425,8 @@ def _kept_frame(receiver: Receiver, shared: bytes, own: tuple[tuple[int, bytes],
     part, as `Feed.publish` built it), else the shared one."""
     for seat, tail in own:
         if seat == receiver:
+            if shared.startswith(_MOVED):  # its own fields end the frame: `,"legal":…}`
+                return shared[:-1] + tail
             # The shared frame ends with its operations' array: `...]}`, or `[]}` when empty.
             head = shared[:-3] + b"[" if shared.endswith(b"[]}") else shared[:-2] + b","
             return head + tail + b"}"

@@ -21,7 +21,7 @@ from protocol_helpers import examples
 from room_harness import room_with
 
 from protocol import messages as msg
-from protocol.patch import apply, events_of
+from protocol.patch import apply, events_of, moved_ops
 from protocol.views import CHAT_HISTORY, SeatInfo
 from server.rooms import patches
 from server.rooms.feed import SPECTATORS, Feed, Frames, Receiver, frame_of
@@ -55,6 +55,11 @@ def test_the_oracle_diff_turns_any_document_into_any_other(old: Any, new: Any) -
     assert exact(old) == before
 
 
+def operations(document: dict[str, Any], message: msg.Patch | msg.Moved) -> list[dict[str, Any]]:
+    """The RFC 6902 operations a frame stands for, on the document it follows."""
+    return moved_ops(document, message) if isinstance(message, msg.Moved) else message.ops
+
+
 class Followers:
     """Every receiver of one room, each holding the document its frames built, by seq."""
 
@@ -63,6 +68,8 @@ class Followers:
         self.feed = feed
         self.held: dict[Receiver, dict[int, dict[str, Any]]] = {}
         self.changes = 0
+        #: Frames received as `moved` (a change of moves alone, told by its events).
+        self.moved = 0
         for receiver in feed.receivers(room):
             self.snapshot(receiver)
 
@@ -91,14 +98,23 @@ class Followers:
 
     def follow(self, receiver: Receiver, frames: Frames, events: list[Any]) -> None:
         frame = frame_of(receiver, frames.shared, frames.own)
-        assert b'"events"' not in frame
-        patch = msg.decode_server(frame)
-        assert isinstance(patch, msg.Patch) and patch.seq == self.room.seq
-        assert msgspec.to_builtins(events_of(patch.ops)) == msgspec.to_builtins(events), (
+        message = msg.decode_server(frame)
+        assert isinstance(message, msg.Patch | msg.Moved) and message.seq == self.room.seq
+        documents = self.held[receiver]
+        held = documents[max(documents)]
+        if isinstance(message, msg.Moved):
+            self.moved += 1
+            told = message.events
+            assert frame.count(b'"type":"played"') + frame.count(b'"type":"drew"') + frame.count(
+                b'"type":"passed"'
+            ) == len(events), "each event comes once"
+        else:
+            assert b'"events"' not in frame
+            told = events_of(message.ops)
+        assert msgspec.to_builtins(told) == msgspec.to_builtins(events), (
             "each event comes once, as the line it adds to the history or the chat"
         )
-        documents = self.held[receiver]
-        documents[patch.seq] = apply(documents[max(documents)], patch.ops)
+        documents[message.seq] = apply(held, operations(held, message))
 
     def check(self) -> None:
         for receiver, documents in self.held.items():
@@ -122,8 +138,8 @@ class Followers:
             if isinstance(message, msg.Snapshot):
                 document = msgspec.to_builtins(message.state)
             else:
-                assert isinstance(message, msg.Patch)
-                document = apply(document, message.ops)
+                assert isinstance(message, msg.Patch | msg.Moved)
+                document = apply(document, operations(document, message))
         assert exact(document) == exact(reference_document(self.room, receiver))
 
     def reload(self) -> None:
@@ -217,6 +233,7 @@ def test_every_receivers_patched_document_is_a_fresh_snapshot_after_every_change
             room.sit("H1 again", 1)
             followers.publish([], raw)
     assert followers.changes > 20
+    assert followers.moved > 0
 
 
 def test_a_returning_receiver_gets_the_frames_it_missed_or_a_snapshot() -> None:
@@ -274,17 +291,44 @@ def test_a_move_is_encoded_once_for_everyone_its_hands_aside() -> None:
     feed.publish(room, room.start(0, seed=5))
     match = room.match
     assert match is not None
+    feed.publish(room, room.play(match.turn, match.legal_moves()[0]))  # the lead
     mover = match.turn
     frames = feed.publish(room, room.play(mover, match.legal_moves()[0]))
     # The mover's hand and legal moves changed, and so did the next seat's legal moves.
     assert set(frames.own) == {mover, match.turn}
     shared = msg.decode_server(frames.shared)
-    assert isinstance(shared, msg.Patch)
-    assert not any(op["path"].startswith(("/game/hand/", "/game/legal")) for op in shared.ops)
+    assert isinstance(shared, msg.Moved) and shared.hand is None and shared.legal is None
     for seat in frames.own:
         own = msg.decode_server(frame_of(seat, frames.shared, frames.own))
-        assert isinstance(own, msg.Patch) and own.ops[: len(shared.ops)] == shared.ops
+        assert isinstance(own, msg.Moved) and own.events == shared.events
+        assert frames.own[seat].startswith(frames.shared[:-1])
+    mine = msg.decode_server(frames.own[mover])
+    assert isinstance(mine, msg.Moved) and mine.legal == [] and mine.hand is None
     assert frame_of(SPECTATORS, frames.shared, frames.own) is frames.shared
+
+
+def test_a_play_within_a_hand_goes_as_its_event_and_a_lead_as_a_patch() -> None:
+    room = room_with(players=4, humans=4, teams=True)
+    feed = Feed()
+    feed.publish(room, [])
+    feed.publish(room, room.start(0, now=100.0, seed=5))
+    match = room.match
+    assert match is not None
+    lead = feed.publish(room, room.play(match.turn, match.legal_moves()[0], now=101.0))
+    assert isinstance(msg.decode_server(lead.shared), msg.Patch)
+    sizes = []
+    while match.hand_number == 1 and not match.over:
+        mover, move = match.turn, match.legal_moves()[0]
+        frames = feed.publish(room, room.play(mover, move, now=102.0))
+        message = msg.decode_server(frames.shared)
+        if isinstance(message, msg.Moved):
+            (event, *_) = message.events
+            assert event.seat == mover and message.turn == match.turn
+            assert message.deadline == room.turn_deadline()
+            sizes.extend(len(frame_of(seat, frames.shared, frames.own)) for seat in range(4))
+    # Most plays of a hand are told as their events, in a couple of hundred bytes each.
+    assert len(sizes) >= 4 * 6
+    assert sorted(sizes)[len(sizes) // 2] < 250
 
 
 def test_chat_is_one_added_line_and_the_oldest_dropped_past_the_cap() -> None:
