@@ -50,6 +50,9 @@ from measure import percentile, report, resident_kib, start_process
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import WebSocketException
 
+from protocol import messages as msg
+from protocol.patch import operations_of
+
 BYSTANDER = "127.0.0.2"
 #: Between an attacker connection's messages: what the server's per-connection rate allows
 #: (10 a second; `flood` alone goes faster, to be closed for it).
@@ -71,7 +74,7 @@ class Speaker:
     async def open(cls, url: str, address: str, name: str) -> Speaker:
         socket = await connect(url, local_addr=(address, 0), max_size=2**22)
         speaker = cls(socket)
-        await speaker.ask("hello", version=2, name=name)
+        await speaker.ask("hello", version=3, name=name)
         return speaker
 
     async def ask(self, kind: str, **fields: Any) -> dict[str, Any]:
@@ -89,8 +92,11 @@ class Speaker:
                 message = json.loads(frame)
                 if message["type"] == "snapshot":
                     self.document = message["state"]
-                elif message["type"] == "patch":
-                    jsonpatch.apply_patch(self.document, message["ops"], in_place=True)
+                elif message["type"] in ("patch", "moved"):
+                    change = msg.decode_server(frame)
+                    assert isinstance(change, msg.Change)
+                    ops = operations_of(self.document, change)
+                    jsonpatch.apply_patch(self.document, ops, in_place=True)
                 waiter = self.waiting.pop(message.get("id") or 0, None)
                 if waiter is not None and not waiter.done():
                     waiter.set_result(message)
@@ -254,7 +260,7 @@ async def flood(url: str, attacker: str, seconds: float, seen: Counter[str]) -> 
     while await until(deadline):
         socket = await connect(url, local_addr=(attacker, 0))
         try:
-            await socket.send(json.dumps({"type": "hello", "version": 2, "name": "Flood"}))
+            await socket.send(json.dumps({"type": "hello", "version": 3, "name": "Flood"}))
             for _ in range(500):
                 await socket.send("{not json" * 50)
                 seen["sent"] += 1

@@ -61,7 +61,7 @@ def memory(pid: int) -> dict[str, int]:
 
 async def one_hello(url: str, number: int) -> None:
     async with connect(url, max_size=2**20, open_timeout=30) as socket:
-        hello = {"type": "hello", "version": 2, "name": f"C{number % 1000}", "id": 1}
+        hello = {"type": "hello", "version": 3, "name": f"C{number % 1000}", "id": 1}
         await socket.send(json.dumps(hello))
         reply = json.loads(await asyncio.wait_for(socket.recv(), 30))
         if reply.get("type") != "welcome":

@@ -1,4 +1,5 @@
-"""bench/load.py's scripted players: four WebSocket clients per room that play from their patches.
+"""bench/load.py's scripted players: four WebSocket clients per room that play from their patches
+(and `moved` frames: their turn and legal moves).
 
 A `Table` is a room with its players (and any spectators); a move's delay runs from sending the
 play to the last of them receiving its patch. A player reads of each patch only the operations
@@ -34,11 +35,14 @@ class Operation(msgspec.Struct):
 
 
 class Patch(msgspec.Struct):
-    """A frame as a player first reads it (a patch's operations; other messages are read again)."""
+    """A frame as a player first reads it (a patch's operations, a `moved` frame's turn and
+    legal moves; other messages are read again)."""
 
     type: str
     seq: int = -1
     ops: list[Operation] = []
+    turn: int | msgspec.UnsetType | None = msgspec.UNSET
+    legal: list[dict[str, Any]] | msgspec.UnsetType = msgspec.UNSET
 
 
 read_patch = msgspec.json.Decoder(Patch).decode
@@ -105,6 +109,13 @@ class Player:
                     self.follow(part, decode(operation.value))
             self.arrived(patch.seq, frame)
             return None
+        if patch.type == "moved":
+            if patch.turn is not msgspec.UNSET:
+                self.turn = patch.turn
+            if patch.legal is not msgspec.UNSET:
+                self.legal = patch.legal
+            self.arrived(patch.seq, frame)
+            return None
         message: dict[str, Any] = decode(frame)
         if patch.type == "snapshot":
             self.follow("all", message["state"])
@@ -163,7 +174,7 @@ class Watcher(Player):
     def take(self, frame: bytes) -> dict[str, Any] | None:
         """Note the seq of a snapshot or patch; any other message is a reply, returned."""
         envelope = read_envelope(frame)
-        if envelope.type == "patch":
+        if envelope.type in ("patch", "moved"):
             self.arrived(envelope.seq, frame)
         elif envelope.type == "snapshot":
             self.arrived(envelope.seq)
@@ -246,7 +257,7 @@ async def open_table(
         player = Player(socket, table)
         table.players.append(player)
         asyncio.get_running_loop().create_task(player.read())
-        await player.request({"type": "hello", "version": 2, "name": f"P{index}"})
+        await player.request({"type": "hello", "version": 3, "name": f"P{index}"})
         if index == 0:
             rules = {"players": 4, "teams": True, "public": False}
             joined = await player.request({"type": "create_room", "rules": rules})
@@ -257,7 +268,7 @@ async def open_table(
         watcher = Watcher(socket, table)
         table.players.append(watcher)
         asyncio.get_running_loop().create_task(watcher.read())
-        await watcher.request({"type": "hello", "version": 2, "name": f"W{index}"})
+        await watcher.request({"type": "hello", "version": 3, "name": f"W{index}"})
         await watcher.request({"type": "spectate", "room": joined["room"]})
     await table.players[0].request({"type": "start", "id": 1})
     await table.until_all_reach(max(p.seq for p in table.players))

@@ -33,7 +33,7 @@ class Player:
         message = msg.decode_server(await self.socket.recv())
         if isinstance(message, msg.Snapshot):
             self.state.on_snapshot(message)
-        elif isinstance(message, msg.Patch):
+        elif isinstance(message, msg.Change):
             self.state.on_patch(message)
         return message
 

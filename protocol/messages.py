@@ -310,6 +310,10 @@ class Moved(ServerMessage, tag="moved", omit_defaults=True):
     legal: list[MoveSpec] | None = None
 
 
+#: A frame that takes the document from `seq - 1` to `seq`.
+Change = Patch | Moved
+
+
 class Error(ServerMessage, tag="error", omit_defaults=True):
     """A refused message: the `id` and `type` (`command`) it answers, a code and a sentence
     (English, for people; clients word the code, and the `reason` where one is given: one of

@@ -12,7 +12,7 @@ from typing import Any
 import jsonpatch
 import msgspec
 
-from protocol.messages import Moved, Patch, Snapshot
+from protocol.messages import Change, Moved, Snapshot
 from protocol.views import AnyEvent, Drew, Played, RoomView
 
 _BAD_PATCH = (
@@ -132,6 +132,16 @@ def moved_ops(document: dict[str, Any], message: Moved) -> list[dict[str, Any]]:
     return ops
 
 
+def operations_of(document: dict[str, Any], message: Change) -> list[dict[str, Any]]:
+    """The RFC 6902 operations a `patch` or `moved` frame stands for, on the document it follows."""
+    return moved_ops(document, message) if isinstance(message, Moved) else message.ops
+
+
+def events_in(message: Change) -> list[AnyEvent]:
+    """A `patch` or `moved` frame's events, in order."""
+    return list(message.events) if isinstance(message, Moved) else events_of(message.ops)
+
+
 def apply(document: dict[str, Any], operations: list[dict[str, Any]]) -> dict[str, Any]:
     """A new document: `document` with the operations applied (the input is left untouched)."""
     # A document is plain JSON: it copies through its encoding many times faster than through
@@ -155,7 +165,7 @@ class ClientState:
         self.seq = message.seq
         self._view = message.state
 
-    def on_patch(self, message: Patch | Moved) -> list[AnyEvent]:
+    def on_patch(self, message: Change) -> list[AnyEvent]:
         """Apply a patch (or a `moved` frame) and return its events; GapDetected (state
         unchanged) unless it is seq + 1."""
         if self.document is None or self.seq is None:
@@ -165,13 +175,8 @@ class ClientState:
         if message.seq != self.seq + 1:
             raise GapDetected(f"patch {message.seq} does not follow {self.seq}")
         try:
-            if isinstance(message, Moved):
-                operations = moved_ops(self.document, message)
-                events: list[AnyEvent] = list(message.events)
-            else:
-                operations = message.ops
-                events = events_of(operations)
-            document = apply(self.document, operations)
+            document = apply(self.document, operations_of(self.document, message))
+            events = events_in(message)
             view = msgspec.convert(document, RoomView)
         except _BAD_PATCH as error:
             raise GapDetected(f"patch {message.seq} does not apply: {error}") from None

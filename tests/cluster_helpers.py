@@ -44,7 +44,7 @@ class CheckedState(ClientState):
                 self.checked += 1
         super().on_snapshot(message)
 
-    def on_patch(self, message: msg.Patch) -> list[AnyEvent]:
+    def on_patch(self, message: msg.Change) -> list[AnyEvent]:
         """Apply a patch (GapDetected fails the test) and keep its events."""
         events = super().on_patch(message)
         self.events += events

@@ -12,7 +12,7 @@ from ws_client_helpers import Client
 
 from engine import PASS, Deal, End, Match, Move, Played, Tile
 from protocol import messages as msg
-from protocol.patch import events_of
+from protocol.patch import events_in
 from protocol.records import decode_record
 from protocol.tiles import normalize_tile
 
@@ -70,8 +70,8 @@ def check_frames(client: Client, record_json: bytes, complete: bool = True) -> i
         if isinstance(message, msg.Joined):
             seat = message.seat
         allowed = witness.visible(seat)
-        if isinstance(message, msg.Patch):
-            for event in events_of(message.ops):
+        if isinstance(message, msg.Change):
+            for event in events_in(message):
                 if type(event).__name__ in ("Played", "Passed"):
                     allowed |= witness.advance() | witness.visible(seat)
         named = {normalize_tile(tile) for tile in TILE_TEXT.findall(frame)}
@@ -103,8 +103,8 @@ def check_room_frames(frames: list[str], room: str, record_json: bytes) -> int:
             document = msgspec.json.decode(frame)["state"]
             witness.move_to(_moves_before(document, hands))
         allowed = witness.visible(seat)
-        if isinstance(message, msg.Patch):
-            for event in events_of(message.ops):
+        if isinstance(message, msg.Change):
+            for event in events_in(message):
                 if type(event).__name__ in ("Played", "Passed"):
                     allowed |= witness.advance() | witness.visible(seat)
         named = {normalize_tile(tile) for tile in TILE_TEXT.findall(frame)}

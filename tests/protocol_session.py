@@ -71,7 +71,7 @@ class Talk:
         decoded = msg.decode_server(text)
         if isinstance(decoded, msg.Snapshot):
             self.state.on_snapshot(decoded)
-        elif isinstance(decoded, msg.Patch):
+        elif isinstance(decoded, msg.Change):
             self.state.on_patch(decoded)
         message: dict[str, Any] = msgspec.json.decode(text)
         return message
@@ -82,10 +82,10 @@ class Talk:
         game: dict[str, Any] = self.state.document["game"]
         return game
 
-    async def until(self, kind: str, **fields: Any) -> dict[str, Any]:
+    async def until(self, *kinds: str, **fields: Any) -> dict[str, Any]:
         while True:
             message = await self.read()
-            if message["type"] == kind and all(message.get(k) == v for k, v in fields.items()):
+            if message["type"] in kinds and all(message.get(k) == v for k, v in fields.items()):
                 return message
 
 
@@ -121,7 +121,7 @@ async def run_session() -> Frames:
             hand = [f"{t.low}-{t.high}" for t in game.hand_of(0) if not t.is_double]
             await ann.send(type="play", tile=hand[0], id=5)  # a lead written low number first
             await ann.until("ack", id=5)
-            await ann.until("patch", seq=live.room.seq + 1)  # the bot's answer
+            await ann.until("patch", "moved", seq=live.room.seq + 1)  # the bot's answer
             legal = [m["tile"] for m in ann.game()["legal"]]
             refused = next(t for t in ann.game()["hand"] if t not in legal)
             await ann.send(type="play", tile=refused, id=6)
@@ -171,7 +171,7 @@ def final_document(frames: Frames) -> dict[str, Any]:
         message = msg.decode_server(frame) if side == "S" else None
         if isinstance(message, msg.Snapshot):
             state.on_snapshot(message)
-        elif isinstance(message, msg.Patch):
+        elif isinstance(message, msg.Change):
             state.on_patch(message)
     assert state.document is not None
     return state.document

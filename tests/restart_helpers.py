@@ -280,10 +280,10 @@ class Player:
             self.state.on_snapshot(message)
             if self.phase == "playing" and (not self.matches or self.matches[-1].final):
                 self.matches.append(Seen())
-        elif isinstance(message, msg.Patch):
+        elif isinstance(message, msg.Change):
             place = self._place()
             self._note(self.state.on_patch(message), *place)
-        if isinstance(message, msg.Snapshot | msg.Patch):
+        if isinstance(message, msg.Snapshot | msg.Change):
             self._check_seq_unchanged()
         elif isinstance(message, msg.Joined):
             self.room, self.seat = message.room, message.seat

@@ -155,7 +155,7 @@ class RoomHarness:
         message = msg.decode_server(frame)
         if isinstance(message, msg.Snapshot):
             client.state.on_snapshot(message)
-        elif isinstance(message, msg.Patch):
+        elif isinstance(message, msg.Change):
             client.state.on_patch(message)
 
     # -- reading ---------------------------------------------------------------------------

@@ -301,7 +301,7 @@ class Connection:
         self._keep_numbering()
         if isinstance(message, msg.Joined):
             self._joined(message, resumed=isinstance(asked, msg.Hello))
-        if isinstance(message, msg.Snapshot | msg.Patch) and self.state.view is not None:
+        if isinstance(message, msg.Snapshot | msg.Change) and self.state.view is not None:
             self.ready.set()
         self.on_change()
 

@@ -180,7 +180,7 @@ class TableState:
                 self.mending = False
                 self._log_missed()
                 self._follow_hand()
-            case msg.Patch():
+            case msg.Patch() | msg.Moved():
                 before = self.view
                 try:
                     events = self.sync.on_patch(message)

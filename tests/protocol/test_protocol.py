@@ -30,6 +30,7 @@ from protocol.messages import (
     ClientMessage,
     Hello,
     Join,
+    Moved,
     Patch,
     Play,
     ServerMessage,
@@ -255,7 +256,7 @@ def test_the_readme_session_is_a_stream_a_client_can_follow() -> None:
         message = decode_server(frame)
         if isinstance(message, Snapshot):
             client.on_snapshot(message)
-        elif isinstance(message, Patch):
+        elif isinstance(message, Patch | Moved):
             names = [seat.name if seat else "?" for seat in client.view.seats]
             seen += [words.describe(event, names) for event in client.on_patch(message)]
     document = README.read_text().split(protocol_session.DOCUMENT_START)[1]

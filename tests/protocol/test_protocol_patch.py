@@ -6,16 +6,19 @@ import itertools
 import json
 from typing import Any
 
+import msgspec
 import msgspec.inspect as mi
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from protocol_helpers import JSON_SCALARS, diff, examples, for_type
+from room_harness import room_with
 
-from protocol.messages import Patch, Snapshot, decode_server, encode
+from protocol.messages import Moved, Patch, Snapshot, decode_server, encode
 from protocol.patch import ClientState, GapDetected, apply, to_builtins
 from protocol.rules import RoomRules
-from protocol.views import ChatLine, RoomView, SeatInfo
+from protocol.views import ChatLine, Played, RoomView, SeatInfo
+from server.rooms.feed import Feed
 
 KEYS = st.sampled_from(["a", "b", "c", "", "~", "/", "a/b", "~1", "0", "1"]) | st.text(max_size=4)
 DOCUMENT_VALUES = st.recursive(
@@ -177,3 +180,65 @@ def test_a_patch_that_does_not_fit_the_document_is_a_gap() -> None:
         with pytest.raises(GapDetected):
             client.on_patch(Patch(seq=2, ops=ops))
     assert client.seq == 1 and client.view == waiting_room()
+
+
+def mid_hand() -> tuple[ClientState, Moved]:
+    """Seat 0's client of a two-player room after the lead and one play, and the next play's
+    `moved` frame as the server sends it to seat 0."""
+    room = room_with(players=2, humans=2)
+    feed = Feed()
+    feed.publish(room, [])
+    feed.publish(room, room.start(0, seed=3))
+    match = room.match
+    assert match is not None
+    feed.publish(room, room.play(match.turn, match.legal_moves()[0]))  # the lead
+    client = ClientState()
+    client.on_snapshot(msgspec.json.decode(feed.snapshot(room, 0), type=Snapshot))
+    frames = feed.publish(room, room.play(match.turn, match.legal_moves()[0]))
+    moved = decode_server(frames.own.get(0, frames.shared))
+    assert isinstance(moved, Moved)
+    return client, moved
+
+
+def test_a_moved_frame_is_the_patch_it_stands_for() -> None:
+    client, moved = mid_hand()
+    (played,) = moved.events
+    assert isinstance(played, Played) and played.end is not None
+    before = client.view
+    assert before.game is not None
+    assert client.on_patch(moved) == [played]
+    after = client.view
+    assert after.game is not None and client.seq == moved.seq
+    assert after.game.history[-1] == played and after.game.total == played.total
+    assert after.game.turn == moved.turn and after.deadline == moved.deadline
+    assert sum(after.game.hand_counts) == sum(before.game.hand_counts) - 1
+    assert getattr(after.game.ends, played.end) in (int(pip) for pip in played.tile.split("-"))
+
+
+def test_a_moved_frame_that_does_not_fit_the_document_is_a_gap() -> None:
+    client, moved = mid_hand()
+    (played,) = moved.events
+    assert isinstance(played, Played) and client.view.game is not None
+    ends = client.view.game.ends
+    closed = next(end for end in ("north", "south") if getattr(ends, end) is None)
+    unmatched = next(
+        f"{high}-{low}"
+        for high in range(7)
+        for low in range(high + 1)
+        if ends.east not in (high, low) and ends.west not in (high, low)
+    )
+    mine = msgspec.structs.replace(played, seat=0, tile=unmatched, end="east")
+    held, seq = exact(client.document), client.seq
+    for events in (
+        [msgspec.structs.replace(played, end=closed)],  # an end that is not open
+        [msgspec.structs.replace(played, tile=unmatched)],  # a tile that does not match it
+        [mine],  # a tile the seat does not hold (and that does not match)
+        [msgspec.structs.replace(played, seat=3)],  # a seat with no hand count
+    ):
+        with pytest.raises(GapDetected):
+            client.on_patch(msgspec.structs.replace(moved, events=events))
+        assert (exact(client.document), client.seq) == (held, seq)
+    waiting = ClientState()
+    waiting.on_snapshot(Snapshot(seq=1, state=waiting_room()))
+    with pytest.raises(GapDetected):
+        waiting.on_patch(msgspec.structs.replace(moved, seq=2))

@@ -25,7 +25,7 @@ from clients.cli.connection import Connection, Fatal
 from clients.cli.seats import SeatStore, normalize_url
 from clients.cli.state import TableState
 from protocol import messages as msg
-from protocol.patch import apply, events_of, to_builtins
+from protocol.patch import apply, events_in, operations_of, to_builtins
 from protocol.rules import RoomRules
 from protocol.views import HandEnded, HandStarted, Layout, Played
 from server.app import Server, run_server
@@ -48,10 +48,10 @@ def tiles_on(layout: Layout) -> int:
     return len(layout.line) + len(layout.north) + len(layout.south)
 
 
-def a_bot_plays_next(state: TableState, patch: msg.Patch) -> bool:
+def a_bot_plays_next(state: TableState, patch: msg.Change) -> bool:
     """Whether more patches surely follow this one (so losing it is noticed): a bot's turn."""
     assert state.sync.document is not None
-    after = apply(state.sync.document, patch.ops)
+    after = apply(state.sync.document, operations_of(state.sync.document, patch))
     return after["phase"] == "playing" and after["game"]["turn"] not in (None, after["you"])
 
 
@@ -78,10 +78,10 @@ async def test_the_state_built_from_patches_equals_fresh_snapshots_through_a_who
                 assert to_builtins(message.state) == state.sync.document
                 compared += 1
             continue
-        if isinstance(message, msg.Patch):
+        if isinstance(message, msg.Change):
             patches += 1
             # A hand's end is never the patch dropped: each one checks the table kept after it.
-            ends_a_hand = any(isinstance(e, HandEnded) for e in events_of(message.ops))
+            ends_a_hand = any(isinstance(e, HandEnded) for e in events_in(message))
             # Nor is a drop begun when a hand may end before the snapshot mends it: a hand end
             # met while mending is not applied, and a short match has only two or three.
             game = state.game
@@ -94,9 +94,9 @@ async def test_the_state_built_from_patches_equals_fresh_snapshots_through_a_who
         layout_before = state.game.layout if state.game is not None else None
         legal_before = list(state.game.legal) if state.game is not None else []
         replies = state.receive(message)
-        applied = isinstance(message, msg.Patch) and state.seq == message.seq
-        if isinstance(message, msg.Patch) and applied and layout_before is not None:
-            events = events_of(message.ops)
+        applied = isinstance(message, msg.Change) and state.seq == message.seq
+        if isinstance(message, msg.Change) and applied and layout_before is not None:
+            events = events_in(message)
             played = [event for event in events if isinstance(event, Played)]
             new_hand = any(isinstance(event, HandStarted) for event in events)
             ended = [event for event in events if isinstance(event, HandEnded)]
@@ -120,7 +120,7 @@ async def test_the_state_built_from_patches_equals_fresh_snapshots_through_a_who
             mending = True
         for reply in replies:
             await send(socket, reply)
-        if isinstance(message, msg.Patch) and not replies and patches % 2 == 0:
+        if isinstance(message, msg.Change) and not replies and patches % 2 == 0:
             await send(socket, msg.Resync(id=9999))
         view = state.view
         if view is not None and view.phase == "finished":

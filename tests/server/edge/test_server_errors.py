@@ -75,12 +75,13 @@ async def test_hello_comes_first_and_names_the_version(server: Server) -> None:
     error = assert_error(
         await client.request("hello", version=99, name="Ann"), "bad_version", "hello", 2
     )
-    assert "version 2" in error.message
-    # A client of version 1 (a seat's own `deadline`) is told which version this server speaks.
+    assert "version 3" in error.message
+    # A client of version 2 (patches alone, no `moved` frames) is told which version this
+    # server speaks.
     error = assert_error(
-        await client.request("hello", version=1, name="Ann"), "bad_version", "hello", 3
+        await client.request("hello", version=2, name="Ann"), "bad_version", "hello", 3
     )
-    assert error.message == "this server speaks protocol version 2, not 1"
+    assert error.message == "this server speaks protocol version 3, not 2"
     assert isinstance(
         await client.request("hello", version=msg.PROTOCOL_VERSION, name="Ann"), msg.Welcome
     )

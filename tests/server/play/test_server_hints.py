@@ -100,7 +100,7 @@ async def bot_answer_times(player: Client, moves: int) -> list[float]:
         started = loop.time()
         await player.until(
             lambda m: (
-                isinstance(m, msg.Patch)
+                isinstance(m, msg.Change)
                 and (player.my_turn() or player.document["phase"] != "playing")
             ),
             30.0,

@@ -73,7 +73,7 @@ async def test_a_player_who_drops_mid_hand_gets_the_patches_they_missed(
         assert isinstance(joined, msg.Joined) and joined.seat == 0
         check_against(references, ann)
         missed = [await ann.receive() for _ in range(bob.state.seq - last_seq + 1)]
-        assert all(isinstance(m, msg.Patch) for m in missed), missed
+        assert all(isinstance(m, msg.Change) for m in missed), missed
         await caught_up(server, bob)
         assert ann.state.seq == bob.state.seq
         assert ann.document["seats"][0]["connected"] is True
@@ -190,7 +190,7 @@ async def test_rooms_resume_after_a_restart_with_the_same_store(references: Refe
         ann, joined_ann = await resume(second.url, ann, seq_before)
         bob, joined_bob = await resume(second.url, bob, seq_before)
         assert joined_ann.seat == 0 and joined_bob.seat == 1  # type: ignore[union-attr]
-        snapshot = await ann.until(lambda m: isinstance(m, msg.Snapshot | msg.Patch))
+        snapshot = await ann.until(lambda m: isinstance(m, msg.Snapshot | msg.Change))
         assert ann.document["game"]["hand"] == hand_before
         assert seq_before is not None and getattr(snapshot, "seq", 0) >= seq_before
         await caught_up(second, bob, ann)

@@ -104,13 +104,13 @@ class Followers:
         held = documents[max(documents)]
         if isinstance(message, msg.Moved):
             self.moved += 1
-            told = message.events
+            told: list[Any] = list(message.events)
             assert frame.count(b'"type":"played"') + frame.count(b'"type":"drew"') + frame.count(
                 b'"type":"passed"'
             ) == len(events), "each event comes once"
         else:
             assert b'"events"' not in frame
-            told = events_of(message.ops)
+            told = list(events_of(message.ops))
         assert msgspec.to_builtins(told) == msgspec.to_builtins(events), (
             "each event comes once, as the line it adds to the history or the chat"
         )
@@ -316,7 +316,7 @@ def test_a_play_within_a_hand_goes_as_its_event_and_a_lead_as_a_patch() -> None:
     assert match is not None
     lead = feed.publish(room, room.play(match.turn, match.legal_moves()[0], now=101.0))
     assert isinstance(msg.decode_server(lead.shared), msg.Patch)
-    sizes = []
+    sizes: list[int] = []
     while match.hand_number == 1 and not match.over:
         mover, move = match.turn, match.legal_moves()[0]
         frames = feed.publish(room, room.play(mover, move, now=102.0))

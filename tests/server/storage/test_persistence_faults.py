@@ -60,7 +60,7 @@ class SeqLog(ClientState):
         super().on_snapshot(message)
         self._note()
 
-    def on_patch(self, message: msg.Patch) -> list[Any]:
+    def on_patch(self, message: msg.Change) -> list[Any]:
         events = super().on_patch(message)
         self._note()
         return events
