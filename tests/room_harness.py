@@ -6,7 +6,7 @@ The harness runs what the server's room path runs for a command (`server.play.li
 frame (`frame_of`, as `LiveRoom.broadcast` picks it), then the command's effects for its sender
 (a reply, a seat taken, a snapshot, what it missed...). A refused command is answered with the
 `error` the session sends, to its sender alone. Every client keeps its document as a client does
-(`protocol.patch.ClientState`: snapshots, then consecutive patches), so a test reads what each
+(`protocol.patch.ClientState`: snapshots, then consecutive patches and moves' frames), so a test reads what each
 one holds. No store, no lock, no bots or clock: those are the server's, tested over sockets.
 
 `room_with` makes a waiting `Room` alone (humans and easy bots seated), for the tests of the
@@ -155,7 +155,7 @@ class RoomHarness:
         message = msg.decode_server(frame)
         if isinstance(message, msg.Snapshot):
             client.state.on_snapshot(message)
-        elif isinstance(message, msg.Patch):
+        elif isinstance(message, msg.Patch | msg.Moved):
             client.state.on_patch(message)
 
     # -- reading ---------------------------------------------------------------------------

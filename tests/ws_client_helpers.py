@@ -40,7 +40,7 @@ class Client:
         self.token: str | None = None
         self.room: str | None = None
         self.ids = itertools.count(1)
-        self.on_patch: Callable[[Client, msg.Patch], None] | None = None
+        self.on_patch: Callable[[Client, msg.Patch | msg.Moved], None] | None = None
         self.patches = 0
 
     @classmethod
@@ -81,7 +81,7 @@ class Client:
         message = msg.decode_server(text)
         if isinstance(message, msg.Snapshot):
             self.state.on_snapshot(message)
-        elif isinstance(message, msg.Patch):
+        elif isinstance(message, msg.Patch | msg.Moved):
             self.state.on_patch(message)
             self.patches += 1
             if self.on_patch is not None:
@@ -220,7 +220,7 @@ References = dict[tuple[str, Any, int], str]
 def check_against(references: References, client: Client) -> None:
     """After each patch, the client's document must be the server's fresh view for it."""
 
-    def check(client: Client, patch: msg.Patch) -> None:
+    def check(client: Client, patch: msg.Patch | msg.Moved) -> None:
         assert client.room is not None
         key = (client.room, client.document["you"], patch.seq)
         assert json.dumps(client.document, sort_keys=True) == references[key]
