@@ -17,6 +17,7 @@ from typing import Any
 
 import msgspec
 import pytest
+from protocol_helpers import follow, frame_ops
 from room_harness import RoomHarness
 from selenium.webdriver.remote.webdriver import WebDriver
 from unit_page_helpers import call, unit_page
@@ -125,6 +126,35 @@ def test_the_pages_moved_ops_are_pythons_for_every_frame_of_real_matches(
     assert told["moved"] > 100 and told["played"] > 50
     assert told["drew"] > 0 and told["passed"] > 0
     assert told["hand"] > 0 and told["legal"] > 0
+
+
+def test_a_match_told_in_moved_frames_reads_as_the_same_match_told_in_patches(
+    page: WebDriver, matches: list[RoomHarness]
+) -> None:
+    for harness in matches:
+        for name in ("ann", WATCHER):
+            frames = frames_of(harness, name)
+            # The same frames, each `moved` one sent as the patch of the operations it stands for.
+            as_patches: list[dict[str, Any]] = []
+            document: dict[str, Any] | None = None
+            for frame in frames:
+                if frame["type"] == "snapshot":
+                    document = frame["state"]
+                elif frame["type"] in ("patch", "moved"):
+                    assert document is not None
+                    ops = frame_ops(document, frame)
+                    document = follow(document, frame)
+                    if frame["type"] == "moved":
+                        frame = {"type": "patch", "seq": frame["seq"], "ops": ops}
+                as_patches.append(frame)
+            told = call(page, "unit.feed(a[0])", frames)
+            patched = call(page, "unit.feed(a[0])", as_patches)
+            assert told["doc"] == patched["doc"] == document
+            # The log in words, line by line and kind by kind, and each ended hand's table kept.
+            assert told["log"] == patched["log"]
+            assert len(told["log"]) > 50
+            assert told["finals"] == patched["finals"]
+            assert any(final is not None for final in told["finals"])
 
 
 def first_moved(frames: list[dict[str, Any]], test: Any) -> tuple[dict[str, Any], dict[str, Any]]:
