@@ -7,7 +7,8 @@ Runs a real server in this process (an ephemeral loopback port) and Debian's hea
 - load to connected ms: from asking for the page to the page saying "Connected" (median of N
   fresh loads; polled every 5 ms, so a few ms high);
 - patch apply us: the page's `RoomState.receive` on every frame a seat got in a real 4-player
-  match (scripted player and bots), timed inside the browser (mean and p99 per patch).
+  match (scripted player and bots), timed inside the browser (mean and p99 per change: a
+  `patch` frame, or a `moved` frame expanded to the operations it stands for and applied).
 
 Usage: uv run python bench/web.py [--loads 10]
 """
@@ -27,12 +28,14 @@ from typing import Any
 # The browser is started as the browser tests start it (Debian's Chromium, nothing downloaded).
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
+import msgspec
 from browser_helpers import chromium
 from measure import stop_after
 from selenium.webdriver.remote.webdriver import WebDriver
 from websockets.asyncio.client import connect
 
-from protocol.patch import apply
+from protocol import messages as msg
+from protocol.patch import apply, moved_ops
 from server.app import Config, Server
 
 
@@ -58,7 +61,8 @@ async def record_match(url: str) -> list[Any]:
     as the first legal one."""
     frames: list[Any] = []
     async with connect(url) as socket:
-        await socket.send(json.dumps({"type": "hello", "version": 2, "name": "Bench"}))
+        hello = {"type": "hello", "version": msg.PROTOCOL_VERSION, "name": "Bench"}
+        await socket.send(json.dumps(hello))
         rules = {"players": 4, "target": 150, "public": False}
         await socket.send(json.dumps({"type": "create_room", "rules": rules}))
         for _ in range(3):
@@ -69,12 +73,15 @@ async def record_match(url: str) -> list[Any]:
         seq = 0
         while True:
             message = json.loads(await asyncio.wait_for(socket.recv(), 30))
-            if message["type"] in ("snapshot", "patch", "joined"):
+            if message["type"] in ("snapshot", "patch", "moved", "joined"):
                 frames.append(message)
             if message["type"] == "snapshot":
                 document, seq = message["state"], message["seq"]
             elif message["type"] == "patch" and document is not None:
                 document, seq = apply(document, message["ops"]), message["seq"]
+            elif message["type"] == "moved" and document is not None:
+                ops = moved_ops(document, msgspec.convert(message, msg.Moved))
+                document, seq = apply(document, ops), message["seq"]
             if document is None:
                 continue
             if document["phase"] == "finished":
@@ -99,7 +106,7 @@ import("/web/js/state.js").then(({ RoomState }) => {
     for (const frame of frames) {
       const start = performance.now();
       room.receive(frame);
-      if (frame.type === "patch") times.push(performance.now() - start);
+      if (frame.type === "patch" || frame.type === "moved") times.push(performance.now() - start);
     }
   }
   done(times);
@@ -109,8 +116,9 @@ import("/web/js/state.js").then(({ RoomState }) => {
 
 def measure(
     driver: WebDriver, base: str, count: int, server: Server, loop: asyncio.AbstractEventLoop
-) -> tuple[list[int], list[float], list[float]]:
-    """Page weight and requests, `count` loads to "Connected", and each patch's apply time."""
+) -> tuple[list[int], list[float], list[float], int]:
+    """Page weight and requests, `count` loads to "Connected", each change's apply time, and how
+    many of the match's changes came as `moved` frames."""
     driver.execute_cdp_cmd("Network.enable", {})
     driver.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": True})
     loads = []
@@ -131,7 +139,8 @@ def measure(
     frames = asyncio.run_coroutine_threadsafe(record_match(server.url), loop).result(120)
     driver.set_script_timeout(60)
     times = sorted(driver.execute_async_script(TIME_PATCHES, frames))
-    return sizes, loads, times
+    moved = sum(frame["type"] == "moved" for frame in frames)
+    return sizes, loads, times, moved
 
 
 def main() -> None:
@@ -147,11 +156,12 @@ def main() -> None:
             measured = measure(driver, base, args.loads, server, loop)
     finally:
         asyncio.run_coroutine_threadsafe(server.stop(), loop).result(10)
-    sizes, loads, times = measured
+    sizes, loads, times, moved = measured
     print(f"page bytes: {sizes[0]}")
     print(f"page requests: {sizes[1]}")
     print(f"load to connected ms (median of {len(loads)}): {statistics.median(loads):.0f}")
     print(f"patches in the match: {len(times) // 5}")
+    print(f"moved frames among them: {moved}")
     print(f"patch apply us (mean): {statistics.fmean(times) * 1000:.0f}")
     print(f"patch apply us (p99): {times[int(len(times) * 0.99)] * 1000:.0f}")
 

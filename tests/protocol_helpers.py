@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any, get_args
 
 import jsonpatch
+import msgspec
 import msgspec.inspect as mi
 from hypothesis import settings
 from hypothesis import strategies as st
@@ -15,8 +16,15 @@ from engine import Rules
 from engine.events import HandEnded as EngineHandEnded
 from engine.events import HandEndKind
 from engine.scoring import blocked_counts, domino_counts, points_of, side_pips
-from protocol.messages import AnyClientMessage, AnyServerMessage, validate_chat, validate_name
+from protocol.messages import (
+    AnyClientMessage,
+    AnyServerMessage,
+    Moved,
+    validate_chat,
+    validate_name,
+)
 from protocol.names import BLANKS, IGNORABLE_RANGES
+from protocol.patch import apply, moved_ops
 from protocol.views import HandEnded
 
 
@@ -194,3 +202,30 @@ def diff(old: dict[str, Any], new: dict[str, Any]) -> list[dict[str, Any]]:
     derives its patches from events and sends no diff)."""
     operations: list[dict[str, Any]] = jsonpatch.make_patch(old, new).patch
     return operations
+
+
+def frame_ops(document: dict[str, Any], frame: dict[str, Any]) -> list[dict[str, Any]]:
+    """The RFC 6902 operations a `patch` frame (as JSON) holds, or a `moved` frame stands for
+    on `document` (protocol.patch.moved_ops)."""
+    if frame["type"] == "moved":
+        return moved_ops(document, msgspec.convert(frame, Moved))
+    operations: list[dict[str, Any]] = frame["ops"]
+    return operations
+
+
+def follow(document: dict[str, Any], frame: dict[str, Any]) -> dict[str, Any]:
+    """The document after a `patch` or `moved` frame (as JSON), as protocol.patch applies it."""
+    return apply(document, frame_ops(document, frame))
+
+
+def frame_events(frame: dict[str, Any]) -> list[dict[str, Any]]:
+    """The events a `patch` frame (as JSON) appends to the history and the chat, or a `moved`
+    frame's."""
+    if frame["type"] == "moved":
+        events: list[dict[str, Any]] = frame["events"]
+        return events
+    return [
+        op["value"]
+        for op in frame["ops"]
+        if op["op"] == "add" and op["path"] in ("/game/history/-", "/chat/-")
+    ]

@@ -3,7 +3,7 @@
 
 import { t } from "./i18n.js";
 
-export const PROTOCOL_VERSION = 2;
+export const PROTOCOL_VERSION = 3;
 export const CLOSE_SEAT_RESUMED = 4000;
 /** Closes after which the page does not come back: the room closed, or the host removed you. */
 const CLOSE_FOR_GOOD = new Map([

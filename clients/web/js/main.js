@@ -2,7 +2,7 @@
 // What the server's welcome, joined and error replies do to the page is replies.js.
 
 import { Connection, socketUrl } from "./connection.js";
-import { RoomState, eventsOf } from "./state.js";
+import { RoomState, frameEvents } from "./state.js";
 import { tableModel } from "./model.js";
 import { Lobby, roomCode } from "./lobby.js";
 import { Table } from "./table.js";
@@ -237,10 +237,11 @@ class App {
         break;
       case "snapshot":
       case "patch":
-        if (this.notice.dataset.kind === "error" && message.ops?.some((op) => op.value?.type === "played")) this.say("");
-        // What the table's announcer says: the events this patch brought (a snapshot's are
-        // history, in the log).
-        this.heard = message.type === "patch" && Array.isArray(message.ops) ? message.events ?? eventsOf(message.ops) : [];
+      case "moved":
+        // What the table's announcer says: the events this patch or move brought (a
+        // snapshot's are history, in the log).
+        this.heard = frameEvents(message);
+        if (this.notice.dataset.kind === "error" && this.heard.some((event) => event?.type === "played")) this.say("");
         this.onDocument();
         this.heard = [];
         break;

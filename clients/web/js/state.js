@@ -1,8 +1,9 @@
-// The room as this page holds it: the document from snapshot and patches (seq, gaps, resync),
-// a log in words, and the last hand's final table. No DOM and no socket: `receive(message)`
-// returns what must be sent back (a resync after a gap).
+// The room as this page holds it: the document from snapshot, patches and moves' frames (seq,
+// gaps, resync), a log in words, and the last hand's final table. No DOM and no socket:
+// `receive(message)` returns what must be sent back (a resync after a gap).
 
 import { applyPatch } from "../vendor/fast-json-patch/core.mjs";
+import { movedOps } from "./moved.js";
 import { describe, displayNames, partnership, seatSides, describeMove, seatNumber } from "./describe.js";
 import { t } from "./i18n.js";
 
@@ -134,6 +135,7 @@ export class RoomState {
         this._logMissed();
         return [];
       case "patch":
+      case "moved":
         if (this.outside) return [];
         return this._patch(message);
       case "hint":
@@ -144,6 +146,7 @@ export class RoomState {
     }
   }
 
+  /** A `patch` frame, or a `moved` frame as the operations it stands for. */
   _patch(message) {
     if (this.doc === null || this.seq === null) return this._gap();
     if (message.seq <= this.seq) return [];
@@ -151,7 +154,8 @@ export class RoomState {
     if (this.mending) return [];
     let doc;
     try {
-      doc = applyPatch(this.doc, message.ops, true, false).newDocument;
+      const ops = message.type === "moved" ? movedOps(this.doc, message) : message.ops;
+      doc = applyPatch(this.doc, ops, true, false).newDocument;
     } catch {
       return this._gap();
     }
@@ -159,7 +163,7 @@ export class RoomState {
     this.doc = doc;
     this.seq = message.seq;
     for (const line of seatChanges(before, doc)) this.note(line, "info");
-    const events = message.events ?? eventsOf(message.ops);
+    const events = frameEvents(message);
     this._keepFinalLayout(before, events);
     this._keepHands(before, events);
     this._setClock(before, doc);
@@ -285,6 +289,13 @@ export function standInMoves(before, after) {
     if (seat && (seat.stand_in_moves ?? 0) > old) seats.add(index);
   });
   return seats;
+}
+
+/** The events a `patch` or `moved` frame brought, in order (none for any other message). */
+export function frameEvents(message) {
+  if (message?.type === "moved") return Array.isArray(message.events) ? message.events : [];
+  if (message?.type !== "patch" || !Array.isArray(message.ops)) return [];
+  return message.events ?? eventsOf(message.ops);
 }
 
 /** A patch's events: the values it appends to the match's history and to the chat. */

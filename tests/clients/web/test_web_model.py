@@ -18,6 +18,7 @@ import protocol_session
 import pytest
 from client_helpers import embedded_config
 from msgspec import to_builtins
+from protocol_helpers import follow
 from selenium.webdriver.remote.webdriver import WebDriver
 from unit_page_helpers import call, unit_page
 from ws_client_helpers import Client, play_out, seat_players
@@ -25,7 +26,6 @@ from ws_client_helpers import Client, play_out, seat_players
 from bridge import convert
 from engine import Move
 from engine.layout import layout_from
-from protocol.patch import apply
 from server.app import run_server
 
 pytestmark = pytest.mark.browser
@@ -50,8 +50,8 @@ def layouts_of(client: Client) -> Iterator[dict[str, Any]]:
         data = json.loads(frame)
         if data["type"] == "snapshot":
             document = data["state"]
-        elif data["type"] == "patch" and document is not None:
-            document = apply(document, data["ops"])
+        elif data["type"] in ("patch", "moved") and document is not None:
+            document = follow(document, data)
         if document is not None and document.get("game"):
             yield document["game"]["layout"]
 

@@ -1,9 +1,10 @@
-"""The browser table's room state, run in headless Chromium: patches, the log, what it sends.
+"""The browser table's room state, run in headless Chromium: patches and moves' frames, the log,
+what it sends.
 
 The page's modules are loaded by a test page (tests/clients/web/unit_page/unit.html) that puts them on
 `window.unit`; these tests call them through selenium and check what they return, as the
 terminal client's state tests check clients/cli/state.py. Where Python has the same job
-(protocol.patch) the two must agree. Here: patches and resyncs, the
+(protocol.patch) the two must agree. Here: patches, `moved` frames and resyncs, the
 document kept over a reload, the log in words, and what the page sends and shows (the create
 form, room codes, server text, the socket's URL). The table model and its geometry are in
 tests/clients/web/test_web_model.py.
@@ -22,7 +23,7 @@ import protocol_session
 import pytest
 from client_helpers import embedded_config
 from i18n_helpers import web_words
-from protocol_helpers import LOOK_ALIKES
+from protocol_helpers import LOOK_ALIKES, follow, frame_events
 from selenium.webdriver.remote.webdriver import WebDriver
 from unit_page_helpers import call, unit_page
 from ws_client_helpers import play_out, seat_players
@@ -32,7 +33,6 @@ from engine.layout import layout_from
 from protocol import messages as msg
 from protocol import views
 from protocol.names import INVISIBLE, LOOSE_MARK, name_problem
-from protocol.patch import apply
 from server.app import run_server
 
 pytestmark = pytest.mark.browser
@@ -57,22 +57,26 @@ SESSION_LOG = [
 ]
 
 
+#: The frames that change the document held: a patch, or moves told by their events.
+CHANGES = ("patch", "moved")
+
+
 def readme_frames() -> list[dict[str, Any]]:
     """The server frames of the example session in protocol/README.md, in order."""
     return [json.loads(frame) for side, frame in protocol_session.readme_session() if side == "S"]
 
 
 def test_the_readme_session_applies_to_the_documented_view(page: WebDriver) -> None:
-    frames = [f for f in readme_frames() if f["type"] in ("joined", "snapshot", "patch")]
+    frames = [f for f in readme_frames() if f["type"] in ("joined", "snapshot", *CHANGES)]
     # The session drops and resumes after seq 6: the second `joined` is that resume.
     result = call(page, "unit.feed(a[0])", frames)
     held: dict[str, Any] | None = None
     for frame in frames:
         if frame["type"] == "snapshot":
             held = frame["state"]
-        elif frame["type"] == "patch":
+        elif frame["type"] in CHANGES:
             assert held is not None
-            held = apply(held, frame["ops"])
+            held = follow(held, frame)
     assert result["seq"] == 9
     assert result["doc"] == held
     assert result["doc"]["game"]["total"] == 9
@@ -83,7 +87,8 @@ def test_the_readme_session_applies_to_the_documented_view(page: WebDriver) -> N
 def test_a_gap_asks_for_a_resync_and_waits_for_the_snapshot(page: WebDriver) -> None:
     frames = readme_frames()
     snapshot = next(f for f in frames if f["type"] == "snapshot")
-    patches = [f for f in frames if f["type"] == "patch"]
+    patches = [f for f in frames if f["type"] in CHANGES]
+    assert patches[0]["type"] == "patch"
     # seq 1, then seq 3 (2 is missing): one resync, then patches are ignored until a snapshot.
     result = call(page, "unit.feed(a[0])", [snapshot, patches[1], patches[2], snapshot])
     assert result["sent"] == [[], [{"type": "resync"}], [], []]
@@ -131,16 +136,13 @@ async def test_a_real_match_builds_the_servers_document_and_its_log_in_words(
     for index, frame in enumerate(frames):
         if frame["type"] == "snapshot":
             document = frame["state"]
-        if frame["type"] != "patch" or document is None:
+        if frame["type"] not in CHANGES or document is None:
             continue
-        document = apply(document, frame["ops"])
+        document = follow(document, frame)
         teams = document["rules"]["players"] == 4 and document["rules"]["teams"]
-        # A patch's events are the values it appends to the history and the chat.
-        events = [
-            op["value"]
-            for op in frame["ops"]
-            if op["op"] == "add" and op["path"] in ("/game/history/-", "/chat/-")
-        ]
+        # A patch's events are the values it appends to the history and the chat; a `moved`
+        # frame's are its own.
+        events = frame_events(frame)
         for event in events:
             if event["type"] != "chat":
                 to_tell.append((event, names_of(document), teams))
@@ -168,6 +170,7 @@ async def test_a_real_match_builds_the_servers_document_and_its_log_in_words(
             elif event["type"] == "played":
                 hand_plays.append(event)
     assert endings >= 1
+    assert sum(frame["type"] == "moved" for frame in frames) > 10
     told = call(
         page, "a[0].map(([e, names, teams]) => unit.describe.describe(e, names, teams))", to_tell
     )
@@ -343,10 +346,10 @@ def test_a_kept_document_takes_up_the_patches_missed_after_a_reload(page: WebDri
     for frame in frames:
         if frame["type"] == "snapshot":
             doc = frame["state"]
-        elif frame["type"] == "patch":
+        elif frame["type"] in CHANGES:
             if frame["seq"] <= 6:
                 assert doc is not None
-                doc = apply(doc, frame["ops"])
+                doc = follow(doc, frame)
             else:
                 patches.append(frame)
     kept = {"token": "TOKEN", "seat": 0, "seq": 6, "doc": doc}
@@ -362,8 +365,71 @@ def test_a_kept_document_takes_up_the_patches_missed_after_a_reload(page: WebDri
     expected = doc
     assert expected is not None
     for frame in patches:
-        expected = apply(expected, frame["ops"])
+        expected = follow(expected, frame)
     assert result["seq"] == 9 and result["snapshots"] == 0
     assert result["doc"] == expected
     assert all(sent == [] for sent in result["sent"])
     assert [line["text"] for line in result["log"]] == SESSION_LOG
+
+
+def as_moved(before: dict[str, Any], frame: dict[str, Any]) -> dict[str, Any] | None:
+    """The `moved` frame a patch of moves alone would have been (its events, the turn and
+    deadline after it, and the seat's hand and legal moves where they changed), or None where
+    the patch changes more than its moves do."""
+    events = frame_events(frame)
+    if not events or any(e["type"] not in ("played", "drew", "passed") for e in events):
+        return None
+    after = follow(before, frame)
+    game = after["game"]
+    moved: dict[str, Any] = {
+        "type": "moved",
+        "seq": frame["seq"],
+        "events": events,
+        "turn": game["turn"],
+        "deadline": after["deadline"],
+    }
+    played = [e["tile"] for e in events if e["type"] == "played" and e["seat"] == after["you"]]
+    if [tile for tile in before["game"]["hand"] if tile not in played] != game["hand"]:
+        moved["hand"] = game["hand"]
+    if before["game"]["legal"] != game["legal"]:
+        moved["legal"] = game["legal"]
+    try:
+        if follow(before, moved) == after:
+            return moved
+    except ValueError:  # a lead: no end is open for it
+        pass
+    return None
+
+
+def test_a_move_told_by_a_moved_frame_reads_in_the_log_as_its_patch_does(
+    page: WebDriver,
+) -> None:
+    # The README's session with each patch of moves alone sent as the `moved` frame it would
+    # have been: the same document and the same log in words.
+    frames = [f for f in readme_frames() if f["type"] in ("joined", "snapshot", "patch")]
+    document: dict[str, Any] | None = None
+    sent: list[dict[str, Any]] = []
+    for frame in frames:
+        if frame["type"] == "snapshot":
+            document = frame["state"]
+        elif frame["type"] == "patch" and document is not None:
+            moved = as_moved(document, frame)
+            document = follow(document, frame)
+            if moved is not None:
+                sent.append(moved)
+                continue
+        sent.append(frame)
+    told = [e for f in sent if f["type"] == "moved" for e in f["events"]]
+    assert {
+        "type": "played",
+        "seat": 1,
+        "tile": "4-3",
+        "end": "east",
+        "total": 5,
+        "points": 5,
+    } in told
+    assert any(e["seat"] == 0 for e in told)
+    result = call(page, "unit.feed(a[0])", sent)
+    assert result["doc"] == document
+    assert [line["text"] for line in result["log"]] == SESSION_LOG
+    assert "Bot 2 played 4-3 east: total 5, scores 5" in SESSION_LOG

@@ -5,6 +5,7 @@ import * as geometry from "/web/js/geometry.js";
 import * as lobby from "/web/js/lobby.js";
 import * as model from "/web/js/model.js";
 import * as state from "/web/js/state.js";
+import * as moved from "/web/js/moved.js";
 import * as text from "/web/js/text.js";
 import * as results from "/web/js/results.js";
 import * as limits from "/web/js/limits.js";
@@ -35,7 +36,7 @@ function feed(messages) {
 }
 
 window.unit = {
-  describe, geometry, lobby, model, state, text, connection, results, limits, feed, i18n, render_half: halfWidthFor,
+  describe, geometry, lobby, model, state, moved, text, connection, results, limits, feed, i18n, render_half: halfWidthFor,
   reviewWords, replayModel, pages, key, player, announce, report,
 };
 window.unitReady = true;

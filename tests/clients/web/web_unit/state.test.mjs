@@ -1,5 +1,5 @@
-// clients/web/js/state.js: the room as the page holds it (snapshot and patches, gaps and
-// resyncs, a document kept over a reload, the log in words, the hands kept, the turn clock).
+// clients/web/js/state.js: the room as the page holds it (snapshot, patches and moves' frames,
+// gaps and resyncs, a document kept over a reload, the log in words, the hands kept, the turn clock).
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -22,7 +22,9 @@ const SESSION_LOG = [
 
 const frames = readmeFrames();
 const snapshot = frames.find((f) => f.type === "snapshot");
-const patches = frames.filter((f) => f.type === "patch");
+/** The frames that change the document: patches, and moves told by their events. */
+const CHANGES = ["patch", "moved"];
+const patches = frames.filter((f) => CHANGES.includes(f.type));
 
 /** A fresh RoomState fed `messages`: what it sent back after each, and the state. */
 function feed(messages, room = new RoomState()) {
@@ -33,7 +35,7 @@ function feed(messages, room = new RoomState()) {
 const texts = (room) => room.log.map((line) => line.text);
 
 test("the README session builds the documented view, and its log in words", () => {
-  const { room, sent } = feed(frames.filter((f) => ["joined", "snapshot", "patch"].includes(f.type)));
+  const { room, sent } = feed(frames.filter((f) => ["joined", "snapshot", ...CHANGES].includes(f.type)));
   assert.equal(room.seq, 9);
   assert.deepEqual(room.doc, readmeDocument());
   assert.equal(room.doc.game.total, 9);
@@ -54,7 +56,7 @@ test("a gap asks for one resync, and patches wait for the snapshot", () => {
 });
 
 test("an old patch is ignored, and one that does not apply is a gap too", () => {
-  const broken = { ...patches[0], seq: 3, ops: [{ op: "remove", path: "/game/hand/7" }] };
+  const broken = { type: "patch", seq: 3, ops: [{ op: "remove", path: "/game/hand/7" }] };
   const { room, sent } = feed([snapshot, patches[0], patches[0], broken]);
   assert.deepEqual(sent, [[], [], [], [{ type: "resync" }]]);
   assert.equal(room.seq, 2);
@@ -74,10 +76,10 @@ test("a document kept over a reload takes up the patches missed", () => {
   const later = [];
   const early = new RoomState();
   for (const frame of frames) {
-    if (frame.type === "snapshot" || (frame.type === "patch" && frame.seq <= 6)) {
+    if (frame.type === "snapshot" || (CHANGES.includes(frame.type) && frame.seq <= 6)) {
       early.receive(structuredClone(frame));
       doc = early.doc;
-    } else if (frame.type === "patch") {
+    } else if (CHANGES.includes(frame.type)) {
       later.push(frame);
     }
   }
@@ -212,7 +214,7 @@ test("the seconds left on a turn follow the server's clock", () => {
 });
 
 test("a hand that ends is kept for the scoreboard, and its table until the next lead", () => {
-  const state = feed(frames.filter((f) => ["snapshot", "patch"].includes(f.type))).room;
+  const state = feed(frames.filter((f) => ["snapshot", ...CHANGES].includes(f.type))).room;
   const game = state.doc.game;
   // The server sends the table the hand ended on (its layout) with the result.
   const ended = { type: "hand_ended", kind: "domino", by: 0, points: [15, 0], pips: [0, 12], layout: game.layout };
@@ -250,4 +252,47 @@ test("a hint is held until the next move, and said in words", () => {
   assert.ok(state.hintText().includes("5-5"), state.hintText());
   feed(patches.slice(0, 3), state);
   assert.equal(state.hint, null);
+});
+
+test("a moved frame plays, draws and scores as its events say, and reads as a patch would", () => {
+  // Ann (seat 0) holds the README's end position: west 5, east 4, scores 10 to 5, her turn.
+  const state = new RoomState();
+  state.receive({ type: "snapshot", seq: 9, state: readmeDocument() });
+  const moved = {
+    type: "moved",
+    seq: 10,
+    events: [
+      { type: "played", seat: 0, tile: "6-4", end: "east", total: 11, points: 0 },
+      { type: "played", seat: 1, tile: "6-0", end: "east", total: 5, points: 5 },
+      { type: "drew", seat: 0, count: 1 },
+    ],
+    turn: 0,
+    deadline: null,
+    hand: ["3-3", "4-4", "5-2", "5-3", "5-5", "6-2", "1-0"],
+    legal: [{ tile: "5-3", total: 3 }],
+  };
+  assert.deepEqual(state.receive(structuredClone(moved)), []);
+  const game = state.doc.game;
+  // Each tile turned with the half that matched its end inside; the east end now 0.
+  assert.deepEqual(game.layout.line, [[5, 6], [6, 1], [1, 3], [3, 4], [4, 6], [6, 0]]);
+  assert.deepEqual(game.ends, { west: 5, east: 0, north: null, south: null });
+  assert.equal(game.total, 5);
+  assert.deepEqual(game.scores, [10, 10]);
+  assert.deepEqual(game.hand_counts, [7, 6]);
+  assert.equal(game.boneyard, 9);
+  assert.deepEqual(game.hand, moved.hand);
+  assert.deepEqual(game.legal, moved.legal);
+  assert.deepEqual(game.history.slice(-3), moved.events);
+  assert.equal(state.seq, 10);
+  assert.deepEqual(texts(state).slice(-3), [
+    "Ann played 6-4 east: total 11",
+    "Bot 2 played 6-0 east: total 5, scores 5",
+    "Ann drew 1 tile",
+  ]);
+  // A play at an end that is not open does not fit: a resync, and the document stays.
+  const held = structuredClone(state.doc);
+  const wrong = { type: "moved", seq: 11, events: [{ type: "played", seat: 1, tile: "0-1", end: "north", total: 6, points: 0 }], turn: 0, deadline: null };
+  assert.deepEqual(state.receive(wrong), [{ type: "resync" }]);
+  assert.deepEqual(state.doc, held);
+  assert.equal(state.seq, 10);
 });
