@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import ipaddress
 import json
 import sys
@@ -92,6 +93,11 @@ def test_the_join_line_says_uv_run_from_a_source_checkout(
     assert local.command() == "allfives"
 
 
+def out_of_hand(state: TableState, tile: str) -> bool:
+    """Whether the tile has left the player's hand."""
+    return state.game is not None and tile not in (state.game.hand or [])
+
+
 async def test_tile_numbers_survive_a_restart_of_join(server: Server, tmp_path: Path) -> None:
     store = SeatStore(tmp_path / "seats.json")
     first = Connection(server.url, "Ann", TableState(), seats=store)
@@ -111,9 +117,7 @@ async def test_tile_numbers_survive_a_restart_of_join(server: Server, tmp_path: 
             continue
         number, tile, played = min(plays, key=lambda entry: entry[0])
         await first.send(msg.Play(tile=tile, end=played.end))
-        await until(
-            lambda tile=tile: state.game is not None and tile not in (state.game.hand or [])
-        )
+        await until(functools.partial(out_of_hand, state, tile))
         if number < max(numbers.values()):
             break
     before = dict((tile, number) for number, tile in state.numbered_hand())
