@@ -19,12 +19,12 @@ from engine.scoring import blocked_counts, domino_counts, points_of, side_pips
 from protocol.messages import (
     AnyClientMessage,
     AnyServerMessage,
-    Moved,
+    Change,
     validate_chat,
     validate_name,
 )
 from protocol.names import BLANKS, IGNORABLE_RANGES
-from protocol.patch import apply, moved_ops
+from protocol.patch import apply, operations_of
 from protocol.views import HandEnded
 
 
@@ -207,10 +207,7 @@ def diff(old: dict[str, Any], new: dict[str, Any]) -> list[dict[str, Any]]:
 def frame_ops(document: dict[str, Any], frame: dict[str, Any]) -> list[dict[str, Any]]:
     """The RFC 6902 operations a `patch` frame (as JSON) holds, or a `moved` frame stands for
     on `document` (protocol.patch.moved_ops)."""
-    if frame["type"] == "moved":
-        return moved_ops(document, msgspec.convert(frame, Moved))
-    operations: list[dict[str, Any]] = frame["ops"]
-    return operations
+    return operations_of(document, msgspec.convert(frame, Change))
 
 
 def follow(document: dict[str, Any], frame: dict[str, Any]) -> dict[str, Any]:
