@@ -23,7 +23,7 @@ import protocol_session
 import pytest
 from client_helpers import embedded_config
 from i18n_helpers import web_words
-from protocol_helpers import LOOK_ALIKES, follow, frame_events
+from protocol_helpers import LOOK_ALIKES, follow, frame_events, frame_ops
 from selenium.webdriver.remote.webdriver import WebDriver
 from unit_page_helpers import call, unit_page
 from ws_client_helpers import play_out, seat_players
@@ -372,54 +372,14 @@ def test_a_kept_document_takes_up_the_patches_missed_after_a_reload(page: WebDri
     assert [line["text"] for line in result["log"]] == SESSION_LOG
 
 
-def as_moved(before: dict[str, Any], frame: dict[str, Any]) -> dict[str, Any] | None:
-    """The `moved` frame a patch of moves alone would have been (its events, the turn and
-    deadline after it, and the seat's hand and legal moves where they changed), or None where
-    the patch changes more than its moves do."""
-    events = frame_events(frame)
-    if not events or any(e["type"] not in ("played", "drew", "passed") for e in events):
-        return None
-    after = follow(before, frame)
-    game = after["game"]
-    moved: dict[str, Any] = {
-        "type": "moved",
-        "seq": frame["seq"],
-        "events": events,
-        "turn": game["turn"],
-        "deadline": after["deadline"],
-    }
-    played = [e["tile"] for e in events if e["type"] == "played" and e["seat"] == after["you"]]
-    if [tile for tile in before["game"]["hand"] if tile not in played] != game["hand"]:
-        moved["hand"] = game["hand"]
-    if before["game"]["legal"] != game["legal"]:
-        moved["legal"] = game["legal"]
-    try:
-        if follow(before, moved) == after:
-            return moved
-    except ValueError:  # a lead: no end is open for it
-        pass
-    return None
-
-
 def test_a_move_told_by_a_moved_frame_reads_in_the_log_as_its_patch_does(
     page: WebDriver,
 ) -> None:
-    # The README's session with each patch of moves alone sent as the `moved` frame it would
-    # have been: the same document and the same log in words.
-    frames = [f for f in readme_frames() if f["type"] in ("joined", "snapshot", "patch")]
-    document: dict[str, Any] | None = None
-    sent: list[dict[str, Any]] = []
-    for frame in frames:
-        if frame["type"] == "snapshot":
-            document = frame["state"]
-        elif frame["type"] == "patch" and document is not None:
-            moved = as_moved(document, frame)
-            document = follow(document, frame)
-            if moved is not None:
-                sent.append(moved)
-                continue
-        sent.append(frame)
-    told = [e for f in sent if f["type"] == "moved" for e in f["events"]]
+    # The README's session as the server sent it (its moves within a hand as `moved` frames),
+    # and the same session with each `moved` frame sent as the patch it stands for: the same
+    # document and the same log in words.
+    frames = [f for f in readme_frames() if f["type"] in ("joined", "snapshot", "patch", "moved")]
+    told = [e for f in frames if f["type"] == "moved" for e in f["events"]]
     assert {
         "type": "played",
         "seat": 1,
@@ -429,7 +389,18 @@ def test_a_move_told_by_a_moved_frame_reads_in_the_log_as_its_patch_does(
         "points": 5,
     } in told
     assert any(e["seat"] == 0 for e in told)
-    result = call(page, "unit.feed(a[0])", sent)
-    assert result["doc"] == document
-    assert [line["text"] for line in result["log"]] == SESSION_LOG
+    document: dict[str, Any] | None = None
+    as_patches: list[dict[str, Any]] = []
+    for frame in frames:
+        if frame["type"] == "snapshot":
+            document = frame["state"]
+        elif frame["type"] in ("patch", "moved") and document is not None:
+            ops = frame_ops(document, frame)
+            document = follow(document, frame)
+            frame = {"type": "patch", "seq": frame["seq"], "ops": ops}
+        as_patches.append(frame)
+    for sent in (frames, as_patches):
+        result = call(page, "unit.feed(a[0])", sent)
+        assert result["doc"] == document
+        assert [line["text"] for line in result["log"]] == SESSION_LOG
     assert "Bot 2 played 4-3 east: total 5, scores 5" in SESSION_LOG
