@@ -67,10 +67,11 @@ def moved_ops(document: dict[str, Any], message: Moved) -> list[dict[str, Any]]:
     """The RFC 6902 operations a `moved` frame stands for, on the document it follows.
 
     Each event in order: a play takes a tile from its seat's count (and from the hand, where
-    the document is that seat's), puts it at its end with the half that matches the end inside,
-    opens the end at its other half, sets the total and adds its points to the seat's side; a
-    draw adds to the seat's count and takes from the boneyard; every event is a history line.
-    Then the turn, the deadline, and the seat's own `hand` and `legal` where the frame has them.
+    the document is that seat's), puts it at its end with the half that matches the end inside
+    (at the west end, before a spinner: the spinner's index grows by one), opens the end at its
+    other half, sets the total and adds its points to the seat's side; a draw adds to the seat's
+    count and takes from the boneyard; every event is a history line. Then the turn, the
+    deadline, and the seat's own `hand` and `legal` where the frame has them.
     MovedError where the frame does not fit the document.
     """
     game = document.get("game")
@@ -83,6 +84,7 @@ def moved_ops(document: dict[str, Any], message: Moved) -> list[dict[str, Any]]:
     hand = game.get("hand") if document.get("you") is not None else None
     held = list(hand) if isinstance(hand, list) else None
     boneyard = game["boneyard"]
+    spinner = game["layout"]["spinner"]
     ops: list[dict[str, Any]] = []
     for event in message.events:
         seat = event.seat
@@ -108,6 +110,9 @@ def moved_ops(document: dict[str, Any], message: Moved) -> list[dict[str, Any]]:
             inner, outer = (high, low) if high == open_at else (low, high)
             placed = [outer, inner] if end == "west" else [inner, outer]
             ops.append({"op": "add", "path": _END_PATHS[end], "value": placed})
+            if end == "west" and spinner is not None:  # the line grew before the spinner
+                spinner += 1
+                ops.append({"op": "replace", "path": "/game/layout/spinner", "value": spinner})
             ends[end] = outer
             ops.append({"op": "replace", "path": f"/game/ends/{end}", "value": outer})
             ops.append({"op": "replace", "path": "/game/total", "value": event.total})

@@ -190,13 +190,17 @@ class RoomHarness:
 
 def hand_tiles(frame: bytes) -> set[str]:
     """Every tile a frame puts in its receiver's hand or legal moves: what only the receiver's
-    own seat may see (a snapshot's game, or a patch's operations on those paths)."""
+    own seat may see (a snapshot's game, a `moved` frame's own fields, or a patch's operations
+    on those paths)."""
     data: Any = msgspec.json.decode(frame)
     found: set[str] = set()
     if data.get("type") == "snapshot":
         game = (data.get("state") or {}).get("game") or {}
         _tiles_in(game.get("hand"), found)
         _tiles_in(game.get("legal"), found)
+    if data.get("type") == "moved":
+        _tiles_in(data.get("hand"), found)
+        _tiles_in(data.get("legal"), found)
     for op in data.get("ops", ()):
         path = op.get("path", "")
         if path == "/game":

@@ -31,7 +31,6 @@ def moves_only(before: Table, after: Table, events: list[wire.AnyEvent], sides: 
     if not events or (
         after.hand_number != before.hand_number
         or after.lead != before.lead
-        or after.spinner != before.spinner
         or after.leader != before.leader
         or after.last_hand != before.last_hand
         or after.over != before.over
@@ -68,6 +67,9 @@ def moves_only(before: Table, after: Table, events: list[wire.AnyEvent], sides: 
             boneyard -= event.count
         elif kind is not wire.Passed:
             return False
+    # A tile at the west end moves the spinner one place further along the line.
+    if after.spinner != (None if before.spinner is None else before.spinner + placed[0]):
+        return False
     for end in range(4):
         if len(after.chains[end]) != len(before.chains[end]) + placed[end]:
             return False

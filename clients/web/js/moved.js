@@ -37,10 +37,11 @@ function halves(tile) {
  * The RFC 6902 operations a `moved` frame stands for, on the document it follows.
  *
  * Each event in order: a play takes a tile from its seat's count (and from the hand, where the
- * document is that seat's), puts it at its end with the half that matches the end inside, opens
- * the end at its other half, sets the total and adds its points to the seat's side; a draw adds
- * to the seat's count and takes from the boneyard; every event is a history line. Then the turn,
- * the deadline, and the seat's own `hand` and `legal` where the frame has them. Throws a
+ * document is that seat's), puts it at its end with the half that matches the end inside (at the
+ * west end, before a spinner: the spinner's index grows by one), opens the end at its other
+ * half, sets the total and adds its points to the seat's side; a draw adds to the seat's count
+ * and takes from the boneyard; every event is a history line. Then the turn, the deadline, and
+ * the seat's own `hand` and `legal` where the frame has them. Throws a
  * MovedError where the frame does not fit the document.
  */
 export function movedOps(doc, message) {
@@ -54,6 +55,7 @@ export function movedOps(doc, message) {
   const you = doc.you ?? null;
   const held = you !== null && Array.isArray(game.hand) ? [...game.hand] : null;
   let boneyard = game.boneyard;
+  let spinner = game.layout?.spinner ?? null;
   const ops = [];
   for (const event of message.events) {
     const seat = at(counts, event?.seat, "hand count of seat"); // i18n: not shown
@@ -73,6 +75,11 @@ export function movedOps(doc, message) {
       if (openAt !== high && openAt !== low) fail(`${event.tile} does not match the ${end} end's ${openAt}`); // i18n: not shown
       const [inner, outer] = high === openAt ? [high, low] : [low, high];
       ops.push({ op: "add", path: END_PATHS[end], value: end === "west" ? [outer, inner] : [inner, outer] });
+      if (end === "west" && spinner !== null) {
+        // The line grew before the spinner: its index grows by one.
+        spinner += 1;
+        ops.push({ op: "replace", path: "/game/layout/spinner", value: spinner });
+      }
       ends[end] = outer;
       ops.push({ op: "replace", path: `/game/ends/${end}`, value: outer });
       ops.push({ op: "replace", path: "/game/total", value: event.total });

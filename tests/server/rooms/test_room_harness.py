@@ -146,10 +146,12 @@ def test_any_refusal_mid_match_changes_nothing_and_answers_its_sender_alone(
 def test_each_seat_is_sent_only_its_own_tiles_and_a_spectator_none(seed: int, players: int) -> None:
     harness = seated(players, seed, target=25)
     pick = random.Random(seed)
+    own_moved = 0  # tiles shown in `moved` frames' own fields: the check sees them
     for number in range(300):
         if harness.room.phase != "playing":
             break
         sent = play_one(harness, pick, number)
+        own_moved += sum(len(hand_tiles(f)) for fs in sent.values() for f in fs if b'"moved"' in f)
         hands = {}
         for name in NAMES[:players]:
             game = harness.truth(name).game
@@ -163,6 +165,7 @@ def test_each_seat_is_sent_only_its_own_tiles_and_a_spectator_none(seed: int, pl
             others = set().union(*(hands[n] for n in hands if n != name))
             assert not shown & others, f"{name} was sent another seat's tiles"
             assert shown <= hands[name]
+    assert own_moved > 0
 
 
 @settings(max_examples=15, deadline=None)
