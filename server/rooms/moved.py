@@ -23,6 +23,10 @@ __all__ = ["TILE_BITS", "moves_only", "own_tail"]
 #: Each tile's bit in a hand's mask, by its wire name.
 TILE_BITS: dict[str, int] = {name: 1 << index for index, name in enumerate(TILE_NAMES)}
 _END_INDEX = {"west": 0, "east": 1, "north": 2, "south": 3}
+#: Each tile's two ways round as a chain holds it (inner, outer), by its wire name.
+_PIPS: dict[str, tuple[tuple[int, int], ...]] = {
+    name: ((int(name[0]), int(name[2])), (int(name[2]), int(name[0]))) for name in TILE_NAMES
+}
 _encode = msgspec.json.Encoder().encode
 
 
@@ -43,41 +47,40 @@ def moves_only(before: Table, after: Table, events: list[wire.AnyEvent], sides: 
     total = before.total
     placed = [0, 0, 0, 0]
     for event in events:
-        kind = type(event)
-        if kind is wire.Played:
-            assert isinstance(event, wire.Played)
+        if isinstance(event, wire.Played):
             end = _END_INDEX.get(event.end) if event.end is not None else None
-            if end is None or event.stand_in:
+            pips = _PIPS.get(event.tile)
+            if end is None or pips is None or event.stand_in:
                 return False
             chain = after.chains[end]
             at = len(before.chains[end]) + placed[end]
-            if at >= len(chain) or TILE_BITS.get(event.tile) is None:
-                return False
-            inner, outer = chain[at]
-            high, low = (int(pip) for pip in event.tile.split("-"))
-            if {inner, outer} != {high, low}:
+            # The tile is the next one at its end, either way round.
+            if at >= len(chain) or chain[at] not in pips:
                 return False
             placed[end] += 1
             counts[event.seat] -= 1
             scores[sides[event.seat]] += event.points
             total = event.total
-        elif kind is wire.Drew:
-            assert isinstance(event, wire.Drew)
+        elif isinstance(event, wire.Drew):
             counts[event.seat] += event.count
             boneyard -= event.count
-        elif kind is not wire.Passed:
+        elif not isinstance(event, wire.Passed):
             return False
     # A tile at the west end moves the spinner one place further along the line.
     if after.spinner != (None if before.spinner is None else before.spinner + placed[0]):
         return False
+    before_open, after_open = before.open, after.open
     for end in range(4):
-        if len(after.chains[end]) != len(before.chains[end]) + placed[end]:
-            return False
-        if (before.open[end] == NOT_OPEN) != (after.open[end] == NOT_OPEN):
-            return False
-        if placed[end] and after.open[end] != after.chains[end][-1][1]:
-            return False
-        if not placed[end] and after.open[end] != before.open[end]:
+        chain = after.chains[end]
+        if not placed[end]:
+            # Nothing went there: the end is as it was (open or not, and its number).
+            if after_open[end] != before_open[end] or len(chain) != len(before.chains[end]):
+                return False
+        elif (
+            before_open[end] == NOT_OPEN
+            or len(chain) != len(before.chains[end]) + placed[end]
+            or after_open[end] != chain[-1][1]
+        ):
             return False
     return (
         tuple(counts) == after.hand_counts
