@@ -92,6 +92,8 @@ class Feed:
         self._table: Table | None = None
         self._history = 0
         self._own: dict[int, Own] = {}
+        #: The rules the sides were worked out for, and the sides (`_sides_of`).
+        self._sides: tuple[object, list[int]] = (None, [])
 
     # -- who follows the room -------------------------------------------------------------
 
@@ -124,6 +126,13 @@ class Feed:
                 self._own[seat] = parts.own(match, seat)
         self._ready = True
 
+    def _sides_of(self, room: Room) -> list[int]:
+        """Each seat's index in the scores, worked out again only when the rules change."""
+        rules = room.state.rules
+        if self._sides[0] is not rules:
+            self._sides = (rules, seat_sides(room))
+        return self._sides[1]
+
     # -- publishing ------------------------------------------------------------------------
 
     def publish(self, room: Room, events: list[wire.AnyEvent] | msgspec.Raw) -> Frames:
@@ -153,7 +162,7 @@ class Feed:
             and self._history + len(events) == len(match.events)
         ):
             after = parts.table(match)
-            if moved.moves_only(before, after, events, seat_sides(room)):
+            if moved.moves_only(before, after, events, self._sides_of(room)):
                 return self._publish_moved(room, events, before, after, receivers)
         game_replaced = self._game_ops(room, events, ops, after)
         self._chat_ops(room, events, ops)
