@@ -39,6 +39,12 @@ __all__ = ["DEFAULT_KEEP", "SPECTATORS", "Feed", "Frames", "Receiver", "frame_of
 DEFAULT_KEEP = 32
 #: The most bytes of frames a room keeps for returning receivers (the oldest go first).
 KEPT_BYTES = 4096
+#: What a kept change holds besides its frames' bytes (its tuple, the shared frame's object, its
+#: seq and size), and each seat's own part besides its bytes (its pair and object), as
+#: tracemalloc measures them: counted against `KEPT_BYTES`, so that small `moved` frames do not
+#: let a room keep many more changes than its bytes say.
+KEPT_CHANGE = 128
+KEPT_PART = 64
 
 _encode = msgspec.json.Encoder().encode
 _decode_events = msgspec.json.Decoder(list[wire.AnyEvent]).decode
@@ -270,9 +276,9 @@ class Feed:
         """Keep a change's frames; the oldest go past `keep` changes or `kept_bytes`."""
         kept, sizes = self.kept, self._sizes
         kept.append((seq, shared, own))
-        size = len(shared)
+        size = len(shared) + KEPT_CHANGE
         for _, tail in own:
-            size += len(tail)
+            size += len(tail) + KEPT_PART
         sizes.append(size)
         self._kept_size += size
         while len(kept) > 1 and (len(kept) > self.keep or self._kept_size > self.kept_bytes):
