@@ -20,6 +20,7 @@ Sans-I/O: no awaits, no sockets.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import msgspec
@@ -49,6 +50,8 @@ KEPT_PART = 64
 _encode = msgspec.json.Encoder().encode
 _decode_events = msgspec.json.Decoder(list[wire.AnyEvent]).decode
 _MOVED = b'{"type":"moved",'
+#: A seat's own part before it had any (a receiver not followed yet).
+_NO_OWN = Own(0, ())
 
 
 def frame_of(receiver: Receiver, shared: bytes, own: dict[int, bytes]) -> bytes:
@@ -177,14 +180,67 @@ class Feed:
         head = b'{"type":"patch","seq":%d,"ops":' % seq
         public_json = _encode(ops)
         shared = b"".join((head, public_json, b"}"))
-        # A seat's own frame: the public operations, then its own (one JSON array). Each
-        # frame is joined in one step (no intermediate bytes per `+`).
+        # A seat's own frame: the public operations, then its own (one JSON array).
         own_head = b"".join((head, public_json[:-1], b",")) if ops else head + b"["
+
+        def own_part(seat: int, old: Own | None, new: Own) -> bytes | None:
+            mine: list[patches.Operation] = []
+            if game_replaced or old is None:
+                patches.own_fresh(new, mine)
+            elif old != new:
+                patches.own_ops(old, new, mine)
+            return _encode(mine)[1:] + b"}" if mine else None
+
+        changed = self._moved(before, game_replaced)
+        return self._frames(room, receivers, shared, own_head, changed, own_part)
+
+    def _publish_moved(
+        self,
+        room: Room,
+        events: list[wire.AnyEvent],
+        before: Table,
+        after: Table,
+        receivers: list[Receiver],
+    ) -> Frames:
+        """The frames of a change of moves alone: its events, and each seat's own fields."""
+        self._table = after
+        self._history += len(events)
+        seq = room.seq
+        self.seq = seq
+        frame = msg.Moved(seq=seq, events=events, turn=after.turn, deadline=self._deadline)  # type: ignore[arg-type]
+        shared = _encode(frame)
+        played: dict[int, int] = {}
+        for event in events:
+            if type(event) is wire.Played:
+                played[event.seat] = played.get(event.seat, 0) | moved.TILE_BITS[event.tile]
+
+        def own_part(seat: int, old: Own | None, new: Own) -> bytes | None:
+            if old is None:
+                return moved.own_tail(_NO_OWN, new, 0)
+            return moved.own_tail(old, new, played.get(seat, 0))
+
+        changed = self._moved(before, False)
+        return self._frames(room, receivers, shared, shared[:-1], changed, own_part)
+
+    def _frames(
+        self,
+        room: Room,
+        receivers: list[Receiver],
+        shared: bytes,
+        own_head: bytes,
+        changed: set[int] | None,
+        own_part: Callable[[int, Own | None, Own], bytes | None],
+    ) -> Frames:
+        """A change's frames: new receivers noted (a snapshot is theirs), each seat whose own
+        part changed (any seat, where `changed` is None) sent `own_head` followed by its part
+        (`own_part(seat, old, new)`, None when the shared frame is all it needs), the change
+        kept, and receivers gone from the room forgotten."""
+        seq = room.seq
+        match = room.match
         own: dict[int, bytes] = {}
         parts_kept: list[tuple[int, bytes]] = []
         fresh: list[Receiver] = []
         since = self.since
-        changed = self._moved(before, game_replaced)
         for receiver in receivers:
             if receiver not in since:
                 since[receiver] = seq
@@ -200,64 +256,9 @@ class Feed:
             new = parts.own(match, receiver)
             old = self._own.get(receiver)
             self._own[receiver] = new
-            mine: list[patches.Operation] = []
-            if game_replaced or old is None:
-                patches.own_fresh(new, mine)
-            elif old != new:
-                patches.own_ops(old, new, mine)
-            if mine:
-                tail = _encode(mine)[1:]
-                own[receiver] = b"".join((own_head, tail, b"}"))
-                parts_kept.append((receiver, tail))
-        self._forget_gone(receivers)
-        self._keep(seq, shared, tuple(parts_kept))
-        return Frames(seq, shared, own, tuple(fresh))
-
-    def _publish_moved(
-        self,
-        room: Room,
-        events: list[wire.AnyEvent],
-        before: Table,
-        after: Table,
-        receivers: list[Receiver],
-    ) -> Frames:
-        """The frames of a change of moves alone: its events, and each seat's own fields."""
-        assert room.match is not None
-        match = room.match
-        self._table = after
-        self._history += len(events)
-        seq = room.seq
-        self.seq = seq
-        frame = msg.Moved(seq=seq, events=events, turn=after.turn, deadline=self._deadline)  # type: ignore[arg-type]
-        shared = _encode(frame)
-        played: dict[int, int] = {}
-        for event in events:
-            if type(event) is wire.Played:
-                played[event.seat] = played.get(event.seat, 0) | moved.TILE_BITS[event.tile]
-        own: dict[int, bytes] = {}
-        parts_kept: list[tuple[int, bytes]] = []
-        fresh: list[Receiver] = []
-        since = self.since
-        changed = self._moved(before, False)
-        for receiver in receivers:
-            if receiver not in since:
-                since[receiver] = seq
-                fresh.append(receiver)
-                if receiver is not None:
-                    self._own[receiver] = parts.own(match, receiver)
-                continue
-            if receiver is None or (changed is not None and receiver not in changed):
-                continue
-            new = parts.own(match, receiver)
-            old = self._own.get(receiver)
-            self._own[receiver] = new
-            tail = (
-                moved.own_tail(old, new, played.get(receiver, 0))
-                if old is not None
-                else moved.own_tail(parts.Own(0, ()), new, 0)
-            )
+            tail = own_part(receiver, old, new)
             if tail is not None:
-                own[receiver] = shared[:-1] + tail
+                own[receiver] = own_head + tail
                 parts_kept.append((receiver, tail))
         self._forget_gone(receivers)
         self._keep(seq, shared, tuple(parts_kept))
@@ -444,7 +445,7 @@ def _kept_frame(receiver: Receiver, shared: bytes, own: tuple[tuple[int, bytes],
                 return shared[:-1] + tail
             # The shared frame ends with its operations' array: `...]}`, or `[]}` when empty.
             head = shared[:-3] + b"[" if shared.endswith(b"[]}") else shared[:-2] + b","
-            return head + tail + b"}"
+            return head + tail
     return shared
 
 
