@@ -46,11 +46,14 @@ def moves_only(before: Table, after: Table, events: list[wire.AnyEvent], sides: 
     boneyard = before.boneyard
     total = before.total
     placed = [0, 0, 0, 0]
+    # The seats that drew, as a mask: a client takes a played tile from the hand it held
+    # before the frame, which lacks the tiles its seat drew in the frame.
+    drew = 0
     for event in events:
         if isinstance(event, wire.Played):
             end = _END_INDEX.get(event.end) if event.end is not None else None
             pips = _PIPS.get(event.tile)
-            if end is None or pips is None or event.stand_in:
+            if end is None or pips is None or event.stand_in or drew >> event.seat & 1:
                 return False
             chain = after.chains[end]
             at = len(before.chains[end]) + placed[end]
@@ -62,6 +65,7 @@ def moves_only(before: Table, after: Table, events: list[wire.AnyEvent], sides: 
             scores[sides[event.seat]] += event.points
             total = event.total
         elif isinstance(event, wire.Drew):
+            drew |= 1 << event.seat
             counts[event.seat] += event.count
             boneyard -= event.count
         elif not isinstance(event, wire.Passed):

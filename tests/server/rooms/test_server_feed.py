@@ -20,10 +20,11 @@ from hypothesis import strategies as st
 from protocol_helpers import examples
 from room_harness import room_with
 
+from engine import parts
 from protocol import messages as msg
 from protocol.patch import apply, events_of, moved_ops
-from protocol.views import CHAT_HISTORY, SeatInfo
-from server.rooms import patches
+from protocol.views import CHAT_HISTORY, Drew, Played, SeatInfo
+from server.rooms import moved, patches
 from server.rooms.feed import SPECTATORS, Feed, Frames, Receiver, frame_of
 from server.rooms.room import Room
 
@@ -406,3 +407,30 @@ def test_a_seats_operations_replace_each_changed_field_in_the_documents_order(
     ]
     document = {"seats": [None, None, old_fields]}
     assert apply(document, [msgspec.to_builtins(op) for op in ops])["seats"][2] == new_fields
+
+
+def test_a_draw_then_a_play_by_the_same_seat_in_one_change_goes_as_a_patch() -> None:
+    # No rule makes such a change today (a seat draws as its turn begins, a change holds one
+    # play), but a client could not take the drawn tile from the hand it held before the frame.
+    room = room_with(players=2, humans=2)
+    feed = Feed()
+    feed.publish(room, [])
+    feed.publish(room, room.start(0, seed=3))
+    match = room.match
+    assert match is not None
+    feed.publish(room, room.play(match.turn, match.legal_moves()[0]))  # the lead
+    before = parts.table(match)
+    seat = match.turn
+    events = room.play(seat, match.legal_moves()[0])
+    played = next(e for e in events if isinstance(e, Played))
+    after = parts.table(match)
+    sides = [0, 1]
+    assert moved.moves_only(before, after, events, sides) == (
+        not any(isinstance(e, Drew) for e in events)
+    )
+    drawn = Drew(seat=played.seat, count=1)
+    bigger = after._replace(
+        hand_counts=tuple(c + (i == seat) for i, c in enumerate(after.hand_counts)),
+        boneyard=after.boneyard - 1,
+    )
+    assert not moved.moves_only(before, bigger, [drawn, *events], sides)
