@@ -30,8 +30,9 @@ from server.play.committer import Committer, Hooks
 from server.play.finder import Finder
 from server.play.live import Change, LiveRoom, T
 from server.play.registry import Registry
-from server.rooms.room import RoomError
+from server.rooms.room import Room, RoomError
 from server.rooms.room_state import encode_note
+from server.rooms.tables import RoomGone
 from server.storage.redis_store import RedisStore
 from server.storage.store import RoomChanged, SaveInDoubt, StoreUnavailable
 
@@ -102,14 +103,17 @@ class SharedCommitter(Committer):
     def presence_id(self) -> str:
         return self.place.presence_id
 
-    async def gone(self, code: str) -> bool:
-        """Not in Redis, and no live process keeps it: a keeper that runs writes back a room
-        Redis lost (`server.cluster.upkeep`)."""
+    async def unheld(self, code: str) -> Room | None:
+        """A room another process plays is read there, not here: None while it is in Redis or
+        a live process keeps it (a keeper that runs writes back a room Redis lost,
+        `server.cluster.upkeep`); RoomGone once neither holds."""
         cluster = self.cluster
         if await cluster.head(code) is not None:
-            return False
+            return None
         keeper = await cluster.keeper(code)
-        return keeper is None or keeper not in await cluster.alive({keeper})
+        if keeper is not None and keeper in await cluster.alive({keeper}):
+            return None
+        raise RoomGone(code)
 
     async def join(self, name: str) -> None:
         """Take a lease, subscribe to room notices, keep the rooms nobody keeps; start upkeep."""

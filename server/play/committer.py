@@ -26,6 +26,7 @@ from server.play.live import Change, LiveRoom, T, stored_state
 from server.play.registry import Registry
 from server.play.upkeep import LocalUpkeep
 from server.rooms.room import Room
+from server.rooms.tables import RoomGone
 from server.storage.store import Store, StoreUnavailable
 
 log = logging.getLogger("allfives.server")
@@ -119,10 +120,15 @@ class Committer(abc.ABC):
         """Other processes' changes taken here, by kind (None: alone, there are none)."""
         return None
 
-    async def gone(self, code: str) -> bool:
-        """Whether a room this process does not hold is gone for good: not in the store (with
-        several processes, nor kept by a live process, which would write it back)."""
-        return await self.store.load_room(code) is None
+    async def unheld(self, code: str) -> Room | None:
+        """A room this process does not hold, as the store has it (one being loaded at
+        start-up, or one forgotten after it expired while the store did not answer); RoomGone
+        when the store does not have it either: it is gone for good. None where it may not be
+        read here (with several processes, another process plays it)."""
+        stored = await self.store.load_room(code)
+        if stored is None:
+            raise RoomGone(code)
+        return self.registry.room_of(stored_state(code, stored.state, stored.moves))
 
     def restore(self, live: LiveRoom) -> None:
         """Put a room back as it was last published (a change that could not be stored)."""

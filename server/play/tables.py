@@ -24,13 +24,13 @@ from server.config import Clock
 from server.metrics import Metrics
 from server.play.committer import Committer
 from server.play.finder import Finder
-from server.play.live import LiveRoom, stored_state
+from server.play.live import LiveRoom
 from server.play.registry import Registry
 from server.rooms import codes, results
 from server.rooms.room import Room, RoomError
 from server.rooms.room_state import TableOf
 from server.rooms.server_commands import OpenTable
-from server.rooms.tables import RoomGone, Sitter, TableResult
+from server.rooms.tables import Sitter, TableResult
 from server.storage.store import StoreUnavailable
 
 log = logging.getLogger("allfives.server")
@@ -84,25 +84,18 @@ class TableRooms:
         while its match plays); RoomError `no_such_room` if that room plays another table, or
         cannot be reached now.
 
-        Alone, a room this process does not hold is read from the store (one being loaded at
-        start-up, or one forgotten after it expired while the store did not answer), and one
-        the store does not have either is gone: RoomGone. With several processes, a room Redis
-        does not have is gone only if no live process keeps it (`Committer.gone`: a keeper
-        writes back a room Redis lost).
+        A room this process does not hold is asked of the committer (`Committer.unheld`):
+        alone, it reads the store, and a room the store does not have is gone (RoomGone); with
+        several processes, a room Redis does not have is gone only if no live process keeps it.
         """
         code, _ = codes.split(room)
         try:
             live = await self.finder.room(code)
         except RoomError:
-            if self.committer.shared:
-                if await self.committer.gone(code):
-                    raise RoomGone(code) from None
+            unheld = await self.committer.unheld(code)
+            if unheld is None:
                 raise
-            stored = await self.committer.store.load_room(code)
-            if stored is None:
-                raise RoomGone(code) from None
-            state = stored_state(code, stored.state, stored.moves)
-            return _result_of(self.registry.room_of(state), of)
+            return _result_of(unheld, of)
         async with live.exclusive():
             return _result_of(live.room, of)
 
