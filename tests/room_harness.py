@@ -232,4 +232,19 @@ def room_with(players: int = 4, humans: int = 1, **options: Any) -> Room:
     return room
 
 
-__all__ = ["HarnessClient", "RoomHarness", "Sent", "hand_tiles", "room_with"]
+def led(players: int, humans: int, seed: int, spectators: int = 0) -> tuple[Room, Feed]:
+    """A room of `room_with` (and `spectators`) whose every change a feed published: its match
+    started and the lead played, so that the next play is one within the hand."""
+    room = room_with(players=players, humans=humans)
+    for _ in range(spectators):
+        room.watch(+1)
+    feed = Feed()
+    feed.publish(room, [])
+    feed.publish(room, room.start(0, seed=seed))
+    match = room.match
+    assert match is not None
+    feed.publish(room, room.play(match.turn, match.legal_moves()[0]))
+    return room, feed
+
+
+__all__ = ["HarnessClient", "RoomHarness", "Sent", "hand_tiles", "led", "room_with"]

@@ -12,13 +12,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from protocol_helpers import JSON_SCALARS, diff, examples, for_type
-from room_harness import room_with
+from room_harness import led
 
 from protocol.messages import Moved, Patch, Snapshot, decode_server, encode
 from protocol.patch import ClientState, GapDetected, apply, to_builtins
 from protocol.rules import RoomRules
 from protocol.views import ChatLine, Played, RoomView, SeatInfo
-from server.rooms.feed import Feed
 
 KEYS = st.sampled_from(["a", "b", "c", "", "~", "/", "a/b", "~1", "0", "1"]) | st.text(max_size=4)
 DOCUMENT_VALUES = st.recursive(
@@ -185,13 +184,9 @@ def test_a_patch_that_does_not_fit_the_document_is_a_gap() -> None:
 def mid_hand() -> tuple[ClientState, Moved]:
     """Seat 0's client of a two-player room after the lead and one play, and the next play's
     `moved` frame as the server sends it to seat 0."""
-    room = room_with(players=2, humans=2)
-    feed = Feed()
-    feed.publish(room, [])
-    feed.publish(room, room.start(0, seed=3))
+    room, feed = led(players=2, humans=2, seed=3)
     match = room.match
     assert match is not None
-    feed.publish(room, room.play(match.turn, match.legal_moves()[0]))  # the lead
     client = ClientState()
     client.on_snapshot(msgspec.json.decode(feed.snapshot(room, 0), type=Snapshot))
     frames = feed.publish(room, room.play(match.turn, match.legal_moves()[0]))

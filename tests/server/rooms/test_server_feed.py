@@ -18,7 +18,7 @@ from feed_oracle import diff, reference_document
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from protocol_helpers import examples
-from room_harness import room_with
+from room_harness import led, room_with
 
 from engine import parts
 from protocol import messages as msg
@@ -285,14 +285,9 @@ def test_a_room_keeps_frames_up_to_its_bytes_then_a_returning_receiver_gets_a_sn
 
 
 def test_a_move_is_encoded_once_for_everyone_its_hands_aside() -> None:
-    room = room_with(players=4, humans=4)
-    room.watch(+1)
-    feed = Feed()
-    feed.publish(room, [])
-    feed.publish(room, room.start(0, seed=5))
+    room, feed = led(players=4, humans=4, seed=5, spectators=1)
     match = room.match
     assert match is not None
-    feed.publish(room, room.play(match.turn, match.legal_moves()[0]))  # the lead
     mover = match.turn
     frames = feed.publish(room, room.play(mover, match.legal_moves()[0]))
     # The mover's hand and legal moves changed, and so did the next seat's legal moves.
@@ -412,13 +407,9 @@ def test_a_seats_operations_replace_each_changed_field_in_the_documents_order(
 def test_a_draw_then_a_play_by_the_same_seat_in_one_change_goes_as_a_patch() -> None:
     # No rule makes such a change today (a seat draws as its turn begins, a change holds one
     # play), but a client could not take the drawn tile from the hand it held before the frame.
-    room = room_with(players=2, humans=2)
-    feed = Feed()
-    feed.publish(room, [])
-    feed.publish(room, room.start(0, seed=3))
+    room, _ = led(players=2, humans=2, seed=3)
     match = room.match
     assert match is not None
-    feed.publish(room, room.play(match.turn, match.legal_moves()[0]))  # the lead
     before = parts.table(match)
     seat = match.turn
     events = room.play(seat, match.legal_moves()[0])
