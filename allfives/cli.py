@@ -218,6 +218,27 @@ def _ignore(unraisable: object) -> None:
     """An unraisable exception while a stopped program ends: nothing to tell (`stopped`)."""
 
 
+#: Set once a command failed in a way nobody foresaw (its line written, status 1): what it left
+#: running (a pool's worker, a thread it never joined) may never end, so the entry points end the
+#: process at once (`allfives.start.end_at_once`), as after Ctrl-C.
+failed_unforeseen = False
+
+
+def ctrl_c_within(error: BaseException) -> bool:
+    """Whether a KeyboardInterrupt is in `error`'s chain: what failed was Ctrl-C's unwinding,
+    not the command. Python 3.11's `Thread.join` raises "release unlocked lock" when Ctrl-C
+    lands in it as the thread ends (asyncio.run joins one as it closes), and the program said
+    "unexpected failure" instead of that it stopped."""
+    seen: set[int] = set()
+    cause: BaseException | None = error
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, KeyboardInterrupt):
+            return True
+        seen.add(id(cause))
+        cause = cause.__cause__ or cause.__context__
+    return False
+
+
 def run(argv: list[str]) -> int:
     """`main` without its guard against Ctrl-C."""
     from allfives import start
@@ -257,10 +278,14 @@ def run(argv: list[str]) -> int:
     try:
         result: int = command_run(args)
     except Exception as error:
+        if ctrl_c_within(error):
+            raise KeyboardInterrupt from error  # (`main` says it stopped: one line, status 130)
         # The last guard: a failure nobody foresaw is one line, not a traceback on the table
         # (ALLFIVES_DEBUG=1 shows the traceback, for a bug report).
         if os.environ.get("ALLFIVES_DEBUG"):
             raise
+        global failed_unforeseen
+        failed_unforeseen = True
         said = "".join(c if c.isprintable() else "?" for c in str(error) or type(error).__name__)
         print(
             f"allfives {args.command}: "
@@ -277,6 +302,6 @@ if __name__ == "__main__":  # `python -m allfives.cli`: ends as the `allfives` c
     from allfives.start import STOPPED, end_at_once
 
     status = main()
-    if status == STOPPED:
+    if status == STOPPED or failed_unforeseen:
         end_at_once(status)
     sys.exit(status)

@@ -48,9 +48,9 @@ def stopped_while_loading(signum: int, frame: object) -> None:
 
 def end_at_once(status: int) -> "NoReturn":
     """End the process now with `status`, what it wrote flushed: the one way a program stopped
-    by Ctrl-C ends, whatever entry point ran it. Python's own ending joins every thread still
-    running, and one the Ctrl-C cut short (a connection's, a store's) could keep the process
-    waiting for ever after its line."""
+    by Ctrl-C (or failed in a way nobody foresaw) ends, whatever entry point ran it. Python's
+    own ending joins every thread still running, and one the Ctrl-C or the failure cut short (a
+    connection's, a store's, a pool's) could keep the process waiting for ever after its line."""
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
@@ -69,9 +69,9 @@ def main() -> int:
     """Guard against Ctrl-C, then load and run the command."""
     if _signal.getsignal(_signal.SIGINT) != _signal.SIG_IGN:  # (a background job ignores it)
         _signal.signal(_signal.SIGINT, stopped_while_loading)
-    from allfives.cli import main as run
+    from allfives import cli
 
-    status = run()
-    if status == STOPPED:
+    status = cli.main()
+    if status == STOPPED or cli.failed_unforeseen:
         end_at_once(status)
     return status

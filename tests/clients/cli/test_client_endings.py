@@ -239,6 +239,14 @@ threading.Thread(target=threading.Event().wait, name="never-ending").start()
 """
 
 
+def with_site(home: Path, sitecustomize: str) -> dict[str, str]:
+    """The environment that has Python run `sitecustomize` as it starts."""
+    site = home / "site"
+    site.mkdir(exist_ok=True)
+    (site / "sitecustomize.py").write_text(sitecustomize)
+    return {"PYTHONPATH": os.pathsep.join(filter(None, [str(site), os.environ.get("PYTHONPATH")]))}
+
+
 @pytest.mark.parametrize("entry", list(ENTRY_POINTS))
 def test_ctrl_c_ends_every_entry_point_at_once_whatever_thread_still_runs(
     entry: str, tmp_path: Path
@@ -246,13 +254,9 @@ def test_ctrl_c_ends_every_entry_point_at_once_whatever_thread_still_runs(
     """The installed command and `python -m allfives.cli` alike: Ctrl-C while connecting ends
     the process with its line and status 130 at once, though a thread that never ends still
     runs (Python's own ending joined it: the line came and the process waited)."""
-    site = tmp_path / "site"
-    site.mkdir()
-    (site / "sitecustomize.py").write_text(NEVER_ENDING_THREAD)
-    path = os.pathsep.join(filter(None, [str(site), os.environ.get("PYTHONPATH")]))
     server = SilentServer()
     url = f"ws://127.0.0.1:{server.port}"
-    child = spawn(["join", url, "ZZZZ"], tmp_path, entry, {"PYTHONPATH": path})
+    child = spawn(["join", url, "ZZZZ"], tmp_path, entry, with_site(tmp_path, NEVER_ENDING_THREAD))
     child.timeout = STUCK_SECONDS
     try:
         child.expect("Connecting")
@@ -269,6 +273,83 @@ def test_ctrl_c_ends_every_entry_point_at_once_whatever_thread_still_runs(
     assert ending.seconds < PROMPT_SECONDS, ending
     assert "Traceback" not in ending.output, ending
     assert written_lines(ending.output)[-1:] == ["allfives join: stopped (Ctrl-C)"], ending
+
+
+#: As Python 3.11's `Thread.join` fails when Ctrl-C lands in it just as the thread ends
+#: (asyncio.run joins one as it closes): "release unlocked lock", raised over the Ctrl-C. One
+#: Ctrl-C in thousands met it in `allfives play`, which said "unexpected failure" and then waited
+#: for ever on a thread the Ctrl-C had cut short.
+UNWINDING_FAILS = """
+import asyncio.runners, sys
+_close = asyncio.runners.Runner.close
+def close(self):
+    _close(self)
+    if isinstance(sys.exc_info()[1], KeyboardInterrupt):
+        raise RuntimeError("release unlocked lock")
+asyncio.runners.Runner.close = close
+"""
+
+
+@pytest.mark.parametrize("entry", list(ENTRY_POINTS))
+def test_ctrl_c_whose_unwinding_fails_still_says_it_stopped(entry: str, tmp_path: Path) -> None:
+    """Ctrl-C while connecting, where what it cuts short fails as it unwinds (with another
+    error than the KeyboardInterrupt): the program still says it stopped, with status 130, at
+    once, though a thread that never ends still runs."""
+    server = SilentServer()
+    url = f"ws://127.0.0.1:{server.port}"
+    env = with_site(tmp_path, NEVER_ENDING_THREAD + UNWINDING_FAILS)
+    child = spawn(["join", url, "ZZZZ"], tmp_path, entry, env)
+    child.timeout = STUCK_SECONDS
+    try:
+        child.expect("Connecting")
+        started = time.monotonic()
+        child.sendintr()
+        try:
+            ending = finish(child, started, child.before + child.after)
+        except pexpect.TIMEOUT:
+            pytest.fail(f"{entry}: still running {STUCK_SECONDS} s after Ctrl-C: {child.before}")
+    finally:
+        child.close(force=True)
+        server.close()
+    assert ending.status == 130, ending
+    assert ending.seconds < PROMPT_SECONDS, ending
+    assert "unexpected failure" not in ending.output, ending
+    assert written_lines(ending.output)[-1:] == ["allfives join: stopped (Ctrl-C)"], ending
+
+
+#: A failure nobody foresaw, as the command runs.
+UNFORESEEN = """
+import asyncio.runners
+def run(self, coro, **_kwargs):
+    coro.close()
+    raise RuntimeError("a failure nobody foresaw")
+asyncio.runners.Runner.run = run
+"""
+
+
+@pytest.mark.parametrize("entry", list(ENTRY_POINTS))
+def test_an_unforeseen_failure_ends_at_once_with_its_line(entry: str, tmp_path: Path) -> None:
+    """A command that fails in a way nobody foresaw writes its one line and ends with status 1
+    at once, though what the failure left running (a thread that never ends) still runs."""
+    server = SilentServer()
+    env = with_site(tmp_path, NEVER_ENDING_THREAD + UNFORESEEN)
+    child = spawn(["join", f"ws://127.0.0.1:{server.port}", "ZZZZ"], tmp_path, entry, env)
+    child.timeout = STUCK_SECONDS
+    try:
+        child.expect(r"\S")
+        try:
+            ending = finish(child, time.monotonic(), child.before + child.after)
+        except pexpect.TIMEOUT:
+            pytest.fail(f"{entry}: still running {STUCK_SECONDS} s after its line: {child.before}")
+    finally:
+        child.close(force=True)
+        server.close()
+    assert ending.status == 1, ending
+    assert ending.seconds < PROMPT_SECONDS, ending
+    assert written_lines(ending.output) == [
+        "allfives join: unexpected failure: a failure nobody foresaw"
+        " (run with ALLFIVES_DEBUG=1 to see where)"
+    ], ending
 
 
 def test_a_room_closed_under_the_player_ends_at_once(tmp_path: Path) -> None:
