@@ -17,8 +17,8 @@ It runs when the host starts a tournament, when a table's match finishes here
 (`Tables` tells `table_finished`), for every tournament being played when the server starts
 (`resume`: after a restart a table with no room is opened and a match that ended untold is
 told; rooms in play go on as any room does), now and then for a tournament whose tables were
-left without rooms (`sweep`: another process stored the start and stopped), and again a little
-later when a store did not answer. The rooms are reached only through `Tables` (`server.play.tables.TableRooms`).
+left without rooms (`sweep`: another process stored the start and stopped) or whose room is
+gone before its match ended, and again a little later when a store did not answer. The rooms are reached only through `Tables` (`server.play.tables.TableRooms`).
 """
 
 from __future__ import annotations
@@ -61,6 +61,10 @@ class Tables(Protocol):
 
     async def discard(self, room: str) -> None:
         """Drop a room its tournament did not take."""
+
+    async def gone(self, room: str) -> bool:
+        """Whether `room` is gone for good: no process holds it and the store has it no more
+        (False while that cannot be told)."""
 
 
 class Book(Protocol):
@@ -117,17 +121,26 @@ class Rounds:
 
     async def sweep(self, codes: list[str]) -> None:
         """Every tournament among `codes` with a table of its current round that has no room
-        is reconciled: another process noted the start and stopped before opening them."""
+        (another process noted the start and stopped before opening them), or whose room is
+        gone before its match ended (deleted from the store while no process held it), is
+        reconciled: a round of one table has no other table whose end would look at it."""
         for code in codes:
             try:
                 kept, _ = await self.book.load(code)
             except (StoreUnavailable, RoomError):
                 continue
             tournament = kept.tournament
-            if tournament.phase == "playing" and any(
-                table.room is None for table in tournament.rounds[-1].tables
-            ):
+            if tournament.phase == "playing" and await self._waits(tournament):
                 await self.reconcile(code)
+
+    async def _waits(self, tournament: Tournament) -> bool:
+        """Whether a table of the current round waits for a room it will never get by itself."""
+        for table in tournament.rounds[-1].tables:
+            if table.room is None:
+                return True
+            if table.scores is None and await self.tables.gone(table.room):
+                return True
+        return False
 
     async def reconcile(self, code: str, of: TableOf | None = None) -> None:
         """Reconcile (and note the game of table `of`), and tell the followers here if that

@@ -30,7 +30,7 @@ from server.rooms import codes, results
 from server.rooms.room import Room, RoomError
 from server.rooms.room_state import TableOf
 from server.rooms.server_commands import OpenTable
-from server.rooms.tables import Sitter, TableResult
+from server.rooms.tables import RoomGone, Sitter, TableResult
 from server.storage.store import StoreUnavailable
 
 log = logging.getLogger("allfives.server")
@@ -98,6 +98,21 @@ class TableRooms:
             return _result_of(unheld, of)
         async with live.exclusive():
             return _result_of(live.room, of)
+
+    async def gone(self, room: str) -> bool:
+        """Whether a table's room is gone for good: not held here, and the committer finds it
+        neither in the store nor (with several processes) kept by a live process. False while
+        the store does not answer."""
+        code, _ = codes.split(room)
+        if code in self.registry.rooms:
+            return False
+        try:
+            await self.committer.unheld(code)
+        except RoomGone:
+            return True
+        except (StoreUnavailable, RoomError):
+            return False
+        return False
 
     async def discard(self, room: str) -> None:
         """Drop a table's room that its tournament did not take (another process opened that

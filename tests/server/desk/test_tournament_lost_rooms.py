@@ -76,6 +76,46 @@ async def test_a_table_room_not_held_is_read_from_the_store_and_lost_only_once_g
         await ann.close()
 
 
+async def test_a_one_table_round_whose_room_is_lost_while_the_server_runs_is_dealt_again(
+    tmp_path: Path,
+) -> None:
+    """A round of one table has no other table whose end would look at it: the server's sweep
+    of tournaments finds its room gone and deals the table again in a new room, with no restart
+    (it waited for ever). A table whose room is only not held here, but stored, keeps it."""
+    store = SqliteStore(tmp_path)
+    config = fast_config(data=str(tmp_path), store=store, bot_delay=60.0, sweep_seconds=0.05)
+    async with run_server(config) as server:
+        ann = await keyed(server.url, "Ann")
+        made = await tournament_update(ann, "create_tournament", **CUP, bots=["easy", "normal"])
+        await tournament_update(ann, "join_tournament", tournament=made.tournament)
+        started = await tournament_update(ann, "start_tournament", tournament=made.tournament)
+        code = made.tournament
+        (table,) = started.state.rounds[0].tables
+        assert table.room is not None
+        room = codes.split(table.room)[0]
+
+        async def table_room() -> str | None:
+            stored = await server.store.tournaments.load(code)
+            assert stored is not None
+            return decode(stored.state).tournament.rounds[0].tables[0].room
+
+        # Not held here but stored: a sweep leaves the table its room.
+        server.registry.forget(server.registry.rooms[room])
+        await server.desk.rounds.sweep([code])
+        assert await table_room() == table.room
+
+        # Gone from the store too: the server's next sweep deals the table again.
+        await server.store.delete_room(room)
+
+        async def dealt_again() -> str | None:
+            again = await table_room()
+            return again if again != table.room else None
+
+        again = await until(dealt_again, what="the table dealt again in a new room")
+        assert codes.split(again)[0] in server.registry.rooms
+        await ann.close()
+
+
 @pytest.mark.redis
 async def test_with_redis_a_room_redis_lost_is_not_gone_while_its_keeper_runs(
     redis_server: RedisServer,
