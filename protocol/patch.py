@@ -91,6 +91,8 @@ def moved_ops(document: dict[str, Any], message: Moved) -> list[dict[str, Any]]:
         if not 0 <= seat < len(counts):
             raise MovedError(f"seat {seat} has no hand count")
         if type(event) is Played:
+            if counts[seat] < 1:
+                raise MovedError(f"seat {seat} has no tile to play")
             counts[seat] -= 1
             ops.append(
                 {"op": "replace", "path": f"/game/hand_counts/{seat}", "value": counts[seat]}
@@ -117,10 +119,14 @@ def moved_ops(document: dict[str, Any], message: Moved) -> list[dict[str, Any]]:
             ops.append({"op": "replace", "path": f"/game/ends/{end}", "value": outer})
             ops.append({"op": "replace", "path": "/game/total", "value": event.total})
             if event.points:
-                side = sides[seat]
+                side = sides[seat] if seat < len(sides) else -1
+                if not 0 <= side < len(scores):
+                    raise MovedError(f"seat {seat} has no side to score for")
                 scores[side] += event.points
                 ops.append({"op": "replace", "path": f"/game/scores/{side}", "value": scores[side]})
         elif type(event) is Drew:
+            if event.count > boneyard:
+                raise MovedError(f"{event.count} tiles drawn from a boneyard of {boneyard}")
             counts[seat] += event.count
             boneyard -= event.count
             ops.append(

@@ -229,7 +229,7 @@ class Connection:
                 name=self.name or None,
                 token=state.token,
                 room=state.room,
-                last_seq=state.seq,
+                last_seq=state.resume_seq(),
                 key=self.key,
             )
             await self.send(hello)

@@ -139,6 +139,13 @@ class TableState:
         """The last change this client holds."""
         return self.sync.seq
 
+    def resume_seq(self) -> int | None:
+        """The seq a connection coming back asks to be caught up from: None (a snapshot) while
+        a resync is awaited. The frames after the seq it holds would be ignored until that
+        snapshot, which a connection lost before it came never brings: the table stayed where
+        it was, and the next gap asked for nothing."""
+        return None if self.mending else self.sync.seq
+
     def names(self) -> list[str]:
         """The display name of each seat (a finished match's as it was played)."""
         view = self.view
@@ -202,6 +209,8 @@ class TableState:
                 self.token = message.seat_token or self.token
             case msg.Error():
                 self.say(error_text(message), "error")
+                if message.command == "resync":
+                    self.mending = False  # refused (too many messages): the next gap asks again
                 if message.command == "record":
                     self.board_pending = False  # the board stays as this window saw it
             case msg.HintReply(move=move):

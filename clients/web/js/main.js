@@ -144,9 +144,8 @@ class App {
     if (this.resume) {
       fields.token = this.resume.token;
       fields.room = this.resume.room;
-      if (this.state.doc && this.state.room === this.resume.room && this.state.seq !== null) {
-        fields.last_seq = this.state.seq;
-      }
+      const seq = this.state.room === this.resume.room ? this.state.resumeSeq() : null;
+      if (seq !== null) fields.last_seq = seq;
     }
     return fields;
   }

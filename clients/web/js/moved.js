@@ -26,6 +26,12 @@ function at(list, index, what) {
   return index;
 }
 
+/** `value`, where it is a whole number from `least` up (a total, points, a count). */
+function whole(value, what, least = 0) {
+  if (!Number.isSafeInteger(value) || value < least) fail(`${what} is not a count: ${value}`); // i18n: not shown
+  return value;
+}
+
 /** The two halves of a tile such as "5-3". */
 function halves(tile) {
   const found = typeof tile === "string" ? /^([0-6])-([0-6])$/.exec(tile) : null;
@@ -60,6 +66,9 @@ export function movedOps(doc, message) {
   for (const event of message.events) {
     const seat = at(counts, event?.seat, "hand count of seat"); // i18n: not shown
     if (event.type === "played") {
+      if (counts[seat] < 1) fail(`seat ${seat} has no tile to play`); // i18n: not shown
+      whole(event.total, "a total"); // i18n: not shown
+      whole(event.points ?? 0, "points"); // i18n: not shown
       counts[seat] -= 1;
       ops.push({ op: "replace", path: `/game/hand_counts/${seat}`, value: counts[seat] });
       if (held !== null && seat === you) {
@@ -89,6 +98,7 @@ export function movedOps(doc, message) {
         ops.push({ op: "replace", path: `/game/scores/${side}`, value: scores[side] });
       }
     } else if (event.type === "drew") {
+      if (whole(event.count, "a draw", 1) > boneyard) fail(`${event.count} tiles drawn from a boneyard of ${boneyard}`); // i18n: not shown
       counts[seat] += event.count;
       boneyard -= event.count;
       ops.push({ op: "replace", path: `/game/hand_counts/${seat}`, value: counts[seat] });

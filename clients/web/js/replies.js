@@ -42,7 +42,10 @@ export function onJoined(app, message) {
 
 /** A command refused: said where it is fixed, and what it left behind undone. */
 export function onError(app, message) {
-  if (message.command === "resync" && !app.state.doc) return; // a room left: nothing to mend
+  if (message.command === "resync") {
+    app.state.resyncRefused(); // the next gap asks again
+    if (!app.state.doc) return; // a room left: nothing to mend
+  }
   if (message.command === "hello" && message.code === "bad_link") {
     const recovering = Boolean(app.pendingRecovery);
     app.pendingLink = null;

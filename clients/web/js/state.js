@@ -221,6 +221,18 @@ export class RoomState {
     return [{ type: "resync" }];
   }
 
+  /** The resync asked for was refused (too many messages): the next gap asks again. */
+  resyncRefused() {
+    this.mending = false;
+  }
+
+  /** The seq a connection coming back asks to be caught up from: null (a snapshot) while a
+   *  resync is awaited. The frames after the seq held would be ignored until that snapshot,
+   *  which a connection lost before it came never brings: the table stayed where it was. */
+  resumeSeq() {
+    return this.doc !== null && !this.mending ? this.seq : null;
+  }
+
   /** When a hand ends and the next is dealt, keep the ended hand's table until the next lead. */
   _keepFinalLayout(before, events) {
     if (events.some((e) => e.type === "hand_started")) {

@@ -174,6 +174,43 @@ async def test_a_dropped_connection_comes_back_to_the_same_seat_and_catches_up(
     await asyncio.wait_for(running, TIMEOUT)
 
 
+async def test_a_connection_lost_while_mending_comes_back_mended(server: Server) -> None:
+    """A gap asks for a resync, and the connection drops before its snapshot comes: the client
+    comes back asking for a snapshot, not for the frames after the seq it holds (a table
+    waiting for a snapshot ignores them: it stayed where it was, and the next gap asked for
+    nothing), and its table is the server's again."""
+    state = TableState()
+    connection = Connection(server.url, "Ann", state)
+    running = asyncio.create_task(connection.run(against_easy_bots(seat=1, target=100)))
+    await until(lambda: state.view is not None and state.view.phase == "playing")
+    assert state.seq is not None
+    # A frame lost on the way: the next one does not follow. The resync it asks for is lost
+    # with the connection.
+    assert state.receive(msg.Patch(seq=state.seq + 2, ops=[])) == [msg.Resync()]
+    assert state.mending
+    drop(connection)
+    await until(lambda: not state.mending, what="the table mended")
+    socket = connection.socket
+    assert socket is not None
+    await send(socket, msg.Resync(id=777))
+    fresh = await wait_for_snapshot(connection, 777)
+    assert to_builtins(fresh.state) == state.sync.document
+    await connection.close()
+    await asyncio.wait_for(running, TIMEOUT)
+
+
+def test_a_refused_resync_is_asked_again_at_the_next_gap() -> None:
+    """A resync the server refused (too many messages) leaves nothing awaited: the next frame
+    that does not follow asks again (the table waited for ever for a snapshot never sent)."""
+    state = TableState()
+    state.receive(msg.Joined(room="ABCD", seat=0, seat_token="t"))
+    assert state.receive(msg.Patch(seq=3, ops=[])) == [msg.Resync()]
+    assert state.receive(msg.Patch(seq=4, ops=[])) == []  # asked already
+    refused = msg.Error(id=None, command="resync", code="rate_limited", message="too many messages")
+    assert state.receive(refused) == []
+    assert state.receive(msg.Patch(seq=5, ops=[])) == [msg.Resync()]
+
+
 async def wait_for_snapshot(connection: Connection, id: int) -> msg.Snapshot:
     """Catch the snapshot answering `id` before the state takes it."""
     caught: list[msg.Snapshot] = []

@@ -206,6 +206,12 @@ def misfits(harness: RoomHarness) -> list[tuple[str, dict[str, Any], dict[str, A
     )
     events = [{**e, "tile": tile} if e is play else e for e in frame["events"]]
     found.append(("the tile is not in the hand", document, {**frame, "events": events}))
+    # More tiles drawn than the boneyard holds.
+    frame, document = first_moved(frames, lambda f: any(e["type"] == "drew" for e in f["events"]))
+    draw = next(e for e in frame["events"] if e["type"] == "drew")
+    more = document["game"]["boneyard"] + 1
+    events = [{**e, "count": more} if e is draw else e for e in frame["events"]]
+    found.append(("more drawn than the boneyard holds", document, {**frame, "events": events}))
     # A frame of moves to a room with no game (the room before the deal).
     waiting = next(f for f in frames if f["type"] == "snapshot")
     found.append(("no game", waiting["state"], {**frame, "seq": waiting["seq"] + 1}))
@@ -221,6 +227,7 @@ def test_a_moved_frame_that_does_not_fit_asks_for_a_resync_and_keeps_the_documen
         "a lead",
         "the tile does not match the end",
         "the tile is not in the hand",
+        "more drawn than the boneyard holds",
         "no game",
     ]
     for what, document, frame in cases:
@@ -246,3 +253,17 @@ def test_a_moved_frame_that_does_not_fit_asks_for_a_resync_and_keeps_the_documen
             frame,
         )
         assert thrown == "MovedError", what
+    # What Python's types refuse as it decodes (a count that is no whole number), the page's
+    # movedOps refuses too: a string "1" once made a hand count "11".
+    frame, document = first_moved(frames_of(matches[0], "ann"), lambda f: len(plays_of(f)) == 1)
+    play = plays_of(frame)[0]
+    draws = [{**play, "type": "drew", "count": "1"}, {**play, "type": "drew", "count": 0}]
+    for wrong in [play, {**play, "total": "10"}, {**play, "points": -5}, *draws]:
+        events = [wrong if e is play else e for e in frame["events"]]
+        thrown = call(
+            page,
+            "(() => { try { unit.moved.movedOps(a[0], a[1]); return null; } catch (e) { return e.name; } })()",
+            document,
+            {**frame, "events": events},
+        )
+        assert thrown == (None if wrong is play else "MovedError"), wrong

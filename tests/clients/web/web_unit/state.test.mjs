@@ -55,6 +55,22 @@ test("a gap asks for one resync, and patches wait for the snapshot", () => {
   assert.equal(room.snapshots, 2);
 });
 
+test("a refused resync is asked again at the next gap", () => {
+  const { room, sent } = feed([snapshot, patches[1], patches[2]]);
+  assert.deepEqual(sent, [[], [{ type: "resync" }], []]);
+  room.resyncRefused();
+  assert.deepEqual(room.receive(structuredClone(patches[3])), [{ type: "resync" }]);
+});
+
+test("a connection that comes back while a resync is awaited asks for a snapshot", () => {
+  const { room } = feed([snapshot, patches[0]]);
+  assert.equal(room.resumeSeq(), 2);
+  room.receive(structuredClone(patches[2])); // seq 4 after 2: a gap
+  assert.equal(room.resumeSeq(), null);
+  room.receive(structuredClone(snapshot));
+  assert.equal(room.resumeSeq(), snapshot.seq);
+});
+
 test("an old patch is ignored, and one that does not apply is a gap too", () => {
   const broken = { type: "patch", seq: 3, ops: [{ op: "remove", path: "/game/hand/7" }] };
   const { room, sent } = feed([snapshot, patches[0], patches[0], broken]);
