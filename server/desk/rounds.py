@@ -18,7 +18,8 @@ It runs when the host starts a tournament, when a table's match finishes here
 (`resume`: after a restart a table with no room is opened and a match that ended untold is
 told; rooms in play go on as any room does), now and then for a tournament whose tables were
 left without rooms (`sweep`: another process stored the start and stopped) or whose room is
-gone before its match ended, and again a little later when a store did not answer. The rooms are reached only through `Tables` (`server.play.tables.TableRooms`).
+gone before its match ended, and again a little later when a store did not answer. The rooms
+are reached only through `Tables` (`server.play.tables.TableRooms`).
 """
 
 from __future__ import annotations
