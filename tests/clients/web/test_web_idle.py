@@ -11,6 +11,7 @@ from browser_helpers import (
     js_errors,
     measure,
     open_lobby,
+    press,
     screenshot,
     wait_for,
 )
@@ -72,7 +73,7 @@ def test_a_phone_player_idle_on_their_turn_sees_the_countdown_the_stand_in_and_c
         assert not [line for line in page.execute_script(log) if theirs in line]
         assert_fits(measure(page))
         screenshot(page, "phone-idle-stand-in", *PHONE)
-        back.click()
+        press(page, "back-button")  # (a frame may have drawn the dock again since: found anew)
         wait_for(lambda: not page.find_elements(By.ID, "back-button"), what="the seat back")
         seats = page.find_element(By.ID, "seats").text
         assert web_words("en", "seat.idle_stand_in") not in seats, seats
