@@ -51,6 +51,12 @@ def where(page: WebDriver) -> dict[str, Any]:
     return seen
 
 
+def text_of(page: WebDriver, selector: str) -> str:
+    """The text of the element `selector` finds, read in one go."""
+    text: str = page.find_element(By.CSS_SELECTOR, selector).text
+    return text
+
+
 def table_ready(page: WebDriver) -> str | None:
     """What the live region says once it says a table is ready, else None."""
     said: str = page.find_element(By.ID, "tournament-ready").text
@@ -172,17 +178,14 @@ def test_ann_is_taken_to_each_table_and_back_to_the_standings_until_the_champion
             # The keyboard starts from the tournament's name, not from where the table had it.
             assert (focused(page) or {}).get("id") == "tournament-name"
             # Her table's line has its scores, and the standings count her match.
-            selector = f".table-line[data-room='{room}']"
             line = wait_for(
-                partial(page.find_element, By.CSS_SELECTOR, selector), what="her table's line"
-            )
-            assert re.search(r"\bAnn \(you\): \d+\b", line.text), line.text
+                partial(text_of, page, f".table-line[data-room='{room}']"), what="her table's line"
+            )  # (read once: the line is drawn again as its game is archived)
+            assert re.search(r"\bAnn \(you\): \d+\b", line), line
             # (then, once archived, the link to its game)
-            assert re.search(
-                r"· finished( ·\s+review the game of round \d, table 1)?$", line.text
-            ), line.text
-            ann = page.find_element(By.CSS_SELECTOR, "#tournament-standings tr.yours")
-            assert ann.find_elements(By.TAG_NAME, "td")[4].text == str(match + 1)  # played
+            assert re.search(r"· finished( ·\s+review the game of round \d, table 1)?$", line), line
+            played_cell = "#tournament-standings tr.yours td:nth-of-type(5)"  # matches played
+            assert wait_for(partial(text_of, page, played_cell)) == str(match + 1)
 
         assert len(set(played)) == 2
         wait_for(lambda: where(page)["state"]["phase"] == "finished", timeout=60, what="the end")
