@@ -262,6 +262,30 @@ asyncio.runners.Runner.close = close
 """
 
 
+def join_a_silent_server(
+    entry: str, home: Path, sitecustomize: str, shown: str, ctrl_c: bool
+) -> Ending:
+    """`allfives join` (by `entry`) to a server that never answers, Python running
+    `sitecustomize` as it starts: once it shows `shown`, Ctrl-C if `ctrl_c`, then its ending
+    (timed from there). A run still going `STUCK_SECONDS` later fails the test."""
+    server = SilentServer()
+    url = f"ws://127.0.0.1:{server.port}"
+    child = spawn(["join", url, "ZZZZ"], home, entry, with_site(home, sitecustomize))
+    child.timeout = STUCK_SECONDS
+    try:
+        child.expect(shown)
+        started = time.monotonic()
+        if ctrl_c:
+            child.sendintr()
+        try:
+            return finish(child, started, child.before + child.after)
+        except pexpect.TIMEOUT:
+            pytest.fail(f"{entry}: still running {STUCK_SECONDS} s later: {child.before}")
+    finally:
+        child.close(force=True)
+        server.close()
+
+
 @pytest.mark.parametrize("unwinding", ["unwinds", "fails unwinding"])
 @pytest.mark.parametrize("entry", list(ENTRY_POINTS))
 def test_ctrl_c_ends_every_entry_point_at_once_whatever_thread_still_runs(
@@ -273,21 +297,7 @@ def test_ctrl_c_ends_every_entry_point_at_once_whatever_thread_still_runs(
     where what the Ctrl-C cuts short fails as it unwinds, with another error than the
     KeyboardInterrupt (`UNWINDING_FAILS`)."""
     site = NEVER_ENDING_THREAD + (UNWINDING_FAILS if unwinding == "fails unwinding" else "")
-    server = SilentServer()
-    url = f"ws://127.0.0.1:{server.port}"
-    child = spawn(["join", url, "ZZZZ"], tmp_path, entry, with_site(tmp_path, site))
-    child.timeout = STUCK_SECONDS
-    try:
-        child.expect("Connecting")
-        started = time.monotonic()
-        child.sendintr()
-        try:
-            ending = finish(child, started, child.before + child.after)
-        except pexpect.TIMEOUT:
-            pytest.fail(f"{entry}: still running {STUCK_SECONDS} s after Ctrl-C: {child.before}")
-    finally:
-        child.close(force=True)
-        server.close()
+    ending = join_a_silent_server(entry, tmp_path, site, "Connecting", ctrl_c=True)
     assert ending.status == 130, ending
     assert ending.seconds < PROMPT_SECONDS, ending
     assert "Traceback" not in ending.output, ending
@@ -309,19 +319,8 @@ asyncio.runners.Runner.run = run
 def test_an_unforeseen_failure_ends_at_once_with_its_line(entry: str, tmp_path: Path) -> None:
     """A command that fails in a way nobody foresaw writes its one line and ends with status 1
     at once, though what the failure left running (a thread that never ends) still runs."""
-    server = SilentServer()
-    env = with_site(tmp_path, NEVER_ENDING_THREAD + UNFORESEEN)
-    child = spawn(["join", f"ws://127.0.0.1:{server.port}", "ZZZZ"], tmp_path, entry, env)
-    child.timeout = STUCK_SECONDS
-    try:
-        child.expect(r"\S")
-        try:
-            ending = finish(child, time.monotonic(), child.before + child.after)
-        except pexpect.TIMEOUT:
-            pytest.fail(f"{entry}: still running {STUCK_SECONDS} s after its line: {child.before}")
-    finally:
-        child.close(force=True)
-        server.close()
+    site = NEVER_ENDING_THREAD + UNFORESEEN
+    ending = join_a_silent_server(entry, tmp_path, site, r"\S", ctrl_c=False)
     assert ending.status == 1, ending
     assert ending.seconds < PROMPT_SECONDS, ending
     assert written_lines(ending.output) == [

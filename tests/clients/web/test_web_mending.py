@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 from browser_helpers import PLAY_ON, chromium, js_errors, start_against_a_bot, wait_for
+from selenium.webdriver.remote.webdriver import WebDriver
 from server_helpers import ServerThread
 
 pytestmark = pytest.mark.browser
@@ -24,23 +25,35 @@ return state.receive({type: "patch", seq: state.seq + 2, ops: []});
 STANDS = "const s = window.allfives.state; return [s.mending, s.snapshots, s.seq];"
 
 
+def a_frame_lost(page: WebDriver, server: ServerThread) -> tuple[int, int]:
+    """Ann in a game against a bot, a frame lost on its way to her page (the resync it asks for
+    lost too): the snapshots her page took so far, and the seq it holds."""
+    start_against_a_bot(page, server, 100)
+    wait_for(
+        lambda: page.execute_script("return window.allfives.state.doc?.game ? true : null"),
+        what="the game",
+    )
+    assert page.execute_script(LOST_FRAME) == [{"type": "resync"}]
+    mending, snapshots, seq = page.execute_script(STANDS)
+    assert mending
+    return snapshots, seq
+
+
+def wait_until_mended(page: WebDriver, snapshots: int) -> None:
+    """Until the page takes a snapshot after its first `snapshots`, and waits for none."""
+
+    def mended() -> bool:
+        now_mending, now_snapshots, _ = page.execute_script(STANDS)
+        return not now_mending and now_snapshots > snapshots
+
+    wait_for(mended, what="the table mended by a snapshot")
+
+
 def test_a_connection_lost_while_mending_comes_back_with_the_servers_table() -> None:
     with ServerThread() as server, chromium(*LAPTOP) as page:
-        start_against_a_bot(page, server, 100)
-        wait_for(
-            lambda: page.execute_script("return window.allfives.state.doc?.game ? true : null"),
-            what="the game",
-        )
-        assert page.execute_script(LOST_FRAME) == [{"type": "resync"}]
-        mending, snapshots, seq = page.execute_script(STANDS)
-        assert mending
+        snapshots, seq = a_frame_lost(page, server)
         assert server.drop("Ann") == 1
-
-        def mended() -> bool:
-            now_mending, now_snapshots, _ = page.execute_script(STANDS)
-            return not now_mending and now_snapshots > snapshots
-
-        wait_for(mended, what="the table mended by a snapshot")
+        wait_until_mended(page, snapshots)
         # And it follows the game again: Ann's moves and the bot's come in as frames.
         wait_for(
             lambda: (
@@ -68,19 +81,8 @@ app.onMessage({type: "patch", seq: app.state.seq + 3, ops: []});
 
 def test_a_refused_resync_is_asked_again_at_the_next_gap() -> None:
     with ServerThread() as server, chromium(*LAPTOP) as page:
-        start_against_a_bot(page, server, 100)
-        wait_for(
-            lambda: page.execute_script("return window.allfives.state.doc?.game ? true : null"),
-            what="the game",
-        )
-        assert page.execute_script(LOST_FRAME) == [{"type": "resync"}]
-        _, snapshots, _ = page.execute_script(STANDS)
+        snapshots, _ = a_frame_lost(page, server)
         page.execute_script(REFUSED)
         page.execute_script(GAP_AGAIN)  # asked again, and this time the server answers
-
-        def mended() -> bool:
-            now_mending, now_snapshots, _ = page.execute_script(STANDS)
-            return not now_mending and now_snapshots > snapshots
-
-        wait_for(mended, what="the table mended by a snapshot")
+        wait_until_mended(page, snapshots)
         assert js_errors(page) == []
