@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import statistics
 import threading
 
 import pytest
@@ -109,30 +108,33 @@ async def bot_answer_times(player: Client, moves: int) -> list[float]:
     return times
 
 
-async def test_a_flood_of_hints_does_not_slow_a_bot_in_another_room() -> None:
+async def test_hints_that_never_end_do_not_hold_up_a_bot_in_another_room(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every hint worker busy, and more hints waiting for one, for as long as the test likes:
+    the hard bots of another room still move (they have workers of their own). How much a
+    flood of hints slows them on a shared CPU is measured by bench/hints.py, not here."""
+    release = threading.Event()
+    worked_on: list[str] = []
+    choose_move = bots.choose_move
+
+    def held(level: str, view: View, seed: int, budget_ms: float | None) -> Move:
+        if threading.current_thread().name.startswith("hints-lane"):
+            worked_on.append(level)
+            release.wait(60)
+        return choose_move(level, view, seed, budget_ms)
+
+    monkeypatch.setattr(bots, "choose_move", held)
     async with run_server(fast_config(hard_budget_ms=BUDGET_MS)) as server:
-        # Three hard bots answer each move: their times add up, so cheap moves count less.
         (player,) = await seat_players(server.url, 4, 1, "hard", target=1000)
         await player.request("start")
-        baseline = statistics.median(await bot_answer_times(player, 8))
-        flooders = [await to_play(server.url, f"F{index}") for index in range(6)]
-
-        answered: set[str] = set()
-
-        async def flood(flooder: Client) -> None:
-            while True:  # a hint, its answer, another hint
-                if isinstance(await flooder.request("hint"), msg.HintReply):
-                    answered.add(flooder.name)
-                # The load under test, not a wait: each flooder asks again 20 ms after each
-                # answer, a steady flood of hints to work out (asking again at once would
-                # flood as much with `busy` refusals, answered at once, as with hints).
-                await asyncio.sleep(0.02)
-
-        tasks = [asyncio.create_task(flood(flooder)) for flooder in flooders]
+        flooders = [await to_play(server.url, f"F{index}") for index in range(4)]
         try:
-            await until(lambda: len(answered) == len(flooders))  # every flooder is at it
-            loaded = statistics.median(await bot_answer_times(player, 8))
+            for flooder in flooders:
+                await flooder.send("hint")
+            await until(lambda: worked_on, what="the hint worker busy")
+            # Three hard bots answer each of these moves, from their own lane.
+            assert len(await bot_answer_times(player, 4)) == 4
+            assert len(worked_on) == 1  # the one hint worker never came free
         finally:
-            for task in tasks:
-                task.cancel()
-        assert loaded < 3 * baseline + 0.1, f"bot moves took {loaded:.3f} s, {baseline:.3f} s alone"
+            release.set()
