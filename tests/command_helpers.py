@@ -1,7 +1,8 @@
 """The `allfives` command as a test runs it: in the test's own process with no terminal
 (`run_allfives`), or in a pseudo-terminal of its own (`spawn_plain`), whose output is read as a
-screen reader would be given it (`written_lines`); and a player's key kept in the config folder
-the command reads (`keep_player_key`). Used by the terminal client's tests (tests/clients/cli/)
+screen reader would be given it (`written_lines`); the installed command in a pseudo-terminal
+that answers nothing, run to its end (`spawn`, `finish`, `run_to_end`: its status, output and
+time); and a player's key kept in the config folder the command reads (`keep_player_key`). Used by the terminal client's tests (tests/clients/cli/)
 and tests/tournament_helpers.py.
 """
 
@@ -13,10 +14,13 @@ import os
 import re
 import subprocess
 import sys
+import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pexpect  # type: ignore[import-untyped]
 from client_helpers import ROOT, TIMEOUT
 
 
@@ -67,8 +71,6 @@ def spawn_plain(
 ) -> tuple[Any, io.StringIO]:
     """`allfives ARGS` in a pseudo-terminal of its own (pexpect), and everything it writes
     there, as a screen reader would be given it."""
-    import pexpect  # type: ignore[import-untyped]
-
     child = pexpect.spawn(
         sys.executable,
         ["-m", "allfives.cli", *args],
@@ -132,3 +134,69 @@ def keep_player_key(config: Path, url: str, name: str, key: str | None = None) -
     folder = config / "allfives"
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "keys.json").write_text(json.dumps({url: {"keys": {name: key}, "last": name}}))
+
+
+#: How long after it first shows something a run may take to end.
+PROMPT_SECONDS = 3.0
+#: A run that has neither ended nor asked this long after its Ctrl-C waits for ever.
+STUCK_SECONDS = 15.0
+#: Runs at a time: enough to keep the test short, few enough for a two-core machine.
+AT_ONCE = 3
+
+
+@dataclass
+class Ending:
+    status: int
+    output: str
+    #: Seconds from its first output to its end (loading the modules is not counted).
+    seconds: float
+
+
+#: The ways to run the program: the command as installed, and its module.
+ENTRY_POINTS = {
+    "allfives": [str(Path(sys.executable).parent / "allfives")],
+    "python -m allfives.cli": [sys.executable, "-m", "allfives.cli"],
+}
+
+
+def spawn(
+    args: list[str], home: Path, entry: str = "allfives", env: dict[str, str] | None = None
+) -> pexpect.spawn:
+    """`allfives ARGS` (the installed command, as a player runs it, unless `entry` names
+    another of `ENTRY_POINTS`) in an 80x24 pseudo-terminal of its own (Ctrl-C reaches it as a
+    signal)."""
+    env = {**os.environ, "XDG_CONFIG_HOME": str(home), "TERM": "xterm-256color", **(env or {})}
+    env.pop("ALLFIVES_DEBUG", None)
+    program, *first = ENTRY_POINTS[entry]
+    return pexpect.spawn(
+        program,
+        [*first, *args],
+        cwd=str(ROOT),
+        env=env,
+        dimensions=(24, 80),
+        encoding="utf-8",
+        codec_errors="replace",
+        timeout=60,
+    )
+
+
+def finish(child: pexpect.spawn, started: float, shown: str = "") -> Ending:
+    """Read until the process ends; its status, what it wrote after `shown`, and how long it
+    took."""
+    child.expect(pexpect.EOF)
+    ended = time.monotonic()
+    output = shown + (child.before or "")
+    return Ending(status_of(child), output, ended - started)
+
+
+def status_of(child: pexpect.spawn) -> int:
+    """The exit status of a process whose output has ended (128 + N when killed by signal N)."""
+    child.wait()  # (closing at once would signal a process still on its way out)
+    child.close()
+    return child.exitstatus if child.exitstatus is not None else 128 + (child.signalstatus or 0)
+
+
+def run_to_end(args: list[str], home: Path) -> Ending:
+    child = spawn(args, home)
+    child.expect(r"\S")  # the first thing it shows: the modules are loaded
+    return finish(child, time.monotonic(), child.before + child.after)
